@@ -1,0 +1,37 @@
+/// Why the fix-quality pipeline kept a fix out of the distance. Every rejected fix stays in the
+/// record with its reason, so totals can be recomputed later with other thresholds.
+public enum RejectionReason: String, Sendable, Codable, CaseIterable {
+    /// mode below the configured minimum (no fix, or 2D where 3D is required)
+    case noFix = "no_fix"
+    /// horizontal accuracy worse than the gate
+    case lowAccuracy = "low_accuracy"
+    /// latitude 0, longitude 0: a receiver's placeholder, not a place
+    case nullIsland = "null_island"
+    /// a first fix not yet confirmed by consistent followers (cached or stale position)
+    case warmUp = "warm_up"
+    /// implies a speed above the activity's highest plausible speed
+    case tooFast = "too_fast"
+    /// same or earlier time than the previous accepted fix
+    case outOfOrder = "out_of_order"
+    /// movement within the receiver's noise while standing still
+    case stationaryJitter = "stationary_jitter"
+    /// coordinates outside [-90, 90] x [-180, 180] or not finite
+    case invalidPosition = "invalid_position"
+}
+
+/// A fix as recorded in a workout: accepted (with the segment it belongs to) or rejected.
+public struct TrackPoint: Sendable, Equatable {
+    public var fix: Fix
+    /// nil when the fix was accepted into the track.
+    public var rejection: RejectionReason?
+    /// Index of the segment (a jump or signal loss starts a new one).
+    public var segment: Int
+
+    public init(fix: Fix, rejection: RejectionReason? = nil, segment: Int = 0) {
+        self.fix = fix
+        self.rejection = rejection
+        self.segment = segment
+    }
+
+    public var isAccepted: Bool { rejection == nil }
+}

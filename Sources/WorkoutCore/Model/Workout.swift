@@ -1,0 +1,116 @@
+/// What started a lap (TCX TriggerMethod).
+public enum LapTrigger: String, Sendable, Codable, CaseIterable {
+    case manual
+    case distance
+    case time
+    /// the lap closed because the workout ended
+    case end
+
+    /// TCX v2 `TriggerMethod` value.
+    public var tcxTriggerMethod: String {
+        switch self {
+        case .manual, .end: return "Manual"
+        case .distance: return "Distance"
+        case .time: return "Time"
+        }
+    }
+}
+
+/// Totals of a stretch of a workout (a lap or a split).
+public struct LapSummary: Sendable, Equatable {
+    public var index: Int
+    public var trigger: LapTrigger
+    public var startTime: Double
+    public var endTime: Double
+    public var elapsedSeconds: Double
+    public var movingSeconds: Double
+    public var distanceMeters: Double
+    public var elevationGainMeters: Double
+    public var maxSpeed: Double
+    public var calories: Double
+    public var averageHeartRate: Int?
+    public var maxHeartRate: Int?
+
+    public init(index: Int, trigger: LapTrigger, startTime: Double, endTime: Double, elapsedSeconds: Double,
+                movingSeconds: Double, distanceMeters: Double, elevationGainMeters: Double = 0,
+                maxSpeed: Double = 0, calories: Double = 0, averageHeartRate: Int? = nil, maxHeartRate: Int? = nil) {
+        self.index = index; self.trigger = trigger; self.startTime = startTime; self.endTime = endTime
+        self.elapsedSeconds = elapsedSeconds; self.movingSeconds = movingSeconds; self.distanceMeters = distanceMeters
+        self.elevationGainMeters = elevationGainMeters; self.maxSpeed = maxSpeed; self.calories = calories
+        self.averageHeartRate = averageHeartRate; self.maxHeartRate = maxHeartRate
+    }
+}
+
+/// The fastest time over a standard distance found anywhere inside a workout.
+public struct BestEffort: Sendable, Equatable {
+    public var distanceMeters: Double
+    public var seconds: Double
+    public var startTime: Double
+    public init(distanceMeters: Double, seconds: Double, startTime: Double) {
+        self.distanceMeters = distanceMeters; self.seconds = seconds; self.startTime = startTime
+    }
+}
+
+/// Every number of a workout; the same type serves a live workout (`endedAt == nil`), a saved
+/// one and an imported one. Speeds are m/s, distances metres, durations seconds.
+public struct WorkoutSummary: Sendable, Equatable {
+    public var id: WorkoutID
+    public var activity: ActivityType
+    public var startedAt: Double
+    public var endedAt: Double?
+    /// Wall time from start to end (or now) minus manual pauses.
+    public var elapsedSeconds: Double
+    /// Time actually moving: elapsed minus auto-pauses and stops.
+    public var movingSeconds: Double
+    public var distanceMeters: Double
+    /// GPS-derived, smoothed with hysteresis (see docs/metrics.md).
+    public var elevationGainMeters: Double
+    public var elevationLossMeters: Double
+    /// Every recorded fix, accepted or rejected.
+    public var pointCount: Int
+    public var acceptedCount: Int
+    public var rejectedByReason: [RejectionReason: Int]
+    public var averageSpeed: Double
+    public var movingAverageSpeed: Double
+    /// Smoothed speed at the last fix; nil when not moving or unknown.
+    public var currentSpeed: Double?
+    public var maxSpeed: Double
+    public var calories: Double?
+    /// Total time without a usable fix while the workout was running.
+    public var signalLostSeconds: Double
+    public var splits: [LapSummary]
+    public var laps: [LapSummary]
+    public var bestEfforts: [BestEffort]
+
+    public init(id: WorkoutID, activity: ActivityType, startedAt: Double, endedAt: Double? = nil,
+                elapsedSeconds: Double = 0, movingSeconds: Double = 0, distanceMeters: Double = 0,
+                elevationGainMeters: Double = 0, elevationLossMeters: Double = 0, pointCount: Int = 0,
+                acceptedCount: Int = 0, rejectedByReason: [RejectionReason: Int] = [:], averageSpeed: Double = 0,
+                movingAverageSpeed: Double = 0, currentSpeed: Double? = nil, maxSpeed: Double = 0,
+                calories: Double? = nil, signalLostSeconds: Double = 0, splits: [LapSummary] = [],
+                laps: [LapSummary] = [], bestEfforts: [BestEffort] = []) {
+        self.id = id; self.activity = activity; self.startedAt = startedAt; self.endedAt = endedAt
+        self.elapsedSeconds = elapsedSeconds; self.movingSeconds = movingSeconds; self.distanceMeters = distanceMeters
+        self.elevationGainMeters = elevationGainMeters; self.elevationLossMeters = elevationLossMeters
+        self.pointCount = pointCount; self.acceptedCount = acceptedCount; self.rejectedByReason = rejectedByReason
+        self.averageSpeed = averageSpeed; self.movingAverageSpeed = movingAverageSpeed; self.currentSpeed = currentSpeed
+        self.maxSpeed = maxSpeed; self.calories = calories; self.signalLostSeconds = signalLostSeconds
+        self.splits = splits; self.laps = laps; self.bestEfforts = bestEfforts
+    }
+}
+
+/// A whole workout as saved: summary, every point (rejected ones with their reason) and events.
+public struct Workout: Sendable, Equatable {
+    public var summary: WorkoutSummary
+    public var points: [TrackPoint]
+    public var events: [WorkoutEvent]
+    /// Where it came from: "recorded", or "imported:<file name>".
+    public var source: String
+
+    public init(summary: WorkoutSummary, points: [TrackPoint] = [], events: [WorkoutEvent] = [], source: String = "recorded") {
+        self.summary = summary; self.points = points; self.events = events; self.source = source
+    }
+
+    public var id: WorkoutID { summary.id }
+    public var activity: ActivityType { summary.activity }
+}

@@ -1,0 +1,30 @@
+import Testing
+@testable import WorkoutCore
+
+@Suite struct JSONTests {
+    @Test func roundTripsNestedValues() throws {
+        let text = #"{"a":1,"b":[true,false,null,"x\n\"y\u00e9"],"c":{"d":-1.25e2,"e":0.5}}"#
+        let v = try JSON.parse(text)
+        #expect(v["a"]?.intValue == 1)
+        #expect(v["c"]?["d"]?.doubleValue == -125)
+        #expect(v["b"]?.arrayValue?[3].stringValue == "x\n\"yé")
+        #expect(try JSON.parse(v.serialized()) == v)
+    }
+
+    @Test(arguments: ["", "{", "[1,]", "{\"a\" 1}", "tru", "01", "1.", "\"\u{01}\"", "{\"a\":1}x", "\"\\ud800\"", "-", "[" + String(repeating: "[", count: 100)])
+    func refusesMalformed(_ text: String) {
+        #expect(throws: JSONParseError.self) { try JSON.parse(text) }
+    }
+
+    @Test func refusesInvalidUTF8() {
+        #expect(throws: JSONParseError.self) { try JSON.parse([0x22, 0xFF, 0xFE, 0x22]) }
+    }
+
+    @Test func formatsNumbersWithoutExponent() {
+        #expect(JSON.format(3) == "3")
+        #expect(JSON.format(0.00001) == "0.000010000")
+        #expect(formatFixed(-12.3456789, decimals: 7) == "-12.3456789")
+        #expect(formatFixed(-0.00000001, decimals: 7) == "0.0000000")
+        #expect(formatFixed(1.5, decimals: 0) == "2")
+    }
+}
