@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import WorkoutCore
 
@@ -44,5 +45,16 @@ import Testing
             #expect(error.key == key)
             #expect(!error.problem.isEmpty)
         }
+    }
+}
+
+@Suite struct ConfigExampleTests {
+    /// config.example.json documents every key with its default: it must decode to the defaults.
+    @Test func exampleFileIsTheDefaults() throws {
+        let text = try String(contentsOf: SharedData.projectRoot.appendingPathComponent("config.example.json"), encoding: .utf8)
+        var expected = Config()
+        expected.feeds = [.gpsd(host: "127.0.0.1", port: 2947), .socket(path: "$XDG_RUNTIME_DIR/workoutd/feed.sock")]
+        #expect(try Config.decode(json: text) == expected)
+        #expect(expected == Config())
     }
 }
