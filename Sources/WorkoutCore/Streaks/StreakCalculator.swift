@@ -9,21 +9,23 @@ public struct StreakCalculator: Sendable {
         self.zone = zone
     }
 
-    /// The workout meets the minimum duration.
+    /// The workout meets the minimum duration (and has a plausible start: |t| < 1e12 s).
     public func qualifies(_ w: StreakWorkout) -> Bool {
-        w.durationSeconds.isFinite && w.startedAt.isFinite && w.durationSeconds >= settings.minimumWorkoutSeconds
+        w.durationSeconds.isFinite && abs(w.startedAt) < 1e12 && w.durationSeconds >= settings.minimumWorkoutSeconds
     }
 
     /// The streak day of an instant: the local wall-clock date, after moving the clock back by
     /// `dayStartHour`. `utcOffset`, when given, replaces the zone's offset.
-    public func day(of instant: Double, utcOffset: Int? = nil) -> StreakDay {
+    public func day(of instant0: Double, utcOffset: Int? = nil) -> StreakDay {
+        let instant = ZoneRules.clamp(instant0)
         let off = utcOffset ?? zone.utcOffset(at: instant)
         let local = Int(instant.rounded(.down)) + off - settings.dayStartHour * 3600
         return StreakDay(dayNumber: floorDiv(local, 86400))
     }
 
     /// Wall-clock seconds since the start of the streak day containing `instant` (0..<86400).
-    public func secondsIntoDay(at instant: Double) -> Int {
+    public func secondsIntoDay(at instant0: Double) -> Int {
+        let instant = ZoneRules.clamp(instant0)
         let local = Int(instant.rounded(.down)) + zone.utcOffset(at: instant) - settings.dayStartHour * 3600
         return local - floorDiv(local, 86400) * 86400
     }

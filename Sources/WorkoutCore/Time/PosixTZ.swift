@@ -62,7 +62,8 @@ public struct PosixTZ: Sendable, Equatable {
     }
 
     /// Seconds east of UTC at an instant (seconds since 1970 UTC).
-    public func utcOffset(at t: Double) -> Int {
+    public func utcOffset(at t0: Double) -> Int {
+        let t = ZoneRules.clamp(t0)
         guard let start, let end, let dstOff = daylightOffset else { return standardOffset }
         let year = CivilTime(utc: t + Double(standardOffset)).year
         // Transitions of the neighbouring years, in order; the last one at or before t decides.

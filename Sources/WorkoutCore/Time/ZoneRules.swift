@@ -102,25 +102,37 @@ public struct ZoneRules: Sendable, Equatable {
         return transitionTypes[lo]
     }
 
+    /// Instants are clamped to +-1e12 s (about +-31,000 years; NaN reads as 0) so that
+    /// arithmetic on hostile input cannot trap.
+    public static func clamp(_ t: Double) -> Double {
+        t.isNaN ? 0 : min(max(t, -1e12), 1e12)
+    }
+
     /// Seconds east of UTC in force at an instant (seconds since 1970 UTC).
-    public func utcOffset(at t: Double) -> Int {
+    public func utcOffset(at t0: Double) -> Int {
+        let t = ZoneRules.clamp(t0)
         if let k = typeIndex(at: t) { return types[k].utcOffset }
         return footer!.utcOffset(at: t)
     }
 
     /// True when daylight saving time is in force at an instant.
-    public func isDaylightTime(at t: Double) -> Bool {
+    public func isDaylightTime(at t0: Double) -> Bool {
+        let t = ZoneRules.clamp(t0)
         if let k = typeIndex(at: t) { return types[k].isDaylight }
         return footer!.utcOffset(at: t) != footer!.standardOffset
     }
 
     /// The local civil time (wall clock) of an instant.
-    public func civilTime(at t: Double) -> CivilTime {
-        CivilTime(utc: t + Double(utcOffset(at: t)))
+    public func civilTime(at t0: Double) -> CivilTime {
+        let t = ZoneRules.clamp(t0)
+        return CivilTime(utc: t + Double(utcOffset(at: t)))
     }
 
     /// Local wall-clock seconds since 1970-01-01T00:00 local (instant plus offset).
-    public func localSeconds(at t: Double) -> Double { t + Double(utcOffset(at: t)) }
+    public func localSeconds(at t0: Double) -> Double {
+        let t = ZoneRules.clamp(t0)
+        return t + Double(utcOffset(at: t))
+    }
 
     /// `+HH:MM` / `-HH:MM` (`+05:45`), `UTC` for zero.
     public static func offsetLabel(_ seconds: Int) -> String {

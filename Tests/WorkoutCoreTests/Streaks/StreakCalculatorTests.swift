@@ -94,4 +94,14 @@ import Testing
         #expect(StreakDay(iso: "2024-2-29") == nil)
         #expect(StreakCalculator(settings: StreakSettings(restDaysPerWeek: 40, weeklyTarget: 0), zone: .utc).settings.restDaysPerWeek == 6)
     }
+
+    /// Absurd instants (corrupt imports) neither trap nor count.
+    @Test func absurdInstants() {
+        let h = [StreakWorkout(startedAt: 1e300, durationSeconds: 900), StreakWorkout(startedAt: -.infinity, durationSeconds: 900),
+                 StreakWorkout(startedAt: .nan, durationSeconds: 900), StreakWorkout(startedAt: 0, durationSeconds: .nan)]
+        #expect(utc.status(history: h, now: 1e300).bestDaily == nil)
+        #expect(utc.status(history: h, now: .nan).bestDaily == nil)
+        _ = StreakRiskCheck.evaluate(history: h, now: -1e300, calculator: utc, lastWarningDay: nil)
+        #expect([3600, 7200].contains(ZoneRules(posix: "CET-1CEST,M3.5.0,M10.5.0/3")!.utcOffset(at: .infinity)))
+    }
 }
