@@ -38,13 +38,13 @@ public final class Logger {
         guard event.level <= minimumLevel else { return }
         let line: String
         switch style {
-        case .journald: line = Logfmt.render(event, style: .journald, time: wallTime)
-        case .plain: line = Logfmt.render(event, style: .plain, time: wallTime)
+        case .journald: line = Logfmt.render(event, style: .journald, timestamp: wallTime)
+        case .plain: line = Logfmt.render(event, style: .plain, timestamp: wallTime)
         }
         var out = line
         out += "\n"
         _ = Array(out.utf8).withUnsafeBytes { try? writeAll(2, $0) }  // one write(2) per line
-        file?.write(Logfmt.render(event, style: .plain, time: wallTime) + "\n")
+        file?.write(Logfmt.render(event, style: .plain, timestamp: wallTime) + "\n")
     }
 }
 
