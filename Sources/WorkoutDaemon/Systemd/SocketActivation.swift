@@ -111,6 +111,30 @@ public struct SocketActivation: Sendable, Equatable {
         return try adopt(environment: environment, verify: verify)
     }
 
+    /// What `listenFDs(environment:)` found: descriptors to use, or why there are none.
+    public struct ListenResult: Sendable, Equatable {
+        /// The control socket's descriptor (named `control`, else the first); nil when not
+        /// socket-activated or on error.
+        public var control: Int32?
+        /// The feed socket's descriptor, if one named `feed` was passed.
+        public var feed: Int32?
+        /// Set when systemd passed sockets that cannot be used: log it and exit 78.
+        public var error: SocketActivationError?
+    }
+
+    /// Non-throwing entry point for the daemon: `adopt(environment:)`, then (by default) unsets
+    /// `LISTEN_PID`, `LISTEN_FDS`, `LISTEN_FDNAMES` in the process environment so children do not
+    /// inherit them. `environment` is the daemon's snapshot of its environment.
+    public static func listenFDs(environment: [String: String], unsetEnvironment: Bool = true) -> ListenResult {
+        defer { if unsetEnvironment { ProcessEnvironment.unset(environmentNames) } }
+        do {
+            let adopted = try adopt(environment: environment)
+            return ListenResult(control: adopted?.control.descriptor, feed: adopted?.feed?.descriptor, error: nil)
+        } catch {
+            return ListenResult(control: nil, feed: nil, error: error)
+        }
+    }
+
     /// Throws unless `socket` is a listening (SO_ACCEPTCONN) AF_UNIX SOCK_STREAM socket.
     public static func verifyListeningUnixStream(_ socket: PassedSocket) throws(SocketActivationError) {
         let fd = socket.descriptor

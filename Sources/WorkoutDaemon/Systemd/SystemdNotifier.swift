@@ -77,10 +77,10 @@ public struct SystemdNotifier: Sendable {
     /// True when messages go somewhere (`$NOTIFY_SOCKET` set and usable).
     public var isEnabled: Bool { address != nil }
 
-    /// How often to send `WATCHDOG=1`: half the timeout, as sd_watchdog_enabled(3) recommends;
-    /// nil when the watchdog is off.
-    public var watchdogInterval: Duration? {
-        watchdogTimeoutMicroseconds.map { .microseconds(Int64(clamping: $0 / 2)) }
+    /// How often to send `WATCHDOG=1`, in seconds (the event loop's unit): half the timeout, as
+    /// sd_watchdog_enabled(3) recommends; nil when the watchdog is off.
+    public var watchdogInterval: Double? {
+        watchdogTimeoutMicroseconds.map { Double($0) / 2e6 }
     }
 
     // MARK: - Messages
@@ -129,6 +129,12 @@ public struct SystemdNotifier: Sendable {
     @discardableResult
     public func triggerWatchdog() -> Outcome {
         send(["WATCHDOG=trigger"])
+    }
+
+    /// Sends raw assignments (`KEY=VALUE`, no newlines inside) as one datagram; same as `send`.
+    @discardableResult
+    public func notify(_ assignments: [String]) -> Outcome {
+        send(assignments)
     }
 
     /// Sends raw assignments (`KEY=VALUE`, no newlines inside) as one datagram.

@@ -107,6 +107,17 @@ import Testing
         #expect(message.contains("Accept=no"))
     }
 
+    @Test func listenFDsReportsDescriptorsOrError() throws {
+        // Real descriptor numbering from 3 is not ours to take in a test process, so the
+        // non-throwing wrapper is checked on its "not activated" and error paths.
+        let none = SocketActivation.listenFDs(environment: [:], unsetEnvironment: false)
+        #expect(none == .init(control: nil, feed: nil, error: nil))
+        let bad = SocketActivation.listenFDs(
+            environment: ["LISTEN_PID": "\(getpid())", "LISTEN_FDS": "x"], unsetEnvironment: false)
+        #expect(bad.control == nil)
+        #expect(bad.error == .malformedVariable(name: "LISTEN_FDS", value: "x"))
+    }
+
     @Test func adoptFromProcessUnsetsTheVariables() throws {
         // LISTEN_PID names another process, so nothing is adopted, but the variables must go.
         setenv("LISTEN_PID", "1", 1)

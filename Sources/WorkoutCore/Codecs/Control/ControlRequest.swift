@@ -1,0 +1,201 @@
+/// Export formats offered by `export`.
+public enum ExportFormat: String, Sendable, CaseIterable {
+    case gpx, tcx, json
+}
+
+/// A request on the control socket: one JSON object per line with a `"command"` key
+/// (docs/protocol.md). Decoding is pure and total: any input gives a request or a typed error.
+public enum ControlRequest: Sendable, Equatable {
+    case start(ActivityType)
+    case pause
+    case resume
+    case lap
+    case marker(String?)
+    case stop
+    case toggle
+    case status
+    /// Subscribe: the connection receives an event line after every change until it closes.
+    case watch
+    case activities
+    case list(ListFilter)
+    case show(WorkoutID)
+    case export(WorkoutID, ExportFormat)
+    case importFiles([String], ActivityType?)
+    case delete(WorkoutID)
+    case undelete(WorkoutID)
+    case streak
+    case reload
+    /// Test-only (WORKOUTD_TEST_HOOKS=1): blocks the main loop so the watchdog can be tested.
+    case debugHang
+
+    public var commandName: String {
+        switch self {
+        case .start: return "start"
+        case .pause: return "pause"
+        case .resume: return "resume"
+        case .lap: return "lap"
+        case .marker: return "marker"
+        case .stop: return "stop"
+        case .toggle: return "toggle"
+        case .status: return "status"
+        case .watch: return "watch"
+        case .activities: return "activities"
+        case .list: return "list"
+        case .show: return "show"
+        case .export: return "export"
+        case .importFiles: return "import"
+        case .delete: return "delete"
+        case .undelete: return "undelete"
+        case .streak: return "streak"
+        case .reload: return "reload"
+        case .debugHang: return "debug-hang"
+        }
+    }
+}
+
+/// Filters of `list`: start date range (UTC seconds) and activity.
+public struct ListFilter: Sendable, Equatable {
+    public var from: Double?
+    public var to: Double?
+    public var activity: ActivityType?
+    public var limit: Int?
+    public init(from: Double? = nil, to: Double? = nil, activity: ActivityType? = nil, limit: Int? = nil) {
+        self.from = from; self.to = to; self.activity = activity; self.limit = limit
+    }
+}
+
+/// A protocol-level error: stable `code`, human `message`.
+public struct ProtocolError: Error, Sendable, Equatable {
+    public var code: String
+    public var message: String
+    public init(code: String, message: String) { self.code = code; self.message = message }
+
+    public static func badRequest(_ message: String) -> ProtocolError { ProtocolError(code: "bad_request", message: message) }
+}
+
+extension ControlRequest {
+    /// Decodes one request line (without its newline).
+    public static func decode(line: UnsafeBufferPointer<UInt8>) -> Result<ControlRequest, ProtocolError> {
+        let value: JSON
+        do { value = try JSON.parse(line) } catch let e as JSONParseError {
+            return .failure(.badRequest("request is not valid JSON: \(e.description)"))
+        } catch { return .failure(.badRequest("request is not valid JSON")) }
+        return decode(value)
+    }
+
+    public static func decode(_ value: JSON) -> Result<ControlRequest, ProtocolError> {
+        guard let obj = value.objectValue else { return .failure(.badRequest("request must be a JSON object, got \(value.typeName)")) }
+        guard let commandValue = obj["command"] else { return .failure(.badRequest("request has no \"command\" key")) }
+        guard let command = commandValue.stringValue else { return .failure(.badRequest("\"command\" must be a string, got \(commandValue.typeName)")) }
+        func string(_ k: String, required: Bool) -> Result<String?, ProtocolError> {
+            guard let v = obj[k], !v.isNull else {
+                return required ? .failure(.badRequest("\(command) needs \"\(k)\"")) : .success(nil)
+            }
+            guard let s = v.stringValue else { return .failure(.badRequest("\"\(k)\" must be a string, got \(v.typeName)")) }
+            return .success(s)
+        }
+        func workoutID() -> Result<WorkoutID, ProtocolError> {
+            switch string("id", required: true) {
+            case .failure(let e): return .failure(e)
+            case .success(let s):
+                guard let s, let id = WorkoutID(rawValue: s) else {
+                    return .failure(ProtocolError(code: "bad_id", message: "'\(s ?? "")' is not a workout id (see `workoutctl list`)"))
+                }
+                return .success(id)
+            }
+        }
+        func activity(required: Bool) -> Result<ActivityType?, ProtocolError> {
+            switch string("activity", required: required) {
+            case .failure(let e): return .failure(e)
+            case .success(nil): return .success(nil)
+            case .success(let s?):
+                guard let a = ActivityType(userInput: s) else {
+                    return .failure(ProtocolError(code: "unknown_activity", message: "unknown activity '\(s)'; `workoutctl activities` lists them"))
+                }
+                return .success(a)
+            }
+        }
+        switch command {
+        case "start":
+            return activity(required: true).map { .start($0!) }
+        case "pause": return .success(.pause)
+        case "resume": return .success(.resume)
+        case "lap": return .success(.lap)
+        case "marker": return string("text", required: false).map { .marker($0) }
+        case "stop": return .success(.stop)
+        case "toggle": return .success(.toggle)
+        case "status": return .success(.status)
+        case "watch": return .success(.watch)
+        case "activities": return .success(.activities)
+        case "streak": return .success(.streak)
+        case "reload": return .success(.reload)
+        case "debug-hang": return .success(.debugHang)
+        case "show": return workoutID().map { .show($0) }
+        case "delete": return workoutID().map { .delete($0) }
+        case "undelete": return workoutID().map { .undelete($0) }
+        case "export":
+            return workoutID().flatMap { id in
+                string("format", required: true).flatMap { f in
+                    guard let format = ExportFormat(rawValue: f ?? "") else {
+                        return .failure(.badRequest("\"format\" must be gpx, tcx or json, not '\(f ?? "")'"))
+                    }
+                    return .success(.export(id, format))
+                }
+            }
+        case "import":
+            guard let files = obj["files"]?.arrayValue, !files.isEmpty else { return .failure(.badRequest("import needs \"files\": a non-empty array of paths")) }
+            var paths: [String] = []
+            for f in files {
+                guard let p = f.stringValue, p.hasPrefix("/") else { return .failure(.badRequest("\"files\" must hold absolute paths as strings")) }
+                paths.append(p)
+            }
+            return activity(required: false).map { .importFiles(paths, $0) }
+        case "list":
+            var filter = ListFilter()
+            for (k, target) in [("from", \ListFilter.from), ("to", \ListFilter.to)] as [(String, WritableKeyPath<ListFilter, Double?>)] {
+                switch string(k, required: false) {
+                case .failure(let e): return .failure(e)
+                case .success(nil): break
+                case .success(let s?):
+                    guard let t = ISO8601.parse(s) ?? ISO8601.parse(s + "T00:00:00Z") else {
+                        return .failure(.badRequest("\"\(k)\" must be a date (YYYY-MM-DD) or an ISO-8601 time, not '\(s)'"))
+                    }
+                    filter[keyPath: target] = t
+                }
+            }
+            switch activity(required: false) {
+            case .failure(let e): return .failure(e)
+            case .success(let a): filter.activity = a
+            }
+            if let l = obj["limit"], !l.isNull {
+                guard let n = l.intValue, n > 0 else { return .failure(.badRequest("\"limit\" must be a positive whole number")) }
+                filter.limit = n
+            }
+            return .success(.list(filter))
+        default:
+            return .failure(ProtocolError(code: "unknown_command", message: "unknown command '\(command)'"))
+        }
+    }
+
+    /// The request as a JSON line (used by workoutctl).
+    public func encoded() -> JSON {
+        var o = JSONObject()
+        o["command"] = .string(commandName)
+        switch self {
+        case .start(let a): o["activity"] = .string(a.rawValue)
+        case .marker(let t): if let t { o["text"] = .string(t) }
+        case .show(let id), .delete(let id), .undelete(let id): o["id"] = .string(id.rawValue)
+        case .export(let id, let f): o["id"] = .string(id.rawValue); o["format"] = .string(f.rawValue)
+        case .importFiles(let files, let a):
+            o["files"] = .array(files.map { .string($0) })
+            if let a { o["activity"] = .string(a.rawValue) }
+        case .list(let f):
+            if let v = f.from { o["from"] = .string(ISO8601.format(v)) }
+            if let v = f.to { o["to"] = .string(ISO8601.format(v)) }
+            if let a = f.activity { o["activity"] = .string(a.rawValue) }
+            if let l = f.limit { o["limit"] = .int(l) }
+        case .pause, .resume, .lap, .stop, .toggle, .status, .watch, .activities, .streak, .reload, .debugHang: break
+        }
+        return .object(o)
+    }
+}

@@ -1,0 +1,109 @@
+/// The native saved-workout file (`<id>.json` under `$XDG_DATA_HOME/workoutd/workouts/`): one
+/// JSON object with the summary, events, and every point, rejected ones with their reason.
+/// Points are compact arrays `[time, lat, lon, alt, speed, course, mode, hAcc, sats, hdop, hr,
+/// cad, segment, rejection]` (null where unknown) so a 24-hour workout saves fast.
+public enum WorkoutFile {
+    public static let format = "workoutd-workout/1"
+
+    public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
+        case notJSON(String)
+        case wrongFormat(String)
+        case badSummary
+        case badPoint(Int)
+        public var description: String {
+            switch self {
+            case .notJSON(let why): return "not a workout file: \(why)"
+            case .wrongFormat(let f): return "unknown workout file format '\(f)'"
+            case .badSummary: return "the summary is missing or damaged"
+            case .badPoint(let i): return "point \(i) is damaged"
+            }
+        }
+    }
+
+    /// Encodes a workout into the bytes of its file.
+    public static func encode(_ w: Workout) -> [UInt8] {
+        var out = ""
+        out.reserveCapacity(256 + w.points.count * 90)
+        out += "{\"format\":\"\(format)\",\"source\":"
+        JSON.writeString(w.source, to: &out)
+        out += ",\"summary\":"
+        w.summary.json().write(to: &out)
+        out += ",\"events\":"
+        JSON.array(w.events.map { $0.json() }).write(to: &out)
+        out += ",\"points\":["
+        for (k, p) in w.points.enumerated() {
+            if k > 0 { out += ",\n" }
+            writePoint(p, to: &out)
+        }
+        out += "]}\n"
+        return Array(out.utf8)
+    }
+
+    static func writePoint(_ p: TrackPoint, to out: inout String) {
+        let f = p.fix
+        out += "["
+        out += formatFixed(f.time, decimals: 3); out += ","
+        out += formatFixed(f.latitude, decimals: 9); out += ","
+        out += formatFixed(f.longitude, decimals: 9); out += ","
+        opt(f.altitude, 3, &out); out += ","
+        opt(f.speed, 3, &out); out += ","
+        opt(f.course, 2, &out); out += ","
+        out += String(f.mode.rawValue); out += ","
+        opt(f.horizontalAccuracy, 2, &out); out += ","
+        optInt(f.satellites, &out); out += ","
+        opt(f.hdop, 2, &out); out += ","
+        optInt(f.heartRate, &out); out += ","
+        optInt(f.cadence, &out); out += ","
+        out += String(p.segment); out += ","
+        if let r = p.rejection { out += "\""; out += r.rawValue; out += "\"" } else { out += "null" }
+        if let q = f.quality { out += ",\""; out += q.rawValue; out += "\"" }
+        out += "]"
+    }
+
+    @inline(__always) static func opt(_ v: Double?, _ d: Int, _ out: inout String) {
+        if let v, v.isFinite { out += formatFixed(v, decimals: d) } else { out += "null" }
+    }
+    @inline(__always) static func optInt(_ v: Int?, _ out: inout String) {
+        if let v { out += String(v) } else { out += "null" }
+    }
+
+    public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> Workout {
+        let j: JSON
+        do { j = try JSON.parse(bytes) } catch let e as JSONParseError { throw .notJSON(e.description) } catch { throw .notJSON("unreadable") }
+        guard let f = j["format"]?.stringValue else { throw .wrongFormat("none") }
+        guard f == format else { throw .wrongFormat(f) }
+        guard let s = j["summary"], let summary = WorkoutSummary(json: s) else { throw .badSummary }
+        var points: [TrackPoint] = []
+        let raw = j["points"]?.arrayValue ?? []
+        points.reserveCapacity(raw.count)
+        for (i, pj) in raw.enumerated() {
+            guard let a = pj.arrayValue, a.count >= 14, let t = a[0].doubleValue, let lat = a[1].doubleValue, let lon = a[2].doubleValue,
+                  let m = a[6].intValue, let mode = FixMode(rawValue: m), let seg = a[12].intValue else { throw .badPoint(i) }
+            let fix = Fix(time: t, latitude: lat, longitude: lon, altitude: a[3].doubleValue, speed: a[4].doubleValue,
+                          course: a[5].doubleValue, mode: mode, quality: a.count > 14 ? a[14].stringValue.flatMap(FixQuality.init(rawValue:)) : nil,
+                          satellites: a[8].intValue, hdop: a[9].doubleValue, horizontalAccuracy: a[7].doubleValue,
+                          heartRate: a[10].intValue, cadence: a[11].intValue)
+            let rejection = a[13].stringValue.flatMap(RejectionReason.init(rawValue:))
+            points.append(TrackPoint(fix: fix, rejection: rejection, segment: seg))
+        }
+        let events = (j["events"]?.arrayValue ?? []).compactMap(WorkoutEvent.init(json:))
+        return Workout(summary: summary, points: points, events: events, source: j["source"]?.stringValue ?? "recorded")
+    }
+}
+
+extension WorkoutEvent {
+    public func json() -> JSON {
+        var o = JSONObject()
+        o["kind"] = .string(kind.rawValue)
+        o["time"] = .string(ISO8601.format(time, fractionDigits: 3))
+        if let cause { o["cause"] = .string(cause.rawValue) }
+        if let text { o["text"] = .string(text) }
+        return .object(o)
+    }
+
+    public init?(json j: JSON) {
+        guard let k = j["kind"]?.stringValue, let kind = WorkoutEventKind(rawValue: k),
+              let t = j["time"]?.stringValue.flatMap({ ISO8601.parse($0) }) else { return nil }
+        self.init(kind: kind, time: t, cause: j["cause"]?.stringValue.flatMap(PauseCause.init(rawValue:)), text: j["text"]?.stringValue)
+    }
+}

@@ -1,0 +1,99 @@
+/// The summary as JSON: the contract's keys (`id`, `activity`, `startedAt`, `endedAt`,
+/// `elapsedSeconds`, `movingSeconds`, `distanceMeters`, `elevationGainMeters`, `pointCount`)
+/// and more. Used by `status`, `stop`, `list`, `show` and the saved file.
+extension WorkoutSummary {
+    public func json() -> JSON {
+        var o = JSONObject()
+        o["id"] = .string(id.rawValue)
+        o["activity"] = .string(activity.rawValue)
+        o["startedAt"] = .string(ISO8601.format(startedAt, fractionDigits: 3))
+        o["endedAt"] = .string(endedAt.map { ISO8601.format($0, fractionDigits: 3) })
+        o["elapsedSeconds"] = .number(rounded(elapsedSeconds, 3))
+        o["movingSeconds"] = .number(rounded(movingSeconds, 3))
+        o["distanceMeters"] = .number(rounded(distanceMeters, 3))
+        o["elevationGainMeters"] = .number(rounded(elevationGainMeters, 2))
+        o["elevationLossMeters"] = .number(rounded(elevationLossMeters, 2))
+        o["elevationSource"] = "gps"
+        o["pointCount"] = .int(pointCount)
+        o["acceptedCount"] = .int(acceptedCount)
+        var rejected = JSONObject()
+        for r in RejectionReason.allCases { if let n = rejectedByReason[r], n > 0 { rejected[r.rawValue] = .int(n) } }
+        o["rejected"] = .object(rejected)
+        o["averageSpeed"] = .number(rounded(averageSpeed, 4))
+        o["movingAverageSpeed"] = .number(rounded(movingAverageSpeed, 4))
+        o["currentSpeed"] = .number(currentSpeed.map { rounded($0, 4) })
+        o["maxSpeed"] = .number(rounded(maxSpeed, 4))
+        o["calories"] = .number(calories.map { rounded($0, 1) })
+        o["signalLostSeconds"] = .number(rounded(signalLostSeconds, 3))
+        o["splits"] = .array(splits.map { $0.json() })
+        o["laps"] = .array(laps.map { $0.json() })
+        o["bestEfforts"] = .array(bestEfforts.map {
+            ["distanceMeters": .number($0.distanceMeters), "seconds": .number(rounded($0.seconds, 3)),
+             "startTime": .string(ISO8601.format($0.startTime, fractionDigits: 3))]
+        })
+        return .object(o)
+    }
+
+    /// Reads a summary written by `json()`; nil names nothing, so callers say which file failed.
+    public init?(json j: JSON) {
+        guard let idText = j["id"]?.stringValue, let id = WorkoutID(rawValue: idText),
+              let a = j["activity"]?.stringValue, let activity = ActivityType(rawValue: a),
+              let s = j["startedAt"]?.stringValue, let started = ISO8601.parse(s) else { return nil }
+        self.init(id: id, activity: activity, startedAt: started)
+        endedAt = j["endedAt"]?.stringValue.flatMap { ISO8601.parse($0) }
+        elapsedSeconds = j["elapsedSeconds"]?.doubleValue ?? 0
+        movingSeconds = j["movingSeconds"]?.doubleValue ?? 0
+        distanceMeters = j["distanceMeters"]?.doubleValue ?? 0
+        elevationGainMeters = j["elevationGainMeters"]?.doubleValue ?? 0
+        elevationLossMeters = j["elevationLossMeters"]?.doubleValue ?? 0
+        pointCount = j["pointCount"]?.intValue ?? 0
+        acceptedCount = j["acceptedCount"]?.intValue ?? 0
+        if let r = j["rejected"]?.objectValue {
+            for p in r.pairs { if let reason = RejectionReason(rawValue: p.key), let n = p.value.intValue { rejectedByReason[reason] = n } }
+        }
+        averageSpeed = j["averageSpeed"]?.doubleValue ?? 0
+        movingAverageSpeed = j["movingAverageSpeed"]?.doubleValue ?? 0
+        currentSpeed = j["currentSpeed"]?.doubleValue
+        maxSpeed = j["maxSpeed"]?.doubleValue ?? 0
+        calories = j["calories"]?.doubleValue
+        signalLostSeconds = j["signalLostSeconds"]?.doubleValue ?? 0
+        splits = (j["splits"]?.arrayValue ?? []).compactMap(LapSummary.init(json:))
+        laps = (j["laps"]?.arrayValue ?? []).compactMap(LapSummary.init(json:))
+        bestEfforts = (j["bestEfforts"]?.arrayValue ?? []).compactMap { e in
+            guard let d = e["distanceMeters"]?.doubleValue, let s = e["seconds"]?.doubleValue,
+                  let t = e["startTime"]?.stringValue.flatMap({ ISO8601.parse($0) }) else { return nil }
+            return BestEffort(distanceMeters: d, seconds: s, startTime: t)
+        }
+    }
+}
+
+extension LapSummary {
+    public func json() -> JSON {
+        [
+            "index": .int(index), "trigger": .string(trigger.rawValue),
+            "startTime": .string(ISO8601.format(startTime, fractionDigits: 3)), "endTime": .string(ISO8601.format(endTime, fractionDigits: 3)),
+            "elapsedSeconds": .number(rounded(elapsedSeconds, 3)), "movingSeconds": .number(rounded(movingSeconds, 3)),
+            "distanceMeters": .number(rounded(distanceMeters, 3)), "elevationGainMeters": .number(rounded(elevationGainMeters, 2)),
+            "maxSpeed": .number(rounded(maxSpeed, 4)), "calories": .number(rounded(calories, 1)),
+            "averageHeartRate": .int(averageHeartRate), "maxHeartRate": .int(maxHeartRate),
+        ]
+    }
+
+    public init?(json j: JSON) {
+        guard let index = j["index"]?.intValue, let trig = j["trigger"]?.stringValue, let trigger = LapTrigger(rawValue: trig),
+              let st = j["startTime"]?.stringValue.flatMap({ ISO8601.parse($0) }),
+              let et = j["endTime"]?.stringValue.flatMap({ ISO8601.parse($0) }) else { return nil }
+        self.init(index: index, trigger: trigger, startTime: st, endTime: et,
+                  elapsedSeconds: j["elapsedSeconds"]?.doubleValue ?? 0, movingSeconds: j["movingSeconds"]?.doubleValue ?? 0,
+                  distanceMeters: j["distanceMeters"]?.doubleValue ?? 0, elevationGainMeters: j["elevationGainMeters"]?.doubleValue ?? 0,
+                  maxSpeed: j["maxSpeed"]?.doubleValue ?? 0, calories: j["calories"]?.doubleValue ?? 0,
+                  averageHeartRate: j["averageHeartRate"]?.intValue, maxHeartRate: j["maxHeartRate"]?.intValue)
+    }
+}
+
+/// Rounds to `decimals` places so files and replies do not carry float noise.
+func rounded(_ v: Double, _ decimals: Int) -> Double {
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    return (v * scale).rounded() / scale
+}

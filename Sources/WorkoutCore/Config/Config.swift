@@ -1,0 +1,88 @@
+/// The daemon's configuration (`$XDG_CONFIG_HOME/workoutd/config.json`). Every key is optional;
+/// an absent file means these defaults. `config.example.json` and docs/config.md list every key.
+public struct Config: Sendable, Equatable {
+    /// GPS sources in failover order. `$XDG_RUNTIME_DIR` in a path is expanded by the shell.
+    public var feeds: [FeedConfig] = [.gpsd(host: "127.0.0.1", port: 2947), .socket(path: "$XDG_RUNTIME_DIR/workoutd/feed.sock")]
+    /// Activity started by `toggle` when no workout was recorded since start-up.
+    public var defaultActivity: ActivityType = .running
+    /// Seconds between journal flushes (fsync) of accepted fixes. At most 1.
+    public var journalFlushSeconds: Double = 1
+    /// Seconds between status lines in the log during a workout (0 = none).
+    public var statusLogSeconds: Double = 60
+    /// Resume a restored workout automatically instead of leaving it paused.
+    public var autoResumeAfterRestore: Bool = false
+    /// IANA time zone for streak days ("Europe/Berlin"); nil = $TZ or /etc/localtime.
+    public var timeZone: String? = nil
+    /// Optional body weight for calories.
+    public var weightKg: Double? = nil
+    /// Split and display units.
+    public var units: Units = .metric
+    public var metrics = MetricsConfig()
+    public var streaks = StreakConfig()
+    public var log = LogConfig()
+    public var limits = LimitsConfig()
+
+    public init() {}
+}
+
+public enum Units: String, Sendable, Equatable, CaseIterable {
+    case metric
+    case imperial
+}
+
+/// Fix-quality and auto-pause thresholds (see docs/metrics.md). nil = the activity's default.
+public struct MetricsConfig: Sendable, Equatable {
+    /// Minimum fix mode: 2 (2D) or 3 (3D).
+    public var minFixMode: Int = 2
+    /// Fixes with a horizontal error above this (metres) are rejected.
+    public var maxHorizontalAccuracyMeters: Double = 50
+    /// Consistent fixes needed before the first one is trusted.
+    public var warmUpFixes: Int = 3
+    /// A move longer than this between fixes starts a new segment instead of adding distance.
+    public var jumpMeters: Double = 200
+    /// Seconds without a fix before the signal counts as lost.
+    public var signalLostSeconds: Double = 30
+    /// Seconds below the activity's auto-pause speed before auto-pause; 0 = never auto-pause.
+    public var autoPauseSeconds: Double = 10
+    /// Automatic lap every this many metres; nil = manual laps only.
+    public var autoLapMeters: Double? = nil
+    public init() {}
+}
+
+/// Streak rules (see docs/streaks.md).
+public struct StreakConfig: Sendable, Equatable {
+    /// Minimum duration (seconds) for a workout to count towards streaks.
+    public var minimumSeconds: Double = 600
+    /// Workouts needed per week for the weekly streak.
+    public var weeklyTarget: Int = 1
+    /// First day of the week: "monday", "sunday" or "saturday".
+    public var weekStart: String = "monday"
+    /// Hours after midnight during which a workout still counts for the previous day (0-12).
+    public var dayStartHour: Int = 0
+    /// Rest days allowed per 7 days that keep the daily streak alive.
+    public var restDaysPerWeek: Int = 0
+    /// Local hour (0-23) of the "streak at risk" warning.
+    public var reminderHour: Int = 18
+    public init() {}
+}
+
+public struct LogConfig: Sendable, Equatable {
+    /// Also write log lines to `$XDG_STATE_HOME/workoutd/workoutd.log`.
+    public var file: Bool = false
+    /// Rotate the log file when it exceeds this size.
+    public var maxFileBytes: Int = 5_000_000
+    /// Rotated files kept (workoutd.log.1 ... .N).
+    public var keepFiles: Int = 3
+    /// Least important level written: "error", "warning", "notice", "info", "debug".
+    public var level: String = "info"
+    public init() {}
+}
+
+/// Protection of the control and feed sockets.
+public struct LimitsConfig: Sendable, Equatable {
+    public var maxClients: Int = 64
+    public var maxRequestBytes: Int = 65_536
+    /// Seconds a client may stay silent mid-request or idle before it is disconnected.
+    public var clientTimeoutSeconds: Double = 30
+    public init() {}
+}

@@ -1,0 +1,17 @@
+/// One record of the journal of the workout in progress. Replaying the records of a journal
+/// through a fresh recorder rebuilds the workout (the recorder is deterministic in its inputs).
+public enum JournalRecord: Sendable, Equatable {
+    case started(id: WorkoutID, activity: ActivityType, time: Double)
+    case paused(time: Double, cause: PauseCause)
+    case resumed(time: Double)
+    case lap(time: Double)
+    case marker(time: Double, text: String?)
+    case fix(Fix)
+    /// The user stopped the workout: a restore completes the save instead of resuming.
+    case stopped(time: Double)
+    /// The daemon restored the workout after an interruption that began at `gapFrom`.
+    case recovered(time: Double, gapFrom: Double)
+    /// Written with every flush: the daemon was alive at `time` (bounds the gap after a crash,
+    /// since fix times are the receiver's and may be far from the daemon's clock).
+    case alive(time: Double)
+}

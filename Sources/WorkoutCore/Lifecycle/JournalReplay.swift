@@ -1,0 +1,44 @@
+/// Rebuilds a workout from its journal records by replaying them through a fresh recorder.
+struct JournalReplay {
+    var recorder: WorkoutRecorder
+    /// Set when the journal holds a stop: the save must complete.
+    var stoppedAt: Double?
+    var isPaused: Bool
+    /// Time of the last record: where the interruption began.
+    var lastTime: Double
+
+    /// nil when the records do not begin with `started` (nothing to restore).
+    init?(records: [JournalRecord], settings: MetricsSettings) {
+        guard case .started(let id, let activity, let t0)? = records.first else { return nil }
+        var recorder = WorkoutRecorder(id: id, activity: activity, startedAt: t0, settings: settings)
+        var paused = false
+        var last = t0
+        var stopped: Double?
+        for record in records.dropFirst() {
+            switch record {
+            case .started:
+                continue  // a second start cannot be written by the daemon; ignore it
+            case .paused(let t, let cause):
+                recorder.pause(at: t, cause: cause); paused = true; last = max(last, t)
+            case .resumed(let t):
+                recorder.resume(at: t); paused = false; last = max(last, t)
+            case .lap(let t):
+                _ = recorder.lap(at: t); last = max(last, t)
+            case .marker(let t, let text):
+                recorder.marker(at: t, text: text); last = max(last, t)
+            case .fix(let fix):
+                _ = recorder.ingest(fix)
+            case .stopped(let t):
+                stopped = t
+            case .alive(let t):
+                last = max(last, t)
+            case .recovered(let t, let gapFrom):
+                recorder.recovered(at: t, gapFrom: gapFrom); last = max(last, t)
+            }
+        }
+        self.recorder = recorder
+        self.stoppedAt = stopped
+        self.isPaused = paused
+        self.lastTime = last
+    }
+}

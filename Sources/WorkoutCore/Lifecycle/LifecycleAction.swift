@@ -1,0 +1,57 @@
+/// What the shell must do after a transition. The core decides; the shell performs.
+public enum LifecycleAction: Sendable {
+    /// Open a GPS source (the activity `supportsGPS` and a workout became active).
+    case openGPS
+    /// Close the GPS source (the workout was paused, stopped or ended).
+    case closeGPS
+    /// Append a record to the journal of the workout in progress, durably (control events).
+    case journal(JournalRecord)
+    /// Write this workout atomically in the background, then report `saveSucceeded`/`saveFailed`.
+    case save(Workout)
+    /// Try the save again after this many seconds.
+    case retrySave(after: Double)
+    /// The save is durable: the journal of this workout may go.
+    case removeJournal(WorkoutID)
+    /// The save is durable: tell the user (streaks, personal bests, health report).
+    case announceSaved(Workout)
+    /// A line for the log.
+    case log(LifecycleLogEvent)
+}
+
+/// A control command that does not fit the current state. Ordinary input, not a bug: it is
+/// answered with a stable code and a sentence that names what is going on.
+public enum LifecycleRefusal: Error, Sendable, Equatable {
+    case workoutInProgress(WorkoutID, ActivityType)
+    case noWorkout
+    case saving(WorkoutID)
+    case restoring
+    case notPaused
+    case alreadyPaused
+    case nothingToToggle
+
+    /// Stable machine-readable code (the protocol's `error.code`).
+    public var code: String {
+        switch self {
+        case .workoutInProgress: return "workout_in_progress"
+        case .noWorkout: return "no_workout"
+        case .saving: return "saving"
+        case .restoring: return "restoring"
+        case .notPaused: return "not_paused"
+        case .alreadyPaused: return "already_paused"
+        case .nothingToToggle: return "nothing_to_toggle"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .workoutInProgress(let id, let activity):
+            return "a \(activity.displayName.lowercased()) workout (\(id)) is already in progress; stop it first"
+        case .noWorkout: return "no workout is in progress"
+        case .saving(let id): return "workout \(id) is still being saved; try again in a moment"
+        case .restoring: return "an interrupted workout is being restored; try again in a moment"
+        case .notPaused: return "the workout is not paused"
+        case .alreadyPaused: return "the workout is already paused"
+        case .nothingToToggle: return "nothing to do while a workout is being saved or restored"
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Glibc
+import WorkoutCore
+
+/// One client of the control socket. Reads request lines, queues reply lines, and writes them
+/// as the socket accepts them (never blocking the loop on a slow reader).
+final class ControlConnection {
+    /// What the connection is doing.
+    enum Mode {
+        /// Request/response (the default).
+        case requests
+        /// Subscribed with `watch`: receives an event line after every change.
+        case watching
+        /// Flushing its last reply, then closing (after a protocol violation).
+        case closing
+    }
+
+    let fd: Int32
+    let id: Int
+    var mode = Mode.requests
+    var lines: LineBuffer
+    var output: [UInt8] = []
+    var outputOffset = 0
+    var lastActivity: Double
+    var token: EventLoop.Token = 0
+
+    init(fd: Int32, id: Int, maxLine: Int, now: Double) {
+        self.fd = fd
+        self.id = id
+        self.lines = LineBuffer(maxLine: maxLine)
+        self.lastActivity = now
+    }
+
+    var pendingOutput: Int { output.count - outputOffset }
+
+    func queue(_ json: JSON) {
+        var s = json.serialized()
+        s += "\n"
+        output.append(contentsOf: s.utf8)
+    }
+
+    /// Writes what the socket takes now. Returns false when the peer is gone.
+    func flush() -> Bool {
+        while outputOffset < output.count {
+            let n = output.withUnsafeBytes { raw in
+                send(fd, raw.baseAddress! + outputOffset, output.count - outputOffset, Int32(MSG_NOSIGNAL))
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { return true }
+                return false
+            }
+            outputOffset += n
+        }
+        output.removeAll(keepingCapacity: output.capacity < 1 << 20)
+        outputOffset = 0
+        return true
+    }
+}

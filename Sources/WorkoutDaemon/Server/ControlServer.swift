@@ -1,0 +1,170 @@
+import Glibc
+import WorkoutCore
+
+/// Serves the JSON-lines control protocol (docs/protocol.md) on a listening Unix socket:
+/// many clients at once, request limits, idle timeouts, and `watch` subscriptions.
+public final class ControlServer {
+    /// Answers one decoded request. `.watch` is handled here; the handler gives the first event.
+    public typealias Handler = (ControlRequest) -> JSON
+
+    private let loop: EventLoop
+    private let listenFD: Int32
+    private var listenToken: EventLoop.Token = 0
+    private var connections: [Int: ControlConnection] = [:]
+    private var nextID = 1
+    private var sweeper: RepeatingTimer?
+    public var limits: LimitsConfig
+    private let handler: Handler
+    /// Largest backlog of unread output a client may accumulate before it is dropped.
+    private let maxPendingOutput = 4 << 20
+
+    public init(loop: EventLoop, listenFD: Int32, limits: LimitsConfig, handler: @escaping Handler) {
+        self.loop = loop
+        self.listenFD = listenFD
+        self.limits = limits
+        self.handler = handler
+        setNonBlockingCloExec(listenFD)
+        listenToken = loop.watch(listenFD) { [unowned self] _ in self.acceptAll() }
+        sweeper = loop.every(1) { [unowned self] in self.sweep() }
+    }
+
+    public var clientCount: Int { connections.count }
+    public var watcherCount: Int { connections.values.filter { if case .watching = $0.mode { return true } else { return false } }.count }
+
+    /// Stops accepting and closes every client (shutdown, first step).
+    public func close() {
+        loop.unwatch(listenToken)
+        sweeper?.cancel()
+        for c in Array(connections.values) {
+            _ = c.flush()
+            drop(c)
+        }
+        Glibc.close(listenFD)
+    }
+
+    /// Sends an event line to every `watch` subscriber.
+    public func broadcast(_ event: JSON) {
+        for c in connections.values {
+            guard case .watching = c.mode else { continue }
+            c.queue(event)
+            write(c)
+        }
+    }
+
+    private func acceptAll() {
+        while true {
+            let fd = accept(listenFD, nil, nil)
+            if fd < 0 {
+                if errno == EINTR { continue }
+                return  // EAGAIN: drained; EMFILE etc.: try again on the next wake-up
+            }
+            setNonBlockingCloExec(fd)
+            guard UnixSocket.peerIsAllowed(fd) else {
+                refuse(fd, ProtocolError(code: "forbidden", message: "only the user running workoutd (uid \(getuid())) may use this socket"))
+                continue
+            }
+            guard connections.count < limits.maxClients else {
+                refuse(fd, ProtocolError(code: "busy", message: "too many clients (\(limits.maxClients)); try again later"))
+                continue
+            }
+            let c = ControlConnection(fd: fd, id: nextID, maxLine: limits.maxRequestBytes, now: EventLoop.monotonic())
+            nextID += 1
+            connections[c.id] = c
+            c.token = loop.watch(fd) { [unowned self, unowned c] revents in self.ready(c, revents) }
+        }
+    }
+
+    private func refuse(_ fd: Int32, _ error: ProtocolError) {
+        var s = ControlServer.errorReply(error).serialized()
+        s += "\n"
+        _ = s.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        Glibc.close(fd)
+    }
+
+    private func ready(_ c: ControlConnection, _ revents: Int16) {
+        if revents & Int16(POLLOUT) != 0 { write(c) }
+        guard connections[c.id] != nil else { return }
+        if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(c) }
+    }
+
+    private func read(_ c: ControlConnection) {
+        var buf = [UInt8](repeating: 0, count: 16384)
+        while connections[c.id] != nil {
+            let n = recv(c.fd, &buf, buf.count, 0)
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { break }
+                drop(c); return
+            }
+            if n == 0 { drop(c); return }  // peer closed (possibly mid-request): forget it
+            c.lastActivity = EventLoop.monotonic()
+            buf.withUnsafeBytes { raw in
+                c.lines.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { item in
+                    guard case .requests = c.mode else { return }  // a watcher's input is ignored
+                    switch item {
+                    case .tooLong:
+                        c.queue(ControlServer.errorReply(.badRequest("request line longer than \(limits.maxRequestBytes) bytes")))
+                        c.mode = .closing
+                    case .line(let line):
+                        handle(line, on: c)
+                    }
+                }
+            }
+            if n < buf.count { break }
+        }
+        write(c)
+    }
+
+    private func handle(_ line: UnsafeBufferPointer<UInt8>, on c: ControlConnection) {
+        if line.isEmpty { return }
+        switch ControlRequest.decode(line: line) {
+        case .failure(let e):
+            c.queue(ControlServer.errorReply(e))
+        case .success(let request):
+            let reply = handler(request)
+            c.queue(reply)
+            if case .watch = request, reply["ok"]?.boolValue == true { c.mode = .watching }
+        }
+    }
+
+    private func write(_ c: ControlConnection) {
+        guard c.flush() else { drop(c); return }
+        if c.pendingOutput > maxPendingOutput { drop(c); return }
+        if c.pendingOutput > 0 {
+            loop.setEvents(c.token, Int16(POLLIN | POLLOUT))
+        } else if case .closing = c.mode {
+            drop(c)
+        } else {
+            loop.setEvents(c.token, Int16(POLLIN))
+        }
+    }
+
+    private func drop(_ c: ControlConnection) {
+        loop.unwatch(c.token)
+        Glibc.close(c.fd)
+        connections[c.id] = nil
+    }
+
+    /// Closes clients silent for longer than the timeout (slow or stuck); watchers are exempt
+    /// because they only listen, but are dropped if they stop reading (see `maxPendingOutput`).
+    private func sweep() {
+        let now = EventLoop.monotonic()
+        for c in Array(connections.values) {
+            switch c.mode {
+            case .watching: continue
+            case .requests, .closing:
+                if now - c.lastActivity > limits.clientTimeoutSeconds { drop(c) }
+            }
+        }
+    }
+
+    public static func errorReply(_ e: ProtocolError) -> JSON {
+        ["ok": false, "error": ["code": .string(e.code), "message": .string(e.message)]]
+    }
+
+    public static func okReply(_ fields: [(String, JSON)] = []) -> JSON {
+        var o = JSONObject([("ok", true)])
+        for (k, v) in fields { o[k] = v }
+        return .object(o)
+    }
+}
