@@ -8,8 +8,4 @@ struct RecorderLogEvent: LogEvent {
 enum Exporter { static func export(_ w: Workout, _ f: ExportFormat) -> String { String(decoding: WorkoutFile.encode(w), as: UTF8.self) } }
 extension Daemon {
     func importFile(_ path: String, activity: ActivityType?) -> JSON { ["file": .string(path), "id": .null, "result": "error", "error": "import not yet supported"] }
-    func streakJSON() -> JSON { ["daily": ["current": 0, "best": 0], "weekly": ["current": 0, "best": 0]] }
-    func logStreaksAtStartup() {}
-    func announceStreakAfterSave(_ w: Workout) {}
-    func checkStreakRisk() {}
 }

@@ -30,6 +30,8 @@ public final class Daemon: @unchecked Sendable {
     let wallAnchor: Double
     let monoAnchor: Double
     var shutdown = ShutdownState.running
+    /// The streak day of the last "at risk" warning (once per day).
+    var lastRiskWarningDay: StreakDay?
     let testHooks: Bool
 
     enum ShutdownState { case running, draining(deadline: Double), done }
@@ -72,6 +74,7 @@ public final class Daemon: @unchecked Sendable {
     public func run() throws -> Int32 {
         ignoreSIGPIPE()
         let activation = SocketActivation.listenFDs(environment: environment)
+        if let e = activation.error { throw ConfigError(key: "LISTEN_FDS", problem: "socket activation: \(e)") }
         let fd: Int32
         if let passed = activation.control {
             fd = passed

@@ -41,6 +41,9 @@ public enum DaemonCommandLine {
         do {
             let daemon = try Daemon(config: config, configPath: configPath, paths: paths, environment: env)
             return try daemon.run()
+        } catch let e as ConfigError {
+            eprint("workoutd: \(e)")
+            return 78
         } catch {
             eprint("workoutd: \(error)")
             return 71  // EX_OSERR: could not set up sockets or directories
