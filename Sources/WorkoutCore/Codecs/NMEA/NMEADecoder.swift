@@ -453,7 +453,9 @@ public struct NMEADecoder: Sendable {
     private mutating func beginSentence(_ f: Fields, timeField k: Int, _ emit: (NMEAFix) -> Void) -> Bool {
         if f.isEmpty(k) { touchEpoch(); return true }
         guard let tod = f.time(k) else { return false }
-        if epoch.active, let current = epoch.timeOfDay, current != tod {
+        // A different time closes the epoch. So does any time after untimed sentences: those
+        // (e.g. the all-empty RMC/GGA of a receiver without a fix) belong to no epoch of ours.
+        if epoch.active, epoch.timeOfDay != tod {
             finishEpoch(emit)
         }
         epoch.active = true
