@@ -103,20 +103,23 @@ public struct XMLOutput: Sendable {
         bytes.append(UInt8(ascii: "Z"))
     }
 
-    /// Appends `v` in decimal, left-padded with zeros to `minimumWidth` digits.
+    /// Appends `v` in decimal, left-padded with zeros to `minimumWidth` digits (at most 24).
     private mutating func appendDigits(_ v: UInt, minimumWidth: Int) {
-        var width = 1
-        var probe = v
-        while probe >= 10 { probe /= 10; width += 1 }
-        width = max(width, minimumWidth)
-        let start = bytes.count
-        for _ in 0..<width { bytes.append(UInt8(ascii: "0")) }
-        var rest = v
-        var k = start + width - 1
-        while rest > 0 {
-            bytes[k] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-            k -= 1
+        // Digits are formed right to left in a stack buffer, then appended in one go.
+        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &buffer) { raw in
+            var k = 24
+            var rest = v
+            repeat {
+                k -= 1
+                raw[k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            while 24 - k < minimumWidth && k > 0 {
+                k -= 1
+                raw[k] = UInt8(ascii: "0")
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[k..<24]))
         }
     }
 }
