@@ -35,7 +35,7 @@ public final class Logger {
     }
 
     public func log(_ event: some LogEvent, wallTime: Double) {
-        guard event.level <= minimumLevel else { return }
+        guard event.level >= minimumLevel else { return }  // at least as severe as the minimum
         let line: String
         switch style {
         case .journald: line = Logfmt.render(event, style: .journald, timestamp: wallTime)

@@ -13,6 +13,29 @@ final class DaemonHarness: @unchecked Sendable {
         return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }()
 
+    /// `../shared` beside the project: real captures and tools. Tests needing it are enabled when
+    /// it exists, and always in CI (where its absence must fail, not skip).
+    static let sharedRoot = projectRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    static var sharedUsable: Bool {
+        FileManager.default.fileExists(atPath: sharedRoot.appendingPathComponent("data").path) || ProcessInfo.processInfo.environment["CI"] == "true"
+    }
+    static var gpsdUsable: Bool {
+        (sharedUsable && FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")) || ProcessInfo.processInfo.environment["CI"] == "true"
+    }
+
+    /// Polls `status` until `condition` holds or `seconds` pass; returns the last status.
+    @discardableResult
+    func waitForStatus(seconds: Double, _ condition: ([String: Any]) -> Bool) throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last: [String: Any] = [:]
+        while Date() < deadline {
+            last = try request(#"{"command":"status"}"#)
+            if condition(last) { return last }
+            usleep(50_000)
+        }
+        return last
+    }
+
     static func binary(_ name: String) -> String {
         for dir in [".build/debug", ".build/release"] {
             let p = projectRoot.appendingPathComponent(dir).appendingPathComponent(name).path

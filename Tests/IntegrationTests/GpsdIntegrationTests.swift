@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import WorkoutCore
+
+/// workoutd against the real gpsd (Debian's gpsd 3.22 through ../shared/tools/gpsd-replay).
+@Suite(.serialized, .enabled(if: DaemonHarness.gpsdUsable, "needs ../shared and gpsd (apt-get install gpsd)"))
+struct GpsdIntegrationTests {
+    @Test func recordsTheSameFixesGpsdServes() throws {
+        let gpsd = try GpsdReplay(capture: "nmea-rtk.log", port: 2961, rate: 0)
+        defer { gpsd.stop() }
+        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"gpsd","address":"127.0.0.1:2961"}]}"#)
+        try d.start()
+        let id = (try d.request(#"{"command":"start","activity":"cycling"}"#)["workout"] as? [String: Any])?["id"] as? String ?? "?"
+        // Wait until the whole capture has arrived (the count stops growing).
+        var last = -1
+        for _ in 0..<100 {
+            let n = ((try d.request(#"{"command":"status"}"#)["workout"] as? [String: Any])?["pointCount"] as? Int) ?? 0
+            if n == last && n > 0 { break }
+            last = n
+            usleep(300_000)
+        }
+        _ = try d.request(#"{"command":"stop"}"#)
+        try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        let saved = try WorkoutFile.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: d.dataDir + "/workouts/\(id).json"))))
+        // gpsd's own TPV reports for this capture (mode >= 2 with a time), deduplicated by time.
+        let chk = try String(contentsOf: DaemonHarness.sharedRoot.appendingPathComponent("data/nmea/nmea-rtk.log.chk"), encoding: .utf8)
+        var times: [String] = []
+        for line in chk.split(whereSeparator: \.isNewline) where line.contains(#""class":"TPV""#) {
+            guard let o = try? JSON.parse(String(line)), let mode = o["mode"]?.intValue, mode >= 2,
+                  let t = o["time"]?.stringValue else { continue }
+            if times.last != t { times.append(t) }
+        }
+        let recorded = saved.points.map { ISO8601.format($0.fix.time, fractionDigits: 3) }
+        let expected = times.map { ISO8601.format(ISO8601.parse($0)!, fractionDigits: 3) }
+        // gpsd repeats a TPV several times per epoch; the reader merges them and emits an epoch when
+        // the next one begins, so the capture's very last epoch stays pending when gpsd goes quiet.
+        #expect(expected.count == 122)
+        #expect(recorded == Array(expected.prefix(recorded.count)), "recorded \(recorded.count) fixes, gpsd served \(expected.count)")
+        #expect(recorded.count >= expected.count - 1)
+        d.stop()
+    }
+
+    @Test func recordingContinuesAfterGpsdRestarts() throws {
+        let gpsd = try GpsdReplay(capture: "bundg_zeus_9.log", port: 2962, rate: 10)
+        defer { gpsd.stop() }
+        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"gpsd","address":"127.0.0.1:2962"}]}"#)
+        try d.start()
+        _ = try d.request(#"{"command":"start","activity":"sailing"}"#)
+        func points() throws -> Int { ((try d.request(#"{"command":"status"}"#)["workout"] as? [String: Any])?["pointCount"] as? Int) ?? 0 }
+        try d.waitForStatus(seconds: 10) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) >= 10 }
+        gpsd.killGpsd()
+        let down = try d.waitForStatus(seconds: 10) { (($0["gps"] as? [String: Any])?["problem"] as? String) != nil }
+        let problem = (down["gps"] as? [String: Any])?["problem"] as? String ?? ""
+        #expect(problem.contains("gpsd at 127.0.0.1:2962"), "problem in words: \(problem); status: \(down)")
+        #expect(problem.contains("retrying in"))
+        let before = try points()
+        try gpsd.restartGpsd()
+        let after = try d.waitForStatus(seconds: 40) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) > before + 10 }
+        #expect((after["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0 > before + 10, "recording continued after gpsd came back")
+        #expect((after["gps"] as? [String: Any])?["problem"] is NSNull)
+        #expect(d.process?.isRunning == true)
+        d.stop()
+    }
+}
