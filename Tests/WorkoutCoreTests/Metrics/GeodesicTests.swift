@@ -63,4 +63,61 @@ import Testing
         #expect(count == 3000)
         print("Geodesic vs geographiclib: \(count) pairs, worst relative error \(worst)")
     }
+
+    /// Raw geodesic length of a file's points, summed inside each segment (as gpxstats does).
+    static func rawLength(_ segments: [[TrackFileExtractor.Point]]) -> Double {
+        var total = 0.0
+        for seg in segments where seg.count > 1 {
+            for i in 1..<seg.count {
+                total += Geodesic.wgs84.distance(latitude1: seg[i - 1].lat, longitude1: seg[i - 1].lon, latitude2: seg[i].lat, longitude2: seg[i].lon)
+            }
+        }
+        return total
+    }
+
+    /// Every GPX track in ../shared/data/gpx against `gpxstats.py --json` (geographiclib).
+    @Test(.enabled(if: SharedData.usable)) func gpxTrackLengthsMatchGpxstats() throws {
+        let files = SharedData.files(in: "data/gpx", ext: "gpx")
+        try #require(!files.isEmpty, "no GPX files in ../shared/data/gpx")
+        for file in files {
+            let segments = try TrackFileExtractor.segments(of: file)
+            let ours = Self.rawLength(segments)
+            let run = try SharedData.run(["python3", SharedData.url("tools/gpxstats.py").path, "--json", file.path])
+            try #require(run.status == 0, "gpxstats failed on \(file.lastPathComponent): \(run.stderr)")
+            let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]]
+            let ref = try #require(json?.first?["length_geodesic_wgs84_m"] as? Double)
+            let refPoints = json?.first?["points"] as? Int
+            #expect(refPoints == segments.reduce(0) { $0 + $1.count }, "\(file.lastPathComponent): point count")
+            let rel = Swift.abs(ours - ref) / ref
+            print("length \(file.lastPathComponent): ours \(ours) m, gpxstats \(ref) m, relative error \(rel)")
+            #expect(rel < 1e-6, "\(file.lastPathComponent): \(ours) vs \(ref)")
+        }
+    }
+
+    /// Every TCX track in ../shared/data/tcx (gpxstats cannot read TCX): the reference is
+    /// geographiclib summed over the same points, fed to python on stdin, one segment per <Track>.
+    @Test(.enabled(if: SharedData.usable)) func tcxTrackLengthsMatchGeographicLib() throws {
+        let files = SharedData.files(in: "data/tcx", ext: "tcx")
+        try #require(!files.isEmpty, "no TCX files in ../shared/data/tcx")
+        let script = """
+        import sys
+        from geographiclib.geodesic import Geodesic as G
+        t = 0.0
+        for seg in sys.stdin.read().split("\\n\\n"):
+            pts = [tuple(map(float, l.split())) for l in seg.splitlines() if l.strip()]
+            t += sum(G.WGS84.Inverse(a[0], a[1], b[0], b[1])["s12"] for a, b in zip(pts, pts[1:]))
+        print(repr(t))
+        """
+        for file in files {
+            let segments = try TrackFileExtractor.segments(of: file)
+            let input = segments.map { seg in seg.map { "\($0.lat) \($0.lon)" }.joined(separator: "\n") }.joined(separator: "\n\n")
+            let run = try SharedData.run(["python3", "-c", script], stdin: Data(input.utf8))
+            try #require(run.status == 0, "python failed on \(file.lastPathComponent): \(run.stderr)")
+            let ref = try #require(Double(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+            let ours = Self.rawLength(segments)
+            let rel = ref > 0 ? Swift.abs(ours - ref) / ref : Swift.abs(ours)
+            print("length \(file.lastPathComponent): \(segments.reduce(0) { $0 + $1.count }) points, ours \(ours) m, geographiclib \(ref) m, relative error \(rel)")
+            #expect(rel < 1e-6, "\(file.lastPathComponent): \(ours) vs \(ref)")
+        }
+    }
 }
