@@ -23,10 +23,20 @@ struct SeededRandom: RandomNumberGenerator {
 /// Builds synthetic fixes by walking on a local tangent plane (metres north/east of an origin).
 struct TrackSynth {
     var lat0 = 48.137, lon0 = 11.575
-    static let metersPerDegree = 111_320.0
+
+    /// Metres per degree north and east at `lat0` on WGS84 (meridian and prime-vertical radii),
+    /// so synthetic distances agree with the geodesic to ~1e-7 over a few km.
+    var scale: (north: Double, east: Double) {
+        let a = 6378137.0, f = 1 / 298.257223563, e2 = f * (2 - f)
+        let phi = lat0 * .pi / 180
+        let w = 1 - e2 * Foundation.sin(phi) * Foundation.sin(phi)
+        let m = a * (1 - e2) / Foundation.pow(w, 1.5), n = a / w.squareRoot()
+        return (m * .pi / 180, n * Foundation.cos(phi) * .pi / 180)
+    }
 
     func position(north: Double, east: Double) -> (Double, Double) {
-        (lat0 + north / Self.metersPerDegree, lon0 + east / (Self.metersPerDegree * Foundation.cos(lat0 * .pi / 180)))
+        let s = scale
+        return (lat0 + north / s.north, lon0 + east / s.east)
     }
 
     func fix(t: Double, north: Double, east: Double, alt: Double? = nil, acc: Double? = 4, hr: Int? = nil) -> Fix {
