@@ -100,6 +100,15 @@ public struct FixFilter: Sendable {
         return .accepted(distance: distance, newSegment: newSegment)
     }
 
+    /// Accepts `fix` (which `evaluate` just called stationary jitter) as real movement: the
+    /// recorder does this when a departure from an auto-pause is confirmed. Adds the distance
+    /// from the last accepted fix.
+    public mutating func acceptMovement(_ fix: Fix) -> FixDecision {
+        guard let anchor = lastAccepted, fix.time > anchor.time else { return .rejected(.outOfOrder) }
+        let d = Geodesic.wgs84.distance(latitude1: anchor.latitude, longitude1: anchor.longitude, latitude2: fix.latitude, longitude2: fix.longitude)
+        return accept(fix, distance: d, newSegment: false)
+    }
+
     /// Decides about `fix`. `minimumMove` raises the stationary radius (the recorder passes the
     /// auto-resume distance while motion is paused).
     public mutating func evaluate(_ fix: Fix, minimumMove: Double = 0) -> FixDecision {

@@ -48,6 +48,10 @@ public struct WorkoutRecorder: Sendable {
     private var lastEvidence: Double
     /// Last accepted fix that moved (start of a potential stop).
     private var lastMove: Double
+    /// While auto-paused: mean position of the stop (sums of latitude, longitude and count) and
+    /// the first fix seen beyond the resume radius.
+    private var stopSum = (lat: 0.0, lon: 0.0, n: 0.0)
+    private var resumeCandidate: (fix: Fix, distance: Double, before: Double)?
     private var segment = -1
     private var distance = 0.0
     private var acceptedCount = 0
@@ -163,8 +167,10 @@ public struct WorkoutRecorder: Sendable {
         var out: [RecorderEvent] = []
         if manualPausedSince != nil { return [.ignoredWhilePaused] }
         if fix.time.isFinite { detectSignalLoss(at: fix.time, into: &out) }
-        let minimumMove = motionPaused ? settings.autoResumeDistance : 0
-        let decision = filter.evaluate(fix, minimumMove: minimumMove)
+        var decision = filter.evaluate(fix, minimumMove: motionPaused ? .infinity : 0)
+        if motionPaused, decision == .rejected(.stationaryJitter), confirmsDeparture(fix) {
+            decision = filter.acceptMovement(fix)
+        }
         switch decision {
         case .rejected(let reason):
             points.append(TrackPoint(fix: fix, rejection: reason, segment: max(segment, 0)))
@@ -177,13 +183,36 @@ public struct WorkoutRecorder: Sendable {
         return out
     }
 
+    /// Resume rule while auto-paused: a fix at least `max(autoResumeDistance, 2 x radius)` from
+    /// the mean position of the stop is a candidate; the departure is confirmed by a fix at least
+    /// 1 s later, still beyond, and farther from the stop by `autoPauseSpeed` x the time between
+    /// them. Any fix back inside the radius cancels the candidate. This stops pause/resume loops
+    /// on receiver noise.
+    private mutating func confirmsDeparture(_ fix: Fix) -> Bool {
+        guard stopSum.n > 0 else { return true }
+        let d = Geodesic.wgs84.distance(latitude1: stopSum.lat / stopSum.n, longitude1: stopSum.lon / stopSum.n,
+                                        latitude2: fix.latitude, longitude2: fix.longitude)
+        let r = max(settings.autoResumeDistance, 2 * filter.radius(for: fix))
+        guard d >= r else { resumeCandidate = nil; return false }
+        guard let c = resumeCandidate else { resumeCandidate = (fix, d, lastEvidence); return false }
+        let dt = fix.time - c.fix.time
+        if dt >= 1 && d >= c.distance + (activity.autoPauseSpeed ?? 0) * dt { return true }
+        if d < c.distance { resumeCandidate = (fix, d, c.before) }
+        return false
+    }
+
     /// A fix showing no movement: evidence of signal, and perhaps of a stop.
     private mutating func stationary(_ fix: Fix, into out: inout [RecorderEvent]) {
         guard signal == .ok else { return }
         lastEvidence = max(lastEvidence, fix.time)
-        if !motionPaused && autoPauseEnabled && fix.time - lastMove >= stopDelay(radius: filter.radius(for: fix)) {
+        if motionPaused {
+            stopSum.lat += fix.latitude; stopSum.lon += fix.longitude; stopSum.n += 1
+        } else if autoPauseEnabled && fix.time - lastMove >= stopDelay(radius: filter.radius(for: fix)) {
             account(until: lastMove)
             motionPaused = true
+            stopSum = (fix.latitude, fix.longitude, 1)
+            if let a = filter.lastAccepted { stopSum.lat += a.latitude; stopSum.lon += a.longitude; stopSum.n += 1 }
+            resumeCandidate = nil
             emit(WorkoutEvent(kind: .motionPaused, time: lastMove, cause: .auto), into: &out)
         }
     }
@@ -196,9 +225,10 @@ public struct WorkoutRecorder: Sendable {
             signal = .ok
             lastMove = t
         } else if motionPaused {
-            let resumeAt = min(t, max(accountedUntil, lastEvidence))
+            let resumeAt = min(t, max(accountedUntil, resumeCandidate?.before ?? lastEvidence))
             account(until: resumeAt)
             motionPaused = false
+            resumeCandidate = nil
             emit(WorkoutEvent(kind: .motionResumed, time: resumeAt, cause: .auto), into: &out)
         }
         account(until: t)
