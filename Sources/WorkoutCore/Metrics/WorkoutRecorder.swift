@@ -6,6 +6,9 @@ public enum RecorderEvent: Sendable, Equatable {
     case rejected(RejectionReason)
     /// The fix arrived while the workout was paused by the user: not recorded.
     case ignoredWhilePaused
+    /// The fix is stamped at or before the last pause, resume or lap although it arrived after
+    /// it: not recorded, so that a saved workout rebuilds exactly (see docs/metrics.md).
+    case ignoredLate
     /// A new track segment began (its index).
     case segmentStarted(Int)
     /// An entry of the workout's timeline (motion paused/resumed, signal lost/regained, pause,
@@ -52,6 +55,12 @@ public struct WorkoutRecorder: Sendable {
     /// the first fix seen beyond the resume radius.
     private var stopSum = (lat: 0.0, lon: 0.0, n: 0.0)
     private var resumeCandidate: (fix: Fix, distance: Double, before: Double)?
+    /// Latest time of any recorded fix, and of the last pause, resume or lap.
+    private var lastFixTime = -Double.infinity
+    private var userEventFloor = -Double.infinity
+    /// User events are moved forward to the last fix's time when they are at most this much
+    /// earlier (receiver clock ahead of the daemon's), never further.
+    static let maximumClockSkew = 10.0
     private var segment = -1
     private var distance = 0.0
     private var acceptedCount = 0
@@ -166,6 +175,10 @@ public struct WorkoutRecorder: Sendable {
     public mutating func ingest(_ fix: Fix) -> [RecorderEvent] {
         var out: [RecorderEvent] = []
         if manualPausedSince != nil { return [.ignoredWhilePaused] }
+        if fix.time.isFinite {
+            if fix.time <= userEventFloor { return [.ignoredLate] }
+            lastFixTime = max(lastFixTime, fix.time)
+        }
         if fix.time.isFinite { detectSignalLoss(at: fix.time, into: &out) }
         var decision = filter.evaluate(fix, minimumMove: motionPaused ? .infinity : 0)
         if motionPaused, decision == .rejected(.stationaryJitter), confirmsDeparture(fix) {
@@ -325,15 +338,19 @@ public struct WorkoutRecorder: Sendable {
         return Snapshot(time: t, elapsed: t - startedAt - c.manualPausedSeconds, moving: c.movingSeconds, distance: c.distance, gain: c.elevation.gain)
     }
 
-    /// Clamps a user time so the timeline never runs backwards.
+    /// Clamps a user time so the timeline never runs backwards: not before the accounted time,
+    /// and not before the last recorded fix unless that fix is implausibly far ahead.
     private func clamp(_ t: Double) -> Double {
-        t.isFinite ? max(t, accountedUntil, lastSnapshot.time) : max(accountedUntil, lastSnapshot.time)
+        var e = t.isFinite ? max(t, accountedUntil, lastSnapshot.time) : max(accountedUntil, lastSnapshot.time)
+        if lastFixTime > e && lastFixTime - e <= WorkoutRecorder.maximumClockSkew { e = lastFixTime }
+        return e
     }
 
     /// Closes the current lap at `t` (manual lap) and returns it.
     @discardableResult
     public mutating func lap(at time: Double) -> LapSummary {
         let t = clamp(time)
+        userEventFloor = max(userEventFloor, t)
         let lap = summary(of: lapOpen, to: snapshot(at: t), index: laps.count, trigger: .manual)
         laps.append(lap)
         lapOpen = IntervalStart(snapshot: snapshot(at: t))
@@ -354,6 +371,7 @@ public struct WorkoutRecorder: Sendable {
     public mutating func pause(at time: Double, cause: PauseCause) -> [RecorderEvent] {
         guard manualPausedSince == nil else { return [] }
         let t = clamp(time)
+        userEventFloor = max(userEventFloor, t)
         var out: [RecorderEvent] = []
         detectSignalLoss(at: t, into: &out)
         account(until: t)
@@ -372,6 +390,7 @@ public struct WorkoutRecorder: Sendable {
     public mutating func resume(at time: Double) -> [RecorderEvent] {
         guard manualPausedSince != nil else { return [] }
         let t = clamp(time)
+        userEventFloor = max(userEventFloor, t)
         var out: [RecorderEvent] = []
         account(until: t)
         manualPausedSince = nil
@@ -458,9 +477,10 @@ public struct WorkoutRecorder: Sendable {
 
     /// Rebuilds a recorder from a saved workout's points and events: the points are ingested
     /// again in their stored order, with the user's events (pause, resume, lap, marker,
-    /// recovered) interleaved by time (an event goes after the points of the same or earlier
-    /// time). Derived events (auto-pause, signal, segments) are recomputed, not copied. With the
-    /// same settings, the result equals the live recorder's (see docs/metrics.md for the tie rule).
+    /// recovered) interleaved by time: an event goes before the first point stamped after it.
+    /// The live recorder guarantees this order (user events are never stamped before a fix
+    /// already recorded, and late fixes are dropped), so with the same settings the result equals
+    /// the live recorder's. Derived events (auto-pause, signal, segments) are recomputed.
     public static func rebuild(id: WorkoutID, activity: ActivityType, startedAt: Double, settings: MetricsSettings = MetricsSettings(),
                                points: [TrackPoint], events: [WorkoutEvent]) -> WorkoutRecorder {
         var r = WorkoutRecorder(id: id, activity: activity, startedAt: startedAt, settings: settings)
