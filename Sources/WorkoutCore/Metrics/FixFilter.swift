@@ -15,7 +15,8 @@ public enum FixDecision: Sendable, Equatable {
 ///    `noFix`; horizontal accuracy worse than the gate -> `lowAccuracy`;
 /// 2. time not after the last accepted fix -> `outOfOrder`;
 /// 3. warm-up (start, after a signal loss): `warmUpCount` consecutive mutually consistent fixes
-///    (plausible speed, no jump between them) are needed; earlier ones -> `warmUp`;
+///    (plausible speed, no jump between them) are needed; earlier ones -> `warmUp`. After a
+///    signal loss, a fix consistent with the last accepted one is trusted at once;
 /// 4. implied speed from the last accepted fix above `activity.maxPlausibleSpeed` (after allowing
 ///    twice the noise radius) -> `tooFast`; if such fixes keep agreeing with each other for
 ///    `warmUpCount` fixes, the receiver has really moved: a new segment starts there;
@@ -41,7 +42,7 @@ public struct FixFilter: Sendable {
     public init(activity: ActivityType, settings: MetricsSettings, startedAt: Double = -Double.infinity) {
         self.activity = activity
         self.settings = settings
-        self.floorTime = startedAt
+        self.floorTime = startedAt.nextDown  // a fix stamped exactly at the start is in order
     }
 
     /// The rejection a fix earns on its own, before any comparison with other fixes.
@@ -119,6 +120,8 @@ public struct FixFilter: Sendable {
                 if fix.time == last.time { return .rejected(.outOfOrder) }
                 chainLast = nil; chainCount = 0  // time went backwards: start the chain again
             }
+            // After a signal loss, a fix that agrees with where the track was is trusted at once.
+            if let anchor = lastAccepted, consistent(anchor, fix) { return accept(fix, distance: 0, newSegment: true) }
             if extendChain(fix) { return accept(fix, distance: 0, newSegment: true) }
             return .rejected(.warmUp)
         }

@@ -84,10 +84,18 @@ import Testing
     @Test func restartWithWarmUpNeedsConsistentFixesAgain() {
         var f = warmed()
         f.restart(warmUp: true)
-        #expect(f.evaluate(synth.fix(t: 30, north: 0, east: 100)) == .rejected(.warmUp))
-        #expect(f.evaluate(synth.fix(t: 31, north: 0, east: 103)) == .rejected(.warmUp))
-        #expect(f.evaluate(synth.fix(t: 32, north: 0, east: 106)) == .accepted(distance: 0, newSegment: true))
+        // Far from where the track was (2 km in 27 s): a new warm-up is needed.
+        #expect(f.evaluate(synth.fix(t: 30, north: 2000, east: 100)) == .rejected(.warmUp))
+        #expect(f.evaluate(synth.fix(t: 31, north: 2000, east: 103)) == .rejected(.warmUp))
+        #expect(f.evaluate(synth.fix(t: 32, north: 2000, east: 106)) == .accepted(distance: 0, newSegment: true))
         f.restart(warmUp: false)
-        #expect(f.evaluate(synth.fix(t: 33, north: 0, east: 109)) == .accepted(distance: 0, newSegment: true))
+        #expect(f.evaluate(synth.fix(t: 33, north: 2000, east: 109)) == .accepted(distance: 0, newSegment: true))
+    }
+
+    @Test func afterSignalLossAFixAgreeingWithTheTrackIsTrustedAtOnce() {
+        var f = warmed()
+        f.restart(warmUp: true)
+        // 94 m in 27 s from the last accepted fix: plausible, no jump.
+        #expect(f.evaluate(synth.fix(t: 30, north: 0, east: 100)) == .accepted(distance: 0, newSegment: true))
     }
 }

@@ -166,4 +166,33 @@ import Testing
         #expect(Swift.abs(byDistance[1609.344]! - (200 + 609.344 / 3)) < 0.2)
         #expect(byDistance[5000] == nil)
     }
+
+    /// Every shared GPX/TCX track recomputed as an imported workout: the filtered distance never
+    /// exceeds the raw geodesic length and stays close to it on these clean device tracks.
+    @Test(.enabled(if: SharedData.usable)) func importedTracksThroughTheSamePipeline() throws {
+        let files = SharedData.files(in: "data/gpx", ext: "gpx") + SharedData.files(in: "data/tcx", ext: "tcx")
+        try #require(files.count >= 7)
+        for file in files {
+            let segments = try TrackFileExtractor.segments(of: file)
+            let raw = GeodesicTests.rawLength(segments)
+            let points = segments.joined().compactMap { p -> TrackPoint? in
+                guard let t = p.time else { return nil }
+                return TrackPoint(fix: Fix(time: t, latitude: p.lat, longitude: p.lon, altitude: p.ele, heartRate: p.hr))
+            }
+            guard let start = points.first?.fix.time else { continue }
+            let activity: ActivityType = file.lastPathComponent.hasPrefix("globalsat") ? .running
+                : .cycling   // the Oregon track reaches 8 m/s: as hiking (4 m/s cap) most of it is rejected as too fast
+            // Devices record sparsely ("smart recording": up to ~40 s between points), so imports
+            // use a 60 s signal-loss timeout.
+            var settings = MetricsSettings()
+            settings.signalLostTimeout = 60
+            let w = WorkoutRecorder.recompute(id: testID, activity: activity, startedAt: start, settings: settings, points: points)
+            let s = w.summary
+            let rel = raw > 0 ? (s.distanceMeters - raw) / raw : 0
+            print("imported \(file.lastPathComponent) as \(activity.rawValue): raw \(Int(raw)) m, recorder \(Int(s.distanceMeters)) m (\(String(format: "%+.2f", 100 * rel)) %), elapsed \(Int(s.elapsedSeconds)) s, moving \(Int(s.movingSeconds)) s, signal lost \(Int(s.signalLostSeconds)) s, gain \(Int(s.elevationGainMeters)) m, max \(String(format: "%.2f", s.maxSpeed)) m/s, rejected \(s.rejectedByReason.map { "\($0.key.rawValue)=\($0.value)" }.sorted())")
+            #expect(s.distanceMeters <= raw * (1 + 1e-9))
+            if points.count > 100 { #expect(rel > -0.05, "\(file.lastPathComponent): \(rel)") }
+            #expect(Swift.abs(s.distanceMeters - w.points.acceptedLength) < 1e-6)
+        }
+    }
 }
