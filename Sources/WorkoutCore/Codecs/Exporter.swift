@@ -3,7 +3,9 @@ public enum Exporter {
     public static func export(_ w: Workout, _ format: ExportFormat) -> String {
         switch format {
         case .gpx: return String(decoding: GPXWriter.write(w), as: UTF8.self)
-        case .tcx: return String(decoding: TCXWriter.write(w), as: UTF8.self)
+        case .tcx:
+            let g = Geodesic.wgs84
+            return String(decoding: TCXWriter.write(w, distance: { g.distance(latitude1: $0.latitude, longitude1: $0.longitude, latitude2: $1.latitude, longitude2: $1.longitude) }), as: UTF8.self)
         case .json: return String(decoding: WorkoutFile.encode(w), as: UTF8.self)
         }
     }

@@ -50,7 +50,11 @@ public enum Importer {
         let fixes = track.fixes.sorted { $0.time < $1.time }
         guard let first = fixes.first, let last = fixes.last else { throw .noPoints }
         let kind = activity ?? track.activity ?? .other
-        var recorder = WorkoutRecorder(id: WorkoutID(start: first.time, suffix: suffix), activity: kind, startedAt: first.time, settings: settings)
+        // Devices record sparsely (gaps of 16-37 s on a Garmin Oregon): a longer signal-loss
+        // timeout keeps such gaps in the distance (docs/metrics.md).
+        var s = settings
+        s.signalLostTimeout = max(s.signalLostTimeout, 60)
+        var recorder = WorkoutRecorder(id: WorkoutID(start: first.time, suffix: suffix), activity: kind, startedAt: first.time, settings: s)
         for f in fixes { _ = recorder.ingest(f) }
         var w = recorder.finish(at: last.time)
         w.source = source

@@ -41,7 +41,7 @@ public struct MetricsConfig: Sendable, Equatable {
     /// A move longer than this between fixes starts a new segment instead of adding distance.
     public var jumpMeters: Double = 200
     /// Seconds without a fix before the signal counts as lost.
-    public var signalLostSeconds: Double = 30
+    public var signalLostSeconds: Double = 15
     /// Seconds below the activity's auto-pause speed before auto-pause; 0 = never auto-pause.
     public var autoPauseSeconds: Double = 10
     /// Automatic lap every this many metres; nil = manual laps only.
