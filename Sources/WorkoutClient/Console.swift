@@ -1,0 +1,31 @@
+import Glibc
+
+/// Where output goes: stdout, stderr, and whether stdout is a terminal (for `watch`).
+/// Injectable so that tests capture what a command printed.
+public struct Console: Sendable {
+    public var out: @Sendable (String) -> Void
+    public var err: @Sendable (String) -> Void
+    public var isTerminal: Bool
+
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, isTerminal: Bool) {
+        self.out = out; self.err = err; self.isTerminal = isTerminal
+    }
+
+    /// The process's standard output and error (unbuffered writes: output appears at once,
+    /// which `watch` and `simulate` need).
+    public static var standard: Console {
+        Console(out: { writeAll(1, $0) }, err: { writeAll(2, $0) }, isTerminal: isatty(1) == 1)
+    }
+
+    static func writeAll(_ fd: Int32, _ s: String) {
+        var s = s
+        s.withUTF8 { buf in
+            var off = 0
+            while off < buf.count {
+                let n = write(fd, buf.baseAddress! + off, buf.count - off)
+                if n < 0 { if errno == EINTR { continue }; return }
+                off += n
+            }
+        }
+    }
+}
