@@ -2,7 +2,7 @@ import Glibc
 import WorkoutCore
 
 /// The route `simulate` feeds without a file: a loop around a point at the activity's typical
-/// speed, one fix per second, with small realistic jitter (position ~2 m, speed ~5 %, altitude
+/// speed, one fix per second, with small realistic jitter (position error under a metre, drifting slowly; speed ~5 %, altitude
 /// noise and a gentle hill). Deterministic for a given seed, so tests can check it.
 public struct BuiltInRoute: Sendable {
     public var activity: ActivityType
@@ -11,6 +11,9 @@ public struct BuiltInRoute: Sendable {
     public var baseAltitude = 35.0
     public var start: Double
     var rng: SplitMix64
+    /// GPS error is correlated from one fix to the next (an AR(1) walk, ~0.7 m standard
+    /// deviation), not white noise that would make the track zig-zag.
+    var errorEast = 0.0, errorNorth = 0.0
 
     public init(activity: ActivityType, start: Double, seed: UInt64 = 0x5EED) {
         self.activity = activity
@@ -41,9 +44,10 @@ public struct BuiltInRoute: Sendable {
         for k in first..<first + count {
             let t = start + Double(k)
             let angle = Double(k) * speed / radius
-            let jitterE = rng.normal() * 1.5, jitterN = rng.normal() * 1.5
-            let east = radius * sin(angle) + jitterE
-            let north = radius * (1 - cos(angle)) + jitterN
+            errorEast = 0.9 * errorEast + rng.normal() * 0.3
+            errorNorth = 0.9 * errorNorth + rng.normal() * 0.3
+            let east = radius * sin(angle) + errorEast
+            let north = radius * (1 - cos(angle)) + errorNorth
             let lat = centerLatitude + north / metersPerDegreeLat
             let lon = centerLongitude + east / metersPerDegreeLon
             let alt = baseAltitude + 6 * (1 - cos(angle)) + rng.normal() * 0.5

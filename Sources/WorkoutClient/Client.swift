@@ -10,6 +10,9 @@ public struct Client: Sendable {
     public var requestTimeout: Double = 30
     /// Seconds to wait for `import` (the daemon parses every file before answering).
     public var importTimeout: Double = 600
+    /// Whether `watch` and `simulate` catch SIGINT/SIGTERM to end cleanly (off in tests, which
+    /// share one process).
+    public var catchesSignals = true
 
     public init(console: Console, paths: SocketPaths, renderer: Renderer = Renderer()) {
         self.console = console; self.paths = paths; self.renderer = renderer

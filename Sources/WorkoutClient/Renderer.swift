@@ -13,8 +13,7 @@ public struct Renderer: Sendable {
     public func statusLines(_ r: JSON) -> [String] {
         var lines: [String] = []
         let state = r["state"]?.stringValue ?? "unknown"
-        let w = r["workout"].flatMap { $0.isNull ? nil : $0 }
-        if let w {
+        if let w = object(r["workout"]) {
             let activity = activityOf(w)
             var head = "State:     \(state) (\(activityName(w))"
             if let started = time(w["startedAt"]) { head += ", started \(clock.timeOfDay(started))" }
@@ -35,7 +34,7 @@ public struct Renderer: Sendable {
         } else {
             lines.append("State:     \(state)" + (state == "idle" ? " (no workout in progress)" : ""))
         }
-        if let g = r["gps"], !g.isNull { lines.append("GPS:       " + gps(g)) }
+        if let g = object(r["gps"]) { lines.append("GPS:       " + gps(g)) }
         if let a = r["action"]?.stringValue { lines.append("Toggle:    " + a) }
         if let e = r["saveError"]?.stringValue { lines.append("Save:      FAILED: " + e) }
         return lines
@@ -47,7 +46,7 @@ public struct Renderer: Sendable {
     public func statusLine(_ r: JSON) -> String {
         let state = r["state"]?.stringValue ?? "unknown"
         var parts = [state]
-        if let w = r["workout"], !w.isNull {
+        if let w = object(r["workout"]) {
             let activity = activityOf(w)
             parts.append(activityName(w))
             parts.append(Units.duration(num(w["elapsedSeconds"])))
@@ -56,7 +55,7 @@ public struct Renderer: Sendable {
                 if let e = Units.effort(w["currentSpeed"]?.doubleValue ?? w["movingAverageSpeed"]?.doubleValue, for: activity) { parts.append(e) }
             }
         }
-        if let g = r["gps"], !g.isNull { parts.append("GPS " + (g["fix"]?.stringValue ?? "none")) }
+        if let g = object(r["gps"]) { parts.append("GPS " + (g["fix"]?.stringValue ?? "none")) }
         if let e = r["saveError"]?.stringValue { parts.append("save failed: " + e) }
         return parts.joined(separator: "  ")
     }
@@ -106,14 +105,14 @@ public struct Renderer: Sendable {
     /// `stop`: the final summary of the workout just ended.
     public func stopped(_ r: JSON) -> String {
         var s = "Workout stopped; saving.\n"
-        if let w = r["workout"], !w.isNull { s += summary(w) }
+        if let w = object(r["workout"]) { s += summary(w) }
         if let e = r["saveError"]?.stringValue { s += "Save:      FAILED: " + e + "\n" }
         return s
     }
 
     /// `show`: summary, laps, splits, best efforts and events.
     public func show(_ r: JSON) -> String {
-        guard let w = r["workout"], !w.isNull else { return "No workout in the reply.\n" }
+        guard let w = object(r["workout"]) else { return "No workout in the reply.\n" }
         let activity = activityOf(w)
         var s = summary(w)
         for (title, key) in [("Laps", "laps"), ("Splits", "splits")] {
@@ -200,7 +199,7 @@ public struct Renderer: Sendable {
         let s = r["streak"] ?? .null
         var out = ""
         for (title, key, unit) in [("Daily streak: ", "daily", "day"), ("Weekly streak:", "weekly", "week")] {
-            guard let k = s[key], !k.isNull else { continue }
+            guard let k = object(s[key]) else { continue }
             let current = k["current"]?.intValue ?? 0
             let best = k["best"]?.intValue ?? 0
             var line = "\(title) \(count(current, unit))"
@@ -241,6 +240,12 @@ public struct Renderer: Sendable {
     func activityName(_ w: JSON) -> String {
         if let a = activityOf(w) { return a.displayName }
         return w["activity"]?.stringValue ?? "Workout"
+    }
+
+    /// The value when it is a JSON object (not null, not some other type).
+    func object(_ v: JSON?) -> JSON? {
+        guard let v, v.objectValue != nil else { return nil }
+        return v
     }
 
     func num(_ v: JSON?) -> Double { v?.doubleValue ?? 0 }

@@ -42,7 +42,7 @@ struct Simulator {
         do { conn = try LineConnection.connect(path: feedPath) } catch {
             return client.report(.connection(error), json: invocation.json)
         }
-        let signals = Interrupts.install()
+        let signals = client.catchesSignals ? Interrupts.install() : -1
         if !invocation.json {
             let pace = options.speed == 0 ? "as fast as possible" : (options.speed == 1 ? "in real time" : "at \(JSONNumber.short(options.speed))x")
             console.out("Feeding \(what) into \(feedPath) \(pace)\(options.loop ? ", looping" : ""); Ctrl-C to stop.\n")

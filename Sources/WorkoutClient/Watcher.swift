@@ -23,7 +23,7 @@ struct Watcher {
         case .failure(let f): return client.report(f, json: invocation.json)
         case .success(let r): first = r
         }
-        let signals = Interrupts.install()
+        let signals = client.catchesSignals ? Interrupts.install() : -1
         var shownLines = 0
         func show(_ update: JSON) {
             if invocation.json {
