@@ -20,7 +20,7 @@ let package = Package(
         .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore"]),
         .testTarget(name: "WorkoutDaemonTests", dependencies: ["WorkoutDaemon", "WorkoutClient"]),
         .testTarget(name: "WorkoutClientTests", dependencies: ["WorkoutClient"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["WorkoutCore", "WorkoutDaemon", "WorkoutClient"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["WorkoutCore", "WorkoutDaemon", "WorkoutClient", "workoutd", "workoutctl"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -33,7 +33,7 @@ public final class EventLoop: @unchecked Sendable {
 
     private enum LoopState { case running, stopping }
 
-    public init() throws(SystemError) {
+    public init() throws {
         var p: [Int32] = [0, 0]
         guard pipe(&p) == 0 else { throw SystemError.last("pipe") }
         for fd in p { setNonBlockingCloExec(fd) }

@@ -9,7 +9,7 @@ public func setNonBlockingCloExec(_ fd: Int32) {
 }
 
 /// Writes all of `bytes` to a blocking descriptor, retrying on EINTR and short writes.
-public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws {
     var off = 0
     while off < bytes.count {
         let n = write(fd, bytes.baseAddress! + off, bytes.count - off)
@@ -22,7 +22,7 @@ public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(System
 }
 
 /// Reads a whole file (bounded by `limit` bytes).
-public func readFile(_ path: String, limit: Int = 1 << 30) throws(SystemError) -> [UInt8] {
+public func readFile(_ path: String, limit: Int = 1 << 30) throws -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw SystemError.last("open \(path)") }
     defer { close(fd) }

@@ -5,7 +5,7 @@ import Glibc
 public enum UnixSocket {
     /// Creates (or checks) the directory holding our sockets: it must be a real directory owned
     /// by us with mode 0700; anything else is refused rather than silently "fixed".
-    public static func preparePrivateDirectory(_ path: String) throws(SystemError) {
+    public static func preparePrivateDirectory(_ path: String) throws {
         var st = stat()
         if lstat(path, &st) != 0 {
             guard errno == ENOENT else { throw SystemError.last("lstat \(path)") }
@@ -24,7 +24,7 @@ public enum UnixSocket {
         if st.st_mode & 0o077 != 0 { _ = chmod(path, 0o700) }
     }
 
-    static func address(_ path: String) throws(SystemError) -> sockaddr_un {
+    static func address(_ path: String) throws -> sockaddr_un {
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -40,7 +40,7 @@ public enum UnixSocket {
 
     /// Binds and listens on `path` (mode 0600). A stale socket file left by a crash is replaced;
     /// a live one (another daemon answering) is an error.
-    public static func listen(path: String, backlog: Int32 = 128) throws(SystemError) -> Int32 {
+    public static func listen(path: String, backlog: Int32 = 128) throws -> Int32 {
         let dir = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !dir.isEmpty { try preparePrivateDirectory(dir) }
         var st = stat()
@@ -68,7 +68,7 @@ public enum UnixSocket {
     }
 
     /// Connects (blocking) to a Unix stream socket.
-    public static func connect(path: String) throws(SystemError) -> Int32 {
+    public static func connect(path: String) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemError.last("socket") }
         var addr = try address(path)

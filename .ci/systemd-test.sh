@@ -1,0 +1,197 @@
+#!/bin/bash
+# .ci/systemd-test.sh: run the real workoutd as a systemd *user* service under systemd 252 (in a
+# container booted by ../shared/tools/systemd-rig) and check the unit files in systemd/.
+#
+# Needs root (the rig uses systemd-nspawn) and a debug build on the host first:
+#     swift build && sudo .ci/systemd-test.sh
+# Every check prints PASS or FAIL; the script exits 1 if any check failed, 2 if it could not
+# run at all. The container is always stopped (trap). Takes about 1 minute (mostly the
+# deliberate watchdog wait); `systemd-rig setup` adds about 1 minute the first time.
+#
+# Environment:
+#   SYSTEMD_RIG       path of systemd-rig (default: ../shared/tools/systemd-rig from the repo)
+#   SYSTEMD_RIG_NAME  rig instance name (default: workoutd-ci)
+#   STATUS_EVENT_RE   journal regex for the periodic status line (default below)
+#   STREAK_EVENT_RE   journal regex for a streak line (default below)
+set -uo pipefail
+
+cd "$(dirname "$(readlink -f "$0")")/.." || exit 2
+REPO=$PWD
+R=${SYSTEMD_RIG:-$REPO/../shared/tools/systemd-rig}
+export SYSTEMD_RIG_NAME=${SYSTEMD_RIG_NAME:-workoutd-ci}
+STATUS_EVENT_RE=${STATUS_EVENT_RE:-'event=workout\.status'}
+STREAK_EVENT_RE=${STREAK_EVENT_RE:-'event=streak\.'}
+SOCK='$XDG_RUNTIME_DIR/workoutd/control.sock'   # expanded inside the container, as ci
+
+FAILS=0 PASSES=0
+pass() { PASSES=$((PASSES + 1)); printf 'PASS  %s\n' "$*"; }
+fail() { FAILS=$((FAILS + 1)); printf 'FAIL  %s\n' "$*"; }
+info() { printf '      %s\n' "$*"; }
+die() { printf 'systemd-test: %s\n' "$*" >&2; exit 2; }
+
+[[ $EUID -eq 0 ]] || die "must run as root (systemd-rig uses systemd-nspawn)"
+[[ -x $R ]] || die "systemd-rig not found at $R (set SYSTEMD_RIG)"
+for b in workoutd workoutctl; do
+  [[ -x .build/debug/$b ]] || die "missing .build/debug/$b: run 'swift build' first"
+done
+# ci (uid 1000) reads the repository through /src
+[[ $(stat -c %A "$REPO") == *r?x ]] || die "$REPO must be readable by others (chmod o+rx)"
+
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  if ((FAILS > 0)); then
+    echo "---- last journal lines of workoutd.service ----"
+    "$R" journal workoutd.service -n 60 2>/dev/null | grep -v '(sd-pam)' | tail -n 60
+  fi
+  "$R" stop >/dev/null 2>&1 || true
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+U() { "$R" user "$@"; }                     # as ci, in ci's user manager
+sh_u() { "$R" user sh -c "$1"; }            # a shell snippet as ci ($VARS expand inside)
+prop() { U systemctl --user show -p "$1" --value "${2:-workoutd.service}"; }
+ctl() { U /home/ci/.local/bin/workoutctl "$@"; }
+poll() {                                    # SECONDS CMD... : retry every 0.25 s
+  local n=$(($1 * 4)); shift
+  while ((n-- > 0)); do "$@" && return 0; sleep 0.25; done
+  return 1
+}
+json_get() {                                # PYTHON-EXPRESSION on stdin's JSON as `j`
+  python3 -c 'import json,sys
+try: j = json.load(sys.stdin)
+except Exception: sys.exit(1)
+v = eval(sys.argv[1])
+print("" if v is None else v)' "$@"
+}
+workout_id() { ctl --json status | json_get '(j.get("workout") or {}).get("id")'; }
+journal_since() { "$R" journal workoutd.service --since "@$1" 2>/dev/null; }
+count_since() { journal_since "$1" | grep -cE -- "$2"; }
+now() { date +%s; }
+
+# ---- boot --------------------------------------------------------------------------------
+"$R" setup || die "systemd-rig setup failed"
+"$R" boot || die "systemd-rig boot failed"
+
+sh_u 'mkdir -p ~/.local/bin ~/.config/systemd/user ~/.config/workoutd &&
+      install -m755 /src/.build/debug/workoutd /src/.build/debug/workoutctl ~/.local/bin/ &&
+      install -m644 /src/systemd/workoutd.service /src/systemd/workoutd.socket ~/.config/systemd/user/ &&
+      systemctl --user daemon-reload' || die "cannot install into the container"
+
+# ---- 1. the unit files verify cleanly ------------------------------------------------------
+# --man=no: the rig's minimal rootfs has no man(1) to resolve Documentation=man:...
+if out=$(U systemd-analyze --user verify --man=no workoutd.service workoutd.socket 2>&1) && [[ -z $out ]]; then
+  pass "systemd-analyze --user verify: workoutd.service and workoutd.socket are clean"
+else
+  fail "systemd-analyze --user verify: ${out:-exit code non-zero}"
+fi
+
+# ---- 2. socket activation: the first workoutctl call starts the service --------------------
+U systemctl --user start workoutd.socket
+if [[ $(prop ActiveState) == inactive ]] && ctl status >/dev/null && [[ $(prop ActiveState) == active ]]; then
+  pass "socket activation: with only workoutd.socket started, 'workoutctl status' started workoutd.service"
+else
+  fail "socket activation: service $(prop ActiveState), socket $(prop ActiveState workoutd.socket)"
+fi
+
+# Test hooks (debug-hang) for the watchdog check; the unit itself is unchanged.
+sh_u 'mkdir -p ~/.config/systemd/user/workoutd.service.d &&
+      printf "[Service]\nEnvironment=WORKOUTD_TEST_HOOKS=1\n" > ~/.config/systemd/user/workoutd.service.d/test-hooks.conf &&
+      systemctl --user daemon-reload && systemctl --user stop workoutd.service workoutd.socket'
+
+# ---- 3. start returns only after READY=1 ----------------------------------------------------
+# The socket unit is stopped first, so no queued connection can hide a daemon that is not up.
+U systemctl --user start workoutd.service
+state=$(prop ActiveState) status_text=$(prop StatusText)
+if [[ $state == active && -n $status_text ]] && ctl status >/dev/null; then
+  pass "readiness: 'systemctl --user start' returned with the service active, StatusText set, workoutctl status answered"
+else
+  fail "readiness: ActiveState=$state StatusText='$status_text' after start returned"
+fi
+
+# ---- 4. STATUS= is shown by systemctl status -------------------------------------------------
+if U systemctl --user status --no-pager workoutd.service | grep -E '^ +Status: "' >/dev/null; then
+  pass "STATUS=: systemctl --user status shows: $(prop StatusText)"
+else
+  fail "STATUS=: no Status: line in systemctl --user status"
+fi
+
+# ---- 5. a workout, then a reload changes a tunable while it runs --------------------------------
+ctl start running >/dev/null || fail "workoutctl start running failed"
+WID=$(workout_id)
+[[ -n $WID ]] && info "workout in progress: $WID" || fail "no workout id in 'workoutctl --json status'"
+t=$(now); sleep 1
+base=$(count_since "$t" "$STATUS_EVENT_RE")
+sh_u 'printf "{\"statusLogSeconds\": 1}\n" > ~/.config/workoutd/config.json'
+t=$(now); sleep 1                    # journal timestamps: compare whole seconds
+U systemctl --user reload workoutd.service
+# systemd 252 returns from reload before the daemon is done (no notify-reload): poll the journal
+if poll 15 eval '(( $(count_since "$t" "$STATUS_EVENT_RE") >= 3 ))'; then
+  pass "reload: statusLogSeconds 60 -> 1 took effect during the workout ($(count_since "$t" "$STATUS_EVENT_RE") status lines since the reload, $base in the second before)"
+else
+  fail "reload: fewer than 3 lines matching /$STATUS_EVENT_RE/ within 15 s after the reload"
+fi
+[[ $(prop ActiveState) == active ]] || fail "reload: service is $(prop ActiveState) after the reload"
+
+# ---- 6. the watchdog kills a hung main loop; the workout is restored --------------------------------
+restarts=$(prop NRestarts)
+t=$(now)
+sh_u "printf '{\"command\":\"debug-hang\"}\n' | timeout 5 socat - UNIX-CONNECT:$SOCK" >/dev/null
+if poll 30 eval '(( $(prop NRestarts) > restarts ))' && poll 15 eval '[[ $(prop ActiveState) == active ]]'; then
+  if journal_since "$t" | grep -F 'Watchdog timeout' >/dev/null; then
+    pass "watchdog: hung main loop killed ('Watchdog timeout' in the journal) and restarted (NRestarts $restarts -> $(prop NRestarts))"
+  else
+    fail "watchdog: restarted, but not by the watchdog (Result=$(prop Result))"
+  fi
+else
+  fail "watchdog: no restart within 45 s of debug-hang (NRestarts=$(prop NRestarts), Result=$(prop Result))"
+fi
+rid=$(workout_id)
+if [[ -n $WID && $rid == "$WID" ]]; then
+  pass "restore: after the watchdog restart, status shows workout $rid ($(ctl --json status | json_get 'j["state"]'))"
+else
+  fail "restore: workout after restart is '${rid}', expected '$WID'"
+fi
+
+# ---- 7. systemctl stop during a workout saves it ------------------------------------------------------
+ctl resume >/dev/null 2>&1 || true             # restored workouts may come back paused
+U systemctl --user stop workoutd.service
+result=$(prop Result) code=$(prop ExecMainStatus)
+U systemctl --user start workoutd.service       # "after restart"
+if ctl --json list | json_get '"yes" if any(w.get("id") == sys.argv[2] for w in (j if isinstance(j, list) else j.get("workouts", []))) else ""' "$WID" 2>/dev/null | grep -qx yes; then
+  pass "stop: 'systemctl --user stop' during the workout (Result=$result, exit $code); 'workoutctl list' shows $WID after restart"
+else
+  fail "stop: workout $WID not in 'workoutctl list' after stop + start (Result=$result, exit $code)"
+fi
+[[ $result == success ]] || fail "stop: Result=$result exit status $code (expected a clean exit on SIGTERM)"
+
+# ---- 8. a bad configuration exits 78 and is not restarted in a loop --------------------------------------
+sh_u 'printf "{\"feeds\": 5}\n" > ~/.config/workoutd/config.json'
+U systemctl --user restart workoutd.service >/dev/null 2>&1
+restarts=$(prop NRestarts)
+sleep 3                                          # RestartSec=1: a loop would show by now
+if [[ $(prop ExecMainStatus) == 78 && $(prop ActiveState) == failed && $(prop NRestarts) == "$restarts" ]]; then
+  pass "bad config: exit status 78, ActiveState=failed, not restarted (RestartPreventExitStatus=78)"
+else
+  fail "bad config: ExecMainStatus=$(prop ExecMainStatus) ActiveState=$(prop ActiveState) NRestarts=$(prop NRestarts) (was $restarts)"
+fi
+sh_u 'rm -f ~/.config/workoutd/config.json; systemctl --user reset-failed workoutd.service'
+
+# ---- 9. the journal holds the daemon's structured lines ----------------------------------------------------
+journal=$("$R" journal workoutd.service 2>/dev/null)
+ns=$(grep -cE -- "$STATUS_EVENT_RE" <<< "$journal") nk=$(grep -cE -- "$STREAK_EVENT_RE" <<< "$journal")
+if ((ns > 0 && nk > 0)); then
+  pass "journal: $ns status lines (/$STATUS_EVENT_RE/), $nk streak lines (/$STREAK_EVENT_RE/)"
+else
+  fail "journal: $ns lines match /$STATUS_EVENT_RE/, $nk match /$STREAK_EVENT_RE/"
+  grep -oE 'event=[A-Za-z0-9_.-]+' <<< "$journal" | sort | uniq -c | sed 's/^/      seen: /'
+fi
+
+# ---- 10. sandbox exposure (information, documented in docs/systemd.md) ----------------------------------------
+exposure=$(U systemd-analyze --user security --no-pager workoutd.service 2>/dev/null | grep -E 'Overall exposure')
+info "systemd-analyze --user security workoutd.service: ${exposure#→ }"
+
+echo "systemd-test: $PASSES passed, $FAILS failed"
+((FAILS == 0)) || exit 1

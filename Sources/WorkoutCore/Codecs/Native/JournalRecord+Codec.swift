@@ -1,0 +1,87 @@
+/// Journal lines: `<compact JSON>*<CRC-32 in 8 hex digits>\n`. The checksum tells a torn or
+/// corrupted tail from good records; reading stops at the first bad line (docs/storage.md).
+extension JournalRecord {
+    public func encodeLine() -> String {
+        var body = ""
+        json().write(to: &body)
+        return body + "*" + CRC32.hex(CRC32.checksum(body.utf8)) + "\n"
+    }
+
+    /// Decodes one line (without its newline); nil when the checksum or content is bad.
+    public static func decodeLine(_ line: Substring) -> JournalRecord? {
+        guard let star = line.lastIndex(of: "*") else { return nil }
+        let body = line[..<star]
+        let sum = line[line.index(after: star)...]
+        guard sum.count == 8, UInt32(sum, radix: 16) == CRC32.checksum(body.utf8),
+              let j = try? JSON.parse(String(body)) else { return nil }
+        return JournalRecord(json: j)
+    }
+
+    func json() -> JSON {
+        switch self {
+        case .started(let id, let a, let t): return ["r": "start", "id": .string(id.rawValue), "activity": .string(a.rawValue), "t": .number(t)]
+        case .paused(let t, let c): return ["r": "pause", "t": .number(t), "cause": .string(c.rawValue)]
+        case .resumed(let t): return ["r": "resume", "t": .number(t)]
+        case .lap(let t): return ["r": "lap", "t": .number(t)]
+        case .marker(let t, let text): return ["r": "marker", "t": .number(t), "text": .string(text)]
+        case .stopped(let t): return ["r": "stop", "t": .number(t)]
+        case .recovered(let t, let g): return ["r": "recovered", "t": .number(t), "gapFrom": .number(g)]
+        case .alive(let t): return ["r": "alive", "t": .number(t)]
+        case .fix(let f):
+            var out = ""
+            WorkoutFile.writePoint(TrackPoint(fix: f), to: &out)
+            // Reuse the saved-file point layout: one compact array.
+            return ["r": "fix", "p": (try? JSON.parse(out)) ?? .null]
+        }
+    }
+
+    init?(json j: JSON) {
+        guard let r = j["r"]?.stringValue else { return nil }
+        let t = j["t"]?.doubleValue
+        switch r {
+        case "start":
+            guard let s = j["id"]?.stringValue, let id = WorkoutID(rawValue: s), let a = j["activity"]?.stringValue,
+                  let activity = ActivityType(rawValue: a), let t else { return nil }
+            self = .started(id: id, activity: activity, time: t)
+        case "pause":
+            guard let t, let c = j["cause"]?.stringValue.flatMap(PauseCause.init(rawValue:)) else { return nil }
+            self = .paused(time: t, cause: c)
+        case "resume": guard let t else { return nil }; self = .resumed(time: t)
+        case "lap": guard let t else { return nil }; self = .lap(time: t)
+        case "marker": guard let t else { return nil }; self = .marker(time: t, text: j["text"]?.stringValue)
+        case "stop": guard let t else { return nil }; self = .stopped(time: t)
+        case "alive": guard let t else { return nil }; self = .alive(time: t)
+        case "recovered":
+            guard let t, let g = j["gapFrom"]?.doubleValue else { return nil }
+            self = .recovered(time: t, gapFrom: g)
+        case "fix":
+            guard let a = j["p"]?.arrayValue, a.count >= 14, let time = a[0].doubleValue, let lat = a[1].doubleValue,
+                  let lon = a[2].doubleValue, let m = a[6].intValue, let mode = FixMode(rawValue: m) else { return nil }
+            self = .fix(Fix(time: time, latitude: lat, longitude: lon, altitude: a[3].doubleValue, speed: a[4].doubleValue,
+                            course: a[5].doubleValue, mode: mode, quality: a.count > 14 ? a[14].stringValue.flatMap(FixQuality.init(rawValue:)) : nil,
+                            satellites: a[8].intValue, hdop: a[9].doubleValue, horizontalAccuracy: a[7].doubleValue,
+                            heartRate: a[10].intValue, cadence: a[11].intValue))
+        default: return nil
+        }
+    }
+}
+
+/// CRC-32 (IEEE 802.3, as zlib), table-driven.
+public enum CRC32 {
+    static let table: [UInt32] = (0..<256).map { i -> UInt32 in
+        var c = UInt32(i)
+        for _ in 0..<8 { c = (c & 1) != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    public static func checksum<S: Sequence>(_ bytes: S) -> UInt32 where S.Element == UInt8 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for b in bytes { c = table[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
+        return c ^ 0xFFFF_FFFF
+    }
+
+    public static func hex(_ v: UInt32) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 8 - s.count) + s
+    }
+}

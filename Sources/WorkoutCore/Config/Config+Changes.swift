@@ -1,0 +1,19 @@
+extension Config {
+    /// Top-level keys whose values differ (for the reload log line).
+    public func changedKeys(to new: Config) -> [String] {
+        var out: [String] = []
+        if feeds != new.feeds { out.append("feeds") }
+        if defaultActivity != new.defaultActivity { out.append("defaultActivity") }
+        if journalFlushSeconds != new.journalFlushSeconds { out.append("journalFlushSeconds") }
+        if statusLogSeconds != new.statusLogSeconds { out.append("statusLogSeconds") }
+        if autoResumeAfterRestore != new.autoResumeAfterRestore { out.append("autoResumeAfterRestore") }
+        if timeZone != new.timeZone { out.append("timeZone") }
+        if weightKg != new.weightKg { out.append("weightKg") }
+        if units != new.units { out.append("units") }
+        if metrics != new.metrics { out.append("metrics") }
+        if streaks != new.streaks { out.append("streaks") }
+        if log != new.log { out.append("log") }
+        if limits != new.limits { out.append("limits") }
+        return out
+    }
+}

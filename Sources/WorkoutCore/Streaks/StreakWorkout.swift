@@ -1,0 +1,22 @@
+/// What the streak rules need of a workout, recorded or imported alike.
+public struct StreakWorkout: Sendable, Equatable {
+    /// Start instant, seconds since 1970 UTC. The workout counts for the streak day of its start.
+    public var startedAt: Double
+    /// Duration in seconds, compared with `StreakSettings.minimumWorkoutSeconds`.
+    public var durationSeconds: Double
+    /// The UTC offset (seconds east) in force where the workout was recorded, when the store kept
+    /// it. When present it decides the workout's local date, so a trip to another zone does not
+    /// move days already lived; when nil the configured zone's rules at `startedAt` decide.
+    public var utcOffset: Int?
+
+    public init(startedAt: Double, durationSeconds: Double, utcOffset: Int? = nil) {
+        self.startedAt = startedAt
+        self.durationSeconds = durationSeconds
+        self.utcOffset = utcOffset
+    }
+
+    /// From a saved or imported summary: its start and its elapsed time (manual pauses excluded).
+    public init(_ summary: WorkoutSummary, utcOffset: Int? = nil) {
+        self.init(startedAt: summary.startedAt, durationSeconds: summary.elapsedSeconds, utcOffset: utcOffset)
+    }
+}

@@ -1,0 +1,95 @@
+import Glibc
+import WorkoutCore
+
+/// Control requests: each is answered from the lifecycle or the history store.
+extension Daemon {
+    func handle(_ request: ControlRequest) -> JSON {
+        let t = now()
+        switch request {
+        case .status, .watch:
+            return statusReply(extra: request == .watch ? [("subscribed", true)] : [])
+        case .start(let activity):
+            return apply(lifecycle.start(activity, id: newWorkoutID(t), at: t, settings: metricsSettings()))
+        case .pause: return apply(lifecycle.pause(at: t))
+        case .resume: return apply(lifecycle.resume(at: t))
+        case .lap: return apply(lifecycle.lap(at: t))
+        case .marker(let text): return apply(lifecycle.marker(text, at: t))
+        case .stop: return apply(lifecycle.stop(at: t))
+        case .toggle:
+            return apply(lifecycle.toggle(defaultActivity: config.defaultActivity, id: newWorkoutID(t), at: t, settings: metricsSettings()))
+        case .activities:
+            return ControlServer.okReply([("activities", .array(ActivityType.allCases.map { $0.json() }))])
+        case .list(let filter):
+            return ControlServer.okReply([("workouts", .array(store.list(filter).map { $0.json() }))])
+        case .show(let id):
+            do {
+                let w = try store.load(id)
+                return ControlServer.okReply([("workout", w.summary.json()), ("events", .array(w.events.map { $0.json() })), ("source", .string(w.source))])
+            } catch { return storeErrorReply(error, id: id) }
+        case .export(let id, let format):
+            do {
+                let w = try store.load(id)
+                return ControlServer.okReply([("format", .string(format.rawValue)), ("content", .string(Exporter.export(w, format)))])
+            } catch { return storeErrorReply(error, id: id) }
+        case .importFiles(let files, let activity):
+            return ControlServer.okReply([("results", .array(files.map { importFile($0, activity: activity) }))])
+        case .delete(let id):
+            do { try store.delete(id); log(DaemonLogEvent.deleted(id.rawValue)); return ControlServer.okReply([("id", .string(id.rawValue))]) }
+            catch { return storeErrorReply(error, id: id) }
+        case .undelete(let id):
+            do { try store.undelete(id); return ControlServer.okReply([("id", .string(id.rawValue))]) }
+            catch { return storeErrorReply(error, id: id) }
+        case .streak:
+            return ControlServer.okReply([("streak", streakJSON())])
+        case .reload:
+            return reload()
+        case .debugHang:
+            guard testHooks else { return ControlServer.errorReply(ProtocolError(code: "unknown_command", message: "unknown command 'debug-hang'")) }
+            while true { sleep(3600) }  // test-only: a hung main loop, for the watchdog test
+        }
+    }
+
+    func storeErrorReply(_ error: any Error, id: WorkoutID) -> JSON {
+        switch error {
+        case let e as StoreError: return ControlServer.errorReply(ProtocolError(code: e.code, message: e.description))
+        case let e as SystemError where e.code == ENOENT:
+            return ControlServer.errorReply(ProtocolError(code: "not_found", message: "no saved workout \(id) (see `workoutctl list`)"))
+        default: return ControlServer.errorReply(ProtocolError(code: "io_error", message: "\(error)"))
+        }
+    }
+
+    func newWorkoutID(_ t: Double) -> WorkoutID {
+        WorkoutID(start: t, suffix: UInt16.random(in: 0...UInt16.max))
+    }
+
+    /// Re-reads the configuration; an invalid one is rejected and the old one stays in force.
+    @discardableResult
+    func reload() -> JSON {
+        notifier.notify(["RELOADING=1", "MONOTONIC_USEC=\(UInt64(EventLoop.monotonic() * 1e6))"])
+        defer { notifier.notify(["READY=1", "STATUS=" + statusLine()]) }
+        switch ConfigLoader.load(path: configPath) {
+        case .failure(let e):
+            log(DaemonLogEvent.reloadRejected(e.description))
+            return ControlServer.errorReply(ProtocolError(code: "invalid_config", message: e.description))
+        case .success(let new):
+            let changed = config.changedKeys(to: new)
+            config = new
+            configureLogFile()
+            server?.limits = new.limits
+            rescheduleStatusLog()
+            feeds?.configure(new.feeds)
+            log(DaemonLogEvent.reloaded(changed: changed))
+            return ControlServer.okReply([("changed", .array(changed.map { .string($0) }))])
+        }
+    }
+}
+
+extension ActivityType {
+    func json() -> JSON {
+        [
+            "name": .string(rawValue), "displayName": .string(displayName), "supportsGPS": .bool(supportsGPS),
+            "effort": .string(effortDisplay.rawValue), "autoPauseSpeed": .number(autoPauseSpeed), "maxPlausibleSpeed": .number(maxPlausibleSpeed),
+            "met": .number(met), "tcxSport": .string(tcxSport.rawValue), "bestEfforts": .bool(tracksBestEfforts),
+        ]
+    }
+}

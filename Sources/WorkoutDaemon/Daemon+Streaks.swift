@@ -1,0 +1,75 @@
+import Glibc
+import WorkoutCore
+
+/// Streaks in the shell: the zone comes from the config, $TZ or /etc/localtime; the pure
+/// calculator does the rest. Logged at start-up, on save, and once per day when at risk.
+extension Daemon {
+    /// The zone rules for streak days (read each time the config may have changed; cheap).
+    func streakZone() -> (ZoneRules, String) {
+        let name = config.timeZone ?? environment["TZ"].map { $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }
+        if let name, !name.isEmpty {
+            let file = name.hasPrefix("/") ? name : "/usr/share/zoneinfo/" + name
+            if !name.contains(".."), let bytes = try? readFile(file, limit: 1 << 20), let z = try? ZoneRules(tzif: bytes, name: name) { return (z, name) }
+            if let z = ZoneRules(posix: name, name: name) { return (z, name) }
+        }
+        if let bytes = try? readFile("/etc/localtime", limit: 1 << 20), let z = try? ZoneRules(tzif: bytes, name: "localtime") { return (z, "localtime") }
+        return (ZoneRules.utc, "UTC")
+    }
+
+    func streakCalculator() -> (StreakCalculator, String) {
+        let (zone, name) = streakZone()
+        let c = config.streaks
+        let settings = StreakSettings(minimumWorkoutSeconds: c.minimumSeconds, dayStartHour: c.dayStartHour, restDaysPerWeek: c.restDaysPerWeek,
+                                      weeklyTarget: c.weeklyTarget, weekStart: WeekStart(rawValue: c.weekStart) ?? .monday,
+                                      riskWarningHour: c.reminderHour)
+        return (StreakCalculator(settings: settings, zone: zone), name)
+    }
+
+    func streakHistory(excluding id: WorkoutID? = nil) -> [StreakWorkout] {
+        store.summaries().filter { $0.id != id }.map { StreakWorkout($0, utcOffset: nil) }
+    }
+
+    func streakJSON() -> JSON {
+        let (calc, zone) = streakCalculator()
+        let s = calc.status(history: streakHistory(), now: now())
+        func day(_ d: StreakDay?) -> JSON { .string(d?.iso) }
+        return [
+            "daily": [
+                "current": .int(s.currentDaily?.days ?? 0), "best": .int(s.bestDaily?.days ?? 0),
+                "currentStart": day(s.currentDaily?.start), "currentEnd": day(s.currentDaily?.end),
+                "bestStart": day(s.bestDaily?.start), "bestEnd": day(s.bestDaily?.end),
+                "todayDone": .bool(s.todayDone), "restDaysUsed": .int(s.currentDaily?.restDays ?? 0),
+            ],
+            "weekly": [
+                "current": .int(s.currentWeekly?.weeks ?? 0), "best": .int(s.bestWeekly?.weeks ?? 0),
+                "currentStart": day(s.currentWeekly?.start), "bestStart": day(s.bestWeekly?.start), "bestEnd": day(s.bestWeekly?.end),
+                "workoutsThisWeek": .int(s.workoutsThisWeek), "target": .int(config.streaks.weeklyTarget),
+            ],
+            "today": .string(s.today.iso), "timeZone": .string(zone),
+        ]
+    }
+
+    func logStreaksAtStartup() {
+        let (calc, zone) = streakCalculator()
+        log(StreakLogEvent.summary(calc.status(history: streakHistory(), now: now()), zone: zone))
+    }
+
+    func announceStreakAfterSave(_ w: Workout) {
+        let (calc, _) = streakCalculator()
+        let report = StreakReport(saving: StreakWorkout(w.summary, utcOffset: nil), into: streakHistory(excluding: w.id), now: now(), calculator: calc)
+        for e in report.events { log(e) }
+    }
+
+    /// Once per local day, after the reminder hour, when today still lacks a workout.
+    func checkStreakRisk() {
+        let (calc, _) = streakCalculator()
+        let t = now()
+        switch StreakRiskCheck.evaluate(history: streakHistory(), now: t, calculator: calc, lastWarningDay: lastRiskWarningDay) {
+        case .warn(let risk):
+            lastRiskWarningDay = risk.day
+            log(StreakLogEvent.atRisk(risk))
+        case .quiet:
+            break
+        }
+    }
+}

@@ -1,0 +1,324 @@
+import Dispatch
+import Glibc
+import WorkoutCore
+
+/// Wires the shell together and owns the lifecycle. Every transition happens on the event loop
+/// thread: apply the pure transition, then perform the actions it returned.
+/// `@unchecked Sendable`: confined to the loop thread; other threads (saver, signals) only
+/// `post` closures to the loop, which run there.
+public final class Daemon: @unchecked Sendable {
+    public static let version = "0.1.0"
+
+    let loop: EventLoop
+    let paths: Paths
+    let environment: [String: String]
+    var config: Config
+    let configPath: String
+    var lifecycle: WorkoutLifecycle = .idle(lastActivity: nil)
+    let logger: Logger
+    let store: HistoryStore
+    let journal: Journal
+    var server: ControlServer?
+    var feeds: FeedHub?
+    let notifier: SystemdNotifier
+    let saver = DispatchQueue(label: "workoutd.saver")
+    var signalSources: [DispatchSourceSignal] = []
+    var timers: [RepeatingTimer] = []
+    var statusLogTimer: RepeatingTimer?
+    /// Wall time at start-up and the monotonic reading taken with it: `now()` advances with the
+    /// monotonic clock, so a wall-clock step during a workout changes no duration.
+    let wallAnchor: Double
+    let monoAnchor: Double
+    var shutdown = ShutdownState.running
+    /// The streak day of the last "at risk" warning (once per day).
+    var lastRiskWarningDay: StreakDay?
+    let testHooks: Bool
+
+    enum ShutdownState { case running, draining(deadline: Double), done }
+
+    public init(config: Config, configPath: String, paths: Paths, environment: [String: String]) throws {
+        self.loop = try EventLoop()
+        self.config = config
+        self.configPath = configPath
+        self.paths = paths
+        self.environment = environment
+        self.logger = Logger(environment: environment, minimumLevel: config.logLevel)
+        self.notifier = SystemdNotifier(environment: environment)
+        self.testHooks = environment["WORKOUTD_TEST_HOOKS"] == "1"
+        var faults: (@Sendable () -> SystemError?)?
+        if testHooks, let flag = environment["WORKOUTD_TEST_FAIL_SAVES"] {
+            // Test hook: while this file exists, saves fail as on a full disk.
+            faults = { access(flag, F_OK) == 0 ? SystemError("write (test hook \(flag))", code: ENOSPC) : nil }
+        }
+        self.store = try HistoryStore(paths: paths, faultInjector: faults)
+        self.journal = Journal(path: paths.journalFile)
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        wallAnchor = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        monoAnchor = EventLoop.monotonic()
+        configureLogFile()
+    }
+
+    /// The daemon's clock: wall time at start-up advanced by the monotonic clock.
+    func now() -> Double { wallAnchor + (EventLoop.monotonic() - monoAnchor) }
+
+    func log(_ e: some LogEvent) { logger.log(e, wallTime: now()) }
+
+    func configureLogFile() {
+        logger.configureFile(path: config.log.file ? paths.logFile : nil, maxBytes: config.log.maxFileBytes, keep: config.log.keepFiles)
+        logger.minimumLevel = config.logLevel
+    }
+
+    /// Binds (or adopts) the sockets, restores any journal, reports readiness, and runs until a
+    /// stop signal has been handled. Returns the exit status.
+    public func run() throws -> Int32 {
+        ignoreSIGPIPE()
+        let activation = SocketActivation.listenFDs(environment: environment)
+        if let e = activation.error { throw ConfigError(key: "LISTEN_FDS", problem: "socket activation: \(e)") }
+        let fd: Int32
+        if let passed = activation.control {
+            fd = passed
+        } else {
+            fd = try UnixSocket.listen(path: paths.controlSocket)
+        }
+        server = ControlServer(loop: loop, listenFD: fd, limits: config.limits) { [unowned self] req in self.handle(req) }
+        feeds = FeedHub(daemon: self)
+        restoreJournalIfAny()
+        installSignalHandlers()
+        timers.append(loop.every(1) { [unowned self] in self.secondTick() })
+        timers.append(loop.every(config.journalFlushSeconds) { [unowned self] in self.flushJournal() })
+        rescheduleStatusLog()
+        log(DaemonLogEvent.startedUp(version: Daemon.version, socket: paths.controlSocket, workouts: store.summaries().count, activated: activation.control != nil))
+        logStreaksAtStartup()
+        notifier.notify(["READY=1", "STATUS=" + statusLine()])
+        let watchdogInterval = notifier.watchdogInterval
+        var lastPing = EventLoop.monotonic()
+        loop.run { [unowned self] in
+            // The watchdog is fed from the loop itself: a hung loop stops feeding it.
+            if let iv = watchdogInterval, EventLoop.monotonic() - lastPing >= iv {
+                self.notifier.notify(["WATCHDOG=1"])
+                lastPing = EventLoop.monotonic()
+            }
+        }
+        log(DaemonLogEvent.stopped)
+        return 0
+    }
+
+    // MARK: - Lifecycle plumbing
+
+    /// Applies a transition's outcome: performs actions on success, turns a refusal into a reply.
+    func apply(_ outcome: WorkoutLifecycle.Outcome) -> JSON {
+        switch outcome {
+        case .success(let actions):
+            perform(actions)
+            publish()
+            return statusReply()
+        case .failure(let refusal):
+            return ControlServer.errorReply(ProtocolError(code: refusal.code, message: refusal.message))
+        }
+    }
+
+    func perform(_ actions: [LifecycleAction]) {
+        for action in actions {
+            switch action {
+            case .openGPS: feeds?.open()
+            case .closeGPS: feeds?.close()
+            case .journal(let record): journal.appendNow(record)
+            case .save(let workout): beginSave(workout)
+            case .retrySave(let after): loop.after(after) { [unowned self] in self.perform(self.lifecycle.retrySave()) }
+            case .removeJournal: journal.remove()
+            case .announceSaved(let workout): announceSaved(workout)
+            case .log(let event): log(event)
+            }
+        }
+        notifier.notify(["STATUS=" + statusLine()])
+    }
+
+    func beginSave(_ workout: Workout) {
+        journal.flush(alive: nil)
+        let store = self.store
+        let loop = self.loop
+        saver.async {
+            let t0 = EventLoop.monotonic()
+            let result: Result<Double, SystemError>
+            do { try store.save(workout); result = .success((EventLoop.monotonic() - t0) * 1000) }
+            catch let e as SystemError { result = .failure(e) }
+            catch { result = .failure(SystemError("save", code: EIO)) }
+            loop.post { self.saveFinished(workout, result) }
+        }
+    }
+
+    func saveFinished(_ workout: Workout, _ result: Result<Double, SystemError>) {
+        switch result {
+        case .success(let ms):
+            log(DaemonLogEvent.saved(workout.summary, path: store.path(of: workout.id), milliseconds: ms))
+            perform(lifecycle.saveSucceeded(workout.id))
+        case .failure(let e):
+            perform(lifecycle.saveFailed(workout.id, error: e.description))
+        }
+        publish()
+        checkShutdownProgress()
+    }
+
+    func announceSaved(_ workout: Workout) {
+        let s = workout.summary
+        let duration = max(0, (s.endedAt ?? s.startedAt) - s.startedAt)
+        log(DaemonLogEvent.health(s, fixRate: duration > 0 ? Double(s.pointCount) / duration : 0))
+        announceStreakAfterSave(workout)
+    }
+
+    func restoreJournalIfAny() {
+        guard journal.exists else { return }
+        _ = lifecycle.beginRestore()
+        notifier.notify(["STATUS=Restoring an interrupted workout"])
+        guard let recovery = journal.recover(now: now()) else {
+            lifecycle = .idle(lastActivity: nil)
+            return
+        }
+        if let aside = recovery.keptAside { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: recovery.badBytes)) }
+        let actions = lifecycle.restored(recovery.records, at: now(), autoResume: config.autoResumeAfterRestore, settings: metricsSettings(for: recovery.records))
+        if case .idle = lifecycle { journal.remove() }  // nothing usable: no start record
+        perform(actions)
+    }
+
+    func metricsSettings(for records: [JournalRecord] = []) -> MetricsSettings {
+        MetricsSettings(config: config)
+    }
+
+    // MARK: - Timers
+
+    func secondTick() {
+        let events = lifecycle.tick(now: now())
+        handleRecorderEvents(events)
+        if case .active = lifecycle { publish() }
+        checkStreakRisk()
+    }
+
+    func flushJournal() {
+        switch lifecycle {
+        case .active, .paused:
+            journal.flush(alive: now())
+            if let e = journal.lastError { log(DaemonLogEvent.journalWriteFailed(e.description)) }
+        case .idle, .restoring, .saving:
+            break
+        }
+    }
+
+    func rescheduleStatusLog() {
+        statusLogTimer?.cancel()
+        statusLogTimer = nil
+        guard config.statusLogSeconds > 0 else { return }
+        statusLogTimer = loop.every(config.statusLogSeconds) { [unowned self] in
+            switch self.lifecycle {
+            case .active, .paused:
+                if let s = self.lifecycle.summary(now: self.now()) {
+                    self.log(DaemonLogEvent.status(s, state: self.lifecycle.stateName, fix: self.feeds?.status.fix ?? "none"))
+                }
+            case .idle, .restoring, .saving: break
+            }
+        }
+    }
+
+    // MARK: - GPS
+
+    /// A fix from the active source: into the lifecycle, and into the journal if recorded.
+    func fixArrived(_ fix: Fix) {
+        guard let events = lifecycle.fixReceived(fix) else { return }
+        journal.appendFix(fix)
+        handleRecorderEvents(events)
+    }
+
+    func handleRecorderEvents(_ events: [RecorderEvent]) {
+        for e in events { if let line = RecorderLogEvent(e, id: lifecycle.currentWorkoutID) { log(line) } }
+    }
+
+    // MARK: - Status
+
+    func statusReply(extra: [(String, JSON)] = []) -> JSON {
+        var o = JSONObject([("ok", true)])
+        for (k, v) in statusFields() { o[k] = v }
+        for (k, v) in extra { o[k] = v }
+        return .object(o)
+    }
+
+    func statusFields() -> [(String, JSON)] {
+        [
+            ("state", .string(lifecycle.stateName)),
+            ("workout", lifecycle.summary(now: now())?.json() ?? .null),
+            ("gps", feeds?.status.json() ?? GPSStatus().json()),
+            ("action", .string(lifecycle.actionTitle(defaultActivity: config.defaultActivity))),
+            ("saveError", .string(lifecycle.saveError ?? journal.lastError?.description)),
+        ]
+    }
+
+    /// One line for `systemctl status` (sd_notify STATUS=).
+    func statusLine() -> String {
+        switch lifecycle {
+        case .idle: return "Idle; \(store.summaries().count) workouts saved"
+        case .restoring: return "Restoring an interrupted workout"
+        case .active, .paused:
+            guard let s = lifecycle.summary(now: now()) else { return lifecycle.stateName }
+            return "\(lifecycle.stateName == "active" ? "Recording" : "Paused") \(s.activity.rawValue) \(formatDuration(s.elapsedSeconds)) \(formatFixed(s.distanceMeters / 1000, decimals: 2)) km; GPS \(feeds?.status.fix ?? "none")"
+        case .saving(let job):
+            return job.lastError.map { "Saving \(job.workout.id) failed: \($0); retrying" } ?? "Saving \(job.workout.id)"
+        }
+    }
+
+    /// Tells `watch` subscribers the current status.
+    func publish() {
+        guard let server, server.watcherCount > 0 else { return }
+        var o = JSONObject([("event", "status")])
+        for (k, v) in statusFields() { o[k] = v }
+        server.broadcast(.object(o))
+    }
+
+    // MARK: - Shutdown
+
+    func installSignalHandlers() {
+        for sig in [SIGTERM, SIGINT, SIGHUP] {
+            signal(sig, SIG_IGN)
+            let src = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            let loop = self.loop
+            src.setEventHandler { [unowned self] in loop.post { self.signalReceived(sig) } }
+            src.resume()
+            signalSources.append(src)
+        }
+    }
+
+    func signalReceived(_ sig: Int32) {
+        if sig == SIGHUP { reload(); return }
+        beginShutdown(reason: sig == SIGTERM ? "SIGTERM" : "SIGINT")
+    }
+
+    /// Graceful stop: stop accepting, close feeds, stop and save the workout, wait for the
+    /// saver (at most 10 s; the journal keeps the workout if the save cannot finish), exit.
+    func beginShutdown(reason: String) {
+        guard case .running = shutdown else { return }
+        notifier.notify(["STOPPING=1"])
+        log(DaemonLogEvent.shuttingDown(signal: reason))
+        server?.close()
+        server = nil
+        feeds?.shutdown()
+        if lifecycle.canStop { _ = apply(lifecycle.stop(at: now())) }
+        shutdown = .draining(deadline: EventLoop.monotonic() + 10)
+        checkShutdownProgress()
+        loop.after(10) { [unowned self] in self.finishShutdown() }
+    }
+
+    func checkShutdownProgress() {
+        guard case .draining = shutdown else { return }
+        switch lifecycle {
+        case .saving(let job) where job.failures == 0: return  // first attempt still running
+        case .idle, .restoring, .active, .paused, .saving: finishShutdown()
+        }
+    }
+
+    func finishShutdown() {
+        if case .done = shutdown { return }
+        flushJournal()  // only writes while a workout is active or paused
+        shutdown = .done
+        loop.stop()
+    }
+
+    func ignoreSIGPIPE() { signal(SIGPIPE, SIG_IGN) }
+}

@@ -1,0 +1,121 @@
+import Glibc
+import WorkoutCore
+
+/// The GPS side of the daemon. The feed socket always listens (so `simulate` can connect);
+/// fixes reach the lifecycle only while a GPS workout is active (`open()`), which also starts
+/// the configured network sources in failover order.
+final class FeedHub {
+    unowned let daemon: Daemon
+    var status = GPSStatus()
+    var state = HubState.closed
+    private var listenFD: Int32 = -1
+    private var listenToken: EventLoop.Token = 0
+    private var clients: [Int32: (token: EventLoop.Token, lines: LineBuffer, decoder: FeedSocketDecoder)] = [:]
+    var feeds: [FeedConfig]
+
+    enum HubState { case closed, open }
+
+    init(daemon: Daemon) {
+        self.daemon = daemon
+        self.feeds = daemon.config.feeds
+        listenFeedSocket()
+    }
+
+    var feedSocketPath: String? {
+        for f in feeds { if case .socket(let p) = f { return daemon.paths.expand(p) } }
+        return nil
+    }
+
+    func listenFeedSocket() {
+        guard let path = feedSocketPath else { return }
+        do {
+            listenFD = try UnixSocket.listen(path: path)
+            listenToken = daemon.loop.watch(listenFD) { [unowned self] _ in self.accept() }
+        } catch {
+            status.problem = "feed socket \(path): \(error)"
+        }
+    }
+
+    func configure(_ new: [FeedConfig]) {
+        guard new != feeds else { return }
+        let wasOpen = state
+        close()
+        stopListening()
+        feeds = new
+        listenFeedSocket()
+        if case .open = wasOpen { open() }
+    }
+
+    func open() {
+        state = .open
+        status.source = feedSocketPath.map { "feed socket \($0)" } ?? feeds.first?.label
+    }
+
+    func close() {
+        state = .closed
+        status.fixMode = .noFix
+    }
+
+    func shutdown() {
+        close()
+        stopListening()
+    }
+
+    private func stopListening() {
+        for (fd, c) in clients { daemon.loop.unwatch(c.token); Glibc.close(fd) }
+        clients = [:]
+        if listenFD >= 0 {
+            daemon.loop.unwatch(listenToken)
+            Glibc.close(listenFD)
+            if let p = feedSocketPath { unlink(p) }
+            listenFD = -1
+        }
+    }
+
+    private func accept() {
+        while true {
+            let fd = Glibc.accept(listenFD, nil, nil)
+            if fd < 0 { return }
+            setNonBlockingCloExec(fd)
+            guard UnixSocket.peerIsAllowed(fd), clients.count < daemon.config.limits.maxClients else { Glibc.close(fd); continue }
+            let token = daemon.loop.watch(fd) { [unowned self] _ in self.read(fd) }
+            clients[fd] = (token, LineBuffer(maxLine: 4096), FeedSocketDecoder())
+        }
+    }
+
+    private func read(_ fd: Int32) {
+        guard var c = clients[fd] else { return }
+        var buf = [UInt8](repeating: 0, count: 65536)
+        // Bounded work per wake-up so a flood cannot starve the control socket.
+        for _ in 0..<16 {
+            let n = recv(fd, &buf, buf.count, 0)
+            if n < 0 && (errno == EAGAIN || errno == EINTR) { break }
+            if n <= 0 {
+                daemon.loop.unwatch(c.token); Glibc.close(fd); clients[fd] = nil
+                return
+            }
+            buf.withUnsafeBytes { raw in
+                c.lines.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { item in
+                    switch item {
+                    case .tooLong: status.rejectedInput["line_too_long", default: 0] += 1
+                    case .line(let line):
+                        for fix in c.decoder.decode(line: line) { deliver(fix) }
+                    }
+                }
+            }
+            if n < buf.count { break }
+        }
+        for (k, v) in c.decoder.rejected { status.rejectedInput[k] = v }
+        status.satellites = c.decoder.satellites ?? status.satellites
+        clients[fd] = c
+    }
+
+    func deliver(_ fix: Fix) {
+        guard case .open = state else { return }
+        status.fixMode = fix.mode
+        status.lastFixMonotonic = EventLoop.monotonic()
+        status.satellites = fix.satellites ?? status.satellites
+        status.clockOffsetSeconds = fix.time - daemon.now()
+        daemon.fixArrived(fix)
+    }
+}

@@ -1,0 +1,65 @@
+import WorkoutCore
+
+/// Turns lines from a source into fixes. One per connection (decoders keep epoch state).
+public protocol FeedLineDecoder {
+    /// Decodes one line; returns the fixes it completed. Bad lines are counted, never thrown.
+    mutating func decode(line: UnsafeBufferPointer<UInt8>) -> [Fix]
+    /// Input rejected so far, by reason.
+    var rejected: [String: Int] { get }
+    /// Satellites used, when the source reports them.
+    var satellites: Int? { get }
+}
+
+/// The feed socket's line format: JSON fix lines (docs/protocol.md) or NMEA sentences.
+/// `{"class":"FIX","time":"2026-11-21T09:30:00Z","lat":..,"lon":..,"alt":..,"speed":..,"mode":3,"eph":..}`
+/// and the simulation header `{"class":"SIMULATION","speed":50}`.
+public struct FeedSocketDecoder: FeedLineDecoder {
+    public var rejected: [String: Int] = [:]
+    public var satellites: Int?
+    /// Set by a `SIMULATION` header: the feed replays a file at this speed.
+    public var simulationSpeed: Double?
+    var nmea = NMEALineDecoder()
+
+    public init() {}
+
+    public mutating func decode(line: UnsafeBufferPointer<UInt8>) -> [Fix] {
+        guard let first = line.first(where: { $0 != 32 && $0 != 9 }) else { return [] }
+        if first == UInt8(ascii: "$") || first == UInt8(ascii: "!") || first == UInt8(ascii: "#") {
+            let fixes = nmea.decode(line: line)
+            satellites = nmea.satellites ?? satellites
+            return fixes
+        }
+        guard first == UInt8(ascii: "{") else { rejected["not_json_or_nmea", default: 0] += 1; return [] }
+        guard let j = try? JSON.parse(line) else { rejected["bad_json", default: 0] += 1; return [] }
+        switch j["class"]?.stringValue {
+        case "SIMULATION":
+            simulationSpeed = j["speed"]?.doubleValue ?? 1
+            return []
+        case "FIX", "TPV":
+            guard let fix = FeedSocketDecoder.fix(from: j) else { rejected["bad_fix", default: 0] += 1; return [] }
+            return [fix]
+        default:
+            rejected["unknown_class", default: 0] += 1
+            return []
+        }
+    }
+
+    /// A JSON fix line to a Fix; nil when time or position is missing or malformed.
+    public static func fix(from j: JSON) -> Fix? {
+        guard let ts = j["time"]?.stringValue, let time = ISO8601.parse(ts),
+              let lat = j["lat"]?.doubleValue, let lon = j["lon"]?.doubleValue,
+              (-90...90).contains(lat), (-180...180).contains(lon) else { return nil }
+        let mode = j["mode"]?.intValue.flatMap(FixMode.init(rawValue:)) ?? .threeD
+        return Fix(time: time, latitude: lat, longitude: lon, altitude: j["alt"]?.doubleValue ?? j["altHAE"]?.doubleValue,
+                   speed: j["speed"]?.doubleValue, course: j["track"]?.doubleValue ?? j["course"]?.doubleValue, mode: mode,
+                   satellites: j["sats"]?.intValue, hdop: j["hdop"]?.doubleValue, horizontalAccuracy: j["eph"]?.doubleValue,
+                   heartRate: j["hr"]?.intValue, cadence: j["cad"]?.intValue)
+    }
+}
+
+/// Placeholder until the NMEA decoder lands: counts NMEA lines as unsupported.
+struct NMEALineDecoder: FeedLineDecoder {
+    var rejected: [String: Int] = [:]
+    var satellites: Int?
+    mutating func decode(line: UnsafeBufferPointer<UInt8>) -> [Fix] { rejected["nmea_unsupported", default: 0] += 1; return [] }
+}

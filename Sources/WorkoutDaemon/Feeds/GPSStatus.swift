@@ -1,0 +1,31 @@
+import WorkoutCore
+
+/// The GPS side of `status`: which source, what fix, how old, and the last problem in words.
+public struct GPSStatus: Sendable {
+    public var source: String?
+    public var fixMode: FixMode = .noFix
+    public var lastFixMonotonic: Double?
+    public var satellites: Int?
+    public var problem: String?
+    /// Receiver time minus daemon time at the last fix (replays, week-rollover bugs).
+    public var clockOffsetSeconds: Double?
+    public var rejectedInput: [String: Int] = [:]
+
+    public init() {}
+
+    public var fix: String { fixMode.label }
+
+    public func json(nowMonotonic: Double = EventLoop.monotonic()) -> JSON {
+        var o = JSONObject()
+        o["source"] = .string(source)
+        o["fix"] = .string(fix)
+        o["lastFixAgeSeconds"] = .number(lastFixMonotonic.map { ((nowMonotonic - $0) * 10).rounded() / 10 })
+        o["satellites"] = .int(satellites)
+        o["problem"] = .string(problem)
+        o["clockOffsetSeconds"] = .number(clockOffsetSeconds.map { $0.rounded() })
+        var r = JSONObject()
+        for (k, v) in rejectedInput.sorted(by: { $0.key < $1.key }) { r[k] = .int(v) }
+        o["rejectedInput"] = .object(r)
+        return .object(o)
+    }
+}

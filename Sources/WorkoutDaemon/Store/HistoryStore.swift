@@ -1,0 +1,147 @@
+import Glibc
+import Synchronization
+import WorkoutCore
+
+/// Saved workouts: one native file per workout under `workouts/`, plus `index.jsonl` (one
+/// summary line per change) so listing and start-up read one small file instead of every
+/// workout. Deleting moves the file to `trash/` (undoable with `undelete`). Thread-safe: the
+/// saver thread and the main loop both use it.
+public final class HistoryStore: Sendable {
+    public let paths: Paths
+    private let state: Mutex<[WorkoutID: WorkoutSummary]>
+    /// Test hook: when this returns an error, writes fail with it (full disk, read-only ...).
+    private let faultInjector: (@Sendable () -> SystemError?)?
+
+    public init(paths: Paths, faultInjector: (@Sendable () -> SystemError?)? = nil) throws {
+        self.paths = paths
+        self.faultInjector = faultInjector
+        try makeDirectories(paths.workoutsDir)
+        try makeDirectories(paths.trashDir)
+        state = Mutex(HistoryStore.loadIndex(paths))
+    }
+
+    /// Reads the index. Lines: `{"put": SUMMARY}` or `{"del": ID}`; a damaged line is skipped
+    /// (the file it describes is still on disk; `rebuildIndex` recovers it).
+    static func loadIndex(_ paths: Paths) -> [WorkoutID: WorkoutSummary] {
+        guard let bytes = try? readFile(paths.indexFile) else { return rebuildIndex(paths) }
+        var map: [WorkoutID: WorkoutSummary] = [:]
+        var lines = LineBuffer(maxLine: 1 << 20)
+        bytes.withUnsafeBytes { raw in
+            lines.feed(raw) { item in
+                guard case .line(let line) = item, let j = try? JSON.parse(line) else { return }
+                if let put = j["put"], let s = WorkoutSummary(json: put) { map[s.id] = s }
+                if let del = j["del"]?.stringValue, let id = WorkoutID(rawValue: del) { map[id] = nil }
+            }
+        }
+        return map
+    }
+
+    /// Scans every workout file (used when the index is missing).
+    static func rebuildIndex(_ paths: Paths) -> [WorkoutID: WorkoutSummary] {
+        var map: [WorkoutID: WorkoutSummary] = [:]
+        guard let dir = opendir(paths.workoutsDir) else { return map }
+        defer { closedir(dir) }
+        var lines = ""
+        while let e = readdir(dir) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            guard name.hasSuffix(".json"), let bytes = try? readFile(paths.workoutsDir + "/" + name),
+                  let w = try? WorkoutFile.decode(bytes) else { continue }
+            map[w.id] = w.summary
+            lines += HistoryStore.indexLine(put: w.summary)
+        }
+        if !map.isEmpty { try? AtomicFile.write(Array(lines.utf8), to: paths.indexFile) }
+        return map
+    }
+
+    static func indexLine(put s: WorkoutSummary) -> String {
+        var compact = s
+        compact.splits = []
+        compact.laps = []
+        return JSON.object(JSONObject([("put", compact.json())])).serialized() + "\n"
+    }
+
+    public func path(of id: WorkoutID) -> String { paths.workoutsDir + "/" + id.rawValue + ".json" }
+
+    /// Writes a workout durably, then records it in the index. Safe from any thread.
+    public func save(_ workout: Workout) throws {
+        if let e = faultInjector?() { throw e }
+        try AtomicFile.write(WorkoutFile.encode(workout), to: path(of: workout.id))
+        try appendIndex(HistoryStore.indexLine(put: workout.summary))
+        state.withLock { $0[workout.id] = workout.summary }
+    }
+
+    private func appendIndex(_ line: String) throws {
+        if let e = faultInjector?() { throw e }
+        let fd = open(paths.indexFile, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SystemError.last("open \(paths.indexFile)") }
+        defer { close(fd) }
+        try Array(line.utf8).withUnsafeBytes { raw in try writeAll(fd, raw) }
+        guard fsync(fd) == 0 else { throw SystemError.last("fsync \(paths.indexFile)") }
+    }
+
+    public func summaries() -> [WorkoutSummary] {
+        state.withLock { Array($0.values) }.sorted { $0.startedAt < $1.startedAt }
+    }
+
+    public func summary(_ id: WorkoutID) -> WorkoutSummary? { state.withLock { $0[id] } }
+
+    public func list(_ f: ListFilter) -> [WorkoutSummary] {
+        var out = summaries().filter { s in
+            (f.from.map { s.startedAt >= $0 } ?? true) && (f.to.map { s.startedAt < $0 + 86400 } ?? true)
+                && (f.activity.map { s.activity == $0 } ?? true)
+        }
+        if let limit = f.limit, out.count > limit { out = Array(out.suffix(limit)) }
+        return out
+    }
+
+    public func load(_ id: WorkoutID) throws -> Workout {
+        let bytes = try readFile(path(of: id))
+        do { return try WorkoutFile.decode(bytes) } catch {
+            throw StoreError.damaged(path(of: id), error.description)
+        }
+    }
+
+    /// Moves the workout to the trash (undoable).
+    public func delete(_ id: WorkoutID) throws {
+        guard summary(id) != nil else { throw StoreError.notFound(id) }
+        guard rename(path(of: id), paths.trashDir + "/" + id.rawValue + ".json") == 0 else { throw SystemError.last("move \(id) to trash") }
+        try appendIndex(JSON.object(JSONObject([("del", .string(id.rawValue))])).serialized() + "\n")
+        state.withLock { $0[id] = nil }
+    }
+
+    /// Brings a deleted workout back from the trash.
+    public func undelete(_ id: WorkoutID) throws {
+        let trashed = paths.trashDir + "/" + id.rawValue + ".json"
+        guard access(trashed, F_OK) == 0 else { throw StoreError.notInTrash(id) }
+        let w: Workout
+        do { w = try WorkoutFile.decode(try readFile(trashed)) } catch let e as WorkoutFile.DecodeError {
+            throw StoreError.damaged(trashed, e.description)
+        }
+        guard rename(trashed, path(of: id)) == 0 else { throw SystemError.last("restore \(id) from trash") }
+        try appendIndex(HistoryStore.indexLine(put: w.summary))
+        state.withLock { $0[id] = w.summary }
+    }
+}
+
+/// History errors a user can act on.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+    case notFound(WorkoutID)
+    case notInTrash(WorkoutID)
+    case damaged(String, String)
+
+    public var code: String {
+        switch self {
+        case .notFound: return "not_found"
+        case .notInTrash: return "not_in_trash"
+        case .damaged: return "damaged_file"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .notFound(let id): return "no saved workout \(id) (see `workoutctl list`)"
+        case .notInTrash(let id): return "workout \(id) is not in the trash"
+        case .damaged(let path, let why): return "\(path): \(why)"
+        }
+    }
+}

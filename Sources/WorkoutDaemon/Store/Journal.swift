@@ -1,0 +1,96 @@
+import Glibc
+import WorkoutCore
+
+/// The journal of the workout in progress (`$XDG_STATE_HOME/workoutd/current.journal`):
+/// control records are written and fsync'd at once; fixes are buffered and flushed with an
+/// `alive` record and fsync at least every `flushSeconds`. Appending only, one checksummed line
+/// per record, so a torn tail loses at most the last partial record.
+public final class Journal {
+    public let path: String
+    private var fd: Int32 = -1
+    private var pending = ""
+    /// The last write error, shown in status until a write succeeds again.
+    public private(set) var lastError: SystemError?
+
+    public init(path: String) { self.path = path }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    public var exists: Bool { access(path, F_OK) == 0 }
+
+    /// Appends a control record durably (flushing buffered fixes first, to keep order).
+    public func appendNow(_ record: JournalRecord) {
+        pending += record.encodeLine()
+        flush(alive: nil)
+    }
+
+    /// Buffers a fix; it reaches the disk at the next `flush`.
+    public func appendFix(_ fix: Fix) {
+        pending += JournalRecord.fix(fix).encodeLine()
+    }
+
+    public var hasPending: Bool { !pending.isEmpty }
+
+    /// Writes buffered records (plus an `alive` mark) and fsyncs.
+    public func flush(alive: Double?) {
+        if let alive { pending += JournalRecord.alive(time: alive).encodeLine() }
+        guard !pending.isEmpty else { return }
+        do {
+            if fd < 0 {
+                let dir = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+                try makeDirectories(dir)
+                fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+                guard fd >= 0 else { throw SystemError.last("open \(path)") }
+            }
+            try Array(pending.utf8).withUnsafeBytes { raw in try writeAll(fd, raw) }
+            guard fdatasync(fd) == 0 else { throw SystemError.last("fsync \(path)") }
+            pending.removeAll(keepingCapacity: true)
+            lastError = nil
+        } catch let e as SystemError {
+            // Keep the records in memory and try again at the next flush.
+            lastError = e
+            if fd >= 0 { close(fd); fd = -1 }
+        } catch {}
+    }
+
+    /// Removes the journal once the workout's save is durable.
+    public func remove() {
+        if fd >= 0 { close(fd); fd = -1 }
+        pending = ""
+        unlink(path)
+    }
+
+    /// What was read back from a journal at start-up.
+    public struct Recovery {
+        public var records: [JournalRecord]
+        /// Where damaged trailing bytes were moved, if any (never deleted silently).
+        public var keptAside: String?
+        public var badBytes: Int
+    }
+
+    /// Reads records up to the first bad line; the rest is moved aside to `<journal>.damaged-<t>`.
+    public func recover(now: Double) -> Recovery? {
+        guard let bytes = try? readFile(path) else { return nil }
+        var records: [JournalRecord] = []
+        var goodEnd = 0
+        var offset = 0
+        while offset < bytes.count {
+            guard let nl = bytes[offset...].firstIndex(of: 10) else { break }  // torn last line
+            let line = String(decoding: bytes[offset..<nl], as: UTF8.self)
+            guard let r = JournalRecord.decodeLine(Substring(line)) else { break }
+            records.append(r)
+            offset = nl + 1
+            goodEnd = offset
+        }
+        var aside: String?
+        if goodEnd < bytes.count {
+            let target = path + ".damaged-\(Int(now))"
+            if (try? AtomicFile.write(Array(bytes[goodEnd...]), to: target)) != nil {
+                aside = target
+                // Truncate to the good part so appends continue after the last good record.
+                _ = truncate(path, off_t(goodEnd))
+            }
+        }
+        return Recovery(records: records, keptAside: aside, badBytes: bytes.count - goodEnd)
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import Glibc
+
+/// Runs the real `workoutd` binary in a private short temp directory (sun_path is 108 bytes)
+/// and talks to it over its real control socket.
+final class DaemonHarness: @unchecked Sendable {
+    static let projectRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    }()
+
+    static func binary(_ name: String) -> String {
+        for dir in [".build/debug", ".build/release"] {
+            let p = projectRoot.appendingPathComponent(dir).appendingPathComponent(name).path
+            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        }
+        return projectRoot.appendingPathComponent(".build/debug/\(name)").path
+    }
+
+    let dir: String
+    var process: Process?
+    let stderrPipe = Pipe()
+    var environment: [String: String]
+
+    var controlSocket: String { dir + "/r/workoutd/control.sock" }
+    var feedSocket: String { dir + "/r/workoutd/feed.sock" }
+    var dataDir: String { dir + "/d/workoutd" }
+    var stateDir: String { dir + "/s/workoutd" }
+    var configFile: String { dir + "/c/workoutd/config.json" }
+
+    init(config: String? = nil, extraEnv: [String: String] = [:]) throws {
+        var template = Array("/tmp/wd.XXXXXX".utf8CString)
+        guard let p = mkdtemp(&template) else { throw POSIXError(.EIO) }
+        dir = String(cString: p)
+        try FileManager.default.createDirectory(atPath: dir + "/r", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = dir + "/r"
+        environment["XDG_DATA_HOME"] = dir + "/d"
+        environment["XDG_STATE_HOME"] = dir + "/s"
+        environment["XDG_CONFIG_HOME"] = dir + "/c"
+        environment["WORKOUTD_TEST_HOOKS"] = "1"
+        environment["NOTIFY_SOCKET"] = nil
+        environment["LISTEN_FDS"] = nil
+        environment["JOURNAL_STREAM"] = nil
+        for (k, v) in extraEnv { environment[k] = v }
+        if let config { try writeConfig(config) }
+    }
+
+    func writeConfig(_ text: String) throws {
+        try FileManager.default.createDirectory(atPath: dir + "/c/workoutd", withIntermediateDirectories: true)
+        try text.write(toFile: configFile, atomically: true, encoding: .utf8)
+    }
+
+    /// Starts the daemon and waits until its control socket answers.
+    func start() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: DaemonHarness.binary("workoutd"))
+        p.environment = environment
+        p.standardError = stderrPipe
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        process = p
+        for _ in 0..<200 {
+            if (try? request(#"{"command":"status"}"#)) != nil { return }
+            usleep(20_000)
+        }
+        throw HarnessError.notReady(stderrText())
+    }
+
+    func stderrText() -> String {
+        String(decoding: stderrPipe.fileHandleForReading.availableData, as: UTF8.self)
+    }
+
+    /// SIGTERM and wait; returns the exit status.
+    @discardableResult
+    func stop(signal sig: Int32 = SIGTERM) -> Int32 {
+        guard let p = process, p.isRunning else { return process?.terminationStatus ?? -1 }
+        kill(p.processIdentifier, sig)
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    func kill9() {
+        guard let p = process, p.isRunning else { return }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+    }
+
+    deinit {
+        if let p = process, p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() }
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    /// Sends one request line and reads one reply line.
+    func request(_ line: String) throws -> [String: Any] {
+        let c = try UnixClient(path: controlSocket)
+        defer { c.close() }
+        try c.send(line + "\n")
+        guard let reply = try c.readLine() else { throw HarnessError.closed }
+        return try DaemonHarness.parse(reply)
+    }
+
+    static func parse(_ line: String) throws -> [String: Any] {
+        guard let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { throw HarnessError.notAnObject(line) }
+        return o
+    }
+
+    /// Runs workoutctl against this daemon.
+    func ctl(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: DaemonHarness.binary("workoutctl"))
+        p.arguments = args
+        p.environment = environment
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+}
+
+enum HarnessError: Error { case notReady(String), closed, notAnObject(String), connect(Int32) }
+
+/// A blocking Unix-socket client with a read timeout.
+final class UnixClient {
+    let fd: Int32
+    var buffer: [UInt8] = []
+
+    init(path: String, timeoutSeconds: Int = 10) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if rc != 0 { let e = errno; Glibc.close(fd); throw HarnessError.connect(e) }
+        var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    func send(_ s: String) throws { try send(Array(s.utf8)) }
+
+    func send(_ bytes: [UInt8]) throws {
+        var off = 0
+        while off < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + off, bytes.count - off, Int32(MSG_NOSIGNAL)) }
+            if n < 0 { if errno == EINTR { continue }; throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            off += n
+        }
+    }
+
+    /// The next line, or nil when the peer closed.
+    func readLine() throws -> String? {
+        while true {
+            if let nl = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+                buffer.removeSubrange(...nl)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n == 0 { return nil }
+            if n < 0 { if errno == EINTR { continue }; throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    func close() { Glibc.close(fd) }
+}

@@ -1,0 +1,24 @@
+import Testing
+@testable import WorkoutCore
+
+@Suite struct ActivityTypeTests {
+    @Test func thereAreAtLeastTwentyWithSaneProperties() {
+        #expect(ActivityType.allCases.count >= 20)
+        for a in ActivityType.allCases {
+            #expect(!a.displayName.isEmpty)
+            #expect(a.maxPlausibleSpeed > 0 && a.maxPlausibleSpeed < 60)
+            #expect(a.met >= 1 && a.met <= 20)
+            if let s = a.autoPauseSpeed { #expect(s > 0 && s < a.maxPlausibleSpeed) }
+            // Indoor activities show no movement figure and never open GPS.
+            if !a.supportsGPS { #expect(a.effortDisplay == .none) }
+            #expect(ActivityType(userInput: a.rawValue) == a)
+        }
+    }
+
+    @Test func userInputIsForgiving() {
+        #expect(ActivityType(userInput: "Trail-Running") == .trailRunning)
+        #expect(ActivityType(userInput: "mountain biking") == .mountainBiking)
+        #expect(ActivityType(userInput: "flying") == nil)
+        #expect(ActivityType(importedName: "Biking") == .cycling)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import WorkoutCore
+
+@Suite("NMEA decoder on damaged input")
+struct NMEACorruptionTests {
+    /// Lines of nmea-rtk.log (CRLF kept), a capture with GGA + RMC in each of its 122 epochs.
+    static func lines() throws -> [[UInt8]] {
+        let bytes = try NMEAOracle.logBytes("nmea-rtk")
+        return bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { Array($0) + [0x0A] }
+    }
+
+    static func checksum(_ body: ArraySlice<UInt8>) -> [UInt8] {
+        let x = body.reduce(UInt8(0), ^)
+        return Array(String(format: "%02X", x).utf8)
+    }
+
+    /// Index of the n-th RMC line.
+    static func rmc(_ lines: [[UInt8]], _ n: Int) -> Int {
+        lines.indices.filter { String(decoding: lines[$0].prefix(6), as: UTF8.self).hasSuffix("RMC") }[n]
+    }
+
+    static func run(_ lines: [[UInt8]], chunk: Int? = nil, options: NMEADecoder.Options = .init()) -> (fixes: [NMEAFix], stats: NMEADecoder.Stats) {
+        NMEAOracle.decode(lines.flatMap { $0 }, chunk: chunk, options: options)
+    }
+
+    static func faults(_ s: NMEADecoder.Stats) -> [String: Int] {
+        ["badChecksum": s.badChecksum, "missingChecksum": s.missingChecksum, "tooLong": s.tooLong,
+         "malformed": s.malformed, "notNMEA": s.notNMEA].filter { $0.value != 0 }
+    }
+
+    @Test("each kind of damage is counted by reason and the rest still decodes", .enabled(if: SharedData.usable))
+    func damage() throws {
+        let clean = try Self.lines()
+        let base = Self.run(clean)
+        #expect(base.fixes.count == 122 && Self.faults(base.stats).isEmpty)
+
+        var v = clean
+        // 1. Flipped checksum digit.
+        var i = Self.rmc(v, 3)
+        let star = v[i].lastIndex(of: UInt8(ascii: "*"))!
+        v[i][star + 1] = v[i][star + 1] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
+        // 2. Sentence truncated before its checksum (a dropped read).
+        i = Self.rmc(v, 10)
+        v[i] = Array(v[i].prefix(40)) + [0x0D, 0x0A]
+        // 3. Sentence truncated and the next one glued on.
+        i = Self.rmc(v, 20)
+        v[i] = Array(v[i].prefix(30))
+        // 4. A line of random bytes (no newline, no '$').
+        var rng = SeededRandom(seed: 42)
+        let noise = (0..<300).map { _ in UInt8.random(in: 0...255, using: &rng) }.filter { $0 != 0x0A && $0 != UInt8(ascii: "$") && $0 != UInt8(ascii: "#") }
+        v.insert(noise + [0x0A], at: Self.rmc(v, 30))
+        // 5. A 150 KB line.
+        v.insert(Array(repeating: UInt8(ascii: "A"), count: 150 * 1024) + [0x0A], at: Self.rmc(v, 40))
+        // 6. Invalid UTF-8 inside a sentence whose checksum is recomputed to match.
+        i = Self.rmc(v, 50)
+        let s6 = v[i].lastIndex(of: UInt8(ascii: "*"))!
+        v[i][10] = 0xFF
+        v[i].replaceSubrange((s6 + 1)..<(s6 + 3), with: Self.checksum(v[i][1..<s6]))
+        // 7. Junk before a valid sentence on the same line (resynchronised on '$').
+        i = Self.rmc(v, 60)
+        v[i] = Array("\u{01}\u{02}xx".utf8) + v[i]
+
+        for chunk in [nil, 1, 7, 64] as [Int?] {
+            let r = Self.run(v, chunk: chunk)
+            #expect(Self.faults(r.stats) == ["badChecksum": 1, "missingChecksum": 1, "malformed": 2, "notNMEA": 1, "tooLong": 1],
+                    "chunk \(String(describing: chunk))")
+            #expect(r.stats.noise == 1)
+            // Every epoch still has its GGA: all 122 fixes survive; the 4 epochs whose RMC was lost
+            // (damage 1, 2, 3, 6) have no speed; the resynchronised RMC (7) decodes normally.
+            #expect(r.fixes.count == 122)
+            #expect(zip(r.fixes, base.fixes).filter { $0.fix.speed != $1.fix.speed }.count == 4)
+            #expect(zip(r.fixes, base.fixes).allSatisfy { $0.fix.latitude == $1.fix.latitude || $0.fix.time == $1.fix.time })
+        }
+    }
+
+    @Test("sentences without checksum: rejected by default, accepted by option")
+    func missingChecksum() throws {
+        let text = "$GPGGA,120000.00,4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,\r\n$GPRMC,120000.00,A,4807.0380,N,01131.0000,E,10.0,84.4,230394,,,A\n$GPGGA,120001.00,4807.0390,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,\n"
+        var d = NMEADecoder()
+        var fixes = d.feed(Array(text.utf8)) + d.flush()
+        #expect(fixes.isEmpty)
+        #expect(d.stats.missingChecksum == 3)
+        var lenient = NMEADecoder(options: .init(acceptMissingChecksum: true))
+        fixes = lenient.feed(Array(text.utf8)) + lenient.flush()
+        #expect(fixes.count == 2)
+        #expect(fixes.first?.time == ISO8601.parse("1994-03-23T12:00:00Z"))
+        let f = try #require(fixes.first)
+        let knots: Double = 10 * 1852.0 / 3600
+        let lat: Double = 48 + 7.038 / 60
+        #expect(abs((f.speed ?? 0) - knots) < 1e-12)
+        #expect(abs((f.altitude ?? 0) - 592.3) < 1e-9)
+        #expect(abs(f.latitude - lat) < 1e-12)
+    }
+
+    @Test("talkers, proprietary and comment lines, NMEA 4.1 fields, midnight crossing")
+    func variants() {
+        func line(_ body: String) -> String {
+            let x = body.utf8.reduce(UInt8(0), ^)
+            return "$" + body + "*" + String(format: "%02X", x) + "\r\n"
+        }
+        var text = "# a comment\n"
+        text += line("PGRME,15.0,M,45.0,M,25.0,M")
+        text += line("GNRMC,235959.00,A,4813.0535,N,00824.8697,E,1.00,90.0,311224,,,R,V")
+        text += line("GNGGA,235959.00,4813.0535,N,00824.8697,E,4,12,0.7,765.8,M,47.4,M,1.0,0000")
+        text += line("GNGSA,A,3,18,21,26,,,,,,,,,,1.3,0.7,1.1,1")
+        text += line("GLGSA,A,3,76,87,,,,,,,,,,,1.3,0.7,1.1,2")
+        text += line("GBGGA,000000.00,4813.0600,N,00824.8697,E,5,12,0.7,765.8,M,,M,,")  // GGA only, next day
+        text += line("QZTXT,01,01,02,hello")
+        var d = NMEADecoder()
+        var fixes: [NMEAFix] = []
+        Array(text.utf8).withUnsafeBufferPointer { d.feed($0) { fixes.append($0) }; d.flush { fixes.append($0) } }
+        #expect(fixes.count == 2)
+        let first = fixes[0].fix, second = fixes[1]
+        #expect(first.quality == .rtkFixed)
+        #expect(first.mode == .threeD)
+        #expect(first.satellites == 12)
+        #expect(first.time == ISO8601.parse("2024-12-31T23:59:59Z"))
+        #expect(second.fix.time == ISO8601.parse("2025-01-01T00:00:00Z"))
+        #expect(second.fix.quality == .rtkFloat)
+        #expect(second.geoidSeparation == nil)
+        #expect(second.fix.altitude == 765.8)
+        let s = d.stats
+        #expect(s.comments == 1)
+        #expect(s.proprietary == 1)
+        #expect(s.unsupported == 1)
+    }
+}
+

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import WorkoutCore
+
+@Suite struct ConfigTests {
+    @Test func emptyObjectIsDefaults() throws {
+        #expect(try Config.decode(json: "{}") == Config())
+    }
+
+    @Test func readsEveryKey() throws {
+        let c = try Config.decode(json: #"""
+        {"feeds":[{"kind":"gpsd","address":"127.0.0.1:2948"},{"kind":"nmea","address":"[::1]:10110"},{"kind":"socket"}],
+         "defaultActivity":"hiking","journalFlushSeconds":0.5,"statusLogSeconds":5,"autoResumeAfterRestore":true,
+         "timeZone":"Europe/Berlin","weightKg":70,"units":"imperial",
+         "metrics":{"minFixMode":3,"maxHorizontalAccuracyMeters":30,"warmUpFixes":2,"jumpMeters":150,"signalLostSeconds":20,"autoPauseSeconds":5,"autoLapMeters":1000},
+         "streaks":{"minimumSeconds":300,"weeklyTarget":3,"weekStart":"sunday","dayStartHour":3,"restDaysPerWeek":1,"reminderHour":19},
+         "log":{"file":true,"maxFileBytes":100000,"keepFiles":2,"level":"debug"},
+         "limits":{"maxClients":10,"maxRequestBytes":4096,"clientTimeoutSeconds":5}, "_comment":"ignored"}
+        """#)
+        #expect(c.feeds == [.gpsd(host: "127.0.0.1", port: 2948), .nmea(host: "::1", port: 10110), .socket(path: "$XDG_RUNTIME_DIR/workoutd/feed.sock")])
+        #expect(c.defaultActivity == .hiking)
+        #expect(c.metrics.autoLapMeters == 1000)
+        #expect(c.streaks.weekStart == "sunday")
+        #expect(c.logLevel == .debug)
+        #expect(c.limits.maxRequestBytes == 4096)
+    }
+
+    @Test(arguments: [
+        (#"{"feed":[]}"#, "feed"),
+        (#"{"metrics":{"jumpMeter":5}}"#, "metrics.jumpMeter"),
+        (#"{"metrics":{"jumpMeters":"far"}}"#, "metrics.jumpMeters"),
+        (#"{"journalFlushSeconds":5}"#, "journalFlushSeconds"),
+        (#"{"feeds":[{"kind":"gps"}]}"#, "feeds[0].kind"),
+        (#"{"feeds":[{"kind":"gpsd","address":"localhost"}]}"#, "feeds[0].address"),
+        (#"{"defaultActivity":"flying"}"#, "defaultActivity"),
+        (#"{"streaks":{"weekStart":"friday"}}"#, "streaks.weekStart"),
+        (#"[1]"#, ""),
+        (#"{"#, ""),
+    ])
+    func errorsNameTheKey(_ text: String, _ key: String) {
+        do {
+            _ = try Config.decode(json: text)
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.key == key)
+            #expect(!error.problem.isEmpty)
+        }
+    }
+}
+
+@Suite struct ConfigExampleTests {
+    /// config.example.json documents every key with its default: it must decode to the defaults.
+    @Test func exampleFileIsTheDefaults() throws {
+        let text = try String(contentsOf: SharedData.projectRoot.appendingPathComponent("config.example.json"), encoding: .utf8)
+        var expected = Config()
+        expected.feeds = [.gpsd(host: "127.0.0.1", port: 2947), .socket(path: "$XDG_RUNTIME_DIR/workoutd/feed.sock")]
+        #expect(try Config.decode(json: text) == expected)
+        #expect(expected == Config())
+    }
+}

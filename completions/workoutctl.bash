@@ -1,0 +1,93 @@
+# bash completion for workoutctl (installed as ~/.local/share/bash-completion/completions/workoutctl)
+
+_workoutctl_activities() {
+    # Ask the daemon only when it already runs (with socket activation any connection would
+    # start it); the names are the "name" keys of `workoutctl --json activities`. Otherwise
+    # the built-in list (ActivityType's raw values).
+    local names=""
+    if systemctl --user is-active --quiet workoutd.service 2>/dev/null; then
+        names=$(workoutctl --json activities 2>/dev/null |
+            grep -o '"name" *: *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/')
+    fi
+    if [[ -z $names ]]; then
+        names="running trail_running treadmill_running walking hiking cycling mountain_biking
+            indoor_cycling open_water_swimming pool_swimming rowing indoor_rowing kayaking
+            stand_up_paddling cross_country_skiing downhill_skiing snowboarding skating
+            inline_skating sailing strength hiit elliptical yoga climbing dance other"
+    fi
+    echo "$names"
+}
+
+_workoutctl_ids() {
+    systemctl --user is-active --quiet workoutd.service 2>/dev/null || return 0
+    workoutctl --json list 2>/dev/null | grep -o '"id" *: *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/'
+}
+
+_workoutctl() {
+    local cur prev words cword
+    if declare -F _init_completion >/dev/null; then
+        _init_completion || return
+    else
+        cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+        words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
+    fi
+    local commands="start pause resume lap marker stop toggle status watch activities list show
+        export import streak simulate reload"
+
+    # options taking a value
+    case $prev in
+        --socket) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --format) COMPREPLY=($(compgen -W "gpx tcx json" -- "$cur")); return ;;
+        --output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --activity) COMPREPLY=($(compgen -W "$(_workoutctl_activities)" -- "$cur")); return ;;
+        --speed) COMPREPLY=($(compgen -W "1 2 5 10 60" -- "$cur")); return ;;
+    esac
+
+    # find the command word (skipping global options)
+    local i cmd="" cmd_index=0
+    for ((i = 1; i < cword; i++)); do
+        case ${words[i]} in
+            --socket) ((i++)) ;;
+            -*) ;;
+            *) cmd=${words[i]}; cmd_index=$i; break ;;
+        esac
+    done
+
+    if [[ -z $cmd ]]; then
+        if [[ $cur == -* ]]; then
+            COMPREPLY=($(compgen -W "--socket --json --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+        fi
+        return
+    fi
+
+    local nargs=$((cword - cmd_index))
+    case $cmd in
+        start)
+            ((nargs == 1)) && COMPREPLY=($(compgen -W "$(_workoutctl_activities)" -- "$cur")) ;;
+        show)
+            ((nargs == 1)) && COMPREPLY=($(compgen -W "$(_workoutctl_ids)" -- "$cur")) ;;
+        export)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--format --output" -- "$cur"))
+            elif ((nargs == 1)); then
+                COMPREPLY=($(compgen -W "$(_workoutctl_ids)" -- "$cur"))
+            fi ;;
+        import)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--activity" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -f -X '!*.@(gpx|GPX|tcx|TCX|nmea|NMEA|log|LOG|txt)' -- "$cur")
+                           $(compgen -d -- "$cur"))
+            fi ;;
+        simulate)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--speed" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -f -X '!*.@(gpx|GPX|nmea|NMEA|log|LOG|txt)' -- "$cur")
+                           $(compgen -d -- "$cur"))
+            fi ;;
+    esac
+}
+complete -F _workoutctl -o filenames workoutctl
