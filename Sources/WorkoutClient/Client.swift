@@ -158,7 +158,9 @@ public struct Client: Sendable {
                 console.out(renderer.importResults(reply))
                 if code != .ok { console.err("workoutctl: some files could not be imported\n") }
             case .streak: console.out(renderer.streak(reply))
-            case .reload: console.out("Configuration reloaded.\n")
+            case .reload:
+                let changed = (reply["changed"]?.arrayValue ?? []).compactMap(\.stringValue)
+                console.out("Configuration reloaded" + (changed.isEmpty ? "; nothing changed.\n" : "; changed: " + changed.joined(separator: ", ") + ".\n"))
             case .delete(let id):
                 let shown = reply["id"]?.stringValue ?? id.rawValue
                 console.out("Deleted \(shown). Undo with: workoutctl undelete \(shown)\n")

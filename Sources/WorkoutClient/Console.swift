@@ -6,15 +6,22 @@ public struct Console: Sendable {
     public var out: @Sendable (String) -> Void
     public var err: @Sendable (String) -> Void
     public var isTerminal: Bool
+    /// The terminal's width, asked again on every redraw (nil: unknown, e.g. in tests).
+    public var columns: @Sendable () -> Int?
 
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, isTerminal: Bool) {
-        self.out = out; self.err = err; self.isTerminal = isTerminal
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, isTerminal: Bool,
+                columns: @escaping @Sendable () -> Int? = { nil }) {
+        self.out = out; self.err = err; self.isTerminal = isTerminal; self.columns = columns
     }
 
     /// The process's standard output and error (unbuffered writes: output appears at once,
     /// which `watch` and `simulate` need).
     public static var standard: Console {
-        Console(out: { writeAll(1, $0) }, err: { writeAll(2, $0) }, isTerminal: isatty(1) == 1)
+        Console(out: { writeAll(1, $0) }, err: { writeAll(2, $0) }, isTerminal: isatty(1) == 1, columns: {
+            var ws = winsize()
+            guard ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 else { return nil }
+            return Int(ws.ws_col)
+        })
     }
 
     static func writeAll(_ fd: Int32, _ s: String) {

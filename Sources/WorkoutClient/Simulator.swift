@@ -35,7 +35,7 @@ struct Simulator {
             let activity = options.activity ?? currentActivity() ?? .running
             let r = BuiltInRoute(activity: activity, start: Simulator.wallClock().rounded(.down))
             route = r
-            what = "a built-in \(Units.distance(r.speed * Double(BuiltInRoute.lapSeconds))) loop for \(activity.displayName.lowercased()) at \(Units.speed(r.speed))"
+            what = "a built-in \(Units.distance(r.speed * Double(BuiltInRoute.lapSeconds))) loop for \(activity.displayName.lowercased()) at \(Units.effort(r.speed, for: activity) ?? Units.speed(r.speed))"
         }
         // Where to.
         let conn: LineConnection

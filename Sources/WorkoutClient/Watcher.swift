@@ -29,7 +29,9 @@ struct Watcher {
             if invocation.json {
                 console.out(update.serialized() + "\n")
             } else if console.isTerminal {
-                let lines = client.renderer.statusLines(update)
+                // A line wider than the terminal would wrap and break the cursor-up count.
+                let width = console.columns().map { max($0 - 1, 10) }
+                let lines = client.renderer.statusLines(update).map { l in width.map { l.count > $0 ? String(l.prefix($0)) : l } ?? l }
                 console.out(Watcher.redrawPrefix(previousLines: shownLines) + lines.joined(separator: "\n") + "\n")
                 shownLines = lines.count
             } else {
