@@ -5,7 +5,4 @@ struct RecorderLogEvent: LogEvent {
     var name = "recorder"; var message = ""; var fields: [(String, LogValue)] = []
     init?(_ e: RecorderEvent, id: WorkoutID?) { return nil }
 }
-enum Exporter { static func export(_ w: Workout, _ f: ExportFormat) -> String { String(decoding: WorkoutFile.encode(w), as: UTF8.self) } }
-extension Daemon {
-    func importFile(_ path: String, activity: ActivityType?) -> JSON { ["file": .string(path), "id": .null, "result": "error", "error": "import not yet supported"] }
-}
+

@@ -12,6 +12,21 @@ final class FeedHub {
     private var listenToken: EventLoop.Token = 0
     private var clients: [Int32: (token: EventLoop.Token, lines: LineBuffer, decoder: FeedSocketDecoder)] = [:]
     var feeds: [FeedConfig]
+    /// The network source in use or being tried (gpsd / NMEA TCP), in failover order.
+    private var network: NetworkFeed?
+    private var networkIndex = 0
+    private var failures = 0
+    private var retryToken: EventLoop.Token?
+    private var lastLoggedProblem: String?
+
+    var networkFeeds: [FeedConfig] {
+        feeds.filter { f in
+            switch f {
+            case .gpsd, .nmea: return true
+            case .socket: return false
+            }
+        }
+    }
 
     enum HubState { case closed, open }
 
@@ -47,13 +62,73 @@ final class FeedHub {
     }
 
     func open() {
+        if case .open = state { return }
         state = .open
         status.source = feedSocketPath.map { "feed socket \($0)" } ?? feeds.first?.label
+        networkIndex = 0
+        failures = 0
+        tryNetwork()
     }
 
     func close() {
+        guard case .open = state else { return }
         state = .closed
         status.fixMode = .noFix
+        network?.close()
+        network = nil
+        if let t = retryToken { daemon.loop.cancel(t) }
+        retryToken = nil
+        status.problem = nil
+        lastLoggedProblem = nil
+    }
+
+    /// Connects to the current network source; on failure moves to the next, and after a whole
+    /// round waits with backoff (1, 2, 4 ... 30 s) before starting again from the first.
+    private func tryNetwork() {
+        let list = networkFeeds
+        guard case .open = state, !list.isEmpty else { return }
+        let cfg = list[networkIndex % list.count]
+        let feed = NetworkFeed(cfg, loop: daemon.loop)
+        network = feed
+        feed.onFix = { [unowned self] fix in
+            self.status.source = cfg.label
+            self.deliver(fix)
+        }
+        feed.onConnected = { [unowned self] in
+            self.failures = 0
+            self.status.source = cfg.label
+            self.status.problem = nil
+            self.lastLoggedProblem = nil
+            self.daemon.log(GPSLogEvent.connected(cfg.label))
+        }
+        feed.onFailure = { [unowned self] reason in self.networkFailed(cfg, reason) }
+        feed.connect()
+    }
+
+    private func networkFailed(_ cfg: FeedConfig, _ reason: String) {
+        guard case .open = state else { return }
+        for (k, v) in network?.decoder.rejected ?? [:] { status.rejectedInput[k] = v }
+        network?.close()
+        network = nil
+        networkIndex += 1
+        var delay = 0.2
+        if networkIndex % max(1, networkFeeds.count) == 0 {
+            failures += 1
+            delay = min(30, Double(1 << min(failures - 1, 5)))
+        }
+        let problem = "\(cfg.label) \(reason); retrying in \(Int(delay.rounded(.up))) s"
+        status.problem = problem
+        // Log once per change of problem, not on every retry.
+        let key = "\(cfg.label) \(reason)"
+        if key != lastLoggedProblem {
+            lastLoggedProblem = key
+            daemon.log(GPSLogEvent.problem(problem))
+        }
+        status.fixMode = .noFix
+        retryToken = daemon.loop.after(delay) { [unowned self] in
+            self.retryToken = nil
+            self.tryNetwork()
+        }
     }
 
     func shutdown() {
@@ -112,6 +187,7 @@ final class FeedHub {
 
     func deliver(_ fix: Fix) {
         guard case .open = state else { return }
+        if fix.mode != status.fixMode { daemon.log(GPSLogEvent.fix(fix.mode, source: status.source ?? "")) }
         status.fixMode = fix.mode
         status.lastFixMonotonic = EventLoop.monotonic()
         status.satellites = fix.satellites ?? status.satellites

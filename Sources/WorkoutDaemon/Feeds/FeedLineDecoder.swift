@@ -18,15 +18,22 @@ public struct FeedSocketDecoder: FeedLineDecoder {
     public var satellites: Int?
     /// Set by a `SIMULATION` header: the feed replays a file at this speed.
     public var simulationSpeed: Double?
-    var nmea = NMEALineDecoder()
+    var nmea = NMEADecoder()
 
     public init() {}
 
     public mutating func decode(line: UnsafeBufferPointer<UInt8>) -> [Fix] {
         guard let first = line.first(where: { $0 != 32 && $0 != 9 }) else { return [] }
         if first == UInt8(ascii: "$") || first == UInt8(ascii: "!") || first == UInt8(ascii: "#") {
-            let fixes = nmea.decode(line: line)
-            satellites = nmea.satellites ?? satellites
+            var fixes: [Fix] = []
+            var withNewline = Array(line)
+            withNewline.append(10)
+            withNewline.withUnsafeBufferPointer { nmea.feed($0) { fixes.append($0.fix) } }
+            let s = nmea.stats
+            for (k, v) in [("nmea_bad_checksum", s.badChecksum), ("nmea_missing_checksum", s.missingChecksum), ("nmea_malformed", s.malformed)] where v > 0 {
+                rejected[k] = v
+            }
+            if let sats = fixes.last?.satellites { satellites = sats }
             return fixes
         }
         guard first == UInt8(ascii: "{") else { rejected["not_json_or_nmea", default: 0] += 1; return [] }
@@ -57,9 +64,3 @@ public struct FeedSocketDecoder: FeedLineDecoder {
     }
 }
 
-/// Placeholder until the NMEA decoder lands: counts NMEA lines as unsupported.
-struct NMEALineDecoder: FeedLineDecoder {
-    var rejected: [String: Int] = [:]
-    var satellites: Int?
-    mutating func decode(line: UnsafeBufferPointer<UInt8>) -> [Fix] { rejected["nmea_unsupported", default: 0] += 1; return [] }
-}

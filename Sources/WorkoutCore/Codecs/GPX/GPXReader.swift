@@ -1,0 +1,125 @@
+/// Reads GPX 1.0 and 1.1 files: tracks (segments of points with time, elevation, speed and the
+/// Garmin TrackPointExtension v1/v2 heart rate and cadence), waypoints and the file's metadata.
+/// Routes (`<rte>`, plans rather than recordings) and unknown extensions are skipped. Elements
+/// are matched on local names, so any namespace prefix works (`gpxtpx:hr`, `ns3:hr`).
+///
+/// A file without a single track point, or with anything malformed (XML, numbers, times,
+/// coordinates out of range) throws `TrackFileError` and imports nothing.
+public enum GPXReader {
+    public static func read(_ bytes: [UInt8]) throws(TrackFileError) -> GPXImport {
+        var p = try TrackFileParser(bytes, format: .gpx)
+        let rootAttributes = try p.root("gpx")
+        var result = GPXImport(version: rootAttributes.value(ofLocal: "version"), creator: rootAttributes.value(ofLocal: "creator"))
+        try p.children { (p, name, attributes) throws(TrackFileError) in
+            switch name {
+            case "metadata":
+                try p.children { (p, name, _) throws(TrackFileError) in
+                    switch name {
+                    case "name": result.name = TrackFileParser.trim(try p.readText())
+                    case "time": result.time = try p.time("metadata time")
+                    default: try p.skipElement()
+                    }
+                }
+            case "name": result.name = TrackFileParser.trim(try p.readText())
+            case "time": result.time = try p.time("gpx time")
+            case "wpt": result.waypoints.append(try readWaypoint(&p, attributes))
+            case "trk": result.tracks.append(try readTrack(&p, &result))
+            default: try p.skipElement()
+            }
+        }
+        // Drain what follows the root (comments, whitespace), so trailing garbage is refused.
+        while try p.next() != nil {}
+        if result.pointCount == 0 { throw p.fail(.noTrackPoints, at: bytes.count) }
+        return result
+    }
+
+    private static func readTrack(_ p: inout TrackFileParser, _ result: inout GPXImport) throws(TrackFileError) -> GPXTrack {
+        var track = GPXTrack()
+        try p.children { (p, name, _) throws(TrackFileError) in
+            switch name {
+            case "name": track.name = TrackFileParser.trim(try p.readText())
+            case "type": track.type = TrackFileParser.trim(try p.readText())
+            case "trkseg":
+                var segment = GPXSegment()
+                try p.children { (p, name, attributes) throws(TrackFileError) in
+                    guard name == "trkpt" else { try p.skipElement(); return }
+                    let offset = p.eventOffset
+                    let point = try readPoint(&p, attributes, element: "trkpt")
+                    if point.time == nil {
+                        result.untimedPointCount += 1
+                        if result.firstUntimedLine == nil { result.firstUntimedLine = p.line(at: offset) }
+                    }
+                    segment.points.append(point)
+                }
+                track.segments.append(segment)
+            default: try p.skipElement()
+            }
+        }
+        return track
+    }
+
+    private static func coordinates(_ p: inout TrackFileParser, _ attributes: [XMLAttribute], element: String) throws(TrackFileError) -> (Double, Double) {
+        let offset = p.eventOffset
+        guard let latText = attributes.value(ofLocal: "lat") else { throw p.fail(.missingAttribute(element: element, attribute: "lat"), at: offset) }
+        guard let lonText = attributes.value(ofLocal: "lon") else { throw p.fail(.missingAttribute(element: element, attribute: "lon"), at: offset) }
+        let lat = try p.attributeNumber(latText, field: "\(element) lat", at: offset)
+        let lon = try p.attributeNumber(lonText, field: "\(element) lon", at: offset)
+        guard (-90...90).contains(lat) else { throw p.fail(.coordinateOutOfRange(field: "\(element) lat", value: lat), at: offset) }
+        guard (-180...180).contains(lon) else { throw p.fail(.coordinateOutOfRange(field: "\(element) lon", value: lon), at: offset) }
+        return (lat, lon)
+    }
+
+    private static func readPoint(_ p: inout TrackFileParser, _ attributes: [XMLAttribute], element: String) throws(TrackFileError) -> GPXPoint {
+        let (lat, lon) = try coordinates(&p, attributes, element: element)
+        var point = GPXPoint(latitude: lat, longitude: lon)
+        try p.children { (p, name, _) throws(TrackFileError) in
+            switch name {
+            case "ele": point.elevation = try p.double("ele")
+            case "time": point.time = try p.time("time")
+            case "speed": point.speed = try p.double("speed")
+            case "course": point.course = try p.double("course")
+            case "sat": point.satellites = try p.int("sat", range: 0...1000)
+            case "hdop": point.hdop = try p.double("hdop")
+            case "fix": point.fixType = TrackFileParser.trim(try p.readText())
+            case "extensions": try readExtensions(&p, &point)
+            default: try p.skipElement()
+            }
+        }
+        return point
+    }
+
+    /// Any depth below `<extensions>`: TrackPointExtension v1/v2 (`hr`, `cad`, v2 `speed`,
+    /// `course`), whatever the prefix. GPX 1.0 `<speed>`/`<course>` win over v2 values.
+    private static func readExtensions(_ p: inout TrackFileParser, _ point: inout GPXPoint) throws(TrackFileError) {
+        try p.children { (p, name, _) throws(TrackFileError) in
+            switch name {
+            case "hr": point.heartRate = try p.int("hr", range: 0...255)
+            case "cad": point.cadence = try p.int("cad", range: 0...255)
+            case "speed":
+                let v = try p.double("speed")
+                if point.speed == nil { point.speed = v }
+            case "course":
+                let v = try p.double("course")
+                if point.course == nil { point.course = v }
+            case "TrackPointExtension", "extensions", "Extensions": try readExtensions(&p, &point)
+            default: try p.skipElement()
+            }
+        }
+    }
+
+    private static func readWaypoint(_ p: inout TrackFileParser, _ attributes: [XMLAttribute]) throws(TrackFileError) -> GPXWaypoint {
+        let (lat, lon) = try coordinates(&p, attributes, element: "wpt")
+        var w = GPXWaypoint(latitude: lat, longitude: lon)
+        try p.children { (p, name, _) throws(TrackFileError) in
+            switch name {
+            case "ele": w.elevation = try p.double("wpt ele")
+            case "time": w.time = try p.time("wpt time")
+            case "name": w.name = TrackFileParser.trim(try p.readText())
+            case "desc": w.description = TrackFileParser.trim(try p.readText())
+            case "type": w.type = TrackFileParser.trim(try p.readText())
+            default: try p.skipElement()
+            }
+        }
+        return w
+    }
+}

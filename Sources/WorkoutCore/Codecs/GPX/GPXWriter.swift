@@ -1,0 +1,157 @@
+/// Writes a workout as GPX 1.1, valid against the GPX 1.1 schema with Garmin's
+/// TrackPointExtension v1 (`../shared/schemas/gpx11+garmin.xsd`), in the form Strava and
+/// other readers take: UTC times with `Z`, fixed-decimal numbers, heart rate and cadence in
+/// `gpxtpx:TrackPointExtension`.
+///
+/// - Only accepted points are written, one `<trkseg>` per run of points with the same
+///   `TrackPoint.segment`. Rejected fixes (kept in workoutd's own file with their reason) are
+///   left out: GPX has no way to mark a point as rejected, and readers would count them.
+/// - Lap and marker events become `<wpt>` elements (before `<trk>`, as the schema orders them)
+///   at the position of the last accepted point at or before the event's time.
+/// - Latitude and longitude get 9 decimals (0.1 mm), elevation 2, times millisecond precision
+///   when not whole seconds. Speed, course, accuracy and fix quality are not written (GPX 1.1
+///   has no element for speed, and TrackPointExtension v1 none either); satellites and HDOP
+///   are.
+public enum GPXWriter {
+    public struct Options: Sendable {
+        /// The `creator` attribute.
+        public var creator: String
+        /// `<metadata><name>` and `<trk><name>`; nil writes "<Activity> <start date>".
+        public var name: String?
+        /// Whether lap and marker events are written as waypoints.
+        public var includesWaypoints: Bool
+
+        public init(creator: String = "workoutd", name: String? = nil, includesWaypoints: Bool = true) {
+            self.creator = creator
+            self.name = name
+            self.includesWaypoints = includesWaypoints
+        }
+    }
+
+    /// Decimals of latitude and longitude.
+    public static let coordinateDecimals = 9
+    /// Decimals of elevation.
+    public static let elevationDecimals = 2
+
+    /// The GPX document as UTF-8 bytes.
+    public static func write(_ workout: Workout, options: Options = Options()) -> [UInt8] {
+        let summary = workout.summary
+        var out = XMLOutput(capacity: 1024 + workout.points.count * 200)
+        out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        out.append("<gpx version=\"1.1\" creator=\"")
+        out.appendEscaped(options.creator)
+        out.append("\" xmlns=\"http://www.topografix.com/GPX/1/1\" xmlns:gpxtpx=\"http://www.garmin.com/xmlschemas/TrackPointExtension/v1\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:schemaLocation=\"http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd http://www.garmin.com/xmlschemas/TrackPointExtension/v1 http://www.garmin.com/xmlschemas/TrackPointExtensionv1.xsd\">\n")
+        let name = options.name ?? (workout.activity.displayName + " " + String(ISO8601.format(summary.startedAt).prefix(10)))
+        out.append(" <metadata>\n  <name>")
+        out.appendEscaped(name)
+        out.append("</name>\n  <time>")
+        out.appendTime(summary.startedAt)
+        out.append("</time>\n </metadata>\n")
+
+        if options.includesWaypoints { writeWaypoints(workout.events, workout.points, &out) }
+
+        out.append(" <trk>\n  <name>")
+        out.appendEscaped(name)
+        out.append("</name>\n  <type>")
+        out.appendEscaped(workout.activity.gpxType)
+        out.append("</type>\n")
+        var segment: Int?
+        for p in workout.points where p.isAccepted {
+            if p.segment != segment {
+                if segment != nil { out.append("  </trkseg>\n") }
+                out.append("  <trkseg>\n")
+                segment = p.segment
+            }
+            writePoint(p.fix, &out)
+        }
+        if segment != nil { out.append("  </trkseg>\n") }
+        out.append(" </trk>\n</gpx>\n")
+        return out.bytes
+    }
+
+    /// The GPX document as a string.
+    public static func string(_ workout: Workout, options: Options = Options()) -> String {
+        String(decoding: write(workout, options: options), as: UTF8.self)
+    }
+
+    private static func writePoint(_ f: Fix, _ out: inout XMLOutput) {
+        out.append("   <trkpt lat=\"")
+        out.appendFixed(f.latitude, decimals: coordinateDecimals)
+        out.append("\" lon=\"")
+        out.appendFixed(f.longitude, decimals: coordinateDecimals)
+        out.append("\">")
+        if let ele = f.altitude, ele.isFinite {
+            out.append("<ele>")
+            out.appendFixed(ele, decimals: elevationDecimals)
+            out.append("</ele>")
+        }
+        out.append("<time>")
+        out.appendTime(f.time)
+        out.append("</time>")
+        if let sat = f.satellites, sat >= 0 {
+            out.append("<sat>")
+            out.appendInt(sat)
+            out.append("</sat>")
+        }
+        if let hdop = f.hdop, hdop.isFinite, hdop >= 0 {
+            out.append("<hdop>")
+            out.appendFixed(hdop, decimals: 2)
+            out.append("</hdop>")
+        }
+        // TrackPointExtension v1: hr is 1...255, cad 0...254; anything else is not writable.
+        let hr = f.heartRate.flatMap { (1...255).contains($0) ? $0 : nil }
+        let cad = f.cadence.flatMap { (0...254).contains($0) ? $0 : nil }
+        if hr != nil || cad != nil {
+            out.append("<extensions><gpxtpx:TrackPointExtension>")
+            if let hr {
+                out.append("<gpxtpx:hr>")
+                out.appendInt(hr)
+                out.append("</gpxtpx:hr>")
+            }
+            if let cad {
+                out.append("<gpxtpx:cad>")
+                out.appendInt(cad)
+                out.append("</gpxtpx:cad>")
+            }
+            out.append("</gpxtpx:TrackPointExtension></extensions>")
+        }
+        out.append("</trkpt>\n")
+    }
+
+    /// Lap and marker events as waypoints, named "Lap n" / the marker text ("Marker n").
+    private static func writeWaypoints(_ events: [WorkoutEvent], _ points: [TrackPoint], _ out: inout XMLOutput) {
+        guard let firstAccepted = points.firstIndex(where: \.isAccepted) else { return }
+        var laps = 0, markers = 0
+        for e in events where e.kind == .lap || e.kind == .marker {
+            let name: String
+            if e.kind == .lap { laps += 1; name = e.text ?? "Lap \(laps)" } else { markers += 1; name = e.text ?? "Marker \(markers)" }
+            // Last accepted point at or before the event (binary search; points are in time order),
+            // else the first accepted point.
+            var lo = 0, hi = points.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if points[mid].fix.time <= e.time { lo = mid + 1 } else { hi = mid }
+            }
+            var k = lo - 1
+            while k >= 0, !points[k].isAccepted { k -= 1 }
+            let at = points[k >= 0 ? k : firstAccepted].fix
+            out.append(" <wpt lat=\"")
+            out.appendFixed(at.latitude, decimals: coordinateDecimals)
+            out.append("\" lon=\"")
+            out.appendFixed(at.longitude, decimals: coordinateDecimals)
+            out.append("\">")
+            if let ele = at.altitude, ele.isFinite {
+                out.append("<ele>")
+                out.appendFixed(ele, decimals: elevationDecimals)
+                out.append("</ele>")
+            }
+            out.append("<time>")
+            out.appendTime(e.time)
+            out.append("</time><name>")
+            out.appendEscaped(name)
+            out.append("</name><type>")
+            out.append(e.kind == .lap ? "lap" : "marker")
+            out.append("</type></wpt>\n")
+        }
+    }
+}

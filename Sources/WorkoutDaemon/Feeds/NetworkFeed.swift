@@ -1,0 +1,117 @@
+import Glibc
+import WorkoutCore
+
+/// A TCP GPS source (gpsd or an NMEA server) on the event loop: non-blocking connect, read,
+/// decode. It reports what happens to its owner; failover and backoff are the hub's.
+final class NetworkFeed {
+    /// What the connection is doing.
+    enum Phase {
+        case connecting(fd: Int32, token: EventLoop.Token)
+        case connected(fd: Int32, token: EventLoop.Token)
+        case closed
+    }
+
+    let config: FeedConfig
+    let host: String
+    let port: UInt16
+    private unowned let loop: EventLoop
+    private var phase = Phase.closed
+    private(set) var decoder: StreamDecoder
+    var onFix: (Fix) -> Void = { _ in }
+    /// Called once when the connection fails or ends, with the reason in words.
+    var onFailure: (String) -> Void = { _ in }
+    var onConnected: () -> Void = {}
+
+    init(_ config: FeedConfig, loop: EventLoop) {
+        self.config = config
+        self.loop = loop
+        self.decoder = StreamDecoder(for: config)
+        switch config {
+        case .gpsd(let h, let p), .nmea(let h, let p): host = h; port = p
+        case .socket: host = ""; port = 0
+        }
+    }
+
+    func connect() {
+        close()
+        decoder = StreamDecoder(for: config)
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_NUMERICSERV
+        var res: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host, String(port), &hints, &res)
+        guard rc == 0, let ai = res else { onFailure("cannot resolve \(host): \(String(cString: gai_strerror(rc)))"); return }
+        defer { freeaddrinfo(res) }
+        let fd = socket(ai.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { onFailure(SystemError.last("socket").reason); return }
+        setNonBlockingCloExec(fd)
+        if Glibc.connect(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 || errno == EINPROGRESS {
+            let token = loop.watch(fd, events: Int16(POLLOUT)) { [unowned self] _ in self.connectFinished(fd) }
+            phase = .connecting(fd: fd, token: token)
+        } else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(fd)
+            onFailure(describe(reason))
+        }
+    }
+
+    private func describe(_ reason: String) -> String {
+        reason == "Connection refused" ? "refused the connection" : reason.lowercased()
+    }
+
+    private func connectFinished(_ fd: Int32) {
+        guard case .connecting(_, let token) = phase else { return }
+        var err: Int32 = 0
+        var len = socklen_t(4)
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len)
+        loop.unwatch(token)
+        guard err == 0 else {
+            Glibc.close(fd)
+            phase = .closed
+            onFailure(describe(String(cString: strerror(err))))
+            return
+        }
+        let t = loop.watch(fd) { [unowned self] _ in self.readable(fd) }
+        phase = .connected(fd: fd, token: t)
+        if case .gpsd = config {
+            // (Re-)WATCH on every connection, so a restarted gpsd streams again.
+            let watch = Array(GpsdReader.watchRequest.utf8)
+            _ = watch.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+        onConnected()
+    }
+
+    private func readable(_ fd: Int32) {
+        var buf = [UInt8](repeating: 0, count: 65536)
+        for _ in 0..<16 {  // bounded work per wake-up: a flood cannot starve the control socket
+            let n = recv(fd, &buf, buf.count, 0)
+            if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
+            if n <= 0 {
+                close()
+                onFailure(n == 0 ? "closed the connection" : describe(String(cString: strerror(errno))))
+                return
+            }
+            buf.withUnsafeBufferPointer { b in
+                decoder.feed(UnsafeBufferPointer(rebasing: b[0..<n])) { onFix($0) }
+            }
+            if n < buf.count { return }
+        }
+    }
+
+    var isConnected: Bool {
+        switch phase {
+        case .connected: return true
+        case .connecting, .closed: return false
+        }
+    }
+
+    func close() {
+        switch phase {
+        case .connecting(let fd, let token), .connected(let fd, let token):
+            loop.unwatch(token)
+            Glibc.close(fd)
+        case .closed: break
+        }
+        phase = .closed
+    }
+}
