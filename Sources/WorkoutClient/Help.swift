@@ -31,7 +31,7 @@ public struct CommandHelp: Sendable {
                     details: "The activity comes from --activity, else from the file, else the daemon's default. Exits 1 if any file failed."),
         CommandHelp(name: "streak", synopsis: "streak", summary: "show daily and weekly streaks", details: ""),
         CommandHelp(name: "simulate", synopsis: "simulate [FILE] [--speed X] [--loop] [--activity ACTIVITY] [--feed-socket PATH]",
-                    summary: "feed an NMEA log, JSON fix lines, a GPX track or a built-in route into the feed socket",
+                    summary: "feed a GPX track, an NMEA log, JSON fix lines or a built-in route into the feed socket",
                     details: """
                     FILE is replayed paced by its own timestamps divided by X (default 1; 0 = as fast as possible).
                     Without FILE a built-in 1 Hz loop is generated for the current workout's activity (or --activity,

@@ -25,15 +25,18 @@ public struct SimulationFeed: Sendable, Equatable {
         JSON.object(JSONObject([("class", "SIMULATION"), ("speed", .number(speed))])).serialized()
     }
 
-    /// Parses a file's text: NMEA sentences (`$`/`!`), JSON lines (`{`), or GPX (via GPXReader).
+    /// Parses a file: NMEA sentences (`$`/`!`), JSON lines (`{`), or GPX (via GPXReader).
     public static func parse(_ text: String) -> Result<SimulationFeed, SimulationError> {
+        parse(bytes: Array(text.utf8))
+    }
+
+    public static func parse(bytes: [UInt8]) -> Result<SimulationFeed, SimulationError> {
+        let text = String(decoding: bytes, as: UTF8.self)
         let rawLines = text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
         guard let first = rawLines.lazy.map({ $0.drop(while: { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }) }).first(where: { !$0.isEmpty }) else {
             return .failure(.empty)
         }
-        if first.hasPrefix("<") || text.contains("<gpx") {
-            return .failure(.unsupported("GPX files cannot be simulated by this build yet (the GPX reader is not in it); use an NMEA log or JSON fix lines"))
-        }
+        if first.hasPrefix("<") { return gpx(bytes) }
         if first.hasPrefix("$") || first.hasPrefix("!") { return .success(nmea(rawLines.map(String.init))) }
         if first.hasPrefix("{") { return jsonLines(rawLines.map(String.init)) }
         return .failure(.unsupported("the file is neither an NMEA log, JSON fix lines nor GPX"))
@@ -66,6 +69,34 @@ public struct SimulationFeed: Sendable, Equatable {
             for i in out.indices { out[i].time = out[i].time.map { $0 + baseDay * 86_400 } }
         }
         return SimulationFeed(kind: .nmea, lines: out)
+    }
+
+    // MARK: GPX
+
+    /// A GPX track's timed points as JSON fix lines, in file order.
+    static func gpx(_ bytes: [UInt8]) -> Result<SimulationFeed, SimulationError> {
+        let file: GPXImport
+        do { file = try GPXReader.read(bytes) } catch { return .failure(.unsupported("\(error)")) }
+        let points = file.trackPoints
+        guard !points.isEmpty else {
+            return .failure(.unsupported("the GPX file has no timed track points" + (file.untimedPointCount > 0 ? " (\(file.untimedPointCount) without <time>)" : "")))
+        }
+        return .success(SimulationFeed(kind: .gpx, lines: points.map { TimedLine(time: $0.fix.time, line: fixLine($0.fix)) }))
+    }
+
+    /// `{"class":"FIX","time":..,"lat":..,"lon":..,"alt":..,"speed":..}` (+ optional extras).
+    public static func fixLine(_ f: Fix) -> String {
+        var o = JSONObject()
+        o["class"] = "FIX"
+        o["time"] = .string(ISO8601.format(f.time, fractionDigits: f.time == f.time.rounded() ? 0 : 3))
+        o["lat"] = .number(f.latitude)
+        o["lon"] = .number(f.longitude)
+        if let a = f.altitude { o["alt"] = .number(a) }
+        if let v = f.speed { o["speed"] = .number(v) }
+        if let c = f.course { o["track"] = .number(c) }
+        if let hr = f.heartRate { o["hr"] = .int(hr) }
+        if let cad = f.cadence { o["cad"] = .int(cad) }
+        return JSON.object(o).serialized()
     }
 
     // MARK: JSON lines

@@ -22,7 +22,7 @@ struct Simulator {
         var route: BuiltInRoute?
         var what: String
         if let file = options.file {
-            let parsed = Simulator.readFile(file).flatMap(SimulationFeed.parse)
+            let parsed = Simulator.readFile(file).flatMap { SimulationFeed.parse(bytes: $0) }
             switch parsed {
             case .failure(let e):
                 console.err("workoutctl: cannot simulate \(file): \(e)\n")
@@ -145,8 +145,8 @@ struct Simulator {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
-    /// A whole file as text (UTF-8; invalid bytes replaced).
-    static func readFile(_ path: String) -> Result<String, SimulationError> {
+    /// A whole file's bytes.
+    static func readFile(_ path: String) -> Result<[UInt8], SimulationError> {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(.unreadable(errnoText(errno))) }
         defer { close(fd) }
@@ -159,6 +159,6 @@ struct Simulator {
             bytes.append(contentsOf: chunk[0..<n])
             if bytes.count > 512 << 20 { return .failure(.unreadable("larger than 512 MB")) }
         }
-        return .success(String(decoding: bytes, as: UTF8.self))
+        return .success(bytes)
     }
 }

@@ -59,6 +59,26 @@ import WorkoutCore
         #expect(throws: SimulationError.self) { try SimulationFeed.parse("hello\n").get() }
         #expect(throws: SimulationError.self) { try SimulationFeed.parse("{\"a\":1}\nnot json\n").get() }
         #expect(throws: SimulationError.self) { try SimulationFeed.parse("<?xml version=\"1.0\"?>\n<gpx></gpx>").get() }
+        #expect(throws: SimulationError.self) { try SimulationFeed.parse("<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"1\" lon=\"2\"></trkpt></trkseg></trk></gpx>").get() }
+    }
+
+    @Test func gpxPointsBecomeJSONFixLines() throws {
+        let gpx = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+          <trk><type>running</type><trkseg>
+            <trkpt lat="52.5" lon="13.4"><ele>35.5</ele><time>2026-11-21T09:30:00Z</time></trkpt>
+            <trkpt lat="52.50002" lon="13.4"><ele>35.7</ele><time>2026-11-21T09:30:01Z</time></trkpt>
+          </trkseg></trk>
+        </gpx>
+        """
+        let feed = try SimulationFeed.parse(gpx).get()
+        #expect(feed.kind == .gpx)
+        #expect(feed.lines.count == 2)
+        #expect(feed.lines[0].line == #"{"class":"FIX","time":"2026-11-21T09:30:00Z","lat":52.5,"lon":13.4,"alt":35.5}"#)
+        #expect(feed.lines[1].time == ISO8601.parse("2026-11-21T09:30:01Z"))
+        #expect(feed.period == 2)
+        #expect(try JSON.parse(feed.lines(pass: 1)[0].line)["time"]?.stringValue == "2026-11-21T09:30:02Z")
     }
 
     @Test func header() {
