@@ -15,7 +15,7 @@ final class FakeDaemon: Sendable {
     enum Script: Sendable {
         /// Read one request line, send these lines, close.
         case reply([String])
-        /// Read one line, never answer (until the test ends).
+        /// Read one line, never answer; wait for the client to give up and close.
         case silent
         /// Accept and close at once.
         case hangUp
@@ -43,8 +43,7 @@ final class FakeDaemon: Sendable {
 
     deinit {
         close(listenFD)
-        unlink(path)
-        rmdir(dir)
+        try? FileManager.default.removeItem(atPath: dir)
     }
 
     var lines: [String] { received.withLock { $0 } }
@@ -75,7 +74,7 @@ final class FakeDaemon: Sendable {
             case .hangUp: return
             case .silent:
                 if let l = readLine() { received.withLock { $0.append(l) } }
-                usleep(3_000_000)
+                while readLine() != nil {}
             case .reply(let replies):
                 if let l = readLine() { received.withLock { $0.append(l) } }
                 for r in replies {
