@@ -19,6 +19,7 @@ let package = Package(
         .executableTarget(name: "workoutbench", dependencies: ["WorkoutCore", "WorkoutDaemon"]),
         .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore"]),
         .testTarget(name: "WorkoutDaemonTests", dependencies: ["WorkoutDaemon", "WorkoutClient"]),
+        .testTarget(name: "WorkoutClientTests", dependencies: ["WorkoutClient"]),
         .testTarget(name: "IntegrationTests", dependencies: ["WorkoutCore", "WorkoutDaemon", "WorkoutClient", "workoutd", "workoutctl"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,1 +1,198 @@
 import WorkoutCore
+
+/// Runs one workoutctl invocation: parses, talks to the daemon, prints, and returns the exit
+/// code of the contract (docs/interface.md). Everything the process touches is injected.
+public struct Client: Sendable {
+    public var console: Console
+    public var paths: SocketPaths
+    public var renderer: Renderer
+    /// Seconds to wait for a reply to an ordinary request.
+    public var requestTimeout: Double = 30
+    /// Seconds to wait for `import` (the daemon parses every file before answering).
+    public var importTimeout: Double = 600
+    /// Whether `watch` and `simulate` catch SIGINT/SIGTERM to end cleanly (off in tests, which
+    /// share one process).
+    public var catchesSignals = true
+
+    public init(console: Console, paths: SocketPaths, renderer: Renderer = Renderer()) {
+        self.console = console; self.paths = paths; self.renderer = renderer
+    }
+
+    public func run(arguments: [String], cwd: String) -> ExitCode {
+        switch ArgumentParser.parse(arguments, cwd: cwd) {
+        case .failure(let e):
+            console.err(e.description)
+            return .usage
+        case .success(let inv):
+            return run(inv)
+        }
+    }
+
+    public func run(_ inv: Invocation) -> ExitCode {
+        switch inv.command {
+        case .version:
+            console.out("workoutctl \(HelpText.version)\n")
+            return .ok
+        case .help(let topic):
+            console.out(topic.flatMap(CommandHelp.named).map(HelpText.command) ?? HelpText.global)
+            return .ok
+        case .watch:
+            return Watcher(client: self, invocation: inv).run()
+        case .simulate(let o):
+            return Simulator(client: self, invocation: inv, options: o).run()
+        case .send, .list, .export:
+            guard let request = inv.command.request else { return .failed }
+            let timeout: Double
+            if case .send(.importFiles) = inv.command { timeout = importTimeout } else { timeout = requestTimeout }
+            switch exchange(request, socket: controlPath(inv), timeout: timeout) {
+            case .failure(let f): return report(f, json: inv.json)
+            case .success(let reply): return present(reply, for: inv)
+            }
+        }
+    }
+
+    func controlPath(_ inv: Invocation) -> String { inv.socketPath ?? paths.control }
+
+    // MARK: talking to the daemon
+
+    /// Why a request got no successful reply.
+    public enum Failure: Error, Equatable {
+        /// Could not talk to the daemon at all.
+        case connection(ConnectionError)
+        /// The daemon answered `ok: false`.
+        case refused(code: String, message: String, reply: JSON)
+        /// The reply was not a JSON object.
+        case badReply(String)
+    }
+
+    /// Connects, sends one request line, reads one reply line.
+    public func exchange(_ request: JSON, socket: String, timeout: Double?) -> Result<JSON, Failure> {
+        let conn: LineConnection
+        do { conn = try LineConnection.connect(path: socket) } catch { return .failure(.connection(error)) }
+        return exchange(request, on: conn, timeout: timeout)
+    }
+
+    public func exchange(_ request: JSON, on conn: LineConnection, timeout: Double?) -> Result<JSON, Failure> {
+        let line: [UInt8]
+        do {
+            try conn.send(line: request.serialized())
+            guard let l = try conn.readLine(timeout: timeout) else { return .failure(.connection(.closed(path: conn.path))) }
+            line = l
+        } catch {
+            return .failure(.connection(error))
+        }
+        return Client.interpret(line)
+    }
+
+    /// Classifies one reply line.
+    public static func interpret(_ line: [UInt8]) -> Result<JSON, Failure> {
+        let reply: JSON
+        do { reply = try JSON.parse(line) } catch {
+            return .failure(.badReply("the daemon's reply is not JSON (\(error)): " + String(decoding: line.prefix(200), as: UTF8.self)))
+        }
+        guard reply.objectValue != nil else { return .failure(.badReply("the daemon's reply is not a JSON object")) }
+        if reply["ok"]?.boolValue == true { return .success(reply) }
+        let err = reply["error"]
+        let code = err?["code"]?.stringValue ?? "error"
+        let message = err?["message"]?.stringValue ?? err?.stringValue ?? "the daemon refused the request"
+        return .failure(.refused(code: code, message: message, reply: reply))
+    }
+
+    /// Prints a failure and returns its exit code.
+    func report(_ f: Failure, json: Bool) -> ExitCode {
+        switch f {
+        case .connection(let e):
+            console.err(Client.unreachableMessage(e))
+            return .unavailable
+        case .refused(_, let message, let reply):
+            if json { console.out(Client.withoutOK(reply).pretty() + "\n") }
+            console.err("workoutctl: \(message)\n")
+            return .failed
+        case .badReply(let m):
+            console.err("workoutctl: \(m)\n")
+            return .failed
+        }
+    }
+
+    /// The exit-69 message: what failed and how to start the daemon.
+    public static func unreachableMessage(_ e: ConnectionError) -> String {
+        var s = "workoutctl: \(e)\n"
+        switch e {
+        case .unreachable, .closed:
+            s += "Is workoutd running? Start it with `workoutd` (it stays in the foreground) or `systemctl --user start workoutd.socket`.\n"
+        case .timedOut:
+            s += "workoutd seems stuck; `systemctl --user status workoutd` or its log may tell why.\n"
+        case .io:
+            break
+        }
+        return s
+    }
+
+    /// The reply without its `ok` key, as `--json` prints it.
+    public static func withoutOK(_ reply: JSON) -> JSON {
+        guard var o = reply.objectValue else { return reply }
+        o["ok"] = nil
+        return .object(o)
+    }
+
+    // MARK: printing replies
+
+    func present(_ reply: JSON, for inv: Invocation) -> ExitCode {
+        if case .export(let o) = inv.command { return presentExport(reply, o, json: inv.json) }
+        var code = ExitCode.ok
+        if case .send(.importFiles) = inv.command {
+            let anyError = (reply["results"]?.arrayValue ?? []).contains { ($0["result"]?.stringValue ?? "error") == "error" }
+            if anyError { code = .failed }
+        }
+        if inv.json {
+            console.out(Client.withoutOK(reply).pretty() + "\n")
+            return code
+        }
+        switch inv.command {
+        case .send(let r):
+            switch r {
+            case .stop: console.out(renderer.stopped(reply))
+            case .activities: console.out(renderer.activities(reply))
+            case .show: console.out(renderer.show(reply))
+            case .importFiles:
+                console.out(renderer.importResults(reply))
+                if code != .ok { console.err("workoutctl: some files could not be imported\n") }
+            case .streak: console.out(renderer.streak(reply))
+            case .reload:
+                let changed = (reply["changed"]?.arrayValue ?? []).compactMap(\.stringValue)
+                console.out("Configuration reloaded" + (changed.isEmpty ? "; nothing changed.\n" : "; changed: " + changed.joined(separator: ", ") + ".\n"))
+            case .delete(let id):
+                let shown = reply["id"]?.stringValue ?? id.rawValue
+                console.out("Deleted \(shown). Undo with: workoutctl undelete \(shown)\n")
+            case .undelete(let id): console.out("Restored \(reply["id"]?.stringValue ?? id.rawValue).\n")
+            case .start, .pause, .resume, .lap, .marker, .toggle, .status, .watch, .list, .export, .debugHang:
+                console.out(renderer.status(reply))
+            }
+        case .list: console.out(renderer.list(reply))
+        case .export, .watch, .simulate, .help, .version: break
+        }
+        return code
+    }
+
+    func presentExport(_ reply: JSON, _ o: ExportOptions, json: Bool) -> ExitCode {
+        guard let content = reply["content"]?.stringValue else {
+            console.err("workoutctl: the daemon's export reply has no \"content\"\n")
+            return .failed
+        }
+        guard let path = o.output else {
+            if json { console.out(Client.withoutOK(reply).pretty() + "\n") } else { console.out(content) }
+            return .ok
+        }
+        do { try AtomicFile.write(content, to: path) } catch {
+            console.err("workoutctl: \(error)\n")
+            return .failed
+        }
+        if json {
+            let r: JSON = ["format": .string(reply["format"]?.stringValue ?? o.format.rawValue), "output": .string(path), "bytes": .int(content.utf8.count)]
+            console.out(r.pretty() + "\n")
+        } else {
+            console.out("Wrote \(path) (\(content.utf8.count) bytes).\n")
+        }
+        return .ok
+    }
+}

@@ -1,0 +1,90 @@
+/// The usage text of every command: one table so that `--help`, usage errors and
+/// docs/workoutctl.md say the same thing.
+public struct CommandHelp: Sendable {
+    public let name: String
+    public let synopsis: String
+    public let summary: String
+    public let details: String
+
+    public static let all: [CommandHelp] = [
+        CommandHelp(name: "start", synopsis: "start ACTIVITY", summary: "start a workout",
+                    details: "ACTIVITY is an activity name as listed by `workoutctl activities` (running, walking, cycling, ...)."),
+        CommandHelp(name: "pause", synopsis: "pause", summary: "pause the workout", details: ""),
+        CommandHelp(name: "resume", synopsis: "resume", summary: "resume a paused workout", details: ""),
+        CommandHelp(name: "lap", synopsis: "lap", summary: "start a new lap", details: ""),
+        CommandHelp(name: "marker", synopsis: "marker [TEXT]", summary: "mark this moment, with an optional note",
+                    details: "Several words are joined with spaces. Use `--` before a text starting with '-'."),
+        CommandHelp(name: "stop", synopsis: "stop", summary: "end the workout and print its summary",
+                    details: "The workout is saved in the background; `status` shows a save that failed."),
+        CommandHelp(name: "toggle", synopsis: "toggle", summary: "do the primary action for the current state",
+                    details: "Starts the last activity when idle, stops an active workout, ... (`status` shows which)."),
+        CommandHelp(name: "status", synopsis: "status", summary: "show the current state", details: ""),
+        CommandHelp(name: "watch", synopsis: "watch", summary: "show live status until interrupted (Ctrl-C)",
+                    details: "On a terminal the block is redrawn in place; piped, one line per update (with --json: one JSON object per line)."),
+        CommandHelp(name: "activities", synopsis: "activities", summary: "list every activity type with its properties", details: ""),
+        CommandHelp(name: "list", synopsis: "list [--from DATE] [--to DATE] [--activity ACTIVITY] [--limit N]", summary: "list saved workouts",
+                    details: "DATE is YYYY-MM-DD (or an ISO-8601 time). --limit N shows at most N workouts."),
+        CommandHelp(name: "show", synopsis: "show ID", summary: "show one saved workout with its laps, splits and events", details: "ID as printed by `workoutctl list`."),
+        CommandHelp(name: "export", synopsis: "export ID --format gpx|tcx|json [--output FILE]", summary: "export a saved workout",
+                    details: "Writes to FILE (atomically: a temporary file renamed into place) or to standard output."),
+        CommandHelp(name: "import", synopsis: "import FILE... [--activity ACTIVITY]", summary: "import GPX, TCX or NMEA files into history",
+                    details: "The activity comes from --activity, else from the file, else the daemon's default. Exits 1 if any file failed."),
+        CommandHelp(name: "streak", synopsis: "streak", summary: "show daily and weekly streaks", details: ""),
+        CommandHelp(name: "simulate", synopsis: "simulate [FILE] [--speed X] [--loop] [--activity ACTIVITY] [--feed-socket PATH]",
+                    summary: "feed a GPX track, an NMEA log, JSON fix lines or a built-in route into the feed socket",
+                    details: """
+                    FILE is replayed paced by its own timestamps divided by X (default 1; 0 = as fast as possible).
+                    Without FILE a built-in 1 Hz loop is generated for the current workout's activity (or --activity,
+                    else running). --loop repeats forever with times still increasing. Stops at Ctrl-C or when the
+                    daemon closes the feed socket. --feed-socket defaults to $XDG_RUNTIME_DIR/workoutd/feed.sock.
+                    """),
+        CommandHelp(name: "reload", synopsis: "reload", summary: "make the daemon re-read its configuration", details: ""),
+        CommandHelp(name: "delete", synopsis: "delete ID", summary: "delete a saved workout (undo with undelete)", details: ""),
+        CommandHelp(name: "undelete", synopsis: "undelete ID", summary: "restore a deleted workout", details: ""),
+    ]
+
+    public static func named(_ name: String) -> CommandHelp? { all.first { $0.name == name } }
+}
+
+public enum HelpText {
+    public static let version = "0.1.0"
+
+    public static var global: String {
+        var s = """
+        Usage: workoutctl [--socket PATH] [--json] COMMAND [ARGS...]
+
+        Controls workoutd, the workout-tracking daemon.
+
+        Options:
+          --socket PATH   the daemon's control socket
+                          (default $XDG_RUNTIME_DIR/workoutd/control.sock, or /tmp/workoutd-$UID/control.sock)
+          --json          print the daemon's reply as JSON, for scripts
+          -h, --help      this help; `workoutctl COMMAND --help` for one command
+          --version       print the version
+
+        Commands:
+
+        """
+        let width = CommandHelp.all.map(\.name.count).max() ?? 0
+        for c in CommandHelp.all {
+            s += "  " + c.name + String(repeating: " ", count: width - c.name.count + 2) + c.summary + "\n"
+        }
+        s += """
+
+        Exit status: 0 done, 1 refused by the daemon or failed, 2 usage error, 69 daemon not reachable.
+
+        """
+        return s
+    }
+
+    public static func command(_ c: CommandHelp) -> String {
+        var s = "Usage: workoutctl [--socket PATH] [--json] \(c.synopsis)\n\n\(capitalized(c.summary)).\n"
+        if !c.details.isEmpty { s += "\n" + c.details + "\n" }
+        return s
+    }
+
+    static func capitalized(_ s: String) -> String {
+        guard let f = s.first else { return s }
+        return f.uppercased() + s.dropFirst()
+    }
+}

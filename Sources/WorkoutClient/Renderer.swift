@@ -1,0 +1,274 @@
+import WorkoutCore
+
+/// Turns the daemon's replies into text for people. Pure and tolerant: a missing or odd key
+/// shows as a dash rather than failing, so an older or newer daemon still gives readable output.
+public struct Renderer: Sendable {
+    public var clock: LocalClock
+
+    public init(clock: LocalClock = .system) { self.clock = clock }
+
+    // MARK: status, watch
+
+    /// The `status` block (also after start/pause/resume/lap/marker/toggle), one string per line.
+    public func statusLines(_ r: JSON) -> [String] {
+        var lines: [String] = []
+        let state = r["state"]?.stringValue ?? "unknown"
+        if let w = object(r["workout"]) {
+            let activity = activityOf(w)
+            var head = "State:     \(state) (\(activityName(w))"
+            if let started = time(w["startedAt"]) { head += ", started \(clock.timeOfDay(started))" }
+            lines.append(head + ")")
+            var elapsed = "Elapsed:   " + Units.duration(num(w["elapsedSeconds"]))
+            if let m = w["movingSeconds"]?.doubleValue { elapsed += " (moving \(Units.duration(m)))" }
+            lines.append(elapsed)
+            if activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0 {
+                lines.append("Distance:  " + Units.distance(num(w["distanceMeters"])))
+                if let label = Units.effortLabel(for: activity) {
+                    var e = pad(label + ":", 11) + (Units.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) ?? "")
+                    e += " avg"
+                    if let now = w["currentSpeed"]?.doubleValue { e += ", " + (Units.effort(now, for: activity) ?? "") + " now" }
+                    lines.append(e)
+                }
+            }
+            if let c = w["calories"]?.doubleValue { lines.append("Calories:  " + formatFixed(c, decimals: 0) + " kcal") }
+        } else {
+            lines.append("State:     \(state)" + (state == "idle" ? " (no workout in progress)" : ""))
+        }
+        if let g = object(r["gps"]) { lines.append("GPS:       " + gps(g)) }
+        if let a = r["action"]?.stringValue { lines.append("Toggle:    " + a) }
+        if let e = r["saveError"]?.stringValue { lines.append("Save:      FAILED: " + e) }
+        return lines
+    }
+
+    public func status(_ r: JSON) -> String { statusLines(r).joined(separator: "\n") + "\n" }
+
+    /// One line per `watch` update when output is not a terminal.
+    public func statusLine(_ r: JSON) -> String {
+        let state = r["state"]?.stringValue ?? "unknown"
+        var parts = [state]
+        if let w = object(r["workout"]) {
+            let activity = activityOf(w)
+            parts.append(activityName(w))
+            parts.append(Units.duration(num(w["elapsedSeconds"])))
+            if activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0 {
+                parts.append(Units.distance(num(w["distanceMeters"])))
+                if let e = Units.effort(w["currentSpeed"]?.doubleValue ?? w["movingAverageSpeed"]?.doubleValue, for: activity) { parts.append(e) }
+            }
+        }
+        if let g = object(r["gps"]) { parts.append("GPS " + (g["fix"]?.stringValue ?? "none")) }
+        if let e = r["saveError"]?.stringValue { parts.append("save failed: " + e) }
+        return parts.joined(separator: "  ")
+    }
+
+    func gps(_ g: JSON) -> String {
+        var s: String
+        switch g["fix"]?.stringValue ?? "none" {
+        case "none": s = "no fix"
+        case let f: s = f + " fix"
+        }
+        if let n = g["satellites"]?.intValue { s += ", \(n) satellite" + (n == 1 ? "" : "s") }
+        if let age = g["lastFixAgeSeconds"]?.doubleValue { s += ", " + formatFixed(age, decimals: 0) + " s ago" }
+        if let src = g["source"]?.stringValue { s += " (\(src))" } else { s += " (no source)" }
+        if let p = g["problem"]?.stringValue { s += " - " + p }
+        return s
+    }
+
+    // MARK: summaries
+
+    /// A finished or saved workout: the headline figures, one per line.
+    public func summary(_ w: JSON) -> String {
+        let activity = activityOf(w)
+        var s = activityName(w)
+        if let start = time(w["startedAt"]) {
+            s += ", " + clock.dateTime(start)
+            if let end = time(w["endedAt"]) { s += " - " + clock.timeOfDay(end).prefix(5) }
+        }
+        s += "\n"
+        if let id = w["id"]?.stringValue { s += "ID:        \(id)\n" }
+        s += "Elapsed:   " + Units.duration(num(w["elapsedSeconds"])) + "\n"
+        s += "Moving:    " + Units.duration(num(w["movingSeconds"])) + "\n"
+        if activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0 {
+            s += "Distance:  " + Units.distance(num(w["distanceMeters"])) + "\n"
+            if let label = Units.effortLabel(for: activity), let e = Units.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) {
+                s += pad(label + ":", 11) + e + " (moving average)\n"
+            }
+            if let max = w["maxSpeed"]?.doubleValue, max > 0 { s += "Max speed: " + Units.speed(max) + "\n" }
+            let gain = num(w["elevationGainMeters"])
+            let loss = w["elevationLossMeters"]?.doubleValue
+            s += "Climb:     +" + Units.meters(gain) + (loss.map { " / -" + Units.meters($0) } ?? "") + "\n"
+        }
+        if let c = w["calories"]?.doubleValue { s += "Calories:  " + formatFixed(c, decimals: 0) + " kcal\n" }
+        s += "Points:    \(w["pointCount"]?.intValue ?? 0)\n"
+        return s
+    }
+
+    /// `stop`: the final summary of the workout just ended.
+    public func stopped(_ r: JSON) -> String {
+        var s = "Workout stopped; saving.\n"
+        if let w = object(r["workout"]) { s += summary(w) }
+        if let e = r["saveError"]?.stringValue { s += "Save:      FAILED: " + e + "\n" }
+        return s
+    }
+
+    /// `show`: summary, laps, splits, best efforts and events.
+    public func show(_ r: JSON) -> String {
+        guard let w = object(r["workout"]) else { return "No workout in the reply.\n" }
+        let activity = activityOf(w)
+        var s = summary(w)
+        for (title, key) in [("Laps", "laps"), ("Splits", "splits")] {
+            guard let items = w[key]?.arrayValue, !items.isEmpty else { continue }
+            s += "\n\(title):\n"
+            var rows = [["#", "TIME", "DISTANCE", Units.effortLabel(for: activity)?.uppercased() ?? "", "CLIMB"]]
+            for it in items {
+                rows.append([
+                    String(it["index"]?.intValue ?? rows.count),
+                    Units.shortDuration(num(it["elapsedSeconds"])),
+                    Units.distance(num(it["distanceMeters"])),
+                    effortOfSection(it, activity) ?? "",
+                    "+" + Units.meters(num(it["elevationGainMeters"])),
+                ])
+            }
+            s += table(rows, rightAligned: [0, 1, 2, 3, 4])
+        }
+        if let best = w["bestEfforts"]?.arrayValue, !best.isEmpty {
+            s += "\nBest efforts:\n"
+            var rows: [[String]] = []
+            for b in best {
+                let d = num(b["distanceMeters"])
+                rows.append([d >= 1000 ? formatFixed(d / 1000, decimals: d.truncatingRemainder(dividingBy: 1000) == 0 ? 0 : 1) + " km" : formatFixed(d, decimals: 0) + " m",
+                             Units.shortDuration(num(b["seconds"]))])
+            }
+            s += table(rows, rightAligned: [0, 1], header: false)
+        }
+        if let events = r["events"]?.arrayValue, !events.isEmpty {
+            s += "\nEvents:\n"
+            for e in events {
+                var line = "  " + (time(e["time"]).map { clock.timeOfDay($0) } ?? "--:--:--") + "  " + (e["kind"]?.stringValue ?? "?")
+                if let c = e["cause"]?.stringValue { line += " (\(c))" }
+                if let t = e["text"]?.stringValue { line += ": " + t }
+                s += line + "\n"
+            }
+        }
+        return s
+    }
+
+    func effortOfSection(_ it: JSON, _ activity: ActivityType?) -> String? {
+        let moving = num(it["movingSeconds"]) > 0 ? num(it["movingSeconds"]) : num(it["elapsedSeconds"])
+        guard moving > 0 else { return Units.effort(nil, for: activity) }
+        return Units.effort(num(it["distanceMeters"]) / moving, for: activity)
+    }
+
+    // MARK: lists
+
+    /// `list`: one row per workout.
+    public func list(_ r: JSON) -> String {
+        let items = r["workouts"]?.arrayValue ?? []
+        if items.isEmpty { return "No workouts.\n" }
+        var rows = [["ID", "START", "ACTIVITY", "TIME", "DISTANCE", "PACE/SPEED"]]
+        for w in items {
+            let activity = activityOf(w)
+            let hasDistance = activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0
+            rows.append([
+                w["id"]?.stringValue ?? "?",
+                time(w["startedAt"]).map { clock.dateTime($0) } ?? "?",
+                activityName(w),
+                Units.duration(num(w["movingSeconds"]) > 0 ? num(w["movingSeconds"]) : num(w["elapsedSeconds"])),
+                hasDistance ? Units.distance(num(w["distanceMeters"])) : "-",
+                hasDistance ? (Units.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) ?? "-") : "-",
+            ])
+        }
+        return table(rows, rightAligned: [3, 4, 5])
+    }
+
+    /// `activities`: name, display name, GPS, effort.
+    public func activities(_ r: JSON) -> String {
+        var rows = [["NAME", "DISPLAY NAME", "GPS", "SHOWS"]]
+        for a in r["activities"]?.arrayValue ?? [] {
+            rows.append([
+                a["name"]?.stringValue ?? "?",
+                a["displayName"]?.stringValue ?? "",
+                (a["supportsGPS"]?.boolValue ?? false) ? "yes" : "no",
+                a["effort"]?.stringValue ?? "",
+            ])
+        }
+        return table(rows, rightAligned: [])
+    }
+
+    /// `streak`: the daily and weekly lines.
+    public func streak(_ r: JSON) -> String {
+        let s = r["streak"] ?? .null
+        var out = ""
+        for (title, key, unit) in [("Daily streak: ", "daily", "day"), ("Weekly streak:", "weekly", "week")] {
+            guard let k = object(s[key]) else { continue }
+            let current = k["current"]?.intValue ?? 0
+            let best = k["best"]?.intValue ?? 0
+            var line = "\(title) \(count(current, unit))"
+            if current > 0, let since = k["currentStart"]?.stringValue { line += " (since \(since))" }
+            line += "; best \(count(best, unit))"
+            if best > 0, let from = k["bestStart"]?.stringValue {
+                line += " (\(from)" + (k["bestEnd"]?.stringValue.map { " to " + $0 } ?? "") + ")"
+            }
+            if key == "daily", let done = k["todayDone"]?.boolValue {
+                line += done ? "; today done" : (current > 0 ? "; not yet today" : "")
+            }
+            if key == "weekly", let done = k["thisWeekDone"]?.boolValue {
+                line += done ? "; this week done" : (current > 0 ? "; not yet this week" : "")
+            }
+            out += line + "\n"
+        }
+        return out.isEmpty ? "No streak data.\n" : out
+    }
+
+    /// `import`: one line per file.
+    public func importResults(_ r: JSON) -> String {
+        var out = ""
+        for item in r["results"]?.arrayValue ?? [] {
+            let file = item["file"]?.stringValue ?? "?"
+            switch item["result"]?.stringValue ?? "error" {
+            case "imported": out += "imported   \(file) -> \(item["id"]?.stringValue ?? "?")\n"
+            case "duplicate": out += "duplicate  \(file)" + (item["id"]?.stringValue.map { " (already saved as \($0))" } ?? "") + "\n"
+            case let other: out += "\(other == "error" ? "error" : other)      \(file): \(item["error"]?.stringValue ?? "failed")\n"
+            }
+        }
+        return out
+    }
+
+    // MARK: helpers
+
+    func activityOf(_ w: JSON) -> ActivityType? { w["activity"]?.stringValue.flatMap { ActivityType(rawValue: $0) } }
+
+    func activityName(_ w: JSON) -> String {
+        if let a = activityOf(w) { return a.displayName }
+        return w["activity"]?.stringValue ?? "Workout"
+    }
+
+    /// The value when it is a JSON object (not null, not some other type).
+    func object(_ v: JSON?) -> JSON? {
+        guard let v, v.objectValue != nil else { return nil }
+        return v
+    }
+
+    func num(_ v: JSON?) -> Double { v?.doubleValue ?? 0 }
+    func time(_ v: JSON?) -> Double? { v?.stringValue.flatMap { ISO8601.parse($0) } }
+    func count(_ n: Int, _ unit: String) -> String { "\(n) \(unit)" + (n == 1 ? "" : "s") }
+    func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count) }
+
+    /// Columns separated by two spaces; the given columns right-aligned.
+    func table(_ rows: [[String]], rightAligned: Set<Int>, header: Bool = true) -> String {
+        let columns = rows.map(\.count).max() ?? 0
+        var widths = [Int](repeating: 0, count: columns)
+        for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
+        var out = ""
+        for r in rows {
+            var line = header ? "" : "  "
+            for (i, c) in r.enumerated() {
+                let fill = String(repeating: " ", count: widths[i] - c.count)
+                if i > 0 { line += "  " }
+                line += rightAligned.contains(i) ? fill + c : c + (i + 1 < r.count ? fill : "")
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            out += line + "\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,109 @@
+import Glibc
+import WorkoutCore
+
+/// Numbers as people read them: durations h:mm:ss, distances in km with 2 decimals,
+/// pace m:ss /km, speed km/h. Pure; every function accepts any Double (NaN, negative, huge).
+public enum Units {
+    /// `h:mm:ss` (hours grow past 99 as needed); seconds are truncated like a stopwatch.
+    /// Negative or non-finite values show as 0:00:00.
+    public static func duration(_ seconds: Double) -> String {
+        let t = seconds.isFinite && seconds > 0 ? Int64(min(seconds, 9.0e15)) : 0
+        return "\(t / 3600):" + two(t / 60 % 60) + ":" + two(t % 60)
+    }
+
+    /// `m:ss` below an hour, `h:mm:ss` above (lap and split times).
+    public static func shortDuration(_ seconds: Double) -> String {
+        let t = seconds.isFinite && seconds > 0 ? Int64(min(seconds, 9.0e15)) : 0
+        if t >= 3600 { return duration(seconds) }
+        return "\(t / 60):" + two(t % 60)
+    }
+
+    /// `12.34 km` (2 decimals, rounded half away from zero).
+    public static func distance(_ meters: Double) -> String {
+        let m = meters.isFinite && meters > 0 ? meters : 0
+        return formatFixed(m / 1000, decimals: 2) + " km"
+    }
+
+    /// Speeds below this (m/s, about 2.8 h per km) have no meaningful pace.
+    public static let slowestPaceSpeed = 0.1
+
+    /// `5:38 /km` for a speed in m/s; `-:-- /km` when standing still or unknown.
+    /// Paces of an hour or more per km show as h:mm:ss.
+    public static func pace(speed: Double?) -> String {
+        guard let v = speed, v.isFinite, v >= slowestPaceSpeed else { return "-:-- /km" }
+        let secondsPerKm = (1000 / v).rounded()
+        let t = Int64(secondsPerKm)
+        if t >= 3600 { return duration(secondsPerKm) + " /km" }
+        return "\(t / 60):" + two(t % 60) + " /km"
+    }
+
+    /// `24.3 km/h` for a speed in m/s (1 decimal); `-- km/h` when unknown.
+    public static func speed(_ metersPerSecond: Double?) -> String {
+        guard let v = metersPerSecond, v.isFinite else { return "-- km/h" }
+        return formatFixed(max(v, 0) * 3.6, decimals: 1) + " km/h"
+    }
+
+    /// The effort figure of an activity: pace, speed, or nil for activities showing neither.
+    public static func effort(_ speed: Double?, for activity: ActivityType?) -> String? {
+        switch activity?.effortDisplay ?? .speed {
+        case .pace: return pace(speed: speed)
+        case .speed: return self.speed(speed)
+        case .none: return nil
+        }
+    }
+
+    /// The label of that figure ("Pace", "Speed").
+    public static func effortLabel(for activity: ActivityType?) -> String? {
+        switch activity?.effortDisplay ?? .speed {
+        case .pace: return "Pace"
+        case .speed: return "Speed"
+        case .none: return nil
+        }
+    }
+
+    /// Elevation in whole metres (`123 m`).
+    public static func meters(_ m: Double) -> String {
+        formatFixed(m.isFinite ? m : 0, decimals: 0) + " m"
+    }
+
+    static func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+
+    /// Zero-padded decimal (`pad(7, 2)` = "07").
+    public static func pad(_ v: Int, _ width: Int) -> String {
+        let s = String(v)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+}
+
+/// Local wall-clock time for display, via the C library (honours TZ; no Foundation).
+public struct LocalClock: Sendable {
+    /// Seconds east of UTC at a given UTC instant.
+    public var offset: @Sendable (Double) -> Int
+
+    public init(offset: @escaping @Sendable (Double) -> Int) { self.offset = offset }
+
+    public static let utc = LocalClock { _ in 0 }
+
+    /// The system's zone (TZ / /etc/localtime) through localtime_r.
+    public static let system = LocalClock { t in
+        var time = time_t(t.isFinite ? t : 0)
+        var tm = tm()
+        guard localtime_r(&time, &tm) != nil else { return 0 }
+        return Int(tm.tm_gmtoff)
+    }
+
+    public func civil(_ t: Double) -> CivilTime { CivilTime(utc: t + Double(offset(t))) }
+
+    /// `2026-11-21 09:30`
+    public func dateTime(_ t: Double) -> String {
+        let c = civil(t)
+        return Units.pad(c.year, 4) + "-" + Units.pad(c.month, 2) + "-" + Units.pad(c.day, 2) + " "
+            + Units.pad(c.hour, 2) + ":" + Units.pad(c.minute, 2)
+    }
+
+    /// `09:30:05`
+    public func timeOfDay(_ t: Double) -> String {
+        let c = civil(t)
+        return Units.pad(c.hour, 2) + ":" + Units.pad(c.minute, 2) + ":" + Units.pad(c.second, 2)
+    }
+}

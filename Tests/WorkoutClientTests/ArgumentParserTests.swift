@@ -1,0 +1,133 @@
+import Testing
+import WorkoutCore
+@testable import WorkoutClient
+
+@Suite struct ArgumentParserTests {
+    let id = WorkoutID(rawValue: "20261121T093000Z-3f9a")!
+
+    func parse(_ args: String...) -> Result<Invocation, UsageError> {
+        ArgumentParser.parse(args, cwd: "/home/u/runs")
+    }
+
+    func command(_ args: String...) -> ClientCommand? {
+        guard case .success(let inv) = ArgumentParser.parse(args, cwd: "/home/u/runs") else { return nil }
+        return inv.command
+    }
+
+    func isUsageError(_ args: [String]) -> Bool {
+        if case .failure = ArgumentParser.parse(args, cwd: "/") { return true }
+        return false
+    }
+
+    @Test func everySimpleCommand() {
+        #expect(command("start", "running") == .send(.start(.running)))
+        #expect(command("start", "Trail-Running") == .send(.start(.trailRunning)))
+        #expect(command("pause") == .send(.pause))
+        #expect(command("resume") == .send(.resume))
+        #expect(command("lap") == .send(.lap))
+        #expect(command("stop") == .send(.stop))
+        #expect(command("toggle") == .send(.toggle))
+        #expect(command("status") == .send(.status))
+        #expect(command("watch") == .watch)
+        #expect(command("activities") == .send(.activities))
+        #expect(command("streak") == .send(.streak))
+        #expect(command("reload") == .send(.reload))
+        #expect(command("show", id.rawValue) == .send(.show(id)))
+        #expect(command("delete", id.rawValue) == .send(.delete(id)))
+        #expect(command("undelete", id.rawValue) == .send(.undelete(id)))
+    }
+
+    @Test func marker() {
+        #expect(command("marker") == .send(.marker(nil)))
+        #expect(command("marker", "water", "stop") == .send(.marker("water stop")))
+        #expect(command("marker", "--", "-5 degrees") == .send(.marker("-5 degrees")))
+    }
+
+    @Test func list() {
+        #expect(command("list") == .list(ListOptions()))
+        #expect(command("list", "--from", "2026-11-01", "--to=2026-11-21", "--activity", "cycling", "--limit", "5")
+                == .list(ListOptions(from: "2026-11-01", to: "2026-11-21", activity: .cycling, limit: 5)))
+        let req = ClientCommand.list(ListOptions(from: "2026-11-01", limit: 3)).request
+        #expect(req?["command"]?.stringValue == "list")
+        #expect(req?["from"]?.stringValue == "2026-11-01")
+        #expect(req?["limit"]?.intValue == 3)
+        // The daemon's decoder accepts what we send.
+        #expect((try? ControlRequest.decode(req!).get()) != nil)
+    }
+
+    @Test func export() {
+        #expect(command("export", id.rawValue, "--format", "gpx") == .export(ExportOptions(id: id, format: .gpx)))
+        #expect(command("export", "--format=TCX", id.rawValue, "--output", "out.tcx")
+                == .export(ExportOptions(id: id, format: .tcx, output: "/home/u/runs/out.tcx")))
+        #expect(command("export", id.rawValue, "--format", "json", "--output", "/tmp/a.json")
+                == .export(ExportOptions(id: id, format: .json, output: "/tmp/a.json")))
+        #expect(command("export", id.rawValue, "--format", "json", "--output", "-") == .export(ExportOptions(id: id, format: .json)))
+    }
+
+    @Test func importMakesPathsAbsolute() {
+        #expect(command("import", "a.gpx", "./b.tcx", "/data/c.nmea", "--activity", "hiking")
+                == .send(.importFiles(["/home/u/runs/a.gpx", "/home/u/runs/b.tcx", "/data/c.nmea"], .hiking)))
+        let req = command("import", "x.gpx")?.request
+        #expect(req?["files"]?.arrayValue == [.string("/home/u/runs/x.gpx")])
+        #expect((try? ControlRequest.decode(req!).get()) == .importFiles(["/home/u/runs/x.gpx"], nil))
+    }
+
+    @Test func simulate() {
+        #expect(command("simulate") == .simulate(SimulateOptions()))
+        #expect(command("simulate", "run.nmea", "--speed", "10", "--loop")
+                == .simulate(SimulateOptions(file: "/home/u/runs/run.nmea", speed: 10, loop: true)))
+        #expect(command("simulate", "--speed=0", "--activity", "cycling", "--feed-socket", "/tmp/f.sock")
+                == .simulate(SimulateOptions(speed: 0, activity: .cycling, feedSocket: "/tmp/f.sock")))
+        #expect(command("simulate")?.request == nil)
+    }
+
+    @Test func globalOptionsBeforeOrAfterTheCommand() throws {
+        #expect(try parse("--socket", "/tmp/x.sock", "--json", "status").get() == Invocation(socketPath: "/tmp/x.sock", json: true, command: .send(.status)))
+        #expect(try parse("status", "--json", "--socket=rel.sock").get() == Invocation(socketPath: "/home/u/runs/rel.sock", json: true, command: .send(.status)))
+    }
+
+    @Test func helpAndVersion() {
+        #expect(command("--help") == .help(nil))
+        #expect(command("-h") == .help(nil))
+        #expect(command("help") == .help(nil))
+        #expect(command("help", "export") == .help("export"))
+        #expect(command("export", "--help") == .help("export"))
+        #expect(command("start", "-h") == .help("start"))
+        #expect(command("--version") == .version)
+        for c in CommandHelp.all { #expect(command(c.name, "--help") == .help(c.name)) }
+    }
+
+    @Test(arguments: [
+        [], ["frobnicate"], ["--bogus", "status"], ["--socket"], ["--socket", "", "status"],
+        ["start"], ["start", "flying"], ["start", "running", "cycling"],
+        ["pause", "now"], ["resume", "x"], ["lap", "1"], ["stop", "--force"], ["toggle", "x"], ["status", "x"],
+        ["watch", "x"], ["activities", "x"], ["streak", "x"], ["reload", "x"],
+        ["show"], ["show", "a/b"], ["show", "x", "y"], ["delete"], ["undelete", "../etc"],
+        ["list", "x"], ["list", "--from", "yesterday"], ["list", "--to", "2026-13-01"], ["list", "--limit", "0"],
+        ["list", "--limit", "-3"], ["list", "--limit"], ["list", "--activity", "flying"], ["list", "--sort", "x"],
+        ["export"], ["export", "20261121T093000Z-3f9a"], ["export", "20261121T093000Z-3f9a", "--format", "kml"],
+        ["export", "20261121T093000Z-3f9a", "--format"], ["export", "--format", "gpx"],
+        ["import"], ["import", "--activity", "running"], ["import", "a.gpx", "--activity", "flying"],
+        ["simulate", "a", "b"], ["simulate", "--speed", "-1"], ["simulate", "--speed", "fast"], ["simulate", "--loop=yes"],
+        ["simulate", "--activity", "x"], ["help", "frobnicate"], ["help", "a", "b"],
+    ])
+    func badUsage(_ args: [String]) {
+        #expect(isUsageError(args))
+    }
+
+    @Test func usageErrorsExit2WithAHint() {
+        let capture = Capture()
+        let client = Client(console: capture.console, paths: SocketPaths(directory: "/nonexistent"))
+        #expect(client.run(arguments: ["start"], cwd: "/") == .usage)
+        #expect(capture.stderr.contains("start needs an activity"))
+        #expect(capture.stderr.contains("workoutctl start --help"))
+        #expect(capture.stdout.isEmpty)
+    }
+
+    @Test func absolutePaths() {
+        #expect(ArgumentParser.absolute("a", cwd: "/") == "/a")
+        #expect(ArgumentParser.absolute("./a", cwd: "/x/") == "/x/a")
+        #expect(ArgumentParser.absolute("/b", cwd: "/x") == "/b")
+        #expect(ArgumentParser.absolute("../b", cwd: "/x") == "/x/../b")
+    }
+}

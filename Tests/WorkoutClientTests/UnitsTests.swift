@@ -1,0 +1,71 @@
+import Testing
+import WorkoutCore
+@testable import WorkoutClient
+
+@Suite struct UnitsTests {
+    @Test func durations() {
+        #expect(Units.duration(0) == "0:00:00")
+        #expect(Units.duration(59.9) == "0:00:59")
+        #expect(Units.duration(61) == "0:01:01")
+        #expect(Units.duration(3600) == "1:00:00")
+        #expect(Units.duration(36_000 + 754) == "10:12:34")
+        #expect(Units.duration(100 * 3600 + 5) == "100:00:05")
+        #expect(Units.duration(-5) == "0:00:00")
+        #expect(Units.duration(.nan) == "0:00:00")
+        #expect(Units.duration(.infinity) == "0:00:00")
+        #expect(Units.shortDuration(305) == "5:05")
+        #expect(Units.shortDuration(3725) == "1:02:05")
+    }
+
+    @Test func distances() {
+        #expect(Units.distance(0) == "0.00 km")
+        #expect(Units.distance(5) == "0.01 km")
+        #expect(Units.distance(4) == "0.00 km")
+        #expect(Units.distance(2134.6) == "2.13 km")
+        #expect(Units.distance(42_195) == "42.20 km")
+        #expect(Units.distance(123_456_789) == "123456.79 km")
+        #expect(Units.distance(-3) == "0.00 km")
+        #expect(Units.distance(.nan) == "0.00 km")
+    }
+
+    @Test func pace() {
+        #expect(Units.pace(speed: 1000.0 / 338) == "5:38 /km")
+        #expect(Units.pace(speed: 1000.0 / 359.6) == "6:00 /km")  // rounds, never "5:60"
+        #expect(Units.pace(speed: 1000.0 / 180) == "3:00 /km")
+        #expect(Units.pace(speed: 0.2) == "1:23:20 /km")  // very slow: an hour or more per km
+        #expect(Units.pace(speed: 0) == "-:-- /km")
+        #expect(Units.pace(speed: 0.05) == "-:-- /km")
+        #expect(Units.pace(speed: nil) == "-:-- /km")
+        #expect(Units.pace(speed: .nan) == "-:-- /km")
+        #expect(Units.pace(speed: -1) == "-:-- /km")
+    }
+
+    @Test func speed() {
+        #expect(Units.speed(6.75) == "24.3 km/h")
+        #expect(Units.speed(0) == "0.0 km/h")
+        #expect(Units.speed(nil) == "-- km/h")
+        #expect(Units.speed(-2) == "0.0 km/h")
+    }
+
+    @Test func effortFollowsTheActivity() {
+        #expect(Units.effort(1000.0 / 300, for: .running) == "5:00 /km")
+        #expect(Units.effort(1000.0 / 300, for: .walking) == "5:00 /km")
+        #expect(Units.effort(10, for: .cycling) == "36.0 km/h")
+        #expect(Units.effort(10, for: .yoga) == nil)
+        #expect(Units.effortLabel(for: .running) == "Pace")
+        #expect(Units.effortLabel(for: .cycling) == "Speed")
+        #expect(Units.effortLabel(for: .strength) == nil)
+        // Every activity gets a consistent answer.
+        for a in ActivityType.allCases { #expect((Units.effort(3, for: a) == nil) == (Units.effortLabel(for: a) == nil)) }
+    }
+
+    @Test func localClock() {
+        let t = ISO8601.parse("2026-11-21T09:30:05Z")!
+        #expect(LocalClock.utc.dateTime(t) == "2026-11-21 09:30")
+        #expect(LocalClock.utc.timeOfDay(t) == "09:30:05")
+        let berlin = LocalClock { _ in 3600 }
+        #expect(berlin.dateTime(t) == "2026-11-21 10:30")
+        let lateUTC = ISO8601.parse("2026-11-21T23:30:00Z")!
+        #expect(berlin.dateTime(lateUTC) == "2026-11-22 00:30")
+    }
+}
