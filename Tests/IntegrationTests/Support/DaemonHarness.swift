@@ -46,7 +46,7 @@ final class DaemonHarness: @unchecked Sendable {
 
     let dir: String
     var process: Process?
-    let stderrPipe = Pipe()
+    var stderrPipe = Pipe()
     var environment: [String: String]
 
     var controlSocket: String { dir + "/r/workoutd/control.sock" }
@@ -83,6 +83,7 @@ final class DaemonHarness: @unchecked Sendable {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: DaemonHarness.binary("workoutd"))
         p.environment = environment
+        stderrPipe = Pipe()  // a pipe serves one process: Foundation closes its write end after launch
         p.standardError = stderrPipe
         p.standardOutput = FileHandle.nullDevice
         try p.run()
