@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import WorkoutCore
+
+/// What a user tailing ~/.local/state/workoutd/workoutd.log sees during a workout.
+@Suite(.serialized) struct LogFileTests {
+    @Test func tailShowsStatusLinesThenSavedStreakAndHealth() throws {
+        let d = try DaemonHarness(config: #"""
+        {"feeds":[{"kind":"socket"}],"statusLogSeconds":1,"log":{"file":true},"streaks":{"minimumSeconds":0}}
+        """#)
+        try d.start()
+        _ = try d.request(#"{"command":"start","activity":"running"}"#)
+        let feeder = FixFeeder(socket: d.feedSocket, start: Date().timeIntervalSince1970, rate: 10)
+        usleep(4_300_000)
+        feeder.stop()
+        _ = try d.request(#"{"command":"stop"}"#)
+        try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        d.stop()
+        let text = try String(contentsOfFile: d.stateDir + "/workoutd.log", encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        var parsed: [LogfmtLine] = []
+        for line in lines {
+            let p = LogfmtParser.parse(line)
+            #expect(p != nil, "not logfmt: \(line)")
+            if let p { parsed.append(p) }
+        }
+        let status = parsed.filter { $0["event"] == "workout.status" }
+        #expect(status.count >= 3, "status lines: \(status.count)")
+        let stamps = status.compactMap(\.timestamp)
+        for (a, b) in zip(stamps, stamps.dropFirst()) {
+            #expect(abs((b - a) - 1) < 0.3, "status interval \(b - a) s")
+        }
+        for s in status {
+            for key in ["elapsed", "moving", "distance_km", "pace", "fix"] { #expect(s[key] != nil, "status line lacks \(key)") }
+        }
+        let events = parsed.compactMap { $0["event"] }
+        guard let saved = events.firstIndex(of: "workout.saved") else { Issue.record("no saved line"); return }
+        #expect(events.lastIndex(of: "workout.status")! < saved)
+        #expect(events[saved...].contains("workout.health"))
+        #expect(events[saved...].contains { $0.hasPrefix("streak.") }, "a streak line after the save: \(events[saved...])")
+        let health = try #require(parsed.first { $0["event"] == "workout.health" })
+        #expect(health["fix_rate_hz"] != nil && health["rejected_warm_up"] != nil && health["signal_lost_s"] != nil)
+    }
+}
