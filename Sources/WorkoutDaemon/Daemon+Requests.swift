@@ -4,7 +4,7 @@ import WorkoutCore
 /// Control requests: each is answered from the lifecycle or the history store.
 extension Daemon {
     func handle(_ request: ControlRequest) -> JSON {
-        let t = now()
+        let t = workoutNow()
         switch request {
         case .status, .watch:
             return statusReply(extra: request == .watch ? [("subscribed", true)] : [])

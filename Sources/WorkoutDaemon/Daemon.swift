@@ -30,6 +30,8 @@ public final class Daemon: @unchecked Sendable {
     let wallAnchor: Double
     let monoAnchor: Double
     var shutdown = ShutdownState.running
+    /// Where the workout's time comes from: the daemon's clock, or a simulation feed's.
+    var clock = WorkoutClock.system
     /// The streak day of the last "at risk" warning (once per day).
     var lastRiskWarningDay: StreakDay?
     let testHooks: Bool
@@ -61,6 +63,21 @@ public final class Daemon: @unchecked Sendable {
 
     /// The daemon's clock: wall time at start-up advanced by the monotonic clock.
     func now() -> Double { wallAnchor + (EventLoop.monotonic() - monoAnchor) }
+
+    /// The workout's clock: the daemon's, or while a simulation feed drives the workout, the
+    /// feed's last fix time advanced by the wall time since, times the replay speed.
+    func workoutNow() -> Double {
+        switch clock {
+        case .system: return now()
+        case .feed(let t, let at, let speed): return t + (EventLoop.monotonic() - at) * speed
+        }
+    }
+
+    /// The simulation feed closed: the workout's clock stops at its last fix, so a stop sent
+    /// later still ends the workout where the file ended.
+    func simulationEnded() {
+        if case .feed(let t, _, _) = clock { clock = .feed(lastFixTime: t, receivedAt: EventLoop.monotonic(), speed: 0) }
+    }
 
     func log(_ e: some LogEvent) { logger.log(e, wallTime: now()) }
 
@@ -124,7 +141,9 @@ public final class Daemon: @unchecked Sendable {
             case .openGPS: feeds?.open()
             case .closeGPS: feeds?.close()
             case .journal(let record): journal.appendNow(record)
-            case .save(let workout): beginSave(workout)
+            case .save(let workout):
+                clock = .system
+                beginSave(workout)
             case .retrySave(let after): loop.after(after) { [unowned self] in self.perform(self.lifecycle.retrySave()) }
             case .removeJournal: journal.remove()
             case .announceSaved(let workout): announceSaved(workout)
@@ -188,7 +207,7 @@ public final class Daemon: @unchecked Sendable {
     // MARK: - Timers
 
     func secondTick() {
-        let events = lifecycle.tick(now: now())
+        let events = lifecycle.tick(now: workoutNow())
         handleRecorderEvents(events)
         if case .active = lifecycle { publish() }
         checkStreakRisk()
@@ -211,7 +230,7 @@ public final class Daemon: @unchecked Sendable {
         statusLogTimer = loop.every(config.statusLogSeconds) { [unowned self] in
             switch self.lifecycle {
             case .active, .paused:
-                if let s = self.lifecycle.summary(now: self.now()) {
+                if let s = self.lifecycle.summary(now: self.workoutNow()) {
                     self.log(DaemonLogEvent.status(s, state: self.lifecycle.stateName, fix: self.feeds?.status.fix ?? "none"))
                 }
             case .idle, .restoring, .saving: break
@@ -222,7 +241,12 @@ public final class Daemon: @unchecked Sendable {
     // MARK: - GPS
 
     /// A fix from the active source: into the lifecycle, and into the journal if recorded.
-    func fixArrived(_ fix: Fix) {
+    /// `simulationSpeed` is set for a simulation feed: the workout then follows the feed's time.
+    func fixArrived(_ fix: Fix, simulationSpeed: Double? = nil) {
+        if let speed = simulationSpeed, lifecycle.wantsGPS {
+            perform(lifecycle.rebaseStart(to: fix.time))
+            clock = .feed(lastFixTime: fix.time, receivedAt: EventLoop.monotonic(), speed: max(speed, 0.001))
+        }
         guard let events = lifecycle.fixReceived(fix) else { return }
         journal.appendFix(fix)
         handleRecorderEvents(events)
@@ -244,7 +268,7 @@ public final class Daemon: @unchecked Sendable {
     func statusFields() -> [(String, JSON)] {
         [
             ("state", .string(lifecycle.stateName)),
-            ("workout", lifecycle.summary(now: now())?.json() ?? .null),
+            ("workout", lifecycle.summary(now: workoutNow())?.json() ?? .null),
             ("gps", feeds?.status.json() ?? GPSStatus().json()),
             ("action", .string(lifecycle.actionTitle(defaultActivity: config.defaultActivity))),
             ("saveError", .string(lifecycle.saveError ?? journal.lastError?.description)),
@@ -257,7 +281,7 @@ public final class Daemon: @unchecked Sendable {
         case .idle: return "Idle; \(store.summaries().count) workouts saved"
         case .restoring: return "Restoring an interrupted workout"
         case .active, .paused:
-            guard let s = lifecycle.summary(now: now()) else { return lifecycle.stateName }
+            guard let s = lifecycle.summary(now: workoutNow()) else { return lifecycle.stateName }
             return "\(lifecycle.stateName == "active" ? "Recording" : "Paused") \(s.activity.rawValue) \(formatDuration(s.elapsedSeconds)) \(formatFixed(s.distanceMeters / 1000, decimals: 2)) km; GPS \(feeds?.status.fix ?? "none")"
         case .saving(let job):
             return job.lastError.map { "Saving \(job.workout.id) failed: \($0); retrying" } ?? "Saving \(job.workout.id)"
@@ -299,7 +323,7 @@ public final class Daemon: @unchecked Sendable {
         server?.close()
         server = nil
         feeds?.shutdown()
-        if lifecycle.canStop { _ = apply(lifecycle.stop(at: now())) }
+        if lifecycle.canStop { _ = apply(lifecycle.stop(at: workoutNow())) }
         shutdown = .draining(deadline: EventLoop.monotonic() + 10)
         checkShutdownProgress()
         loop.after(10) { [unowned self] in self.finishShutdown() }
@@ -321,4 +345,12 @@ public final class Daemon: @unchecked Sendable {
     }
 
     func ignoreSIGPIPE() { signal(SIGPIPE, SIG_IGN) }
+}
+
+/// Where a workout's time comes from.
+enum WorkoutClock {
+    /// The daemon's clock (wall time at start-up advanced by the monotonic clock).
+    case system
+    /// A simulation feed's: its last fix time, when that fix arrived (monotonic), and the speed.
+    case feed(lastFixTime: Double, receivedAt: Double, speed: Double)
 }

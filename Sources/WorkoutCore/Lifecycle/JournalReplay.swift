@@ -32,6 +32,10 @@ struct JournalReplay {
                 stopped = t
             case .alive(let t):
                 last = max(last, t)
+            case .rebased(let t):
+                if recorder.points.isEmpty {
+                    recorder = WorkoutRecorder(id: id, activity: activity, startedAt: t, settings: settings)
+                }
             case .recovered(let t, let gapFrom):
                 recorder.recovered(at: t, gapFrom: gapFrom); last = max(last, t)
             }

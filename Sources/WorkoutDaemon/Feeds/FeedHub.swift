@@ -167,6 +167,7 @@ final class FeedHub {
             if n < 0 && (errno == EAGAIN || errno == EINTR) { break }
             if n <= 0 {
                 daemon.loop.unwatch(c.token); Glibc.close(fd); clients[fd] = nil
+                if c.decoder.simulationSpeed != nil { daemon.simulationEnded() }
                 return
             }
             buf.withUnsafeBytes { raw in
@@ -174,7 +175,7 @@ final class FeedHub {
                     switch item {
                     case .tooLong: status.rejectedInput["line_too_long", default: 0] += 1
                     case .line(let line):
-                        for fix in c.decoder.decode(line: line) { deliver(fix) }
+                        for fix in c.decoder.decode(line: line) { deliver(fix, simulationSpeed: c.decoder.simulationSpeed) }
                     }
                 }
             }
@@ -185,13 +186,13 @@ final class FeedHub {
         clients[fd] = c
     }
 
-    func deliver(_ fix: Fix) {
+    func deliver(_ fix: Fix, simulationSpeed: Double? = nil) {
         guard case .open = state else { return }
         if fix.mode != status.fixMode { daemon.log(GPSLogEvent.fix(fix.mode, source: status.source ?? "")) }
         status.fixMode = fix.mode
         status.lastFixMonotonic = EventLoop.monotonic()
         status.satellites = fix.satellites ?? status.satellites
         status.clockOffsetSeconds = fix.time - daemon.now()
-        daemon.fixArrived(fix)
+        daemon.fixArrived(fix, simulationSpeed: simulationSpeed)
     }
 }

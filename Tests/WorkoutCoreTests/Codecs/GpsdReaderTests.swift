@@ -138,7 +138,7 @@ struct GpsdReaderTests {
         #expect(r.stats.wrongType == 8)
         #expect(r.stats.tpvWithoutPosition == 1)
         // A 300 KB line is dropped as too long and the next line still decodes.
-        var big = Array(String(repeating: "x", count: 300_000).utf8) + [0x0A] + Array(good.utf8) + [0x0A]
+        let big = Array(String(repeating: "x", count: 300_000).utf8) + [0x0A] + Array(good.utf8) + [0x0A]
         big.withUnsafeBufferPointer { r.feed($0) { fixes.append($0) } }
         _ = r.flush()
         #expect(r.stats.tooLong == 1)

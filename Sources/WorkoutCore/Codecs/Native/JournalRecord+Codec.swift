@@ -27,6 +27,7 @@ extension JournalRecord {
         case .stopped(let t): return ["r": "stop", "t": .number(t)]
         case .recovered(let t, let g): return ["r": "recovered", "t": .number(t), "gapFrom": .number(g)]
         case .alive(let t): return ["r": "alive", "t": .number(t)]
+        case .rebased(let t): return ["r": "rebased", "t": .number(t)]
         case .fix(let f):
             var out = ""
             WorkoutFile.writePoint(TrackPoint(fix: f), to: &out)
@@ -51,6 +52,7 @@ extension JournalRecord {
         case "marker": guard let t else { return nil }; self = .marker(time: t, text: j["text"]?.stringValue)
         case "stop": guard let t else { return nil }; self = .stopped(time: t)
         case "alive": guard let t else { return nil }; self = .alive(time: t)
+        case "rebased": guard let t else { return nil }; self = .rebased(time: t)
         case "recovered":
             guard let t, let g = j["gapFrom"]?.doubleValue else { return nil }
             self = .recovered(time: t, gapFrom: g)
