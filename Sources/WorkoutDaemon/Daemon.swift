@@ -191,12 +191,17 @@ public final class Daemon: @unchecked Sendable {
         _ = lifecycle.beginRestore()
         notifier.notify(["STATUS=Restoring an interrupted workout"])
         guard let recovery = journal.recover(now: now()) else {
+            // Unreadable: keep it for a person, start clean.
+            if let aside = journal.keepAside(reason: "unreadable", now: now()) { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: 0)) }
             lifecycle = .idle(lastActivity: nil)
             return
         }
         if let aside = recovery.keptAside { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: recovery.badBytes)) }
         let actions = lifecycle.restored(recovery.records, at: now(), autoResume: config.autoResumeAfterRestore, settings: metricsSettings(for: recovery.records))
-        if case .idle = lifecycle { journal.remove() }  // nothing usable: no start record
+        if case .idle = lifecycle, let aside = journal.keepAside(reason: "unrestorable", now: now()) {
+            // No start record: nothing to restore, but never delete what we could not read.
+            log(DaemonLogEvent.journalKeptAside(path: aside, bytes: recovery.badBytes))
+        }
         perform(actions)
     }
 

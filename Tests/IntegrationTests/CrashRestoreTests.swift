@@ -46,6 +46,8 @@ import WorkoutCore
                 worstLoss = max(worstLoss, loss)
                 #expect(loss <= 1.0, "round \(round): \(loss) s of accepted fixes lost")
             }
+            let journalBefore = (try? String(contentsOfFile: d.stateDir + "/current.journal", encoding: .utf8)) ?? "<none>"
+            let previousLog = d.stderrText()
             try d.start()
             let s = try d.waitForStatus(seconds: 5) { ($0["state"] as? String).map { ["paused", "idle"].contains($0) } ?? false }
             if stopping {
@@ -55,6 +57,12 @@ import WorkoutCore
                 id = (try d.request(#"{"command":"start","activity":"running"}"#)["workout"] as? [String: Any])?["id"] as? String ?? "?"
             } else {
                 #expect(s["state"] as? String == "paused", "round \(round): restored paused")
+                if s["state"] as? String != "paused" {
+                    let lines = journalBefore.split(separator: "\n")
+                    print("ROUND \(round) journal had \(lines.count) lines; first: \(lines.first ?? "") last: \(lines.last ?? "")")
+                    print("previous daemon log tail: \(previousLog.suffix(800))")
+                    print("new daemon log: \(d.stderrText())")
+                }
                 #expect((s["workout"] as? [String: Any])?["id"] as? String == id, "round \(round): same workout")
                 _ = try d.request(#"{"command":"resume"}"#)
             }

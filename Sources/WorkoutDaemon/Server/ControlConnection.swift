@@ -12,6 +12,9 @@ final class ControlConnection {
         case watching
         /// Flushing its last reply, then closing (after a protocol violation).
         case closing
+        /// Reply sent and write side shut: input is read and dropped until the peer closes, so
+        /// the peer reads the reply instead of a connection reset.
+        case draining
     }
 
     let fd: Int32

@@ -29,7 +29,14 @@ public final class ControlServer {
     }
 
     public var clientCount: Int { connections.count }
-    public var watcherCount: Int { connections.values.filter { if case .watching = $0.mode { return true } else { return false } }.count }
+    public var watcherCount: Int {
+        connections.values.filter { c in
+            switch c.mode {
+            case .watching: return true
+            case .requests, .closing, .draining: return false
+            }
+        }.count
+    }
 
     /// Stops accepting and closes every client (shutdown, first step).
     public func close() {
@@ -97,10 +104,13 @@ public final class ControlServer {
                 drop(c); return
             }
             if n == 0 { drop(c); return }  // peer closed (possibly mid-request): forget it
-            c.lastActivity = EventLoop.monotonic()
+            switch c.mode {
+            case .draining: continue  // dropped unread; the 2 s limit counts from the reply
+            case .requests, .watching, .closing: c.lastActivity = EventLoop.monotonic()
+            }
             buf.withUnsafeBytes { raw in
                 c.lines.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { item in
-                    guard case .requests = c.mode else { return }  // a watcher's input is ignored
+                    guard case .requests = c.mode else { return }  // watchers' and closing input is ignored
                     switch item {
                     case .tooLong:
                         c.queue(ControlServer.errorReply(.badRequest("request line longer than \(limits.maxRequestBytes) bytes")))
@@ -133,7 +143,10 @@ public final class ControlServer {
         if c.pendingOutput > 0 {
             loop.setEvents(c.token, Int16(POLLIN | POLLOUT))
         } else if case .closing = c.mode {
-            drop(c)
+            shutdown(c.fd, Int32(SHUT_WR))
+            c.mode = .draining
+            c.lastActivity = EventLoop.monotonic()
+            loop.setEvents(c.token, Int16(POLLIN))
         } else {
             loop.setEvents(c.token, Int16(POLLIN))
         }
@@ -152,6 +165,8 @@ public final class ControlServer {
         for c in Array(connections.values) {
             switch c.mode {
             case .watching: continue
+            case .draining:
+                if now - c.lastActivity > 2 { drop(c) }  // a peer still sending after 2 s is cut off
             case .requests, .closing:
                 if now - c.lastActivity > limits.clientTimeoutSeconds { drop(c) }
             }

@@ -18,8 +18,10 @@ public final class Journal {
 
     public var exists: Bool { access(path, F_OK) == 0 }
 
-    /// Appends a control record durably (flushing buffered fixes first, to keep order).
+    /// Appends a control record durably (flushing buffered fixes first, to keep order). A
+    /// `started` record begins a new journal: a leftover file is moved aside, never appended to.
     public func appendNow(_ record: JournalRecord) {
+        if case .started = record, fd < 0, exists { _ = keepAside(reason: "leftover", now: 0) }
         pending += record.encodeLine()
         flush(alive: nil)
     }
@@ -51,6 +53,17 @@ public final class Journal {
             lastError = e
             if fd >= 0 { close(fd); fd = -1 }
         } catch {}
+    }
+
+    /// Moves the journal to `<journal>.<reason>-<n>` instead of deleting it (a journal that could
+    /// not be restored is kept for a person to look at). Returns the new path.
+    @discardableResult
+    public func keepAside(reason: String, now: Double) -> String? {
+        if fd >= 0 { close(fd); fd = -1 }
+        var n = Int(now)
+        var target = path + ".\(reason)-\(n)"
+        while access(target, F_OK) == 0 { n += 1; target = path + ".\(reason)-\(n)" }
+        return rename(path, target) == 0 ? target : nil
     }
 
     /// Removes the journal once the workout's save is durable.
