@@ -36,7 +36,8 @@ public final class LineConnection {
     public let path: String
     private var buffer: [UInt8] = []
     private var start = 0
-    private var eof = false
+    /// Whether the daemon closed its side.
+    private var stream = StreamState.open
 
     public init(fd: Int32, path: String) { self.fd = fd; self.path = path }
     deinit { close(fd) }
@@ -118,7 +119,7 @@ public final class LineConnection {
                 if start > 65536 { buffer.removeFirst(start); start = 0 }
                 return line
             }
-            if eof {
+            if case .ended = stream {
                 guard start < buffer.count else { return nil }
                 let line = Array(buffer[start...])
                 start = buffer.count
@@ -142,10 +143,16 @@ public final class LineConnection {
         if n < 0 {
             if errno == EINTR { return }
             let e = errno
-            if e == ECONNRESET { eof = true; return }
+            if e == ECONNRESET { stream = .ended; return }
             throw .io("reading from \(path): " + errnoText(e))
         }
-        if n == 0 { eof = true; return }
+        if n == 0 { stream = .ended; return }
         buffer.append(contentsOf: chunk[0..<n])
     }
+}
+
+/// The daemon's side of a connection: open, or closed (no more replies will come).
+enum StreamState {
+    case open
+    case ended
 }

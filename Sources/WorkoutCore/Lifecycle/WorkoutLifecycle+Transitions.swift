@@ -234,13 +234,13 @@ extension WorkoutLifecycle {
             return [.log(.restoreCompletingStop(id)), .save(workout)]
         }
         let gapFrom = replay.lastTime
-        if !replay.isPaused { recorder.pause(at: gapFrom, cause: .recovered) }
+        if !replay.phase.isPaused { recorder.pause(at: gapFrom, cause: .recovered) }
         recorder.recovered(at: now, gapFrom: gapFrom)
         var actions: [LifecycleAction] = [
             .journal(.recovered(time: now, gapFrom: gapFrom)),
             .log(.restored(id, recorder.activity, gapSeconds: max(0, now - gapFrom), points: recorder.summary(now: now).pointCount)),
         ]
-        if !replay.isPaused { actions.insert(.journal(.paused(time: gapFrom, cause: .recovered)), at: 0) }
+        if !replay.phase.isPaused { actions.insert(.journal(.paused(time: gapFrom, cause: .recovered)), at: 0) }
         self = .paused(ActiveWorkout(recorder: recorder), PausedInfo(since: gapFrom, cause: .recovered))
         if autoResume, case .success(let more) = resume(at: now) { actions += more }
         return actions

@@ -41,7 +41,8 @@ public struct WorkoutRecorder: Sendable {
     private enum Signal: Sendable { case acquiring, lost, ok }
     private var signal: Signal
     private var manualPausedSince: Double?
-    private var motionPaused = false
+    /// Whether the runner is moving or auto-paused (stopped without the user pausing).
+    private var motion = Motion.moving
     private var accountedUntil: Double
     private var movingSeconds = 0.0
     private var autoPausedSeconds = 0.0
@@ -134,7 +135,7 @@ public struct WorkoutRecorder: Sendable {
         guard dt > 0 else { return }
         if manualPausedSince != nil { manualPausedSeconds += dt }
         else if signal != .ok { signalLostSeconds += dt }
-        else if motionPaused { autoPausedSeconds += dt }
+        else if motion.isStopped { autoPausedSeconds += dt }
         else { movingSeconds += dt }
         accountedUntil = t
     }
@@ -150,8 +151,8 @@ public struct WorkoutRecorder: Sendable {
               t - lastEvidence > settings.signalLostTimeout else { return }
         let l = max(lastEvidence, accountedUntil)
         account(until: l)
-        if motionPaused {
-            motionPaused = false
+        if motion.isStopped {
+            motion = .moving
             emit(WorkoutEvent(kind: .motionResumed, time: l, cause: .auto, text: "closed by signal loss"), into: &out)
         }
         signal = .lost
@@ -180,8 +181,8 @@ public struct WorkoutRecorder: Sendable {
             lastFixTime = max(lastFixTime, fix.time)
         }
         if fix.time.isFinite { detectSignalLoss(at: fix.time, into: &out) }
-        var decision = filter.evaluate(fix, minimumMove: motionPaused ? .infinity : 0)
-        if motionPaused, decision == .rejected(.stationaryJitter), confirmsDeparture(fix) {
+        var decision = filter.evaluate(fix, minimumMove: motion.isStopped ? .infinity : 0)
+        if motion.isStopped, decision == .rejected(.stationaryJitter), confirmsDeparture(fix) {
             decision = filter.acceptMovement(fix)
         }
         switch decision {
@@ -218,11 +219,11 @@ public struct WorkoutRecorder: Sendable {
     private mutating func stationary(_ fix: Fix, into out: inout [RecorderEvent]) {
         guard signal == .ok else { return }
         lastEvidence = max(lastEvidence, fix.time)
-        if motionPaused {
+        if motion.isStopped {
             stopSum.lat += fix.latitude; stopSum.lon += fix.longitude; stopSum.n += 1
         } else if autoPauseEnabled && fix.time - lastMove >= stopDelay(radius: filter.radius(for: fix)) {
             account(until: lastMove)
-            motionPaused = true
+            motion = .stopped
             stopSum = (fix.latitude, fix.longitude, 1)
             if let a = filter.lastAccepted { stopSum.lat += a.latitude; stopSum.lon += a.longitude; stopSum.n += 1 }
             resumeCandidate = nil
@@ -237,10 +238,10 @@ public struct WorkoutRecorder: Sendable {
             if signal == .lost { emit(WorkoutEvent(kind: .signalRegained, time: t), into: &out) }
             signal = .ok
             lastMove = t
-        } else if motionPaused {
+        } else if motion.isStopped {
             let resumeAt = min(t, max(accountedUntil, resumeCandidate?.before ?? lastEvidence))
             account(until: resumeAt)
-            motionPaused = false
+            motion = .moving
             resumeCandidate = nil
             emit(WorkoutEvent(kind: .motionResumed, time: resumeAt, cause: .auto), into: &out)
         }
@@ -375,8 +376,8 @@ public struct WorkoutRecorder: Sendable {
         var out: [RecorderEvent] = []
         detectSignalLoss(at: t, into: &out)
         account(until: t)
-        if motionPaused {
-            motionPaused = false
+        if motion.isStopped {
+            motion = .moving
             emit(WorkoutEvent(kind: .motionResumed, time: t, cause: .auto, text: "closed by pause"), into: &out)
         }
         manualPausedSince = t
@@ -426,7 +427,7 @@ public struct WorkoutRecorder: Sendable {
         c.account(until: t)
         let elapsed = t - startedAt - c.manualPausedSeconds
         var current: Double?
-        if c.manualPausedSince == nil && c.signal == .ok && !c.motionPaused, let j = c.accTime.indices.last,
+        if c.manualPausedSince == nil && c.signal == .ok && !c.motion.isStopped, let j = c.accTime.indices.last,
            c.speedPointer < j, c.speedPointer >= c.segmentStartIndex {
             let span = c.lastEvidence - c.accTime[c.speedPointer]
             if span >= settings.speedWindow { current = (c.distance - c.accDist[c.speedPointer]) / span }
@@ -495,7 +496,7 @@ public struct WorkoutRecorder: Sendable {
             case .lap: r.lap(at: ev.time)
             case .marker: r.marker(at: ev.time, text: ev.text)
             case .recovered: r.recovered(at: ev.time, gapFrom: lastPause ?? ev.time)
-            default: break
+            case .motionPaused, .motionResumed, .segment, .signalLost, .signalRegained: break  // derived from the points
             }
         }
         for p in points {
@@ -517,5 +518,18 @@ public struct WorkoutRecorder: Sendable {
         let r = rebuild(id: id, activity: activity, startedAt: startedAt, settings: settings, points: points, events: events)
         let last = max(points.map(\.fix.time).filter(\.isFinite).max() ?? startedAt, events.map(\.time).max() ?? startedAt)
         return r.finish(at: endedAt ?? last)
+    }
+}
+
+/// Movement as the recorder sees it: auto-pause is the `stopped` case.
+enum Motion: Sendable {
+    case moving
+    case stopped
+
+    var isStopped: Bool {
+        switch self {
+        case .moving: return false
+        case .stopped: return true
+        }
     }
 }

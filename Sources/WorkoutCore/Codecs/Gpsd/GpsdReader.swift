@@ -49,7 +49,8 @@ public struct GpsdReader: Sendable {
     public private(set) var lastError: String?
 
     private var carry: [UInt8] = []
-    private var discarding = false
+    /// Whether an overlong line is being skipped up to its newline.
+    private var lineState = LineState.collecting
     private var pending: GpsdTPV?
     private var pendingSky: GpsdSKY?
 
@@ -64,9 +65,9 @@ public struct GpsdReader: Sendable {
         while i < n {
             var nl = i
             while nl < n, bytes[nl] != 0x0A { nl += 1 }
-            if discarding {
+            if case .skippingToNewline = lineState {
                 guard nl < n else { return }
-                discarding = false
+                lineState = .collecting
                 i = nl + 1
                 continue
             }
@@ -74,7 +75,7 @@ public struct GpsdReader: Sendable {
                 if carry.count + (n - i) > maxLineLength {
                     stats.tooLong += 1
                     carry.removeAll(keepingCapacity: true)
-                    discarding = true
+                    lineState = .skippingToNewline
                 } else {
                     carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<n]))
                 }
@@ -124,13 +125,13 @@ public struct GpsdReader: Sendable {
 
     /// End of stream: decodes a last unterminated line and emits the epoch being assembled.
     public mutating func flush(_ emit: (Fix) -> Void) {
-        if !carry.isEmpty && !discarding {
+        if !carry.isEmpty, case .collecting = lineState {
             var line: [UInt8] = []
             swap(&line, &carry)
             line.withUnsafeBufferPointer { feedLine($0, emit) }
         }
         carry.removeAll(keepingCapacity: true)
-        discarding = false
+        lineState = .collecting
         finish(emit)
     }
 
@@ -174,4 +175,10 @@ public struct GpsdReader: Sendable {
                  mode: FixMode(rawValue: min(t.mode, 3)) ?? .threeD, quality: t.quality,
                  satellites: sky?.satellitesUsed, hdop: sky?.hdop, horizontalAccuracy: t.horizontalAccuracy))
     }
+}
+
+/// A line reader's position: inside a line, or skipping the rest of an overlong one.
+enum LineState: Sendable {
+    case collecting
+    case skippingToNewline
 }
