@@ -67,17 +67,7 @@ public struct BuiltInRoute: Sendable {
     }
 }
 
-/// A small seeded generator (no Foundation, reproducible).
-struct SplitMix64: Sendable {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SplitMix64 {
     mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
     /// Standard normal (Box-Muller).
     mutating func normal() -> Double {
