@@ -20,9 +20,21 @@ public struct SimulationFeed: Sendable, Equatable {
     public var kind: SimulationFileKind
     public var lines: [TimedLine]
 
-    /// The header that tells the daemon the feed's clock is a simulation at `speed`.
-    public static func header(speed: Double) -> String {
-        JSON.object(JSONObject([("class", "SIMULATION"), ("speed", .number(speed))])).serialized()
+    /// The header that tells the daemon the feed's clock is a simulation at `speed`, and whether
+    /// the lines are a track a device already recorded (GPX), which the daemon measures like an
+    /// import of that file rather than as raw receiver output.
+    public static func header(speed: Double, recordedTrack: Bool = false) -> String {
+        var o = JSONObject([("class", "SIMULATION"), ("speed", .number(speed))])
+        if recordedTrack { o["recordedTrack"] = true }
+        return JSON.object(o).serialized()
+    }
+
+    /// Whether this feed is a device-recorded track (GPX) rather than receiver output.
+    public var isRecordedTrack: Bool {
+        switch kind {
+        case .gpx: return true
+        case .nmea, .jsonLines: return false
+        }
     }
 
     /// Parses a file: NMEA sentences (`$`/`!`), JSON lines (`{`), or GPX (via GPXReader).

@@ -61,7 +61,7 @@ struct Simulator {
             return true
         }
         do {
-            try conn.send(line: SimulationFeed.header(speed: options.speed))
+            try conn.send(line: SimulationFeed.header(speed: options.speed, recordedTrack: feed?.isRecordedTrack ?? false))
         } catch {
             return client.report(.connection(error), json: invocation.json)
         }

@@ -246,10 +246,11 @@ public final class Daemon: @unchecked Sendable {
     // MARK: - GPS
 
     /// A fix from the active source: into the lifecycle, and into the journal if recorded.
-    /// `simulationSpeed` is set for a simulation feed: the workout then follows the feed's time.
-    func fixArrived(_ fix: Fix, simulationSpeed: Double? = nil) {
-        if let speed = simulationSpeed, lifecycle.wantsGPS {
-            perform(lifecycle.rebaseStart(to: fix.time))
+    /// `simulation` is set for a simulation feed: the workout then follows the feed's time, and a
+    /// replayed device track is measured with the import rules (docs/protocol.md).
+    func fixArrived(_ fix: Fix, simulation: (speed: Double, origin: TrackOrigin)? = nil) {
+        if let (speed, origin) = simulation, lifecycle.wantsGPS {
+            perform(lifecycle.rebaseStart(to: fix.time, origin: origin, settings: metricsSettings()))
             clock = .feed(lastFixTime: fix.time, receivedAt: EventLoop.monotonic(), speed: max(speed, 0.001))
         }
         guard let events = lifecycle.fixReceived(fix) else { return }

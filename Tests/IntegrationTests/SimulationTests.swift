@@ -26,6 +26,23 @@ struct SimulationTests {
         #expect(recorded["startedAt"] as? String == fileStats.start)
         #expect(recorded["endedAt"] as? String == fileStats.end)
         #expect(abs((recorded["elapsedSeconds"] as? Double ?? 0) - fileStats.duration) < 0.01)
+        // The distance is the file's own: gpxstats.py's WGS84 geodesic length (geographiclib).
+        let stats = Process()
+        stats.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        stats.arguments = ["python3", DaemonHarness.sharedRoot.appendingPathComponent("tools/gpxstats.py").path, file]
+        let out = Pipe()
+        stats.standardOutput = out
+        try stats.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        stats.waitUntilExit()
+        let line = try #require(text.split(separator: "\n").first { $0.contains("geodesic WGS84") })
+        let geodesic = try #require(Double(line.split(separator: " ").filter { !$0.isEmpty }[2]))
+        let distance = recorded["distanceMeters"] as? Double ?? 0
+        // Fix lines carry no segment breaks, so a file with several segments is replayed as one
+        // line: the steps between its segments are added (globalsat: 2 tracks, 0.13 m).
+        let segments = try String(contentsOfFile: file, encoding: .utf8).components(separatedBy: "<trkseg").count - 1
+        let tolerance = segments == 1 ? 1e-6 : 1e-4
+        #expect(abs(distance - geodesic) / geodesic < tolerance, "simulated \(distance) m vs gpxstats \(geodesic) m (\(segments) segments)")
         if let imported = list.first(where: { ($0["id"] as? String) != (recorded["id"] as? String) }) {
             for key in ["distanceMeters", "movingSeconds", "elapsedSeconds", "pointCount"] {
                 #expect("\(imported[key] ?? "")" == "\(recorded[key] ?? "")", "\(key): import \(imported[key] ?? "") vs simulated \(recorded[key] ?? "")")

@@ -17,7 +17,18 @@ public enum Importer {
     /// What was read from a file before it became a workout.
     public struct Track: Sendable {
         public var fixes: [Fix]
+        /// The file's segment of each fix (GPX `trkseg`, TCX `Track`): a device's pause.
+        public var segments: [Int]
         public var activity: ActivityType?
+        /// GPX/TCX tracks were recorded by a device; an NMEA log is a receiver's raw output.
+        public var origin: TrackOrigin
+
+        public init(fixes: [Fix], segments: [Int]? = nil, activity: ActivityType?, origin: TrackOrigin) {
+            self.fixes = fixes
+            self.segments = segments ?? Array(repeating: 0, count: fixes.count)
+            self.activity = activity
+            self.origin = origin
+        }
     }
 
     public static func read(_ bytes: [UInt8], fileName: String) throws(Failure) -> Track {
@@ -26,36 +37,66 @@ public enum Importer {
         if lower.hasSuffix(".gpx") || head.contains("<gpx") {
             do {
                 let g = try GPXReader.read(bytes)
-                return Track(fixes: g.trackPoints.map(\.fix), activity: g.activity)
+                return Track(fixes: g.trackPoints.map(\.fix), segments: g.trackPoints.map(\.segment), activity: g.activity, origin: .device)
             } catch { throw .file(error.description) }
         }
         if lower.hasSuffix(".tcx") || head.contains("TrainingCenterDatabase") {
             do {
                 let t = try TCXReader.read(bytes)
-                let fixes = t.activities.flatMap { $0.trackPoints.map(\.fix) }
-                return Track(fixes: fixes, activity: t.activities.first?.activity)
+                var fixes: [Fix] = []
+                var segments: [Int] = []
+                for (k, a) in t.activities.enumerated() {
+                    for p in a.trackPoints { fixes.append(p.fix); segments.append(k * 10_000 + p.segment) }
+                }
+                return Track(fixes: fixes, segments: segments, activity: t.activities.first?.activity, origin: .device)
             } catch { throw .file(error.description) }
         }
         if lower.hasSuffix(".nmea") || lower.hasSuffix(".log") || lower.hasSuffix(".txt") || head.contains("$G") {
             var decoder = NMEADecoder()
             var fixes = decoder.feed(bytes)
             fixes += decoder.flush()
-            return Track(fixes: fixes.filter { $0.mode >= .twoD }, activity: nil)
+            return Track(fixes: fixes.filter { $0.mode >= .twoD }, activity: nil, origin: .receiver)
         }
         throw .unknownFormat
     }
 
-    /// Builds the workout from the points with the live recorder's rules.
-    public static func workout(from track: Track, activity: ActivityType?, id suffix: UInt16, settings: MetricsSettings, source: String) throws(Failure) -> Workout {
-        let fixes = track.fixes.sorted { $0.time < $1.time }
-        guard let first = fixes.first, let last = fixes.last else { throw .noPoints }
-        let kind = activity ?? track.activity ?? .other
-        // Devices record sparsely (gaps of 16-37 s on a Garmin Oregon): a longer signal-loss
-        // timeout keeps such gaps in the distance (docs/metrics.md).
+    /// The recorder's settings for a file a device already recorded: the device filtered its
+    /// fixes and drew its line, so the import keeps that line: no second jitter filter, no
+    /// warm-up, and a gap or a long step inside a segment is part of the track, not signal loss
+    /// or a jump (docs/metrics.md). Quality gates (fix mode, (0,0), speed cap) still apply.
+    public static func importSettings(_ settings: MetricsSettings) -> MetricsSettings {
         var s = settings
-        s.signalLostTimeout = max(s.signalLostTimeout, 60)
-        var recorder = WorkoutRecorder(id: WorkoutID(start: first.time, suffix: suffix), activity: kind, startedAt: first.time, settings: s)
-        for f in fixes { _ = recorder.ingest(f) }
+        s.stationaryRadius = 0
+        s.warmUpCount = 1
+        s.signalLostTimeout = 1e9
+        s.jumpThreshold = 1e9
+        return s
+    }
+
+    /// Builds the workout from the points with the live recorder's rules. A new file segment is
+    /// the device's pause: it becomes a pause and a resume, so no distance bridges the gap.
+    public static func workout(from track: Track, activity: ActivityType?, id suffix: UInt16, settings: MetricsSettings, source: String) throws(Failure) -> Workout {
+        var order = Array(track.fixes.indices)
+        if !zip(track.fixes, track.fixes.dropFirst()).allSatisfy({ $0.time <= $1.time }) {
+            order.sort { track.fixes[$0].time < track.fixes[$1].time }
+        }
+        guard let firstIndex = order.first, let lastIndex = order.last else { throw .noPoints }
+        let first = track.fixes[firstIndex], last = track.fixes[lastIndex]
+        let kind = activity ?? track.activity ?? .other
+        var recorder = WorkoutRecorder(id: WorkoutID(start: first.time, suffix: suffix), activity: kind, startedAt: first.time,
+                                       settings: track.origin.settings(settings))
+        var previous: (time: Double, segment: Int)?
+        for i in order {
+            let f = track.fixes[i]
+            let seg = track.segments[i]
+            if let p = previous, p.segment != seg, f.time > p.time {
+                // Resume just before the fix: a fix stamped at the resume itself counts as late.
+                recorder.pause(at: p.time, cause: .manual)
+                recorder.resume(at: max(p.time, f.time - min(0.001, (f.time - p.time) / 2)))
+            }
+            _ = recorder.ingest(f)
+            previous = (f.time, seg)
+        }
         var w = recorder.finish(at: last.time)
         w.source = source
         return w

@@ -11,8 +11,9 @@ public enum JournalRecord: Sendable, Equatable {
     case stopped(time: Double)
     /// The daemon restored the workout after an interruption that began at `gapFrom`.
     case recovered(time: Double, gapFrom: Double)
-    /// A simulation feed moved the start of a workout without points to the feed's own time.
-    case rebased(time: Double)
+    /// A simulation feed moved the start of a workout without points to the feed's own time
+    /// (and, for a replayed device track, to the import rules).
+    case rebased(time: Double, origin: TrackOrigin)
     /// Written with every flush: the daemon was alive at `time` (bounds the gap after a crash,
     /// since fix times are the receiver's and may be far from the daemon's clock).
     case alive(time: Double)

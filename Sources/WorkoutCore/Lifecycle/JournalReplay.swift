@@ -33,9 +33,9 @@ struct JournalReplay {
                 stopped = t
             case .alive(let t):
                 last = max(last, t)
-            case .rebased(let t):
+            case .rebased(let t, let origin):
                 if recorder.points.isEmpty {
-                    recorder = WorkoutRecorder(id: id, activity: activity, startedAt: t, settings: settings)
+                    recorder = WorkoutRecorder(id: id, activity: activity, startedAt: t, settings: origin.settings(settings))
                 }
             case .recovered(let t, let gapFrom):
                 recorder.recovered(at: t, gapFrom: gapFrom); last = max(last, t)

@@ -143,11 +143,12 @@ extension WorkoutLifecycle {
     /// A simulation feed replays a file with its own timestamps: the start of a workout that has
     /// no points yet moves to the feed's first fix, so durations are the file's (docs/protocol.md).
     /// A no-op once the workout has points, or when not active.
-    public mutating func rebaseStart(to start: Double) -> [LifecycleAction] {
+    public mutating func rebaseStart(to start: Double, origin: TrackOrigin, settings base: MetricsSettings) -> [LifecycleAction] {
+        let settings = origin.settings(base)
         switch self {
-        case .active(let w) where w.recorder.points.isEmpty && w.recorder.startedAt != start:
-            self = .active(ActiveWorkout(recorder: WorkoutRecorder(id: w.id, activity: w.activity, startedAt: start, settings: w.recorder.settings)))
-            return [.journal(.rebased(time: start))]
+        case .active(let w) where w.recorder.points.isEmpty && (w.recorder.startedAt != start || w.recorder.settings != settings):
+            self = .active(ActiveWorkout(recorder: WorkoutRecorder(id: w.id, activity: w.activity, startedAt: start, settings: settings)))
+            return [.journal(.rebased(time: start, origin: origin))]
         case .idle, .restoring, .active, .paused, .saving:
             return []
         }

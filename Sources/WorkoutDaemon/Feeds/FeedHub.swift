@@ -175,7 +175,7 @@ final class FeedHub {
                     switch item {
                     case .tooLong: status.rejectedInput["line_too_long", default: 0] += 1
                     case .line(let line):
-                        for fix in c.decoder.decode(line: line) { deliver(fix, simulationSpeed: c.decoder.simulationSpeed) }
+                        for fix in c.decoder.decode(line: line) { deliver(fix, simulation: c.decoder.simulationSpeed.map { ($0, c.decoder.recordedTrack) }) }
                     }
                 }
             }
@@ -186,13 +186,13 @@ final class FeedHub {
         clients[fd] = c
     }
 
-    func deliver(_ fix: Fix, simulationSpeed: Double? = nil) {
+    func deliver(_ fix: Fix, simulation: (speed: Double, origin: TrackOrigin)? = nil) {
         guard case .open = state else { return }
         if fix.mode != status.fixMode { daemon.log(GPSLogEvent.fix(fix.mode, source: status.source ?? "")) }
         status.fixMode = fix.mode
         status.lastFixMonotonic = EventLoop.monotonic()
         status.satellites = fix.satellites ?? status.satellites
         status.clockOffsetSeconds = fix.time - daemon.now()
-        daemon.fixArrived(fix, simulationSpeed: simulationSpeed)
+        daemon.fixArrived(fix, simulation: simulation)
     }
 }

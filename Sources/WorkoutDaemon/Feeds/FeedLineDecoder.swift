@@ -18,6 +18,8 @@ public struct FeedSocketDecoder: FeedLineDecoder {
     public var satellites: Int?
     /// Set by a `SIMULATION` header: the feed replays a file at this speed.
     public var simulationSpeed: Double?
+    /// The header said the lines are a device-recorded track (GPX): measured like an import.
+    public var recordedTrack = TrackOrigin.receiver
     var nmea = NMEADecoder()
 
     public init() {}
@@ -41,6 +43,7 @@ public struct FeedSocketDecoder: FeedLineDecoder {
         switch j["class"]?.stringValue {
         case "SIMULATION":
             simulationSpeed = j["speed"]?.doubleValue ?? 1
+            recordedTrack = j["recordedTrack"]?.boolValue == true ? .device : .receiver
             return []
         case "FIX", "TPV":
             guard let fix = FeedSocketDecoder.fix(from: j) else { rejected["bad_fix", default: 0] += 1; return [] }
@@ -63,4 +66,5 @@ public struct FeedSocketDecoder: FeedLineDecoder {
                    heartRate: j["hr"]?.intValue, cadence: j["cad"]?.intValue)
     }
 }
+
 

@@ -27,7 +27,7 @@ extension JournalRecord {
         case .stopped(let t): return ["r": "stop", "t": .number(t)]
         case .recovered(let t, let g): return ["r": "recovered", "t": .number(t), "gapFrom": .number(g)]
         case .alive(let t): return ["r": "alive", "t": .number(t)]
-        case .rebased(let t): return ["r": "rebased", "t": .number(t)]
+        case .rebased(let t, let o): return ["r": "rebased", "t": .number(t), "origin": .string(o.rawValue)]
         case .fix(let f):
             var out = ""
             WorkoutFile.writePoint(TrackPoint(fix: f), to: &out)
@@ -52,7 +52,9 @@ extension JournalRecord {
         case "marker": guard let t else { return nil }; self = .marker(time: t, text: j["text"]?.stringValue)
         case "stop": guard let t else { return nil }; self = .stopped(time: t)
         case "alive": guard let t else { return nil }; self = .alive(time: t)
-        case "rebased": guard let t else { return nil }; self = .rebased(time: t)
+        case "rebased":
+            guard let t else { return nil }
+            self = .rebased(time: t, origin: j["origin"]?.stringValue.flatMap(TrackOrigin.init(rawValue:)) ?? .receiver)
         case "recovered":
             guard let t, let g = j["gapFrom"]?.doubleValue else { return nil }
             self = .recovered(time: t, gapFrom: g)
