@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// Every export of a workout made from the shared captures and tracks validates against the
+/// shared schemas and reads back in gpsbabel and gpxpy with the same points and distance.
+@Suite(.serialized, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared, xmllint, gpsbabel, python3 gpxpy"))
+struct ExportTests {
+    static var inputs: [String] {
+        let data = DaemonHarness.sharedRoot.appendingPathComponent("data")
+        var out: [String] = []
+        for dir in ["nmea", "gpx", "tcx"] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent(dir).path)) ?? []
+            out += names.filter { $0.hasSuffix(".log") || $0.hasSuffix(".gpx") || $0.hasSuffix(".tcx") }.sorted().map { "\(dir)/\($0)" }
+        }
+        return out
+    }
+
+    static func run(_ args: [String], stdin: Data? = nil) throws -> (Int32, String, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = args
+        let o = Pipe(), e = Pipe(), i = Pipe()
+        p.standardOutput = o; p.standardError = e; p.standardInput = i
+        try p.run()
+        if let stdin { i.fileHandleForWriting.write(stdin) }
+        try i.fileHandleForWriting.close()
+        let out = o.fileHandleForReading.readDataToEndOfFile(), err = e.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+
+    @Test func exportsValidateAndReadBack() throws {
+        #expect(Self.inputs.count == 15, "8 captures, 4 GPX, 3 TCX: \(Self.inputs)")
+        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)
+        try d.start()
+        let schemas = DaemonHarness.sharedRoot.appendingPathComponent("schemas")
+        var report: [String] = []
+        for input in Self.inputs {
+            let path = DaemonHarness.sharedRoot.appendingPathComponent("data/\(input)").path
+            let reply = try d.request(#"{"command":"import","files":["\#(path)"],"activity":"cycling"}"#)
+            let result = try #require((reply["results"] as? [[String: Any]])?.first)
+            guard let id = result["id"] as? String else { Issue.record("\(input): \(result)"); continue }
+            let show = try d.request(#"{"command":"show","id":"\#(id)"}"#)
+            let summary = try #require(show["workout"] as? [String: Any])
+            let accepted = summary["acceptedCount"] as? Int ?? -1
+            let distance = summary["distanceMeters"] as? Double ?? -1
+            for format in ["gpx", "tcx"] {
+                let ex = try d.request(#"{"command":"export","id":"\#(id)","format":"\#(format)"}"#)
+                let content = try #require(ex["content"] as? String)
+                let file = d.dir + "/\(id).\(format)"
+                try content.write(toFile: file, atomically: true, encoding: .utf8)
+                let schema = format == "gpx" ? "gpx11+garmin.xsd" : "tcx2+ax2.xsd"
+                let lint = try Self.run(["xmllint", "--nonet", "--noout", "--schema", schemas.appendingPathComponent(schema).path, file])
+                #expect(lint.0 == 0, "\(input) \(format): \(lint.2)")
+                let babel = try Self.run(["gpsbabel", "-t", "-i", format == "gpx" ? "gpx" : "gtrnctr", "-f", file, "-o", "unicsv", "-F", "-"])
+                let rows = babel.1.split(whereSeparator: \.isNewline).count - 1  // unicsv ends lines with CRLF
+                #expect(babel.0 == 0 && max(rows, 0) == accepted, "\(input) \(format): gpsbabel read \(rows) points, workout has \(accepted)")
+            }
+            // gpxpy reads the GPX; geographiclib over its points per segment gives our distance.
+            let py = """
+            import gpxpy, sys
+            from geographiclib.geodesic import Geodesic
+            g = gpxpy.parse(open(sys.argv[1]))
+            n = 0; d = 0.0
+            for t in g.tracks:
+                for s in t.segments:
+                    n += len(s.points)
+                    d += sum(Geodesic.WGS84.Inverse(a.latitude, a.longitude, b.latitude, b.longitude)['s12'] for a, b in zip(s.points, s.points[1:]))
+            print(n, repr(d))
+            """
+            let r = try Self.run(["python3", "-c", py, d.dir + "/\(id).gpx"])
+            let parts = r.1.split(separator: " ")
+            let n = Int(parts.first ?? "") ?? -1
+            let pd = Double(parts.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1
+            #expect(r.0 == 0 && n == accepted, "\(input): gpxpy read \(n) points, workout has \(accepted) \(r.2)")
+            // 1e-6 relative, or 1 mm on short tracks (coordinates are written with 9 decimals: 0.1 mm).
+            #expect(abs(pd - distance) <= max(1e-6 * distance, 0.001), "\(input): gpxpy+geographiclib \(pd) m vs workout \(distance) m")
+            report.append("\(input): \(accepted) points, \(String(format: "%.3f", distance)) m, gpxpy \(n) / \(String(format: "%.3f", pd)) m")
+        }
+        print("export read-back:\n" + report.joined(separator: "\n"))
+        d.stop()
+    }
+}
