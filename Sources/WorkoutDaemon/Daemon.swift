@@ -183,7 +183,19 @@ public final class Daemon: @unchecked Sendable {
         let s = workout.summary
         let duration = max(0, (s.endedAt ?? s.startedAt) - s.startedAt)
         log(DaemonLogEvent.health(s, fixRate: duration > 0 ? Double(s.pointCount) / duration : 0))
+        announceRecords(workout)
         announceStreakAfterSave(workout)
+    }
+
+    /// Personal bests this workout set against every other saved workout of its activity.
+    func announceRecords(_ workout: Workout) {
+        var previous: [ActivityType: [BestEffort]] = [:]
+        for other in store.summaries() where other.id != workout.id && other.activity == workout.activity {
+            previous = PersonalRecords.merged(activity: other.activity, previous: previous, efforts: other.bestEfforts)
+        }
+        for best in PersonalRecords.newBests(activity: workout.activity, previous: previous, efforts: workout.summary.bestEfforts) {
+            log(RecordLogEvent(best: best, id: workout.id))
+        }
     }
 
     func restoreJournalIfAny() {

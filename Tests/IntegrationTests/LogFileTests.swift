@@ -42,3 +42,32 @@ import WorkoutCore
         #expect(health["fix_rate_hz"] != nil && health["rejected_warm_up"] != nil && health["signal_lost_s"] != nil)
     }
 }
+
+@Suite(.serialized, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
+struct PersonalBestLogTests {
+    /// The first run over a route sets personal bests (400 m, 1 km); the same route again ties
+    /// them, which is not a new best.
+    @Test func personalBestsAreAnnouncedOnSave() throws {
+        let file = DaemonHarness.sharedRoot.appendingPathComponent("data/gpx/garminconnect.gpx").path
+        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"log":{"file":true}}"#)
+        try d.start()
+        func record() throws {
+            #expect(try d.ctl(["start", "running"]).status == 0)
+            #expect(try d.ctl(["simulate", file, "--speed", "100"]).status == 0)
+            usleep(200_000)
+            #expect(try d.ctl(["stop"]).status == 0)
+            try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        }
+        func bests() throws -> [String] {
+            let text = try String(contentsOfFile: d.stateDir + "/workoutd.log", encoding: .utf8)
+            return text.split(separator: "\n").compactMap { LogfmtParser.parse(String($0)) }
+                .filter { $0["event"] == "record.personal_best" }.compactMap { $0["distance_m"] }
+        }
+        try record()
+        let first = try bests()
+        #expect(first == ["400.0", "1000.0"], "first run: \(first)")
+        try record()
+        #expect(try bests() == first, "a tie is not a new personal best")
+        d.stop()
+    }
+}

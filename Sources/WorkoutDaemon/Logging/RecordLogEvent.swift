@@ -1,0 +1,31 @@
+import WorkoutCore
+
+/// A new personal best, announced when the workout that set it is saved.
+struct RecordLogEvent: LogEvent {
+    let best: PersonalBest
+    let id: WorkoutID
+
+    var name: String { "record.personal_best" }
+    var level: LogLevel { .notice }
+    var message: String {
+        "New personal best: \(RecordLogEvent.label(best.effort.distanceMeters)) \(best.activity.displayName.lowercased()) in \(formatDuration(best.effort.seconds))"
+    }
+    var fields: [(String, LogValue)] {
+        var f: [(String, LogValue)] = [("id", .string(id.rawValue)), ("activity", .string(best.activity.rawValue)),
+                                       ("distance_m", .double(best.effort.distanceMeters, decimals: 1)),
+                                       ("time", .string(formatDuration(best.effort.seconds))), ("seconds", .double(best.effort.seconds, decimals: 1))]
+        if let p = best.previous { f.append(("previous", .string(formatDuration(p.seconds)))) }
+        return f
+    }
+
+    /// "1 km", "1 mile", "half marathon" ...
+    static func label(_ meters: Double) -> String {
+        switch meters {
+        case 1609...1610: return "1 mile"
+        case 21097...21098: return "half marathon"
+        case 42194...42196: return "marathon"
+        case 1000...: return "\(formatFixed(meters / 1000, decimals: meters.truncatingRemainder(dividingBy: 1000) == 0 ? 0 : 1)) km"
+        default: return "\(Int(meters)) m"
+        }
+    }
+}
