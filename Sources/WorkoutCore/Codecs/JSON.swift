@@ -452,3 +452,49 @@ public func formatFixed(_ value: Double, decimals: Int) -> String {
     }
     return out
 }
+
+/// `formatFixed` appended as UTF-8 bytes, without building intermediate strings (the writers of
+/// saved workouts and journal lines call it ~10 times per point). Same text as `formatFixed`.
+public func appendFixed(_ value: Double, decimals: Int, to out: inout [UInt8]) {
+    guard value.isFinite else { out.append(UInt8(ascii: "0")); return }
+    var scale: Double = 1
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
+    if scaled >= 9.0e18 { out.append(contentsOf: String(value).utf8); return }
+    let n = UInt64(scaled)
+    let s = UInt64(scale)
+    if value < 0 && n != 0 { out.append(UInt8(ascii: "-")) }
+    appendDigits(n / s, minimumCount: 1, to: &out)
+    if decimals > 0 {
+        out.append(UInt8(ascii: "."))
+        appendDigits(n % s, minimumCount: decimals, to: &out)
+    }
+}
+
+/// `String(value)` of an integer appended as UTF-8 bytes.
+public func appendInt(_ value: Int, to out: inout [UInt8]) {
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    appendDigits(value.magnitude.toUInt64, minimumCount: 1, to: &out)
+}
+
+/// Decimal digits of `v`, left-padded with zeros to `minimumCount`.
+@inline(__always)
+func appendDigits(_ v: UInt64, minimumCount: Int, to out: inout [UInt8]) {
+    var count = 1
+    var t = v
+    while t >= 10 { t /= 10; count += 1 }
+    count = max(count, minimumCount)
+    let start = out.count
+    out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+    var k = start + count - 1
+    var rest = v
+    while rest > 0 {
+        out[k] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+        rest /= 10
+        k -= 1
+    }
+}
+
+private extension UInt {
+    var toUInt64: UInt64 { UInt64(self) }
+}
