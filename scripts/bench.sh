@@ -17,7 +17,7 @@ BIN=$SCRATCH/release
 
 if [[ -z "${NOBUILD:-}" ]]; then
     # -static-stdlib: the Swift runtime linked in, not loaded as 10 shared libraries (see BENCHMARKS.md).
-    swift build -c release --scratch-path "$SCRATCH" -Xswiftc -static-stdlib >&2
+    swift build -c release --scratch-path "$SCRATCH" --static-swift-stdlib >&2
 fi
 [[ -d "$SHARED/nmea" ]] || { echo "bench.sh: $SHARED/nmea not found" >&2; exit 1; }
 

@@ -38,9 +38,12 @@ final class DaemonProcess {
 
     /// Spawns the daemon and waits until `status` answers; returns seconds from exec to ready.
     @discardableResult
-    func start(timeout: Double = 20) -> Double {
+    func start(timeout: Double = 60) -> Double {
         let t0 = BenchSupport.now()
-        pid = BenchSupport.spawn([binary], environment: environment)
+        // WORKOUTBENCH_WRAPPER="valgrind --tool=callgrind ..." runs the daemon under a profiler.
+        let wrapper = BenchSupport.currentEnvironment().first { $0.hasPrefix("WORKOUTBENCH_WRAPPER=") }
+            .map { $0.dropFirst("WORKOUTBENCH_WRAPPER=".count).split(separator: " ").map(String.init) } ?? []
+        pid = BenchSupport.spawn(wrapper + [binary], environment: environment)
         while BenchSupport.now() - t0 < timeout {
             if let fd = Optional(socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)), fd >= 0 {
                 let ok = ControlClient.connect(fd, controlSocket)
