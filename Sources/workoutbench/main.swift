@@ -1,1 +1,33 @@
-print("workoutbench")
+import Glibc
+
+// workoutbench: the benchmarks of issue 9 (see BENCHMARKS.md and scripts/bench.sh).
+// Each subcommand prints one line of key=value results.
+let usage = """
+    usage: workoutbench COMMAND [ARGS]
+      nmea-decode FILE              decode an NMEA log (time the whole process from outside)
+      nmea-gpx FILE OUT.gpx         NMEA log to a GPX file
+      ingest [FIXES]                fixes/s through the feed socket into a running workout
+      memory [FIXES]                RSS idle and with FIXES (86400) points; save while status is asked
+      cpu [SECONDS]                 daemon CPU while recording a 10 Hz feed in real time
+      control [CLIENTS] [SECONDS]   control socket status requests/s with CLIENTS connections
+      status-process [RUNS]         `workoutctl status` as a whole process, median
+      save [POINTS] [RUNS]          HistoryStore.save of a POINTS-point workout, median
+      startup [WORKOUTS] [RUNS]     exec to ready with WORKOUTS saved workouts, median
+    """
+
+let args = Array(CommandLine.arguments.dropFirst())
+let rest = Array(args.dropFirst())
+switch args.first {
+case "nmea-decode": NMEADecodeBenchmark.run(rest)
+case "nmea-gpx": GPXExportBenchmark.run(rest)
+case "ingest": IngestBenchmark.run(rest)
+case "memory": MemoryBenchmark.run(rest)
+case "cpu": CPUBenchmark.run(rest)
+case "control": ControlThroughputBenchmark.run(rest)
+case "status-process": ProcessTimingBenchmark.run(rest)
+case "save": SaveBenchmark.run(rest)
+case "startup": StartupBenchmark.run(rest)
+default:
+    BenchSupport.writeOut(2, usage + "\n")
+    exit(2)
+}

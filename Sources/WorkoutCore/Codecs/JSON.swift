@@ -296,6 +296,10 @@ struct JSONParser {
     }
 
     func validUTF8(_ buf: UnsafeBufferPointer<UInt8>, at offset: Int) throws -> String {
+        // ASCII (keys and most values) is valid UTF-8: skip the validating initialiser.
+        var high: UInt8 = 0
+        for c in buf { high |= c }
+        if high < 0x80 { return String(decoding: buf, as: UTF8.self) }
         guard let s = String(validating: buf, as: UTF8.self) else {
             throw JSONParseError(offset: offset, reason: "string is not valid UTF-8")
         }
@@ -312,6 +316,7 @@ public func parseDouble(_ buf: UnsafeBufferPointer<UInt8>) -> Double? {
         if buf.isEmpty { return nil }
         return Double(String(decoding: buf, as: UTF8.self))
     }
+    if let d = parseSimpleDecimal(buf) { return d }
     // Double(Substring) goes through strtod on Linux; stack-copy avoids a heap String.
     return withUnsafeTemporaryAllocation(of: CChar.self, capacity: buf.count + 1) { tmp -> Double? in
         for k in 0..<buf.count {
@@ -324,6 +329,40 @@ public func parseDouble(_ buf: UnsafeBufferPointer<UInt8>) -> Double? {
         return Double(String(cString: tmp.baseAddress!))
     }
 }
+
+/// Exact fast path for plain decimals (`-12.345`, no exponent): at most 16 digits whose integer
+/// value is at most 2^53, at most 22 of them after the point. Both the integer and the power of ten are exact doubles, so one division is
+/// correctly rounded: the same value strtod gives (Clinger's fast path). nil: use the slow path.
+@inline(__always)
+func parseSimpleDecimal(_ buf: UnsafeBufferPointer<UInt8>) -> Double? {
+    var k = 0
+    var negative = false
+    if buf[0] == UInt8(ascii: "-") { negative = true; k = 1 }
+    var mantissa: UInt64 = 0
+    var digits = 0
+    var fraction = 0
+    var dot = false
+    while k < buf.count {
+        let c = buf[k]
+        if isDigit(c) {
+            mantissa = mantissa &* 10 &+ UInt64(c &- UInt8(ascii: "0"))
+            digits += 1
+            if digits > 16 || mantissa > (1 << 53) { return nil }
+            if dot { fraction += 1 }
+        } else if c == UInt8(ascii: "."), !dot {
+            dot = true
+        } else {
+            return nil
+        }
+        k += 1
+    }
+    guard digits > 0, fraction <= 22 else { return nil }
+    let value = Double(mantissa) / exactPowersOfTen[fraction]
+    return negative ? -value : value
+}
+
+private let exactPowersOfTen: [Double] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                          1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
 
 // MARK: - Serialising
 
@@ -451,4 +490,50 @@ public func formatFixed(_ value: Double, decimals: Int) -> String {
         out += "." + frac
     }
     return out
+}
+
+/// `formatFixed` appended as UTF-8 bytes, without building intermediate strings (the writers of
+/// saved workouts and journal lines call it ~10 times per point). Same text as `formatFixed`.
+public func appendFixed(_ value: Double, decimals: Int, to out: inout [UInt8]) {
+    guard value.isFinite else { out.append(UInt8(ascii: "0")); return }
+    var scale: Double = 1
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
+    if scaled >= 9.0e18 { out.append(contentsOf: String(value).utf8); return }
+    let n = UInt64(scaled)
+    let s = UInt64(scale)
+    if value < 0 && n != 0 { out.append(UInt8(ascii: "-")) }
+    appendDigits(n / s, minimumCount: 1, to: &out)
+    if decimals > 0 {
+        out.append(UInt8(ascii: "."))
+        appendDigits(n % s, minimumCount: decimals, to: &out)
+    }
+}
+
+/// `String(value)` of an integer appended as UTF-8 bytes.
+public func appendInt(_ value: Int, to out: inout [UInt8]) {
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    appendDigits(value.magnitude.toUInt64, minimumCount: 1, to: &out)
+}
+
+/// Decimal digits of `v`, left-padded with zeros to `minimumCount`.
+@inline(__always)
+func appendDigits(_ v: UInt64, minimumCount: Int, to out: inout [UInt8]) {
+    var count = 1
+    var t = v
+    while t >= 10 { t /= 10; count += 1 }
+    count = max(count, minimumCount)
+    let start = out.count
+    out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+    var k = start + count - 1
+    var rest = v
+    while rest > 0 {
+        out[k] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+        rest /= 10
+        k -= 1
+    }
+}
+
+private extension UInt {
+    var toUInt64: UInt64 { UInt64(self) }
 }

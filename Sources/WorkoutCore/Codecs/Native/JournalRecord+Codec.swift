@@ -2,6 +2,21 @@
 /// corrupted tail from good records; reading stops at the first bad line (docs/storage.md).
 extension JournalRecord {
     public func encodeLine() -> String {
+        if case .fix(let f) = self {
+            // The hot path while recording (one line per fix): the point array is written as bytes
+            // straight into the line instead of being written, parsed into a JSON tree and written
+            // again.
+            var body: [UInt8] = []
+            body.reserveCapacity(192)
+            body.append(contentsOf: #"{"r":"fix","p":"#.utf8)
+            WorkoutFile.writePoint(TrackPoint(fix: f), to: &body)
+            body.append(UInt8(ascii: "}"))
+            let sum = CRC32.checksum(body)
+            body.append(UInt8(ascii: "*"))
+            body.append(contentsOf: CRC32.hex(sum).utf8)
+            body.append(10)
+            return String(decoding: body, as: UTF8.self)
+        }
         var body = ""
         json().write(to: &body)
         return body + "*" + CRC32.hex(CRC32.checksum(body.utf8)) + "\n"
@@ -29,7 +44,7 @@ extension JournalRecord {
         case .alive(let t): return ["r": "alive", "t": .number(t)]
         case .rebased(let t, let o): return ["r": "rebased", "t": .number(t), "origin": .string(o.rawValue)]
         case .fix(let f):
-            var out = ""
+            var out: [UInt8] = []
             WorkoutFile.writePoint(TrackPoint(fix: f), to: &out)
             // Reuse the saved-file point layout: one compact array.
             return ["r": "fix", "p": (try? JSON.parse(out)) ?? .null]

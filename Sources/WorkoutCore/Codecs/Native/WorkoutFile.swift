@@ -20,51 +20,62 @@ public enum WorkoutFile {
         }
     }
 
-    /// Encodes a workout into the bytes of its file.
+    /// Encodes a workout into the bytes of its file. Points are written as bytes straight into
+    /// the output (a 24-hour workout has 86,400 of them).
     public static func encode(_ w: Workout) -> [UInt8] {
-        var out = ""
-        out.reserveCapacity(256 + w.points.count * 90)
-        out += "{\"format\":\"\(format)\",\"source\":"
-        JSON.writeString(w.source, to: &out)
-        out += ",\"summary\":"
-        w.summary.json().write(to: &out)
-        out += ",\"events\":"
-        JSON.array(w.events.map { $0.json() }).write(to: &out)
-        out += ",\"points\":["
+        var head = ""
+        head += "{\"format\":\"\(format)\",\"source\":"
+        JSON.writeString(w.source, to: &head)
+        head += ",\"summary\":"
+        w.summary.json().write(to: &head)
+        head += ",\"events\":"
+        JSON.array(w.events.map { $0.json() }).write(to: &head)
+        head += ",\"points\":["
+        var out: [UInt8] = []
+        out.reserveCapacity(head.utf8.count + 16 + w.points.count * 100)
+        out.append(contentsOf: head.utf8)
         for (k, p) in w.points.enumerated() {
-            if k > 0 { out += ",\n" }
+            if k > 0 { out.append(UInt8(ascii: ",")); out.append(10) }
             writePoint(p, to: &out)
         }
-        out += "]}\n"
-        return Array(out.utf8)
+        out.append(contentsOf: "]}\n".utf8)
+        return out
     }
 
-    static func writePoint(_ p: TrackPoint, to out: inout String) {
+    /// One point: `[time, lat, lon, alt, speed, course, mode, hAcc, sats, hdop, hr, cad, segment,
+    /// rejection, quality?]` (also the `p` of a journal fix record).
+    static func writePoint(_ p: TrackPoint, to out: inout [UInt8]) {
         let f = p.fix
-        out += "["
-        out += formatFixed(f.time, decimals: 3); out += ","
-        out += formatFixed(f.latitude, decimals: 9); out += ","
-        out += formatFixed(f.longitude, decimals: 9); out += ","
-        opt(f.altitude, 3, &out); out += ","
-        opt(f.speed, 3, &out); out += ","
-        opt(f.course, 2, &out); out += ","
-        out += String(f.mode.rawValue); out += ","
-        opt(f.horizontalAccuracy, 2, &out); out += ","
-        optInt(f.satellites, &out); out += ","
-        opt(f.hdop, 2, &out); out += ","
-        optInt(f.heartRate, &out); out += ","
-        optInt(f.cadence, &out); out += ","
-        out += String(p.segment); out += ","
-        if let r = p.rejection { out += "\""; out += r.rawValue; out += "\"" } else { out += "null" }
-        if let q = f.quality { out += ",\""; out += q.rawValue; out += "\"" }
-        out += "]"
+        let comma = UInt8(ascii: ",")
+        out.append(UInt8(ascii: "["))
+        appendFixed(f.time, decimals: 3, to: &out); out.append(comma)
+        appendFixed(f.latitude, decimals: 9, to: &out); out.append(comma)
+        appendFixed(f.longitude, decimals: 9, to: &out); out.append(comma)
+        opt(f.altitude, 3, &out); out.append(comma)
+        opt(f.speed, 3, &out); out.append(comma)
+        opt(f.course, 2, &out); out.append(comma)
+        appendInt(f.mode.rawValue, to: &out); out.append(comma)
+        opt(f.horizontalAccuracy, 2, &out); out.append(comma)
+        optInt(f.satellites, &out); out.append(comma)
+        opt(f.hdop, 2, &out); out.append(comma)
+        optInt(f.heartRate, &out); out.append(comma)
+        optInt(f.cadence, &out); out.append(comma)
+        appendInt(p.segment, to: &out); out.append(comma)
+        if let r = p.rejection { quoted(r.rawValue, &out) } else { out.append(contentsOf: "null".utf8) }
+        if let q = f.quality { out.append(comma); quoted(q.rawValue, &out) }
+        out.append(UInt8(ascii: "]"))
     }
 
-    @inline(__always) static func opt(_ v: Double?, _ d: Int, _ out: inout String) {
-        if let v, v.isFinite { out += formatFixed(v, decimals: d) } else { out += "null" }
+    @inline(__always) static func quoted(_ s: String, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: s.utf8)  // enum raw values: plain ASCII, nothing to escape
+        out.append(UInt8(ascii: "\""))
     }
-    @inline(__always) static func optInt(_ v: Int?, _ out: inout String) {
-        if let v { out += String(v) } else { out += "null" }
+    @inline(__always) static func opt(_ v: Double?, _ d: Int, _ out: inout [UInt8]) {
+        if let v, v.isFinite { appendFixed(v, decimals: d, to: &out) } else { out.append(contentsOf: "null".utf8) }
+    }
+    @inline(__always) static func optInt(_ v: Int?, _ out: inout [UInt8]) {
+        if let v { appendInt(v, to: &out) } else { out.append(contentsOf: "null".utf8) }
     }
 
     public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> Workout {
