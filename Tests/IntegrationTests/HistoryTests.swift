@@ -44,3 +44,27 @@ struct HistoryTests {
         d.stop()
     }
 }
+
+@Suite(.serialized) struct LargeHistoryTests {
+    /// Regression: a `list` reply larger than 4 MiB made the daemon drop the connection.
+    @Test func listOfManyWorkoutsIsAnsweredWhole() throws {
+        let d = try DaemonHarness()
+        try FileManager.default.createDirectory(atPath: d.dataDir, withIntermediateDirectories: true)
+        var index = ""
+        for k in 0..<12000 {
+            let t = 1_600_000_000 + k * 86_400 / 3
+            let id = "W\(k)"
+            index += #"{"put":{"id":"\#(id)","activity":"running","startedAt":"\#(FixFeeder.iso(Double(t)))","endedAt":"\#(FixFeeder.iso(Double(t + 1800)))","elapsedSeconds":1800,"movingSeconds":1700,"distanceMeters":5000,"elevationGainMeters":10,"pointCount":1800}}"# + "\n"
+        }
+        try index.write(toFile: d.dataDir + "/index.jsonl", atomically: true, encoding: .utf8)
+        try d.start()
+        let c = try UnixClient(path: d.controlSocket, timeoutSeconds: 30)
+        try c.send(#"{"command":"list"}"# + "\n")
+        let line = try #require(try c.readLine())
+        #expect(line.utf8.count > 4 << 20, "reply of \(line.utf8.count) bytes")
+        let reply = try DaemonHarness.parse(line)
+        #expect((reply["workouts"] as? [Any])?.count == 12000)
+        c.close()
+        d.stop()
+    }
+}

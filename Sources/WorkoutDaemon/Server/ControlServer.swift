@@ -15,7 +15,9 @@ public final class ControlServer {
     private var sweeper: RepeatingTimer?
     public var limits: LimitsConfig
     private let handler: Handler
-    /// Largest backlog of unread output a client may accumulate before it is dropped.
+    /// Largest backlog of unread events a `watch` subscriber may accumulate before it is dropped
+    /// (it stopped reading). Replies to requests are not limited: a `list` of 10,000 workouts is
+    /// several MiB and is written as the client reads it.
     private let maxPendingOutput = 4 << 20
 
     public init(loop: EventLoop, listenFD: Int32, limits: LimitsConfig, handler: @escaping Handler) {
@@ -139,7 +141,12 @@ public final class ControlServer {
 
     private func write(_ c: ControlConnection) {
         guard c.flush() else { drop(c); return }
-        if c.pendingOutput > maxPendingOutput { drop(c); return }
+        switch c.mode {
+        case .watching:
+            if c.pendingOutput > maxPendingOutput { drop(c); return }
+        case .requests, .closing, .draining:
+            break
+        }
         if c.pendingOutput > 0 {
             loop.setEvents(c.token, Int16(POLLIN | POLLOUT))
         } else if case .closing = c.mode {
