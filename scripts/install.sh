@@ -34,11 +34,13 @@ mandir="$data_home/man/man1"
 compdir="$data_home/bash-completion/completions"
 
 if [ "$build" = 1 ]; then
-    echo "==> swift build -c release"
-    swift build -c release --product workoutd
-    swift build -c release --product workoutctl
+    # --static-swift-stdlib: the Swift runtime linked in, which keeps the idle daemon at ~8.6 MB
+    # resident instead of ~11 MB (BENCHMARKS.md).
+    echo "==> swift build -c release --static-swift-stdlib"
+    swift build -c release --static-swift-stdlib --product workoutd
+    swift build -c release --static-swift-stdlib --product workoutctl
 fi
-bin=$(swift build -c release --show-bin-path)
+bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 for b in workoutd workoutctl; do
     [ -x "$bin/$b" ] || { echo "install.sh: $bin/$b is missing (build first)" >&2; exit 1; }
 done
