@@ -74,6 +74,7 @@ extension Daemon {
         case .success(let new):
             let changed = config.changedKeys(to: new)
             config = new
+            zoneCache = nil
             configureLogFile()
             server?.limits = new.limits
             rescheduleStatusLog()

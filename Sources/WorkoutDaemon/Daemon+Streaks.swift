@@ -4,8 +4,15 @@ import WorkoutCore
 /// Streaks in the shell: the zone comes from the config, $TZ or /etc/localtime; the pure
 /// calculator does the rest. Logged at start-up, on save, and once per day when at risk.
 extension Daemon {
-    /// The zone rules for streak days (read each time the config may have changed; cheap).
+    /// The zone rules for streak days, read once and again after a reload.
     func streakZone() -> (ZoneRules, String) {
+        if let cached = zoneCache { return cached }
+        let z = loadStreakZone()
+        zoneCache = z
+        return z
+    }
+
+    private func loadStreakZone() -> (ZoneRules, String) {
         let name = config.timeZone ?? environment["TZ"].map { $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }
         if let name, !name.isEmpty {
             let file = name.hasPrefix("/") ? name : "/usr/share/zoneinfo/" + name

@@ -32,6 +32,10 @@ public final class Daemon: @unchecked Sendable {
     var shutdown = ShutdownState.running
     /// Where the workout's time comes from: the daemon's clock, or a simulation feed's.
     var clock = WorkoutClock.system
+    /// Zone rules for streak days (read from /usr/share/zoneinfo once, and on reload).
+    var zoneCache: (ZoneRules, String)?
+    /// Seconds ticked since start-up.
+    var ticks = 0
     /// The streak day of the last "at risk" warning (once per day).
     var lastRiskWarningDay: StreakDay?
     let testHooks: Bool
@@ -227,7 +231,8 @@ public final class Daemon: @unchecked Sendable {
         let events = lifecycle.tick(now: workoutNow())
         handleRecorderEvents(events)
         if case .active = lifecycle { publish() }
-        checkStreakRisk()
+        ticks &+= 1
+        if ticks % 60 == 0 { checkStreakRisk() }  // the warning is due once a day; a minute is precise enough
     }
 
     func flushJournal() {
