@@ -120,6 +120,11 @@ public final class ControlServer {
                     }
                 }
             }
+            if c.lines.pendingCount == 0 {
+                c.partialSince = nil
+            } else if c.partialSince == nil {
+                c.partialSince = EventLoop.monotonic()
+            }
             if n < buf.count { break }
         }
         write(c)
@@ -168,7 +173,10 @@ public final class ControlServer {
             case .draining:
                 if now - c.lastActivity > 2 { drop(c) }  // a peer still sending after 2 s is cut off
             case .requests, .closing:
-                if now - c.lastActivity > limits.clientTimeoutSeconds { drop(c) }
+                // Silent too long, or trickling a request too slowly (slowloris: each byte is
+                // activity, but the line as a whole must arrive within the timeout).
+                if now - c.lastActivity > limits.clientTimeoutSeconds { drop(c); continue }
+                if let since = c.partialSince, now - since > limits.clientTimeoutSeconds { drop(c) }
             }
         }
     }
