@@ -78,6 +78,9 @@ public final class ControlServer {
             nextID += 1
             connections[c.id] = c
             c.token = loop.watch(fd) { [unowned self, unowned c] revents in self.ready(c, revents) }
+            // A client usually sends its request right after connecting: answer it now rather
+            // than on the next turn of the loop (which may first spend a feed's budget).
+            read(c)
         }
     }
 
