@@ -5,7 +5,8 @@ import Testing
 /// Helpers for the reliability suite (Tests/IntegrationTests/Reliability): other users, /proc
 /// figures, mounts, timing, and the figures the suite reports.
 enum Reliability {
-    static var inCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+    static var inCI: Bool { environment("CI") == "true" }
+    static func environment(_ key: String) -> String? { ProcessInfo.processInfo.environment[key] }
     static var isRoot: Bool { getuid() == 0 }
 
     /// Root-only tests run as root, and always in CI (where not being root must fail, not skip).
