@@ -1,6 +1,15 @@
 import Glibc
 import WorkoutCore
 
+/// How much feed input one wake-up of the loop may handle: small reads, and back to `poll` once
+/// the time is spent (the rest waits in the socket buffer, level-triggered, for the next turn),
+/// so a flood on a feed delays a control request by about this much, not by a whole batch.
+/// (It was 16 reads of 64 KiB: ~9,000 fix lines, ~0.5 s in a debug build, per wake-up.)
+enum FeedBudget {
+    static let readBytes = 2048
+    static let seconds = 0.001
+}
+
 /// The GPS side of the daemon. The feed socket always listens (so `simulate` can connect);
 /// fixes reach the lifecycle only while a GPS workout is active (`open()`), which also starts
 /// the configured network sources in failover order.
@@ -160,9 +169,10 @@ final class FeedHub {
 
     private func read(_ fd: Int32) {
         guard var c = clients[fd] else { return }
-        var buf = [UInt8](repeating: 0, count: 65536)
-        // Bounded work per wake-up so a flood cannot starve the control socket.
-        for _ in 0..<16 {
+        var buf = [UInt8](repeating: 0, count: FeedBudget.readBytes)
+        // Bounded work per wake-up so a flood cannot delay the control socket (FeedBudget).
+        let began = EventLoop.monotonic()
+        while EventLoop.monotonic() - began < FeedBudget.seconds {
             let n = recv(fd, &buf, buf.count, 0)
             if n < 0 && (errno == EAGAIN || errno == EINTR) { break }
             if n <= 0 {

@@ -82,8 +82,9 @@ final class NetworkFeed {
     }
 
     private func readable(_ fd: Int32) {
-        var buf = [UInt8](repeating: 0, count: 65536)
-        for _ in 0..<16 {  // bounded work per wake-up: a flood cannot starve the control socket
+        var buf = [UInt8](repeating: 0, count: FeedBudget.readBytes)
+        let began = EventLoop.monotonic()
+        while EventLoop.monotonic() - began < FeedBudget.seconds {  // a flood cannot delay the control socket
             let n = recv(fd, &buf, buf.count, 0)
             if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
             if n <= 0 {

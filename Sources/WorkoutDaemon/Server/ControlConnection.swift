@@ -24,6 +24,9 @@ final class ControlConnection {
     var output: [UInt8] = []
     var outputOffset = 0
     var lastActivity: Double
+    /// When the unfinished request line now buffered began (nil when no partial line is held):
+    /// a request must be complete within the client timeout however steadily it trickles in.
+    var partialSince: Double?
     var token: EventLoop.Token = 0
 
     init(fd: Int32, id: Int, maxLine: Int, now: Double) {

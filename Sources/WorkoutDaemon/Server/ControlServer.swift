@@ -80,6 +80,9 @@ public final class ControlServer {
             nextID += 1
             connections[c.id] = c
             c.token = loop.watch(fd) { [unowned self, unowned c] revents in self.ready(c, revents) }
+            // A client usually sends its request right after connecting: answer it now rather
+            // than on the next turn of the loop (which may first spend a feed's budget).
+            read(c)
         }
     }
 
@@ -121,6 +124,11 @@ public final class ControlServer {
                         handle(line, on: c)
                     }
                 }
+            }
+            if c.lines.pendingCount == 0 {
+                c.partialSince = nil
+            } else if c.partialSince == nil {
+                c.partialSince = EventLoop.monotonic()
             }
             if n < buf.count { break }
         }
@@ -175,7 +183,10 @@ public final class ControlServer {
             case .draining:
                 if now - c.lastActivity > 2 { drop(c) }  // a peer still sending after 2 s is cut off
             case .requests, .closing:
-                if now - c.lastActivity > limits.clientTimeoutSeconds { drop(c) }
+                // Silent too long, or trickling a request too slowly (slowloris: each byte is
+                // activity, but the line as a whole must arrive within the timeout).
+                if now - c.lastActivity > limits.clientTimeoutSeconds { drop(c); continue }
+                if let since = c.partialSince, now - since > limits.clientTimeoutSeconds { drop(c) }
             }
         }
     }

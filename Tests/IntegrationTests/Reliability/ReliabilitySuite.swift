@@ -1,0 +1,11 @@
+import Testing
+
+/// The reliability suite (issue 8; docs/reliability.md). Every suite in it is nested here so that
+/// `.serialized` runs them one test at a time: their timing and memory figures must not measure
+/// each other. FloodTests and LoadTests (the timed, heavy ones) run only with
+/// WORKOUTD_RELIABILITY=1, which .ci/reliability.sh sets when it runs this suite on its own; in a
+/// plain `swift test` they would share 2 cores with every other suite running in parallel.
+@Suite(.serialized) struct ReliabilitySuite {
+    static var heavyEnabled: Bool { Reliability.environment("WORKOUTD_RELIABILITY") == "1" }
+    static let heavyReason: Comment = "timed load: run by .ci/reliability.sh (WORKOUTD_RELIABILITY=1), alone on the machine"
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harness (fuzz/Fuzz.swift + every Sources/WorkoutCore file, one module) and
+# fuzzes each decoder of untrusted input for a bounded time, seeded from ../shared/data (copied
+# into a temporary corpus at run time, never into the repository).
+#
+#   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]     default: 25 s, every target
+#
+# Targets: nmea gpsd control gpx tcx. Exit status 1 if any target found a crash; the crashing
+# inputs are kept under $FUZZ_OUT (default ./fuzz-out, git-ignored) and their names printed:
+# turn each into a regression test in Tests/WorkoutCoreTests named after the input.
+# Without ../shared/data the seeded targets are skipped with a message, unless CI=true (fail).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_PER_TARGET=${1:-25}
+shift || true
+TARGETS=("$@")
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(nmea gpsd control gpx tcx)
+SHARED=../shared/data
+OUT=${FUZZ_OUT:-$PWD/fuzz-out}
+BIN=${FUZZ_BIN:-/tmp/workoutd-fuzz-$(id -u)/fuzz}
+mkdir -p "$OUT" "$(dirname "$BIN")"
+
+if [ ! -d "$SHARED" ]; then
+  if [ "${CI:-}" = true ]; then echo "fuzz: $SHARED is missing (required in CI)"; exit 1; fi
+  echo "fuzz: SKIPPED: $SHARED is missing (seeds come from the shared captures)"; exit 0
+fi
+
+# Build only when a source changed since the last build (about 40 s on 2 cores).
+SOURCES=(fuzz/Fuzz.swift $(find Sources/WorkoutCore -name '*.swift' | sort))
+STAMP="$BIN.sources"
+if [ ! -x "$BIN" ] || ! cat "${SOURCES[@]}" | sha256sum | cmp -s - "$STAMP"; then
+  echo "fuzz: building $BIN (${#SOURCES[@]} files)"
+  t0=$(date +%s)
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name WorkoutFuzz \
+    "${SOURCES[@]}" -lm -o "$BIN" >"$BIN.buildlog" 2>&1
+  rc=$?
+  grep -v 'Cannot export local symbol' "$BIN.buildlog" || true  # ld.gold noise from ASan
+  [ $rc = 0 ] || { echo "fuzz: build failed"; exit 1; }
+  cat "${SOURCES[@]}" | sha256sum > "$STAMP"
+  echo "fuzz: built in $(( $(date +%s) - t0 )) s"
+fi
+
+WORK=$(mktemp -d /tmp/wfz.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+
+# Seeds: real captures cut into pieces of a few dozen lines (libFuzzer mutates small inputs much
+# faster than whole logs), whole GPX/TCX files (truncated to -max_len when loaded), and the
+# protocol's documented requests.
+seed() {
+  local t=$1 dir="$WORK/corpus-$1"
+  mkdir -p "$dir"
+  case $t in
+    nmea) for f in "$SHARED"/nmea/*.log; do split -l 40 -d -a 4 "$f" "$dir/$(basename "$f")."; done ;;
+    gpsd) for f in "$SHARED"/nmea/*.log.chk; do split -l 12 -d -a 4 "$f" "$dir/$(basename "$f")."; done ;;
+    gpx) cp "$SHARED"/gpx/*.gpx "$dir/" ;;
+    tcx) cp "$SHARED"/tcx/*.tcx "$dir/" ;;
+    control)
+      i=0
+      while IFS= read -r line; do printf '%s' "$line" > "$dir/req$i"; i=$((i + 1)); done <<'REQ'
+{"command":"status"}
+{"command":"start","activity":"running"}
+{"command":"pause"}
+{"command":"marker","text":"water \u00e9\ud83d\ude00"}
+{"command":"watch"}
+{"command":"list","from":"2026-11-01","to":"2026-11-30T12:00:00.5Z","activity":"running","limit":10}
+{"command":"show","id":"20261121-093000-running"}
+{"command":"export","id":"20261121-093000-running","format":"gpx"}
+{"command":"import","files":["/abs/path.gpx","/b.tcx"],"activity":"hiking"}
+{"command":"delete","id":"20261121-093000-running"}
+{"command":"streak"}
+{"command":"reload"}
+{"command":"toggle"}
+[1, 2.5e-3, -0, true, null, {"a": [{}]}]
+REQ
+      ;;
+  esac
+  ls "$dir" | wc -l
+}
+
+max_len() { case $1 in gpx|tcx) echo 65536 ;; nmea|gpsd) echo 8192 ;; *) echo 4096 ;; esac; }
+
+status=0
+printf '%-8s %8s %10s %10s %8s %s\n' target seeds runs exec/s cov result
+for t in "${TARGETS[@]}"; do
+  n=$(seed "$t")
+  log="$WORK/$t.log"
+  # -fork is not used: one process, so the run count and coverage come from one place.
+  SWIFT_BACKTRACE=enable=no FUZZ_TARGET=$t "$BIN" "$WORK/corpus-$t" \
+    -max_total_time="$SECONDS_PER_TARGET" -max_len="$(max_len "$t")" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 -artifact_prefix="$OUT/$t-" >"$log" 2>&1
+  rc=$?
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | awk '{print $2}')
+  if [ $rc -eq 0 ]; then result=ok; else result="FAILED (exit $rc)"; status=1; fi
+  printf '%-8s %8s %10s %10s %8s %s\n' "$t" "$n" "${runs:-?}" "${speed:-?}" "${cov:-?}" "$result"
+  if [ $rc -ne 0 ]; then
+    grep -E 'ERROR|property violated|Fatal error|SUMMARY|artifact_prefix|Test unit written' "$log" | head -20
+    ls -1 "$OUT/$t-"* 2>/dev/null | sed 's/^/  crash input: /'
+  fi
+done
+exit $status
