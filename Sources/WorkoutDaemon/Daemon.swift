@@ -27,7 +27,8 @@ public final class Daemon: @unchecked Sendable {
     var statusLogTimer: RepeatingTimer?
     /// Wall time at start-up and the monotonic reading taken with it: `now()` advances with the
     /// monotonic clock, so a wall-clock step during a workout changes no duration.
-    let wallAnchor: Double
+    /// Moved forward (never back) at restore when the wall clock is behind the journal.
+    var wallAnchor: Double
     let monoAnchor: Double
     var shutdown = ShutdownState.running
     /// Where the workout's time comes from: the daemon's clock, or a simulation feed's.
@@ -213,6 +214,12 @@ public final class Daemon: @unchecked Sendable {
             return
         }
         if let aside = recovery.keptAside { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: recovery.badBytes)) }
+        // The wall clock may now be behind the journal (stepped back while we were down): run
+        // the daemon's clock from the journal's last moment instead, so the workout's times
+        // keep increasing and a resumed workout counts time at once.
+        if let last = recovery.records.compactMap(\.aliveTime).max(), last > now() {
+            wallAnchor += last - now()
+        }
         let actions = lifecycle.restored(recovery.records, at: now(), autoResume: config.autoResumeAfterRestore, settings: metricsSettings(for: recovery.records))
         if case .idle = lifecycle, let aside = journal.keepAside(reason: "unrestorable", now: now()) {
             // No start record: nothing to restore, but never delete what we could not read.

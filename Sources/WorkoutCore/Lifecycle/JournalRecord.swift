@@ -18,3 +18,14 @@ public enum JournalRecord: Sendable, Equatable {
     /// since fix times are the receiver's and may be far from the daemon's clock).
     case alive(time: Double)
 }
+
+extension JournalRecord {
+    /// The daemon's clock when this `alive` mark was written (control records are dated on the
+    /// workout's clock, which follows the feed during a simulation; fixes on the receiver's).
+    public var aliveTime: Double? {
+        switch self {
+        case .alive(let t): return t
+        case .started, .paused, .resumed, .lap, .marker, .stopped, .recovered, .rebased, .fix: return nil
+        }
+    }
+}
