@@ -95,7 +95,8 @@ public struct NMEADecoder: Sendable {
     /// Bytes of a line that started in an earlier chunk.
     private var carry: [UInt8] = []
     /// True while skipping the rest of an over-long line.
-    private var discarding = false
+    /// Whether an overlong line is being skipped up to its newline.
+    private var lineState = LineState.collecting
     private var epoch = Epoch()
     private var date = DateState()
     private var lastMode: FixMode?
@@ -113,9 +114,9 @@ public struct NMEADecoder: Sendable {
         var i = 0
         while i < n {
             let nl = NMEADecoder.indexOfNewline(base, from: i, count: n)
-            if discarding {
+            if case .skippingToNewline = lineState {
                 guard let nl else { return }
-                discarding = false
+                lineState = .collecting
                 i = nl + 1
                 continue
             }
@@ -124,7 +125,7 @@ public struct NMEADecoder: Sendable {
                 if carry.count + (n - i) > options.maxLineLength {
                     stats.tooLong += 1
                     carry.removeAll(keepingCapacity: true)
-                    discarding = true
+                    lineState = .skippingToNewline
                 } else {
                     carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<n]))
                 }
@@ -158,13 +159,13 @@ public struct NMEADecoder: Sendable {
 
     /// End of input: decodes a last line without newline and emits the pending epoch.
     public mutating func flush(_ emit: (NMEAFix) -> Void) {
-        if !carry.isEmpty && !discarding {
+        if !carry.isEmpty, case .collecting = lineState {
             var line: [UInt8] = []
             swap(&line, &carry)
             line.withUnsafeBufferPointer { processLine($0, 0, $0.count, emit) }
         }
         carry.removeAll(keepingCapacity: true)
-        discarding = false
+        lineState = .collecting
         finishEpoch(emit)
     }
 

@@ -30,8 +30,8 @@ public struct XMLReader: Sendable {
     private var openNames: [XMLName] = []
     private var openOffsets: [Int] = []
     private var pendingEnd: XMLName?
-    private var seenRoot = false
-    private var rootClosed = false
+    /// Before, inside or after the document's root element.
+    private var rootPhase = RootPhase.before
     // Line counting cache for `line(at:)`, advanced monotonically.
     private var lineCacheOffset = 0
     private var lineCacheLine = 1
@@ -153,7 +153,7 @@ public struct XMLReader: Sendable {
     private mutating func popOpen() {
         openNames.removeLast()
         openOffsets.removeLast()
-        if openNames.isEmpty { rootClosed = true }
+        if openNames.isEmpty { rootPhase = .after }
     }
 
     private mutating func scan(_ b: UnsafeBufferPointer<UInt8>) throws(XMLError) -> XMLEvent? {
@@ -161,7 +161,7 @@ public struct XMLReader: Sendable {
         while true {
             guard position < n else {
                 if !openNames.isEmpty { throw error(.unclosedElements(openNames.map(\.qualified)), at: n) }
-                if !seenRoot { throw error(.noRootElement, at: n) }
+                if case .before = rootPhase { throw error(.noRootElement, at: n) }
                 return nil
             }
             let start = position
@@ -220,13 +220,13 @@ public struct XMLReader: Sendable {
                     return .text(String(decoding: UnsafeBufferPointer(rebasing: b[(start + 9)..<end]), as: UTF8.self))
                 }
                 if XMLReader.hasPrefix(b, at: start, "<!DOCTYPE") {
-                    guard !seenRoot else { throw error(.syntax("DOCTYPE after the root element"), at: start) }
+                    guard case .before = rootPhase else { throw error(.syntax("DOCTYPE after the root element"), at: start) }
                     position = try skipDoctype(b, from: start + 9)
                     continue
                 }
                 throw error(.syntax("unknown markup after '<!'"), at: start)
             default:
-                guard !rootClosed else { throw error(.contentOutsideRoot, at: start) }
+                guard !rootPhase.isClosed else { throw error(.contentOutsideRoot, at: start) }
                 var i = start + 1
                 let name = try parseName(b, &i, context: "start tag")
                 var attributes: [XMLAttribute] = []
@@ -278,7 +278,7 @@ public struct XMLReader: Sendable {
                 guard openNames.count < maxDepth else { throw error(.tooDeep(limit: maxDepth), at: start) }
                 openNames.append(name)
                 openOffsets.append(start)
-                seenRoot = true
+                if case .before = rootPhase { rootPhase = .inside }
                 position = i
                 if selfClosing { pendingEnd = name }
                 return .startElement(name, attributes)
@@ -473,5 +473,20 @@ public struct XMLReader: Sendable {
             i += need + 1
         }
         return nil
+    }
+}
+
+/// Where a reader stands relative to the one root element a document may have.
+enum RootPhase: Sendable {
+    case before
+    case inside
+    case after
+
+    /// The root element has ended: nothing but comments and processing instructions may follow.
+    var isClosed: Bool {
+        switch self {
+        case .before, .inside: return false
+        case .after: return true
+        }
     }
 }
