@@ -61,7 +61,7 @@ extension Daemon {
         log(StreakLogEvent.summary(calc.status(history: streakHistory(), now: now()), zone: zone))
     }
 
-    func announceStreakAfterSave(_ w: Workout) {
+    func announceStreakAfterSave(_ w: RecordedWorkout) {
         let (calc, _) = streakCalculator()
         let report = StreakReport(saving: StreakWorkout(w.summary, utcOffset: nil), into: streakHistory(excluding: w.id), now: now(), calculator: calc)
         for e in report.events { log(e) }

@@ -158,7 +158,7 @@ public final class Daemon: @unchecked Sendable {
         notifier.notify(["STATUS=" + statusLine()])
     }
 
-    func beginSave(_ workout: Workout) {
+    func beginSave(_ workout: RecordedWorkout) {
         journal.flush(alive: nil)
         let store = self.store
         let loop = self.loop
@@ -172,7 +172,7 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
-    func saveFinished(_ workout: Workout, _ result: Result<Double, SystemError>) {
+    func saveFinished(_ workout: RecordedWorkout, _ result: Result<Double, SystemError>) {
         switch result {
         case .success(let ms):
             log(DaemonLogEvent.saved(workout.summary, path: store.path(of: workout.id), milliseconds: ms))
@@ -184,7 +184,7 @@ public final class Daemon: @unchecked Sendable {
         checkShutdownProgress()
     }
 
-    func announceSaved(_ workout: Workout) {
+    func announceSaved(_ workout: RecordedWorkout) {
         let s = workout.summary
         let duration = max(0, (s.endedAt ?? s.startedAt) - s.startedAt)
         log(DaemonLogEvent.health(s, fixRate: duration > 0 ? Double(s.pointCount) / duration : 0))
@@ -193,7 +193,7 @@ public final class Daemon: @unchecked Sendable {
     }
 
     /// Personal bests this workout set against every other saved workout of its activity.
-    func announceRecords(_ workout: Workout) {
+    func announceRecords(_ workout: RecordedWorkout) {
         var previous: [ActivityType: [BestEffort]] = [:]
         for other in store.summaries() where other.id != workout.id && other.activity == workout.activity {
             previous = PersonalRecords.merged(activity: other.activity, previous: previous, efforts: other.bestEfforts)

@@ -7,13 +7,13 @@ public enum LifecycleAction: Sendable {
     /// Append a record to the journal of the workout in progress, durably (control events).
     case journal(JournalRecord)
     /// Write this workout atomically in the background, then report `saveSucceeded`/`saveFailed`.
-    case save(Workout)
+    case save(RecordedWorkout)
     /// Try the save again after this many seconds.
     case retrySave(after: Double)
     /// The save is durable: the journal of this workout may go.
     case removeJournal(WorkoutID)
     /// The save is durable: tell the user (streaks, personal bests, health report).
-    case announceSaved(Workout)
+    case announceSaved(RecordedWorkout)
     /// A line for the log.
     case log(LifecycleLogEvent)
 }

@@ -104,7 +104,7 @@ extension WorkoutLifecycle {
         switch self {
         case .active(let w), .paused(let w, _):
             let wasActive = wantsGPS
-            let workout = w.recorder.finish(at: now)
+            let workout = w.recorder.finishRecording(at: now)
             self = .saving(SaveJob(workout: workout))
             var actions: [LifecycleAction] = [.journal(.stopped(time: now))]
             if wasActive { actions.append(.closeGPS) }
@@ -230,7 +230,7 @@ extension WorkoutLifecycle {
         var recorder = replay.recorder
         let id = recorder.id
         if let stoppedAt = replay.stoppedAt {
-            let workout = recorder.finish(at: stoppedAt)
+            let workout = recorder.finishRecording(at: stoppedAt)
             self = .saving(SaveJob(workout: workout))
             return [.log(.restoreCompletingStop(id)), .save(workout)]
         }

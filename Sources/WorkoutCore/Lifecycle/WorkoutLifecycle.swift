@@ -40,7 +40,7 @@ public struct PausedInfo: Sendable, Equatable {
 
 /// A finished workout on its way to disk.
 public struct SaveJob: Sendable {
-    public var workout: Workout
+    public var workout: RecordedWorkout
     /// Failed attempts so far.
     public var failures: Int
     /// The last write error in words, shown by `status` until a save succeeds.
@@ -48,7 +48,7 @@ public struct SaveJob: Sendable {
     /// When the next attempt is due (nil while an attempt is running).
     public var retryAt: Double?
 
-    public init(workout: Workout, failures: Int = 0, lastError: String? = nil, retryAt: Double? = nil) {
+    public init(workout: RecordedWorkout, failures: Int = 0, lastError: String? = nil, retryAt: Double? = nil) {
         self.workout = workout; self.failures = failures; self.lastError = lastError; self.retryAt = retryAt
     }
 }

@@ -31,8 +31,8 @@ public struct WorkoutRecorder: Sendable {
     public let activity: ActivityType
     public let startedAt: Double
     public let settings: MetricsSettings
-    /// Every ingested fix, accepted or rejected, in arrival order.
-    public private(set) var points: [TrackPoint] = []
+    /// Every ingested fix, accepted or rejected, in arrival order (stored compactly, losslessly).
+    public private(set) var points = TrackPointStore()
     /// The timeline: user events and derived ones (auto-pause, signal, segments).
     public private(set) var events: [WorkoutEvent] = []
 
@@ -457,7 +457,11 @@ public struct WorkoutRecorder: Sendable {
 
     /// Ends the workout at `t`: closes the open motion pause, the last lap (trigger `.end`) and
     /// the last partial split, and returns the whole workout.
-    public func finish(at time: Double) -> Workout {
+    public func finish(at time: Double) -> Workout { finishRecording(at: time).workout }
+
+    /// `finish(at:)` without copying the points out of the recorder's store (cheap for a long
+    /// workout; what the daemon hands to its saver).
+    public func finishRecording(at time: Double) -> RecordedWorkout {
         var c = self
         let t = c.clamp(time)
         var out: [RecorderEvent] = []
@@ -471,7 +475,7 @@ public struct WorkoutRecorder: Sendable {
         }
         var s = c.summary(now: t)
         s.endedAt = t
-        return Workout(summary: s, points: c.points, events: c.events)
+        return RecordedWorkout(summary: s, points: c.points, events: c.events)
     }
 
     // MARK: - Rebuilding saved and imported workouts
@@ -483,7 +487,7 @@ public struct WorkoutRecorder: Sendable {
     /// already recorded, and late fixes are dropped), so with the same settings the result equals
     /// the live recorder's. Derived events (auto-pause, signal, segments) are recomputed.
     public static func rebuild(id: WorkoutID, activity: ActivityType, startedAt: Double, settings: MetricsSettings = MetricsSettings(),
-                               points: [TrackPoint], events: [WorkoutEvent]) -> WorkoutRecorder {
+                               points: some Sequence<TrackPoint>, events: [WorkoutEvent]) -> WorkoutRecorder {
         var r = WorkoutRecorder(id: id, activity: activity, startedAt: startedAt, settings: settings)
         let user = events.filter { [.pause, .resume, .lap, .marker, .recovered].contains($0.kind) }
             .enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)

@@ -114,3 +114,24 @@ public struct Workout: Sendable, Equatable {
     public var id: WorkoutID { summary.id }
     public var activity: ActivityType { summary.activity }
 }
+
+/// A workout just finished by the recorder, on its way to disk: a `Workout` whose points are
+/// still in the recorder's compact store. Finishing a 24-hour workout thus copies no point on
+/// the event loop; the saver encodes straight from the store (`WorkoutFile.encode`), and
+/// `workout` builds the plain `Workout` when one is needed.
+public struct RecordedWorkout: Sendable {
+    public var summary: WorkoutSummary
+    public var points: TrackPointStore
+    public var events: [WorkoutEvent]
+    public var source: String
+
+    public init(summary: WorkoutSummary, points: TrackPointStore, events: [WorkoutEvent], source: String = "recorded") {
+        self.summary = summary; self.points = points; self.events = events; self.source = source
+    }
+
+    public var id: WorkoutID { summary.id }
+    public var activity: ActivityType { summary.activity }
+
+    /// The same workout with its points as an array.
+    public var workout: Workout { Workout(summary: summary, points: points.toArray(), events: events, source: source) }
+}

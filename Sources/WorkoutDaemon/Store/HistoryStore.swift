@@ -66,8 +66,19 @@ public final class HistoryStore: Sendable {
     public func save(_ workout: Workout) throws {
         if let e = faultInjector?() { throw e }
         try AtomicFile.write(WorkoutFile.encode(workout), to: path(of: workout.id))
-        try appendIndex(HistoryStore.indexLine(put: workout.summary))
-        state.withLock { $0[workout.id] = workout.summary }
+        try record(workout.summary)
+    }
+
+    /// The same for a workout just recorded (encoded straight from the recorder's point store).
+    public func save(_ workout: RecordedWorkout) throws {
+        if let e = faultInjector?() { throw e }
+        try AtomicFile.write(WorkoutFile.encode(workout), to: path(of: workout.id))
+        try record(workout.summary)
+    }
+
+    private func record(_ summary: WorkoutSummary) throws {
+        try appendIndex(HistoryStore.indexLine(put: summary))
+        state.withLock { $0[summary.id] = summary }
     }
 
     private func appendIndex(_ line: String) throws {

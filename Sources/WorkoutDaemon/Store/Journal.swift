@@ -26,10 +26,15 @@ public final class Journal {
         flush(alive: nil)
     }
 
-    /// Buffers a fix; it reaches the disk at the next `flush`.
+    /// Buffers a fix; it reaches the disk at the next `flush` (fsync'd then). A burst of fixes
+    /// is written (not fsync'd) every `writeThreshold` bytes, so the buffer stays small.
     public func appendFix(_ fix: Fix) {
         pending += JournalRecord.fix(fix).encodeLine()
+        if pending.utf8.count >= Journal.writeThreshold { writePending(sync: false) }
     }
+
+    /// Buffered bytes that make `appendFix` write before the next flush.
+    static let writeThreshold = 64 * 1024
 
     public var hasPending: Bool { !pending.isEmpty }
 
@@ -37,6 +42,10 @@ public final class Journal {
     public func flush(alive: Double?) {
         if let alive { pending += JournalRecord.alive(time: alive).encodeLine() }
         guard !pending.isEmpty else { return }
+        writePending(sync: true)
+    }
+
+    private func writePending(sync: Bool) {
         do {
             if fd < 0 {
                 let dir = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
@@ -44,9 +53,11 @@ public final class Journal {
                 fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
                 guard fd >= 0 else { throw SystemError.last("open \(path)") }
             }
-            try Array(pending.utf8).withUnsafeBytes { raw in try writeAll(fd, raw) }
-            guard fdatasync(fd) == 0 else { throw SystemError.last("fsync \(path)") }
-            pending.removeAll(keepingCapacity: true)
+            let fd = self.fd
+            try pending.withUTF8 { try writeAll(fd, UnsafeRawBufferPointer($0)) }
+            if sync { guard fdatasync(fd) == 0 else { throw SystemError.last("fsync \(path)") } }
+            // A burst's buffer is not kept (it would stay resident for the rest of the workout).
+            pending.removeAll(keepingCapacity: pending.utf8.count <= 2 * Journal.writeThreshold)
             lastError = nil
         } catch let e as SystemError {
             // Keep the records in memory and try again at the next flush.

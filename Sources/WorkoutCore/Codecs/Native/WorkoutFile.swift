@@ -23,18 +23,27 @@ public enum WorkoutFile {
     /// Encodes a workout into the bytes of its file. Points are written as bytes straight into
     /// the output (a 24-hour workout has 86,400 of them).
     public static func encode(_ w: Workout) -> [UInt8] {
+        encode(source: w.source, summary: w.summary, events: w.events, points: w.points)
+    }
+
+    /// The same bytes for a workout whose points are still in the recorder's store.
+    public static func encode(_ w: RecordedWorkout) -> [UInt8] {
+        encode(source: w.source, summary: w.summary, events: w.events, points: w.points)
+    }
+
+    static func encode<P: Collection<TrackPoint>>(source: String, summary: WorkoutSummary, events: [WorkoutEvent], points: P) -> [UInt8] {
         var head = ""
         head += "{\"format\":\"\(format)\",\"source\":"
-        JSON.writeString(w.source, to: &head)
+        JSON.writeString(source, to: &head)
         head += ",\"summary\":"
-        w.summary.json().write(to: &head)
+        summary.json().write(to: &head)
         head += ",\"events\":"
-        JSON.array(w.events.map { $0.json() }).write(to: &head)
+        JSON.array(events.map { $0.json() }).write(to: &head)
         head += ",\"points\":["
         var out: [UInt8] = []
-        out.reserveCapacity(head.utf8.count + 16 + w.points.count * 100)
+        out.reserveCapacity(head.utf8.count + 16 + points.count * 100)
         out.append(contentsOf: head.utf8)
-        for (k, p) in w.points.enumerated() {
+        for (k, p) in points.enumerated() {
             if k > 0 { out.append(UInt8(ascii: ",")); out.append(10) }
             writePoint(p, to: &out)
         }
