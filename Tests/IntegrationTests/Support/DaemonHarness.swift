@@ -78,10 +78,13 @@ final class DaemonHarness: @unchecked Sendable {
         try text.write(toFile: configFile, atomically: true, encoding: .utf8)
     }
 
-    /// Starts the daemon and waits until its control socket answers.
-    func start() throws {
+    /// Starts the daemon (through `prefix`, e.g. a command that execs it as another user) and
+    /// waits until its control socket answers.
+    func start(prefix: [String] = []) throws {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: DaemonHarness.binary("workoutd"))
+        let command = prefix + [DaemonHarness.binary("workoutd")]
+        p.executableURL = URL(fileURLWithPath: command[0])
+        p.arguments = Array(command.dropFirst())
         p.environment = environment
         stderrPipe = Pipe()  // a pipe serves one process: Foundation closes its write end after launch
         p.standardError = stderrPipe

@@ -185,20 +185,7 @@ extension DaemonHarness {
     /// process is the daemon itself), after handing the temp directory to `owner`.
     func start(prefix: [String], owner: uid_t) throws {
         _ = try Reliability.run(["/bin/chown", "-R", "\(owner):\(owner)", dir])
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: prefix[0])
-        p.arguments = Array(prefix.dropFirst()) + [DaemonHarness.binary("workoutd")]
-        p.environment = environment
-        stderrPipe = Pipe()
-        p.standardError = stderrPipe
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        process = p
-        for _ in 0..<200 {
-            if (try? request(#"{"command":"status"}"#)) != nil { return }
-            usleep(20_000)
-        }
-        throw HarnessError.notReady(stderrText())
+        try start(prefix: prefix)
     }
 
     var pid: Int32 { process?.processIdentifier ?? -1 }
