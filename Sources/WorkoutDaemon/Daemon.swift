@@ -110,7 +110,7 @@ public final class Daemon: @unchecked Sendable {
         timers.append(loop.every(1) { [unowned self] in self.secondTick() })
         timers.append(loop.every(config.journalFlushSeconds) { [unowned self] in self.flushJournal() })
         rescheduleStatusLog()
-        log(DaemonLogEvent.startedUp(version: Daemon.version, socket: paths.controlSocket, workouts: store.summaries().count, activated: activation.control != nil))
+        log(DaemonLogEvent.startedUp(version: Daemon.version, socket: paths.controlSocket, workouts: store.count, activated: activation.control != nil))
         logStreaksAtStartup()
         notifier.notify(["READY=1", "STATUS=" + statusLine()])
         let watchdogInterval = notifier.watchdogInterval
@@ -220,7 +220,7 @@ public final class Daemon: @unchecked Sendable {
         if let last = recovery.records.compactMap(\.aliveTime).max(), last > now() {
             wallAnchor += last - now()
         }
-        let actions = lifecycle.restored(recovery.records, at: now(), autoResume: config.autoResumeAfterRestore, settings: metricsSettings(for: recovery.records))
+        let actions = lifecycle.restored(recovery.records, at: now(), autoResume: config.autoResumeAfterRestore, settings: metricsSettings())
         if case .idle = lifecycle, let aside = journal.keepAside(reason: "unrestorable", now: now()) {
             // No start record: nothing to restore, but never delete what we could not read.
             log(DaemonLogEvent.journalKeptAside(path: aside, bytes: recovery.badBytes))
@@ -228,7 +228,7 @@ public final class Daemon: @unchecked Sendable {
         perform(actions)
     }
 
-    func metricsSettings(for records: [JournalRecord] = []) -> MetricsSettings {
+    func metricsSettings() -> MetricsSettings {
         MetricsSettings(config: config)
     }
 
@@ -308,7 +308,7 @@ public final class Daemon: @unchecked Sendable {
     /// One line for `systemctl status` (sd_notify STATUS=).
     func statusLine() -> String {
         switch lifecycle {
-        case .idle: return "Idle; \(store.summaries().count) workouts saved"
+        case .idle: return "Idle; \(store.count) workouts saved"
         case .restoring: return "Restoring an interrupted workout"
         case .active, .paused:
             guard let s = lifecycle.summary(now: workoutNow()) else { return lifecycle.stateName }

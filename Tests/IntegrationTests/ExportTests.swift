@@ -15,18 +15,10 @@ struct ExportTests {
         return out
     }
 
-    static func run(_ args: [String], stdin: Data? = nil) throws -> (Int32, String, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = args
-        let o = Pipe(), e = Pipe(), i = Pipe()
-        p.standardOutput = o; p.standardError = e; p.standardInput = i
-        try p.run()
-        if let stdin { i.fileHandleForWriting.write(stdin) }
-        try i.fileHandleForWriting.close()
-        let out = o.fileHandleForReading.readDataToEndOfFile(), err = e.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    /// A peer tool found on PATH (xmllint, gpsbabel, python3).
+    static func run(_ args: [String]) throws -> (Int32, String, String) {
+        let r = try Reliability.run(["/usr/bin/env"] + args)
+        return (r.status, r.out, r.err)
     }
 
     @Test func exportsValidateAndReadBack() throws {

@@ -90,6 +90,9 @@ public final class HistoryStore: Sendable {
         guard fsync(fd) == 0 else { throw SystemError.last("fsync \(paths.indexFile)") }
     }
 
+    /// How many workouts are saved (without copying or sorting them).
+    public var count: Int { state.withLock { $0.count } }
+
     public func summaries() -> [WorkoutSummary] {
         state.withLock { Array($0.values) }.sorted { $0.startedAt < $1.startedAt }
     }

@@ -138,18 +138,8 @@ final class DaemonHarness: @unchecked Sendable {
 
     /// Runs workoutctl against this daemon.
     func ctl(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: DaemonHarness.binary("workoutctl"))
-        p.arguments = args
-        p.environment = environment
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let r = try Reliability.run([DaemonHarness.binary("workoutctl")] + args, environment: environment)
+        return (r.status, r.out, r.err)
     }
 }
 
