@@ -19,7 +19,7 @@ final class FeedHub {
     var state = HubState.closed
     private var listenFD: Int32 = -1
     private var listenToken: EventLoop.Token = 0
-    private var clients: [Int32: (token: EventLoop.Token, lines: LineBuffer, decoder: FeedSocketDecoder)] = [:]
+    private var clients: [Int32: (token: EventLoop.Token, lines: LineBuffer, decoder: FeedSocketDecoder, pace: FeedPace)] = [:]
     var feeds: [FeedConfig]
     /// The network source in use or being tried (gpsd / NMEA TCP), in failover order.
     private var network: NetworkFeed?
@@ -27,6 +27,8 @@ final class FeedHub {
     private var failures = 0
     private var retryToken: EventLoop.Token?
     private var lastLoggedProblem: String?
+    /// One read buffer for every feed socket client (all read on the loop thread).
+    private var reader = FeedReader()
 
     var networkFeeds: [FeedConfig] {
         feeds.filter { f in
@@ -163,36 +165,31 @@ final class FeedHub {
             setNonBlockingCloExec(fd)
             guard UnixSocket.peerIsAllowed(fd), clients.count < daemon.config.limits.maxClients else { Glibc.close(fd); continue }
             let token = daemon.loop.watch(fd) { [unowned self] _ in self.read(fd) }
-            clients[fd] = (token, LineBuffer(maxLine: 4096), FeedSocketDecoder())
+            clients[fd] = (token, LineBuffer(maxLine: 4096), FeedSocketDecoder(), FeedPace())
         }
     }
 
     private func read(_ fd: Int32) {
         guard var c = clients[fd] else { return }
-        var buf = [UInt8](repeating: 0, count: FeedBudget.readBytes)
         // Bounded work per wake-up so a flood cannot delay the control socket (FeedBudget).
-        let began = EventLoop.monotonic()
-        while EventLoop.monotonic() - began < FeedBudget.seconds {
-            let n = recv(fd, &buf, buf.count, 0)
-            if n < 0 && (errno == EAGAIN || errno == EINTR) { break }
-            if n <= 0 {
-                daemon.loop.unwatch(c.token); Glibc.close(fd); clients[fd] = nil
-                if c.decoder.simulationSpeed != nil { daemon.simulationEnded() }
-                return
-            }
-            buf.withUnsafeBytes { raw in
-                c.lines.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { item in
-                    switch item {
-                    case .tooLong: status.rejectedInput["line_too_long", default: 0] += 1
-                    case .line(let line):
-                        for fix in c.decoder.decode(line: line) { deliver(fix, simulation: c.decoder.simulationSpeed.map { ($0, c.decoder.recordedTrack) }) }
-                    }
+        let (outcome, bytes) = reader.read(fd) { chunk in
+            c.lines.feed(chunk) { item in
+                switch item {
+                case .tooLong: status.rejectedInput["line_too_long", default: 0] += 1
+                case .line(let line):
+                    for fix in c.decoder.decode(line: line) { deliver(fix, simulation: c.decoder.simulationSpeed.map { ($0, c.decoder.recordedTrack) }) }
                 }
             }
-            if n < buf.count { break }
         }
         for (k, v) in c.decoder.rejected { status.rejectedInput[k] = v }
         status.satellites = c.decoder.satellites ?? status.satellites
+        guard let mode = c.pace.next(after: outcome, bytes: bytes, now: EventLoop.monotonic()) else {
+            daemon.loop.unwatch(c.token); Glibc.close(fd); clients[fd] = nil
+            if c.decoder.simulationSpeed != nil { daemon.simulationEnded() }
+            return
+        }
+        // A simulation drives the workout's clock from each fix's arrival: read it at once.
+        daemon.loop.setMode(c.token, c.decoder.simulationSpeed == nil ? mode : .immediate)
         clients[fd] = c
     }
 

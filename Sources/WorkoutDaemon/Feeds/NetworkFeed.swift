@@ -17,6 +17,8 @@ final class NetworkFeed {
     private unowned let loop: EventLoop
     private var phase = Phase.closed
     private(set) var decoder: StreamDecoder
+    private var reader = FeedReader()
+    private var pace = FeedPace()
     var onFix: (Fix) -> Void = { _ in }
     /// Called once when the connection fails or ends, with the reason in words.
     var onFailure: (String) -> Void = { _ in }
@@ -35,6 +37,7 @@ final class NetworkFeed {
     func connect() {
         close()
         decoder = StreamDecoder(for: config)
+        pace = FeedPace()
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_flags = AI_NUMERICSERV
@@ -82,20 +85,16 @@ final class NetworkFeed {
     }
 
     private func readable(_ fd: Int32) {
-        var buf = [UInt8](repeating: 0, count: FeedBudget.readBytes)
-        let began = EventLoop.monotonic()
-        while EventLoop.monotonic() - began < FeedBudget.seconds {  // a flood cannot delay the control socket
-            let n = recv(fd, &buf, buf.count, 0)
-            if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
-            if n <= 0 {
-                close()
-                onFailure(n == 0 ? "closed the connection" : describe(String(cString: strerror(errno))))
-                return
-            }
-            buf.withUnsafeBufferPointer { b in
-                decoder.feed(UnsafeBufferPointer(rebasing: b[0..<n])) { onFix($0) }
-            }
-            if n < buf.count { return }
+        // Bounded work per wake-up so a flood cannot delay the control socket (FeedBudget).
+        let (outcome, bytes) = reader.read(fd) { chunk in
+            chunk.withMemoryRebound(to: UInt8.self) { decoder.feed($0) { onFix($0) } }
+        }
+        guard case .connected(_, let token) = phase else { return }  // onFix may have closed us
+        if let mode = pace.next(after: outcome, bytes: bytes, now: EventLoop.monotonic()) {
+            loop.setMode(token, mode)
+        } else if case .ended(let e) = outcome {
+            close()
+            onFailure(e == 0 ? "closed the connection" : describe(String(cString: strerror(e))))
         }
     }
 

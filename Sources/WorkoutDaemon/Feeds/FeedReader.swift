@@ -1,0 +1,39 @@
+import Glibc
+
+/// Reads one wake-up's worth of a feed socket (at most `FeedBudget.seconds`) into a buffer it
+/// keeps, and tells how the turn ended, which decides how the loop watches the feed next.
+struct FeedReader {
+    private var buffer = [UInt8](repeating: 0, count: FeedBudget.readBytes)
+
+    /// Reads until the socket is empty, `budget` seconds are spent, or the stream ends; hands
+    /// every chunk to `body` in order. Returns how the turn ended and the bytes read.
+    mutating func read(_ fd: Int32, budget: Double = FeedBudget.seconds,
+                       _ body: (UnsafeRawBufferPointer) -> Void) -> (outcome: FeedReadOutcome, bytes: Int) {
+        let began = EventLoop.monotonic()
+        var bytes = 0
+        let outcome: FeedReadOutcome = buffer.withUnsafeMutableBytes { raw in
+            repeat {
+                let n = recv(fd, raw.baseAddress, raw.count, 0)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 && errno == EAGAIN { return .drained }
+                if n < 0 { return .ended(errno: errno) }
+                if n == 0 { return .ended(errno: 0) }
+                bytes += n
+                body(UnsafeRawBufferPointer(rebasing: raw[0..<n]))
+                if n < raw.count { return .drained }  // a stream socket gives what it holds
+            } while EventLoop.monotonic() - began < budget
+            return .budgetSpent
+        }
+        return (outcome, bytes)
+    }
+}
+
+/// How a feed read turn ended.
+enum FeedReadOutcome: Equatable {
+    /// The socket is empty.
+    case drained
+    /// The budget ran out with input left: a flood (or a burst after a quiet spell).
+    case budgetSpent
+    /// The peer closed the stream (`errno` 0) or the read failed.
+    case ended(errno: Int32)
+}
