@@ -23,7 +23,12 @@ fi
 
 T=$(mktemp -d /tmp/wbench.XXXXXX)
 GPSD_PID=
-cleanup() { [[ -n "$GPSD_PID" ]] && kill "$GPSD_PID" 2>/dev/null; rm -rf "$T"; }
+REPLAY=$SHARED/../tools/gpsd-replay
+cleanup() {
+    [[ -n "$GPSD_PID" ]] && kill "$GPSD_PID" 2>/dev/null
+    [[ -d "$T/replay" ]] && "$REPLAY" stop --state "$T/replay" >/dev/null 2>&1
+    rm -rf "$T"
+}
 trap cleanup EXIT
 
 # ~50 MB inputs. decode.log: all eight captures, repeated. gpx.log: haicom-305N + nmea-rtk,
@@ -109,6 +114,20 @@ row "HistoryStore.save, 86,400 points" "$(kv "$R" save_ms) ms (encode $(kv "$R" 
 
 R=$($BIN/workoutbench cpu "${CPU_SECONDS:-60}")
 row "CPU recording a 10 Hz feed, $(kv "$R" seconds) s" "$(kv "$R" cpu_percent_stat) % (/proc stat), $(kv "$R" cpu_percent_schedstat) % (schedstat)" "" "target <= 0.1 %"
+
+# The same from a real receiver through the real gpsd: nmea-rtk's 10 Hz Trimble fixes, re-timed
+# into a continuous log (scripts/retime-nmea.py), served in real time by gpsd-replay.
+if [[ -x /usr/sbin/gpsd && -x "$REPLAY" ]]; then
+    python3 scripts/retime-nmea.py "$SHARED/nmea/nmea-rtk.log" $(( ${CPU_SECONDS:-60} + 20 )) > "$T/rtk10.log"
+    "$REPLAY" start "$T/rtk10.log" --rate 1 --port 29480 --feed-port 29481 --state "$T/replay" > /dev/null
+    R=$($BIN/workoutbench cpu-gpsd 127.0.0.1:29480 "$(cat "$T/replay/gpsd.pid")" "${CPU_SECONDS:-60}")
+    "$REPLAY" stop --state "$T/replay" > /dev/null
+    row "CPU recording a 10 Hz receiver through gpsd, $(kv "$R" seconds) s ($(kv "$R" points) fixes, $(kv "$R" fix_rate_hz) Hz)" \
+        "$(kv "$R" cpu_percent_stat) % (/proc stat), $(kv "$R" cpu_percent_schedstat) % (schedstat)" \
+        "gpsd: $(kv "$R" gpsd_cpu_percent_stat) % (stat), $(kv "$R" gpsd_cpu_percent_schedstat) % (schedstat)" "target <= 0.1 %"
+else
+    row "CPU recording a 10 Hz receiver through gpsd" "-" "gpsd or ../shared/tools/gpsd-replay not found" "-"
+fi
 
 if command -v hyperfine > /dev/null; then
     echo "(hyperfine is installed; workoutbench's own loop is used for the table)" >&2

@@ -4,6 +4,9 @@ import WorkoutCore
 /// `workoutbench cpu [SECONDS]`: CPU used by the daemon while recording a 10 Hz feed in real
 /// time: utime+stime from /proc/PID/stat (10 ms ticks) and the scheduler's nanosecond count
 /// (/proc/PID/task/*/schedstat) over SECONDS, after a 3 s warm-up.
+/// `workoutbench cpu-gpsd HOST:PORT GPSD_PID [SECONDS]`: the same with the daemon recording
+/// from a real gpsd (scripts/bench.sh serves it a 10 Hz receiver capture), and gpsd's own CPU
+/// over the same window beside it.
 enum CPUBenchmark {
     static func run(_ args: [String]) {
         let seconds = args.first.flatMap { Double($0) } ?? 60
@@ -15,23 +18,60 @@ enum CPUBenchmark {
         let warmUp = 3.0
         let total = Int((seconds + warmUp) * 10)
         let t0 = BenchSupport.now()
-        var ticks0 = 0, ns0 = 0, m0 = 0.0
+        var before: Sample?
         for k in 0..<total {
-            if k == Int(warmUp * 10) { ticks0 = BenchSupport.cpuTicks(daemon.pid); ns0 = schedNanos(daemon.pid); m0 = BenchSupport.now() }
+            if k == Int(warmUp * 10) { before = Sample(daemon.pid) }
             let line = FixLines.make(count: 1, start: start + Double(k) * 0.1, interval: 0.1)
             _ = line.withUnsafeBytes { feed.send($0) }
             let next = t0 + Double(k + 1) * 0.1
             let wait = next - BenchSupport.now()
             if wait > 0 { BenchSupport.sleep(wait) }
         }
-        let wall = BenchSupport.now() - m0
-        let ticks = BenchSupport.cpuTicks(daemon.pid) - ticks0
-        let ns = schedNanos(daemon.pid) - ns0
-        let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
-        let points = daemon.pointCount()
-        BenchSupport.report([("seconds", BenchSupport.fmt(wall, 1)), ("points", String(points)),
-                             ("cpu_ticks", String(ticks)), ("cpu_percent_stat", BenchSupport.fmt(Double(ticks) / hz / wall * 100, 3)),
-                             ("cpu_percent_schedstat", BenchSupport.fmt(Double(ns) / 1e9 / wall * 100, 3))])
+        guard let before else { BenchSupport.fail("no measurement window") }
+        let used = Sample(daemon.pid).since(before)
+        BenchSupport.report([("seconds", BenchSupport.fmt(used.wall, 1)), ("points", String(daemon.pointCount()))] + used.fields(""))
+    }
+
+    static func runGpsd(_ args: [String]) {
+        guard args.count >= 2, let gpsdPID = pid_t(args[1]) else { BenchSupport.fail("usage: cpu-gpsd HOST:PORT GPSD_PID [SECONDS]") }
+        let seconds = args.dropFirst(2).first.flatMap { Double($0) } ?? 60
+        let daemon = DaemonProcess(config: #"{"feeds": [{"kind": "gpsd", "address": "\#(args[0])"}]}"#)
+        daemon.start()
+        _ = daemon.request(#"{"command":"start","activity":"running"}"#)
+        BenchSupport.sleep(3)  // connect, WATCH, the feed's first second
+        let points0 = daemon.pointCount()
+        let before = Sample(daemon.pid), peerBefore = Sample(gpsdPID)
+        BenchSupport.sleep(seconds)
+        let used = Sample(daemon.pid).since(before), peer = Sample(gpsdPID).since(peerBefore)
+        let points = daemon.pointCount() - points0
+        BenchSupport.report([("seconds", BenchSupport.fmt(used.wall, 1)), ("points", String(points)),
+                             ("fix_rate_hz", BenchSupport.fmt(Double(points) / used.wall, 1))]
+                            + used.fields("") + peer.fields("gpsd_"))
+    }
+
+    /// CPU counters of a process at one moment.
+    struct Sample {
+        var wall: Double
+        var ticks: Int
+        var nanos: Int
+
+        init(_ pid: pid_t) {
+            wall = BenchSupport.now(); ticks = BenchSupport.cpuTicks(pid); nanos = CPUBenchmark.schedNanos(pid)
+        }
+
+        func since(_ earlier: Sample) -> Sample {
+            var d = self
+            d.wall -= earlier.wall; d.ticks -= earlier.ticks; d.nanos -= earlier.nanos
+            return d
+        }
+
+        /// As percentages of one core over `wall` (this must be a difference of two samples).
+        func fields(_ prefix: String) -> [(String, String)] {
+            let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
+            return [(prefix + "cpu_ticks", String(ticks)),
+                    (prefix + "cpu_percent_stat", BenchSupport.fmt(Double(ticks) / hz / wall * 100, 3)),
+                    (prefix + "cpu_percent_schedstat", BenchSupport.fmt(Double(nanos) / 1e9 / wall * 100, 3))]
+        }
     }
 
     /// Sum of on-CPU nanoseconds of every thread of the process.

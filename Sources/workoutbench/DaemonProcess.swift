@@ -23,12 +23,12 @@ final class DaemonProcess {
         } + ["XDG_RUNTIME_DIR=\(dir)/r", "XDG_DATA_HOME=\(dir)/d", "XDG_STATE_HOME=\(dir)/s", "XDG_CONFIG_HOME=\(dir)/c"]
     }
 
-    init(binary: String = BenchSupport.binDir() + "/workoutd") {
+    init(binary: String = BenchSupport.binDir() + "/workoutd", config: String = DaemonProcess.config) {
         self.binary = binary
         dir = BenchSupport.makeTempDir()
         BenchSupport.mkdirs(dir + "/r")
         BenchSupport.mkdirs(dir + "/c/workoutd")
-        BenchSupport.writeAll(dir + "/c/workoutd/config.json", Array(DaemonProcess.config.utf8))
+        BenchSupport.writeAll(dir + "/c/workoutd/config.json", Array(config.utf8))
     }
 
     deinit {

@@ -9,6 +9,7 @@ let usage = """
       ingest [FIXES]                fixes/s through the feed socket into a running workout
       memory [FIXES]                RSS idle and with FIXES (86400) points; save while status is asked
       cpu [SECONDS]                 daemon CPU while recording a 10 Hz feed in real time
+      cpu-gpsd HOST:PORT PID [SECONDS]  the same from a real gpsd (PID), gpsd's CPU beside it
       control [CLIENTS] [SECONDS]   control socket status requests/s with CLIENTS connections
       status-process [RUNS]         `workoutctl status` as a whole process, median
       save [POINTS] [RUNS]          HistoryStore.save of a POINTS-point workout, median
@@ -23,6 +24,7 @@ case "nmea-gpx": GPXExportBenchmark.run(rest)
 case "ingest": IngestBenchmark.run(rest)
 case "memory": MemoryBenchmark.run(rest)
 case "cpu": CPUBenchmark.run(rest)
+case "cpu-gpsd": CPUBenchmark.runGpsd(rest)
 case "control": ControlThroughputBenchmark.run(rest)
 case "status-process": ProcessTimingBenchmark.run(rest)
 case "save": SaveBenchmark.run(rest)

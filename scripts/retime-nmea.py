@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""retime-nmea.py LOG SECONDS > OUT: a continuous NMEA log from a real capture's opening run.
+
+Takes the GGA/RMC sentences of LOG's first uninterrupted stretch of epochs (until the first gap
+of more than 1 s; nmea-rtk: 5 s of 10 Hz fixes from a Trimble receiver) and repeats it, each
+copy moved forward in time by the stretch's length, until SECONDS are covered; times, RMC dates
+and checksums are rewritten, everything else is the receiver's. Used by scripts/bench.sh to feed
+gpsd a 10 Hz receiver for a minute; the output lives in the bench's temp dir only.
+"""
+import datetime
+import sys
+
+
+def checksum(body):
+    c = 0
+    for ch in body:
+        c ^= ord(ch)
+    return '%02X' % c
+
+
+def hms(t):
+    return datetime.datetime.strptime(t.split('.')[0], '%H%M%S').replace(tzinfo=datetime.timezone.utc), \
+        float('0.' + t.split('.')[1]) if '.' in t else 0.0
+
+
+def main():
+    log, seconds = sys.argv[1], float(sys.argv[2])
+    epochs, last = [], None  # [(seconds of day, [fields...])]
+    for line in open(log, encoding='latin-1'):
+        line = line.strip()
+        if not line.startswith('$') or '*' not in line:
+            continue
+        fields = line[1:line.index('*')].split(',')
+        if fields[0][2:] not in ('GGA', 'RMC') or not fields[1]:
+            continue
+        base, frac = hms(fields[1])
+        t = base.hour * 3600 + base.minute * 60 + base.second + frac
+        if last is not None and t - last > 1.0:
+            break
+        if last is None or t != last:
+            epochs.append((t, []))
+        epochs[-1][1].append(fields)
+        last = t
+    if len(epochs) < 2:
+        sys.exit('retime-nmea: no run of epochs in %s' % log)
+    step = epochs[1][0] - epochs[0][0]
+    span = epochs[-1][0] - epochs[0][0] + step
+    start = datetime.datetime(2020, 3, 18, tzinfo=datetime.timezone.utc) + datetime.timedelta(seconds=epochs[0][0])
+    out, copy = [], 0
+    while copy * span < seconds:
+        for t, sentences in epochs:
+            when = start + datetime.timedelta(seconds=copy * span + (t - epochs[0][0]))
+            for f in sentences:
+                f = list(f)
+                f[1] = when.strftime('%H%M%S') + '.%02d' % round(when.microsecond / 10000)
+                if f[0][2:] == 'RMC':
+                    f[9] = when.strftime('%d%m%y')
+                body = ','.join(f)
+                out.append('$%s*%s\r\n' % (body, checksum(body)))
+        copy += 1
+    sys.stdout.write(''.join(out))
+
+
+main()
