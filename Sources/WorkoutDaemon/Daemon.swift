@@ -152,7 +152,10 @@ public final class Daemon: @unchecked Sendable {
                 clock = .system
                 beginSave(workout)
             case .retrySave(let after): loop.after(after) { [unowned self] in self.perform(self.lifecycle.retrySave()) }
-            case .removeJournal: journal.remove()
+            case .removeJournal:
+                // The unlinked file's blocks are freed on the saver's thread, not the loop's.
+                let saver = self.saver
+                journal.remove { fd in saver.async { _ = close(fd) } }
             case .announceSaved(let workout): announceSaved(workout)
             case .log(let event): log(event)
             }
