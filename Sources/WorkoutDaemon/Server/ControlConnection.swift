@@ -38,6 +38,7 @@ final class ControlConnection {
 
     var pendingOutput: Int { output.count - outputOffset }
 
+    /// Serialises `json` straight onto the end of the output buffer (the writer borrows it).
     func queue(_ json: JSON) {
         var w = JSONWriter(capacity: 0)
         swap(&w.bytes, &output)
