@@ -3,11 +3,11 @@ import WorkoutCore
 
 /// Control requests: each is answered from the lifecycle or the history store.
 extension Daemon {
-    func handle(_ request: ControlRequest) -> JSON {
+    func handle(_ request: ControlRequest) -> ControlReply {
         let t = workoutNow()
         switch request {
-        case .status, .watch:
-            return statusReply(extra: request == .watch ? [("subscribed", true)] : [])
+        case .status: return .encodedSuccess(encodedStatus(.reply))
+        case .watch: return .encodedSuccess(encodedStatus(.subscribedReply))
         case .start(let activity):
             return apply(lifecycle.start(activity, id: newWorkoutID(t), at: t, settings: metricsSettings()))
         case .pause: return apply(lifecycle.pause(at: t))
@@ -18,33 +18,33 @@ extension Daemon {
         case .toggle:
             return apply(lifecycle.toggle(defaultActivity: config.defaultActivity, id: newWorkoutID(t), at: t, settings: metricsSettings()))
         case .activities:
-            return ControlServer.okReply([("activities", .array(ActivityType.allCases.map { $0.json() }))])
+            return .value(ControlServer.okReply([("activities", .array(ActivityType.allCases.map { $0.json() }))]))
         case .list(let filter):
-            return ControlServer.okReply([("workouts", .array(store.list(filter).map { $0.json() }))])
+            return .value(ControlServer.okReply([("workouts", .array(store.list(filter).map { $0.json() }))]))
         case .show(let id):
             do {
                 let w = try store.load(id)
-                return ControlServer.okReply([("workout", w.summary.json()), ("events", .array(w.events.map { $0.json() })), ("source", .string(w.source))])
-            } catch { return storeErrorReply(error, id: id) }
+                return .value(ControlServer.okReply([("workout", w.summary.json()), ("events", .array(w.events.map { $0.json() })), ("source", .string(w.source))]))
+            } catch { return .value(storeErrorReply(error, id: id)) }
         case .export(let id, let format):
             do {
                 let w = try store.load(id)
-                return ControlServer.okReply([("format", .string(format.rawValue)), ("content", .string(Exporter.export(w, format)))])
-            } catch { return storeErrorReply(error, id: id) }
+                return .value(ControlServer.okReply([("format", .string(format.rawValue)), ("content", .string(Exporter.export(w, format)))]))
+            } catch { return .value(storeErrorReply(error, id: id)) }
         case .importFiles(let files, let activity):
-            return ControlServer.okReply([("results", .array(files.map { importFile($0, activity: activity) }))])
+            return .value(ControlServer.okReply([("results", .array(files.map { importFile($0, activity: activity) }))]))
         case .delete(let id):
-            do { try store.delete(id); log(DaemonLogEvent.deleted(id.rawValue)); return ControlServer.okReply([("id", .string(id.rawValue))]) }
-            catch { return storeErrorReply(error, id: id) }
+            do { try store.delete(id); log(DaemonLogEvent.deleted(id.rawValue)); return .value(ControlServer.okReply([("id", .string(id.rawValue))])) }
+            catch { return .value(storeErrorReply(error, id: id)) }
         case .undelete(let id):
-            do { try store.undelete(id); return ControlServer.okReply([("id", .string(id.rawValue))]) }
-            catch { return storeErrorReply(error, id: id) }
+            do { try store.undelete(id); return .value(ControlServer.okReply([("id", .string(id.rawValue))])) }
+            catch { return .value(storeErrorReply(error, id: id)) }
         case .streak:
-            return ControlServer.okReply([("streak", streakJSON())])
+            return .value(ControlServer.okReply([("streak", streakJSON())]))
         case .reload:
-            return reload()
+            return .value(reload())
         case .debugHang:
-            guard testHooks else { return ControlServer.errorReply(ProtocolError(code: "unknown_command", message: "unknown command 'debug-hang'")) }
+            guard testHooks else { return .value(ControlServer.errorReply(ProtocolError(code: "unknown_command", message: "unknown command 'debug-hang'"))) }
             while true { sleep(3600) }  // test-only: a hung main loop, for the watchdog test
         }
     }

@@ -40,6 +40,8 @@ public final class Daemon: @unchecked Sendable {
     /// The streak day of the last "at risk" warning (once per day).
     var lastRiskWarningDay: StreakDay?
     let testHooks: Bool
+    /// The current workout's splits and laps as encoded for the last status line.
+    var statusCache = SummaryJSONCache()
 
     enum ShutdownState { case running, draining(deadline: Double), done }
 
@@ -129,14 +131,14 @@ public final class Daemon: @unchecked Sendable {
     // MARK: - Lifecycle plumbing
 
     /// Applies a transition's outcome: performs actions on success, turns a refusal into a reply.
-    func apply(_ outcome: WorkoutLifecycle.Outcome) -> JSON {
+    func apply(_ outcome: WorkoutLifecycle.Outcome) -> ControlReply {
         switch outcome {
         case .success(let actions):
             perform(actions)
             publish()
-            return statusReply()
+            return .encodedSuccess(encodedStatus(.reply))
         case .failure(let refusal):
-            return ControlServer.errorReply(ProtocolError(code: refusal.code, message: refusal.message))
+            return .value(ControlServer.errorReply(ProtocolError(code: refusal.code, message: refusal.message)))
         }
     }
 
@@ -150,7 +152,10 @@ public final class Daemon: @unchecked Sendable {
                 clock = .system
                 beginSave(workout)
             case .retrySave(let after): loop.after(after) { [unowned self] in self.perform(self.lifecycle.retrySave()) }
-            case .removeJournal: journal.remove()
+            case .removeJournal:
+                // The unlinked file's blocks are freed on the saver's thread, not the loop's.
+                let saver = self.saver
+                journal.remove { fd in saver.async { _ = close(fd) } }
             case .announceSaved(let workout): announceSaved(workout)
             case .log(let event): log(event)
             }
@@ -288,21 +293,40 @@ public final class Daemon: @unchecked Sendable {
 
     // MARK: - Status
 
-    func statusReply(extra: [(String, JSON)] = []) -> JSON {
-        var o = JSONObject([("ok", true)])
-        for (k, v) in statusFields() { o[k] = v }
-        for (k, v) in extra { o[k] = v }
-        return .object(o)
+    /// Which status line to encode.
+    enum StatusLine {
+        /// The reply to `status` and to successful transitions: `{"ok":true,"state":...}`.
+        case reply
+        /// The reply to `watch`: the same with `"subscribed":true` at the end.
+        case subscribedReply
+        /// What `watch` subscribers receive after a change: `{"event":"status","state":...}`.
+        case event
     }
 
-    func statusFields() -> [(String, JSON)] {
-        [
-            ("state", .string(lifecycle.stateName)),
-            ("workout", lifecycle.summary(now: workoutNow())?.json() ?? .null),
-            ("gps", feeds?.status.json() ?? GPSStatus().json()),
-            ("action", .string(lifecycle.actionTitle(defaultActivity: config.defaultActivity))),
-            ("saveError", .string(lifecycle.saveError ?? journal.lastError?.description)),
-        ]
+    /// The status as compact JSON text (keys: docs/interface.md), written straight to bytes;
+    /// the workout's closed splits and laps are copied from `statusCache`, not encoded again.
+    func encodedStatus(_ line: StatusLine) -> [UInt8] {
+        var w = JSONWriter(capacity: 1024)
+        switch line {
+        case .reply, .subscribedReply: w.raw("{\"ok\":true")
+        case .event: w.raw("{\"event\":\"status\"")
+        }
+        w.raw(",\"state\":"); w.string(lifecycle.stateName)
+        w.raw(",\"workout\":")
+        if let summary = lifecycle.summary(now: workoutNow()) {
+            summary.writeJSON(to: &w, cache: &statusCache)
+        } else {
+            w.null()
+            statusCache = SummaryJSONCache()  // no workout: keep no bytes of the last one
+        }
+        w.raw(",\"gps\":"); w.value(feeds?.status.json() ?? GPSStatus().json())
+        w.raw(",\"action\":"); w.string(lifecycle.actionTitle(defaultActivity: config.defaultActivity))
+        w.raw(",\"saveError\":"); w.string(lifecycle.saveError ?? journal.lastError?.description)
+        switch line {
+        case .subscribedReply: w.raw(",\"subscribed\":true}")
+        case .reply, .event: w.raw("}")
+        }
+        return w.bytes
     }
 
     /// One line for `systemctl status` (sd_notify STATUS=).
@@ -321,9 +345,7 @@ public final class Daemon: @unchecked Sendable {
     /// Tells `watch` subscribers the current status.
     func publish() {
         guard let server, server.watcherCount > 0 else { return }
-        var o = JSONObject([("event", "status")])
-        for (k, v) in statusFields() { o[k] = v }
-        server.broadcast(.object(o))
+        server.broadcast(encoded: encodedStatus(.event))
     }
 
     // MARK: - Shutdown

@@ -3,7 +3,8 @@ import WorkoutCore
 
 /// `workoutbench memory`: resident memory of the daemon idle, then with a 24-hour 1 Hz workout
 /// (86,400 fixes fed fast) in progress; then `stop` of that workout while `status` is asked
-/// continuously: how long the save takes (stop answered -> idle) and the slowest status reply.
+/// continuously: how long the save takes (stop answered -> idle) and the slowest status reply
+/// (`status_max_index`: which one; the last is the reply that saw the save finished).
 enum MemoryBenchmark {
     static func run(_ args: [String]) {
         let fixes = args.first.flatMap { Int($0) } ?? 86_400
@@ -42,6 +43,7 @@ enum MemoryBenchmark {
                              ("save_ms", BenchSupport.fmt(saved * 1000)),
                              ("status_during_save", String(latencies.count)),
                              ("status_max_ms", BenchSupport.fmt((latencies.max() ?? .nan) * 1000, 3)),
-                             ("status_median_ms", BenchSupport.fmt(BenchSupport.median(latencies) * 1000, 3))])
+                             ("status_median_ms", BenchSupport.fmt(BenchSupport.median(latencies) * 1000, 3)),
+                             ("status_max_index", String(latencies.indices.max { latencies[$0] < latencies[$1] } ?? -1))])
     }
 }

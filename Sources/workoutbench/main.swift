@@ -13,6 +13,7 @@ let usage = """
       control [CLIENTS] [SECONDS]   control socket status requests/s with CLIENTS connections
       status-process [RUNS]         `workoutctl status` as a whole process, median
       save [POINTS] [RUNS]          HistoryStore.save of a POINTS-point workout, median
+      status-reply [POINTS] [RUNS]  in-process cost of a status reply's workout part, median
       startup [WORKOUTS] [RUNS]     exec to ready with WORKOUTS saved workouts, median
     """
 
@@ -28,6 +29,7 @@ case "cpu-gpsd": CPUBenchmark.runGpsd(rest)
 case "control": ControlThroughputBenchmark.run(rest)
 case "status-process": ProcessTimingBenchmark.run(rest)
 case "save": SaveBenchmark.run(rest)
+case "status-reply": StatusReplyBenchmark.run(rest)
 case "startup": StartupBenchmark.run(rest)
 default:
     BenchSupport.writeOut(2, usage + "\n")

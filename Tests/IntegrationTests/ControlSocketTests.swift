@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import WorkoutCore
 
 /// The control socket of the real daemon, over real Unix sockets in temp directories.
 @Suite(.serialized) struct ControlSocketTests {
@@ -35,6 +36,81 @@ import Testing
         }
         #expect((savedSummary["endedAt"] as? String)?.hasSuffix("Z") == true)
         #expect(!FileManager.default.fileExists(atPath: d.stateDir + "/current.journal"), "journal removed after a durable save")
+        #expect(d.stop() == 0)
+    }
+
+    /// Status lines are written straight to bytes with cached splits: each must be exactly the
+    /// canonical serialisation of its own content (what the JSON tree used to give), for the
+    /// reply to `status`, to `watch`, the `watch` events, and the reply to `stop`, while splits
+    /// close, a lap is taken, the workout pauses, and once it is saved.
+    @Test func statusLinesAreCanonicalWhileSplitsClose() throws {
+        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"statusLogSeconds":0}"#)
+        try d.start()
+        let watcher = try UnixClient(path: d.controlSocket)
+        defer { watcher.close() }
+        try watcher.send(#"{"command":"watch"}"# + "\n")
+        let statusKeys = ["state", "workout", "gps", "action", "saveError"]
+        func canonical(_ line: String?, _ what: String) throws -> JSON {
+            let line = try #require(line, "\(what): no line")
+            let parsed = try JSON.parse(line)
+            #expect(parsed.serialized() == line, "\(what)")
+            // And the keys in the order the JSON tree had them.
+            let keys = parsed.objectValue?.keys ?? []
+            switch (keys.first, parsed["ok"]?.boolValue) {
+            case ("event", _): #expect(keys == ["event"] + statusKeys)
+            case ("ok", true) where what == "watch reply": #expect(keys == ["ok"] + statusKeys + ["subscribed"])
+            case ("ok", true): #expect(keys == ["ok"] + statusKeys, "\(what)")
+            default: Issue.record("\(what): unexpected reply \(line)")
+            }
+            return parsed
+        }
+        func status(_ command: String = "status", _ more: String = "") throws -> JSON {
+            let c = try UnixClient(path: d.controlSocket)
+            defer { c.close() }
+            try c.send(#"{"command":"\#(command)"\#(more)}"# + "\n")
+            return try canonical(try c.readLine(), command)
+        }
+        #expect(try canonical(try watcher.readLine(), "watch reply")["subscribed"]?.boolValue == true)
+        #expect(try status("start", #","activity":"running""#)["state"]?.stringValue == "active")
+        let feed = try UnixClient(path: d.feedSocket)
+        defer { feed.close() }
+        let t0 = (Date().timeIntervalSince1970).rounded(.up) + 1
+        var splitsSeen: [Int] = []
+        for batch in 0..<4 {
+            var lines = ""
+            for k in 0..<800 {
+                let i = batch * 800 + k
+                let lon = 11.5 + Double(i) * 3.5 / (111_320 * cos(48.1 * .pi / 180))
+                lines += #"{"class":"FIX","time":"\#(FixFeeder.iso(t0 + Double(i)))","lat":48.1,"lon":\#(String(format: "%.8f", lon)),"alt":\#(500 + i % 40),"mode":3,"eph":3}"# + "\n"
+            }
+            try feed.send(lines)
+            var s = try status()
+            for _ in 0..<200 where (s["workout"]?["pointCount"]?.intValue ?? 0) < (batch + 1) * 800 {
+                usleep(10_000)
+                s = try status()
+            }
+            splitsSeen.append(s["workout"]?["splits"]?.arrayValue?.count ?? -1)
+            if batch == 1 { #expect(try status("lap")["workout"]?["laps"]?.arrayValue?.count == 1) }
+            if batch == 2 {
+                #expect(try status("pause")["state"]?.stringValue == "paused")
+                #expect(try status("resume")["state"]?.stringValue == "active")
+            }
+        }
+        #expect(splitsSeen.count == 4 && splitsSeen[0] >= 2 && splitsSeen[3] > splitsSeen[0], "splits closing: \(splitsSeen)")
+        let stopped = try status("stop")
+        #expect(stopped["workout"]?["endedAt"]?.stringValue != nil)
+        var state = ""
+        for _ in 0..<200 where state != "idle" { state = try status()["state"]?.stringValue ?? ""; usleep(10_000) }
+        #expect(state == "idle")
+        // Every event the watcher received meanwhile is canonical too.
+        var events = 0
+        var tv = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(watcher.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        while let line = try? watcher.readLine() {
+            #expect(try canonical(line, "event")["event"]?.stringValue == "status")
+            events += 1
+        }
+        #expect(events > 5)
         #expect(d.stop() == 0)
     }
 

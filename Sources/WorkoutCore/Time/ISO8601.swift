@@ -21,6 +21,39 @@ public enum ISO8601 {
         return out + "Z"
     }
 
+    /// `format` appended as UTF-8 bytes (no intermediate strings): the same text.
+    public static func append(_ seconds: Double, fractionDigits: Int = 0, to out: inout [UInt8]) {
+        guard fractionDigits <= 15 else { out.append(contentsOf: format(seconds, fractionDigits: fractionDigits).utf8); return }
+        var t = seconds
+        var scale: Double = 1
+        if fractionDigits == 0 { t = t.rounded(.toNearestOrAwayFromZero) }
+        else {
+            for _ in 0..<fractionDigits { scale *= 10 }
+            t = (t * scale).rounded(.toNearestOrAwayFromZero) / scale
+        }
+        let c = CivilTime(utc: t)
+        if c.year < 0 { out.append(contentsOf: pad(c.year, 4).utf8) }
+        else { appendDigits(UInt64(c.year), minimumCount: 4, to: &out) }
+        out.append(UInt8(ascii: "-"))
+        appendDigits(UInt64(c.month), minimumCount: 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(UInt64(c.day), minimumCount: 2, to: &out)
+        out.append(UInt8(ascii: "T"))
+        appendDigits(UInt64(c.hour), minimumCount: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(UInt64(c.minute), minimumCount: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(UInt64(c.second), minimumCount: 2, to: &out)
+        if fractionDigits > 0, c.fraction.isFinite {
+            // `format` keeps what follows the point of `formatFixed(fraction)`: the digits of
+            // the scaled fraction modulo 1 (a fraction rounding up to 1 cannot happen anyway).
+            let scaled = (abs(c.fraction) * scale).rounded(.toNearestOrAwayFromZero)
+            out.append(UInt8(ascii: "."))
+            appendDigits(UInt64(scaled) % UInt64(scale), minimumCount: fractionDigits, to: &out)
+        }
+        out.append(UInt8(ascii: "Z"))
+    }
+
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|+HH:MM|-HH:MM)` (also a space for `T`, and a missing
     /// zone read as UTC). Returns seconds since 1970 UTC, or nil when it is not such a time.
     public static func parse(_ text: some StringProtocol) -> Double? {

@@ -38,10 +38,26 @@ final class ControlConnection {
 
     var pendingOutput: Int { output.count - outputOffset }
 
+    /// Serialises `json` straight onto the end of the output buffer (the writer borrows it).
     func queue(_ json: JSON) {
-        var s = json.serialized()
-        s += "\n"
-        output.append(contentsOf: s.utf8)
+        var w = JSONWriter(capacity: 0)
+        swap(&w.bytes, &output)
+        w.value(json)
+        swap(&w.bytes, &output)
+        output.append(UInt8(ascii: "\n"))
+    }
+
+    /// Queues a line already encoded (without its newline).
+    func queue(encoded line: [UInt8]) {
+        output.append(contentsOf: line)
+        output.append(UInt8(ascii: "\n"))
+    }
+
+    func queue(_ reply: ControlReply) {
+        switch reply {
+        case .value(let json): queue(json)
+        case .encodedSuccess(let line): queue(encoded: line)
+        }
     }
 
     /// Writes what the socket takes now. Returns false when the peer is gone.

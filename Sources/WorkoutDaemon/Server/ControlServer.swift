@@ -5,7 +5,7 @@ import WorkoutCore
 /// many clients at once, request limits, idle timeouts, and `watch` subscriptions.
 public final class ControlServer {
     /// Answers one decoded request. `.watch` is handled here; the handler gives the first event.
-    public typealias Handler = (ControlRequest) -> JSON
+    public typealias Handler = (ControlRequest) -> ControlReply
 
     private let loop: EventLoop
     private let listenFD: Int32
@@ -51,11 +51,11 @@ public final class ControlServer {
         Glibc.close(listenFD)
     }
 
-    /// Sends an event line to every `watch` subscriber.
-    public func broadcast(_ event: JSON) {
+    /// Sends an event line (compact JSON text without the newline) to every `watch` subscriber.
+    public func broadcast(encoded event: [UInt8]) {
         for c in connections.values {
             guard case .watching = c.mode else { continue }
-            c.queue(event)
+            c.queue(encoded: event)
             write(c)
         }
     }
@@ -143,7 +143,7 @@ public final class ControlServer {
         case .success(let request):
             let reply = handler(request)
             c.queue(reply)
-            if case .watch = request, reply["ok"]?.boolValue == true { c.mode = .watching }
+            if case .watch = request, reply.succeeded { c.mode = .watching }
         }
     }
 

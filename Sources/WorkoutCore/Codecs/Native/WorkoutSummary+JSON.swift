@@ -34,6 +34,50 @@ extension WorkoutSummary {
         return .object(o)
     }
 
+    /// `json().serialized()` written straight to bytes, the same text (keep the two in step:
+    /// the keys are a user contract, docs/interface.md). Splits and laps already encoded in
+    /// `cache` are copied rather than encoded again; this is what makes `status` of a
+    /// 24-hour workout cheap.
+    public func writeJSON(to w: inout JSONWriter, cache: inout SummaryJSONCache) {
+        w.raw("{\"id\":"); w.string(id.rawValue)
+        w.raw(",\"activity\":"); w.string(activity.rawValue)
+        w.raw(",\"startedAt\":"); w.time(startedAt, fractionDigits: 3)
+        w.raw(",\"endedAt\":")
+        if let endedAt { w.time(endedAt, fractionDigits: 3) } else { w.null() }
+        w.raw(",\"elapsedSeconds\":"); w.number(rounded(elapsedSeconds, 3))
+        w.raw(",\"movingSeconds\":"); w.number(rounded(movingSeconds, 3))
+        w.raw(",\"distanceMeters\":"); w.number(rounded(distanceMeters, 3))
+        w.raw(",\"elevationGainMeters\":"); w.number(rounded(elevationGainMeters, 2))
+        w.raw(",\"elevationLossMeters\":"); w.number(rounded(elevationLossMeters, 2))
+        w.raw(",\"elevationSource\":\"gps\"")
+        w.raw(",\"pointCount\":"); w.int(pointCount)
+        w.raw(",\"acceptedCount\":"); w.int(acceptedCount)
+        w.raw(",\"rejected\":{")
+        var first = true
+        for r in RejectionReason.allCases {
+            guard let n = rejectedByReason[r], n > 0 else { continue }
+            if !first { w.raw(",") }
+            first = false
+            w.string(r.rawValue); w.raw(":"); w.int(n)
+        }
+        w.raw("},\"averageSpeed\":"); w.number(rounded(averageSpeed, 4))
+        w.raw(",\"movingAverageSpeed\":"); w.number(rounded(movingAverageSpeed, 4))
+        w.raw(",\"currentSpeed\":"); w.number(currentSpeed.map { rounded($0, 4) })
+        w.raw(",\"maxSpeed\":"); w.number(rounded(maxSpeed, 4))
+        w.raw(",\"calories\":"); w.number(calories.map { rounded($0, 1) })
+        w.raw(",\"signalLostSeconds\":"); w.number(rounded(signalLostSeconds, 3))
+        w.raw(",\"splits\":"); cache.splits.write(splits, to: &w)
+        w.raw(",\"laps\":"); cache.laps.write(laps, to: &w)
+        w.raw(",\"bestEfforts\":[")
+        for (k, e) in bestEfforts.enumerated() {
+            w.raw(k == 0 ? "{\"distanceMeters\":" : ",{\"distanceMeters\":"); w.number(e.distanceMeters)
+            w.raw(",\"seconds\":"); w.number(rounded(e.seconds, 3))
+            w.raw(",\"startTime\":"); w.time(e.startTime, fractionDigits: 3)
+            w.raw("}")
+        }
+        w.raw("]}")
+    }
+
     /// Reads a summary written by `json()`; nil names nothing, so callers say which file failed.
     public init?(json j: JSON) {
         guard let idText = j["id"]?.stringValue, let id = WorkoutID(rawValue: idText),
@@ -77,6 +121,23 @@ extension LapSummary {
             "maxSpeed": .number(rounded(maxSpeed, 4)), "calories": .number(rounded(calories, 1)),
             "averageHeartRate": .int(averageHeartRate), "maxHeartRate": .int(maxHeartRate),
         ]
+    }
+
+    /// `json().serialized()` written straight to bytes, the same text.
+    public func writeJSON(to w: inout JSONWriter) {
+        w.raw("{\"index\":"); w.int(index)
+        w.raw(",\"trigger\":"); w.string(trigger.rawValue)
+        w.raw(",\"startTime\":"); w.time(startTime, fractionDigits: 3)
+        w.raw(",\"endTime\":"); w.time(endTime, fractionDigits: 3)
+        w.raw(",\"elapsedSeconds\":"); w.number(rounded(elapsedSeconds, 3))
+        w.raw(",\"movingSeconds\":"); w.number(rounded(movingSeconds, 3))
+        w.raw(",\"distanceMeters\":"); w.number(rounded(distanceMeters, 3))
+        w.raw(",\"elevationGainMeters\":"); w.number(rounded(elevationGainMeters, 2))
+        w.raw(",\"maxSpeed\":"); w.number(rounded(maxSpeed, 4))
+        w.raw(",\"calories\":"); w.number(rounded(calories, 1))
+        w.raw(",\"averageHeartRate\":"); w.int(averageHeartRate)
+        w.raw(",\"maxHeartRate\":"); w.int(maxHeartRate)
+        w.raw("}")
     }
 
     public init?(json j: JSON) {

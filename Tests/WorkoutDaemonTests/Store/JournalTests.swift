@@ -1,0 +1,60 @@
+import Foundation
+import Glibc
+import Testing
+import WorkoutCore
+@testable import WorkoutDaemon
+
+@Suite struct JournalTests {
+    static func tempDir() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("wj.\(UUID().uuidString.prefix(8))").path
+    }
+
+    /// `remove` drops the name at once and hands over a descriptor of the unlinked file: the
+    /// caller's close (off the event loop in the daemon) is what frees its blocks.
+    @Test func removeUnlinksAndHandsOverTheLastDescriptor() throws {
+        let dir = Self.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let j = Journal(path: dir + "/current.journal")
+        let id = WorkoutID(start: 1_800_000_000, suffix: 1)
+        j.appendNow(.started(id: id, activity: .running, time: 1_800_000_000))
+        for k in 0..<1000 { j.appendFix(Fix(time: 1_800_000_001 + Double(k), latitude: 48, longitude: 11)) }
+        j.flush(alive: 1_800_001_001)
+        #expect(j.exists)
+        var released: [Int32] = []
+        j.remove { released.append($0) }
+        #expect(!j.exists)
+        try #require(released.count == 1)
+        var st = stat()
+        #expect(fstat(released[0], &st) == 0)
+        #expect(st.st_nlink == 0, "the descriptor is of the unlinked journal")
+        #expect(st.st_size > 50_000, "and holds what was written")
+        #expect(close(released[0]) == 0)
+
+        // The next workout starts a fresh journal (no leftover moved aside, no stale descriptor).
+        j.appendNow(.started(id: WorkoutID(start: 1_800_002_000, suffix: 2), activity: .running, time: 1_800_002_000))
+        #expect(j.lastError == nil)
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir)
+        #expect(names == ["current.journal"])
+        let text = try String(contentsOfFile: dir + "/current.journal", encoding: .utf8)
+        #expect(text.split(separator: "\n").count == 1)
+    }
+
+    /// A journal not open in this process (restored, or never written) is removed the same way.
+    @Test func removeWithoutAnOpenDescriptor() throws {
+        let dir = Self.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let path = dir + "/current.journal"
+        try "left by an earlier run\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let j = Journal(path: path)
+        var released: [Int32] = []
+        j.remove { released.append($0) }
+        #expect(!j.exists)
+        #expect(released.count == 1)
+        released.forEach { _ = close($0) }
+
+        // Nothing to remove: nothing to release.
+        j.remove { released.append($0) }
+        #expect(released.count == 1)
+    }
+}
