@@ -2,6 +2,26 @@ import Testing
 @testable import WorkoutCore
 
 @Suite struct JSONTests {
+    /// Member lookup compares lengths first, then text; keys of one length, prefixes and
+    /// canonically equivalent spellings with other bytes are told apart; the last duplicate wins.
+    @Test func objectMembersAreFoundByExactName() throws {
+        let j = try JSON.parse(Array(#"{"movingSeconds":1,"elapsedSeconds":2,"distanceMeters":3,"id":"x","i":4,"caf\u00e9":5,"cafe\u0301":6,"id":"y"}"#.utf8))
+        #expect(j["elapsedSeconds"]?.doubleValue == 2)  // same length as distanceMeters
+        #expect(j["distanceMeters"]?.doubleValue == 3)
+        #expect(j["movingSeconds"]?.doubleValue == 1)
+        #expect(j["i"]?.doubleValue == 4)
+        #expect(j["id"]?.stringValue == "y")
+        #expect(j["caf\u{e9}"]?.doubleValue == 5)
+        #expect(j["cafe\u{301}"]?.doubleValue == 6)
+        #expect(j["elapsed"] == nil)
+        #expect(j.objectValue?.pairs.count == 7)
+        var o = JSONObject()
+        o["a"] = 1
+        o["ab"] = 2
+        o["a"] = nil
+        #expect(o.keys == ["ab"])
+    }
+
     @Test func roundTripsNestedValues() throws {
         let text = #"{"a":1,"b":[true,false,null,"x\n\"y\u00e9"],"c":{"d":-1.25e2,"e":0.5}}"#
         let v = try JSON.parse(text)

@@ -20,11 +20,12 @@ public struct JSONObject: Sendable, Equatable {
 
     public subscript(key: String) -> JSON? {
         get {
-            for p in pairs where p.key == key { return p.value }
+            // By index: `for p in pairs` would copy (retain and release) every pair it passes.
+            for i in pairs.indices where JSONObject.sameKey(pairs[i].key, key) { return pairs[i].value }
             return nil
         }
         set {
-            if let i = pairs.firstIndex(where: { $0.key == key }) {
+            if let i = pairs.indices.first(where: { JSONObject.sameKey(pairs[$0].key, key) }) {
                 if let v = newValue { pairs[i].value = v } else { pairs.remove(at: i) }
             } else if let v = newValue {
                 pairs.append((key: key, value: v))
@@ -33,6 +34,15 @@ public struct JSONObject: Sendable, Equatable {
     }
 
     public var keys: [String] { pairs.map(\.key) }
+
+    /// Member names are equal when their UTF-8 lengths and their text are: spellings that are
+    /// canonically equivalent but differ in bytes are different names, as JSON compares them.
+    /// The length check is O(1) and settles most mismatches before String's `==` (decoding the
+    /// index at start-up spent a quarter of its instructions comparing keys: BENCHMARKS.md).
+    @inline(__always)
+    static func sameKey(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a == b
+    }
 
     public static func == (a: JSONObject, b: JSONObject) -> Bool {
         guard a.pairs.count == b.pairs.count else { return false }

@@ -25,12 +25,10 @@ public final class HistoryStore: Sendable {
     static func loadIndex(_ paths: Paths) -> [WorkoutID: WorkoutSummary] {
         guard let bytes = try? readFile(paths.indexFile) else { return rebuildIndex(paths) }
         var map: [WorkoutID: WorkoutSummary] = [:]
-        var lines = LineBuffer(maxLine: 1 << 20)
-        bytes.withUnsafeBytes { raw in
-            lines.feed(raw) { item in
-                guard case .line(let line) = item, let j = try? JSON.parse(line) else { return }
-                if let put = j["put"], let s = WorkoutSummary(json: put) { map[s.id] = s }
-                if let del = j["del"]?.stringValue, let id = WorkoutID(rawValue: del) { map[id] = nil }
+        for record in IndexRecord.parseAll(bytes, pieces: IndexRecord.threads(for: bytes.count)) {
+            switch record {
+            case .put(let s): map[s.id] = s
+            case .del(let id): map[id] = nil
             }
         }
         return map
