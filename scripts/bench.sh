@@ -109,6 +109,9 @@ row "RSS idle" "$(kv "$R" idle_rss_kb) kB" "gpsd -N -n, one device: $GPSD_RSS kB
 row "RSS with 86,400 points recording" "$(kv "$R" active_rss_kb) kB" "" "target <= 25600 kB"
 row "Save of 86,400 points in the daemon (stop -> idle)" "$(kv "$R" save_ms) ms" "" "status meanwhile: max $(kv "$R" status_max_ms) ms, median $(kv "$R" status_median_ms) ms over $(kv "$R" status_during_save) requests (target <= 5 ms)"
 
+R=$($BIN/workoutbench status-reply 86400 200)
+row "status reply of a 24-hour workout, in process ($(kv "$R" bytes) bytes)" "$(kv "$R" direct_cached_us) us (direct writer, kept splits)" "" "before: JSON tree $(kv "$R" tree_encode_us) us; identical bytes: $(kv "$R" identical)"
+
 R=$($BIN/workoutbench save 86400 5)
 row "HistoryStore.save, 86,400 points" "$(kv "$R" save_ms) ms (encode $(kv "$R" encode_ms) ms, $(kv "$R" bytes) bytes)" "" "target < 100 ms"
 
