@@ -25,11 +25,9 @@ public final class Daemon: @unchecked Sendable {
     var signalSources: [DispatchSourceSignal] = []
     var timers: [RepeatingTimer] = []
     var statusLogTimer: RepeatingTimer?
-    /// Wall time at start-up and the monotonic reading taken with it: `now()` advances with the
-    /// monotonic clock, so a wall-clock step during a workout changes no duration.
-    /// Moved forward (never back) at restore when the wall clock is behind the journal.
-    var wallAnchor: Double
-    let monoAnchor: Double
+    /// The time model's state (docs/time.md): the workout's clock, suspend/step detection and
+    /// the kernel's synchronization state. Wall time itself is read when needed.
+    var time = DaemonTime()
     var shutdown = ShutdownState.running
     /// Where the workout's time comes from: the daemon's clock, or a simulation feed's.
     var clock = WorkoutClock.system
@@ -61,21 +59,17 @@ public final class Daemon: @unchecked Sendable {
         }
         self.store = try HistoryStore(paths: paths, faultInjector: faults)
         self.journal = Journal(path: paths.journalFile)
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        wallAnchor = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-        monoAnchor = EventLoop.monotonic()
         configureLogFile()
     }
 
-    /// The daemon's clock: wall time at start-up advanced by the monotonic clock.
-    func now() -> Double { wallAnchor + (EventLoop.monotonic() - monoAnchor) }
+    /// The daemon's clock: the system's wall clock, read now (docs/time.md).
+    func now() -> Double { SystemClock.wall() }
 
     /// The workout's clock: the daemon's, or while a simulation feed drives the workout, the
     /// feed's last fix time advanced by the wall time since, times the replay speed.
     func workoutNow() -> Double {
         switch clock {
-        case .system: return now()
+        case .system: return systemWorkoutNow()
         case .feed(let t, let at, let speed): return t + (EventLoop.monotonic() - at) * speed
         }
     }
@@ -219,13 +213,12 @@ public final class Daemon: @unchecked Sendable {
             return
         }
         if let aside = recovery.keptAside { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: recovery.badBytes)) }
-        // The wall clock may now be behind the journal (stepped back while we were down): run
-        // the daemon's clock from the journal's last moment instead, so the workout's times
-        // keep increasing and a resumed workout counts time at once.
-        if let last = recovery.records.compactMap(\.aliveTime).max(), last > now() {
-            wallAnchor += last - now()
-        }
-        let actions = lifecycle.restored(recovery.records, at: now(), autoResume: config.autoResumeAfterRestore, settings: metricsSettings())
+        // The wall clock may now be behind the journal (stepped back while we were down): the
+        // restored workout's clock runs from the journal's last moment instead, so its times keep
+        // increasing and a resumed workout counts time at once. The daemon's clock is not moved.
+        let base = WorkoutTimeBase.restored(SystemClock.read(), journalLast: recovery.records.compactMap(\.aliveTime).max())
+        let actions = lifecycle.restored(recovery.records, at: base.wall, autoResume: config.autoResumeAfterRestore, settings: metricsSettings())
+        time.workout = base
         if case .idle = lifecycle, let aside = journal.keepAside(reason: "unrestorable", now: now()) {
             // No start record: nothing to restore, but never delete what we could not read.
             log(DaemonLogEvent.journalKeptAside(path: aside, bytes: recovery.badBytes))
@@ -240,6 +233,7 @@ public final class Daemon: @unchecked Sendable {
     // MARK: - Timers
 
     func secondTick() {
+        checkClocks()
         let events = lifecycle.tick(now: workoutNow())
         handleRecorderEvents(events)
         if case .active = lifecycle { publish() }
@@ -250,7 +244,7 @@ public final class Daemon: @unchecked Sendable {
     func flushJournal() {
         switch lifecycle {
         case .active, .paused:
-            journal.flush(alive: now())
+            journal.flush(alive: systemWorkoutNow())
             if let e = journal.lastError { log(DaemonLogEvent.journalWriteFailed(e.description)) }
         case .idle, .restoring, .saving:
             break

@@ -36,13 +36,13 @@ import WorkoutCore
             let started = Self.summary(try d.request(#"{"command":"start","activity":"walking"}"#))
             let id = started["id"] as? String ?? "?"
             let t0 = Date().timeIntervalSince1970
-            let before = FixFeeder(socket: d.feedSocket, start: t0, rate: 5, speed: 1.5)
+            let before = FixFeeder(socket: d.feedSocket, start: t0, rate: 5, speed: 3)
             usleep(3_000_000)
             before.stop()
             let sent = before.sent
             try shim.suspend(seconds: 3600)
             usleep(1_500_000)  // the 1 s tick notices the suspend
-            let after = FixFeeder(socket: d.feedSocket, start: Date().timeIntervalSince1970 + 3600, index0: sent, rate: 5, speed: 1.5)
+            let after = FixFeeder(socket: d.feedSocket, start: Date().timeIntervalSince1970 + 3600, index0: sent, rate: 5, speed: 3)
             usleep(3_000_000)
             after.stop()
             let real = Date().timeIntervalSince1970 - t0
@@ -53,7 +53,7 @@ import WorkoutCore
             let distance = stopped["distanceMeters"] as? Double ?? -1
             #expect(abs(elapsed - (real + 3600)) < 2, "elapsed \(elapsed) s for \(real) s walking around a one-hour suspend")
             #expect(moving < real, "moving \(moving) s: none of the suspended hour")
-            #expect(distance < 1.5 * real + 5, "distance \(distance) m: nothing invented across the gap (walked \(1.5 * real) m)")
+            #expect(distance < 3 * real + 5, "distance \(distance) m: nothing invented across the gap (walked \(3 * real) m)")
             let shown = try d.request(#"{"command":"show","id":"\#(id)"}"#)
             let events = shown["events"] as? [[String: Any]] ?? []
             let suspended = events.first { $0["kind"] as? String == "suspended" }
@@ -77,16 +77,17 @@ import WorkoutCore
             let d = try DaemonHarness(config: Self.config, extraEnv: shim.environment)
             try d.start()
             defer { d.stop() }
+            usleep(1_200_000)  // the daemon has read its clocks an hour ahead
             try shim.set(realtime: 0)
             usleep(1_200_000)
             let started = Self.summary(try d.request(#"{"command":"start","activity":"walking"}"#))
             let startedAt = FaultTimes.seconds(started["startedAt"])
             #expect(abs(startedAt - Date().timeIntervalSince1970) < 1, "started \(startedAt - Date().timeIntervalSince1970) s from the corrected clock")
-            let feeder = FixFeeder(socket: d.feedSocket, start: Date().timeIntervalSince1970, rate: 5, speed: 1.5)
+            let feeder = FixFeeder(socket: d.feedSocket, start: Date().timeIntervalSince1970, rate: 5, speed: 3)
             usleep(3_000_000)
             feeder.stop()
             let stopped = Self.summary(try d.request(#"{"command":"stop"}"#))
-            #expect((stopped["acceptedCount"] as? Int ?? 0) > 5, "real fixes recorded: \(stopped["acceptedCount"] ?? "?")")
+            #expect((stopped["acceptedCount"] as? Int ?? 0) >= 2 && (stopped["distanceMeters"] as? Double ?? 0) > 4, "real fixes recorded: \(stopped["acceptedCount"] ?? "?") of \(stopped["pointCount"] ?? "?"), rejected \(stopped["rejected"] ?? "?")")
             #expect((stopped["rejected"] as? [String: Any])?["out_of_order"] == nil, "no fix out of order: \(stopped["rejected"] ?? "?")")
             #expect(Self.logLines(d).contains { $0["event"] == "clock.stepped" }, "the correction is logged")
         }
@@ -101,7 +102,7 @@ import WorkoutCore
             defer { d.stop() }
             let t0 = Date().timeIntervalSince1970
             let started = Self.summary(try d.request(#"{"command":"start","activity":"walking"}"#))
-            let feeder = FixFeeder(socket: d.feedSocket, start: t0, rate: 5, speed: 1.5)
+            let feeder = FixFeeder(socket: d.feedSocket, start: t0, rate: 5, speed: 3)
             usleep(1_500_000)
             try shim.set(realtime: 3600)
             usleep(1_500_000)

@@ -154,6 +154,25 @@ extension WorkoutLifecycle {
         }
     }
 
+    /// The machine was suspended from `from` to `to` (the workout's clock): a gap on the
+    /// timeline of the workout in progress (`WorkoutRecorder.suspended`), journaled.
+    public mutating func suspended(from: Double, to: Double) -> (actions: [LifecycleAction], events: [RecorderEvent]) {
+        switch self {
+        case .active(var w):
+            self = .restoring
+            let events = w.recorder.suspended(from: from, to: to)
+            self = .active(w)
+            return ([.journal(.suspended(time: from, until: to))], events)
+        case .paused(var w, let info):
+            self = .restoring
+            let events = w.recorder.suspended(from: from, to: to)
+            self = .paused(w, info)
+            return ([.journal(.suspended(time: from, until: to))], events)
+        case .idle, .restoring, .saving:
+            return ([], [])
+        }
+    }
+
     /// Periodic clock tick: lets the recorder notice signal loss when no fix arrives.
     public mutating func tick(now: Double) -> [RecorderEvent] {
         switch self {

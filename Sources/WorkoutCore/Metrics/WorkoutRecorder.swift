@@ -403,6 +403,34 @@ public struct WorkoutRecorder: Sendable {
         return out
     }
 
+    /// The machine was suspended from `from` to `to` (docs/time.md): a gap on the timeline that
+    /// counts in elapsed time. For a GPS activity the signal is lost at its start (the gap is
+    /// `signalLostSeconds`, never moving time, and no distance bridges it: the next fixes warm up
+    /// again); a manual pause in progress just continues. Fixes stamped before `from` that
+    /// arrive later are dropped, as after a user event.
+    @discardableResult
+    public mutating func suspended(from: Double, to: Double) -> [RecorderEvent] {
+        let f = clamp(from)
+        return markSuspended(at: f, text: "system suspended for \(ClockOffsetText.amount(max(0, to - f)))")
+    }
+
+    private mutating func markSuspended(at f: Double, text: String?) -> [RecorderEvent] {
+        var out: [RecorderEvent] = []
+        userEventFloor = max(userEventFloor, f)
+        if activity.supportsGPS, manualPausedSince == nil, signal == .ok {
+            account(until: f)
+            if motion.isStopped {
+                motion = .moving
+                emit(WorkoutEvent(kind: .motionResumed, time: f, cause: .auto, text: "closed by suspend"), into: &out)
+            }
+            signal = .lost
+            emit(WorkoutEvent(kind: .signalLost, time: f, cause: .signalLost, text: "system suspended"), into: &out)
+            filter.restart(warmUp: true)
+        }
+        emit(WorkoutEvent(kind: .suspended, time: f, text: text), into: &out)
+        return out
+    }
+
     /// Notes on the timeline that the daemon restored this workout at `t` after being down since
     /// `gapFrom` (the caller pauses with cause `.recovered` first).
     public mutating func recovered(at time: Double, gapFrom: Double) {
@@ -489,7 +517,7 @@ public struct WorkoutRecorder: Sendable {
     public static func rebuild(id: WorkoutID, activity: ActivityType, startedAt: Double, settings: MetricsSettings = MetricsSettings(),
                                points: some Sequence<TrackPoint>, events: [WorkoutEvent]) -> WorkoutRecorder {
         var r = WorkoutRecorder(id: id, activity: activity, startedAt: startedAt, settings: settings)
-        let user = events.filter { [.pause, .resume, .lap, .marker, .recovered].contains($0.kind) }
+        let user = events.filter { [.pause, .resume, .lap, .marker, .recovered, .suspended].contains($0.kind) }
             .enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         var e = 0
         var lastPause: Double?
@@ -500,6 +528,7 @@ public struct WorkoutRecorder: Sendable {
             case .lap: r.lap(at: ev.time)
             case .marker: r.marker(at: ev.time, text: ev.text)
             case .recovered: r.recovered(at: ev.time, gapFrom: lastPause ?? ev.time)
+            case .suspended: _ = r.markSuspended(at: ev.time, text: ev.text)
             case .motionPaused, .motionResumed, .segment, .signalLost, .signalRegained: break  // derived from the points
             }
         }

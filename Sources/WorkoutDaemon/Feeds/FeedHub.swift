@@ -29,6 +29,9 @@ final class FeedHub {
     private var lastLoggedProblem: String?
     /// One read buffer for every feed socket client (all read on the loop thread).
     private var reader = FeedReader()
+    /// The receiver's clock against the workout's (docs/time.md); learned afresh each time GPS
+    /// opens. Simulation feeds drive the workout's clock instead and bypass it.
+    private var receiverClock = ReceiverClock()
 
     var networkFeeds: [FeedConfig] {
         feeds.filter { f in
@@ -75,6 +78,9 @@ final class FeedHub {
     func open() {
         if case .open = state { return }
         state = .open
+        receiverClock = ReceiverClock()
+        status.clockProblem = nil
+        status.clockOffsetSeconds = nil
         status.source = feedSocketPath.map { "feed socket \($0)" } ?? feeds.first?.label
         networkIndex = 0
         failures = 0
@@ -193,13 +199,23 @@ final class FeedHub {
         clients[fd] = c
     }
 
-    func deliver(_ fix: Fix, simulation: (speed: Double, origin: TrackOrigin)? = nil) {
+    func deliver(_ received: Fix, simulation: (speed: Double, origin: TrackOrigin)? = nil) {
         guard case .open = state else { return }
+        var fix = received
+        if simulation == nil {
+            // Placed on the workout's clock by the receiver's own intervals (docs/time.md).
+            let placed = receiverClock.place(receiverTime: received.time, arrival: daemon.workoutNow())
+            fix.time = placed.time
+            for e in placed.events { daemon.log(ClockLogEvent.receiver(e)) }
+            status.clockProblem = receiverClock.problem
+            status.clockOffsetSeconds = receiverClock.measuredOffset
+        } else {
+            status.clockOffsetSeconds = received.time - daemon.now()
+        }
         if fix.mode != status.fixMode { daemon.log(GPSLogEvent.fix(fix.mode, source: status.source ?? "")) }
         status.fixMode = fix.mode
         status.lastFixMonotonic = EventLoop.monotonic()
         status.satellites = fix.satellites ?? status.satellites
-        status.clockOffsetSeconds = fix.time - daemon.now()
         daemon.fixArrived(fix, simulation: simulation)
     }
 }

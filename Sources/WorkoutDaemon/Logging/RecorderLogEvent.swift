@@ -31,6 +31,7 @@ struct RecorderLogEvent: LogEvent {
             case .signalLost: name = "gps.signal_lost"; level = .warning; message = "GPS signal lost"
             case .signalRegained: name = "gps.signal_regained"; level = .info; message = "GPS signal back"
             case .pause, .resume, .lap, .marker, .segment, .recovered: return nil  // logged by the lifecycle
+            case .suspended: return nil  // logged by the shell as clock.suspended
             }
             var f = idField
             if ev.kind == .motionPaused { f.append(("cause", .string("auto"))) }

@@ -13,8 +13,9 @@ enum RideSender {
         return #"{"class":"FIX","time":"\#(t)","lat":48.1,"lon":\#(String(format: "%.8f", lon)),"alt":500,"mode":3,"eph":3}"#
     }
 
-    static func send(socket: String, count: Int, speed: Double = 6, linesPerSecond: Double = 200, time: (Int) -> Double) throws {
-        let c = try UnixClient(path: socket)
+    /// Keeps the connection open until the daemon counts `count` points (or 5 s pass).
+    static func send(_ d: DaemonHarness, count: Int, speed: Double = 6, linesPerSecond: Double = 200, time: (Int) -> Double) throws {
+        let c = try UnixClient(path: d.feedSocket)
         defer { c.close() }
         let chunk = max(1, Int(linesPerSecond / 20))
         var i = 0
@@ -25,7 +26,7 @@ enum RideSender {
             i += chunk
             usleep(50_000)
         }
-        usleep(300_000)  // let the daemon read the last lines before the connection closes
+        try d.waitForStatus(seconds: 5) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) >= count }
     }
 
     /// Geodesic-free expectation: the ride's straight-line length (east along 48.1 N).
