@@ -36,7 +36,11 @@ struct GpsdClockTests {
 
     static let bundgReference = 416.7
 
-    @Test func bundgAtItsOwnPace() throws {
+    /// At its own pace (about 150 s) the capture records within 3 % of the reference with the
+    /// clock problem in `status`; at 40x (under 4 s) the receiver's intervals measure it, so the
+    /// distance is the 1x figure's (within 0.5 %).
+    @Test func bundgAtItsOwnPaceAndAt40x() throws {
+        let (fast, _, fastReal) = try Self.record("bundg_zeus_9.log", port: 2972, rate: 40, activity: "sailing", quiet: 2, limit: 30)
         let (s, status, real) = try Self.record("bundg_zeus_9.log", port: 2971, rate: 1, activity: "sailing", quiet: 4, limit: 200)
         let distance = s["distanceMeters"] as? Double ?? 0
         let elapsed = s["elapsedSeconds"] as? Double ?? 0
@@ -44,18 +48,11 @@ struct GpsdClockTests {
         #expect(abs(distance - Self.bundgReference) / Self.bundgReference < 0.03, "bundg_zeus_9 at 1x: \(distance) m (reference \(Self.bundgReference) m)")
         #expect(problem.contains("receiver clock") && problem.contains("behind the system clock") && problem.contains("placed by arrival"), "gps.problem: \(problem)")
         #expect(elapsed > 100 && elapsed < real + 2, "elapsed \(elapsed) s in \(real) s")
-        print("time: bundg_zeus_9 at 1x: \(distance) m, elapsed \(elapsed) s (real \(real) s), problem \"\(problem)\"")
-    }
-
-    /// 40x its own pace (the whole capture in under 4 s): the receiver's intervals measure it, so
-    /// the distance is the 1x figure's.
-    @Test func bundgAt40x() throws {
-        let (s, _, real) = try Self.record("bundg_zeus_9.log", port: 2972, rate: 40, activity: "sailing", quiet: 2, limit: 30)
-        let distance = s["distanceMeters"] as? Double ?? 0
-        let elapsed = s["elapsedSeconds"] as? Double ?? 0
-        #expect(abs(distance - Self.bundgReference) / Self.bundgReference < 0.03, "bundg_zeus_9 at 40x: \(distance) m (reference \(Self.bundgReference) m)")
-        #expect(elapsed < 200, "elapsed \(elapsed) s")
-        print("time: bundg_zeus_9 at 40x: \(distance) m, elapsed \(elapsed) s (real \(real) s)")
+        let fastDistance = fast["distanceMeters"] as? Double ?? 0
+        let fastElapsed = fast["elapsedSeconds"] as? Double ?? 0
+        #expect(abs(fastDistance - distance) / distance < 0.005, "40x: \(fastDistance) m, 1x: \(distance) m")
+        #expect(abs(fastElapsed - elapsed) < 10, "40x: elapsed \(fastElapsed) s (the capture's span), 1x: \(elapsed) s")
+        print("time: bundg_zeus_9 at 1x: \(distance) m, elapsed \(elapsed) s (real \(real) s), problem \"\(problem)\"; at 40x: \(fastDistance) m, elapsed \(fastElapsed) s (real \(fastReal) s)")
     }
 
     /// rst39 (2014) comes back from gpsd dated 2033: durations stay those of the walk, the

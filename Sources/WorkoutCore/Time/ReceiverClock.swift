@@ -73,6 +73,8 @@ public struct ReceiverClock: Sendable {
     public private(set) var outliers = 0
     /// The clock problem in words (`gps.problem`), nil when the clocks agree.
     public private(set) var problem: String?
+    /// The latest time given to a fix placed by the receiver's clock.
+    private var lastPlaced = -Double.infinity
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -91,8 +93,11 @@ public struct ReceiverClock: Sendable {
         return dr >= -settings.slack && dr <= max(0, a - p.arrival) + settings.slack
     }
 
+    /// Learns the offset from a fix placed at its arrival, or, when fixes already placed by the
+    /// receiver's clock run ahead of arrival (a replay faster than real time), right after the
+    /// last of them, so the workout's track never runs backwards at a step.
     private mutating func learn(_ r: Double, _ a: Double, into events: inout [ReceiverClockEvent]) {
-        let measured = r - a
+        let measured = r - max(a, lastPlaced)
         measuredOffset = measured
         offset = abs(measured) < settings.syncTolerance ? 0 : measured
         phase = .tracking(last: Anchor(receiver: r, arrival: a))
@@ -113,12 +118,12 @@ public struct ReceiverClock: Sendable {
             learn(r, a, into: &events)
             events.insert(.offsetLearned(measured: measuredOffset ?? 0, applied: offset ?? 0), at: 0)
             consistentFixes = 1
-            return Placed(time: r - (offset ?? 0), placement: .receiver, events: events)
+            return placedByReceiver(r, events)
         case .tracking(let last):
             if inSequence(r, a, after: last) {
                 phase = .tracking(last: Anchor(receiver: r, arrival: a))
                 consistentFixes += 1
-                return Placed(time: r - (offset ?? 0), placement: .receiver, events: [])
+                return placedByReceiver(r, [])
             }
             phase = .suspect(last: last, candidate: Anchor(receiver: r, arrival: a), agreeing: 1, pending: 1)
             return Placed(time: a, placement: .arrival, events: [])
@@ -129,7 +134,7 @@ public struct ReceiverClock: Sendable {
                 events.append(.outliersIgnored(count: pending, deviation: deviation))
                 phase = .tracking(last: Anchor(receiver: r, arrival: a))
                 consistentFixes += 1
-                return Placed(time: r - (offset ?? 0), placement: .receiver, events: events)
+                return placedByReceiver(r, events)
             }
             guard inSequence(r, a, after: candidate) else {
                 phase = .suspect(last: last, candidate: Anchor(receiver: r, arrival: a), agreeing: 1, pending: pending + 1)
@@ -143,14 +148,21 @@ public struct ReceiverClock: Sendable {
             learn(r, a, into: &events)
             events.insert(.stepAccepted(from: old, to: measuredOffset ?? 0, fixes: agreeing + 1), at: 0)
             consistentFixes = agreeing + 1
-            return Placed(time: r - (offset ?? 0), placement: .receiver, events: events)
+            return placedByReceiver(r, events)
         }
+    }
+
+    private mutating func placedByReceiver(_ r: Double, _ events: [ReceiverClockEvent]) -> Placed {
+        let t = r - (offset ?? 0)
+        lastPlaced = max(lastPlaced, t)
+        return Placed(time: t, placement: .receiver, events: events)
     }
 
     /// The workout's clock moved by `seconds` (its dates now come from the receiver, or back):
     /// arrivals are restated on the new clock, so the receiver's offset to it shrinks by as much.
     public mutating func workoutClockShifted(by seconds: Double) -> [ReceiverClockEvent] {
         func moved(_ p: Anchor) -> Anchor { Anchor(receiver: p.receiver, arrival: p.arrival + seconds) }
+        lastPlaced += seconds
         switch phase {
         case .unknown: return []
         case .tracking(let last): phase = .tracking(last: moved(last))

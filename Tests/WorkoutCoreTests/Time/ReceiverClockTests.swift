@@ -134,6 +134,21 @@ struct ReceiverStream {
         #expect(c.outliers == 0 && c.isTrusted)
     }
 
+    /// A capture sent as fast as possible (all fixes arrive at once) with a 10-minute gap in it:
+    /// the gap looks like a step and is confirmed as one, and the fixes after it are placed after
+    /// the ones before (the track never runs backwards), spaced by the receiver's intervals.
+    @Test func stepInAReplayFasterThanRealTime() {
+        var c = ReceiverClock()
+        var placed: [ReceiverClock.Placed] = []
+        for i in 0..<100 { placed.append(c.place(receiverTime: 1_584_538_099 + Double(i) * 0.1, arrival: 1_795_000_000.5)) }
+        for i in 0..<20 { placed.append(c.place(receiverTime: 1_584_538_739 + Double(i) * 0.1, arrival: 1_795_000_000.6)) }
+        let byReceiver = placed.filter { $0.placement == .receiver }.map(\.time)
+        #expect(byReceiver.count == 118)
+        #expect(zip(byReceiver, byReceiver.dropFirst()).allSatisfy { $1 >= $0 }, "never backwards")
+        #expect(abs(placed[119].time - placed[102].time - 1.7) < 1e-6)
+        #expect(Self.events(placed).contains { if case .stepAccepted = $0 { true } else { false } })
+    }
+
     /// 10 fixes a second read once a second; a receiver reporting every 5 s; a one-hour gap
     /// (a suspend: receiver and arrival both an hour later).
     @Test func batchesSlowReceiversAndGaps() {
