@@ -15,6 +15,9 @@ enum SystemClock {
         ClockReading(realtime: seconds(CLOCK_REALTIME), boottime: seconds(CLOCK_BOOTTIME), monotonic: seconds(CLOCK_MONOTONIC))
     }
 
+    /// CLOCK_BOOTTIME: seconds since boot, suspended time included.
+    static func boottime() -> Double { seconds(CLOCK_BOOTTIME) }
+
     /// The wall clock now (UTC seconds since 1970).
     static func wall() -> Double { seconds(CLOCK_REALTIME) }
 
