@@ -29,6 +29,10 @@ public final class Daemon: @unchecked Sendable {
     var statusLogTimer: RepeatingTimer?
     /// Where every `now` handed to the core comes from.
     let clock = DaemonClock()
+    /// The logind lock on sleep while a workout records (nil: no system bus address).
+    var sleepInhibitor: SleepInhibitor?
+    /// Why there is no `sleepInhibitor`, for status.
+    var inhibitorProblem: String?
     var shutdown = ShutdownState.running
     /// Zone rules for streak days (read from /usr/share/zoneinfo once, and on reload).
     var zoneCache: (ZoneRules, String)?
@@ -87,6 +91,7 @@ public final class Daemon: @unchecked Sendable {
         feeds = FeedHub(loop: loop, feeds: config.feeds, paths: paths, maxClients: config.limits.maxClients, clock: clock) { [unowned self] report in
             self.feedReported(report)
         }
+        sleepInhibitor = makeSleepInhibitor()
         restoreJournalIfAny()
         installSignalHandlers()
         timers.append(loop.every(1) { [unowned self] in self.secondTick() })
@@ -127,6 +132,8 @@ public final class Daemon: @unchecked Sendable {
             switch action {
             case .openGPS: feeds?.open()
             case .closeGPS: feeds?.close()
+            case .inhibitSleep: sleepInhibitor?.acquire()
+            case .allowSleep: sleepInhibitor?.release()
             case .journal(let record): journal.append(record)
             case .keepJournalAside(let reason, let badBytes):
                 if let aside = journal.keepAside(reason: reason, now: now()) { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: badBytes)) }

@@ -14,6 +14,7 @@ extension Config {
         if streaks != new.streaks { out.append("streaks") }
         if log != new.log { out.append("log") }
         if limits != new.limits { out.append("limits") }
+        if sleepInhibitor != new.sleepInhibitor { out.append("sleepInhibitor") }
         return out
     }
 }
