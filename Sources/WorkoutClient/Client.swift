@@ -1,3 +1,4 @@
+import WorkoutSystem
 import WorkoutCore
 
 /// Runs one workoutctl invocation: parses, talks to the daemon, prints, and returns the exit
@@ -183,7 +184,7 @@ public struct Client: Sendable {
             if json { console.out(Client.withoutOK(reply).pretty() + "\n") } else { console.out(content) }
             return .ok
         }
-        do { try AtomicFile.write(content, to: path) } catch {
+        do { try AtomicFile.write(content, to: path, mode: 0o644) } catch {
             console.err("workoutctl: \(error)\n")
             return .failed
         }

@@ -1,4 +1,5 @@
 import Glibc
+import WorkoutSystem
 
 /// Where the daemon's sockets live: `$XDG_RUNTIME_DIR/workoutd/` when XDG_RUNTIME_DIR is set to
 /// an absolute path (the XDG spec says to ignore relative ones), else `/tmp/workoutd-$UID/`.
@@ -9,11 +10,7 @@ public struct SocketPaths: Sendable, Equatable {
 
     /// Paths for the given environment lookup and uid (injectable for tests).
     public init(environment: (String) -> String?, uid: UInt32) {
-        if let dir = environment("XDG_RUNTIME_DIR"), dir.hasPrefix("/") {
-            directory = (dir.hasSuffix("/") ? String(dir.dropLast()) : dir) + "/workoutd"
-        } else {
-            directory = "/tmp/workoutd-\(uid)"
-        }
+        directory = RuntimeDirectory.path(xdgRuntimeDir: environment("XDG_RUNTIME_DIR"), uid: uid)
     }
 
     /// The paths of this process's environment.
