@@ -214,11 +214,14 @@ public final class Daemon: @unchecked Sendable {
         notifier.notify(["STATUS=Restoring an interrupted workout"])
         guard let recovery = journal.recover(now: now()) else {
             // Unreadable: keep it for a person, start clean.
-            if let aside = journal.keepAside(reason: "unreadable", now: now()) { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: 0)) }
+            if let aside = journal.keepAside(reason: "unreadable", now: now()) {
+                log(DaemonLogEvent.journalUnreadableKeptAside(path: aside, reason: journal.readError?.description ?? "unreadable"))
+            }
             lifecycle = .idle(lastActivity: nil)
             return
         }
         if let aside = recovery.keptAside { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: recovery.badBytes)) }
+        if let e = recovery.asideError { log(DaemonLogEvent.journalTornEndCut(bytes: recovery.badBytes, reason: e.description)) }
         // The wall clock may now be behind the journal (stepped back while we were down): run
         // the daemon's clock from the journal's last moment instead, so the workout's times
         // keep increasing and a resumed workout counts time at once.
