@@ -11,6 +11,9 @@ public enum ConnectionError: Error, Sendable, Equatable, CustomStringConvertible
     case closed(path: String)
     /// Reading or writing failed mid-conversation.
     case io(String)
+    /// The socket or its directory belongs to someone else: not connected (see
+    /// `SocketPaths.trustProblem`).
+    case untrusted(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -18,6 +21,8 @@ public enum ConnectionError: Error, Sendable, Equatable, CustomStringConvertible
         case .timedOut(let path, let s): return "workoutd at \(path) did not answer within \(JSONNumber.short(s)) s"
         case .closed(let path): return "workoutd at \(path) closed the connection without answering"
         case .io(let m): return m
+        case .untrusted(let path, let reason):
+            return "refusing to use \(path): \(reason); another user may have created it to pose as workoutd"
         }
     }
 }
@@ -55,7 +60,7 @@ public final class LineConnection {
         guard rc == 0 else {
             let e = errno
             close(fd)
-            throw .unreachable(path: path, reason: errnoText(e))
+            throw .unreachable(path: path, reason: errnoText(e) + (e == ENOENT ? " (workoutd is not running)" : ""))
         }
         return LineConnection(fd: fd, path: path)
     }

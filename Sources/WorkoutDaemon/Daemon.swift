@@ -59,6 +59,7 @@ public final class Daemon: @unchecked Sendable {
             // Test hook: while this file exists, saves fail as on a full disk.
             faults = { access(flag, F_OK) == 0 ? SystemError("write (test hook \(flag))", code: ENOSPC) : nil }
         }
+        try PrivateDirectory.prepareOwned(paths.stateDir)
         self.store = try HistoryStore(paths: paths, faultInjector: faults)
         self.journal = Journal(path: paths.journalFile)
         var ts = timespec()
@@ -105,7 +106,7 @@ public final class Daemon: @unchecked Sendable {
         } else {
             fd = try UnixSocket.listen(path: paths.controlSocket)
         }
-        server = ControlServer(loop: loop, listenFD: fd, limits: config.limits) { [unowned self] req in self.handle(req) }
+        server = ControlServer(loop: loop, listenFD: fd, limits: config.limits, boundPath: activation.control == nil ? paths.controlSocket : nil) { [unowned self] req in self.handle(req) }
         feeds = FeedHub(daemon: self)
         restoreJournalIfAny()
         installSignalHandlers()

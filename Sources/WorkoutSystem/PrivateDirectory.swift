@@ -45,6 +45,37 @@ public enum PrivateDirectory {
     }
 }
 
+extension PrivateDirectory {
+    /// The rule for the data and state directories (`…/workoutd`): created 0700 when missing;
+    /// an existing one must be a directory owned by us that no other user may write. A symlink
+    /// is followed only when the link and the directory it leads to are both ours, so a root
+    /// daemon never writes into another user's directory through a link planted there.
+    public static func prepareOwned(_ path: String, uid: uid_t = getuid()) throws(SystemError) {
+        var st = stat()
+        if lstat(path, &st) != 0 {
+            guard errno == ENOENT else { throw SystemError.last("lstat \(path)") }
+            try makeDirectories(path)
+            guard lstat(path, &st) == 0 else { throw SystemError.last("lstat \(path)") }
+        }
+        if (st.st_mode & S_IFMT) == S_IFLNK {
+            guard st.st_uid == uid else {
+                throw SystemError("\(path) is a symlink owned by uid \(st.st_uid), not by us (uid \(uid))", code: EPERM)
+            }
+            guard stat(path, &st) == 0 else { throw SystemError.last("stat \(path)") }
+            guard st.st_uid == uid else {
+                throw SystemError("\(path) is a symlink into a directory of uid \(st.st_uid), not ours (uid \(uid))", code: EPERM)
+            }
+        }
+        guard (st.st_mode & S_IFMT) == S_IFDIR else { throw SystemError("\(path) is not a directory", code: ENOTDIR) }
+        guard st.st_uid == uid else {
+            throw SystemError("\(path) is owned by uid \(st.st_uid), not by us (uid \(uid))", code: EPERM)
+        }
+        guard st.st_mode & 0o022 == 0 else {
+            throw SystemError("\(path) is writable by other users (mode \(String(st.st_mode & 0o777, radix: 8)))", code: EPERM)
+        }
+    }
+}
+
 /// Where the sockets live: `$XDG_RUNTIME_DIR/workoutd` when XDG_RUNTIME_DIR is an absolute path
 /// (the spec says to ignore relative ones; a trailing slash is dropped), else
 /// `/tmp/workoutd-$UID`. Shared by the daemon's `Paths` and workoutctl's `SocketPaths`.

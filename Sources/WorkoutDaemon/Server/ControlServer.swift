@@ -20,7 +20,14 @@ public final class ControlServer {
     /// several MiB and is written as the client reads it.
     private let maxPendingOutput = 4 << 20
 
-    public init(loop: EventLoop, listenFD: Int32, limits: LimitsConfig, handler: @escaping Handler) {
+    /// The socket file this server bound (not one passed by systemd), removed at `close` so that
+    /// clients then read "not running" rather than "connection refused"; with its inode, so a
+    /// newer daemon's socket at the same path is left alone.
+    private var boundSocket: (path: String, inode: ino_t)?
+
+    public init(loop: EventLoop, listenFD: Int32, limits: LimitsConfig, boundPath: String? = nil, handler: @escaping Handler) {
+        var st = stat()
+        if let boundPath, lstat(boundPath, &st) == 0 { boundSocket = (boundPath, st.st_ino) }
         self.loop = loop
         self.listenFD = listenFD
         self.limits = limits
@@ -49,6 +56,8 @@ public final class ControlServer {
             drop(c)
         }
         Glibc.close(listenFD)
+        var st = stat()
+        if let (path, inode) = boundSocket, lstat(path, &st) == 0, st.st_ino == inode, (st.st_mode & S_IFMT) == S_IFSOCK { unlink(path) }
     }
 
     /// Sends an event line (compact JSON text without the newline) to every `watch` subscriber.

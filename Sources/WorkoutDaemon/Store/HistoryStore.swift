@@ -15,6 +15,7 @@ public final class HistoryStore: Sendable {
     public init(paths: Paths, faultInjector: (@Sendable () -> SystemError?)? = nil) throws {
         self.paths = paths
         self.faultInjector = faultInjector
+        try PrivateDirectory.prepareOwned(paths.dataDir)
         try makeDirectories(paths.workoutsDir)
         try makeDirectories(paths.trashDir)
         state = Mutex(HistoryStore.loadIndex(paths))
