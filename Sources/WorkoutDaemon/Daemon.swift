@@ -107,6 +107,9 @@ public final class Daemon: @unchecked Sendable {
             fd = try UnixSocket.listen(path: paths.controlSocket)
         }
         server = ControlServer(loop: loop, listenFD: fd, limits: config.limits, boundPath: activation.control == nil ? paths.controlSocket : nil) { [unowned self] req in self.handle(req) }
+        server?.onDescriptorExhaustion = { [unowned self] out, why in
+            self.log(out ? DaemonLogEvent.descriptorsExhausted(why) : DaemonLogEvent.descriptorsAvailable)
+        }
         feeds = FeedHub(daemon: self)
         restoreJournalIfAny()
         installSignalHandlers()

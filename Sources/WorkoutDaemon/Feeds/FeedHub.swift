@@ -18,8 +18,8 @@ final class FeedHub {
     var status = GPSStatus()
     var state = HubState.closed
     private var listenFD: Int32 = -1
-    private var listenToken: EventLoop.Token = 0
-    private var clients: [Int32: (token: EventLoop.Token, lines: LineBuffer, decoder: FeedSocketDecoder, pace: FeedPace)] = [:]
+    private var acceptor: Acceptor?
+    private var clients: [Int32: (token: EventLoop.Token, lines: LineFramer, decoder: FeedSocketDecoder, pace: FeedPace)] = [:]
     var feeds: [FeedConfig]
     /// The network source in use or being tried (gpsd / NMEA TCP), in failover order.
     private var network: NetworkFeed?
@@ -56,7 +56,7 @@ final class FeedHub {
         guard let path = feedSocketPath else { return }
         do {
             listenFD = try UnixSocket.listen(path: path)
-            listenToken = daemon.loop.watch(listenFD) { [unowned self] _ in self.accept() }
+            acceptor = Acceptor(loop: daemon.loop, listenFD: listenFD) { [unowned self] fd in self.adopt(fd) }
         } catch {
             status.problem = "feed socket \(path): \(error)"
         }
@@ -151,22 +151,18 @@ final class FeedHub {
         for (fd, c) in clients { daemon.loop.unwatch(c.token); Glibc.close(fd) }
         clients = [:]
         if listenFD >= 0 {
-            daemon.loop.unwatch(listenToken)
+            acceptor?.close()
+            acceptor = nil
             Glibc.close(listenFD)
             if let p = feedSocketPath { unlink(p) }
             listenFD = -1
         }
     }
 
-    private func accept() {
-        while true {
-            let fd = Glibc.accept(listenFD, nil, nil)
-            if fd < 0 { return }
-            setNonBlockingCloExec(fd)
-            guard UnixSocket.peerIsAllowed(fd), clients.count < daemon.config.limits.maxClients else { Glibc.close(fd); continue }
-            let token = daemon.loop.watch(fd) { [unowned self] _ in self.read(fd) }
-            clients[fd] = (token, LineBuffer(maxLine: 4096), FeedSocketDecoder(), FeedPace())
-        }
+    private func adopt(_ fd: Int32) {
+        guard UnixSocket.peerIsAllowed(fd), clients.count < daemon.config.limits.maxClients else { Glibc.close(fd); return }
+        let token = daemon.loop.watch(fd) { [unowned self] _ in self.read(fd) }
+        clients[fd] = (token, LineFramer(maxLine: 4096), FeedSocketDecoder(), FeedPace())
     }
 
     private func read(_ fd: Int32) {

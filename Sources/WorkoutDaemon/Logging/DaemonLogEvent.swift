@@ -13,6 +13,9 @@ public enum DaemonLogEvent: LogEvent {
     /// A torn end could not be copied aside (full disk): cut off in place instead.
     case journalTornEndCut(bytes: Int, reason: String)
     case journalWriteFailed(String)
+    /// Out of file descriptors: new clients are told `busy` until one is free (logged once).
+    case descriptorsExhausted(String)
+    case descriptorsAvailable
     case saved(WorkoutSummary, path: String, milliseconds: Double)
     case status(WorkoutSummary, state: String, fix: String)
     case health(WorkoutSummary, fixRate: Double)
@@ -30,6 +33,8 @@ public enum DaemonLogEvent: LogEvent {
         case .journalKeptAside, .journalUnreadableKeptAside: return "journal.kept_aside"
         case .journalTornEndCut: return "journal.torn_end_cut"
         case .journalWriteFailed: return "journal.write_failed"
+        case .descriptorsExhausted: return "daemon.out_of_descriptors"
+        case .descriptorsAvailable: return "daemon.descriptors_available"
         case .saved: return "workout.saved"
         case .status: return "workout.status"
         case .health: return "workout.health"
@@ -41,9 +46,9 @@ public enum DaemonLogEvent: LogEvent {
 
     public var level: LogLevel {
         switch self {
-        case .reloadRejected, .journalWriteFailed, .importFailed, .journalTornEndCut: return .error
+        case .reloadRejected, .journalWriteFailed, .importFailed, .journalTornEndCut, .descriptorsExhausted: return .error
         case .journalKeptAside, .journalUnreadableKeptAside: return .warning
-        case .startedUp, .shuttingDown, .stopped, .reloaded, .saved, .status, .health, .imported, .deleted: return .info
+        case .startedUp, .shuttingDown, .stopped, .reloaded, .saved, .status, .health, .imported, .deleted, .descriptorsAvailable: return .info
         }
     }
 
@@ -59,6 +64,8 @@ public enum DaemonLogEvent: LogEvent {
         case .journalTornEndCut(let n, let why):
             return "Could not keep the damaged end of the journal aside (\(why)); cut its \(n) bytes so that new records follow the last good one"
         case .journalWriteFailed(let e): return "Could not write the journal: \(e)"
+        case .descriptorsExhausted(let e): return "Out of file descriptors (\(e)): new clients are told busy until one is free"
+        case .descriptorsAvailable: return "File descriptors available again: accepting clients"
         case .saved(let s, _, _): return "Saved \(s.activity.displayName.lowercased()) workout"
         case .status(let s, _, _): return "\(s.activity.displayName) \(formatDuration(s.elapsedSeconds)), \(formatFixed(s.distanceMeters / 1000, decimals: 2)) km"
         case .health(_, let rate): return "Recording health: \(formatFixed(rate, decimals: 2)) fixes/s"
@@ -80,6 +87,8 @@ public enum DaemonLogEvent: LogEvent {
         case .journalUnreadableKeptAside(let p, let why): return [("path", .string(p)), ("reason", .string(why))]
         case .journalTornEndCut(let b, let why): return [("bytes", .int(b)), ("reason", .string(why))]
         case .journalWriteFailed(let e): return [("error", .string(e))]
+        case .descriptorsExhausted(let e): return [("error", .string(e))]
+        case .descriptorsAvailable: return []
         case .saved(let s, let p, let ms):
             return [("id", .string(s.id.rawValue)), ("activity", .string(s.activity.rawValue)), ("distance_m", .double(s.distanceMeters, decimals: 1)),
                     ("elapsed_s", .double(s.elapsedSeconds, decimals: 0)), ("moving_s", .double(s.movingSeconds, decimals: 0)),
