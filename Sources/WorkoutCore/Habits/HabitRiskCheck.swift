@@ -17,7 +17,7 @@ public struct HabitAtRisk: Sendable, Equatable {
     }
 
     /// "1 run left this week, 2 days to go", "3.2 km left today".
-    public var leftText: String { HabitText.left(habit, left) + (habit.per == .day ? " today" : " this \(habit.per.noun)") }
+    public var leftText: String { HabitText.left(habit, left) + " left" + (habit.per == .day ? " today" : " this \(habit.per.noun)") }
 }
 
 /// Decides whether a habit's at-risk warning is due now. Pure: the daemon calls it on a timer
