@@ -39,6 +39,10 @@ public final class Daemon: @unchecked Sendable {
     var ticks = 0
     /// The streak day of the last "at risk" warning (once per day).
     var lastRiskWarningDay: StreakDay?
+    /// Per habit name, the first day of the period of its last at-risk warning.
+    var habitWarnings: [String: StreakDay] = [:]
+    /// Runs hook programs (config `hooks`) off the loop; set by `installHooks()`.
+    var hookRunner: HookRunner?
     let testHooks: Bool
     /// The current workout's splits and laps as encoded for the last status line.
     var statusCache = SummaryJSONCache()
@@ -66,6 +70,7 @@ public final class Daemon: @unchecked Sendable {
         wallAnchor = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
         monoAnchor = EventLoop.monotonic()
         configureLogFile()
+        installHooks()
     }
 
     /// The daemon's clock: wall time at start-up advanced by the monotonic clock.
