@@ -16,8 +16,8 @@ public struct PeriodSums: Sendable, Equatable {
     public init(start: StreakDay, end: StreakDay) { self.start = start; self.end = end }
 
     public func json() -> JSON {
-        ["start": .string(start.iso), "end": .string(end.iso), "count": .int(count), "distanceMeters": .number(distanceMeters),
-         "movingSeconds": .number(movingSeconds), "elevationGainMeters": .number(elevationGainMeters)]
+        ["start": .string(start.iso), "end": .string(end.iso), "count": .int(count), "distanceMeters": .number(rounded(distanceMeters, 3)),
+         "movingSeconds": .number(rounded(movingSeconds, 3)), "elevationGainMeters": .number(rounded(elevationGainMeters, 2))]
     }
 }
 
@@ -43,11 +43,13 @@ public struct PeriodTotals: Sendable, Equatable {
         }
     }
 
+    /// Adds a workout's numbers as its summary JSON shows them (`list`, `show`: metres and
+    /// seconds to 3 decimals, climb to 2), so the totals are the sums a reader of `list` gets.
     static func add(_ s: WorkoutSummary, to p: inout PeriodSums) {
         p.count += 1
-        if s.distanceMeters.isFinite { p.distanceMeters += s.distanceMeters }
-        if s.movingSeconds.isFinite { p.movingSeconds += s.movingSeconds }
-        if s.elevationGainMeters.isFinite { p.elevationGainMeters += s.elevationGainMeters }
+        if s.distanceMeters.isFinite { p.distanceMeters += rounded(s.distanceMeters, 3) }
+        if s.movingSeconds.isFinite { p.movingSeconds += rounded(s.movingSeconds, 3) }
+        if s.elevationGainMeters.isFinite { p.elevationGainMeters += rounded(s.elevationGainMeters, 2) }
     }
 
     /// First and last day of the period containing `day`, and the first day of the one before.
