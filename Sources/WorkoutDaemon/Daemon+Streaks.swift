@@ -61,6 +61,7 @@ extension Daemon {
     func logStreaksAtStartup() {
         let (calc, zone) = streakCalculator()
         log(StreakLogEvent.summary(calc.status(history: streakHistory(), now: now()), zone: zone))
+        checkStreakRisk()  // at once, not a minute later: a restart late in the day may be the last chance
     }
 
     func announceStreakAfterSave(_ w: RecordedWorkout) {

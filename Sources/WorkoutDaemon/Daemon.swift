@@ -40,6 +40,8 @@ public final class Daemon: @unchecked Sendable {
     var habitWarnings: [String: StreakDay] = [:]
     /// Runs hook programs (config `hooks`) off the loop; set by `installHooks()`.
     var hookRunner: HookRunner?
+    /// Desktop notifications (config `notifications`), created at the first notice.
+    var desktopNotifier: DesktopNotifier?
     let testHooks: Bool
     /// The current workout's splits and laps as encoded for the last status line.
     var statusCache = SummaryJSONCache()

@@ -1,6 +1,7 @@
 import WorkoutCore
 
-/// Hooks in the shell: every log event passes the logger's tap; events that a configured hook
+/// Hooks in the shell: every log event passes the logger's tap (which also feeds desktop
+/// notifications, Daemon+Notifications.swift); events that a configured hook
 /// names (or `*`) become one JSON object on the hook program's stdin, run by `HookRunner`
 /// on worker threads. The loop only encodes the event and queues it.
 extension Daemon {
@@ -19,7 +20,10 @@ extension Daemon {
             }
             loop.post { self.log(HookLogEvent(kind: kind, event: job.event, program: program)) }
         }
-        logger.tap = { [unowned self] event, wallTime in self.feedHooks(event, wallTime: wallTime) }
+        logger.tap = { [unowned self] event, wallTime in
+            self.feedHooks(event, wallTime: wallTime)
+            self.notifyDesktop(event)
+        }
     }
 
     func feedHooks(_ event: any LogEvent, wallTime: Double) {
