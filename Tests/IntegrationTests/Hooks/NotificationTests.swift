@@ -63,6 +63,14 @@ import Testing
         // the first (the stand-in numbers new notices 1, 2, ...: the save got 1, the first at-risk 2).
         #expect(second[1] == "2", "replaces_id \(second[1])")
         #expect(HookTests.logText(d).components(separatedBy: "event=habit.at_risk").count - 1 == 2)
+        // The streak reply shows both habits at risk, with their streaks.
+        let streak = try DaemonHarness.parse(try d.ctl(["--json", "streak"]).stdout)["streak"] as? [String: Any]
+        let habits = streak?["habits"] as? [[String: Any]] ?? []
+        #expect(habits.map { $0["name"] as? String } == ["Daily run", "Daily walk"])
+        #expect(habits.allSatisfy { $0["atRisk"] as? Bool == true && $0["current"] as? Int == 1 && $0["done"] as? Bool == false && $0["leftText"] as? String != nil })
+        #expect((streak?["daily"] as? [String: Any])?["current"] != nil, "the daily and weekly keys stay")
+        let text = try d.ctl(["streak"]).stdout
+        #expect(text.contains("Daily run: 1 run left, today is the last day; streak 1 day, best 1 day; AT RISK"), "\(text)")
         d.stop()
     }
 
