@@ -140,11 +140,17 @@ struct HabitReferenceTests {
                 // Mostly 2024...2027 (transition tables); every 5th after 2038 (POSIX footer rules).
                 let now = (n % 5 == 4 ? Double.random(in: 2_200_000_000...2_400_000_000, using: &rng)
                                       : Double.random(in: 1_704_067_200...1_830_000_000, using: &rng)).rounded(.down)
-                let history = Self.randomHistory(now: now, per: habit.per, using: &rng)
+                var history = Self.randomHistory(now: now, per: habit.per, using: &rng)
+                // Every third history stops some hours before `now`: streaks alive, periods not
+                // done, so the at-risk decision goes past its first questions.
+                if n % 3 == 0 {
+                    let cut = Double.random(in: 0...110_000, using: &rng)
+                    history = history.filter { $0.startedAt < now - cut }
+                }
                 let engine = HabitEngine(calendar: HabitCalendar(zone: rules, dayStartHour: dayStart, weekStart: weekStart))
                 let remind = Int.random(in: 0..<1440, using: &rng)
                 let status = engine.status(habit, history: history, now: now)
-                let lastWarned: StreakDay? = [nil, nil, status.periodStart, status.periodStart.adding(days: -1)].randomElement(using: &rng)!
+                let lastWarned: StreakDay? = [nil, nil, nil, nil, nil, nil, status.periodStart, status.periodStart.adding(days: -1)].randomElement(using: &rng)!
                 let risk = HabitRiskCheck.evaluate(status, now: now, engine: engine, defaultRemindMinute: remind, lastWarnedPeriod: lastWarned)
                 answers.append(Self.ours(status, risk: risk))
                 labels.append("\(zoneName) #\(n) ds=\(dayStart) ws=\(weekStart) now=\(ISO8601.format(now)) \(habit)")
@@ -170,8 +176,11 @@ struct HabitReferenceTests {
         let theirs = try PythonReference.evaluate(cases)
         var mismatches = 0
         var warned = 0, streaks = 0
+        var reasons: [String: Int] = [:]
         for (k, (a, b)) in zip(answers, theirs).enumerated() {
-            if (a["risk"] as! String).hasPrefix("warn") { warned += 1 }
+            let r = a["risk"] as! String
+            if r.hasPrefix("warn") { warned += 1 }
+            reasons[r.hasPrefix("warn") ? "warn" : r, default: 0] += 1
             if !(a["current"] is NSNull) { streaks += 1 }
             let same = try Self.canonical(a) == Self.canonical(b)
             if !same {
@@ -179,11 +188,12 @@ struct HabitReferenceTests {
                 if mismatches <= 3 { Issue.record("\(labels[k])\nours:   \(a)\ntheirs: \(b)") }
             }
         }
-        print("habit reference: \(cases.count) histories, \(mismatches) mismatches, \(streaks) with a current streak, \(warned) at-risk warnings")
+        print("habit reference: \(cases.count) histories, \(mismatches) mismatches, \(streaks) with a current streak, \(warned) at-risk warnings; risk decisions \(reasons.sorted { $0.key < $1.key })")
         #expect(mismatches == 0)
         // The random cases must exercise the interesting paths, not only empty results.
         #expect(streaks > cases.count / 4)
-        #expect(warned > 20)
+        #expect(warned > 40)
+        #expect(reasons.count == 9, "every at-risk answer occurs: \(reasons)")
     }
 }
 
