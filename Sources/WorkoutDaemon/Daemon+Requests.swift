@@ -41,6 +41,8 @@ extension Daemon {
             catch { return .value(storeErrorReply(error, id: id)) }
         case .streak:
             return .value(ControlServer.okReply([("streak", streakJSON())]))
+        case .totals(let per, let activity):
+            return .value(ControlServer.okReply([("totals", totalsJSON(per, activity: activity))]))
         case .reload:
             return .value(reload())
         case .debugHang:
