@@ -30,6 +30,8 @@ final class FeedHub {
         case sourceChanged(replay: FeedReplay?)
         /// The feeding simulation closed its connection.
         case replayEnded
+        /// A read turn on a feed ended: what it reported should reach the kernel now.
+        case readTurnEnded
         case log(GPSLogEvent)
     }
 
@@ -160,6 +162,7 @@ final class FeedHub {
             self.report(.log(GPSLogEvent.connected(cfg.label)))
         }
         feed.onFailure = { [unowned self] reason in self.networkFailed(cfg, reason) }
+        feed.onReadEnd = { [unowned self] in self.report(.readTurnEnded) }
         feed.connect()
     }
 
@@ -237,6 +240,7 @@ final class FeedHub {
                 }
             }
         }
+        report(.readTurnEnded)
         addRejections(c.decoder.rejected, reported: c.reportedRejections)
         c.reportedRejections = c.decoder.rejected
         status.satellites = c.decoder.satellites ?? status.satellites
