@@ -80,6 +80,7 @@ extension Daemon {
             configureLogFile()
             server?.limits = new.limits
             rescheduleStatusLog()
+            feeds?.maxClients = new.limits.maxClients
             feeds?.configure(new.feeds)
             log(DaemonLogEvent.reloaded(changed: changed))
             return ControlServer.okReply([("changed", .array(changed.map { .string($0) }))])

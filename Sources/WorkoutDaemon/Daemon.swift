@@ -170,6 +170,7 @@ public final class Daemon: @unchecked Sendable {
         case .fix(let fix): perform(lifecycle.fixReceived(fix, at: now()))
         case .sourceChanged(let replay): perform(lifecycle.feedSourceChanged(replay: replay, at: now()))
         case .replayEnded: perform(lifecycle.replayEnded(at: now()))
+        case .readTurnEnded: journal.writeBuffered()  // a killed process then loses no counted fix
         case .log(let event): log(event)
         }
     }
