@@ -6,12 +6,15 @@ import Glibc
 /// ready on every turn and the loop would spin at 100 % of a core: instead the socket is
 /// unwatched, the clients waiting are accepted through a spare descriptor and told `busy`
 /// (`refuse`), `onExhausted` is called once, and accepting is retried every 100 ms until a
-/// descriptor is free again (then `onExhausted` is called with false).
+/// client is accepted again (then `onExhausted` is called with false).
 final class Acceptor {
     private let loop: EventLoop
     private let listenFD: Int32
     private var token: EventLoop.Token = 0
     private var backoff: RepeatingTimer?
+    /// Between running out of descriptors and the next client accepted normally.
+    private var exhaustion = Exhaustion.none
+    private enum Exhaustion { case none, since(Double) }
     /// Held in reserve, closed to accept (and answer) one client when out of descriptors.
     private var spareFD: Int32 = open("/dev/null", O_RDONLY | O_CLOEXEC)
     private let onClient: (Int32) -> Void
@@ -44,6 +47,7 @@ final class Acceptor {
                 return  // EAGAIN: drained
             }
             setNonBlockingCloExec(fd)
+            if case .since = exhaustion { exhaustion = .none; onExhausted(false, "") }
             onClient(fd)
         }
     }
@@ -57,7 +61,10 @@ final class Acceptor {
             refuse(fd)
         }
         guard backoff == nil else { return }
-        onExhausted(true, String(cString: strerror(code)))
+        if case .none = exhaustion {
+            exhaustion = .since(EventLoop.monotonic())
+            onExhausted(true, String(cString: strerror(code)))
+        }
         loop.setEvents(token, 0)
         backoff = loop.every(0.1) { [unowned self] in self.retry() }
     }
@@ -70,7 +77,6 @@ final class Acceptor {
         backoff?.cancel()
         backoff = nil
         loop.setEvents(token, Int16(POLLIN))
-        onExhausted(false, "")
         acceptAll()
     }
 }
