@@ -186,7 +186,10 @@ public final class ControlServer {
     }
 
     private func write(_ c: ControlConnection) {
+        let before = c.pendingOutput
         guard c.flush() else { drop(c); return }
+        // A client reading a long reply is not idle (the timeout is for silent clients).
+        if c.pendingOutput < before { c.lastActivity = EventLoop.monotonic() }
         switch c.mode {
         case .watching:
             if c.pendingOutput > maxPendingOutput { drop(c); return }
