@@ -5,14 +5,14 @@ import Glibc
 /// descriptors (EMFILE/ENFILE), a level-triggered `poll` would report the listening socket
 /// ready on every turn and the loop would spin at 100 % of a core: instead the socket is
 /// unwatched, the clients waiting are accepted through a spare descriptor and told `busy`
-/// (`refuse`), `onExhausted` is called once, and accepting is retried every 100 ms until a
-/// client is accepted again (then `onExhausted` is called with false).
+/// (`refuse`), `onExhausted` is called once, and accepting is retried every 100 ms until every
+/// waiting client could be accepted again (then `onExhausted` is called with false).
 final class Acceptor {
     private let loop: EventLoop
     private let listenFD: Int32
     private var token: EventLoop.Token = 0
     private var backoff: RepeatingTimer?
-    /// Between running out of descriptors and the next client accepted normally.
+    /// From running out of descriptors until the queue of waiting clients is drained again.
     private var exhaustion = Exhaustion.none
     private enum Exhaustion { case none, since(Double) }
     /// Held in reserve, closed to accept (and answer) one client when out of descriptors.
@@ -43,11 +43,12 @@ final class Acceptor {
             let fd = accept(listenFD, nil, nil)
             if fd < 0 {
                 if errno == EINTR { continue }
-                if errno == EMFILE || errno == ENFILE { exhausted(errno) }
-                return  // EAGAIN: drained
+                if errno == EMFILE || errno == ENFILE { exhausted(errno); return }
+                // EAGAIN: drained. Every waiting client was accepted: the exhaustion is over.
+                if case .since = exhaustion { exhaustion = .none; onExhausted(false, "") }
+                return
             }
             setNonBlockingCloExec(fd)
-            if case .since = exhaustion { exhaustion = .none; onExhausted(false, "") }
             onClient(fd)
         }
     }
