@@ -147,8 +147,8 @@ public final class Journal {
 
     /// Removes the journal once the workout's save is durable. Here only its name goes: the
     /// file is held open across the unlink, and `release` is given that last descriptor, whose
-    /// close frees the file's blocks. After a 24-hour workout the journal is ~8 MB and freeing
-    /// it took 3-5 ms on ext4, so the daemon closes it off the event loop. A crash before the
+    /// close frees the file's blocks, so the daemon can close it off the event loop (freeing a
+    /// long workout's journal is slow: BENCHMARKS.md, "What was fixed"). A crash before the
     /// close loses nothing: the kernel frees an unlinked file when its process ends.
     public func remove(release: (Int32) -> Void = { _ = close($0) }) {
         let last = fd >= 0 ? fd : open(path, O_RDONLY | O_CLOEXEC)
