@@ -15,6 +15,9 @@ extension Config {
         if log != new.log { out.append("log") }
         if limits != new.limits { out.append("limits") }
         if sleepInhibitor != new.sleepInhibitor { out.append("sleepInhibitor") }
+        if habits != new.habits { out.append("habits") }
+        if hooks != new.hooks { out.append("hooks") }
+        if notifications != new.notifications { out.append("notifications") }
         return out
     }
 }
