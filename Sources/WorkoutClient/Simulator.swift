@@ -45,7 +45,7 @@ struct Simulator {
         }
         let signals = client.catchesSignals ? Interrupts.install() : -1
         if !invocation.json {
-            let pace = options.speed == 0 ? "as fast as possible" : (options.speed == 1 ? "in real time" : "at \(JSONNumber.short(options.speed))x")
+            let pace = options.speed == 0 ? "as fast as possible" : (options.speed == 1 ? "in real time" : "at \(NumberText.short(options.speed))x")
             console.out("Feeding \(what) into \(feedPath) \(pace)\(options.loop ? ", looping" : ""); Ctrl-C to stop.\n")
         }
         var pacer = Pacer(speed: options.speed)

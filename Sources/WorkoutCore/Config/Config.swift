@@ -21,6 +21,11 @@ public struct Config: Sendable, Equatable {
     public var streaks = StreakConfig()
     public var log = LogConfig()
     public var limits = LimitsConfig()
+    /// Habits with their own targets and streaks (docs/streaks.md).
+    public var habits: [Habit] = []
+    /// Programs run on log events (docs/config.md, "Hooks").
+    public var hooks: [HookConfig] = []
+    public var notifications = NotificationsConfig()
 
     public init() {}
 }

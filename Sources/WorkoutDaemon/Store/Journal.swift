@@ -2,8 +2,10 @@ import Glibc
 import WorkoutCore
 
 /// The journal of the workout in progress (`$XDG_STATE_HOME/workoutd/current.journal`):
-/// control records are written and fsync'd at once; fixes are buffered and flushed with an
-/// `alive` record and fsync at least every `flushSeconds`. Appending only, one checksummed line
+/// control records are written and fsync'd at once; fixes are buffered, written to the kernel
+/// at the end of every feed read turn (`writeBuffered`: a crash of the process then loses no fix
+/// that `status` counted), and fsync'd with an `alive` record at least every `flushSeconds`
+/// (the bound for a power loss). Appending only, one checksummed line
 /// per record, so a torn tail loses at most the last partial record.
 public final class Journal {
     public let path: String
@@ -49,6 +51,12 @@ public final class Journal {
     static let writeThreshold = 64 * 1024
 
     public var hasPending: Bool { !pending.isEmpty }
+
+    /// Writes buffered records to the kernel without fsync (the end of a feed read turn).
+    public func writeBuffered() {
+        guard !pending.isEmpty else { return }
+        writePending(sync: false)
+    }
 
     /// Writes buffered records (plus an `alive` mark) and fsyncs.
     public func flush(alive: Double?) {
