@@ -24,6 +24,8 @@ public final class Daemon: @unchecked Sendable {
     var feeds: FeedHub?
     let notifier: SystemdNotifier
     let saver = DispatchQueue(label: "workoutd.saver")
+    /// Where the journal's periodic fsync runs, off the event loop.
+    let journalSyncer = DispatchQueue(label: "workoutd.journal-sync")
     var signalSources: [DispatchSourceSignal] = []
     var timers: [RepeatingTimer] = []
     var statusLogTimer: RepeatingTimer?
@@ -259,7 +261,13 @@ public final class Daemon: @unchecked Sendable {
 
     func flushJournal() {
         guard lifecycle.hasWorkoutInProgress else { return }
-        journal.flush(alive: now())
+        let loop = self.loop
+        journal.flushInBackground(alive: now(), on: journalSyncer) { error in
+            loop.post { [unowned self] in
+                self.journal.backgroundSyncFinished(error)
+                if let error { self.log(DaemonLogEvent.journalWriteFailed(error.description)) }
+            }
+        }
         if let e = journal.lastError { log(DaemonLogEvent.journalWriteFailed(e.description)) }
     }
 
@@ -313,7 +321,8 @@ public final class Daemon: @unchecked Sendable {
 
     func finishShutdown() {
         if case .done = shutdown { return }
-        flushJournal()  // only writes while a workout is in progress
+        // At exit the fsync is waited for (the periodic one runs in the background).
+        if lifecycle.hasWorkoutInProgress { journal.flush(alive: now()) }
         shutdown = .done
         loop.stop()
     }
