@@ -40,10 +40,17 @@ public struct Client: Sendable {
             return Watcher(client: self, invocation: inv).run()
         case .simulate(let o):
             return Simulator(client: self, invocation: inv, options: o).run()
+        case .importFiles(let o):
+            return ImportCommand(client: self, invocation: inv, options: o).run()
+        case .export(let o) where !(inv.json && o.output == nil):
+            return ExportCommand(client: self, invocation: inv, options: o).run()
         case .send, .list, .export:
             guard let request = inv.command.request else { return .failed }
             let timeout: Double
-            if case .send(.importFiles) = inv.command { timeout = importTimeout } else { timeout = requestTimeout }
+            switch inv.command {
+            case .send(.importFiles), .send(.edit), .export: timeout = importTimeout
+            default: timeout = requestTimeout
+            }
             switch exchange(request, socket: controlPath(inv), timeout: timeout) {
             case .failure(let f): return report(f, json: inv.json)
             case .success(let reply): return present(reply, for: inv)
@@ -161,15 +168,17 @@ public struct Client: Sendable {
             case .reload:
                 let changed = (reply["changed"]?.arrayValue ?? []).compactMap(\.stringValue)
                 console.out("Configuration reloaded" + (changed.isEmpty ? "; nothing changed.\n" : "; changed: " + changed.joined(separator: ", ") + ".\n"))
+            case .edit:
+                console.out("Changed; recomputed:\n" + (reply["workout"].map { renderer.summary($0) } ?? ""))
             case .delete(let id):
                 let shown = reply["id"]?.stringValue ?? id.rawValue
                 console.out("Deleted \(shown). Undo with: workoutctl undelete \(shown)\n")
             case .undelete(let id): console.out("Restored \(reply["id"]?.stringValue ?? id.rawValue).\n")
-            case .start, .pause, .resume, .lap, .marker, .toggle, .status, .watch, .list, .export, .debugHang:
+            case .start, .pause, .resume, .lap, .marker, .toggle, .status, .watch, .list, .export, .exportTo, .importDescriptors, .debugHang:
                 console.out(renderer.status(reply))
             }
         case .list: console.out(renderer.list(reply))
-        case .export, .watch, .simulate, .help, .version: break
+        case .export, .importFiles, .watch, .simulate, .help, .version: break
         }
         return code
     }

@@ -27,8 +27,15 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "show", synopsis: "show ID", summary: "show one saved workout with its laps, splits and events", details: "ID as printed by `workoutctl list`."),
         CommandHelp(name: "export", synopsis: "export ID --format gpx|tcx|json [--output FILE]", summary: "export a saved workout",
                     details: "Writes to FILE (atomically: a temporary file renamed into place) or to standard output."),
-        CommandHelp(name: "import", synopsis: "import FILE... [--activity ACTIVITY]", summary: "import GPX, TCX or NMEA files into history",
-                    details: "The activity comes from --activity, else from the file, else the daemon's default. Exits 1 if any file failed."),
+        CommandHelp(name: "import", synopsis: "import PATH... [--activity ACTIVITY]", summary: "import GPX, TCX, FIT or NMEA files and folders into history",
+                    details: """
+                    Folders are read recursively (GPX, TCX, FIT, NMEA files, gzipped or not; other entries are skipped with
+                    a word). A folder with Strava's activities.csv gives each file its title and activity. The activity
+                    comes from --activity, else the CSV, else the file, else other. Shows progress on a terminal; Ctrl-C
+                    stops after the current file and keeps what was imported. Exits 1 if any file failed.
+                    """),
+        CommandHelp(name: "edit", synopsis: "edit ID --activity ACTIVITY", summary: "change a saved workout's activity",
+                    details: "Its distance, speeds, calories and best efforts are recomputed from the recorded fixes."),
         CommandHelp(name: "streak", synopsis: "streak", summary: "show daily and weekly streaks", details: ""),
         CommandHelp(name: "simulate", synopsis: "simulate [FILE] [--speed X] [--loop] [--activity ACTIVITY] [--feed-socket PATH]",
                     summary: "feed a GPX track, an NMEA log, JSON fix lines or a built-in route into the feed socket",

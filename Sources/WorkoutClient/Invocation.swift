@@ -23,6 +23,8 @@ public enum ClientCommand: Sendable, Equatable {
     case send(ControlRequest)
     case list(ListOptions)
     case export(ExportOptions)
+    /// `import PATH...`: files and folders, passed to the daemon as open descriptors.
+    case importFiles(ImportOptions)
     case watch
     case simulate(SimulateOptions)
     /// `--help` (nil: the global help) or `COMMAND --help` / `help COMMAND`.
@@ -84,7 +86,7 @@ extension ClientCommand {
             if let a = o.activity { obj["activity"] = .string(a.rawValue) }
             if let l = o.limit { obj["limit"] = .int(l) }
             return .object(obj)
-        case .simulate, .help, .version: return nil
+        case .importFiles, .simulate, .help, .version: return nil
         }
     }
 }

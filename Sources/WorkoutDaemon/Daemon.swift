@@ -22,6 +22,8 @@ public final class Daemon: @unchecked Sendable {
     var feeds: FeedHub?
     let notifier: SystemdNotifier
     let saver = DispatchQueue(label: "workoutd.saver")
+    /// Imports, exports and edits (Daemon+Import.swift).
+    let bulk = BulkWorker()
     var signalSources: [DispatchSourceSignal] = []
     var timers: [RepeatingTimer] = []
     var statusLogTimer: RepeatingTimer?
@@ -105,7 +107,7 @@ public final class Daemon: @unchecked Sendable {
         } else {
             fd = try UnixSocket.listen(path: paths.controlSocket)
         }
-        server = ControlServer(loop: loop, listenFD: fd, limits: config.limits) { [unowned self] req in self.handle(req) }
+        server = ControlServer(loop: loop, listenFD: fd, limits: config.limits) { [unowned self] req, fds in self.handle(req, descriptors: fds) }
         feeds = FeedHub(daemon: self)
         restoreJournalIfAny()
         installSignalHandlers()

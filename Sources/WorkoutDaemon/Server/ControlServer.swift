@@ -4,8 +4,9 @@ import WorkoutCore
 /// Serves the JSON-lines control protocol (docs/protocol.md) on a listening Unix socket:
 /// many clients at once, request limits, idle timeouts, and `watch` subscriptions.
 public final class ControlServer {
-    /// Answers one decoded request. `.watch` is handled here; the handler gives the first event.
-    public typealias Handler = (ControlRequest) -> ControlReply
+    /// Answers one decoded request with the descriptors it carried (`descriptorCount` of them,
+    /// owned by the handler from then on). `.watch` is handled here; the handler gives the first event.
+    public typealias Handler = (ControlRequest, [Int32]) -> ControlReply
 
     private let loop: EventLoop
     private let listenFD: Int32
@@ -19,6 +20,10 @@ public final class ControlServer {
     /// (it stopped reading). Replies to requests are not limited: a `list` of 10,000 workouts is
     /// several MiB and is written as the client reads it.
     private let maxPendingOutput = 4 << 20
+    /// Most received descriptors a client may have waiting for their request.
+    private let maxQueuedDescriptors = 2 * ControlRequest.maxDescriptors
+    /// Most bytes held from a client while its last request is answered off the loop.
+    private let maxHeldInput = 1 << 20
 
     public init(loop: EventLoop, listenFD: Int32, limits: LimitsConfig, handler: @escaping Handler) {
         self.loop = loop
@@ -35,7 +40,7 @@ public final class ControlServer {
         connections.values.filter { c in
             switch c.mode {
             case .watching: return true
-            case .requests, .closing, .draining: return false
+            case .requests, .closing, .draining, .awaiting: return false
             }
         }.count
     }
@@ -101,21 +106,47 @@ public final class ControlServer {
 
     private func read(_ c: ControlConnection) {
         var buf = [UInt8](repeating: 0, count: 16384)
-        while connections[c.id] != nil {
-            let n = recv(c.fd, &buf, buf.count, 0)
+        reading: while connections[c.id] != nil {
+            let n = buf.withUnsafeMutableBytes { ReceivedDescriptors.receive(c.fd, into: $0, descriptors: &c.descriptors) }
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { break }
                 drop(c); return
             }
-            if n == 0 { drop(c); return }  // peer closed (possibly mid-request): forget it
+            if c.descriptors.count > maxQueuedDescriptors {
+                // More than any request can take: a client hoarding our descriptor table.
+                c.closeDescriptors()
+                c.queue(ControlServer.errorReply(.badRequest("more than \(maxQueuedDescriptors) descriptors sent ahead of their requests")))
+                c.mode = .closing
+            }
+            if n == 0 {
+                if case .awaiting(let pending) = c.mode, !c.peerFinished {
+                    // Shut for writing (Ctrl-C in workoutctl import): stop after the current
+                    // file, then send what was done and close.
+                    c.peerFinished = true
+                    pending.cancel.set()
+                    loop.setEvents(c.token, c.pendingOutput > 0 ? Int16(POLLOUT) : 0)
+                    return
+                }
+                drop(c); return  // peer closed (possibly mid-request): forget it
+            }
             switch c.mode {
             case .draining: continue  // dropped unread; the 2 s limit counts from the reply
+            case .awaiting:
+                c.heldInput.append(contentsOf: buf[0..<n])
+                if c.heldInput.count > maxHeldInput { drop(c); return }
+                if n < buf.count { break reading } else { continue reading }
             case .requests, .watching, .closing: c.lastActivity = EventLoop.monotonic()
             }
             buf.withUnsafeBytes { raw in
                 c.lines.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { item in
-                    guard case .requests = c.mode else { return }  // watchers' and closing input is ignored
+                    guard case .requests = c.mode else {
+                        // Lines after a request answered off the loop wait for its reply.
+                        if case .awaiting = c.mode, case .line(let l) = item {
+                            c.heldInput.append(contentsOf: l); c.heldInput.append(10)
+                        }
+                        return  // watchers' and closing input is ignored
+                    }
                     switch item {
                     case .tooLong:
                         c.queue(ControlServer.errorReply(.badRequest("request line longer than \(limits.maxRequestBytes) bytes")))
@@ -141,9 +172,55 @@ public final class ControlServer {
         case .failure(let e):
             c.queue(ControlServer.errorReply(e))
         case .success(let request):
-            let reply = handler(request)
+            let wanted = request.descriptorCount
+            guard let fds = c.takeDescriptors(wanted) else {
+                c.queue(ControlServer.errorReply(.badRequest("\(request.commandName) carries \(wanted) descriptor\(wanted == 1 ? "" : "s") (SCM_RIGHTS) but \(c.descriptors.count) arrived with it")))
+                c.closeDescriptors()
+                return
+            }
+            let reply = handler(request, fds)
             c.queue(reply)
             if case .watch = request, reply.succeeded { c.mode = .watching }
+            if case .pending(let pending) = reply { awaitReply(pending, on: c) }
+        }
+    }
+
+    /// Streams a pending reply's lines to the client; when it is done, reads the requests the
+    /// client sent meanwhile (or closes, if the client had shut its side).
+    private func awaitReply(_ pending: PendingReply, on c: ControlConnection) {
+        c.mode = .awaiting(pending)
+        pending.deliver = { [unowned self, unowned c] line in
+            c.queue(encoded: line)
+            self.write(c)
+        }
+        pending.completed = { [unowned self, unowned c] in
+            guard self.connections[c.id] != nil else { return }
+            c.lastActivity = EventLoop.monotonic()
+            if c.peerFinished {
+                c.mode = .closing
+                self.write(c)
+                return
+            }
+            c.mode = .requests
+            let held = c.heldInput
+            c.heldInput = []
+            if !held.isEmpty {
+                held.withUnsafeBytes { raw in
+                    c.lines.feed(raw) { item in
+                        guard case .requests = c.mode else {
+                            if case .awaiting = c.mode, case .line(let l) = item { c.heldInput.append(contentsOf: l); c.heldInput.append(10) }
+                            return
+                        }
+                        switch item {
+                        case .tooLong:
+                            c.queue(ControlServer.errorReply(.badRequest("request line longer than \(self.limits.maxRequestBytes) bytes")))
+                            c.mode = .closing
+                        case .line(let line): self.handle(line, on: c)
+                        }
+                    }
+                }
+            }
+            self.write(c)
         }
     }
 
@@ -152,10 +229,12 @@ public final class ControlServer {
         switch c.mode {
         case .watching:
             if c.pendingOutput > maxPendingOutput { drop(c); return }
-        case .requests, .closing, .draining:
+        case .requests, .closing, .draining, .awaiting:
             break
         }
-        if c.pendingOutput > 0 {
+        if c.peerFinished, case .awaiting = c.mode {
+            loop.setEvents(c.token, c.pendingOutput > 0 ? Int16(POLLOUT) : 0)  // its input is over
+        } else if c.pendingOutput > 0 {
             loop.setEvents(c.token, Int16(POLLIN | POLLOUT))
         } else if case .closing = c.mode {
             shutdown(c.fd, Int32(SHUT_WR))
@@ -168,6 +247,8 @@ public final class ControlServer {
     }
 
     private func drop(_ c: ControlConnection) {
+        if case .awaiting(let pending) = c.mode { pending.abandon() }
+        c.closeDescriptors()
         loop.unwatch(c.token)
         Glibc.close(c.fd)
         connections[c.id] = nil
@@ -179,7 +260,7 @@ public final class ControlServer {
         let now = EventLoop.monotonic()
         for c in Array(connections.values) {
             switch c.mode {
-            case .watching: continue
+            case .watching, .awaiting: continue  // awaiting: the work's own pace (a batch of files)
             case .draining:
                 if now - c.lastActivity > 2 { drop(c) }  // a peer still sending after 2 s is cut off
             case .requests, .closing:
