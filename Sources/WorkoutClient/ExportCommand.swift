@@ -62,8 +62,8 @@ struct ExportCommand {
 
     func toStandardOutput(_ conn: LineConnection, _ request: String) -> ExitCode {
         var st = stat()
-        if fstat(1, &st) == 0, st.st_mode & S_IFMT == S_IFREG {
-            switch exchange(conn, request, 1) {
+        if let out = client.console.outDescriptor, fstat(out, &st) == 0, st.st_mode & S_IFMT == S_IFREG {
+            switch exchange(conn, request, out) {
             case .failure(let f): return client.report(f, json: invocation.json)
             case .success: return .ok
             }
