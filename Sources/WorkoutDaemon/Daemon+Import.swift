@@ -12,7 +12,7 @@ extension Daemon {
         let store = self.store
         let loop = self.loop
         let cancel = pending.cancel
-        bulk.queue.async {
+        bulk.async {
             let t0 = EventLoop.monotonic()
             var all: [ImportBatch.Result] = []
             let cancelled = batch.run(store: store, cancel: cancel) { group in
@@ -61,7 +61,7 @@ extension Daemon {
         let pending = PendingReply()
         let store = self.store
         let loop = self.loop
-        bulk.queue.async {
+        bulk.async {
             var w = JSONWriter(capacity: 256)
             do {
                 defer { if let fd { close(fd) } }
@@ -96,7 +96,7 @@ extension Daemon {
         let store = self.store
         let loop = self.loop
         let settings = metricsSettings()
-        bulk.queue.async {
+        bulk.async {
             var w = JSONWriter(capacity: 1024)
             do {
                 let old = try store.load(id)
