@@ -5,7 +5,7 @@ import WorkoutCore
 extension Daemon {
     /// `descriptors`: what the request carried (SCM_RIGHTS), owned from here on.
     func handle(_ request: ControlRequest, descriptors: [Int32] = []) -> ControlReply {
-        let t = workoutNow()
+        let t = now()
         switch request {
         case .status: return .encodedSuccess(encodedStatus(.reply))
         case .watch: return .encodedSuccess(encodedStatus(.subscribedReply))

@@ -16,14 +16,14 @@ final class ControlConnection {
         /// the peer reads the reply instead of a connection reset.
         case draining
         /// A request is being answered off the loop: its events and reply are queued as they
-        /// come; the client's next requests are held (`heldInput`) until the reply is done.
+        /// come; the client's next requests are held in `lines` until the reply is done.
         case awaiting(PendingReply)
     }
 
     let fd: Int32
     let id: Int
     var mode = Mode.requests
-    var lines: LineBuffer
+    var lines: LineFramer
     var output: [UInt8] = []
     var outputOffset = 0
     var lastActivity: Double
@@ -33,15 +33,13 @@ final class ControlConnection {
     var token: EventLoop.Token = 0
     /// Descriptors received (SCM_RIGHTS) and not yet taken by a request, in arrival order.
     var descriptors: [Int32] = []
-    /// Bytes that arrived while awaiting a reply, read again when it is done.
-    var heldInput: [UInt8] = []
     /// The client shut its writing side (or closed) while a reply was pending.
     var peerFinished = false
 
     init(fd: Int32, id: Int, maxLine: Int, now: Double) {
         self.fd = fd
         self.id = id
-        self.lines = LineBuffer(maxLine: maxLine)
+        self.lines = LineFramer(maxLine: maxLine)
         self.lastActivity = now
     }
 
