@@ -64,6 +64,26 @@ struct ImportTests {
         #expect((try d.request(#"{"command":"list"}"#)["workouts"] as? [Any])?.isEmpty == true)
     }
 
+    /// A request sent right behind an import on the same connection is answered after the
+    /// import's reply, in order.
+    @Test func requestsAfterAnImportWaitForItsReply() throws {
+        let d = try DaemonHarness()
+        try d.start()
+        defer { d.stop() }
+        let path = Self.shared("gpx/garminconnect.gpx")
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        let conn = try LineConnection.connect(path: d.controlSocket)
+        try conn.send(line: #"{"command":"import","descriptors":[{"file":"\#(path)"}]}"# + "\n" + #"{"command":"list"}"#, descriptors: [fd])
+        var kinds: [String] = []
+        while kinds.count < 3, let line = try? conn.readLine(timeout: 5) {
+            let o = try DaemonHarness.parse(String(decoding: line, as: UTF8.self))
+            kinds.append(o["event"] as? String ?? (o["workouts"] != nil ? "list" : (o["imported"] != nil ? "import-reply" : "?")))
+            if let w = o["workouts"] as? [Any] { #expect(w.count == 1, "the list sees the import") }
+        }
+        #expect(kinds == ["import", "import-reply", "list"])
+    }
+
     /// A request that says it carries descriptors but has none is refused in words.
     @Test func descriptorsMissingAreRefused() throws {
         let d = try DaemonHarness()

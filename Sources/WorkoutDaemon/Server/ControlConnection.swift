@@ -45,6 +45,13 @@ final class ControlConnection {
 
     var pendingOutput: Int { output.count - outputOffset }
 
+    var isAwaiting: Bool {
+        switch mode {
+        case .awaiting: return true
+        case .requests, .watching, .closing, .draining: return false
+        }
+    }
+
     /// The first `n` received descriptors, or nil (and nothing taken) when fewer arrived.
     func takeDescriptors(_ n: Int) -> [Int32]? {
         guard descriptors.count >= n else { return nil }

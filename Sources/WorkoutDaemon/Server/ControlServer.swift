@@ -26,6 +26,8 @@ public final class ControlServer {
     /// (a single reply is not limited: a `list` of 10,000 workouts is several MiB and is written
     /// as the client reads it), and costs the loop one request per turn, not 200 in a row.
     static let replyBacklogLimit = 256 << 10
+    /// Most bytes a client may send while its request is answered off the loop.
+    static let maxHeldWhileAwaiting = 1 << 20
     private var acceptor: Acceptor?
     /// The socket file this server bound (not one passed by systemd), removed at `close` so that
     /// clients then read "not running" rather than "connection refused"; with its inode, so a
@@ -118,7 +120,9 @@ public final class ControlServer {
     private func read(_ c: ControlConnection) {
         var buf = [UInt8](repeating: 0, count: 16384)
         // While requests are held (replies waiting), nothing more is read: see `replyBacklogLimit`.
-        while connections[c.id] != nil, !c.lines.hasHeldLines {
+        // Awaiting a reply off the loop, input is still read (held in the framer, bounded) so that
+        // a client shutting its writing side (Ctrl-C) is seen at once.
+        while connections[c.id] != nil, !c.lines.hasHeldLines || c.isAwaiting {
             let n = buf.withUnsafeMutableBytes { ReceivedDescriptors.receive(c.fd, into: $0, descriptors: &c.descriptors) }
             if n < 0 {
                 if errno == EINTR { continue }
@@ -144,7 +148,10 @@ public final class ControlServer {
             }
             switch c.mode {
             case .draining: continue  // dropped unread; the 2 s limit counts from the reply
-            case .requests, .watching, .closing, .awaiting: c.lastActivity = EventLoop.monotonic()
+            case .awaiting:
+                if c.lines.pendingCount > ControlServer.maxHeldWhileAwaiting { drop(c); return }
+                c.lastActivity = EventLoop.monotonic()
+            case .requests, .watching, .closing: c.lastActivity = EventLoop.monotonic()
             }
             buf.withUnsafeBytes { raw in
                 c.lines.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { item in take(item, on: c) }
@@ -158,7 +165,6 @@ public final class ControlServer {
     /// One framed request line (or an overlong one). Returns false to stop taking requests from
     /// this client while more than `replyBacklogLimit` bytes of replies wait to be read.
     private func take(_ item: LineFramer.Item, on c: ControlConnection) -> Bool {
-        if case .awaiting = c.mode { return false }  // held until the pending reply is done
         guard case .requests = c.mode else { return true }  // watchers' and closing input is ignored
         switch item {
         case .tooLong:
@@ -167,7 +173,8 @@ public final class ControlServer {
         case .line(let line):
             handle(line, on: c)
         }
-        if case .awaiting = c.mode { return false }  // the request just taken is answered off the loop
+        // A request answered off the loop: what the client sends next is held until its reply.
+        if case .awaiting = c.mode { return false }
         if c.pendingOutput > ControlServer.replyBacklogLimit { _ = c.flush() }
         return c.pendingOutput <= ControlServer.replyBacklogLimit
     }
@@ -228,7 +235,7 @@ public final class ControlServer {
         if case .awaiting = c.mode {
             // Lines and the reply still to come: write what is there; read (for a hang-up or a
             // shut writing side: cancel) unless the client's input is over or requests are held.
-            let input: Int16 = c.peerFinished || c.lines.hasHeldLines ? 0 : Int16(POLLIN)
+            let input: Int16 = c.peerFinished ? 0 : Int16(POLLIN)
             loop.setEvents(c.token, input | (c.pendingOutput > 0 ? Int16(POLLOUT) : 0))
             return
         }
