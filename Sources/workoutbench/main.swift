@@ -15,6 +15,7 @@ let usage = """
       save [POINTS] [RUNS]          HistoryStore.save of a POINTS-point workout, median
       status-reply [POINTS] [RUNS]  in-process cost of a status reply's workout part, median
       startup [WORKOUTS] [RUNS]     exec to ready with WORKOUTS saved workouts, median
+      import-phases FILE [RUNS]     the daemon's import + GPX export of FILE, phase by phase, median
     """
 
 let args = Array(CommandLine.arguments.dropFirst())
@@ -31,6 +32,7 @@ case "status-process": ProcessTimingBenchmark.run(rest)
 case "save": SaveBenchmark.run(rest)
 case "status-reply": StatusReplyBenchmark.run(rest)
 case "startup": StartupBenchmark.run(rest)
+case "import-phases": ImportPhasesBenchmark.run(rest)
 default:
     BenchSupport.writeOut(2, usage + "\n")
     exit(2)
