@@ -6,8 +6,9 @@
 #   RUNS=5 BATCH=1000 scripts/bench-import.sh
 #
 # Inputs are built in a temp dir from ../shared/data (never copied into the project):
-# - a 24-hour NMEA log: nmea-rtk's 10 Hz Trimble fixes re-timed by scripts/retime-nmea.py and
-#   thinned to 1 Hz (86,400 epochs), one copy per run on another day (so none is a duplicate);
+# - a 24-hour NMEA log: bundg_zeus_9 (a sailing boat's 1 Hz chartplotter, 148 s) re-timed by
+#   scripts/retime-nmea.py out and back (PINGPONG=1) for 86,400 s, so the boat keeps moving;
+#   one copy per run on another day (so none is a duplicate);
 # - BATCH GPX files: the four shared GPX tracks, each copy moved to another year.
 #   (FIT copies once the FIT decoder lands: the row then says which files were used.)
 set -euo pipefail
@@ -43,7 +44,7 @@ CTL=$ROOT/$BIN/workoutctl
 
 # --- 24-hour NMEA log: import + export --format gpx vs gpsbabel -i nmea -o gpx -------------
 for ((k = 0; k <= RUNS; k++)); do
-    python3 scripts/retime-nmea.py "$SHARED/nmea/nmea-rtk.log" 86400 "$k" | awk -F, '$2 ~ /\.00$/' > "$T/day$k.nmea"
+    PINGPONG=1 python3 scripts/retime-nmea.py "$SHARED/nmea/bundg_zeus_9.log" 86400 "$k" > "$T/day$k.nmea"
 done
 SIZE=$(( $(stat -c %s "$T/day0.nmea") / 1000000 ))
 start_daemon nmea
@@ -66,7 +67,7 @@ PEER_PTS=$(grep -c '<trkpt' "$T/peer.gpx")
 PEER=$(for ((k = 1; k <= RUNS; k++)); do t0=$(now_ns); TZ=UTC gpsbabel -i nmea -f "$T/day$k.nmea" -o gpx -F "$T/peer.gpx"; echo "$(( $(now_ns) - t0 ))e-9"; done | median)
 R=$("$ROOT/$BIN/workoutbench" import-phases "$T/day1.nmea" 3)
 echo "import-phases: $R" >&2
-echo "| 24-hour NMEA log ($SIZE MB, 1 Hz) through the daemon: \`workoutctl import\` + \`workoutctl export --format gpx --output\` | $(ms "$TOT") ms (import $(ms "$IMP") ms, export $(ms "$EXP") ms), $OURS_PTS trkpt | gpsbabel -i nmea -o gpx: $(ms "$PEER") ms, $PEER_PTS trkpt | $(ratio "$PEER" "$TOT")x (target >= 5x); in process: $R |"
+echo "| 24-hour NMEA log ($SIZE MB, 1 Hz, bundg_zeus_9 out and back) through the daemon: \`workoutctl import\` + \`workoutctl export --format gpx --output\` | $(ms "$TOT") ms (import $(ms "$IMP") ms, export $(ms "$EXP") ms), $OURS_PTS trkpt | gpsbabel -i nmea -o gpx: $(ms "$PEER") ms, $PEER_PTS trkpt | $(ratio "$PEER" "$TOT")x (target >= 5x); in process: $R |"
 
 # --- BATCH files: workoutctl import FOLDER vs gpsbabel converting each file ------------------
 mkdir -p "$T/batch"

@@ -7,7 +7,10 @@ copy moved forward in time by the stretch's length, until SECONDS are covered; t
 and checksums are rewritten, everything else is the receiver's. Used by scripts/bench.sh to feed
 gpsd a 10 Hz receiver for a minute; the output lives in the bench's temp dir only. DAYS (default
 0) moves the whole log that many days later: copies that are different recordings (imports).
+With PINGPONG=1 in the environment every other copy runs the stretch backwards, so a moving
+capture (bundg_zeus_9) becomes a continuous track out and back instead of jumping to its start.
 """
+import os
 import datetime
 import sys
 
@@ -49,9 +52,12 @@ def main():
     span = epochs[-1][0] - epochs[0][0] + step
     start = datetime.datetime(2020, 3, 18, tzinfo=datetime.timezone.utc) + datetime.timedelta(days=days, seconds=epochs[0][0])
     out, copy = [], 0
+    pingpong = os.environ.get('PINGPONG') == '1'
     while copy * span < seconds:
-        for t, sentences in epochs:
+        for k, (t, sentences) in enumerate(epochs):
             when = start + datetime.timedelta(seconds=copy * span + (t - epochs[0][0]))
+            if pingpong and copy % 2 == 1:
+                sentences = epochs[len(epochs) - 1 - k][1]
             for f in sentences:
                 f = list(f)
                 f[1] = when.strftime('%H%M%S') + '.%02d' % round(when.microsecond / 10000)

@@ -54,12 +54,14 @@ struct ImportBatch: Sendable {
     func run(store: HistoryStore, cancel: CancelFlag, report: ([Result]) -> Void) -> Bool {
         var results: [Result] = []
         var written: [WorkoutSummary] = []
+        var files: [Int32] = []
         var groupStart: Double?
         var cancelled = false
         var index = 0
         func flush() {
             guard !results.isEmpty else { return }
-            do { try store.commit(written) } catch {
+            defer { files.removeAll(keepingCapacity: true) }
+            do { try store.commit(written, files: files) } catch {
                 // Not durable, so not listed: the files stay unlisted and each is reported failed.
                 for k in results.indices where results[k].kind == .imported {
                     unlink(store.path(of: results[k].id!))
@@ -76,7 +78,7 @@ struct ImportBatch: Sendable {
             let item = items[index]
             index += 1
             if groupStart == nil { groupStart = EventLoop.monotonic() }
-            results += importOne(item, store: store, pending: &written)
+            results += importOne(item, store: store, pending: &written, files: &files)
             if written.count >= ImportBatch.groupSize || EventLoop.monotonic() - (groupStart ?? 0) >= ImportBatch.groupAge { flush() }
         }
         // Descriptors of files not reached (cancelled) are closed unread.
@@ -89,7 +91,7 @@ struct ImportBatch: Sendable {
     }
 
     /// Reads, parses and writes one file; nothing is written unless the whole file parses.
-    func importOne(_ item: Item, store: HistoryStore, pending: inout [WorkoutSummary]) -> [Result] {
+    func importOne(_ item: Item, store: HistoryStore, pending: inout [WorkoutSummary], files: inout [Int32]) -> [Result] {
         func failure(_ why: String) -> [Result] { [Result(file: item.file, kind: .error, id: nil, activity: nil, error: why)] }
         let bytes: [UInt8]
         do {
@@ -115,7 +117,7 @@ struct ImportBatch: Sendable {
                     out.append(Result(file: item.file, kind: .duplicate, id: dup.id, activity: dup.activity, error: nil))
                     continue
                 }
-                try store.writeUnsynced(w)
+                files.append(try store.writeUnsynced(w))
                 pending.append(w.summary)
                 out.append(Result(file: item.file, kind: .imported, id: w.id, activity: w.activity, error: nil))
             } catch let e as Importer.Failure {
