@@ -4,6 +4,10 @@ import Glibc
 /// file beside the target, fsync, rename.
 public enum AtomicFile {
     public static func write(_ content: String, to path: String) throws(ConnectionError) {
+        try write(Array(content.utf8), to: path)
+    }
+
+    public static func write(_ content: [UInt8], to path: String) throws(ConnectionError) {
         let slash = path.lastIndex(of: "/")
         let dir = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -12,8 +16,7 @@ public enum AtomicFile {
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .io("cannot create \(tmp): " + errnoText(errno)) }
         var failure: String?
-        var text = content
-        text.withUTF8 { buf in
+        content.withUnsafeBufferPointer { buf in
             var off = 0
             while off < buf.count {
                 let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)

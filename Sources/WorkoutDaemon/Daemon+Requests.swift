@@ -29,7 +29,9 @@ extension Daemon {
         case .export(let id, let format):
             do {
                 let w = try store.load(id)
-                return .value(ControlServer.okReply([("format", .string(format.rawValue)), ("content", .string(Exporter.export(w, format)))]))
+                var fields: [(String, JSON)] = [("format", .string(format.rawValue)), ("content", .string(Exporter.export(w, format)))]
+                if format.isBinary { fields.append(("encoding", .string("base64"))) }
+                return .value(ControlServer.okReply(fields))
             } catch { return .value(storeErrorReply(error, id: id)) }
         case .importFiles(let files, let activity):
             return .value(ControlServer.okReply([("results", .array(files.map { importFile($0, activity: activity) }))]))

@@ -15,6 +15,7 @@ let usage = """
       save [POINTS] [RUNS]          HistoryStore.save of a POINTS-point workout, median
       status-reply [POINTS] [RUNS]  in-process cost of a status reply's workout part, median
       startup [WORKOUTS] [RUNS]     exec to ready with WORKOUTS saved workouts, median
+      fit-decode FILE [RUNS]        in-process FIT decode/import vs gpsbabel -i garmin_fit, median
     """
 
 let args = Array(CommandLine.arguments.dropFirst())
@@ -31,6 +32,7 @@ case "status-process": ProcessTimingBenchmark.run(rest)
 case "save": SaveBenchmark.run(rest)
 case "status-reply": StatusReplyBenchmark.run(rest)
 case "startup": StartupBenchmark.run(rest)
+case "fit-decode": FITDecodeBenchmark.run(rest)
 default:
     BenchSupport.writeOut(2, usage + "\n")
     exit(2)
