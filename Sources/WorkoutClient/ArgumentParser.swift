@@ -199,7 +199,7 @@ public enum ArgumentParser {
                     output = v == "-" ? nil : absolute(v, cwd: cwd)
                 }
             }
-            guard let format else { throw UsageError("export needs --format gpx|tcx|json", command: name) }
+            guard let format else { throw UsageError("export needs --format gpx|tcx|json|fit", command: name) }
             return .export(ExportOptions(id: id, format: format, output: output))
         case "import":
             let (p, opts) = try split(["--activity"])

@@ -197,19 +197,30 @@ public struct Client: Sendable {
             console.err("workoutctl: the daemon's export reply has no \"content\"\n")
             return .failed
         }
+        var bytes = Array(content.utf8)
+        if reply["encoding"]?.stringValue == "base64" {
+            guard let b = Base64.decode(content) else {
+                console.err("workoutctl: the daemon's export reply is not valid base64\n")
+                return .failed
+            }
+            bytes = b
+        }
         guard let path = o.output else {
-            if json { console.out(Client.withoutOK(reply).pretty() + "\n") } else { console.out(content) }
+            if json { console.out(Client.withoutOK(reply).pretty() + "\n") } else if reply["encoding"] != nil {
+                console.err("workoutctl: \(o.format.rawValue.uppercased()) is binary: give --output FILE\n")
+                return .usage
+            } else { console.out(content) }
             return .ok
         }
-        do { try AtomicFile.write(content, to: path, mode: 0o644) } catch {
+        do { try AtomicFile.write(bytes, to: path, mode: 0o644) } catch {
             console.err("workoutctl: cannot create \(path): \(error.reason) (\(error.operation))\n")
             return .failed
         }
         if json {
-            let r: JSON = ["format": .string(reply["format"]?.stringValue ?? o.format.rawValue), "output": .string(path), "bytes": .int(content.utf8.count)]
+            let r: JSON = ["format": .string(reply["format"]?.stringValue ?? o.format.rawValue), "output": .string(path), "bytes": .int(bytes.count)]
             console.out(r.pretty() + "\n")
         } else {
-            console.out("Wrote \(path) (\(content.utf8.count) bytes).\n")
+            console.out("Wrote \(path) (\(bytes.count) bytes).\n")
         }
         return .ok
     }

@@ -68,6 +68,10 @@ struct ExportCommand {
             case .success: return .ok
             }
         }
+        if options.format.isBinary, client.console.outDescriptor == nil || client.console.isTerminal {
+            client.console.err("workoutctl: \(options.format.rawValue.uppercased()) is binary: give --output FILE or redirect standard output\n")
+            return .usage
+        }
         var p: [Int32] = [-1, -1]
         guard pipe(&p) == 0 else { client.console.err("workoutctl: pipe: \(errnoText(errno))\n"); return .failed }
         for fd in p { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -82,7 +86,17 @@ struct ExportCommand {
             let n = read(p[0], &buf, buf.count)
             if n < 0 { if errno == EINTR { continue }; break }
             if n == 0 { break }
-            client.console.out(String(decoding: buf[0..<n], as: UTF8.self))
+            if let out = client.console.outDescriptor {
+                // Bytes as they come (FIT is binary): straight to stdout.
+                var off = 0
+                while off < n {
+                    let w = buf.withUnsafeBytes { Glibc.write(out, $0.baseAddress! + off, n - off) }
+                    if w < 0 { if errno == EINTR { continue }; break }
+                    off += w
+                }
+            } else {
+                client.console.out(String(decoding: buf[0..<n], as: UTF8.self))
+            }
             copied += n
         }
         close(p[0])

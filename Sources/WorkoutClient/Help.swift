@@ -25,7 +25,7 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "list", synopsis: "list [--from DATE] [--to DATE] [--activity ACTIVITY] [--limit N]", summary: "list saved workouts",
                     details: "DATE is YYYY-MM-DD (or an ISO-8601 time). --limit N shows at most N workouts."),
         CommandHelp(name: "show", synopsis: "show ID", summary: "show one saved workout with its laps, splits and events", details: "ID as printed by `workoutctl list`."),
-        CommandHelp(name: "export", synopsis: "export ID --format gpx|tcx|json [--output FILE]", summary: "export a saved workout",
+        CommandHelp(name: "export", synopsis: "export ID --format gpx|tcx|json|fit [--output FILE]", summary: "export a saved workout",
                     details: "Writes to FILE (atomically: a temporary file renamed into place) or to standard output."),
         CommandHelp(name: "import", synopsis: "import PATH... [--activity ACTIVITY]", summary: "import GPX, TCX, FIT or NMEA files and folders into history",
                     details: """

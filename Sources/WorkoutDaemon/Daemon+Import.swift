@@ -66,17 +66,19 @@ extension Daemon {
             do {
                 defer { if let fd { close(fd) } }
                 let workout = try store.load(id)
-                var text = Exporter.export(workout, format)
                 if let fd {
+                    let bytes = Exporter.bytes(workout, format)
                     var failure: (any Error)?
-                    text.withUTF8 { buf in
-                        do { try BulkWorker.write(UnsafeRawBufferPointer(buf), to: fd) } catch { failure = error }
+                    bytes.withUnsafeBytes { raw in
+                        do { try BulkWorker.write(raw, to: fd) } catch { failure = error }
                     }
                     if let failure { throw failure }
-                    w.value(ControlServer.okReply([("format", .string(format.rawValue)), ("bytes", .int(text.utf8.count))]))
+                    w.value(ControlServer.okReply([("format", .string(format.rawValue)), ("bytes", .int(bytes.count))]))
                 } else {
                     w.raw("{\"ok\":true,\"format\":"); w.string(format.rawValue)
-                    w.raw(",\"content\":"); w.string(text); w.raw("}")
+                    w.raw(",\"content\":"); w.string(Exporter.export(workout, format))
+                    if format.isBinary { w.raw(",\"encoding\":\"base64\"") }
+                    w.raw("}")
                 }
             } catch let e as ImportReader.Refusal {
                 w.value(ControlServer.errorReply(ProtocolError(code: "io_error", message: e.description)))

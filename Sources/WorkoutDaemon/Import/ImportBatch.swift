@@ -129,8 +129,8 @@ struct ImportBatch: Sendable {
         return out
     }
 
-    /// The tracks of a file: one per session (a multisport FIT file has several).
+    /// The tracks of a file: one per session (a multisport FIT file has several); gzip is undone.
     static func tracks(_ bytes: [UInt8], fileName: String) throws(Importer.Failure) -> [Importer.Track] {
-        [try Importer.read(bytes, fileName: fileName)]
+        try Importer.readAll(bytes, fileName: fileName)
     }
 }

@@ -1,6 +1,14 @@
 /// Export formats offered by `export`.
 public enum ExportFormat: String, Sendable, CaseIterable {
-    case gpx, tcx, json
+    case gpx, tcx, json, fit
+
+    /// FIT is binary: over the JSON control socket its content travels as base64.
+    public var isBinary: Bool {
+        switch self {
+        case .gpx, .tcx, .json: return false
+        case .fit: return true
+        }
+    }
 }
 
 /// A request on the control socket: one JSON object per line with a `"command"` key
