@@ -3,7 +3,7 @@
 # BENCHMARKS.md table rows on stdout (scripts/bench.sh includes them), details on stderr.
 #
 #   scripts/bench-import.sh            uses the release build of scripts/bench.sh (.build-release)
-#   RUNS=5 BATCH=1000 scripts/bench-import.sh
+#   RUNS=5 BATCH=1000 PEER_RUNS=3 scripts/bench-import.sh   (PEER_RUNS: passes of gpsbabel over the batch)
 #
 # Inputs are built in a temp dir from ../shared/data (never copied into the project):
 # - a 24-hour NMEA log: bundg_zeus_9 (a sailing boat's 1 Hz chartplotter, 148 s) re-timed by
@@ -88,7 +88,7 @@ done
 stop_daemon
 BATCH_OURS=$(printf '%s\n' "${OURS[@]}" | median)
 PEERS=()
-for ((r = 0; r < (RUNS < 3 ? RUNS : 3); r++)); do
+for ((r = 0; r < ${PEER_RUNS:-3}; r++)); do
     t0=$(now_ns)
     for f in "$T"/batch/*.fit; do gpsbabel -i garmin_fit -f "$f" -o gpx -F "$T/peer-one.gpx"; done
     PEERS+=("$(( $(now_ns) - t0 ))e-9")

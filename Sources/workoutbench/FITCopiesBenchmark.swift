@@ -19,6 +19,10 @@ enum FITCopiesBenchmark {
             var (name, track) = tracks[k % tracks.count]
             let shift = Double(k / tracks.count + 1) * 86_400
             for i in track.fixes.indices { track.fixes[i].time += shift }
+            track.startTime = track.startTime.map { $0 + shift }
+            track.endTime = track.endTime.map { $0 + shift }
+            track.pauses = track.pauses.map { Importer.Span(start: $0.start + shift, end: $0.end + shift) }
+            track.lapEnds = track.lapEnds.map { $0 + shift }
             guard let w = try? Importer.workout(from: track, activity: nil, id: UInt16(k & 0xffff), settings: MetricsSettings(), source: name) else { continue }
             let fit = Exporter.bytes(w, .fit)
             bytes += fit.count
