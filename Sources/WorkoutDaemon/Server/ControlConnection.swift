@@ -35,6 +35,8 @@ final class ControlConnection {
     var descriptors: [Int32] = []
     /// The client shut its writing side (or closed) while a reply was pending.
     var peerFinished = false
+    /// When this turn of the loop began serving it (see `ControlServer.turnBudget`).
+    var turnStarted = 0.0
 
     init(fd: Int32, id: Int, maxLine: Int, now: Double) {
         self.fd = fd

@@ -28,6 +28,10 @@ public final class ControlServer {
     static let replyBacklogLimit = 256 << 10
     /// Most bytes a client may send while its request is answered off the loop.
     static let maxHeldWhileAwaiting = 1 << 20
+    /// Time one client's requests may take in one turn of the loop before the rest wait for the
+    /// next turn (at least one request is served): pipelined requests never delay other clients
+    /// by more than about one request.
+    static let turnBudget = 0.002
     private var acceptor: Acceptor?
     /// The socket file this server bound (not one passed by systemd), removed at `close` so that
     /// clients then read "not running" rather than "connection refused"; with its inode, so a
@@ -114,11 +118,20 @@ public final class ControlServer {
     private func ready(_ c: ControlConnection, _ revents: Int16) {
         if revents & Int16(POLLOUT) != 0 { write(c) }
         guard connections[c.id] != nil else { return }
+        // Requests held for a later turn (budget) or until replies were read (backlog).
+        if c.lines.hasHeldLines, !c.isAwaiting, c.pendingOutput <= ControlServer.replyBacklogLimit {
+            c.turnStarted = EventLoop.monotonic()
+            c.lines.drain { item in take(item, on: c) }
+            notePartial(c)
+            write(c)
+            guard connections[c.id] != nil, !c.lines.hasHeldLines else { return }
+        }
         if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(c) }
     }
 
     private func read(_ c: ControlConnection) {
         var buf = [UInt8](repeating: 0, count: 16384)
+        c.turnStarted = EventLoop.monotonic()
         // While requests are held (replies waiting), nothing more is read: see `replyBacklogLimit`.
         // Awaiting a reply off the loop, input is still read (held in the framer, bounded) so that
         // a client shutting its writing side (Ctrl-C) is seen at once.
@@ -176,7 +189,7 @@ public final class ControlServer {
         // A request answered off the loop: what the client sends next is held until its reply.
         if case .awaiting = c.mode { return false }
         if c.pendingOutput > ControlServer.replyBacklogLimit { _ = c.flush() }
-        return c.pendingOutput <= ControlServer.replyBacklogLimit
+        return c.pendingOutput <= ControlServer.replyBacklogLimit && EventLoop.monotonic() - c.turnStarted < ControlServer.turnBudget
     }
 
     /// When the unfinished request now buffered began (the slowloris limit; held requests count).
@@ -220,12 +233,16 @@ public final class ControlServer {
             guard self.connections[c.id] != nil else { return }
             c.lastActivity = EventLoop.monotonic()
             c.mode = c.peerFinished ? .closing : .requests
+            // The requests that waited behind it: taken on the next turn (POLLOUT wakes it).
             self.write(c)
         }
     }
 
     private func write(_ c: ControlConnection) {
+        let before = c.pendingOutput
         guard c.flush() else { drop(c); return }
+        // A client reading a long reply is not idle (the timeout is for silent clients).
+        if c.pendingOutput < before { c.lastActivity = EventLoop.monotonic() }
         switch c.mode {
         case .watching:
             if c.pendingOutput > maxPendingOutput { drop(c); return }
@@ -239,15 +256,12 @@ public final class ControlServer {
             loop.setEvents(c.token, input | (c.pendingOutput > 0 ? Int16(POLLOUT) : 0))
             return
         }
-        // Replies read: take the held requests again (and, once none are held, read more).
-        if c.lines.hasHeldLines, c.pendingOutput <= ControlServer.replyBacklogLimit {
-            c.lines.drain { item in take(item, on: c) }
-            notePartial(c)
-            guard c.flush() else { drop(c); return }
-        }
-        if c.pendingOutput > 0 {
-            // Held requests: wait for the client to read (POLLOUT only; its input stays unread).
-            loop.setEvents(c.token, c.lines.hasHeldLines ? Int16(POLLOUT) : Int16(POLLIN | POLLOUT))
+        if c.lines.hasHeldLines {
+            // Held requests: POLLOUT only (its input stays unread), which wakes the loop on its
+            // next turn when the socket is writable, or once the client has read its replies.
+            loop.setEvents(c.token, Int16(POLLOUT))
+        } else if c.pendingOutput > 0 {
+            loop.setEvents(c.token, Int16(POLLIN | POLLOUT))
         } else if case .closing = c.mode {
             shutdown(c.fd, Int32(SHUT_WR))
             c.mode = .draining
