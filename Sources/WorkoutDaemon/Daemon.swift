@@ -26,6 +26,8 @@ public final class Daemon: @unchecked Sendable {
     let saver = DispatchQueue(label: "workoutd.saver")
     /// Where the journal's periodic fsync runs, off the event loop.
     let journalSyncer = DispatchQueue(label: "workoutd.journal-sync")
+    /// Imports, exports and edits (Daemon+Import.swift).
+    let bulk = BulkWorker()
     var signalSources: [DispatchSourceSignal] = []
     var timers: [RepeatingTimer] = []
     var statusLogTimer: RepeatingTimer?
@@ -97,7 +99,7 @@ public final class Daemon: @unchecked Sendable {
         } else {
             fd = try UnixSocket.listen(path: paths.controlSocket)
         }
-        server = ControlServer(loop: loop, listenFD: fd, limits: config.limits, boundPath: activation.control == nil ? paths.controlSocket : nil) { [unowned self] req in self.handle(req) }
+        server = ControlServer(loop: loop, listenFD: fd, limits: config.limits, boundPath: activation.control == nil ? paths.controlSocket : nil) { [unowned self] req, fds in self.handle(req, descriptors: fds) }
         server?.onDescriptorExhaustion = { [unowned self] out, why in
             self.log(out ? DaemonLogEvent.descriptorsExhausted(why) : DaemonLogEvent.descriptorsAvailable)
         }
