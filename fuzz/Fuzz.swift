@@ -8,6 +8,7 @@
 //   control   ControlRequest.decode(line:)  (the control socket)
 //   gpx       GPXReader.read                (import)
 //   tcx       TCXReader.read                (import)
+//   dbus      DBusMessageFramer + DBusMessage.decode (the system and session bus connections)
 //   fit       FITActivityFile.read + Importer.readAll + Importer.workout (import)
 //   inflate   Inflate.inflate (raw deflate) and Gzip.decompress (the gzip framing), capped
 //
@@ -15,13 +16,15 @@
 // out-of-range index fatal), each target checks a property that a stream decoder must have:
 // the stream decoders give the same fixes whatever the input is split into (a TCP read can
 // end anywhere), and an accepted control request encodes to one that decodes (stable after one round).
+// dbus: the framer gives the same messages whatever the split, and a decoded message re-encodes
+// (same byte order) to bytes that decode to the same message and encode to the same bytes.
 import Glibc
 
-private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate }
+private enum Target: String { case nmea, gpsd, control, gpx, tcx, dbus, fit, inflate }
 
 nonisolated(unsafe) private var target: Target = {
     guard let name = getenv("FUZZ_TARGET").map({ String(cString: $0) }), let t = Target(rawValue: name) else {
-        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate\n", stderr)
+        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx dbus fit inflate\n", stderr)
         exit(2)
     }
     return t
@@ -106,6 +109,50 @@ private func tcx(_ bytes: [UInt8]) {
     _ = file
 }
 
+/// Frames `bytes` (cut in two at `cut`, or whole) and decodes every frame; stops at the first
+/// framing error, as the connection does (it closes). Messages that do not decode are recorded
+/// by their error, as the connection skips unknown types and closes on the rest.
+private func dbusFrames(_ chunks: [ArraySlice<UInt8>]) -> [String] {
+    var framer = DBusMessageFramer(maximumMessageLength: 1 << 20)
+    var out: [String] = []
+    for c in chunks {
+        framer.append(c)
+        while true {
+            let frame: [UInt8]?
+            do { frame = try framer.nextFrame() } catch { out.append("framing: \(error)"); return out }
+            guard let frame else { break }
+            do {
+                let m = try DBusMessage.decode(frame)
+                out.append("\(m)")
+                checkReencode(m, endianness: frame[0] == 0x42 ? .big : .little)
+            } catch {
+                out.append("decode: \(error)")
+            }
+        }
+    }
+    return out
+}
+
+private func checkReencode(_ m: DBusMessage, endianness: DBusEndianness) {
+    let again: [UInt8]
+    do { again = try m.encoded(serial: m.serial, endianness: endianness) } catch {
+        violated("a decoded D-Bus message does not encode: \(error): \(m)")
+    }
+    guard let m2 = try? DBusMessage.decode(again) else { violated("a re-encoded D-Bus message does not decode: \(m)") }
+    if "\(m2)" != "\(m)" { violated("D-Bus message changed through encode/decode: \(m) -> \(m2)") }
+    guard let third = try? m2.encoded(serial: m2.serial, endianness: endianness), third == again else {
+        violated("D-Bus encoding not stable after one round: \(m)")
+    }
+}
+
+private func dbus(_ bytes: [UInt8]) {
+    let (cut, body) = splitPoint(bytes)
+    let all = Array(body)
+    let whole = dbusFrames([all[...]])
+    let split = dbusFrames([all[..<cut], all[cut...]])
+    if whole != split { violated("D-Bus messages depend on where the stream is split (cut \(cut)): \(whole.count) vs \(split.count)") }
+}
+
 /// FIT: decode, split into tracks and build workouts; every fix is on the globe with a finite
 /// time, and a file that decodes re-encodes (as our export) into a file that decodes again with
 /// the same number of accepted points.
@@ -145,6 +192,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .control: control(bytes)
     case .gpx: gpx(bytes)
     case .tcx: tcx(bytes)
+    case .dbus: dbus(bytes)
     case .fit: fit(bytes)
     case .inflate: inflate(bytes)
     }

@@ -43,6 +43,8 @@ extension Daemon {
             catch { return .value(storeErrorReply(error, id: id)) }
         case .streak:
             return .value(ControlServer.okReply([("streak", streakJSON())]))
+        case .totals(let per, let activity):
+            return .value(ControlServer.okReply([("totals", totalsJSON(per, activity: activity))]))
         case .reload:
             return .value(reload())
         case .debugHang:
@@ -80,7 +82,9 @@ extension Daemon {
             configureLogFile()
             server?.limits = new.limits
             rescheduleStatusLog()
+            feeds?.maxClients = new.limits.maxClients
             feeds?.configure(new.feeds)
+            if changed.contains("sleepInhibitor") { reconfigureSleepInhibitor() }
             log(DaemonLogEvent.reloaded(changed: changed))
             return ControlServer.okReply([("changed", .array(changed.map { .string($0) }))])
         }

@@ -3,12 +3,12 @@ extension WorkoutRecorder {
     /// again in their stored order, with the user's events (pause, resume, lap, marker,
     /// recovered) interleaved by time: an event goes before the first point stamped after it.
     /// The live recorder guarantees this order (user events are never stamped before a fix
-    /// already recorded, and late fixes are dropped), so with the same settings the result equals
-    /// the live recorder's. Derived events (auto-pause, signal, segments) are recomputed.
+    /// already recorded, and a late fix is kept as `late`, which `reingest` reproduces), so with
+    /// the same settings the result equals the live recorder's. Derived events (auto-pause, signal, segments) are recomputed.
     public static func rebuild(id: WorkoutID, activity: ActivityType, startedAt: Double, settings: MetricsSettings = MetricsSettings(),
                                points: some Sequence<TrackPoint>, events: [WorkoutEvent]) -> WorkoutRecorder {
         var r = WorkoutRecorder(id: id, activity: activity, startedAt: startedAt, settings: settings)
-        let user = events.filter { [.pause, .resume, .lap, .marker, .recovered].contains($0.kind) }
+        let user = events.filter { [.pause, .resume, .lap, .marker, .recovered, .suspended].contains($0.kind) }
             .enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         var e = 0
         var lastPause: Double?
@@ -19,6 +19,7 @@ extension WorkoutRecorder {
             case .lap: r.lap(at: ev.time)
             case .marker: r.marker(at: ev.time, text: ev.text)
             case .recovered: r.recovered(at: ev.time, gapFrom: lastPause ?? ev.time)
+            case .suspended: _ = r.markSuspended(at: ev.time, text: ev.text)
             case .motionPaused, .motionResumed, .segment, .signalLost, .signalRegained: break  // derived from the points
             }
         }
@@ -27,7 +28,7 @@ extension WorkoutRecorder {
             while e < user.count, t.isFinite, user[e].time < t {
                 apply(user[e], to: &r); e += 1
             }
-            r.ingest(p.fix)
+            r.reingest(p)
         }
         while e < user.count { apply(user[e], to: &r); e += 1 }
         return r

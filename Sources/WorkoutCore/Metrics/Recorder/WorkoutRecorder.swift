@@ -119,7 +119,7 @@ public struct WorkoutRecorder: Sendable {
         var out: [RecorderEvent] = []
         if isPaused { return [.ignoredWhilePaused] }
         if fix.time.isFinite {
-            if fix.time <= userEventFloor { return [.ignoredLate] }
+            if fix.time <= userEventFloor { recordLate(fix); return [.rejected(.late)] }
             lastFixTime = max(lastFixTime, fix.time)
             detectSignalLoss(at: fix.time, into: &out)
         }
@@ -140,6 +140,24 @@ public struct WorkoutRecorder: Sendable {
             accepted(fix, distance: d, newSegment: newSegment, into: &out)
         }
         return out
+    }
+
+    /// A fix stamped at or before the last pause, resume or lap that arrived after it: kept and
+    /// counted, adding nothing (no distance, no evidence of signal or of a stop), so that the
+    /// timeline never runs backwards and a saved workout still rebuilds exactly.
+    private mutating func recordLate(_ fix: Fix) {
+        points.append(TrackPoint(fix: fix, rejection: .late, segment: max(segment, 0)))
+        rejectedByReason[.late, default: 0] += 1
+    }
+
+    /// Records a stored point again (`rebuild`): a point kept as late is late again whatever
+    /// the user events around it, every other is ingested.
+    mutating func reingest(_ point: TrackPoint) {
+        switch point.rejection {
+        case .late?: recordLate(point.fix)
+        case nil, .noFix?, .lowAccuracy?, .nullIsland?, .warmUp?, .tooFast?, .outOfOrder?, .stationaryJitter?, .invalidPosition?:
+            ingest(point.fix)
+        }
     }
 
     /// A fix showing no movement: evidence of signal, and perhaps of a stop.
@@ -278,6 +296,38 @@ public struct WorkoutRecorder: Sendable {
         lastEvidence = max(lastEvidence, t)
         filter.restart(warmUp: pause.signalLostSince != nil)
         emit(WorkoutEvent(kind: .resume, time: t), into: &out)
+        return out
+    }
+
+    /// The machine was suspended from `from` to `to` (docs/time.md): a gap on the timeline that
+    /// counts in elapsed time. For a GPS activity the signal is lost at its start (the gap is
+    /// `signalLostSeconds`, never moving time, and no distance bridges it: the next fixes warm
+    /// up again); a user pause in progress just continues. Fixes stamped before `from` that
+    /// arrive later are dropped, as after a user event.
+    @discardableResult
+    public mutating func suspended(from: Double, to: Double) -> [RecorderEvent] {
+        let f = clamp(from)
+        return markSuspended(at: f, text: "system suspended for \(ClockOffsetText.amount(max(0, to - f)))")
+    }
+
+    mutating func markSuspended(at f: Double, text: String?) -> [RecorderEvent] {
+        var out: [RecorderEvent] = []
+        userEventFloor = max(userEventFloor, f)
+        if activity.supportsGPS {
+            switch phase {
+            case .moving, .autoPaused:
+                account(until: f)
+                if phase.isAutoPaused {
+                    emit(WorkoutEvent(kind: .motionResumed, time: f, cause: .auto, text: "closed by suspend"), into: &out)
+                }
+                phase = .signalLost(since: f)
+                emit(WorkoutEvent(kind: .signalLost, time: f, cause: .signalLost, text: "system suspended"), into: &out)
+                filter.restart(warmUp: true)
+            case .acquiring, .signalLost, .paused:
+                break
+            }
+        }
+        emit(WorkoutEvent(kind: .suspended, time: f, text: text), into: &out)
         return out
     }
 
