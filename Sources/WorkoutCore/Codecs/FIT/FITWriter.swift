@@ -57,7 +57,7 @@ public enum FITWriter {
             switch ev.kind {
             case .pause: pauses.append((ev.time, false))
             case .resume: pauses.append((ev.time, true))
-            case .lap, .marker, .motionPaused, .motionResumed, .segment, .signalLost, .signalRegained, .recovered: break
+            case .lap, .marker, .motionPaused, .motionResumed, .segment, .signalLost, .signalRegained, .recovered, .suspended: break
             }
         }
         pauses.sort { $0.time < $1.time }
