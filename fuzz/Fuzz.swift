@@ -8,6 +8,7 @@
 //   control   ControlRequest.decode(line:)  (the control socket)
 //   gpx       GPXReader.read                (import)
 //   tcx       TCXReader.read                (import)
+//   hrm       HeartRateMeasurement.parse    (Bluetooth heart-rate strap notifications)
 //
 // Besides "does not crash" (ASan and Swift's own traps make any memory error, overflow or
 // out-of-range index fatal), each target checks a property that a stream decoder must have:
@@ -15,11 +16,11 @@
 // end anywhere), and an accepted control request encodes to one that decodes (stable after one round).
 import Glibc
 
-private enum Target: String { case nmea, gpsd, control, gpx, tcx }
+private enum Target: String { case nmea, gpsd, control, gpx, tcx, hrm }
 
 nonisolated(unsafe) private var target: Target = {
     guard let name = getenv("FUZZ_TARGET").map({ String(cString: $0) }), let t = Target(rawValue: name) else {
-        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx\n", stderr)
+        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx hrm\n", stderr)
         exit(2)
     }
     return t
@@ -104,6 +105,21 @@ private func tcx(_ bytes: [UInt8]) {
     _ = file
 }
 
+/// A strap's notification: parsing never traps; an accepted value re-encodes to bytes that parse
+/// to the same measurement, and its length is exactly what its flags account for (with the RR
+/// flag every byte is used; without it, extra bytes are ignored).
+private func hrm(_ bytes: [UInt8]) {
+    guard let m = try? HeartRateMeasurement.parse(bytes) else { return }
+    guard let again = try? HeartRateMeasurement.parse(m.encoded()), again == m else {
+        violated("heart rate measurement not stable through encode/parse: \(bytes) -> \(m)")
+    }
+    let header = 1 + (m.sixteenBit ? 2 : 1) + (m.energyExpendedKilojoules == nil ? 0 : 2)
+    if bytes[0] & 0x10 != 0 && header + 2 * m.rrIntervals1024.count != bytes.count {
+        violated("RR intervals do not account for every byte: \(bytes)")
+    }
+    if m.bpm < 0 || m.bpm > 65535 { violated("bpm \(m.bpm) out of 16 bits") }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
@@ -113,6 +129,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .control: control(bytes)
     case .gpx: gpx(bytes)
     case .tcx: tcx(bytes)
+    case .hrm: hrm(bytes)
     }
     return 0
 }

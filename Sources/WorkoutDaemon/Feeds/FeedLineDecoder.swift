@@ -12,6 +12,7 @@ public protocol FeedLineDecoder {
 
 /// The feed socket's line format: JSON fix lines (docs/protocol.md) or NMEA sentences.
 /// `{"class":"FIX","time":"2026-11-21T09:30:00Z","lat":..,"lon":..,"alt":..,"speed":..,"mode":3,"eph":..}`
+/// heart-rate lines `{"class":"HR","time":..,"bpm":142,"rr":[0.42]}` (collected in `heartRates`)
 /// and the simulation header `{"class":"SIMULATION","speed":50}`.
 public struct FeedSocketDecoder: FeedLineDecoder {
     public var rejected: [String: Int] = [:]
@@ -20,7 +21,15 @@ public struct FeedSocketDecoder: FeedLineDecoder {
     public var simulationSpeed: Double?
     /// The header said the lines are a device-recorded track (GPX): measured like an import.
     public var recordedTrack = TrackOrigin.receiver
+    /// Heart-rate lines decoded since the owner last took them (`takeHeartRates()`).
+    public private(set) var heartRates: [HeartRateReading] = []
     var nmea = NMEADecoder()
+
+    /// The heart-rate readings decoded so far, emptying the list.
+    public mutating func takeHeartRates() -> [HeartRateReading] {
+        defer { heartRates.removeAll(keepingCapacity: true) }
+        return heartRates
+    }
 
     public init() {}
 
@@ -44,6 +53,12 @@ public struct FeedSocketDecoder: FeedLineDecoder {
         case "SIMULATION":
             simulationSpeed = j["speed"]?.doubleValue ?? 1
             recordedTrack = j["recordedTrack"]?.boolValue == true ? .device : .receiver
+            return []
+        case "HR":
+            switch HeartRateReading.decode(j) {
+            case .success(let r): heartRates.append(r)
+            case .failure(let problem): rejected[problem.rawValue, default: 0] += 1
+            }
             return []
         case "FIX", "TPV":
             guard let fix = FeedSocketDecoder.fix(from: j) else { rejected["bad_fix", default: 0] += 1; return [] }
