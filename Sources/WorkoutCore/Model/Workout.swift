@@ -30,6 +30,8 @@ public struct LapSummary: Sendable, Equatable {
     public var calories: Double
     public var averageHeartRate: Int?
     public var maxHeartRate: Int?
+    /// Seconds in each heart-rate zone (index 0 = below zone 1); empty without zones.
+    public var heartRateZoneSeconds: [Double] = []
 
     public init(index: Int, trigger: LapTrigger, startTime: Double, endTime: Double, elapsedSeconds: Double,
                 movingSeconds: Double, distanceMeters: Double, elevationGainMeters: Double = 0,
@@ -81,6 +83,18 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var splits: [LapSummary]
     public var laps: [LapSummary]
     public var bestEfforts: [BestEffort]
+    /// Mean of the heart-rate samples, their maximum; nil without heart rate.
+    public var averageHeartRate: Double?
+    public var maxHeartRate: Int?
+    /// The latest heart rate while one is arriving (live workouts only), and its zone.
+    public var heartRate: Int?
+    public var heartRateZone: Int?
+    /// Lower bounds of the zones in force (bpm) and seconds in each zone slot (index 0 = below
+    /// zone 1); both empty without zones.
+    public var heartRateZoneBounds: [Int] = []
+    public var heartRateZoneSeconds: [Double] = []
+    /// How `calories` was estimated; nil when there are none.
+    public var caloriesMethod: CalorieMethod?
 
     public init(id: WorkoutID, activity: ActivityType, startedAt: Double, endedAt: Double? = nil,
                 elapsedSeconds: Double = 0, movingSeconds: Double = 0, distanceMeters: Double = 0,
