@@ -1,6 +1,11 @@
 /// One entry point for `export`: the workout in the requested format, as text.
 public enum Exporter {
-    public static func export(_ w: Workout, _ format: ExportFormat) -> String {
+    public static func export(_ workout: Workout, _ format: ExportFormat) -> String {
+        var w = workout
+        switch format {
+        case .gpx, .tcx: w.points = workout.pointsWithHeartRate
+        case .json: break
+        }
         switch format {
         case .gpx: return String(decoding: GPXWriter.write(w), as: UTF8.self)
         case .tcx:

@@ -120,9 +120,12 @@ public struct Workout: Sendable, Equatable {
     public var events: [WorkoutEvent]
     /// Where it came from: "recorded", or "imported:<file name>".
     public var source: String
+    /// Heart-rate samples (with gaps) and RR intervals recorded beside the fixes.
+    public var heartRate = HeartRateSeries()
 
-    public init(summary: WorkoutSummary, points: [TrackPoint] = [], events: [WorkoutEvent] = [], source: String = "recorded") {
-        self.summary = summary; self.points = points; self.events = events; self.source = source
+    public init(summary: WorkoutSummary, points: [TrackPoint] = [], events: [WorkoutEvent] = [], source: String = "recorded",
+                heartRate: HeartRateSeries = HeartRateSeries()) {
+        self.summary = summary; self.points = points; self.events = events; self.source = source; self.heartRate = heartRate
     }
 
     public var id: WorkoutID { summary.id }
@@ -138,14 +141,16 @@ public struct RecordedWorkout: Sendable {
     public var points: TrackPointStore
     public var events: [WorkoutEvent]
     public var source: String
+    public var heartRate = HeartRateSeries()
 
-    public init(summary: WorkoutSummary, points: TrackPointStore, events: [WorkoutEvent], source: String = "recorded") {
-        self.summary = summary; self.points = points; self.events = events; self.source = source
+    public init(summary: WorkoutSummary, points: TrackPointStore, events: [WorkoutEvent], source: String = "recorded",
+                heartRate: HeartRateSeries = HeartRateSeries()) {
+        self.summary = summary; self.points = points; self.events = events; self.source = source; self.heartRate = heartRate
     }
 
     public var id: WorkoutID { summary.id }
     public var activity: ActivityType { summary.activity }
 
     /// The same workout with its points as an array.
-    public var workout: Workout { Workout(summary: summary, points: points.toArray(), events: events, source: source) }
+    public var workout: Workout { Workout(summary: summary, points: points.toArray(), events: events, source: source, heartRate: heartRate) }
 }
