@@ -4,7 +4,7 @@ import WorkoutCore
 /// Control requests: each is answered from the lifecycle or the history store.
 extension Daemon {
     func handle(_ request: ControlRequest) -> ControlReply {
-        let t = workoutNow()
+        let t = now()
         switch request {
         case .status: return .encodedSuccess(encodedStatus(.reply))
         case .watch: return .encodedSuccess(encodedStatus(.subscribedReply))

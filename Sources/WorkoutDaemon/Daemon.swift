@@ -2,8 +2,10 @@ import Dispatch
 import Glibc
 import WorkoutCore
 
-/// Wires the shell together and owns the lifecycle. Every transition happens on the event loop
-/// thread: apply the pure transition, then perform the actions it returned.
+/// Wires the shell together and runs the lifecycle: every transition happens on the event loop
+/// thread; the daemon applies it and performs the actions it returned (`perform`), deciding
+/// nothing itself. Status encoding is in `Daemon+Status.swift`, control requests in
+/// `Daemon+Requests.swift`.
 /// `@unchecked Sendable`: confined to the loop thread; other threads (saver, signals) only
 /// `post` closures to the loop, which run there.
 public final class Daemon: @unchecked Sendable {
@@ -14,7 +16,7 @@ public final class Daemon: @unchecked Sendable {
     let environment: [String: String]
     var config: Config
     let configPath: String
-    var lifecycle: WorkoutLifecycle = .idle(lastActivity: nil)
+    var lifecycle = WorkoutLifecycle()
     let logger: Logger
     let store: HistoryStore
     let journal: Journal
@@ -25,14 +27,9 @@ public final class Daemon: @unchecked Sendable {
     var signalSources: [DispatchSourceSignal] = []
     var timers: [RepeatingTimer] = []
     var statusLogTimer: RepeatingTimer?
-    /// Wall time at start-up and the monotonic reading taken with it: `now()` advances with the
-    /// monotonic clock, so a wall-clock step during a workout changes no duration.
-    /// Moved forward (never back) at restore when the wall clock is behind the journal.
-    var wallAnchor: Double
-    let monoAnchor: Double
+    /// Where every `now` handed to the core comes from.
+    let clock = DaemonClock()
     var shutdown = ShutdownState.running
-    /// Where the workout's time comes from: the daemon's clock, or a simulation feed's.
-    var clock = WorkoutClock.system
     /// Zone rules for streak days (read from /usr/share/zoneinfo once, and on reload).
     var zoneCache: (ZoneRules, String)?
     /// Seconds ticked since start-up.
@@ -61,30 +58,11 @@ public final class Daemon: @unchecked Sendable {
         }
         self.store = try HistoryStore(paths: paths, faultInjector: faults)
         self.journal = Journal(path: paths.journalFile)
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        wallAnchor = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-        monoAnchor = EventLoop.monotonic()
         configureLogFile()
     }
 
-    /// The daemon's clock: wall time at start-up advanced by the monotonic clock.
-    func now() -> Double { wallAnchor + (EventLoop.monotonic() - monoAnchor) }
-
-    /// The workout's clock: the daemon's, or while a simulation feed drives the workout, the
-    /// feed's last fix time advanced by the wall time since, times the replay speed.
-    func workoutNow() -> Double {
-        switch clock {
-        case .system: return now()
-        case .feed(let t, let at, let speed): return t + (EventLoop.monotonic() - at) * speed
-        }
-    }
-
-    /// The simulation feed closed: the workout's clock stops at its last fix, so a stop sent
-    /// later still ends the workout where the file ended.
-    func simulationEnded() {
-        if case .feed(let t, _, _) = clock { clock = .feed(lastFixTime: t, receivedAt: EventLoop.monotonic(), speed: 0) }
-    }
+    /// The daemon's clock (`DaemonClock`).
+    func now() -> Double { clock.now() }
 
     func log(_ e: some LogEvent) { logger.log(e, wallTime: now()) }
 
@@ -106,7 +84,9 @@ public final class Daemon: @unchecked Sendable {
             fd = try UnixSocket.listen(path: paths.controlSocket)
         }
         server = ControlServer(loop: loop, listenFD: fd, limits: config.limits) { [unowned self] req in self.handle(req) }
-        feeds = FeedHub(daemon: self)
+        feeds = FeedHub(loop: loop, feeds: config.feeds, paths: paths, maxClients: config.limits.maxClients, clock: clock) { [unowned self] report in
+            self.feedReported(report)
+        }
         restoreJournalIfAny()
         installSignalHandlers()
         timers.append(loop.every(1) { [unowned self] in self.secondTick() })
@@ -128,29 +108,29 @@ public final class Daemon: @unchecked Sendable {
         return 0
     }
 
-    // MARK: - Lifecycle plumbing
+    // MARK: - Running the lifecycle
 
-    /// Applies a transition's outcome: performs actions on success, turns a refusal into a reply.
+    /// Applies a command's outcome: performs actions on success, turns a refusal into a reply.
     func apply(_ outcome: WorkoutLifecycle.Outcome) -> ControlReply {
         switch outcome {
         case .success(let actions):
             perform(actions)
-            publish()
             return .encodedSuccess(encodedStatus(.reply))
         case .failure(let refusal):
             return .value(ControlServer.errorReply(ProtocolError(code: refusal.code, message: refusal.message)))
         }
     }
 
+    /// Performs the actions a transition returned, in order.
     func perform(_ actions: [LifecycleAction]) {
         for action in actions {
             switch action {
             case .openGPS: feeds?.open()
             case .closeGPS: feeds?.close()
-            case .journal(let record): journal.appendNow(record)
-            case .save(let workout):
-                clock = .system
-                beginSave(workout)
+            case .journal(let record): journal.append(record)
+            case .keepJournalAside(let reason, let badBytes):
+                if let aside = journal.keepAside(reason: reason, now: now()) { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: badBytes)) }
+            case .save(let workout): beginSave(workout)
             case .retrySave(let after): loop.after(after) { [unowned self] in self.perform(self.lifecycle.retrySave()) }
             case .removeJournal:
                 // The unlinked file's blocks are freed on the saver's thread, not the loop's.
@@ -158,9 +138,23 @@ public final class Daemon: @unchecked Sendable {
                 journal.remove { fd in saver.async { _ = close(fd) } }
             case .announceSaved(let workout): announceSaved(workout)
             case .log(let event): log(event)
+            case .logRecorder(let event): log(event)
+            case .publish:
+                publish()
+                notifier.notify(["STATUS=" + statusLine()])
+            case .publishProgress: publish()
             }
         }
-        notifier.notify(["STATUS=" + statusLine()])
+    }
+
+    /// What the feed hub reported.
+    func feedReported(_ report: FeedHub.Report) {
+        switch report {
+        case .fix(let fix): perform(lifecycle.fixReceived(fix, at: now()))
+        case .sourceChanged(let replay): perform(lifecycle.feedSourceChanged(replay: replay, at: now()))
+        case .replayEnded: perform(lifecycle.replayEnded(at: now()))
+        case .log(let event): log(event)
+        }
     }
 
     func beginSave(_ workout: RecordedWorkout) {
@@ -185,7 +179,6 @@ public final class Daemon: @unchecked Sendable {
         case .failure(let e):
             perform(lifecycle.saveFailed(workout.id, error: e.description))
         }
-        publish()
         checkShutdownProgress()
     }
 
@@ -204,7 +197,7 @@ public final class Daemon: @unchecked Sendable {
             previous = PersonalRecords.merged(activity: other.activity, previous: previous, efforts: other.bestEfforts)
         }
         for best in PersonalRecords.newBests(activity: workout.activity, previous: previous, efforts: workout.summary.bestEfforts) {
-            log(RecordLogEvent(best: best, id: workout.id))
+            log(PersonalBestLogEvent(best: best, id: workout.id))
         }
     }
 
@@ -213,24 +206,13 @@ public final class Daemon: @unchecked Sendable {
         _ = lifecycle.beginRestore()
         notifier.notify(["STATUS=Restoring an interrupted workout"])
         guard let recovery = journal.recover(now: now()) else {
-            // Unreadable: keep it for a person, start clean.
-            if let aside = journal.keepAside(reason: "unreadable", now: now()) { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: 0)) }
-            lifecycle = .idle(lastActivity: nil)
+            perform(lifecycle.restoreFailed())
             return
         }
         if let aside = recovery.keptAside { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: recovery.badBytes)) }
-        // The wall clock may now be behind the journal (stepped back while we were down): run
-        // the daemon's clock from the journal's last moment instead, so the workout's times
-        // keep increasing and a resumed workout counts time at once.
-        if let last = recovery.records.compactMap(\.aliveTime).max(), last > now() {
-            wallAnchor += last - now()
-        }
-        let actions = lifecycle.restored(recovery.records, at: now(), autoResume: config.autoResumeAfterRestore, settings: metricsSettings())
-        if case .idle = lifecycle, let aside = journal.keepAside(reason: "unrestorable", now: now()) {
-            // No start record: nothing to restore, but never delete what we could not read.
-            log(DaemonLogEvent.journalKeptAside(path: aside, bytes: recovery.badBytes))
-        }
-        perform(actions)
+        if let last = recovery.records.compactMap(\.aliveTime).max() { clock.runFrom(atLeast: last) }
+        perform(lifecycle.restored(recovery.records, badBytes: recovery.badBytes, at: now(),
+                                   autoResume: config.autoResumeAfterRestore, settings: metricsSettings()))
     }
 
     func metricsSettings() -> MetricsSettings {
@@ -240,21 +222,15 @@ public final class Daemon: @unchecked Sendable {
     // MARK: - Timers
 
     func secondTick() {
-        let events = lifecycle.tick(now: workoutNow())
-        handleRecorderEvents(events)
-        if case .active = lifecycle { publish() }
+        perform(lifecycle.tick(at: now()))
         ticks &+= 1
         if ticks % 60 == 0 { checkStreakRisk() }  // the warning is due once a day; a minute is precise enough
     }
 
     func flushJournal() {
-        switch lifecycle {
-        case .active, .paused:
-            journal.flush(alive: now())
-            if let e = journal.lastError { log(DaemonLogEvent.journalWriteFailed(e.description)) }
-        case .idle, .restoring, .saving:
-            break
-        }
+        guard lifecycle.hasWorkoutInProgress else { return }
+        journal.flush(alive: now())
+        if let e = journal.lastError { log(DaemonLogEvent.journalWriteFailed(e.description)) }
     }
 
     func rescheduleStatusLog() {
@@ -262,90 +238,9 @@ public final class Daemon: @unchecked Sendable {
         statusLogTimer = nil
         guard config.statusLogSeconds > 0 else { return }
         statusLogTimer = loop.every(config.statusLogSeconds) { [unowned self] in
-            switch self.lifecycle {
-            case .active, .paused:
-                if let s = self.lifecycle.summary(now: self.workoutNow()) {
-                    self.log(DaemonLogEvent.status(s, state: self.lifecycle.stateName, fix: self.feeds?.status.fix ?? "none"))
-                }
-            case .idle, .restoring, .saving: break
-            }
+            guard self.lifecycle.hasWorkoutInProgress, let s = self.lifecycle.summary(now: self.now()) else { return }
+            self.log(DaemonLogEvent.status(s, state: self.lifecycle.stateName, fix: self.feeds?.status.fix ?? "none"))
         }
-    }
-
-    // MARK: - GPS
-
-    /// A fix from the active source: into the lifecycle, and into the journal if recorded.
-    /// `simulation` is set for a simulation feed: the workout then follows the feed's time, and a
-    /// replayed device track is measured with the import rules (docs/protocol.md).
-    func fixArrived(_ fix: Fix, simulation: (speed: Double, origin: TrackOrigin)? = nil) {
-        if let (speed, origin) = simulation, lifecycle.wantsGPS {
-            perform(lifecycle.rebaseStart(to: fix.time, origin: origin, settings: metricsSettings()))
-            clock = .feed(lastFixTime: fix.time, receivedAt: EventLoop.monotonic(), speed: max(speed, 0.001))
-        }
-        guard let events = lifecycle.fixReceived(fix) else { return }
-        journal.appendFix(fix)
-        handleRecorderEvents(events)
-    }
-
-    func handleRecorderEvents(_ events: [RecorderEvent]) {
-        for e in events { if let line = RecorderLogEvent(e, id: lifecycle.currentWorkoutID) { log(line) } }
-    }
-
-    // MARK: - Status
-
-    /// Which status line to encode.
-    enum StatusLine {
-        /// The reply to `status` and to successful transitions: `{"ok":true,"state":...}`.
-        case reply
-        /// The reply to `watch`: the same with `"subscribed":true` at the end.
-        case subscribedReply
-        /// What `watch` subscribers receive after a change: `{"event":"status","state":...}`.
-        case event
-    }
-
-    /// The status as compact JSON text (keys: docs/interface.md), written straight to bytes;
-    /// the workout's closed splits and laps are copied from `statusCache`, not encoded again.
-    func encodedStatus(_ line: StatusLine) -> [UInt8] {
-        var w = JSONWriter(capacity: 1024)
-        switch line {
-        case .reply, .subscribedReply: w.raw("{\"ok\":true")
-        case .event: w.raw("{\"event\":\"status\"")
-        }
-        w.raw(",\"state\":"); w.string(lifecycle.stateName)
-        w.raw(",\"workout\":")
-        if let summary = lifecycle.summary(now: workoutNow()) {
-            summary.writeJSON(to: &w, cache: &statusCache)
-        } else {
-            w.null()
-            statusCache = SummaryJSONCache()  // no workout: keep no bytes of the last one
-        }
-        w.raw(",\"gps\":"); w.value(feeds?.status.json() ?? GPSStatus().json())
-        w.raw(",\"action\":"); w.string(lifecycle.actionTitle(defaultActivity: config.defaultActivity))
-        w.raw(",\"saveError\":"); w.string(lifecycle.saveError ?? journal.lastError?.description)
-        switch line {
-        case .subscribedReply: w.raw(",\"subscribed\":true}")
-        case .reply, .event: w.raw("}")
-        }
-        return w.bytes
-    }
-
-    /// One line for `systemctl status` (sd_notify STATUS=).
-    func statusLine() -> String {
-        switch lifecycle {
-        case .idle: return "Idle; \(store.count) workouts saved"
-        case .restoring: return "Restoring an interrupted workout"
-        case .active, .paused:
-            guard let s = lifecycle.summary(now: workoutNow()) else { return lifecycle.stateName }
-            return "\(lifecycle.stateName == "active" ? "Recording" : "Paused") \(s.activity.rawValue) \(formatDuration(s.elapsedSeconds)) \(formatFixed(s.distanceMeters / 1000, decimals: 2)) km; GPS \(feeds?.status.fix ?? "none")"
-        case .saving(let job):
-            return job.lastError.map { "Saving \(job.workout.id) failed: \($0); retrying" } ?? "Saving \(job.workout.id)"
-        }
-    }
-
-    /// Tells `watch` subscribers the current status.
-    func publish() {
-        guard let server, server.watcherCount > 0 else { return }
-        server.broadcast(encoded: encodedStatus(.event))
     }
 
     // MARK: - Shutdown
@@ -375,34 +270,23 @@ public final class Daemon: @unchecked Sendable {
         server?.close()
         server = nil
         feeds?.shutdown()
-        if lifecycle.canStop { _ = apply(lifecycle.stop(at: workoutNow())) }
+        if lifecycle.canStop { _ = apply(lifecycle.stop(at: now())) }
         shutdown = .draining(deadline: EventLoop.monotonic() + 10)
         checkShutdownProgress()
         loop.after(10) { [unowned self] in self.finishShutdown() }
     }
 
     func checkShutdownProgress() {
-        guard case .draining = shutdown else { return }
-        switch lifecycle {
-        case .saving(let job) where job.failures == 0: return  // first attempt still running
-        case .idle, .restoring, .active, .paused, .saving: finishShutdown()
-        }
+        guard case .draining = shutdown, !lifecycle.firstSaveRunning else { return }
+        finishShutdown()
     }
 
     func finishShutdown() {
         if case .done = shutdown { return }
-        flushJournal()  // only writes while a workout is active or paused
+        flushJournal()  // only writes while a workout is in progress
         shutdown = .done
         loop.stop()
     }
 
     func ignoreSIGPIPE() { signal(SIGPIPE, SIG_IGN) }
-}
-
-/// Where a workout's time comes from.
-enum WorkoutClock {
-    /// The daemon's clock (wall time at start-up advanced by the monotonic clock).
-    case system
-    /// A simulation feed's: its last fix time, when that fix arrived (monotonic), and the speed.
-    case feed(lastFixTime: Double, receivedAt: Double, speed: Double)
 }

@@ -1,10 +1,9 @@
-/// Rebuilds a workout from its journal records by replaying them through a fresh recorder.
+/// Rebuilds a workout from its journal records by replaying them through a fresh recorder
+/// (which alone knows whether the replayed workout ended paused: `recorder.isPaused`).
 struct JournalReplay {
     var recorder: WorkoutRecorder
     /// Set when the journal holds a stop: the save must complete.
     var stoppedAt: Double?
-    /// Whether the last control record left the workout paused.
-    var phase: ReplayPhase
     /// Time of the last record: where the interruption began.
     var lastTime: Double
 
@@ -12,7 +11,6 @@ struct JournalReplay {
     init?(records: [JournalRecord], settings: MetricsSettings) {
         guard case .started(let id, let activity, let t0)? = records.first else { return nil }
         var recorder = WorkoutRecorder(id: id, activity: activity, startedAt: t0, settings: settings)
-        var phase = ReplayPhase.running
         var last = t0
         var stopped: Double?
         for record in records.dropFirst() {
@@ -20,9 +18,9 @@ struct JournalReplay {
             case .started:
                 continue  // a second start cannot be written by the daemon; ignore it
             case .paused(let t, let cause):
-                recorder.pause(at: t, cause: cause); phase = .paused; last = max(last, t)
+                recorder.pause(at: t, cause: cause); last = max(last, t)
             case .resumed(let t):
-                recorder.resume(at: t); phase = .running; last = max(last, t)
+                recorder.resume(at: t); last = max(last, t)
             case .lap(let t):
                 _ = recorder.lap(at: t); last = max(last, t)
             case .marker(let t, let text):
@@ -43,20 +41,6 @@ struct JournalReplay {
         }
         self.recorder = recorder
         self.stoppedAt = stopped
-        self.phase = phase
         self.lastTime = last
-    }
-}
-
-/// Where a replayed workout stood at the end of its journal.
-enum ReplayPhase {
-    case running
-    case paused
-
-    var isPaused: Bool {
-        switch self {
-        case .running: return false
-        case .paused: return true
-        }
     }
 }

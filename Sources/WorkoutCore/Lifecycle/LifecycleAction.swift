@@ -4,8 +4,12 @@ public enum LifecycleAction: Sendable {
     case openGPS
     /// Close the GPS source (the workout was paused, stopped or ended).
     case closeGPS
-    /// Append a record to the journal of the workout in progress, durably (control events).
+    /// Append a record to the journal of the workout in progress: a control record durably at
+    /// once, a fix written at the end of the read turn and fsync'd with the next flush.
     case journal(JournalRecord)
+    /// The journal could not be restored (`reason`: unreadable, unrestorable): move it aside
+    /// for a person to look at (never delete it); `badBytes` is what could not be read.
+    case keepJournalAside(reason: String, badBytes: Int)
     /// Write this workout atomically in the background, then report `saveSucceeded`/`saveFailed`.
     case save(RecordedWorkout)
     /// Try the save again after this many seconds.
@@ -16,6 +20,12 @@ public enum LifecycleAction: Sendable {
     case announceSaved(RecordedWorkout)
     /// A line for the log.
     case log(LifecycleLogEvent)
+    /// A line for the log about what the recorder noticed (auto-pause, signal, splits ...).
+    case logRecorder(RecorderLogEvent)
+    /// The state changed: tell `watch` subscribers and the service manager (sd_notify STATUS).
+    case publish
+    /// The numbers moved (a tick while recording): tell `watch` subscribers.
+    case publishProgress
 }
 
 /// A control command that does not fit the current state. Ordinary input, not a bug: it is

@@ -7,62 +7,91 @@ public enum PrimaryAction: Sendable, Equatable {
     case unavailable
 }
 
+/// The lifecycle's phase as the user sees it (the `state` of `status`).
+public enum LifecyclePhase: String, Sendable, Equatable, CaseIterable {
+    case idle, restoring, active, paused, saving
+}
+
+/// Questions the shell asks; it never matches the state itself.
 extension WorkoutLifecycle {
+    /// The phase as the user sees it: a workout in progress is `active` or `paused` as its
+    /// recorder says.
+    public var phase: LifecyclePhase {
+        switch state {
+        case .idle: return .idle
+        case .restoring: return .restoring
+        case .recording(let w): return w.recorder.isPaused ? .paused : .active
+        case .saving: return .saving
+        case .modifying: assertionFailure("lifecycle observed while modifying"); return .restoring
+        }
+    }
+
     /// The case name used in `status` JSON (`idle`, `restoring`, `active`, `paused`, `saving`).
-    public var stateName: String {
-        switch self {
-        case .idle: return "idle"
-        case .restoring: return "restoring"
-        case .active: return "active"
-        case .paused: return "paused"
-        case .saving: return "saving"
+    public var stateName: String { phase.rawValue }
+
+    /// The workout in progress (active or paused), if any.
+    var workout: WorkoutInProgress? {
+        switch state {
+        case .recording(let w): return w
+        case .idle, .restoring, .saving, .modifying: return nil
         }
     }
 
     public var canStart: Bool {
-        switch self {
+        switch phase {
         case .idle: return true
         case .restoring, .active, .paused, .saving: return false
         }
     }
 
     public var canPause: Bool {
-        switch self {
+        switch phase {
         case .active: return true
         case .idle, .restoring, .paused, .saving: return false
         }
     }
 
     public var canResume: Bool {
-        switch self {
+        switch phase {
         case .paused: return true
         case .idle, .restoring, .active, .saving: return false
         }
     }
 
     public var canStop: Bool {
-        switch self {
+        switch phase {
         case .active, .paused: return true
         case .idle, .restoring, .saving: return false
         }
     }
 
+    /// Whether a workout is in progress (active or paused): its journal is open and flushed.
+    public var hasWorkoutInProgress: Bool { workout != nil }
+
     /// Whether a GPS source should be open now: only while actively recording an activity
     /// that `supportsGPS`.
     public var wantsGPS: Bool {
-        switch self {
-        case .active(let w): return w.activity.supportsGPS
-        case .idle, .restoring, .paused, .saving: return false
+        guard let w = workout else { return false }
+        return w.activity.supportsGPS && !w.recorder.isPaused
+    }
+
+    /// The user's pause (or a restore's) of the workout in progress, as its recorder holds it.
+    public var userPause: UserPause? { workout?.recorder.userPause }
+
+    /// Whether the first attempt to save is still running (shutdown waits for it).
+    public var firstSaveRunning: Bool {
+        switch state {
+        case .saving(let job): return job.failures == 0
+        case .idle, .restoring, .recording, .modifying: return false
         }
     }
 
     /// The one-button action, as a watch's single button would offer it.
     public func primaryAction(defaultActivity: ActivityType) -> PrimaryAction {
-        switch self {
+        switch state {
         case .idle(let last): return .start(last ?? defaultActivity)
-        case .active: return .stop
-        case .paused: return .resume
-        case .restoring, .saving: return .unavailable
+        case .recording(let w): return w.recorder.isPaused ? .resume : .stop
+        case .restoring, .saving, .modifying: return .unavailable
         }
     }
 
@@ -78,27 +107,44 @@ extension WorkoutLifecycle {
 
     /// The workout this state is about, if any (in progress, paused or being saved).
     public var currentWorkoutID: WorkoutID? {
-        switch self {
-        case .active(let w), .paused(let w, _): return w.id
+        switch state {
+        case .recording(let w): return w.id
         case .saving(let job): return job.workout.id
-        case .idle, .restoring: return nil
+        case .idle, .restoring, .modifying: return nil
         }
     }
 
-    /// The live or final summary of the current workout.
+    /// The live or final summary of the current workout at the daemon's time `now`.
     public func summary(now: Double) -> WorkoutSummary? {
-        switch self {
-        case .active(let w), .paused(let w, _): return w.recorder.summary(now: now)
+        switch state {
+        case .recording(let w): return w.recorder.summary(now: w.time(at: now))
         case .saving(let job): return job.workout.summary
-        case .idle, .restoring: return nil
+        case .idle, .restoring, .modifying: return nil
         }
     }
+
+    /// The workout's own time at the daemon's time `now` (a simulation's clock, or `now`).
+    public func workoutTime(at now: Double) -> Double { workout?.time(at: now) ?? now }
 
     /// The save error being retried, if any.
     public var saveError: String? {
-        switch self {
+        switch state {
         case .saving(let job): return job.lastError
-        case .idle, .restoring, .active, .paused: return nil
+        case .idle, .restoring, .recording, .modifying: return nil
+        }
+    }
+
+    /// One line for `systemctl status` (sd_notify STATUS=). `gpsFix`: the GPS fix label.
+    public func headline(now: Double, savedWorkouts: Int, gpsFix: String) -> String {
+        switch state {
+        case .idle: return "Idle; \(savedWorkouts) workouts saved"
+        case .restoring: return "Restoring an interrupted workout"
+        case .recording(let w):
+            let s = w.recorder.summary(now: w.time(at: now))
+            return "\(w.recorder.isPaused ? "Paused" : "Recording") \(s.activity.rawValue) \(formatDuration(s.elapsedSeconds)) \(formatFixed(s.distanceMeters / 1000, decimals: 2)) km; GPS \(gpsFix)"
+        case .saving(let job):
+            return job.lastError.map { "Saving \(job.workout.id) failed: \($0); retrying" } ?? "Saving \(job.workout.id)"
+        case .modifying: return "Busy"
         }
     }
 }

@@ -2,115 +2,96 @@
 /// the shell, or a `LifecycleRefusal` when the command does not fit the state.
 ///
 /// Policy for odd inputs: a user command that does not fit is refused (ordinary input); expected
-/// races (a fix after stop, a save result for a workout no longer saving) are documented no-ops.
+/// races (a fix after stop, a save result for a workout no longer saving) are documented no-ops;
+/// the `modifying` placeholder seen outside a transition is our bug (asserts in debug builds,
+/// refused like `restoring` in release, the data kept).
 extension WorkoutLifecycle {
     public typealias Outcome = Result<[LifecycleAction], LifecycleRefusal>
 
     /// Refusal for commands that need a workout in progress, by state.
     private var refusalWithoutWorkout: LifecycleRefusal {
-        switch self {
+        switch state {
         case .saving(let job): return .saving(job.workout.id)
         case .restoring: return .restoring
-        case .idle, .active, .paused: return .noWorkout
+        case .idle, .recording: return .noWorkout
+        case .modifying: assertionFailure("lifecycle observed while modifying"); return .restoring
         }
     }
 
     public mutating func start(_ activity: ActivityType, id: WorkoutID, at now: Double, settings: MetricsSettings) -> Outcome {
-        switch self {
+        switch state {
         case .idle:
             let recorder = WorkoutRecorder(id: id, activity: activity, startedAt: now, settings: settings)
-            self = .active(ActiveWorkout(recorder: recorder))
+            state = .recording(WorkoutInProgress(recorder: recorder, baseSettings: settings))
             var actions: [LifecycleAction] = [.journal(.started(id: id, activity: activity, time: now)), .log(.started(id, activity))]
             if activity.supportsGPS { actions.append(.openGPS) }
-            return .success(actions)
-        case .active(let w), .paused(let w, _):
+            return .success(actions + [.publish])
+        case .recording(let w):
             return .failure(.workoutInProgress(w.id, w.activity))
-        case .saving(let job):
-            return .failure(.saving(job.workout.id))
-        case .restoring:
-            return .failure(.restoring)
+        case .saving, .restoring, .modifying:
+            return .failure(refusalWithoutWorkout)
         }
     }
 
     public mutating func pause(at now: Double) -> Outcome {
-        switch self {
-        case .active(var w):
-            self = .restoring  // release the payload so the recorder is mutated in place
-            w.recorder.pause(at: now, cause: .manual)
-            let elapsed = w.recorder.summary(now: now).elapsedSeconds
-            self = .paused(w, PausedInfo(since: now, cause: .manual))
-            var actions: [LifecycleAction] = [.journal(.paused(time: now, cause: .manual)), .log(.paused(w.id, .manual, elapsed: elapsed))]
+        let outcome: Outcome? = withWorkout { w in
+            guard !w.recorder.isPaused else { return .failure(.alreadyPaused) }
+            let t = w.time(at: now)
+            w.recorder.pause(at: t, cause: .manual)
+            let elapsed = w.recorder.summary(now: t).elapsedSeconds
+            var actions: [LifecycleAction] = [.journal(.paused(time: t, cause: .manual)), .log(.paused(w.id, .manual, elapsed: elapsed))]
             if w.activity.supportsGPS { actions.append(.closeGPS) }
-            return .success(actions)
-        case .paused:
-            return .failure(.alreadyPaused)
-        case .idle, .restoring, .saving:
-            return .failure(refusalWithoutWorkout)
+            return .success(actions + [.publish])
         }
+        return outcome ?? .failure(refusalWithoutWorkout)
     }
 
     public mutating func resume(at now: Double) -> Outcome {
-        switch self {
-        case .paused(var w, let info):
-            self = .restoring
-            w.recorder.resume(at: now)
-            self = .active(w)
-            var actions: [LifecycleAction] = [.journal(.resumed(time: now)), .log(.resumed(w.id, after: max(0, now - info.since)))]
+        let outcome: Outcome? = withWorkout { w in
+            guard let pause = w.recorder.userPause else { return .failure(.notPaused) }
+            let t = w.time(at: now)
+            let events = w.recorder.resume(at: t)
+            // The pause as the recorder dated both ends (clamped: docs/metrics.md), not the
+            // times the commands arrived: the logged paused_s equals the workout's.
+            let resumedAt = events.timelineTime(of: .resume) ?? t
+            var actions: [LifecycleAction] = [.journal(.resumed(time: t)), .log(.resumed(w.id, after: max(0, resumedAt - pause.since)))]
             if w.activity.supportsGPS { actions.append(.openGPS) }
-            return .success(actions)
-        case .active:
-            return .failure(.notPaused)
-        case .idle, .restoring, .saving:
-            return .failure(refusalWithoutWorkout)
+            return .success(actions + [.publish])
         }
+        return outcome ?? .failure(refusalWithoutWorkout)
     }
 
     public mutating func lap(at now: Double) -> Outcome {
-        switch self {
-        case .active(var w):
-            self = .restoring
-            let lap = w.recorder.lap(at: now)
-            self = .active(w)
-            return .success([.journal(.lap(time: now)), .log(.lap(w.id, lap))])
-        case .paused(var w, let info):
-            self = .restoring
-            let lap = w.recorder.lap(at: now)
-            self = .paused(w, info)
-            return .success([.journal(.lap(time: now)), .log(.lap(w.id, lap))])
-        case .idle, .restoring, .saving:
-            return .failure(refusalWithoutWorkout)
+        let outcome: Outcome? = withWorkout { w in
+            let t = w.time(at: now)
+            let lap = w.recorder.lap(at: t)
+            return .success([.journal(.lap(time: t)), .log(.lap(w.id, lap)), .publish])
         }
+        return outcome ?? .failure(refusalWithoutWorkout)
     }
 
     public mutating func marker(_ text: String?, at now: Double) -> Outcome {
-        switch self {
-        case .active(var w):
-            self = .restoring
-            w.recorder.marker(at: now, text: text)
-            self = .active(w)
-            return .success([.journal(.marker(time: now, text: text)), .log(.marker(w.id, text))])
-        case .paused(var w, let info):
-            self = .restoring
-            w.recorder.marker(at: now, text: text)
-            self = .paused(w, info)
-            return .success([.journal(.marker(time: now, text: text)), .log(.marker(w.id, text))])
-        case .idle, .restoring, .saving:
-            return .failure(refusalWithoutWorkout)
+        let outcome: Outcome? = withWorkout { w in
+            let t = w.time(at: now)
+            w.recorder.marker(at: t, text: text)
+            return .success([.journal(.marker(time: t, text: text)), .log(.marker(w.id, text)), .publish])
         }
+        return outcome ?? .failure(refusalWithoutWorkout)
     }
 
     /// Ends the workout and hands its snapshot to the saver. Also used for a graceful shutdown.
     public mutating func stop(at now: Double) -> Outcome {
-        switch self {
-        case .active(let w), .paused(let w, _):
-            let wasActive = wantsGPS
-            let workout = w.recorder.finishRecording(at: now)
-            self = .saving(SaveJob(workout: workout))
-            var actions: [LifecycleAction] = [.journal(.stopped(time: now))]
-            if wasActive { actions.append(.closeGPS) }
-            actions += [.log(.stopped(workout.summary)), .save(workout)]
+        switch state {
+        case .recording(let w):
+            let gpsWasOpen = wantsGPS
+            let t = w.time(at: now)
+            let workout = w.recorder.finishRecording(at: t)
+            state = .saving(SaveJob(workout: workout))
+            var actions: [LifecycleAction] = [.journal(.stopped(time: t))]
+            if gpsWasOpen { actions.append(.closeGPS) }
+            actions += [.log(.stopped(workout.summary)), .save(workout), .publish]
             return .success(actions)
-        case .idle, .restoring, .saving:
+        case .idle, .restoring, .saving, .modifying:
             return .failure(refusalWithoutWorkout)
         }
     }
@@ -121,130 +102,138 @@ extension WorkoutLifecycle {
         case .start(let activity): return start(activity, id: id, at: now, settings: settings)
         case .stop: return stop(at: now)
         case .resume: return resume(at: now)
-        case .unavailable:
-            return .failure(refusalWithoutWorkout)
+        case .unavailable: return .failure(refusalWithoutWorkout)
         }
     }
 
-    /// A fix from the GPS source. Returns the recorder's events, or nil when no workout is
-    /// recording (an expected race: a fix that was in flight when the workout paused or stopped).
-    public mutating func fixReceived(_ fix: Fix) -> [RecorderEvent]? {
-        switch self {
-        case .active(var w):
-            self = .restoring
+    /// A fix from the feeding source. Returns the journal record of the fix and the log lines of
+    /// what the recorder noticed. No workout, or paused: nothing (an expected race: a fix in
+    /// flight when the workout paused or stopped; the recorder answers `ignoredWhilePaused`).
+    /// During a simulation, the workout's start moves to the feed's first fix (while it has no
+    /// points) and its clock follows the feed (docs/protocol.md).
+    public mutating func fixReceived(_ fix: Fix, at now: Double) -> [LifecycleAction] {
+        withWorkout { w in
+            var actions: [LifecycleAction] = []
+            if let replay = w.replay, !w.recorder.isPaused {
+                let settings = replay.origin.settings(w.baseSettings)
+                if w.recorder.points.isEmpty && (w.recorder.startedAt != fix.time || w.recorder.settings != settings) {
+                    w.recorder = WorkoutRecorder(id: w.id, activity: w.activity, startedAt: fix.time, settings: settings)
+                    actions.append(.journal(.rebased(time: fix.time, origin: replay.origin)))
+                }
+                w.clock = .feed(lastFixTime: fix.time, receivedAt: now, speed: max(replay.speed, 0.001))
+            }
             let events = w.recorder.ingest(fix)
-            self = .active(w)
-            return events
-        case .idle, .restoring, .paused, .saving:
-            return nil
-        }
+            if events.first == .ignoredWhilePaused { return actions }
+            actions.append(.journal(.fix(fix)))
+            for e in events { if let line = RecorderLogEvent(e, id: w.id) { actions.append(.logRecorder(line)) } }
+            return actions
+        } ?? []
     }
 
-    /// A simulation feed replays a file with its own timestamps: the start of a workout that has
-    /// no points yet moves to the feed's first fix, so durations are the file's (docs/protocol.md).
-    /// A no-op once the workout has points, or when not active.
-    public mutating func rebaseStart(to start: Double, origin: TrackOrigin, settings base: MetricsSettings) -> [LifecycleAction] {
-        let settings = origin.settings(base)
-        switch self {
-        case .active(let w) where w.recorder.points.isEmpty && (w.recorder.startedAt != start || w.recorder.settings != settings):
-            self = .active(ActiveWorkout(recorder: WorkoutRecorder(id: w.id, activity: w.activity, startedAt: start, settings: settings)))
-            return [.journal(.rebased(time: start, origin: origin))]
-        case .idle, .restoring, .active, .paused, .saving:
-            return []
-        }
-    }
-
-    /// Periodic clock tick: lets the recorder notice signal loss when no fix arrives.
-    public mutating func tick(now: Double) -> [RecorderEvent] {
-        switch self {
-        case .active(var w):
-            self = .restoring
-            let events = w.recorder.tick(now: now)
-            self = .active(w)
-            return events
-        case .idle, .restoring, .paused, .saving:
-            return []
-        }
+    /// Periodic clock tick: lets the recorder notice signal loss when no fix arrives, and tells
+    /// watchers the numbers while recording (not while paused: nothing moves).
+    public mutating func tick(at now: Double) -> [LifecycleAction] {
+        withWorkout { w in
+            guard !w.recorder.isPaused else { return [] }
+            let events = w.recorder.tick(now: w.time(at: now))
+            return events.compactMap { RecorderLogEvent($0, id: w.id).map(LifecycleAction.logRecorder) } + [.publishProgress]
+        } ?? []
     }
 
     /// The saver wrote the workout durably.
     public mutating func saveSucceeded(_ id: WorkoutID) -> [LifecycleAction] {
-        switch self {
+        switch state {
         case .saving(let job) where job.workout.id == id:
-            self = .idle(lastActivity: job.workout.activity)
-            return [.removeJournal(id), .announceSaved(job.workout)]
-        case .idle, .restoring, .active, .paused, .saving:
+            state = .idle(lastActivity: job.workout.activity)
+            return [.removeJournal(id), .announceSaved(job.workout), .publish]
+        case .idle, .restoring, .recording, .saving, .modifying:
             // A late result for a workout no longer being saved: nothing to do.
-            return []
+            return [.publish]
         }
     }
 
     /// The saver could not write the workout. It stays in `saving` (and in the journal) and is
     /// retried with exponential backoff: 1, 2, 4 ... 60 s.
     public mutating func saveFailed(_ id: WorkoutID, error: String) -> [LifecycleAction] {
-        switch self {
+        switch state {
         case .saving(var job) where job.workout.id == id:
             job.failures += 1
             job.lastError = error
             let delay = SaveJob.retryDelay(afterFailures: job.failures)
-            self = .saving(job)
-            return [.log(.saveFailed(id, error: error, attempt: job.failures, retryIn: delay)), .retrySave(after: delay)]
-        case .idle, .restoring, .active, .paused, .saving:
-            return []
+            state = .saving(job)
+            return [.log(.saveFailed(id, error: error, attempt: job.failures, retryIn: delay)), .retrySave(after: delay), .publish]
+        case .idle, .restoring, .recording, .saving, .modifying:
+            return [.publish]
         }
     }
 
     /// The retry timer fired: hand the same snapshot to the saver again.
     public func retrySave() -> [LifecycleAction] {
-        switch self {
+        switch state {
         case .saving(let job): return [.save(job.workout)]
-        case .idle, .restoring, .active, .paused: return []
+        case .idle, .restoring, .recording, .modifying: return []
         }
     }
 
     /// A journal was found at start-up.
     public mutating func beginRestore() -> Outcome {
-        switch self {
+        switch state {
         case .idle:
-            self = .restoring
+            state = .restoring
             return .success([])
-        case .restoring, .active, .paused, .saving:
+        case .restoring, .recording, .saving, .modifying:
             return .failure(.restoring)
+        }
+    }
+
+    /// The journal could not be read at all: keep it aside for a person, start clean.
+    public mutating func restoreFailed() -> [LifecycleAction] {
+        switch state {
+        case .restoring:
+            state = .idle(lastActivity: nil)
+            return [.keepJournalAside(reason: "unreadable", badBytes: 0)]
+        case .idle, .recording, .saving, .modifying:
+            return []
         }
     }
 
     /// The journal was read back. Replays its records; a workout that was stopped completes its
     /// save, any other comes back paused with a `recovered` event and the gap marked (or active
-    /// when `autoResume`). With no usable record the state returns to idle.
-    public mutating func restored(_ records: [JournalRecord], at now: Double, autoResume: Bool, settings: MetricsSettings) -> [LifecycleAction] {
-        switch self {
+    /// when `autoResume`). With no usable record the journal is kept aside and the state returns
+    /// to idle. `badBytes`: the damaged tail already moved aside (reported with a kept journal).
+    public mutating func restored(_ records: [JournalRecord], badBytes: Int = 0, at now: Double, autoResume: Bool, settings: MetricsSettings) -> [LifecycleAction] {
+        switch state {
         case .restoring:
             break
-        case .idle, .active, .paused, .saving:
+        case .idle, .recording, .saving, .modifying:
             return []
         }
         guard let replay = JournalReplay(records: records, settings: settings) else {
-            self = .idle(lastActivity: nil)
-            return []
+            // No start record: nothing to restore, but never delete what we could not read.
+            state = .idle(lastActivity: nil)
+            return [.keepJournalAside(reason: "unrestorable", badBytes: badBytes), .publish]
         }
         var recorder = replay.recorder
         let id = recorder.id
         if let stoppedAt = replay.stoppedAt {
             let workout = recorder.finishRecording(at: stoppedAt)
-            self = .saving(SaveJob(workout: workout))
-            return [.log(.restoreCompletingStop(id)), .save(workout)]
+            state = .saving(SaveJob(workout: workout))
+            return [.log(.restoreCompletingStop(id)), .save(workout), .publish]
         }
         let gapFrom = replay.lastTime
-        if !replay.phase.isPaused { recorder.pause(at: gapFrom, cause: .recovered) }
+        var actions: [LifecycleAction] = []
+        if !recorder.isPaused {
+            recorder.pause(at: gapFrom, cause: .recovered)
+            actions.append(.journal(.paused(time: gapFrom, cause: .recovered)))
+        }
         recorder.recovered(at: now, gapFrom: gapFrom)
-        var actions: [LifecycleAction] = [
+        actions += [
             .journal(.recovered(time: now, gapFrom: gapFrom)),
             .log(.restored(id, recorder.activity, gapSeconds: max(0, now - gapFrom), points: recorder.summary(now: now).pointCount)),
         ]
-        if !replay.phase.isPaused { actions.insert(.journal(.paused(time: gapFrom, cause: .recovered)), at: 0) }
-        self = .paused(ActiveWorkout(recorder: recorder), PausedInfo(since: gapFrom, cause: .recovered))
-        if autoResume, case .success(let more) = resume(at: now) { actions += more }
-        return actions
+        state = .recording(WorkoutInProgress(recorder: recorder, baseSettings: settings))
+        if autoResume, case .success(let more) = resume(at: now) { return actions + more }
+        return actions + [.publish]
     }
 }
 
@@ -252,5 +241,13 @@ extension SaveJob {
     /// Backoff between save attempts: 1, 2, 4, 8 ... capped at 60 seconds.
     public static func retryDelay(afterFailures n: Int) -> Double {
         min(60, Double(1 << min(max(n - 1, 0), 6)))
+    }
+}
+
+extension Array where Element == RecorderEvent {
+    /// The time of the first timeline entry of `kind` among these events.
+    func timelineTime(of kind: WorkoutEventKind) -> Double? {
+        for e in self { if case .timeline(let ev) = e, ev.kind == kind { return ev.time } }
+        return nil
     }
 }

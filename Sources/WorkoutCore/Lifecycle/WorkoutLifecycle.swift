@@ -1,41 +1,97 @@
-/// The workout lifecycle: one enum whose cases carry exactly the data of their phase, so a
-/// "saving while idle" or "paused without a workout" cannot be written down.
+/// The workout lifecycle: a struct around a private state enum whose cases carry exactly the
+/// data of their phase, so a "saving while idle" or "paused without a workout" cannot be
+/// written down. (The shape of postgres-nio's `ConnectionStateMachine`; the `modifying` case is
+/// async-http-client's `avoidingStateMachineCoW`.)
 ///
-/// Transitions are pure (`WorkoutLifecycle+Transitions.swift`): they take time and IDs as
-/// inputs and return the `LifecycleAction`s the shell must perform. Questions (`canStart`,
-/// `primaryAction`, ...) are answered in `WorkoutLifecycle+Questions.swift`.
-public enum WorkoutLifecycle: Sendable {
-    /// No workout. Remembers the last activity for the one-button `toggle`.
-    /// -> active (start), restoring (journal found at start-up)
-    case idle(lastActivity: ActivityType?)
-    /// A journal of an interrupted workout is being read back at start-up.
-    /// -> paused or active (restored), saving (a stop was in progress), idle (nothing usable)
-    case restoring
-    /// Recording. Auto-pauses (no movement) happen inside this state, in the recorder.
-    /// -> paused (pause), saving (stop)
-    case active(ActiveWorkout)
-    /// Recording suspended by the user, or after a restore.
-    /// -> active (resume), saving (stop)
-    case paused(ActiveWorkout, PausedInfo)
-    /// The finished workout is being written to disk, or waiting to retry after a failed write.
-    /// -> idle (saved)
-    case saving(SaveJob)
+/// Every event is a `mutating func` named after what happened (`WorkoutLifecycle+Transitions`,
+/// `+Feed`); it takes time and IDs as inputs and returns the `LifecycleAction`s the shell must
+/// perform, or a `LifecycleRefusal`. The shell asks questions (`WorkoutLifecycle+Questions`),
+/// never matches the state.
+///
+/// Time: every event takes `now`, the daemon's clock. A workout's own clock (`WorkoutClock`:
+/// the daemon's, or a simulation feed's) turns it into the workout's time inside the core.
+///
+/// Whether a workout is paused is the recorder's fact (`WorkoutRecorder.userPause`); the
+/// lifecycle asks it and keeps no copy.
+public struct WorkoutLifecycle: Sendable {
+    enum State: Sendable {
+        /// No workout. Remembers the last activity for the one-button `toggle`.
+        /// -> recording (start), restoring (journal found at start-up)
+        case idle(lastActivity: ActivityType?)
+        /// A journal of an interrupted workout is being read back at start-up.
+        /// -> recording (restored, paused or active), saving (a stop was in progress), idle
+        case restoring
+        /// A workout in progress: recording, auto-paused or paused by the user (the recorder's
+        /// phase says which). -> saving (stop)
+        case recording(WorkoutInProgress)
+        /// The finished workout is being written to disk, or waiting to retry after a failed
+        /// write. -> idle (saved)
+        case saving(SaveJob)
+        /// Only inside a transition, while the payload is mutated in place (no copy of the
+        /// track). Observing it elsewhere is a bug of this file.
+        case modifying
+    }
+
+    var state: State
+
+    /// A lifecycle with no workout (`lastActivity` is what `toggle` starts).
+    public init(lastActivity: ActivityType? = nil) { state = .idle(lastActivity: lastActivity) }
+
+    /// Mutates the workout in progress in place; nil (and no change) when there is none.
+    mutating func withWorkout<R>(_ body: (inout WorkoutInProgress) -> R) -> R? {
+        guard case .recording(var w) = state else { return nil }
+        state = .modifying
+        defer { state = .recording(w) }
+        return body(&w)
+    }
 }
 
-/// The workout being recorded: its identity and the recorder accumulating points and numbers.
-public struct ActiveWorkout: Sendable {
-    public var recorder: WorkoutRecorder
+/// The workout in progress: the recorder accumulating points and numbers (which also holds its
+/// phase: moving, auto-paused, paused ...) and the clock its time is read from.
+public struct WorkoutInProgress: Sendable {
+    public internal(set) var recorder: WorkoutRecorder
+    /// Where the workout's time comes from.
+    public internal(set) var clock: WorkoutClock = .system
+    /// Set while the feeding source is a simulation (`FeedReplay`): its fixes move the clock.
+    public internal(set) var replay: FeedReplay?
+    /// The settings from the configuration (a replayed device track is measured with the import
+    /// rules derived from them).
+    public let baseSettings: MetricsSettings
     public var id: WorkoutID { recorder.id }
     public var activity: ActivityType { recorder.activity }
 
-    public init(recorder: WorkoutRecorder) { self.recorder = recorder }
+    public init(recorder: WorkoutRecorder, baseSettings: MetricsSettings) {
+        self.recorder = recorder
+        self.baseSettings = baseSettings
+    }
+
+    /// The workout's time at the daemon's `now`.
+    public func time(at now: Double) -> Double { clock.time(at: now) }
 }
 
-/// Why and since when a workout is paused.
-public struct PausedInfo: Sendable, Equatable {
-    public var since: Double
-    public var cause: PauseCause
-    public init(since: Double, cause: PauseCause) { self.since = since; self.cause = cause }
+/// Where a workout's time comes from.
+public enum WorkoutClock: Sendable, Equatable {
+    /// The daemon's clock.
+    case system
+    /// A simulation feed's: its last fix time, the daemon's time when that fix arrived, and the
+    /// replay speed (0 once the feed closed: the clock stops at its last fix).
+    case feed(lastFixTime: Double, receivedAt: Double, speed: Double)
+
+    /// The workout's time at the daemon's time `now`.
+    public func time(at now: Double) -> Double {
+        switch self {
+        case .system: return now
+        case .feed(let t, let at, let speed): return t + (now - at) * speed
+        }
+    }
+}
+
+/// A simulation feed (the `SIMULATION` header, docs/protocol.md): the workout follows the
+/// feed's time at `speed`, and a device-recorded track is measured with the import rules.
+public struct FeedReplay: Sendable, Equatable {
+    public var speed: Double
+    public var origin: TrackOrigin
+    public init(speed: Double, origin: TrackOrigin) { self.speed = speed; self.origin = origin }
 }
 
 /// A finished workout on its way to disk.

@@ -26,23 +26,66 @@ public enum FixDecision: Sendable, Equatable {
 public struct FixFilter: Sendable {
     public let activity: ActivityType
     public let settings: MetricsSettings
-    /// The last accepted fix: the anchor distances are measured from.
-    public private(set) var lastAccepted: Fix?
-    /// Time before which fixes are out of order (the workout start, then the last accepted fix).
-    public private(set) var floorTime: Double
-    /// True until `warmUpCount` consistent fixes arrive (at the start and after `restart`).
-    public private(set) var warmingUp = true
-    /// True when the next accepted fix must start a new segment.
-    public private(set) var segmentPending = true
-    /// Candidates agreeing with each other but not (yet) with the anchor.
-    private var chainLast: Fix?
-    private var chainCount = 0
+    /// Fixes at or before this time are out of order until one is accepted (the workout start).
+    private let startFloor: Double
+    private var phase: Phase
+
+    /// Where the filter stands. Each case carries what exists in it; nothing is reset by hand.
+    enum Phase: Sendable {
+        /// At the start and after a signal loss: `warmUpCount` mutually consistent fixes are
+        /// needed (`chain`). `anchor` is the last accepted fix before the loss, if any: a fix that
+        /// agrees with it is trusted at once.
+        /// -> tracking (a fix is trusted)
+        case warmingUp(anchor: Fix?, chain: Chain)
+        /// After a pause: the next acceptable fix starts a new segment, measured from nothing.
+        /// -> tracking (next fix), warmingUp (restart after a signal loss)
+        case segmentPending(anchor: Fix)
+        /// Extending the track from `anchor`; `chain` holds too-fast fixes that agree with each
+        /// other (enough of them and the receiver has really moved: a new segment).
+        /// -> segmentPending, warmingUp (restart)
+        case tracking(anchor: Fix, chain: Chain)
+    }
+
+    /// Candidate fixes agreeing with each other but not (yet) with the anchor.
+    struct Chain: Sendable {
+        var last: Fix?
+        var count = 0
+        static let empty = Chain()
+    }
 
     /// A filter for a workout that started at `startedAt` (fixes before it are out of order).
     public init(activity: ActivityType, settings: MetricsSettings, startedAt: Double = -Double.infinity) {
         self.activity = activity
         self.settings = settings
-        self.floorTime = startedAt.nextDown  // a fix stamped exactly at the start is in order
+        self.startFloor = startedAt.nextDown  // a fix stamped exactly at the start is in order
+        self.phase = .warmingUp(anchor: nil, chain: .empty)
+    }
+
+    /// The last accepted fix: the anchor distances are measured from.
+    public var lastAccepted: Fix? {
+        switch phase {
+        case .warmingUp(let anchor, _): return anchor
+        case .segmentPending(let anchor), .tracking(let anchor, _): return anchor
+        }
+    }
+
+    /// Time before which fixes are out of order (the workout start, then the last accepted fix).
+    public var floorTime: Double { lastAccepted?.time ?? startFloor }
+
+    /// Whether `warmUpCount` consistent fixes are still needed (at the start and after a loss).
+    public var warmingUp: Bool {
+        switch phase {
+        case .warmingUp: return true
+        case .segmentPending, .tracking: return false
+        }
+    }
+
+    /// Whether the next accepted fix starts a new segment.
+    public var segmentPending: Bool {
+        switch phase {
+        case .warmingUp, .segmentPending: return true
+        case .tracking: return false
+        }
     }
 
     /// The rejection a fix earns on its own, before any comparison with other fixes.
@@ -65,10 +108,12 @@ public struct FixFilter: Sendable {
     /// The next accepted fix starts a new segment; with `warmUp`, only after a new warm-up
     /// (after a signal loss). Used by the recorder after a pause or a signal loss.
     public mutating func restart(warmUp: Bool) {
-        segmentPending = true
-        if warmUp { warmingUp = true }
-        chainLast = nil
-        chainCount = 0
+        switch phase {
+        case .warmingUp(let anchor, _):
+            phase = .warmingUp(anchor: anchor, chain: .empty)
+        case .segmentPending(let anchor), .tracking(let anchor, _):
+            phase = warmUp ? .warmingUp(anchor: anchor, chain: .empty) : .segmentPending(anchor: anchor)
+        }
     }
 
     /// Whether `b` follows `a` plausibly: later, not a jump, not faster than the activity allows.
@@ -80,24 +125,19 @@ public struct FixFilter: Sendable {
         return d <= settings.jumpThreshold && max(0, d - allowance) / dt <= activity.maxPlausibleSpeed
     }
 
-    /// Adds `fix` to the candidate chain; true when the chain is long enough to be trusted.
-    private mutating func extendChain(_ fix: Fix) -> Bool {
-        if let last = chainLast, consistent(last, fix) {
-            chainCount += 1
+    /// Adds `fix` to `chain`; true when the chain is long enough to be trusted.
+    private func extend(_ chain: inout Chain, with fix: Fix) -> Bool {
+        if let last = chain.last, consistent(last, fix) {
+            chain.count += 1
         } else {
-            chainCount = 1
+            chain.count = 1
         }
-        chainLast = fix
-        return chainCount >= max(1, settings.warmUpCount)
+        chain.last = fix
+        return chain.count >= max(1, settings.warmUpCount)
     }
 
     private mutating func accept(_ fix: Fix, distance: Double, newSegment: Bool) -> FixDecision {
-        lastAccepted = fix
-        floorTime = fix.time
-        warmingUp = false
-        segmentPending = false
-        chainLast = nil
-        chainCount = 0
+        phase = .tracking(anchor: fix, chain: .empty)
         return .accepted(distance: distance, newSegment: newSegment)
     }
 
@@ -110,34 +150,38 @@ public struct FixFilter: Sendable {
         return accept(fix, distance: d, newSegment: false)
     }
 
-    /// Decides about `fix`. `minimumMove` raises the stationary radius (the recorder passes the
-    /// auto-resume distance while motion is paused).
+    /// Decides about `fix`. `minimumMove` raises the stationary radius: the recorder passes
+    /// `.infinity` while auto-paused, so that only its departure rule (`acceptMovement`) resumes.
     public mutating func evaluate(_ fix: Fix, minimumMove: Double = 0) -> FixDecision {
         if let reason = FixFilter.qualityRejection(fix, settings: settings) { return .rejected(reason) }
         if !(fix.time > floorTime) { return .rejected(.outOfOrder) }
-        if warmingUp {
-            if let last = chainLast, fix.time <= last.time {
+        switch phase {
+        case .warmingUp(let anchor, var chain):
+            if let last = chain.last, fix.time <= last.time {
                 if fix.time == last.time { return .rejected(.outOfOrder) }
-                chainLast = nil; chainCount = 0  // time went backwards: start the chain again
+                chain = .empty  // time went backwards: start the chain again
             }
             // After a signal loss, a fix that agrees with where the track was is trusted at once.
-            if let anchor = lastAccepted, consistent(anchor, fix) { return accept(fix, distance: 0, newSegment: true) }
-            if extendChain(fix) { return accept(fix, distance: 0, newSegment: true) }
+            if let anchor, consistent(anchor, fix) { return accept(fix, distance: 0, newSegment: true) }
+            if extend(&chain, with: fix) { return accept(fix, distance: 0, newSegment: true) }
+            phase = .warmingUp(anchor: anchor, chain: chain)
             return .rejected(.warmUp)
+        case .segmentPending:
+            return accept(fix, distance: 0, newSegment: true)
+        case .tracking(let anchor, var chain):
+            let d = Geodesic.wgs84.distance(latitude1: anchor.latitude, longitude1: anchor.longitude, latitude2: fix.latitude, longitude2: fix.longitude)
+            let r = radius(for: fix)
+            let dt = fix.time - anchor.time
+            if max(0, d - 2 * max(r, radius(for: anchor))) / dt > activity.maxPlausibleSpeed {
+                if let last = chain.last, fix.time <= last.time { chain = .empty }
+                if extend(&chain, with: fix) { return accept(fix, distance: 0, newSegment: true) }
+                phase = .tracking(anchor: anchor, chain: chain)
+                return .rejected(.tooFast)
+            }
+            phase = .tracking(anchor: anchor, chain: .empty)
+            if d > settings.jumpThreshold { return accept(fix, distance: 0, newSegment: true) }
+            if d < max(r, minimumMove) { return .rejected(.stationaryJitter) }
+            return accept(fix, distance: d, newSegment: false)
         }
-        guard let anchor = lastAccepted else { return accept(fix, distance: 0, newSegment: true) }
-        if segmentPending { return accept(fix, distance: 0, newSegment: true) }
-        let d = Geodesic.wgs84.distance(latitude1: anchor.latitude, longitude1: anchor.longitude, latitude2: fix.latitude, longitude2: fix.longitude)
-        let r = radius(for: fix)
-        let dt = fix.time - anchor.time
-        if max(0, d - 2 * max(r, radius(for: anchor))) / dt > activity.maxPlausibleSpeed {
-            if let last = chainLast, fix.time <= last.time { chainLast = nil; chainCount = 0 }
-            if extendChain(fix) { return accept(fix, distance: 0, newSegment: true) }
-            return .rejected(.tooFast)
-        }
-        chainLast = nil; chainCount = 0
-        if d > settings.jumpThreshold { return accept(fix, distance: 0, newSegment: true) }
-        if d < max(r, minimumMove) { return .rejected(.stationaryJitter) }
-        return accept(fix, distance: d, newSegment: false)
     }
 }

@@ -3,23 +3,55 @@ import WorkoutCore
 
 /// How much feed input one wake-up of the loop may handle: small reads, and back to `poll` once
 /// the time is spent (the rest waits in the socket buffer, level-triggered, for the next turn),
-/// so a flood on a feed delays a control request by about this much, not by a whole batch.
-/// (It was 16 reads of 64 KiB: ~9,000 fix lines, ~0.5 s in a debug build, per wake-up.)
+/// so a flood on a feed delays a control request by about this much, not by a whole batch
+/// (figures: BENCHMARKS.md).
 enum FeedBudget {
     static let readBytes = 2048
     static let seconds = 0.001
 }
 
 /// The GPS side of the daemon. The feed socket always listens (so `simulate` can connect);
-/// fixes reach the lifecycle only while a GPS workout is active (`open()`), which also starts
-/// the configured network sources in failover order.
+/// fixes are reported only while GPS is open (`open()`, the core's `openGPS` action), which
+/// also starts the configured network sources in failover order.
+///
+/// One source feeds the workout at a time: the first in the configured order (`feeds`) that
+/// delivers, and among feed-socket connections the first come. Another source takes over when
+/// it ranks higher, or when the feeding one has been silent for `handoverSeconds` or closed.
+/// Fixes from the others are counted in `status` (`otherSources`, `otherSourceFixes`), never
+/// reported, so they neither join the track nor (with a `SIMULATION` header) move its clock.
+///
+/// It reports through `report` and holds no reference to the daemon.
 final class FeedHub {
-    unowned let daemon: Daemon
+    /// What the hub tells its owner.
+    enum Report {
+        /// A fix from the feeding source.
+        case fix(Fix)
+        /// Another source feeds the workout from now on (`replay`: it is a simulation).
+        case sourceChanged(replay: FeedReplay?)
+        /// The feeding simulation closed its connection.
+        case replayEnded
+        case log(GPSLogEvent)
+    }
+
+    /// A source of fixes.
+    enum Source: Equatable {
+        case network
+        case client(Int32)
+    }
+
+    /// A feeding source silent this long (s) gives way to another that delivers.
+    static let handoverSeconds = 5.0
+
+    private unowned let loop: EventLoop
+    private let paths: Paths
+    private let clock: DaemonClock
+    private let report: (Report) -> Void
+    var maxClients: Int
     var status = GPSStatus()
-    var state = HubState.closed
+    private var gpsOpen = false
     private var listenFD: Int32 = -1
     private var listenToken: EventLoop.Token = 0
-    private var clients: [Int32: (token: EventLoop.Token, lines: LineBuffer, decoder: FeedSocketDecoder, pace: FeedPace)] = [:]
+    private var clients: [Int32: Client] = [:]
     var feeds: [FeedConfig]
     /// The network source in use or being tried (gpsd / NMEA TCP), in failover order.
     private var network: NetworkFeed?
@@ -29,6 +61,29 @@ final class FeedHub {
     private var lastLoggedProblem: String?
     /// One read buffer for every feed socket client (all read on the loop thread).
     private var reader = FeedReader()
+    /// The source feeding the workout, when it last delivered (monotonic), and whether its
+    /// change has been reported since GPS was opened.
+    private var feeding: (source: Source, lastFix: Double, reported: Bool)?
+
+    /// One feed-socket connection.
+    private struct Client {
+        var token: EventLoop.Token
+        var lines = LineBuffer(maxLine: 4096)
+        var decoder = FeedSocketDecoder()
+        var pace = FeedPace()
+        /// Rejections already added to `status.rejectedInput` (they are summed over connections).
+        var reportedRejections: [String: Int] = [:]
+    }
+
+    init(loop: EventLoop, feeds: [FeedConfig], paths: Paths, maxClients: Int, clock: DaemonClock, report: @escaping (Report) -> Void) {
+        self.loop = loop
+        self.feeds = feeds
+        self.paths = paths
+        self.maxClients = maxClients
+        self.clock = clock
+        self.report = report
+        listenFeedSocket()
+    }
 
     var networkFeeds: [FeedConfig] {
         feeds.filter { f in
@@ -39,16 +94,8 @@ final class FeedHub {
         }
     }
 
-    enum HubState { case closed, open }
-
-    init(daemon: Daemon) {
-        self.daemon = daemon
-        self.feeds = daemon.config.feeds
-        listenFeedSocket()
-    }
-
     var feedSocketPath: String? {
-        for f in feeds { if case .socket(let p) = f { return daemon.paths.expand(p) } }
+        for f in feeds { if case .socket(let p) = f { return paths.expand(p) } }
         return nil
     }
 
@@ -56,7 +103,7 @@ final class FeedHub {
         guard let path = feedSocketPath else { return }
         do {
             listenFD = try UnixSocket.listen(path: path)
-            listenToken = daemon.loop.watch(listenFD) { [unowned self] _ in self.accept() }
+            listenToken = loop.watch(listenFD) { [unowned self] _ in self.accept() }
         } catch {
             status.problem = "feed socket \(path): \(error)"
         }
@@ -64,63 +111,69 @@ final class FeedHub {
 
     func configure(_ new: [FeedConfig]) {
         guard new != feeds else { return }
-        let wasOpen = state
+        let wasOpen = gpsOpen
         close()
         stopListening()
         feeds = new
         listenFeedSocket()
-        if case .open = wasOpen { open() }
+        if wasOpen { open() }
     }
 
     func open() {
-        if case .open = state { return }
-        state = .open
+        guard !gpsOpen else { return }
+        gpsOpen = true
         status.source = feedSocketPath.map { "feed socket \($0)" } ?? feeds.first?.label
+        feeding?.reported = false  // a new workout (or a resume) learns its source again
         networkIndex = 0
         failures = 0
         tryNetwork()
     }
 
     func close() {
-        guard case .open = state else { return }
-        state = .closed
+        guard gpsOpen else { return }
+        gpsOpen = false
         status.fixMode = .noFix
-        network?.close()
-        network = nil
-        if let t = retryToken { daemon.loop.cancel(t) }
+        if feeding?.source == .network { feeding = nil }
+        closeNetwork()
+        if let t = retryToken { loop.cancel(t) }
         retryToken = nil
         status.problem = nil
         lastLoggedProblem = nil
+        updateOtherSources()
     }
 
     /// Connects to the current network source; on failure moves to the next, and after a whole
     /// round waits with backoff (1, 2, 4 ... 30 s) before starting again from the first.
     private func tryNetwork() {
         let list = networkFeeds
-        guard case .open = state, !list.isEmpty else { return }
+        guard gpsOpen, !list.isEmpty else { return }
         let cfg = list[networkIndex % list.count]
-        let feed = NetworkFeed(cfg, loop: daemon.loop)
+        let feed = NetworkFeed(cfg, loop: loop)
         network = feed
-        feed.onFix = { [unowned self] fix in
-            self.status.source = cfg.label
-            self.deliver(fix)
-        }
+        feed.onFix = { [unowned self] fix in self.deliver(fix, from: .network, replay: nil) }
         feed.onConnected = { [unowned self] in
             self.failures = 0
-            self.status.source = cfg.label
+            if self.feeding == nil { self.status.source = cfg.label }
             self.status.problem = nil
             self.lastLoggedProblem = nil
-            self.daemon.log(GPSLogEvent.connected(cfg.label))
+            self.updateOtherSources()
+            self.report(.log(GPSLogEvent.connected(cfg.label)))
         }
         feed.onFailure = { [unowned self] reason in self.networkFailed(cfg, reason) }
         feed.connect()
     }
 
-    private func networkFailed(_ cfg: FeedConfig, _ reason: String) {
-        guard case .open = state else { return }
-        for (k, v) in network?.decoder.rejected ?? [:] { status.rejectedInput[k] = v }
+    /// Closes the network source, keeping the count of what it rejected.
+    private func closeNetwork() {
+        if let n = network { addRejections(n.decoder.rejected, reported: [:]) }
         network?.close()
         network = nil
+        if feeding?.source == .network { feeding = nil }
+    }
+
+    private func networkFailed(_ cfg: FeedConfig, _ reason: String) {
+        guard gpsOpen else { return }
+        closeNetwork()
         networkIndex += 1
         var delay = 0.2
         if networkIndex % max(1, networkFeeds.count) == 0 {
@@ -133,10 +186,11 @@ final class FeedHub {
         let key = "\(cfg.label) \(reason)"
         if key != lastLoggedProblem {
             lastLoggedProblem = key
-            daemon.log(GPSLogEvent.problem(problem))
+            report(.log(GPSLogEvent.problem(problem)))
         }
         status.fixMode = .noFix
-        retryToken = daemon.loop.after(delay) { [unowned self] in
+        updateOtherSources()
+        retryToken = loop.after(delay) { [unowned self] in
             self.retryToken = nil
             self.tryNetwork()
         }
@@ -148,10 +202,11 @@ final class FeedHub {
     }
 
     private func stopListening() {
-        for (fd, c) in clients { daemon.loop.unwatch(c.token); Glibc.close(fd) }
+        for (fd, c) in clients { loop.unwatch(c.token); Glibc.close(fd) }
         clients = [:]
+        if case .client? = feeding?.source { feeding = nil }
         if listenFD >= 0 {
-            daemon.loop.unwatch(listenToken)
+            loop.unwatch(listenToken)
             Glibc.close(listenFD)
             if let p = feedSocketPath { unlink(p) }
             listenFD = -1
@@ -163,9 +218,10 @@ final class FeedHub {
             let fd = Glibc.accept(listenFD, nil, nil)
             if fd < 0 { return }
             setNonBlockingCloExec(fd)
-            guard UnixSocket.peerIsAllowed(fd), clients.count < daemon.config.limits.maxClients else { Glibc.close(fd); continue }
-            let token = daemon.loop.watch(fd) { [unowned self] _ in self.read(fd) }
-            clients[fd] = (token, LineBuffer(maxLine: 4096), FeedSocketDecoder(), FeedPace())
+            guard UnixSocket.peerIsAllowed(fd), clients.count < maxClients else { Glibc.close(fd); continue }
+            let token = loop.watch(fd) { [unowned self] _ in self.read(fd) }
+            clients[fd] = Client(token: token)
+            updateOtherSources()
         }
     }
 
@@ -177,29 +233,82 @@ final class FeedHub {
                 switch item {
                 case .tooLong: status.rejectedInput["line_too_long", default: 0] += 1
                 case .line(let line):
-                    for fix in c.decoder.decode(line: line) { deliver(fix, simulation: c.decoder.simulationSpeed.map { ($0, c.decoder.recordedTrack) }) }
+                    for fix in c.decoder.decode(line: line) { deliver(fix, from: .client(fd), replay: c.decoder.replay) }
                 }
             }
         }
-        for (k, v) in c.decoder.rejected { status.rejectedInput[k] = v }
+        addRejections(c.decoder.rejected, reported: c.reportedRejections)
+        c.reportedRejections = c.decoder.rejected
         status.satellites = c.decoder.satellites ?? status.satellites
         guard let mode = c.pace.next(after: outcome, bytes: bytes, now: EventLoop.monotonic()) else {
-            daemon.loop.unwatch(c.token); Glibc.close(fd); clients[fd] = nil
-            if c.decoder.simulationSpeed != nil { daemon.simulationEnded() }
+            loop.unwatch(c.token); Glibc.close(fd); clients[fd] = nil
+            if feeding?.source == .client(fd) {
+                feeding = nil
+                if c.decoder.replay != nil { report(.replayEnded) }
+            }
+            updateOtherSources()
             return
         }
         // A simulation drives the workout's clock from each fix's arrival: read it at once.
-        daemon.loop.setMode(c.token, c.decoder.simulationSpeed == nil ? mode : .immediate)
+        loop.setMode(c.token, c.decoder.replay == nil ? mode : .immediate)
         clients[fd] = c
     }
 
-    func deliver(_ fix: Fix, simulation: (speed: Double, origin: TrackOrigin)? = nil) {
-        guard case .open = state else { return }
-        if fix.mode != status.fixMode { daemon.log(GPSLogEvent.fix(fix.mode, source: status.source ?? "")) }
+    /// Adds to `status.rejectedInput` what a decoder rejected since `reported`: counts are
+    /// summed over connections and never go down.
+    private func addRejections(_ now: [String: Int], reported: [String: Int]) {
+        for (k, v) in now where v > reported[k, default: 0] {
+            status.rejectedInput[k, default: 0] += v - reported[k, default: 0]
+        }
+    }
+
+    /// Where a source stands in the failover order (lower first): its configured position.
+    private func rank(_ source: Source) -> Int {
+        let target: FeedConfig?
+        switch source {
+        case .network:
+            let list = networkFeeds
+            target = list.isEmpty ? nil : list[networkIndex % list.count]
+        case .client:
+            target = feeds.first { if case .socket = $0 { return true } else { return false } }
+        }
+        return target.flatMap { t in feeds.firstIndex(of: t) } ?? feeds.count
+    }
+
+    /// Sources connected but not feeding the workout.
+    private func updateOtherSources() {
+        let connected = clients.count + (network?.isConnected == true ? 1 : 0)
+        status.otherSources = max(0, connected - (feeding == nil ? 0 : 1))
+    }
+
+    private func deliver(_ fix: Fix, from source: Source, replay: FeedReplay?) {
+        guard gpsOpen else { return }
+        let t = EventLoop.monotonic()
+        if let f = feeding, f.source != source {
+            guard rank(source) < rank(f.source) || t - f.lastFix > FeedHub.handoverSeconds else {
+                status.otherSourceFixes += 1
+                return
+            }
+            feeding = nil
+        }
+        if feeding == nil {
+            feeding = (source, t, false)
+            updateOtherSources()
+        }
+        feeding?.lastFix = t
+        if feeding?.reported == false {
+            feeding?.reported = true
+            switch source {
+            case .network: status.source = network?.config.label
+            case .client: status.source = feedSocketPath.map { "feed socket \($0)" }
+            }
+            report(.sourceChanged(replay: replay))
+        }
+        if fix.mode != status.fixMode { report(.log(GPSLogEvent.fix(fix.mode, source: status.source ?? ""))) }
         status.fixMode = fix.mode
-        status.lastFixMonotonic = EventLoop.monotonic()
+        status.lastFixMonotonic = t
         status.satellites = fix.satellites ?? status.satellites
-        status.clockOffsetSeconds = fix.time - daemon.now()
-        daemon.fixArrived(fix, simulation: simulation)
+        status.clockOffsetSeconds = fix.time - clock.now()
+        report(.fix(fix))
     }
 }

@@ -9,7 +9,12 @@ public struct GPSStatus: Sendable {
     public var problem: String?
     /// Receiver time minus daemon time at the last fix (replays, week-rollover bugs).
     public var clockOffsetSeconds: Double?
+    /// Input rejected by the feeds, by reason, summed over connections (never goes down).
     public var rejectedInput: [String: Int] = [:]
+    /// Sources connected but not feeding the workout (one source feeds it at a time).
+    public var otherSources = 0
+    /// Fixes from those sources, counted and left out of the track.
+    public var otherSourceFixes = 0
 
     public init() {}
 
@@ -26,6 +31,8 @@ public struct GPSStatus: Sendable {
         var r = JSONObject()
         for (k, v) in rejectedInput.sorted(by: { $0.key < $1.key }) { r[k] = .int(v) }
         o["rejectedInput"] = .object(r)
+        o["otherSources"] = .int(otherSources)
+        o["otherSourceFixes"] = .int(otherSourceFixes)
         return .object(o)
     }
 }

@@ -97,13 +97,6 @@ public enum DaemonLogEvent: LogEvent {
     }
 }
 
-/// h:mm:ss
-public func formatDuration(_ seconds: Double) -> String {
-    let t = Int(max(0, seconds).rounded(.down))
-    let s = t % 60, m = t / 60 % 60, h = t / 3600
-    return "\(h):" + (m < 10 ? "0" : "") + "\(m):" + (s < 10 ? "0" : "") + "\(s)"
-}
-
 /// m:ss per km for a speed in m/s; "-" when not moving.
 public func formatPace(_ speed: Double) -> String {
     guard speed > 0.2 else { return "-" }

@@ -18,6 +18,15 @@ public final class Journal {
 
     public var exists: Bool { access(path, F_OK) == 0 }
 
+    /// Appends a record: a fix is buffered (`appendFix`), any other record is durable at once
+    /// (`appendNow`).
+    public func append(_ record: JournalRecord) {
+        switch record {
+        case .fix(let fix): appendFix(fix)
+        case .started, .paused, .resumed, .lap, .marker, .stopped, .recovered, .rebased, .alive: appendNow(record)
+        }
+    }
+
     /// Appends a control record durably (flushing buffered fixes first, to keep order). A
     /// `started` record begins a new journal: a leftover file is moved aside, never appended to.
     public func appendNow(_ record: JournalRecord) {

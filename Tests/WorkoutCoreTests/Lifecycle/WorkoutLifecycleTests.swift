@@ -1,26 +1,10 @@
 import Testing
 @testable import WorkoutCore
 
-/// Brings a lifecycle to a named state through real transitions.
-enum StateName: String, CaseIterable { case idle, restoring, active, paused, saving }
-
-func lifecycle(in state: StateName, activity: ActivityType = .running) -> WorkoutLifecycle {
-    var l = WorkoutLifecycle.idle(lastActivity: nil)
-    let id = WorkoutID(start: 1000, suffix: 1)
-    switch state {
-    case .idle: break
-    case .restoring: _ = l.beginRestore()
-    case .active: _ = l.start(activity, id: id, at: 1000, settings: MetricsSettings())
-    case .paused: _ = l.start(activity, id: id, at: 1000, settings: MetricsSettings()); _ = l.pause(at: 1010)
-    case .saving: _ = l.start(activity, id: id, at: 1000, settings: MetricsSettings()); _ = l.stop(at: 1020)
-    }
-    #expect(l.stateName == state.rawValue)
-    return l
-}
-
 /// Every event the lifecycle accepts, applied to a copy.
 enum Event: String, CaseIterable {
-    case start, pause, resume, lap, marker, stop, toggle, fix, tick, saveSucceeded, saveFailed, beginRestore, restored
+    case start, pause, resume, lap, marker, stop, toggle, fix, tick, sourceChanged, replayEnded, saveSucceeded, saveFailed,
+         beginRestore, restoreFailed, restored
 
     /// Applies the event; returns the resulting state name and whether it was refused.
     func apply(to l: inout WorkoutLifecycle) -> (state: String, refused: LifecycleRefusal?) {
@@ -35,11 +19,14 @@ enum Event: String, CaseIterable {
         case .marker: outcome = l.marker("water", at: 1030)
         case .stop: outcome = l.stop(at: 1050)
         case .toggle: outcome = l.toggle(defaultActivity: .walking, id: WorkoutID(start: 2000, suffix: 2), at: 2000, settings: s)
-        case .fix: _ = l.fixReceived(Fix(time: 1030, latitude: 48, longitude: 11))
-        case .tick: _ = l.tick(now: 1030)
+        case .fix: _ = l.fixReceived(Fix(time: 1030, latitude: 48, longitude: 11), at: 1030)
+        case .tick: _ = l.tick(at: 1030)
+        case .sourceChanged: _ = l.feedSourceChanged(replay: FeedReplay(speed: 10, origin: .receiver), at: 1030)
+        case .replayEnded: _ = l.replayEnded(at: 1030)
         case .saveSucceeded: _ = l.saveSucceeded(id)
         case .saveFailed: _ = l.saveFailed(id, error: "disk full")
         case .beginRestore: outcome = l.beginRestore()
+        case .restoreFailed: _ = l.restoreFailed()
         case .restored: _ = l.restored([.started(id: id, activity: .hiking, time: 900), .alive(time: 950)], at: 1000, autoResume: false, settings: s)
         }
         if case .failure(let r) = outcome { return (l.stateName, r) }
@@ -49,33 +36,82 @@ enum Event: String, CaseIterable {
 
 @Suite struct WorkoutLifecycleTests {
     /// The expected state after each event in each state ("!" marks a refusal).
-    static let table: [StateName: [Event: String]] = [
+    static let table: [LifecyclePhase: [Event: String]] = [
         .idle: [.start: "active", .pause: "!idle", .resume: "!idle", .lap: "!idle", .marker: "!idle", .stop: "!idle",
-                .toggle: "active", .fix: "idle", .tick: "idle", .saveSucceeded: "idle", .saveFailed: "idle",
-                .beginRestore: "restoring", .restored: "idle"],
+                .toggle: "active", .fix: "idle", .tick: "idle", .sourceChanged: "idle", .replayEnded: "idle", .saveSucceeded: "idle",
+                .saveFailed: "idle", .beginRestore: "restoring", .restoreFailed: "idle", .restored: "idle"],
         .restoring: [.start: "!restoring", .pause: "!restoring", .resume: "!restoring", .lap: "!restoring", .marker: "!restoring",
-                     .stop: "!restoring", .toggle: "!restoring", .fix: "restoring", .tick: "restoring", .saveSucceeded: "restoring",
-                     .saveFailed: "restoring", .beginRestore: "!restoring", .restored: "paused"],
+                     .stop: "!restoring", .toggle: "!restoring", .fix: "restoring", .tick: "restoring", .sourceChanged: "restoring",
+                     .replayEnded: "restoring", .saveSucceeded: "restoring", .saveFailed: "restoring", .beginRestore: "!restoring",
+                     .restoreFailed: "idle", .restored: "paused"],
         .active: [.start: "!active", .pause: "paused", .resume: "!active", .lap: "active", .marker: "active", .stop: "saving",
-                  .toggle: "saving", .fix: "active", .tick: "active", .saveSucceeded: "active", .saveFailed: "active",
-                  .beginRestore: "!active", .restored: "active"],
+                  .toggle: "saving", .fix: "active", .tick: "active", .sourceChanged: "active", .replayEnded: "active",
+                  .saveSucceeded: "active", .saveFailed: "active", .beginRestore: "!active", .restoreFailed: "active", .restored: "active"],
         .paused: [.start: "!paused", .pause: "!paused", .resume: "active", .lap: "paused", .marker: "paused", .stop: "saving",
-                  .toggle: "active", .fix: "paused", .tick: "paused", .saveSucceeded: "paused", .saveFailed: "paused",
-                  .beginRestore: "!paused", .restored: "paused"],
+                  .toggle: "active", .fix: "paused", .tick: "paused", .sourceChanged: "paused", .replayEnded: "paused",
+                  .saveSucceeded: "paused", .saveFailed: "paused", .beginRestore: "!paused", .restoreFailed: "paused", .restored: "paused"],
         .saving: [.start: "!saving", .pause: "!saving", .resume: "!saving", .lap: "!saving", .marker: "!saving", .stop: "!saving",
-                  .toggle: "!saving", .fix: "saving", .tick: "saving", .saveSucceeded: "idle", .saveFailed: "saving",
-                  .beginRestore: "!saving", .restored: "saving"],
+                  .toggle: "!saving", .fix: "saving", .tick: "saving", .sourceChanged: "saving", .replayEnded: "saving",
+                  .saveSucceeded: "idle", .saveFailed: "saving", .beginRestore: "!saving", .restoreFailed: "saving", .restored: "saving"],
     ]
 
-    @Test(arguments: StateName.allCases)
-    func everyEventInEveryState(_ state: StateName) {
+    @Test(arguments: LifecyclePhase.allCases)
+    func everyEventInEveryState(_ state: LifecyclePhase) {
         for event in Event.allCases {
             var l = lifecycle(in: state)
+            #expect(l.phase == state)
             let (after, refusal) = event.apply(to: &l)
             let expected = Self.table[state]![event]!
             let got = (refusal == nil ? "" : "!") + after
             #expect(got == expected, "\(state) + \(event)")
         }
+    }
+
+    @Test func aWorkoutAsAScript() {
+        var l = WorkoutLifecycle()
+        let id = WorkoutID(start: 1000, suffix: 1)
+        #expect(l.start(.running, id: id, at: 1000, settings: MetricsSettings())
+                == .success([.journal(.started(id: id, activity: .running, time: 1000)), .log(.started(id, .running)), .openGPS, .publish]))
+        let fix = Fix(time: 1001, latitude: 48, longitude: 11)
+        #expect(l.fixReceived(fix, at: 1001) == [.journal(.fix(fix))])
+        #expect(l.tick(at: 1002) == [.publishProgress])
+        #expect(l.lap(at: 1003).map { $0.count } == .success(3))
+        guard case .success(let paused) = l.pause(at: 1010) else { Issue.record("pause refused"); return }
+        #expect(paused.first == .journal(.paused(time: 1010, cause: .manual)))
+        #expect(paused.suffix(2) == [.closeGPS, .publish])
+        #expect(l.userPause?.since == 1010)
+        // A fix in flight when the workout paused: nothing recorded, nothing journaled.
+        #expect(l.fixReceived(Fix(time: 1011, latitude: 48, longitude: 11), at: 1011) == [])
+        #expect(l.tick(at: 1012) == [])
+        #expect(l.resume(at: 1020) == .success([.journal(.resumed(time: 1020)), .log(.resumed(id, after: 10)), .openGPS, .publish]))
+        guard case .success(let stopped) = l.stop(at: 1030) else { Issue.record("stop refused"); return }
+        #expect(stopped.first == .journal(.stopped(time: 1030)))
+        #expect(stopped.contains(.closeGPS))
+        #expect(stopped.compactMap(\.savedWorkout).first?.summary.endedAt == 1030)
+        #expect(stopped.last == .publish)
+        #expect(l.retrySave().count == 1)
+        #expect(l.saveSucceeded(id).prefix(1) == [.removeJournal(id)])
+        #expect(l.phase == .idle)
+        #expect(l.primaryAction(defaultActivity: .walking) == .start(.running))
+    }
+
+    /// Regression (issue 13): the logged `paused_s` is the pause the workout counts, from the
+    /// recorder's (clamped) pause time, not the raw time of the command. A receiver 5 s ahead
+    /// of the daemon moves the pause to its last fix; the old code logged 5 s too much.
+    @Test func pausedSecondsInTheLogAreThePauseTheWorkoutCounts() {
+        var l = WorkoutLifecycle()
+        let id = WorkoutID(start: 1000, suffix: 1)
+        _ = l.start(.running, id: id, at: 1000, settings: MetricsSettings())
+        _ = l.fixReceived(Fix(time: 1105, latitude: 48, longitude: 11), at: 1100)
+        _ = l.pause(at: 1100)
+        #expect(l.userPause?.since == 1105)
+        guard case .success(let actions) = l.resume(at: 1130) else { Issue.record("resume refused"); return }
+        #expect(actions.contains(.log(.resumed(id, after: 25))))
+        let w = l.stop(at: 1140).map { $0.compactMap(\.savedWorkout) }
+        guard case .success(let saved) = w, let workout = saved.first else { Issue.record("no save"); return }
+        let pause = workout.events.first { $0.kind == .pause }!.time
+        let resume = workout.events.first { $0.kind == .resume }!.time
+        #expect(resume - pause == 25)
     }
 
     @Test func secondStartNamesTheRunningWorkout() {
@@ -90,25 +126,27 @@ enum Event: String, CaseIterable {
 
     @Test func gpsFollowsTheActivityNotACase() {
         for activity in ActivityType.allCases {
-            var l = WorkoutLifecycle.idle(lastActivity: nil)
+            var l = WorkoutLifecycle()
             guard case .success(let actions) = l.start(activity, id: WorkoutID(start: 1, suffix: 1), at: 1, settings: MetricsSettings()) else {
                 Issue.record("start refused"); continue
             }
-            let opens = actions.contains { if case .openGPS = $0 { return true } else { return false } }
-            #expect(opens == activity.supportsGPS, "\(activity)")
+            #expect(actions.contains(.openGPS) == activity.supportsGPS, "\(activity)")
             #expect(l.wantsGPS == activity.supportsGPS)
+            _ = l.pause(at: 2)
+            #expect(!l.wantsGPS)
         }
     }
 
     @Test func stopHandsTheSnapshotToTheSaverAndJournalsFirst() {
         var l = lifecycle(in: .active)
         guard case .success(let actions) = l.stop(at: 1050) else { Issue.record("stop refused"); return }
-        guard case .journal(.stopped(1050)) = actions.first else { Issue.record("first action is not the journal stop: \(actions)"); return }
-        let saves = actions.compactMap { if case .save(let w) = $0 { return w } else { return nil } }
+        #expect(actions.first == .journal(.stopped(time: 1050)))
+        let saves = actions.compactMap(\.savedWorkout)
         #expect(saves.count == 1)
         #expect(saves.first?.summary.endedAt == 1050)
-        #expect(l.stateName == "saving")
+        #expect(l.phase == .saving)
         #expect(!l.canStart)
+        #expect(l.firstSaveRunning)
     }
 
     @Test func saveFailureRetriesWithBackoffAndKeepsTheWorkout() {
@@ -120,45 +158,80 @@ enum Event: String, CaseIterable {
         }
         #expect(delays == [1, 2, 4, 8, 16, 32, 60, 60])
         #expect(l.saveError == "No space left on device")
+        #expect(!l.firstSaveRunning)
         #expect(l.retrySave().count == 1)
         let done = l.saveSucceeded(id)
-        #expect(done.contains { if case .removeJournal(id) = $0 { return true } else { return false } })
-        #expect(l.stateName == "idle")
+        #expect(done.contains(.removeJournal(id)))
+        #expect(l.phase == .idle)
     }
 
     @Test func toggleAsksThePrimaryAction() {
-        var l = WorkoutLifecycle.idle(lastActivity: .hiking)
+        var l = WorkoutLifecycle(lastActivity: .hiking)
         #expect(l.actionTitle(defaultActivity: .running) == "Start hiking")
         _ = l.toggle(defaultActivity: .running, id: WorkoutID(start: 1, suffix: 1), at: 1, settings: MetricsSettings())
-        #expect(l.stateName == "active")
+        #expect(l.phase == .active)
         #expect(l.primaryAction(defaultActivity: .running) == .stop)
+        _ = l.pause(at: 5)
+        #expect(l.primaryAction(defaultActivity: .running) == .resume)
     }
 
     @Test func restoreOfAStoppedWorkoutCompletesTheSave() {
-        var l = WorkoutLifecycle.idle(lastActivity: nil)
+        var l = WorkoutLifecycle()
         _ = l.beginRestore()
         let id = WorkoutID(start: 100, suffix: 7)
         let actions = l.restored([.started(id: id, activity: .running, time: 100), .stopped(time: 200)], at: 300, autoResume: false, settings: MetricsSettings())
-        #expect(l.stateName == "saving")
-        #expect(actions.contains { if case .save(let w) = $0 { return w.summary.endedAt == 200 } else { return false } })
+        #expect(l.phase == .saving)
+        #expect(actions.compactMap(\.savedWorkout).first?.summary.endedAt == 200)
     }
 
     @Test func restoreComesBackPausedWithTheGapMarked() {
-        var l = WorkoutLifecycle.idle(lastActivity: nil)
+        var l = WorkoutLifecycle()
         _ = l.beginRestore()
         let id = WorkoutID(start: 100, suffix: 7)
         let actions = l.restored([.started(id: id, activity: .running, time: 100), .alive(time: 160)], at: 400, autoResume: false, settings: MetricsSettings())
-        guard case .paused(let w, let info) = l else { Issue.record("not paused: \(l.stateName)"); return }
-        #expect(w.id == id)
-        #expect(info.cause == .recovered)
-        #expect(info.since == 160)
-        #expect(actions.contains { if case .journal(.recovered(400, 160)) = $0 { return true } else { return false } })
+        #expect(l.phase == .paused)
+        #expect(l.currentWorkoutID == id)
+        #expect(l.userPause?.cause == .recovered)
+        #expect(l.userPause?.since == 160)
+        #expect(actions.prefix(2) == [.journal(.paused(time: 160, cause: .recovered)), .journal(.recovered(time: 400, gapFrom: 160))])
     }
 
-    @Test func restoreWithoutAStartRecordReturnsToIdle() {
-        var l = WorkoutLifecycle.idle(lastActivity: nil)
+    @Test func restoreOfAPausedWorkoutKeepsItsPause() {
+        var l = WorkoutLifecycle()
         _ = l.beginRestore()
-        _ = l.restored([.alive(time: 5)], at: 10, autoResume: false, settings: MetricsSettings())
-        #expect(l.stateName == "idle")
+        let id = WorkoutID(start: 100, suffix: 7)
+        let actions = l.restored([.started(id: id, activity: .running, time: 100), .paused(time: 150, cause: .manual), .alive(time: 160)],
+                                 at: 400, autoResume: false, settings: MetricsSettings())
+        #expect(l.userPause == UserPause(since: 150, cause: .manual))
+        #expect(actions.first == .journal(.recovered(time: 400, gapFrom: 160)))
+    }
+
+    @Test func restoreWithoutAStartRecordKeepsTheJournalAsideAndReturnsToIdle() {
+        var l = WorkoutLifecycle()
+        _ = l.beginRestore()
+        #expect(l.restored([.alive(time: 5)], badBytes: 7, at: 10, autoResume: false, settings: MetricsSettings())
+                == [.keepJournalAside(reason: "unrestorable", badBytes: 7), .publish])
+        #expect(l.phase == .idle)
+        _ = l.beginRestore()
+        #expect(l.restoreFailed() == [.keepJournalAside(reason: "unreadable", badBytes: 0)])
+        #expect(l.phase == .idle)
+    }
+
+    /// The simulation clock belongs to the workout: fixes from a replay move the start (while
+    /// there are no points) and the workout's clock; the end of the replay stops it.
+    @Test func aSimulationDrivesTheWorkoutsClock() {
+        var l = WorkoutLifecycle()
+        let id = WorkoutID(start: 1000, suffix: 1)
+        _ = l.start(.running, id: id, at: 5000, settings: MetricsSettings())
+        #expect(l.feedSourceChanged(replay: FeedReplay(speed: 10, origin: .receiver), at: 5001) == [])
+        let fix = Fix(time: 100, latitude: 48, longitude: 11)
+        #expect(l.fixReceived(fix, at: 5002) == [.journal(.rebased(time: 100, origin: .receiver)), .journal(.fix(fix))])
+        #expect(l.workoutTime(at: 5003) == 110)
+        _ = l.replayEnded(at: 5004)
+        #expect(l.workoutTime(at: 6000) == 100)  // stopped at the replay's last fix
+        guard case .success(let actions) = l.stop(at: 7000) else { Issue.record("stop refused"); return }
+        #expect(actions.first == .journal(.stopped(time: 100)))
+        _ = l.saveSucceeded(id)
+        #expect(l.workoutTime(at: 8000) == 8000)
     }
 }

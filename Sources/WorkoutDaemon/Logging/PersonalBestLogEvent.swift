@@ -1,14 +1,14 @@
 import WorkoutCore
 
 /// A new personal best, announced when the workout that set it is saved.
-struct RecordLogEvent: LogEvent {
+struct PersonalBestLogEvent: LogEvent {
     let best: PersonalBest
     let id: WorkoutID
 
     var name: String { "record.personal_best" }
     var level: LogLevel { .notice }
     var message: String {
-        "New personal best: \(RecordLogEvent.label(best.effort.distanceMeters)) \(best.activity.displayName.lowercased()) in \(formatDuration(best.effort.seconds))"
+        "New personal best: \(PersonalBestLogEvent.label(best.effort.distanceMeters)) \(best.activity.displayName.lowercased()) in \(formatDuration(best.effort.seconds))"
     }
     var fields: [(String, LogValue)] {
         var f: [(String, LogValue)] = [("id", .string(id.rawValue)), ("activity", .string(best.activity.rawValue)),

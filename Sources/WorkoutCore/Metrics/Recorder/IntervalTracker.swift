@@ -1,0 +1,122 @@
+/// Cumulative counters of a workout at one instant, for cutting laps and splits.
+struct RecorderSnapshot: Sendable, Equatable {
+    var time: Double
+    var elapsed: Double
+    var moving: Double
+    var distance: Double
+    var gain: Double
+
+    /// The counters where the distance reached `x` between `a` and `b` (linear interpolation).
+    static func interpolated(_ a: RecorderSnapshot, _ b: RecorderSnapshot, atDistance x: Double) -> RecorderSnapshot {
+        let span = b.distance - a.distance
+        let phi = span > 0 ? min(1, max(0, (x - a.distance) / span)) : 1
+        func lerp(_ u: Double, _ v: Double) -> Double { u + phi * (v - u) }
+        return RecorderSnapshot(time: lerp(a.time, b.time), elapsed: lerp(a.elapsed, b.elapsed), moving: lerp(a.moving, b.moving),
+                                distance: x, gain: lerp(a.gain, b.gain))
+    }
+}
+
+/// Splits (every km or mile) and laps (manual, every `autoLapDistance`, and the last one at the
+/// end): where the open ones began, what they have seen, and the closed ones.
+struct IntervalTracker: Sendable {
+    let splitUnit: Double
+    let autoLapDistance: Double?
+    /// kcal per hour of moving time (nil without a body weight).
+    let caloriesPerHour: Double?
+    private(set) var splits: [LapSummary] = []
+    private(set) var laps: [LapSummary] = []
+    private var splitOpen: OpenInterval
+    private var lapOpen: OpenInterval
+    /// The counters at the last accepted point.
+    private(set) var last: RecorderSnapshot
+
+    /// Where a lap or split began, and what it has seen so far.
+    struct OpenInterval: Sendable {
+        var start: RecorderSnapshot
+        var maxSpeed = 0.0
+        var heartRateSum = 0
+        var heartRateCount = 0
+        var heartRateMax: Int?
+
+        mutating func add(heartRate hr: Int) {
+            heartRateSum += hr; heartRateCount += 1; heartRateMax = max(heartRateMax ?? hr, hr)
+        }
+    }
+
+    init(startedAt: Double, splitUnit: Double, autoLapDistance: Double?, caloriesPerHour: Double?) {
+        self.splitUnit = splitUnit
+        self.autoLapDistance = autoLapDistance
+        self.caloriesPerHour = caloriesPerHour
+        let s = RecorderSnapshot(time: startedAt, elapsed: 0, moving: 0, distance: 0, gain: 0)
+        splitOpen = OpenInterval(start: s)
+        lapOpen = OpenInterval(start: s)
+        last = s
+    }
+
+    func calories(movingSeconds: Double) -> Double? { caloriesPerHour.map { $0 * movingSeconds / 3600 } }
+
+    /// A windowed speed measured inside the open split and lap.
+    mutating func add(speed v: Double) {
+        splitOpen.maxSpeed = max(splitOpen.maxSpeed, v)
+        lapOpen.maxSpeed = max(lapOpen.maxSpeed, v)
+    }
+
+    /// A heart-rate sample inside the open split and lap.
+    mutating func add(heartRate hr: Int) {
+        splitOpen.add(heartRate: hr)
+        lapOpen.add(heartRate: hr)
+    }
+
+    private func summary(of iv: OpenInterval, to end: RecorderSnapshot, index: Int, trigger: LapTrigger) -> LapSummary {
+        let s = iv.start
+        let moving = end.moving - s.moving
+        return LapSummary(index: index, trigger: trigger, startTime: s.time, endTime: end.time,
+                          elapsedSeconds: end.elapsed - s.elapsed, movingSeconds: moving,
+                          distanceMeters: end.distance - s.distance, elevationGainMeters: end.gain - s.gain,
+                          maxSpeed: iv.maxSpeed, calories: calories(movingSeconds: moving) ?? 0,
+                          averageHeartRate: iv.heartRateCount > 0 ? Int((Double(iv.heartRateSum) / Double(iv.heartRateCount)).rounded()) : nil,
+                          maxHeartRate: iv.heartRateMax)
+    }
+
+    /// The counters moved from `last` to `now` (an accepted point): closes every split and
+    /// automatic lap whose distance was reached, cut at the interpolated instant.
+    mutating func advance(to now: RecorderSnapshot, into out: inout [RecorderEvent]) {
+        let a = last
+        last = now
+        while now.distance >= Double(splits.count + 1) * splitUnit {
+            let at = RecorderSnapshot.interpolated(a, now, atDistance: Double(splits.count + 1) * splitUnit)
+            let split = summary(of: splitOpen, to: at, index: splits.count, trigger: .distance)
+            splits.append(split)
+            out.append(.splitCompleted(split))
+            splitOpen = OpenInterval(start: at)
+        }
+        if let lapDistance = autoLapDistance, lapDistance > 0 {
+            while now.distance >= lapOpen.start.distance + lapDistance {
+                let at = RecorderSnapshot.interpolated(a, now, atDistance: lapOpen.start.distance + lapDistance)
+                let lap = summary(of: lapOpen, to: at, index: laps.count, trigger: .distance)
+                laps.append(lap)
+                out.append(.lapCompleted(lap))
+                lapOpen = OpenInterval(start: at)
+            }
+        }
+    }
+
+    /// Closes the open lap at `at` (a manual lap) and returns it.
+    mutating func lap(at: RecorderSnapshot) -> LapSummary {
+        let lap = summary(of: lapOpen, to: at, index: laps.count, trigger: .manual)
+        laps.append(lap)
+        lapOpen = OpenInterval(start: at)
+        return lap
+    }
+
+    /// Closes the last lap (trigger `.end`: when it has time or distance, or is the only one)
+    /// and the last partial split at `end`.
+    mutating func finish(at end: RecorderSnapshot) {
+        if end.elapsed - lapOpen.start.elapsed > 0 || end.distance > lapOpen.start.distance || laps.isEmpty {
+            laps.append(summary(of: lapOpen, to: end, index: laps.count, trigger: .end))
+        }
+        if end.distance > splitOpen.start.distance {
+            splits.append(summary(of: splitOpen, to: end, index: splits.count, trigger: .end))
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// Log lines for what the recorder noticed: auto-pause, signal loss, splits, laps, segments.
+/// Accepted and rejected fixes are counted, not logged one by one (`init?` returns nil).
+public struct RecorderLogEvent: LogEvent, Equatable {
+    public let event: RecorderEvent
+    public let id: WorkoutID
+
+    public init?(_ e: RecorderEvent, id: WorkoutID) {
+        switch e {
+        case .accepted, .rejected, .ignoredWhilePaused, .ignoredLate:
+            return nil
+        case .segmentStarted, .splitCompleted, .lapCompleted:
+            break
+        case .timeline(let ev):
+            switch ev.kind {
+            case .motionPaused, .motionResumed, .signalLost, .signalRegained: break
+            case .pause, .resume, .lap, .marker, .segment, .recovered: return nil  // logged by the lifecycle
+            }
+        }
+        self.event = e
+        self.id = id
+    }
+
+    public var name: String {
+        switch event {
+        case .segmentStarted: return "workout.segment"
+        case .splitCompleted: return "workout.split"
+        case .lapCompleted: return "workout.lap"
+        case .timeline(let ev):
+            switch ev.kind {
+            case .motionPaused: return "workout.paused"
+            case .motionResumed: return "workout.resumed"
+            case .signalLost: return "gps.signal_lost"
+            case .signalRegained: return "gps.signal_regained"
+            case .pause, .resume, .lap, .marker, .segment, .recovered: return "workout.event"
+            }
+        case .accepted, .rejected, .ignoredWhilePaused, .ignoredLate: return "workout.fix"
+        }
+    }
+
+    public var level: LogLevel {
+        switch event {
+        case .timeline(let ev) where ev.kind == .signalLost: return .warning
+        case .timeline, .segmentStarted, .splitCompleted, .lapCompleted, .accepted, .rejected, .ignoredWhilePaused, .ignoredLate: return .info
+        }
+    }
+
+    public var message: String {
+        switch event {
+        case .segmentStarted: return "New track segment"
+        case .splitCompleted(let s): return "Split \(s.index + 1)"
+        case .lapCompleted(let l): return "Lap \(l.index + 1) done"
+        case .timeline(let ev):
+            switch ev.kind {
+            case .motionPaused: return "Workout paused (auto)"
+            case .motionResumed: return "Workout resumed (moving again)"
+            case .signalLost: return "GPS signal lost"
+            case .signalRegained: return "GPS signal back"
+            case .pause, .resume, .lap, .marker, .segment, .recovered: return ev.kind.rawValue
+            }
+        case .accepted, .rejected, .ignoredWhilePaused, .ignoredLate: return ""
+        }
+    }
+
+    public var fields: [(String, LogValue)] {
+        let idField: [(String, LogValue)] = [("id", .string(id.rawValue))]
+        switch event {
+        case .segmentStarted(let n):
+            return idField + [("segment", .int(n))]
+        case .splitCompleted(let s):
+            return idField + [("split", .int(s.index + 1)), ("distance_m", .double(s.distanceMeters, decimals: 1)),
+                              ("elapsed_s", .double(s.elapsedSeconds, decimals: 0)), ("moving_s", .double(s.movingSeconds, decimals: 0))]
+        case .lapCompleted(let l):
+            return idField + [("lap", .int(l.index + 1)), ("trigger", .string(l.trigger.rawValue)), ("distance_m", .double(l.distanceMeters, decimals: 1)),
+                              ("elapsed_s", .double(l.elapsedSeconds, decimals: 0)), ("moving_s", .double(l.movingSeconds, decimals: 0))]
+        case .timeline(let ev):
+            var f = idField
+            if ev.kind == .motionPaused { f.append(("cause", .string("auto"))) }
+            f.append(("at", .string(ISO8601.format(ev.time, fractionDigits: 1))))
+            return f
+        case .accepted, .rejected, .ignoredWhilePaused, .ignoredLate: return idField
+        }
+    }
+}

@@ -1,0 +1,348 @@
+/// THE accumulator of a workout: used live (fix by fix), to restore after a crash (the journal
+/// replayed through the same calls) and to recompute saved or imported workouts
+/// (`rebuild`/`recompute`). Pure: every time is an argument; no clock, no I/O.
+///
+/// It holds the workout's phase (`RecorderPhase`: moving, auto-paused, acquiring, signal lost,
+/// paused; the only place a pause is stored) and composes small parts, each in its own file:
+/// `FixFilter` (which fixes extend the track), `TimeBuckets` (where each second goes),
+/// `SpeedWindow`, `IntervalTracker` (splits and laps), `ElevationAccumulator`,
+/// `BestEffortTracker` and `TrackPointStore` (every fix, kept).
+///
+/// Ingest is O(1) amortised; the point and event arrays only grow, so the struct can be mutated
+/// in place for a day at 10 Hz. Every rule is in docs/metrics.md.
+public struct WorkoutRecorder: Sendable {
+    public let id: WorkoutID
+    public let activity: ActivityType
+    public let startedAt: Double
+    public let settings: MetricsSettings
+    /// Every ingested fix, accepted or rejected, in arrival order (stored compactly, losslessly).
+    public private(set) var points = TrackPointStore()
+    /// The timeline: user events and derived ones (auto-pause, signal, segments).
+    public private(set) var events: [WorkoutEvent] = []
+
+    private var phase: RecorderPhase
+    private var filter: FixFilter
+    private var time: TimeBuckets
+    /// Last fix showing a usable position (accepted or stationary jitter).
+    private var lastEvidence: Double
+    /// Last accepted fix that moved (start of a potential stop).
+    private var lastMove: Double
+    /// Latest time of any recorded fix, and of the last pause, resume or lap.
+    private var lastFixTime = -Double.infinity
+    private var userEventFloor = -Double.infinity
+    /// User events are moved forward to the last fix's time when they are at most this much
+    /// earlier (receiver clock ahead of the daemon's), never further.
+    static let maximumClockSkew = 10.0
+    private var segment = -1
+    private var distance = 0.0
+    private var acceptedCount = 0
+    private var rejectedByReason: [RejectionReason: Int] = [:]
+    private var elevation: ElevationAccumulator
+    private var efforts = BestEffortTracker()
+    private var speeds: SpeedWindow
+    private var intervals: IntervalTracker
+
+    public init(id: WorkoutID, activity: ActivityType, startedAt: Double, settings: MetricsSettings = MetricsSettings()) {
+        self.id = id
+        self.activity = activity
+        self.startedAt = startedAt
+        self.settings = settings
+        filter = FixFilter(activity: activity, settings: settings, startedAt: startedAt)
+        phase = activity.supportsGPS ? .acquiring : .moving
+        time = TimeBuckets(from: startedAt)
+        lastEvidence = startedAt
+        lastMove = startedAt
+        elevation = ElevationAccumulator(window: settings.elevationSmoothingWindow, threshold: settings.elevationHysteresis)
+        speeds = SpeedWindow(window: settings.speedWindow)
+        let weight = settings.bodyWeightKilograms.flatMap { $0 > 0 ? $0 : nil }
+        intervals = IntervalTracker(startedAt: startedAt, splitUnit: settings.splitUnit.meters,
+                                    autoLapDistance: settings.autoLapDistance, caloriesPerHour: weight.map { activity.met * $0 })
+    }
+
+    // MARK: - Questions
+
+    /// The user's pause (or a restore's), if the workout is paused: since when and why.
+    public var userPause: UserPause? { phase.userPause }
+
+    /// Whether the workout is paused by the user (fixes are not recorded).
+    public var isPaused: Bool { userPause != nil }
+
+    // MARK: - Time accounting
+
+    private var autoPauseEnabled: Bool {
+        activity.supportsGPS && settings.autoPauseDelay != nil && activity.autoPauseSpeed != nil
+    }
+
+    /// Seconds without movement that make a stop, for a given stationary radius.
+    private func stopDelay(radius: Double) -> Double {
+        guard let d = settings.autoPauseDelay, let v = activity.autoPauseSpeed, v > 0 else { return .infinity }
+        return max(d, radius / v)
+    }
+
+    /// Puts the time until `t` in the bucket of the current phase.
+    private mutating func account(until t: Double) {
+        time.account(until: t, in: phase.bucket)
+    }
+
+    private mutating func emit(_ e: WorkoutEvent, into out: inout [RecorderEvent]) {
+        events.append(e)
+        out.append(.timeline(e))
+    }
+
+    /// Notices a signal loss that began at the last usable fix, if `t` is past the timeout.
+    private mutating func detectSignalLoss(at t: Double, into out: inout [RecorderEvent]) {
+        guard activity.supportsGPS, phase.hasSignal, t - lastEvidence > settings.signalLostTimeout else { return }
+        let l = max(lastEvidence, time.accountedUntil)
+        account(until: l)
+        if phase.isAutoPaused {
+            emit(WorkoutEvent(kind: .motionResumed, time: l, cause: .auto, text: "closed by signal loss"), into: &out)
+        }
+        phase = .signalLost(since: l)
+        emit(WorkoutEvent(kind: .signalLost, time: l, cause: .signalLost, text: "no usable fix for more than \(Int(settings.signalLostTimeout)) s"), into: &out)
+        filter.restart(warmUp: true)
+    }
+
+    /// Brings the state forward to `now` without a fix: notices signal loss. Call it about once
+    /// a second; a fix is not needed for the loss to be reported.
+    @discardableResult
+    public mutating func tick(now: Double) -> [RecorderEvent] {
+        var out: [RecorderEvent] = []
+        detectSignalLoss(at: now, into: &out)
+        return out
+    }
+
+    // MARK: - Fixes
+
+    /// Records one fix (accepted or rejected with its reason) and updates every number.
+    @discardableResult
+    public mutating func ingest(_ fix: Fix) -> [RecorderEvent] {
+        var out: [RecorderEvent] = []
+        if isPaused { return [.ignoredWhilePaused] }
+        if fix.time.isFinite {
+            if fix.time <= userEventFloor { return [.ignoredLate] }
+            lastFixTime = max(lastFixTime, fix.time)
+            detectSignalLoss(at: fix.time, into: &out)
+        }
+        var decision = filter.evaluate(fix, minimumMove: phase.isAutoPaused ? .infinity : 0)
+        if case .autoPaused(var stop) = phase, decision == .rejected(.stationaryJitter) {
+            let radius = max(settings.autoResumeDistance, 2 * filter.radius(for: fix))
+            let departs = stop.confirmsDeparture(fix, radius: radius, speed: activity.autoPauseSpeed ?? 0, lastEvidence: lastEvidence)
+            phase = .autoPaused(stop)
+            if departs { decision = filter.acceptMovement(fix) }
+        }
+        switch decision {
+        case .rejected(let reason):
+            points.append(TrackPoint(fix: fix, rejection: reason, segment: max(segment, 0)))
+            rejectedByReason[reason, default: 0] += 1
+            out.append(.rejected(reason))
+            if reason == .stationaryJitter { stationary(fix, into: &out) }
+        case .accepted(let d, let newSegment):
+            accepted(fix, distance: d, newSegment: newSegment, into: &out)
+        }
+        return out
+    }
+
+    /// A fix showing no movement: evidence of signal, and perhaps of a stop.
+    private mutating func stationary(_ fix: Fix, into out: inout [RecorderEvent]) {
+        switch phase {
+        case .autoPaused(var stop):
+            lastEvidence = max(lastEvidence, fix.time)
+            stop.add(fix)
+            phase = .autoPaused(stop)
+        case .moving:
+            lastEvidence = max(lastEvidence, fix.time)
+            guard autoPauseEnabled && fix.time - lastMove >= stopDelay(radius: filter.radius(for: fix)) else { return }
+            account(until: lastMove)
+            phase = .autoPaused(StopArea(at: fix, lastAccepted: filter.lastAccepted))
+            emit(WorkoutEvent(kind: .motionPaused, time: lastMove, cause: .auto), into: &out)
+        case .acquiring, .signalLost, .paused:
+            return
+        }
+    }
+
+    private mutating func accepted(_ fix: Fix, distance d: Double, newSegment: Bool, into out: inout [RecorderEvent]) {
+        let t = fix.time
+        switch phase {
+        case .acquiring, .signalLost:
+            account(until: t)
+            if case .signalLost = phase { emit(WorkoutEvent(kind: .signalRegained, time: t), into: &out) }
+            phase = .moving
+            lastMove = t
+        case .autoPaused(let stop):
+            let resumeAt = min(t, max(time.accountedUntil, stop.candidate?.before ?? lastEvidence))
+            account(until: resumeAt)
+            phase = .moving
+            emit(WorkoutEvent(kind: .motionResumed, time: resumeAt, cause: .auto), into: &out)
+        case .moving, .paused:
+            break  // `ingest` records nothing while paused
+        }
+        account(until: t)
+        lastEvidence = max(lastEvidence, t)
+        lastMove = t
+        if newSegment {
+            segment += 1
+            speeds.startSegment()
+            if segment > 0 {
+                emit(WorkoutEvent(kind: .segment, time: t, text: "segment \(segment)"), into: &out)
+            }
+            out.append(.segmentStarted(segment))
+        }
+        points.append(TrackPoint(fix: fix, rejection: nil, segment: segment))
+        acceptedCount += 1
+        out.append(.accepted)
+        distance += d
+        if let alt = fix.altitude { elevation.add(alt) }
+        efforts.add(distance: distance, elapsed: t - startedAt - time.userPaused, time: t)
+        if let v = speeds.add(time: t, distance: distance) { intervals.add(speed: v) }
+        if let hr = fix.heartRate { intervals.add(heartRate: hr) }
+        let now = RecorderSnapshot(time: t, elapsed: t - startedAt - time.userPaused, moving: time.moving, distance: distance, gain: elevation.gain)
+        intervals.advance(to: now, into: &out)
+    }
+
+    // MARK: - User events
+
+    /// The counters as they stand at `t` (open time attributed as it would be at `t`).
+    private func snapshot(at t: Double) -> RecorderSnapshot {
+        var c = self
+        var ignored: [RecorderEvent] = []
+        c.detectSignalLoss(at: t, into: &ignored)
+        c.account(until: max(t, c.time.accountedUntil))
+        return RecorderSnapshot(time: t, elapsed: t - startedAt - c.time.userPaused, moving: c.time.moving, distance: c.distance, gain: c.elevation.gain)
+    }
+
+    /// Clamps a user time so the timeline never runs backwards: not before the accounted time,
+    /// and not before the last recorded fix unless that fix is implausibly far ahead.
+    private func clamp(_ t: Double) -> Double {
+        let floor = max(time.accountedUntil, intervals.last.time)
+        var e = t.isFinite ? max(t, floor) : floor
+        if lastFixTime > e && lastFixTime - e <= WorkoutRecorder.maximumClockSkew { e = lastFixTime }
+        return e
+    }
+
+    /// Closes the current lap at `t` (manual lap) and returns it.
+    @discardableResult
+    public mutating func lap(at time: Double) -> LapSummary {
+        let t = clamp(time)
+        userEventFloor = max(userEventFloor, t)
+        let lap = intervals.lap(at: snapshot(at: t))
+        events.append(WorkoutEvent(kind: .lap, time: t))
+        return lap
+    }
+
+    /// Adds a marker to the timeline.
+    public mutating func marker(at time: Double, text: String?) {
+        events.append(WorkoutEvent(kind: .marker, time: clamp(time), text: text))
+    }
+
+    /// Pauses the workout (user request, or `.recovered` while the daemon was down): the time
+    /// until `resume` is excluded from elapsed and moving time, and fixes are ignored.
+    @discardableResult
+    public mutating func pause(at time: Double, cause: PauseCause) -> [RecorderEvent] {
+        guard !isPaused else { return [] }
+        let t = clamp(time)
+        userEventFloor = max(userEventFloor, t)
+        var out: [RecorderEvent] = []
+        detectSignalLoss(at: t, into: &out)
+        account(until: t)
+        var lostSince: Double?
+        switch phase {
+        case .autoPaused:
+            emit(WorkoutEvent(kind: .motionResumed, time: t, cause: .auto, text: "closed by pause"), into: &out)
+        case .signalLost(let since):
+            lostSince = since
+        case .acquiring, .moving, .paused:
+            break
+        }
+        phase = .paused(UserPause(since: t, cause: cause, signalLostSince: lostSince))
+        emit(WorkoutEvent(kind: .pause, time: t, cause: cause), into: &out)
+        return out
+    }
+
+    /// Resumes after `pause`. The next accepted fix starts a new segment (nothing is added for
+    /// where the user went while paused).
+    @discardableResult
+    public mutating func resume(at time: Double) -> [RecorderEvent] {
+        guard let pause = userPause else { return [] }
+        let t = clamp(time)
+        userEventFloor = max(userEventFloor, t)
+        var out: [RecorderEvent] = []
+        account(until: t)
+        if !activity.supportsGPS {
+            phase = .moving
+        } else if let since = pause.signalLostSince {
+            phase = .signalLost(since: since)
+        } else {
+            phase = .acquiring
+        }
+        lastMove = t
+        lastEvidence = max(lastEvidence, t)
+        filter.restart(warmUp: pause.signalLostSince != nil)
+        emit(WorkoutEvent(kind: .resume, time: t), into: &out)
+        return out
+    }
+
+    /// Notes on the timeline that the daemon restored this workout at `t` after being down since
+    /// `gapFrom` (the caller pauses with cause `.recovered` first).
+    public mutating func recovered(at time: Double, gapFrom: Double) {
+        let t = clamp(time)
+        events.append(WorkoutEvent(kind: .recovered, time: t, cause: .recovered,
+                                   text: "gap of \(Int(max(0, t - gapFrom).rounded())) s while the daemon was down"))
+    }
+
+    // MARK: - Results
+
+    /// A copy brought forward to `now` (signal loss noticed, open time accounted).
+    private func advanced(to now: Double) -> WorkoutRecorder {
+        var c = self
+        var ignored: [RecorderEvent] = []
+        let t = max(now, c.time.accountedUntil)
+        c.detectSignalLoss(at: t, into: &ignored)
+        c.account(until: t)
+        return c
+    }
+
+    /// Every number of the workout as it stands at `now` (live), without changing the recorder.
+    public func summary(now: Double) -> WorkoutSummary {
+        let t = max(now, time.accountedUntil)
+        let c = advanced(to: now)
+        let elapsed = t - startedAt - c.time.userPaused
+        var current: Double?
+        switch c.phase {
+        case .moving: current = c.speeds.current(distance: c.distance, lastEvidence: c.lastEvidence)
+        case .acquiring, .autoPaused, .signalLost, .paused: current = nil
+        }
+        return WorkoutSummary(
+            id: id, activity: activity, startedAt: startedAt, endedAt: nil,
+            elapsedSeconds: elapsed, movingSeconds: c.time.moving, distanceMeters: c.distance,
+            elevationGainMeters: c.elevation.gain, elevationLossMeters: c.elevation.loss,
+            pointCount: c.points.count, acceptedCount: c.acceptedCount, rejectedByReason: c.rejectedByReason,
+            averageSpeed: elapsed > 0 ? c.distance / elapsed : 0,
+            movingAverageSpeed: c.time.moving > 0 ? c.distance / c.time.moving : 0,
+            currentSpeed: current, maxSpeed: c.speeds.maxSpeed, calories: c.intervals.calories(movingSeconds: c.time.moving),
+            signalLostSeconds: c.time.signalLost, splits: c.intervals.splits, laps: c.intervals.laps,
+            bestEfforts: activity.tracksBestEfforts ? c.efforts.efforts : [])
+    }
+
+    /// Seconds spent auto-paused (no movement) up to `now`; elapsed = moving + auto-paused +
+    /// signal lost.
+    public func autoPausedSeconds(now: Double) -> Double {
+        advanced(to: now).time.autoPaused
+    }
+
+    /// Ends the workout at `t`: closes the open motion pause, the last lap (trigger `.end`) and
+    /// the last partial split, and returns the whole workout.
+    public func finish(at time: Double) -> Workout { finishRecording(at: time).workout }
+
+    /// `finish(at:)` without copying the points out of the recorder's store (cheap for a long
+    /// workout; what the daemon hands to its saver).
+    public func finishRecording(at time: Double) -> RecordedWorkout {
+        var c = self
+        let t = c.clamp(time)
+        var out: [RecorderEvent] = []
+        c.detectSignalLoss(at: t, into: &out)
+        c.intervals.finish(at: c.snapshot(at: t))
+        var s = c.summary(now: t)
+        s.endedAt = t
+        return RecordedWorkout(summary: s, points: c.points, events: c.events)
+    }
+}

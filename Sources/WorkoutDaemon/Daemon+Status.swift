@@ -1,0 +1,52 @@
+import WorkoutCore
+
+/// The status the daemon shows: `status` replies, `watch` events, the systemd STATUS line.
+/// Rendered from questions on the lifecycle, never by matching its cases.
+extension Daemon {
+    /// Which status line to encode.
+    enum StatusLine {
+        /// The reply to `status` and to successful transitions: `{"ok":true,"state":...}`.
+        case reply
+        /// The reply to `watch`: the same with `"subscribed":true` at the end.
+        case subscribedReply
+        /// What `watch` subscribers receive after a change: `{"event":"status","state":...}`.
+        case event
+    }
+
+    /// The status as compact JSON text (keys: docs/interface.md), written straight to bytes;
+    /// the workout's closed splits and laps are copied from `statusCache`, not encoded again.
+    func encodedStatus(_ line: StatusLine) -> [UInt8] {
+        var w = JSONWriter(capacity: 1024)
+        switch line {
+        case .reply, .subscribedReply: w.raw("{\"ok\":true")
+        case .event: w.raw("{\"event\":\"status\"")
+        }
+        w.raw(",\"state\":"); w.string(lifecycle.stateName)
+        w.raw(",\"workout\":")
+        if let summary = lifecycle.summary(now: now()) {
+            summary.writeJSON(to: &w, cache: &statusCache)
+        } else {
+            w.null()
+            statusCache = SummaryJSONCache()  // no workout: keep no bytes of the last one
+        }
+        w.raw(",\"gps\":"); w.value(feeds?.status.json() ?? GPSStatus().json())
+        w.raw(",\"action\":"); w.string(lifecycle.actionTitle(defaultActivity: config.defaultActivity))
+        w.raw(",\"saveError\":"); w.string(lifecycle.saveError ?? journal.lastError?.description)
+        switch line {
+        case .subscribedReply: w.raw(",\"subscribed\":true}")
+        case .reply, .event: w.raw("}")
+        }
+        return w.bytes
+    }
+
+    /// One line for `systemctl status` (sd_notify STATUS=).
+    func statusLine() -> String {
+        lifecycle.headline(now: now(), savedWorkouts: store.count, gpsFix: feeds?.status.fix ?? "none")
+    }
+
+    /// Tells `watch` subscribers the current status.
+    func publish() {
+        guard let server, server.watcherCount > 0 else { return }
+        server.broadcast(encoded: encodedStatus(.event))
+    }
+}
