@@ -79,6 +79,7 @@ extension Daemon {
             server?.limits = new.limits
             rescheduleStatusLog()
             feeds?.configure(new.feeds)
+            sensors?.configure(new.sensors)
             log(DaemonLogEvent.reloaded(changed: changed))
             return ControlServer.okReply([("changed", .array(changed.map { .string($0) }))])
         }

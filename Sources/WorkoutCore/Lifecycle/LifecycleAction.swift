@@ -4,6 +4,11 @@ public enum LifecycleAction: Sendable {
     case openGPS
     /// Close the GPS source (the workout was paused, stopped or ended).
     case closeGPS
+    /// Open the configured heart-rate sensors (the activity `usesHeartRateSensor` and a workout
+    /// became active).
+    case openSensors
+    /// Close them (paused, stopped or ended).
+    case closeSensors
     /// Append a record to the journal of the workout in progress: a control record durably at
     /// once, a fix written at the end of the read turn and fsync'd with the next flush.
     case journal(JournalRecord)

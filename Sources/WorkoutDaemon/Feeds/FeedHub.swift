@@ -30,6 +30,9 @@ final class FeedHub {
         case sourceChanged(replay: FeedReplay?)
         /// The feeding simulation closed its connection.
         case replayEnded
+        /// A heart-rate line from any feed-socket connection (reported whether or not GPS is
+        /// open: indoor workouts have heart rate and no GPS).
+        case heartRate(HeartRateReading)
         case log(GPSLogEvent)
     }
 
@@ -234,6 +237,7 @@ final class FeedHub {
                 case .tooLong: status.rejectedInput["line_too_long", default: 0] += 1
                 case .line(let line):
                     for fix in c.decoder.decode(line: line) { deliver(fix, from: .client(fd), replay: c.decoder.replay) }
+                    if !c.decoder.heartRates.isEmpty { for r in c.decoder.takeHeartRates() { report(.heartRate(r)) } }
                 }
             }
         }

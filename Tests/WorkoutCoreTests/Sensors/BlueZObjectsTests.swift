@@ -53,3 +53,31 @@ import Testing
         #expect(t.characteristic(U.bodySensorLocation, of: second) == nil)
     }
 }
+
+@Suite struct BlueZObjectsDBusTests {
+    @Test func readsAGetManagedObjectsReply() {
+        func ifaces(_ pairs: [(String, [(String, DBusValue)])]) -> DBusValue {
+            .dictionary(key: .string, value: .array(.dictEntry(.string, .variant)), pairs.map { (.string($0.0), DBusValue.properties($0.1)) })
+        }
+        let dev = "/org/bluez/hci0/dev_C0_FF_EE_00_00_01"
+        let reply = DBusValue.dictionary(key: .objectPath, value: .array(.dictEntry(.string, .array(.dictEntry(.string, .variant)))), [
+            (.objectPath("/org/bluez/hci0"), ifaces([("org.bluez.Adapter1", [("Address", .string("00:AA:01:00:00:23"))])])),
+            (.objectPath(dev), ifaces([("org.bluez.Device1", [("Address", .string("C0:FF:EE:00:00:01")), ("Alias", .string("HRM-Dual:000001")),
+                                                              ("Connected", .boolean(false)), ("ServicesResolved", .boolean(false)),
+                                                              ("UUIDs", .strings([BlueZObjects.UUID.heartRateService]))]),
+                                       ("org.bluez.Battery1", [("Percentage", .byte(64))])])),
+            (.objectPath(dev + "/service000a"), ifaces([("org.bluez.GattService1", [("UUID", .string("0000180D-0000-1000-8000-00805F9B34FB")), ("Device", .objectPath(dev))])])),
+            (.objectPath(dev + "/service000a/char000b"), ifaces([("org.bluez.GattCharacteristic1", [
+                ("UUID", .string(BlueZObjects.UUID.heartRateMeasurement)), ("Service", .objectPath(dev + "/service000a")),
+                ("Flags", .strings(["notify"])), ("NotifyAcquired", .boolean(false))])])),
+        ])
+        let t = BlueZObjects(managedObjects: reply)
+        #expect(t.devices == [.init(path: dev, address: "C0:FF:EE:00:00:01", name: "HRM-Dual:000001", uuids: [BlueZObjects.UUID.heartRateService], batteryPercentage: 64)])
+        #expect(t.services == [.init(path: dev + "/service000a", uuid: BlueZObjects.UUID.heartRateService, device: dev)])
+        let hrm = t.characteristic(BlueZObjects.UUID.heartRateMeasurement, of: t.device(address: nil)!)
+        #expect(hrm?.notifyAcquired == false && hrm?.flags == ["notify"])
+        let changed = BlueZObjects.changedProperties([.string("org.bluez.Device1"), .properties([("Connected", .boolean(false))]), .strings([])], interface: "org.bluez.Device1")
+        #expect(changed?["Connected"]?.bool == false)
+        #expect(BlueZObjects.changedProperties([.string("org.bluez.Battery1"), .properties([])], interface: "org.bluez.Device1") == nil)
+    }
+}
