@@ -30,6 +30,7 @@ import Testing
         }
         let mean = Double(bpms.reduce(0, +)) / Double(bpms.count)
         let expectedAverage = (mean * 10).rounded() / 10
+        print("yoga feed HR: sent \(bpms.count) readings, mean \(mean), max \(bpms.max()!)")
         let s = try d.waitForStatus(seconds: 5) { (($0["workout"] as? [String: Any])?["averageHeartRate"] as? Double) == expectedAverage }
         let w = try #require(s["workout"] as? [String: Any])
         #expect(w["averageHeartRate"] as? Double == expectedAverage, "sent \(bpms)")
