@@ -3,6 +3,8 @@ import PackageDescription
 
 /// workoutd: a workout-tracking daemon. No package dependencies, by design.
 /// WorkoutCore is pure (no I/O, no clock, no Foundation); WorkoutDaemon is the shell around it.
+/// WorkoutSystem is the small piece of the shell that workoutctl shares with the daemon (files,
+/// socket addresses, the runtime-directory rule); it depends on nothing but Glibc.
 let package = Package(
     name: "workoutd",
     products: [
@@ -12,15 +14,16 @@ let package = Package(
     ],
     targets: [
         .target(name: "WorkoutCore", linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "WorkoutDaemon", dependencies: ["WorkoutCore"]),
-        .target(name: "WorkoutClient", dependencies: ["WorkoutCore"]),
+        .target(name: "WorkoutSystem"),
+        .target(name: "WorkoutDaemon", dependencies: ["WorkoutCore", "WorkoutSystem"]),
+        .target(name: "WorkoutClient", dependencies: ["WorkoutCore", "WorkoutSystem"]),
         .executableTarget(name: "workoutd", dependencies: ["WorkoutDaemon"]),
         .executableTarget(name: "workoutctl", dependencies: ["WorkoutClient"]),
-        .executableTarget(name: "workoutbench", dependencies: ["WorkoutCore", "WorkoutDaemon"]),
+        .executableTarget(name: "workoutbench", dependencies: ["WorkoutCore", "WorkoutDaemon", "WorkoutSystem"]),
         .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore"]),
-        .testTarget(name: "WorkoutDaemonTests", dependencies: ["WorkoutDaemon", "WorkoutClient"]),
-        .testTarget(name: "WorkoutClientTests", dependencies: ["WorkoutClient"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["WorkoutCore", "WorkoutDaemon", "WorkoutClient", "workoutd", "workoutctl"]),
+        .testTarget(name: "WorkoutDaemonTests", dependencies: ["WorkoutDaemon", "WorkoutClient", "WorkoutSystem"]),
+        .testTarget(name: "WorkoutClientTests", dependencies: ["WorkoutClient", "WorkoutSystem"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["WorkoutCore", "WorkoutDaemon", "WorkoutClient", "WorkoutSystem", "workoutd", "workoutctl"]),
     ],
     swiftLanguageModes: [.v6]
 )

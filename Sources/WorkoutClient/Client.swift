@@ -1,3 +1,4 @@
+import WorkoutSystem
 import WorkoutCore
 
 /// Runs one workoutctl invocation: parses, talks to the daemon, prints, and returns the exit
@@ -53,6 +54,12 @@ public struct Client: Sendable {
 
     func controlPath(_ inv: Invocation) -> String { inv.socketPath ?? paths.control }
 
+    /// Connects to one of the daemon's sockets, first refusing one that is not this user's.
+    func connect(_ path: String) throws(ConnectionError) -> LineConnection {
+        if let why = paths.trustProblem(path) { throw .untrusted(path: path, reason: why) }
+        return try LineConnection.connect(path: path)
+    }
+
     // MARK: talking to the daemon
 
     /// Why a request got no successful reply.
@@ -68,7 +75,7 @@ public struct Client: Sendable {
     /// Connects, sends one request line, reads one reply line.
     public func exchange(_ request: JSON, socket: String, timeout: Double?) -> Result<JSON, Failure> {
         let conn: LineConnection
-        do { conn = try LineConnection.connect(path: socket) } catch { return .failure(.connection(error)) }
+        do { conn = try connect(socket) } catch { return .failure(.connection(error)) }
         return exchange(request, on: conn, timeout: timeout)
     }
 
@@ -120,6 +127,8 @@ public struct Client: Sendable {
         switch e {
         case .unreachable, .closed:
             s += "Is workoutd running? Start it with `workoutd` (it stays in the foreground) or `systemctl --user start workoutd.socket`.\n"
+        case .untrusted:
+            s += "Remove it if it is not yours, or set XDG_RUNTIME_DIR to a directory only you can write.\n"
         case .timedOut:
             s += "workoutd seems stuck; `systemctl --user status workoutd` or its log may tell why.\n"
         case .io:
@@ -183,8 +192,8 @@ public struct Client: Sendable {
             if json { console.out(Client.withoutOK(reply).pretty() + "\n") } else { console.out(content) }
             return .ok
         }
-        do { try AtomicFile.write(content, to: path) } catch {
-            console.err("workoutctl: \(error)\n")
+        do { try AtomicFile.write(content, to: path, mode: 0o644) } catch {
+            console.err("workoutctl: cannot create \(path): \(error.reason) (\(error.operation))\n")
             return .failed
         }
         if json {

@@ -1,4 +1,5 @@
 import Glibc
+import WorkoutSystem
 
 /// Why talking to the daemon failed.
 public enum ConnectionError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -10,6 +11,9 @@ public enum ConnectionError: Error, Sendable, Equatable, CustomStringConvertible
     case closed(path: String)
     /// Reading or writing failed mid-conversation.
     case io(String)
+    /// The socket or its directory belongs to someone else: not connected (see
+    /// `SocketPaths.trustProblem`).
+    case untrusted(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -17,6 +21,8 @@ public enum ConnectionError: Error, Sendable, Equatable, CustomStringConvertible
         case .timedOut(let path, let s): return "workoutd at \(path) did not answer within \(JSONNumber.short(s)) s"
         case .closed(let path): return "workoutd at \(path) closed the connection without answering"
         case .io(let m): return m
+        case .untrusted(let path, let reason):
+            return "refusing to use \(path): \(reason); another user may have created it to pose as workoutd"
         }
     }
 }
@@ -44,28 +50,17 @@ public final class LineConnection {
 
     /// Connects to the Unix stream socket at `path`.
     public static func connect(path: String) throws(ConnectionError) -> LineConnection {
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else {
-            throw .unreachable(path: path, reason: "the path is longer than \(MemoryLayout.size(ofValue: addr.sun_path) - 1) bytes")
-        }
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-            raw[bytes.count] = 0
+        let addr: SocketAddress
+        do { addr = try SocketAddress(path: path) } catch {
+            throw .unreachable(path: path, reason: "the path is longer than \(SocketAddress.maxPathBytes) bytes")
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .unreachable(path: path, reason: "socket: " + errnoText(errno)) }
-        var rc: Int32
-        repeat {
-            rc = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-        } while rc != 0 && errno == EINTR
+        let rc = addr.connect(fd)
         guard rc == 0 else {
             let e = errno
             close(fd)
-            throw .unreachable(path: path, reason: errnoText(e))
+            throw .unreachable(path: path, reason: errnoText(e) + (e == ENOENT ? " (workoutd is not running)" : ""))
         }
         return LineConnection(fd: fd, path: path)
     }

@@ -39,7 +39,7 @@ struct Simulator {
         }
         // Where to.
         let conn: LineConnection
-        do { conn = try LineConnection.connect(path: feedPath) } catch {
+        do { conn = try client.connect(feedPath) } catch {
             return client.report(.connection(error), json: invocation.json)
         }
         let signals = client.catchesSignals ? Interrupts.install() : -1

@@ -15,7 +15,7 @@ struct Watcher {
     func run() -> ExitCode {
         let console = client.console
         let conn: LineConnection
-        do { conn = try LineConnection.connect(path: client.controlPath(invocation)) } catch {
+        do { conn = try client.connect(client.controlPath(invocation)) } catch {
             return client.report(.connection(error), json: invocation.json)
         }
         let first: JSON

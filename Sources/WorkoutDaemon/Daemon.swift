@@ -58,6 +58,7 @@ public final class Daemon: @unchecked Sendable {
             // Test hook: while this file exists, saves fail as on a full disk.
             faults = { access(flag, F_OK) == 0 ? SystemError("write (test hook \(flag))", code: ENOSPC) : nil }
         }
+        try PrivateDirectory.prepareOwned(paths.stateDir)
         self.store = try HistoryStore(paths: paths, faultInjector: faults)
         self.journal = Journal(path: paths.journalFile)
         configureLogFile()
@@ -85,7 +86,10 @@ public final class Daemon: @unchecked Sendable {
         } else {
             fd = try UnixSocket.listen(path: paths.controlSocket)
         }
-        server = ControlServer(loop: loop, listenFD: fd, limits: config.limits) { [unowned self] req in self.handle(req) }
+        server = ControlServer(loop: loop, listenFD: fd, limits: config.limits, boundPath: activation.control == nil ? paths.controlSocket : nil) { [unowned self] req in self.handle(req) }
+        server?.onDescriptorExhaustion = { [unowned self] out, why in
+            self.log(out ? DaemonLogEvent.descriptorsExhausted(why) : DaemonLogEvent.descriptorsAvailable)
+        }
         feeds = FeedHub(loop: loop, feeds: config.feeds, paths: paths, maxClients: config.limits.maxClients, clock: clock) { [unowned self] report in
             self.feedReported(report)
         }
@@ -136,7 +140,13 @@ public final class Daemon: @unchecked Sendable {
             case .closeSensors: sensors?.close()
             case .journal(let record): journal.append(record)
             case .keepJournalAside(let reason, let badBytes):
-                if let aside = journal.keepAside(reason: reason, now: now()) { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: badBytes)) }
+                if let aside = journal.keepAside(reason: reason, now: now()) {
+                    if let e = journal.readError {
+                        log(DaemonLogEvent.journalUnreadableKeptAside(path: aside, reason: e.description))
+                    } else {
+                        log(DaemonLogEvent.journalKeptAside(path: aside, bytes: badBytes))
+                    }
+                }
             case .save(let workout): beginSave(workout)
             case .retrySave(let after): loop.after(after) { [unowned self] in self.perform(self.lifecycle.retrySave()) }
             case .removeJournal:
@@ -227,6 +237,7 @@ public final class Daemon: @unchecked Sendable {
             return
         }
         if let aside = recovery.keptAside { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: recovery.badBytes)) }
+        if let e = recovery.asideError { log(DaemonLogEvent.journalTornEndCut(bytes: recovery.badBytes, reason: e.description)) }
         if let last = recovery.records.compactMap(\.aliveTime).max() { clock.runFrom(atLeast: last) }
         perform(lifecycle.restored(recovery.records, badBytes: recovery.badBytes, at: now(),
                                    autoResume: config.autoResumeAfterRestore, settings: metricsSettings()))

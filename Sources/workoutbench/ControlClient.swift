@@ -1,5 +1,6 @@
 import Glibc
 import WorkoutCore
+import WorkoutSystem
 
 /// A blocking client of a Unix stream socket speaking JSON lines (the control socket), or just
 /// a writer (the feed socket).
@@ -16,18 +17,8 @@ final class ControlClient {
     deinit { close(fd) }
 
     static func connect(_ fd: Int32, _ path: String) -> Bool {
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-            raw[bytes.count] = 0
-        }
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        return rc == 0
+        guard let addr = try? SocketAddress(path: path) else { return false }
+        return addr.connect(fd) == 0
     }
 
     func send(_ bytes: UnsafeRawBufferPointer) -> Bool {

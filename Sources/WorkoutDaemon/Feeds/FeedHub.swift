@@ -53,7 +53,7 @@ final class FeedHub {
     var status = GPSStatus()
     private var gpsOpen = false
     private var listenFD: Int32 = -1
-    private var listenToken: EventLoop.Token = 0
+    private var acceptor: Acceptor?
     private var clients: [Int32: Client] = [:]
     var feeds: [FeedConfig]
     /// The network source in use or being tried (gpsd / NMEA TCP), in failover order.
@@ -71,7 +71,7 @@ final class FeedHub {
     /// One feed-socket connection.
     private struct Client {
         var token: EventLoop.Token
-        var lines = LineBuffer(maxLine: 4096)
+        var lines = LineFramer(maxLine: 4096)
         var decoder = FeedSocketDecoder()
         var pace = FeedPace()
         /// Rejections already added to `status.rejectedInput` (they are summed over connections).
@@ -106,7 +106,7 @@ final class FeedHub {
         guard let path = feedSocketPath else { return }
         do {
             listenFD = try UnixSocket.listen(path: path)
-            listenToken = loop.watch(listenFD) { [unowned self] _ in self.accept() }
+            acceptor = Acceptor(loop: loop, listenFD: listenFD) { [unowned self] fd in self.adopt(fd) }
         } catch {
             status.problem = "feed socket \(path): \(error)"
         }
@@ -209,23 +209,19 @@ final class FeedHub {
         clients = [:]
         if case .client? = feeding?.source { feeding = nil }
         if listenFD >= 0 {
-            loop.unwatch(listenToken)
+            acceptor?.close()
+            acceptor = nil
             Glibc.close(listenFD)
             if let p = feedSocketPath { unlink(p) }
             listenFD = -1
         }
     }
 
-    private func accept() {
-        while true {
-            let fd = Glibc.accept(listenFD, nil, nil)
-            if fd < 0 { return }
-            setNonBlockingCloExec(fd)
-            guard UnixSocket.peerIsAllowed(fd), clients.count < maxClients else { Glibc.close(fd); continue }
-            let token = loop.watch(fd) { [unowned self] _ in self.read(fd) }
-            clients[fd] = Client(token: token)
-            updateOtherSources()
-        }
+    private func adopt(_ fd: Int32) {
+        guard UnixSocket.peerIsAllowed(fd), clients.count < maxClients else { Glibc.close(fd); return }
+        let token = loop.watch(fd) { [unowned self] _ in self.read(fd) }
+        clients[fd] = Client(token: token)
+        updateOtherSources()
     }
 
     private func read(_ fd: Int32) {

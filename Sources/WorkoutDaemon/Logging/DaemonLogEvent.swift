@@ -8,7 +8,14 @@ public enum DaemonLogEvent: LogEvent {
     case reloaded(changed: [String])
     case reloadRejected(String)
     case journalKeptAside(path: String, bytes: Int)
+    /// The journal could not be read at all (not a regular file, unreadable, too large).
+    case journalUnreadableKeptAside(path: String, reason: String)
+    /// A torn end could not be copied aside (full disk): cut off in place instead.
+    case journalTornEndCut(bytes: Int, reason: String)
     case journalWriteFailed(String)
+    /// Out of file descriptors: new clients are told `busy` until one is free (logged once).
+    case descriptorsExhausted(String)
+    case descriptorsAvailable
     case saved(WorkoutSummary, path: String, milliseconds: Double)
     case status(WorkoutSummary, state: String, fix: String)
     case health(WorkoutSummary, fixRate: Double)
@@ -23,8 +30,11 @@ public enum DaemonLogEvent: LogEvent {
         case .stopped: return "daemon.stopped"
         case .reloaded: return "config.reloaded"
         case .reloadRejected: return "config.rejected"
-        case .journalKeptAside: return "journal.kept_aside"
+        case .journalKeptAside, .journalUnreadableKeptAside: return "journal.kept_aside"
+        case .journalTornEndCut: return "journal.torn_end_cut"
         case .journalWriteFailed: return "journal.write_failed"
+        case .descriptorsExhausted: return "daemon.out_of_descriptors"
+        case .descriptorsAvailable: return "daemon.descriptors_available"
         case .saved: return "workout.saved"
         case .status: return "workout.status"
         case .health: return "workout.health"
@@ -36,9 +46,9 @@ public enum DaemonLogEvent: LogEvent {
 
     public var level: LogLevel {
         switch self {
-        case .reloadRejected, .journalWriteFailed, .importFailed: return .error
-        case .journalKeptAside: return .warning
-        case .startedUp, .shuttingDown, .stopped, .reloaded, .saved, .status, .health, .imported, .deleted: return .info
+        case .reloadRejected, .journalWriteFailed, .importFailed, .journalTornEndCut, .descriptorsExhausted: return .error
+        case .journalKeptAside, .journalUnreadableKeptAside: return .warning
+        case .startedUp, .shuttingDown, .stopped, .reloaded, .saved, .status, .health, .imported, .deleted, .descriptorsAvailable: return .info
         }
     }
 
@@ -50,7 +60,12 @@ public enum DaemonLogEvent: LogEvent {
         case .reloaded(let changed): return changed.isEmpty ? "Configuration reloaded; nothing changed" : "Configuration reloaded"
         case .reloadRejected(let why): return "New configuration rejected, the old one stays in force: \(why)"
         case .journalKeptAside(let p, _): return "Damaged end of the journal kept aside in \(p)"
+        case .journalUnreadableKeptAside(let p, let why): return "Unreadable journal kept aside in \(p): \(why)"
+        case .journalTornEndCut(let n, let why):
+            return "Could not keep the damaged end of the journal aside (\(why)); cut its \(n) bytes so that new records follow the last good one"
         case .journalWriteFailed(let e): return "Could not write the journal: \(e)"
+        case .descriptorsExhausted(let e): return "Out of file descriptors (\(e)): new clients are told busy until one is free"
+        case .descriptorsAvailable: return "File descriptors available again: accepting clients"
         case .saved(let s, _, _): return "Saved \(s.activity.displayName.lowercased()) workout"
         case .status(let s, _, _):
             return "\(s.activity.displayName) \(formatDuration(s.elapsedSeconds)), \(formatFixed(s.distanceMeters / 1000, decimals: 2)) km"
@@ -71,7 +86,11 @@ public enum DaemonLogEvent: LogEvent {
         case .reloaded(let c): return [("changed", .string(c.joined(separator: ",")))]
         case .reloadRejected(let why): return [("reason", .string(why))]
         case .journalKeptAside(let p, let b): return [("path", .string(p)), ("bytes", .int(b))]
+        case .journalUnreadableKeptAside(let p, let why): return [("path", .string(p)), ("reason", .string(why))]
+        case .journalTornEndCut(let b, let why): return [("bytes", .int(b)), ("reason", .string(why))]
         case .journalWriteFailed(let e): return [("error", .string(e))]
+        case .descriptorsExhausted(let e): return [("error", .string(e))]
+        case .descriptorsAvailable: return []
         case .saved(let s, let p, let ms):
             return [("id", .string(s.id.rawValue)), ("activity", .string(s.activity.rawValue)), ("distance_m", .double(s.distanceMeters, decimals: 1)),
                     ("elapsed_s", .double(s.elapsedSeconds, decimals: 0)), ("moving_s", .double(s.movingSeconds, decimals: 0)),

@@ -3,7 +3,7 @@ import Synchronization
 import WorkoutCore
 
 /// The daemon's main loop: one thread, `poll(2)` over every socket, timers, and a queue other
-/// threads post closures to (woken through an eventfd). Everything that touches the lifecycle
+/// threads post closures to (woken through a self-pipe made with `pipe()`). Everything that touches the lifecycle
 /// runs here, so transitions are serialised without locks. A hung loop stops pinging the
 /// systemd watchdog, which is the point.
 public final class EventLoop: @unchecked Sendable {

@@ -27,7 +27,7 @@ public struct Paths: Sendable, Equatable {
         let state = xdg("XDG_STATE_HOME", home + "/.local/state")
         // Without XDG_RUNTIME_DIR: a per-user directory in /tmp, created 0700 and checked to be
         // ours (UnixSocket.preparePrivateDirectory refuses a directory someone else made).
-        let runtime = env["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }.map { $0 + "/workoutd" } ?? "/tmp/workoutd-\(getuid())"
+        let runtime = RuntimeDirectory.path(xdgRuntimeDir: env["XDG_RUNTIME_DIR"], uid: getuid())
         configFile = config + "/workoutd/config.json"
         runtimeDir = runtime
         controlSocket = runtime + "/control.sock"
@@ -52,14 +52,5 @@ public struct Paths: Sendable, Equatable {
             p += 1
         }
         return env
-    }
-}
-
-/// mkdir -p with a mode for each created directory.
-public func makeDirectories(_ path: String, mode: mode_t = 0o700) throws {
-    var current = ""
-    for part in path.split(separator: "/") {
-        current += "/" + part
-        if mkdir(current, mode) != 0 && errno != EEXIST { throw SystemError.last("mkdir \(current)") }
     }
 }

@@ -20,7 +20,7 @@ final class ControlConnection {
     let fd: Int32
     let id: Int
     var mode = Mode.requests
-    var lines: LineBuffer
+    var lines: LineFramer
     var output: [UInt8] = []
     var outputOffset = 0
     var lastActivity: Double
@@ -32,7 +32,7 @@ final class ControlConnection {
     init(fd: Int32, id: Int, maxLine: Int, now: Double) {
         self.fd = fd
         self.id = id
-        self.lines = LineBuffer(maxLine: maxLine)
+        self.lines = LineFramer(maxLine: maxLine)
         self.lastActivity = now
     }
 

@@ -9,24 +9,42 @@ public final class ControlServer {
 
     private let loop: EventLoop
     private let listenFD: Int32
-    private var listenToken: EventLoop.Token = 0
     private var connections: [Int: ControlConnection] = [:]
     private var nextID = 1
     private var sweeper: RepeatingTimer?
     public var limits: LimitsConfig
     private let handler: Handler
     /// Largest backlog of unread events a `watch` subscriber may accumulate before it is dropped
-    /// (it stopped reading). Replies to requests are not limited: a `list` of 10,000 workouts is
-    /// several MiB and is written as the client reads it.
+    /// (it stopped reading).
     private let maxPendingOutput = 4 << 20
+    /// Replies waiting beyond this many bytes stop a client's requests from being read: the rest
+    /// of what it sent stays in its line framer and in the socket until it reads its replies. A
+    /// client that pipelines 200 `export`s and never reads holds at most this plus one reply
+    /// (a single reply is not limited: a `list` of 10,000 workouts is several MiB and is written
+    /// as the client reads it), and costs the loop one request per turn, not 200 in a row.
+    static let replyBacklogLimit = 256 << 10
+    private var acceptor: Acceptor?
+    /// The socket file this server bound (not one passed by systemd), removed at `close` so that
+    /// clients then read "not running" rather than "connection refused"; with its inode, so a
+    /// newer daemon's socket at the same path is left alone.
+    private var boundSocket: (path: String, inode: ino_t)?
+    /// Called once when the daemon runs out of descriptors (the daemon logs it), and when it ends.
+    public var onDescriptorExhaustion: (_ exhausted: Bool, _ reason: String) -> Void = { _, _ in } {
+        didSet { acceptor?.onExhausted = onDescriptorExhaustion }
+    }
 
-    public init(loop: EventLoop, listenFD: Int32, limits: LimitsConfig, handler: @escaping Handler) {
+    public init(loop: EventLoop, listenFD: Int32, limits: LimitsConfig, boundPath: String? = nil, handler: @escaping Handler) {
+        var st = stat()
+        if let boundPath, lstat(boundPath, &st) == 0 { boundSocket = (boundPath, st.st_ino) }
         self.loop = loop
         self.listenFD = listenFD
         self.limits = limits
         self.handler = handler
-        setNonBlockingCloExec(listenFD)
-        listenToken = loop.watch(listenFD) { [unowned self] _ in self.acceptAll() }
+        let acceptor = Acceptor(loop: loop, listenFD: listenFD) { [unowned self] fd in self.adopt(fd) }
+        acceptor.refuse = { fd in
+            ControlServer.refuse(fd, ProtocolError(code: "busy", message: "workoutd is out of file descriptors; try again later"))
+        }
+        self.acceptor = acceptor
         sweeper = loop.every(1) { [unowned self] in self.sweep() }
     }
 
@@ -42,13 +60,15 @@ public final class ControlServer {
 
     /// Stops accepting and closes every client (shutdown, first step).
     public func close() {
-        loop.unwatch(listenToken)
+        acceptor?.close()
         sweeper?.cancel()
         for c in Array(connections.values) {
             _ = c.flush()
             drop(c)
         }
         Glibc.close(listenFD)
+        var st = stat()
+        if let (path, inode) = boundSocket, lstat(path, &st) == 0, st.st_ino == inode, (st.st_mode & S_IFMT) == S_IFSOCK { unlink(path) }
     }
 
     /// Sends an event line (compact JSON text without the newline) to every `watch` subscriber.
@@ -60,33 +80,26 @@ public final class ControlServer {
         }
     }
 
-    private func acceptAll() {
-        while true {
-            let fd = accept(listenFD, nil, nil)
-            if fd < 0 {
-                if errno == EINTR { continue }
-                return  // EAGAIN: drained; EMFILE etc.: try again on the next wake-up
-            }
-            setNonBlockingCloExec(fd)
-            guard UnixSocket.peerIsAllowed(fd) else {
-                refuse(fd, ProtocolError(code: "forbidden", message: "only the user running workoutd (uid \(getuid())) may use this socket"))
-                continue
-            }
-            guard connections.count < limits.maxClients else {
-                refuse(fd, ProtocolError(code: "busy", message: "too many clients (\(limits.maxClients)); try again later"))
-                continue
-            }
-            let c = ControlConnection(fd: fd, id: nextID, maxLine: limits.maxRequestBytes, now: EventLoop.monotonic())
-            nextID += 1
-            connections[c.id] = c
-            c.token = loop.watch(fd) { [unowned self, unowned c] revents in self.ready(c, revents) }
-            // A client usually sends its request right after connecting: answer it now rather
-            // than on the next turn of the loop (which may first spend a feed's budget).
-            read(c)
+    /// A new client from the acceptor.
+    private func adopt(_ fd: Int32) {
+        guard UnixSocket.peerIsAllowed(fd) else {
+            ControlServer.refuse(fd, ProtocolError(code: "forbidden", message: "only the user running workoutd (uid \(getuid())) may use this socket"))
+            return
         }
+        guard connections.count < limits.maxClients else {
+            ControlServer.refuse(fd, ProtocolError(code: "busy", message: "too many clients (\(limits.maxClients)); try again later"))
+            return
+        }
+        let c = ControlConnection(fd: fd, id: nextID, maxLine: limits.maxRequestBytes, now: EventLoop.monotonic())
+        nextID += 1
+        connections[c.id] = c
+        c.token = loop.watch(fd) { [unowned self, unowned c] revents in self.ready(c, revents) }
+        // A client usually sends its request right after connecting: answer it now rather
+        // than on the next turn of the loop (which may first spend a feed's budget).
+        read(c)
     }
 
-    private func refuse(_ fd: Int32, _ error: ProtocolError) {
+    private static func refuse(_ fd: Int32, _ error: ProtocolError) {
         var s = ControlServer.errorReply(error).serialized()
         s += "\n"
         _ = s.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
@@ -101,7 +114,8 @@ public final class ControlServer {
 
     private func read(_ c: ControlConnection) {
         var buf = [UInt8](repeating: 0, count: 16384)
-        while connections[c.id] != nil {
+        // While requests are held (replies waiting), nothing more is read: see `replyBacklogLimit`.
+        while connections[c.id] != nil, !c.lines.hasHeldLines {
             let n = recv(c.fd, &buf, buf.count, 0)
             if n < 0 {
                 if errno == EINTR { continue }
@@ -114,25 +128,36 @@ public final class ControlServer {
             case .requests, .watching, .closing: c.lastActivity = EventLoop.monotonic()
             }
             buf.withUnsafeBytes { raw in
-                c.lines.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { item in
-                    guard case .requests = c.mode else { return }  // watchers' and closing input is ignored
-                    switch item {
-                    case .tooLong:
-                        c.queue(ControlServer.errorReply(.badRequest("request line longer than \(limits.maxRequestBytes) bytes")))
-                        c.mode = .closing
-                    case .line(let line):
-                        handle(line, on: c)
-                    }
-                }
+                c.lines.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { item in take(item, on: c) }
             }
-            if c.lines.pendingCount == 0 {
-                c.partialSince = nil
-            } else if c.partialSince == nil {
-                c.partialSince = EventLoop.monotonic()
-            }
+            notePartial(c)
             if n < buf.count { break }
         }
         write(c)
+    }
+
+    /// One framed request line (or an overlong one). Returns false to stop taking requests from
+    /// this client while more than `replyBacklogLimit` bytes of replies wait to be read.
+    private func take(_ item: LineFramer.Item, on c: ControlConnection) -> Bool {
+        guard case .requests = c.mode else { return true }  // watchers' and closing input is ignored
+        switch item {
+        case .tooLong:
+            c.queue(ControlServer.errorReply(.badRequest("request line longer than \(limits.maxRequestBytes) bytes")))
+            c.mode = .closing
+        case .line(let line):
+            handle(line, on: c)
+        }
+        if c.pendingOutput > ControlServer.replyBacklogLimit { _ = c.flush() }
+        return c.pendingOutput <= ControlServer.replyBacklogLimit
+    }
+
+    /// When the unfinished request now buffered began (the slowloris limit; held requests count).
+    private func notePartial(_ c: ControlConnection) {
+        if c.lines.pendingCount == 0 {
+            c.partialSince = nil
+        } else if c.partialSince == nil {
+            c.partialSince = EventLoop.monotonic()
+        }
     }
 
     private func handle(_ line: UnsafeBufferPointer<UInt8>, on c: ControlConnection) {
@@ -155,8 +180,15 @@ public final class ControlServer {
         case .requests, .closing, .draining:
             break
         }
+        // Replies read: take the held requests again (and, once none are held, read more).
+        if c.lines.hasHeldLines, c.pendingOutput <= ControlServer.replyBacklogLimit {
+            c.lines.drain { item in take(item, on: c) }
+            notePartial(c)
+            guard c.flush() else { drop(c); return }
+        }
         if c.pendingOutput > 0 {
-            loop.setEvents(c.token, Int16(POLLIN | POLLOUT))
+            // Held requests: wait for the client to read (POLLOUT only; its input stays unread).
+            loop.setEvents(c.token, c.lines.hasHeldLines ? Int16(POLLOUT) : Int16(POLLIN | POLLOUT))
         } else if case .closing = c.mode {
             shutdown(c.fd, Int32(SHUT_WR))
             c.mode = .draining

@@ -1,4 +1,5 @@
 import Glibc
+@_exported import WorkoutSystem
 
 /// Unix stream sockets for the control and feed sockets: a private directory (0700, ours, not
 /// a symlink), a socket file 0600, peer credentials checked on every connection.
@@ -6,36 +7,7 @@ public enum UnixSocket {
     /// Creates (or checks) the directory holding our sockets: it must be a real directory owned
     /// by us with mode 0700; anything else is refused rather than silently "fixed".
     public static func preparePrivateDirectory(_ path: String) throws {
-        var st = stat()
-        if lstat(path, &st) != 0 {
-            guard errno == ENOENT else { throw SystemError.last("lstat \(path)") }
-            // Create parents as needed (0700 for ours).
-            let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-            if !parent.isEmpty, access(parent, F_OK) != 0 { try preparePrivateDirectory(parent) }
-            guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw SystemError.last("mkdir \(path)") }
-            guard lstat(path, &st) == 0 else { throw SystemError.last("lstat \(path)") }
-        }
-        guard (st.st_mode & S_IFMT) == S_IFDIR else {
-            throw SystemError("\(path) is not a directory (a symlink or file is refused)", code: ENOTDIR)
-        }
-        guard st.st_uid == getuid() else {
-            throw SystemError("\(path) is owned by uid \(st.st_uid), not by us (uid \(getuid()))", code: EPERM)
-        }
-        if st.st_mode & 0o077 != 0 { _ = chmod(path, 0o700) }
-    }
-
-    static func address(_ path: String) throws -> sockaddr_un {
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else {
-            throw SystemError("socket path \(path) is longer than 107 bytes", code: ENAMETOOLONG)
-        }
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-            raw[bytes.count] = 0
-        }
-        return addr
+        try PrivateDirectory.prepare(path)
     }
 
     /// Binds and listens on `path` (mode 0600). A stale socket file left by a crash is replaced;
@@ -54,11 +26,10 @@ public enum UnixSocket {
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemError.last("socket") }
-        var addr = try address(path)
+        let addr: SocketAddress
+        do { addr = try SocketAddress(path: path) } catch { close(fd); throw error }
         let old = umask(0o177)
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let rc = addr.bind(fd)
         umask(old)
         guard rc == 0 else { let e = SystemError.last("bind \(path)"); close(fd); throw e }
         _ = chmod(path, 0o600)
@@ -71,10 +42,9 @@ public enum UnixSocket {
     public static func connect(path: String) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemError.last("socket") }
-        var addr = try address(path)
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let addr: SocketAddress
+        do { addr = try SocketAddress(path: path) } catch { close(fd); throw error }
+        let rc = addr.connect(fd)
         guard rc == 0 else { let e = SystemError.last("connect \(path)"); close(fd); throw e }
         return fd
     }

@@ -15,15 +15,20 @@ public final class HistoryStore: Sendable {
     public init(paths: Paths, faultInjector: (@Sendable () -> SystemError?)? = nil) throws {
         self.paths = paths
         self.faultInjector = faultInjector
+        try PrivateDirectory.prepareOwned(paths.dataDir)
         try makeDirectories(paths.workoutsDir)
         try makeDirectories(paths.trashDir)
         state = Mutex(HistoryStore.loadIndex(paths))
     }
 
-    /// Reads the index. Lines: `{"put": SUMMARY}` or `{"del": ID}`; a damaged line is skipped
-    /// (the file it describes is still on disk; `rebuildIndex` recovers it).
+    /// Reads the index. Lines: `{"put": SUMMARY}` or `{"del": ID}`; a damaged line is skipped.
+    /// The index is then checked against the workout files (names only, one `readdir`): when a
+    /// file is missing from it, it lists a workout whose file is gone, or its last line is torn,
+    /// it is rebuilt (see `rebuildIndex`), so no saved workout is hidden and nothing is ever
+    /// appended to a torn line.
     static func loadIndex(_ paths: Paths) -> [WorkoutID: WorkoutSummary] {
-        guard let bytes = try? readFile(paths.indexFile) else { return rebuildIndex(paths) }
+        let files = workoutFileIDs(paths)
+        guard let bytes = try? readFile(paths.indexFile) else { return rebuildIndex(paths, keeping: [:], files: files) }
         var map: [WorkoutID: WorkoutSummary] = [:]
         for record in IndexRecord.parseAll(bytes, pieces: IndexRecord.threads(for: bytes.count)) {
             switch record {
@@ -31,23 +36,37 @@ public final class HistoryStore: Sendable {
             case .del(let id): map[id] = nil
             }
         }
-        return map
+        let torn = bytes.last.map { $0 != 10 } ?? false
+        if !torn, map.count == files.count, map.keys.allSatisfy({ files.contains($0.rawValue) }) { return map }
+        return rebuildIndex(paths, keeping: map, files: files)
     }
 
-    /// Scans every workout file (used when the index is missing).
-    static func rebuildIndex(_ paths: Paths) -> [WorkoutID: WorkoutSummary] {
-        var map: [WorkoutID: WorkoutSummary] = [:]
-        guard let dir = opendir(paths.workoutsDir) else { return map }
+    /// The IDs of the files in `workouts/` (`<id>.json`).
+    static func workoutFileIDs(_ paths: Paths) -> Set<String> {
+        var ids: Set<String> = []
+        guard let dir = opendir(paths.workoutsDir) else { return ids }
         defer { closedir(dir) }
-        var lines = ""
         while let e = readdir(dir) {
             let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            guard name.hasSuffix(".json"), let bytes = try? readFile(paths.workoutsDir + "/" + name),
+            if name.hasSuffix(".json"), name.count > 5 { ids.insert(String(name.dropLast(5))) }
+        }
+        return ids
+    }
+
+    /// Rebuilds the index: the summaries of `keeping` whose file exists, plus every other
+    /// workout file read whole; the new index replaces the old one atomically.
+    static func rebuildIndex(_ paths: Paths, keeping: [WorkoutID: WorkoutSummary], files: Set<String>) -> [WorkoutID: WorkoutSummary] {
+        var map = keeping.filter { files.contains($0.key.rawValue) }
+        let listed = Set(map.keys.map(\.rawValue))
+        for id in files.sorted() where !listed.contains(id) {
+            guard let bytes = try? readFile(paths.workoutsDir + "/" + id + ".json"),
                   let w = try? WorkoutFile.decode(bytes) else { continue }
             map[w.id] = w.summary
-            lines += HistoryStore.indexLine(put: w.summary)
         }
-        if !map.isEmpty { try? AtomicFile.write(Array(lines.utf8), to: paths.indexFile) }
+        let lines = map.values.sorted { $0.startedAt < $1.startedAt }.map(HistoryStore.indexLine(put:)).joined()
+        if !map.isEmpty || (try? readFile(paths.indexFile))?.isEmpty == false {
+            try? AtomicFile.write(Array(lines.utf8), to: paths.indexFile)
+        }
         return map
     }
 

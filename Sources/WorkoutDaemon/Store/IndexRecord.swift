@@ -42,7 +42,7 @@ enum IndexRecord {
     /// The records of complete lines in `slice` (a torn last line without its newline is not one).
     static func parse(_ slice: ArraySlice<UInt8>) -> [IndexRecord] {
         var records: [IndexRecord] = []
-        var lines = LineBuffer(maxLine: 1 << 20)
+        var lines = LineFramer(maxLine: 1 << 20)
         slice.withUnsafeBytes { raw in
             lines.feed(raw) { item in
                 guard case .line(let line) = item, let j = try? JSON.parse(line) else { return }

@@ -9,6 +9,9 @@ public final class Journal {
     public let path: String
     private var fd: Int32 = -1
     private var pending = ""
+    /// Where the last good record ends when a torn tail could not be cut off at start-up
+    /// (nothing may be appended after a torn record: the next restore would stop there).
+    private var tornTailAt: off_t?
     /// The last write error, shown in status until a write succeeds again.
     public private(set) var lastError: SystemError?
 
@@ -66,8 +69,24 @@ public final class Journal {
             if fd < 0 {
                 let dir = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
                 try makeDirectories(dir)
-                fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-                guard fd >= 0 else { throw SystemError.last("open \(path)") }
+                if let end = tornTailAt {
+                    guard truncate(path, end) == 0 else { throw SystemError.last("cut the torn end of \(path)") }
+                    tornTailAt = nil
+                }
+                // O_NONBLOCK: a FIFO in the journal's place must not block the loop in open().
+                var st = stat()
+                fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0o600)
+                guard fd >= 0 else {
+                    let e = SystemError.last("open \(path)")
+                    if lstat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+                        throw SystemError("\(path) is \(fileKind(st.st_mode)), not a regular file", code: EINVAL)
+                    }
+                    throw e
+                }
+                guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+                    close(fd); fd = -1
+                    throw SystemError("\(path) is \(fileKind(st.st_mode)), not a regular file", code: EINVAL)
+                }
             }
             let fd = self.fd
             try pending.withUTF8 { try writeAll(fd, UnsafeRawBufferPointer($0)) }
@@ -82,15 +101,47 @@ public final class Journal {
         } catch {}
     }
 
-    /// Moves the journal to `<journal>.<reason>-<n>` instead of deleting it (a journal that could
-    /// not be restored is kept for a person to look at). Returns the new path.
+    /// Moves the journal to `<journal>.<reason>-<t>` (`-<t>-2`, `-3`, ... when that name is
+    /// taken) instead of deleting it: a journal that could not be restored is kept for a person
+    /// to look at. Returns the new path.
     @discardableResult
     public func keepAside(reason: String, now: Double) -> String? {
         if fd >= 0 { close(fd); fd = -1 }
-        var n = Int(now)
-        var target = path + ".\(reason)-\(n)"
-        while access(target, F_OK) == 0 { n += 1; target = path + ".\(reason)-\(n)" }
-        return rename(path, target) == 0 ? target : nil
+        for target in asideNames(reason: reason, now: now) {
+            // link + unlink, not rename: rename would silently replace a file of that name.
+            if link(path, target) == 0 { unlink(path); return target }
+            if errno == EEXIST { continue }
+            // No hard links here (some file systems): rename after checking the name is free.
+            if access(target, F_OK) != 0, rename(path, target) == 0 { return target }
+            return nil
+        }
+        return nil
+    }
+
+    /// Candidate names for a kept-aside copy, unique even for two restarts in the same second.
+    private func asideNames(reason: String, now: Double) -> some Sequence<String> {
+        let base = path + ".\(reason)-\(Int(now))"
+        return (1...10_000).lazy.map { $0 == 1 ? base : base + "-\($0)" }
+    }
+
+    /// Writes `bytes` to a new kept-aside file (never replacing one). Returns its path.
+    private func writeAside(_ bytes: ArraySlice<UInt8>, reason: String, now: Double) throws(SystemError) -> String {
+        for target in asideNames(reason: reason, now: now) {
+            let afd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if afd < 0 {
+                if errno == EEXIST { continue }
+                throw SystemError.last("create \(target)")
+            }
+            var failure: SystemError?
+            Array(bytes).withUnsafeBytes { raw in
+                do throws(SystemError) { try writeAll(afd, raw) } catch { failure = SystemError("write \(target)", code: error.code) }
+            }
+            if failure == nil, fsync(afd) != 0 { failure = SystemError.last("fsync \(target)") }
+            close(afd)
+            if let failure { unlink(target); throw failure }
+            return target
+        }
+        throw SystemError("no free name for \(path).\(reason)-*", code: EEXIST)
     }
 
     /// Removes the journal once the workout's save is durable. Here only its name goes: the
@@ -112,31 +163,48 @@ public final class Journal {
         /// Where damaged trailing bytes were moved, if any (never deleted silently).
         public var keptAside: String?
         public var badBytes: Int
+        /// Why the damaged end could not be kept aside (a full disk): it was cut off in place
+        /// instead (or, if even that failed, nothing is appended until it can be).
+        public var asideError: SystemError?
     }
 
-    /// Reads records up to the first bad line; the rest is moved aside to `<journal>.damaged-<t>`.
+    /// Largest journal read back (a 24-hour workout at 1 Hz is about 8 MB).
+    static let maxBytes = 256 << 20
+
+    /// Why the last `recover` returned nil (not a regular file, unreadable, too large).
+    public private(set) var readError: SystemError?
+
+    /// Reads records up to the first bad line (CRLF line ends are accepted); the rest is moved
+    /// aside to `<journal>.damaged-<t>`, and the journal is cut to its good part so that new
+    /// records never follow a torn one. Anything but a regular file is refused without reading.
     public func recover(now: Double) -> Recovery? {
-        guard let bytes = try? readFile(path) else { return nil }
+        let bytes: [UInt8]
+        do { bytes = try readRegularFile(path, limit: Journal.maxBytes); readError = nil } catch {
+            readError = error
+            return nil
+        }
         var records: [JournalRecord] = []
         var goodEnd = 0
         var offset = 0
         while offset < bytes.count {
             guard let nl = bytes[offset...].firstIndex(of: 10) else { break }  // torn last line
-            let line = String(decoding: bytes[offset..<nl], as: UTF8.self)
+            let end = nl > offset && bytes[nl - 1] == 13 ? nl - 1 : nl  // CRLF (a file edited elsewhere)
+            let line = String(decoding: bytes[offset..<end], as: UTF8.self)
             guard let r = JournalRecord.decodeLine(Substring(line)) else { break }
             records.append(r)
             offset = nl + 1
             goodEnd = offset
         }
-        var aside: String?
+        var recovery = Recovery(records: records, keptAside: nil, badBytes: bytes.count - goodEnd)
         if goodEnd < bytes.count {
-            let target = path + ".damaged-\(Int(now))"
-            if (try? AtomicFile.write(Array(bytes[goodEnd...]), to: target)) != nil {
-                aside = target
-                // Truncate to the good part so appends continue after the last good record.
-                _ = truncate(path, off_t(goodEnd))
+            do { recovery.keptAside = try writeAside(bytes[goodEnd...], reason: "damaged", now: now) } catch {
+                recovery.asideError = error
             }
+            // Cut to the good part so appends continue after the last good record. With the
+            // disk full (no aside copy) the torn bytes are cut all the same: a partial record
+            // can never be restored, and records after it would be lost at the next restore.
+            if truncate(path, off_t(goodEnd)) != 0 { tornTailAt = off_t(goodEnd) }
         }
-        return Recovery(records: records, keptAside: aside, badBytes: bytes.count - goodEnd)
+        return recovery
     }
 }

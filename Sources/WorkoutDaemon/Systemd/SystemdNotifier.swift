@@ -152,7 +152,7 @@ public struct SystemdNotifier: Sendable {
     public static func parseAddress(_ raw: String) -> Address? {
         let bytes = Array(raw.utf8)
         guard let first = bytes.first, !bytes.contains(0) else { return nil }
-        let maxLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path)   // 108
+        let maxLength = SocketAddress.maxPathBytes + 1   // 108
         if first == UInt8(ascii: "/") {
             return bytes.count < maxLength ? .path(raw) : nil                // room for the NUL
         }
@@ -187,29 +187,21 @@ public struct SystemdNotifier: Sendable {
     }
 
     static func sendDatagram(_ message: String, to address: Address) -> Outcome {
-        var sa = sockaddr_un()
-        sa.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes: [UInt8]
-        switch address {
-        case .path(let p): pathBytes = Array(p.utf8) + [0]
-        case .abstract(let n): pathBytes = [0] + Array(n.utf8)
-        }
-        let capacity = MemoryLayout.size(ofValue: sa.sun_path)
-        guard pathBytes.count <= capacity else { return .invalidAddress }
-        withUnsafeMutableBytes(of: &sa.sun_path) { buf in
-            for (i, b) in pathBytes.enumerated() { buf[i] = b }
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + pathBytes.count)
+        let sa: SocketAddress
+        do {
+            switch address {
+            case .path(let p): sa = try SocketAddress(path: p)
+            case .abstract(let n): sa = try SocketAddress(abstract: n)
+            }
+        } catch { return .invalidAddress }
 
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failed(errno: errno) }
         defer { close(fd) }
         var bytes = Array(message.utf8)
-        let sent = withUnsafePointer(to: &sa) { sap in
-            sap.withMemoryRebound(to: sockaddr.self, capacity: 1) { addr in
-                bytes.withUnsafeMutableBytes { body in
-                    sendto(fd, body.baseAddress, body.count, Int32(MSG_NOSIGNAL), addr, length)
-                }
+        let sent = sa.withSockaddr { addr, length in
+            bytes.withUnsafeMutableBytes { body in
+                sendto(fd, body.baseAddress, body.count, Int32(MSG_NOSIGNAL), addr, length)
             }
         }
         if sent < 0 { return .failed(errno: errno) }

@@ -48,54 +48,25 @@ public struct GpsdReader: Sendable {
     /// The last ERROR message's text.
     public private(set) var lastError: String?
 
-    private var carry: [UInt8] = []
-    /// Whether an overlong line is being skipped up to its newline.
-    private var lineState = LineState.collecting
+    private var lines: LineFramer
     private var pending: GpsdTPV?
     private var pendingSky: GpsdSKY?
 
     public init(maxLineLength: Int = 256 * 1024) {
         self.maxLineLength = max(64, maxLineLength)
+        self.lines = LineFramer(maxLine: self.maxLineLength)
     }
 
     /// Feeds raw bytes from the gpsd socket, in chunks of any size.
     public mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (Fix) -> Void) {
-        var i = 0
-        let n = bytes.count
-        while i < n {
-            var nl = i
-            while nl < n, bytes[nl] != 0x0A { nl += 1 }
-            if case .skippingToNewline = lineState {
-                guard nl < n else { return }
-                lineState = .collecting
-                i = nl + 1
-                continue
+        var framer = lines
+        framer.feed(UnsafeRawBufferPointer(bytes)) { (item: LineFramer.Item) in
+            switch item {
+            case .line(let line): feedLine(line, emit)
+            case .tooLong: stats.tooLong += 1
             }
-            guard nl < n else {
-                if carry.count + (n - i) > maxLineLength {
-                    stats.tooLong += 1
-                    carry.removeAll(keepingCapacity: true)
-                    lineState = .skippingToNewline
-                } else {
-                    carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<n]))
-                }
-                return
-            }
-            if carry.count + (nl - i) > maxLineLength {
-                stats.tooLong += 1
-            } else if carry.isEmpty {
-                feedLine(UnsafeBufferPointer(rebasing: bytes[i..<nl]), emit)
-            } else {
-                carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<nl]))
-                var line: [UInt8] = []
-                swap(&line, &carry)
-                line.withUnsafeBufferPointer { feedLine($0, emit) }
-                line.removeAll(keepingCapacity: true)
-                swap(&line, &carry)
-            }
-            carry.removeAll(keepingCapacity: true)
-            i = nl + 1
         }
+        lines = framer
     }
 
     public mutating func feed(_ bytes: [UInt8]) -> [Fix] {
@@ -125,13 +96,9 @@ public struct GpsdReader: Sendable {
 
     /// End of stream: decodes a last unterminated line and emits the epoch being assembled.
     public mutating func flush(_ emit: (Fix) -> Void) {
-        if !carry.isEmpty, case .collecting = lineState {
-            var line: [UInt8] = []
-            swap(&line, &carry)
+        if let line = lines.takePartialLine() {
             line.withUnsafeBufferPointer { feedLine($0, emit) }
         }
-        carry.removeAll(keepingCapacity: true)
-        lineState = .collecting
         finish(emit)
     }
 
@@ -175,10 +142,4 @@ public struct GpsdReader: Sendable {
                  mode: FixMode(rawValue: min(t.mode, 3)) ?? .threeD, quality: t.quality,
                  satellites: sky?.satellitesUsed, hdop: sky?.hdop, horizontalAccuracy: t.horizontalAccuracy))
     }
-}
-
-/// A line reader's position: inside a line, or skipping the rest of an overlong one.
-enum LineState: Sendable {
-    case collecting
-    case skippingToNewline
 }

@@ -92,62 +92,28 @@ public struct NMEADecoder: Sendable {
     public let options: Options
     public private(set) var stats = Stats()
 
-    /// Bytes of a line that started in an earlier chunk.
-    private var carry: [UInt8] = []
-    /// True while skipping the rest of an over-long line.
-    /// Whether an overlong line is being skipped up to its newline.
-    private var lineState = LineState.collecting
+    private var lines: LineFramer
     private var epoch = Epoch()
     private var date = DateState()
     private var lastMode: FixMode?
 
     public init(options: Options = Options()) {
         self.options = options
+        self.lines = LineFramer(maxLine: options.maxLineLength)
     }
 
     // MARK: - Feeding
 
     /// Decodes `bytes` (any chunk of the stream) and calls `emit` for every completed epoch.
     public mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (NMEAFix) -> Void) {
-        let n = bytes.count
-        guard n > 0, let base = bytes.baseAddress else { return }
-        var i = 0
-        while i < n {
-            let nl = NMEADecoder.indexOfNewline(base, from: i, count: n)
-            if case .skippingToNewline = lineState {
-                guard let nl else { return }
-                lineState = .collecting
-                i = nl + 1
-                continue
+        var framer = lines
+        framer.feed(UnsafeRawBufferPointer(bytes)) { (item: LineFramer.Item) in
+            switch item {
+            case .line(let line): processLine(line, 0, line.count, emit)
+            case .tooLong: stats.tooLong += 1
             }
-            guard let nl else {
-                // Partial line: keep it for the next chunk, unless it is already too long.
-                if carry.count + (n - i) > options.maxLineLength {
-                    stats.tooLong += 1
-                    carry.removeAll(keepingCapacity: true)
-                    lineState = .skippingToNewline
-                } else {
-                    carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<n]))
-                }
-                return
-            }
-            if carry.isEmpty {
-                if nl - i > options.maxLineLength { stats.tooLong += 1 } else { processLine(bytes, i, nl, emit) }
-            } else {
-                if carry.count + (nl - i) > options.maxLineLength {
-                    stats.tooLong += 1
-                } else {
-                    carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<nl]))
-                    var line: [UInt8] = []
-                    swap(&line, &carry)
-                    line.withUnsafeBufferPointer { processLine($0, 0, $0.count, emit) }
-                    line.removeAll(keepingCapacity: true)
-                    swap(&line, &carry)
-                }
-                carry.removeAll(keepingCapacity: true)
-            }
-            i = nl + 1
         }
+        lines = framer
     }
 
     /// Convenience: decodes `bytes` and returns the fixes completed by them.
@@ -159,13 +125,9 @@ public struct NMEADecoder: Sendable {
 
     /// End of input: decodes a last line without newline and emits the pending epoch.
     public mutating func flush(_ emit: (NMEAFix) -> Void) {
-        if !carry.isEmpty, case .collecting = lineState {
-            var line: [UInt8] = []
-            swap(&line, &carry)
+        if let line = lines.takePartialLine() {
             line.withUnsafeBufferPointer { processLine($0, 0, $0.count, emit) }
         }
-        carry.removeAll(keepingCapacity: true)
-        lineState = .collecting
         finishEpoch(emit)
     }
 
@@ -186,18 +148,6 @@ public struct NMEADecoder: Sendable {
 
     public static func decodeAll(_ bytes: [UInt8], options: Options = Options()) -> (sentences: Int, fixes: Int) {
         bytes.withUnsafeBufferPointer { decodeAll($0, options: options) }
-    }
-
-    @inline(__always)
-    private static func indexOfNewline(_ base: UnsafePointer<UInt8>, from i: Int, count n: Int) -> Int? {
-        #if canImport(Glibc)
-        guard let p = memchr(base + i, 0x0A, n - i) else { return nil }
-        return base.distance(to: p.assumingMemoryBound(to: UInt8.self))
-        #else
-        var k = i
-        while k < n { if base[k] == 0x0A { return k }; k += 1 }
-        return nil
-        #endif
     }
 
     // MARK: - Lines

@@ -1,0 +1,64 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Issue 15 item 2: a damaged `index.jsonl` must not hide saved workouts. At start-up the
+/// index is checked against the workout files (names) and rebuilt when they disagree; nothing
+/// is appended to a torn last line.
+@Suite(.serialized) struct HistoryIndexTests {
+    static func saveWorkouts(_ d: DaemonHarness, _ n: Int) throws {
+        for _ in 0..<n {
+            #expect(try d.request(#"{"command":"start","activity":"treadmill_running"}"#)["ok"] as? Bool == true)
+            #expect(try d.request(#"{"command":"stop"}"#)["ok"] as? Bool == true)
+            var state = ""
+            for _ in 0..<200 where state != "idle" { state = try d.request(#"{"command":"status"}"#)["state"] as? String ?? ""; usleep(10_000) }
+            try #require(state == "idle")
+        }
+    }
+
+    static func listed(_ d: DaemonHarness) throws -> Int {
+        (try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []).count
+    }
+
+    @Test(arguments: ["cut mid-line", "empty", "10 bytes", "missing"])
+    func damagedIndexHidesNoWorkout(_ damage: String) throws {
+        let d = try DaemonHarness()
+        try d.start()
+        try Self.saveWorkouts(d, 7)
+        #expect(try Self.listed(d) == 7)
+        d.stop()
+        let index = d.dataDir + "/index.jsonl"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: index))
+        switch damage {
+        case "cut mid-line": try bytes.prefix(bytes.count - 40).write(to: URL(fileURLWithPath: index))
+        case "empty": try Data().write(to: URL(fileURLWithPath: index))
+        case "10 bytes": try bytes.prefix(10).write(to: URL(fileURLWithPath: index))
+        default: try FileManager.default.removeItem(atPath: index)
+        }
+        try d.start()
+        let afterDamage = try Self.listed(d)
+        print("index \(damage): \(afterDamage) of 7 listed after restart")
+        #expect(afterDamage == 7, "\(damage): \(afterDamage) of 7 listed")
+        // The next save is not appended onto a torn line: it survives another restart.
+        try Self.saveWorkouts(d, 1)
+        d.stop()
+        try d.start()
+        #expect(try Self.listed(d) == 8)
+        let text = try String(contentsOfFile: index, encoding: .utf8)
+        #expect(text.hasSuffix("\n") && text.split(separator: "\n").count == 8, "one line per workout")
+        d.stop()
+    }
+
+    /// An index line whose workout file is gone (deleted by hand) is not listed.
+    @Test func indexEntryWithoutItsFileIsDropped() throws {
+        let d = try DaemonHarness()
+        try d.start()
+        try Self.saveWorkouts(d, 2)
+        d.stop()
+        let files = try FileManager.default.contentsOfDirectory(atPath: d.dataDir + "/workouts")
+        try FileManager.default.removeItem(atPath: d.dataDir + "/workouts/" + files[0])
+        try d.start()
+        #expect(try Self.listed(d) == 1)
+        d.stop()
+    }
+}

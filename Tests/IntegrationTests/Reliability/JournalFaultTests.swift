@@ -1,0 +1,66 @@
+import Foundation
+import Glibc
+import Testing
+
+extension ReliabilitySuite {
+    /// Issue 15 item 4: the state disk is full at start-up and the journal ends in a torn record.
+    /// The damaged end cannot be copied aside; it must still be cut (and said so), so records
+    /// written later are not appended after the torn line and lost at the next restore.
+    @Suite struct JournalFaultTests {
+        static func points(_ d: DaemonHarness) throws -> Int {
+            ((try d.request(#"{"command":"status"}"#)["workout"] as? [String: Any])?["pointCount"] as? Int) ?? -1
+        }
+
+        @Test(.enabled(if: Reliability.rootUsable, "needs root to mount a tmpfs (CI runs as root)"))
+        func fullStateDiskWithATornJournalTail() throws {
+            guard Reliability.requireRoot() else { return }
+            let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"journalFlushSeconds":0.1,"autoResumeAfterRestore":true}"#)
+            let mount = d.dir + "/s"
+            try Reliability.mountTmpfs(mount, size: "256k")
+            defer { Reliability.unmount(mount) }
+            try d.start()
+            #expect(try d.request(#"{"command":"start","activity":"walking"}"#)["ok"] as? Bool == true)
+            let t0 = Date().timeIntervalSince1970
+            var feeder = FixFeeder(socket: d.feedSocket, start: t0, rate: 20)
+            usleep(1_500_000)
+            feeder.stop()
+            usleep(400_000)  // flushed (0.1 s)
+            let before = try Self.points(d)
+            d.kill9()
+
+            // A torn record at the end, then the disk filled to the last block.
+            let journal = d.stateDir + "/current.journal"
+            let torn = #"{"r":"fix","t":17"#
+            let fd = open(journal, O_WRONLY | O_APPEND)
+            _ = torn.withCString { write(fd, $0, strlen($0)) }
+            close(fd)
+            _ = try Reliability.run(["/bin/dd", "if=/dev/zero", "of=\(mount)/filler", "bs=4k"])
+            var vfs = statvfs()
+            #expect(statvfs(mount, &vfs) == 0 && vfs.f_bavail == 0, "the state disk is full")
+
+            try d.start()
+            let log = d.stderrText()
+            print("reliability: restore with the state disk full: \(log.split(separator: "\n").first { $0.contains("journal") } ?? "(nothing logged)")")
+            #expect(log.contains("journal.torn_end_cut") && log.contains("No space left on device"), "said so: \(log)")
+            let text = try String(contentsOfFile: journal, encoding: .utf8)
+            #expect(text.hasSuffix("\n") && !text.contains(torn), "the torn record was cut")
+            #expect(try Self.points(d) == before, "restored \(before) points")
+
+            // Room again: the workout goes on, and what is recorded now is restored after a crash.
+            try FileManager.default.removeItem(atPath: mount + "/filler")
+            _ = try? d.request(#"{"command":"resume"}"#)
+            feeder = FixFeeder(socket: d.feedSocket, start: Date().timeIntervalSince1970, index0: 1000, rate: 20)
+            usleep(1_500_000)
+            feeder.stop()
+            usleep(400_000)
+            let counted = try Self.points(d)
+            #expect(counted > before)
+            d.kill9()
+            try d.start()
+            let restored = try Self.points(d)
+            print("reliability: torn journal + full disk, then \(counted - before) more fixes and a crash: restored \(restored) of \(counted)")
+            #expect(restored == counted, "every fix after the cut was restored")
+            d.stop()
+        }
+    }
+}
