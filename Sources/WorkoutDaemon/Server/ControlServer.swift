@@ -146,6 +146,9 @@ public final class ControlServer {
             c.mode = .closing
         case .line(let line):
             handle(line, on: c)
+            // Computing a big reply (a `list` of 10,000 workouts on a loaded machine) is not the
+            // client's silence: the idle timeout counts from when its reply is ready.
+            c.lastActivity = EventLoop.monotonic()
         }
         if c.pendingOutput > ControlServer.replyBacklogLimit { _ = c.flush() }
         return c.pendingOutput <= ControlServer.replyBacklogLimit
