@@ -176,11 +176,15 @@ public final class ControlServer {
     }
 
     private func write(_ c: ControlConnection) {
+        let before = c.pendingOutput
         guard c.flush() else { drop(c); return }
         switch c.mode {
         case .watching:
             if c.pendingOutput > maxPendingOutput { drop(c); return }
-        case .requests, .closing, .draining:
+        case .requests, .closing:
+            // A client reading a big reply is not silent: its reading is activity.
+            if c.pendingOutput < before { c.lastActivity = EventLoop.monotonic() }
+        case .draining:
             break
         }
         // Replies read: take the held requests again (and, once none are held, read more).
