@@ -5,7 +5,7 @@
 #      WORKOUTD_RELIABILITY=1), printing the figures they measure;
 #   2. every libFuzzer target for FUZZ_SECONDS each (default 25), seeded from ../shared/data.
 # Runs as root with CI=true in CI (root-only tests then fail instead of skipping). About 4 min
-# on 2 cores: tests ~90 s, fuzz build ~40 s, fuzzing 5 x 25 s.
+# on 2 cores: tests ~90 s, fuzz build ~40 s, fuzzing 6 x 25 s (dbus seeds need python3-gi).
 #
 #   .ci/reliability.sh                    both
 #   RELIABILITY_SKIP_TESTS=1 .ci/reliability.sh   only the fuzzers

@@ -193,5 +193,100 @@ fi
 exposure=$(U systemd-analyze --user security --no-pager workoutd.service 2>/dev/null | grep -E 'Overall exposure')
 info "systemd-analyze --user security workoutd.service: ${exposure#→ }"
 
+# ---- 11. D-Bus: the system bus under the sandbox, logind's inhibitor locks -----------------------------
+# The D-Bus client on its own (workoutd --debug-dbus, docs/dbus.md) against the rig's real
+# dbus-daemon, systemd-logind and polkit. ci lingers without a login session, so polkit refuses
+# it a block lock on sleep and grants delay, as on a headless machine; root gets block.
+WD=/home/ci/.local/bin/workoutd
+inhibit_lines() { "$R" root systemd-inhibit --list --no-pager 2>/dev/null | grep -F 'workoutd D-Bus check' || true; }
+inhibit_mode() { inhibit_lines | awk '{print $NF}' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
+DTMP=$(mktemp -d /tmp/wdbus.XXXXXX)
+
+# 11a. a call to org.freedesktop.DBus.ListNames from inside the service's sandbox
+sh_u 'sed -e "s/^Type=notify/Type=oneshot/" -e "s|^ExecStart=.*|ExecStart=%h/.local/bin/workoutd --debug-dbus list-names|" \
+        -e "/^ExecReload=/d" -e "/^WatchdogSec=/d" -e "/^Restart=/d" -e "/^Wants=/d" -e "/^After=/d" \
+        /src/systemd/workoutd.service > ~/.config/systemd/user/workoutd-dbus-check.service &&
+      systemctl --user daemon-reload'
+U systemctl --user start workoutd-dbus-check.service >/dev/null 2>&1
+out=$("$R" journal workoutd-dbus-check.service 2>/dev/null | grep -E 'ListNames|error' | tail -n 1)
+if [[ $(prop Result workoutd-dbus-check.service) == success && $out == *"ListNames:"*org.freedesktop.login1* ]]; then
+  pass "D-Bus under the sandbox: ListNames on the system bus from a unit with workoutd.service's sandboxing succeeded (${out##*ListNames: })"
+else
+  fail "D-Bus under the sandbox: Result=$(prop Result workoutd-dbus-check.service) output: ${out:-none}"
+fi
+
+# 11b. block asked as ci (no login session): refused by polkit, delay taken, said so; gone at release
+U $WD --debug-dbus inhibit block 4 > "$DTMP/block.out" 2>&1 &
+bpid=$!
+if poll 3 eval '[[ -n $(inhibit_lines) ]]'; then
+  mode=$(inhibit_mode)
+  if [[ $mode == delay ]] && grep -q 'block was refused' "$DTMP/block.out"; then
+    pass "inhibitor as ci: block refused by polkit, delay granted; systemd-inhibit --list shows: $(inhibit_lines | tr -s ' ' | head -n 1)"
+  else
+    fail "inhibitor as ci: mode '$mode' in systemd-inhibit --list; output: $(tr '\n' '|' < "$DTMP/block.out")"
+  fi
+else
+  fail "inhibitor as ci: no workoutd lock in systemd-inhibit --list within 3 s; output: $(tr '\n' '|' < "$DTMP/block.out")"
+fi
+wait $bpid
+if poll 1 eval '[[ -z $(inhibit_lines) ]]'; then
+  pass "inhibitor as ci: the lock is gone within 1 s of its release"
+else
+  fail "inhibitor as ci: lock still listed after release: $(inhibit_lines)"
+fi
+
+# 11c. block asked as root: granted
+"$R" root /src/.build/debug/workoutd --debug-dbus inhibit block 3 > "$DTMP/root.out" 2>&1 &
+rpid=$!
+if poll 3 eval '[[ $(inhibit_mode) == block ]]'; then
+  pass "inhibitor as root: block granted (systemd-inhibit --list mode block)"
+else
+  fail "inhibitor as root: mode '$(inhibit_mode)'; output: $(tr '\n' '|' < "$DTMP/root.out")"
+fi
+wait $rpid
+
+# 11d. PrepareForSleep handling with a delay lock (the container cannot suspend, so the handler
+# is driven at 2 s and 4 s): flush while the lock is held, lock gone while "asleep", re-taken after.
+U $WD --debug-dbus inhibit delay 6 2 4 > "$DTMP/sleep.out" 2>&1 &
+spid=$!
+sleep 1.2; m1=$(inhibit_mode)
+sleep 1.6; m2=$(inhibit_mode)
+sleep 2.0; m3=$(inhibit_mode)
+wait $spid
+if [[ $m1 == delay && -z $m2 && $m3 == delay ]] && grep -q 'prepare-for-sleep: flushing (lock still delay held)' "$DTMP/sleep.out"; then
+  pass "inhibitor PrepareForSleep: flushed while the delay lock was held, lock released for the suspend, re-taken on resume (listed: '$m1' / '$m2' / '$m3')"
+else
+  fail "inhibitor PrepareForSleep: listed '$m1' / '$m2' / '$m3'; output: $(tr '\n' '|' < "$DTMP/sleep.out")"
+fi
+
+# 11e. the inhibitor from inside the service's sandbox (what the daemon itself will do)
+sh_u 'sed -e "s|^ExecStart=.*|ExecStart=%h/.local/bin/workoutd --debug-dbus inhibit block 4|" \
+        ~/.config/systemd/user/workoutd-dbus-check.service > ~/.config/systemd/user/workoutd-inhibit-check.service &&
+      systemctl --user daemon-reload && systemctl --user start --no-block workoutd-inhibit-check.service'
+if poll 3 eval '[[ -n $(inhibit_lines) ]]'; then
+  pass "inhibitor under the sandbox: the unit holds a '$(inhibit_mode)' lock ($(inhibit_lines | tr -s ' ' | head -n 1))"
+else
+  fail "inhibitor under the sandbox: no lock listed; $("$R" journal workoutd-inhibit-check.service 2>/dev/null | tail -n 3 | tr '\n' '|')"
+fi
+
+# 11f. with a polkit rule granting inhibit-block-sleep to ci (docs/dbus.md), ci gets block
+"$R" root sh -c 'mkdir -p /etc/polkit-1/rules.d && cat > /etc/polkit-1/rules.d/50-workoutd.rules' <<'RULE'
+polkit.addRule(function(action, subject) {
+    if (action.id == "org.freedesktop.login1.inhibit-block-sleep" && subject.user == "ci")
+        return polkit.Result.YES;
+});
+RULE
+poll 3 eval '[[ -z $(inhibit_lines) ]]'   # the sandboxed check of 11e has let go
+sleep 1                                   # polkitd reloads rules on change
+U $WD --debug-dbus inhibit block 3 > "$DTMP/rule.out" 2>&1 &
+qpid=$!
+if poll 3 eval '[[ $(inhibit_mode) == block ]]'; then
+  pass "inhibitor with the polkit rule of docs/dbus.md: ci holds a block lock"
+else
+  fail "inhibitor with the polkit rule: mode '$(inhibit_mode)'; output: $(tr '\n' '|' < "$DTMP/rule.out")"
+fi
+wait $qpid
+rm -rf "$DTMP"
+
 echo "systemd-test: $PASSES passed, $FAILS failed"
 ((FAILS == 0)) || exit 1

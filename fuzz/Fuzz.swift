@@ -9,18 +9,21 @@
 //   gpx       GPXReader.read                (import)
 //   tcx       TCXReader.read                (import)
 //   hrm       HeartRateMeasurement.parse    (Bluetooth heart-rate strap notifications)
+//   dbus      DBusMessageFramer + DBusMessage.decode (the system and session bus connections)
 //
 // Besides "does not crash" (ASan and Swift's own traps make any memory error, overflow or
 // out-of-range index fatal), each target checks a property that a stream decoder must have:
 // the stream decoders give the same fixes whatever the input is split into (a TCP read can
 // end anywhere), and an accepted control request encodes to one that decodes (stable after one round).
+// dbus: the framer gives the same messages whatever the split, and a decoded message re-encodes
+// (same byte order) to bytes that decode to the same message and encode to the same bytes.
 import Glibc
 
-private enum Target: String { case nmea, gpsd, control, gpx, tcx, hrm }
+private enum Target: String { case nmea, gpsd, control, gpx, tcx, dbus, hrm }
 
 nonisolated(unsafe) private var target: Target = {
     guard let name = getenv("FUZZ_TARGET").map({ String(cString: $0) }), let t = Target(rawValue: name) else {
-        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx hrm\n", stderr)
+        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx dbus hrm\n", stderr)
         exit(2)
     }
     return t
@@ -105,6 +108,50 @@ private func tcx(_ bytes: [UInt8]) {
     _ = file
 }
 
+/// Frames `bytes` (cut in two at `cut`, or whole) and decodes every frame; stops at the first
+/// framing error, as the connection does (it closes). Messages that do not decode are recorded
+/// by their error, as the connection skips unknown types and closes on the rest.
+private func dbusFrames(_ chunks: [ArraySlice<UInt8>]) -> [String] {
+    var framer = DBusMessageFramer(maximumMessageLength: 1 << 20)
+    var out: [String] = []
+    for c in chunks {
+        framer.append(c)
+        while true {
+            let frame: [UInt8]?
+            do { frame = try framer.nextFrame() } catch { out.append("framing: \(error)"); return out }
+            guard let frame else { break }
+            do {
+                let m = try DBusMessage.decode(frame)
+                out.append("\(m)")
+                checkReencode(m, endianness: frame[0] == 0x42 ? .big : .little)
+            } catch {
+                out.append("decode: \(error)")
+            }
+        }
+    }
+    return out
+}
+
+private func checkReencode(_ m: DBusMessage, endianness: DBusEndianness) {
+    let again: [UInt8]
+    do { again = try m.encoded(serial: m.serial, endianness: endianness) } catch {
+        violated("a decoded D-Bus message does not encode: \(error): \(m)")
+    }
+    guard let m2 = try? DBusMessage.decode(again) else { violated("a re-encoded D-Bus message does not decode: \(m)") }
+    if "\(m2)" != "\(m)" { violated("D-Bus message changed through encode/decode: \(m) -> \(m2)") }
+    guard let third = try? m2.encoded(serial: m2.serial, endianness: endianness), third == again else {
+        violated("D-Bus encoding not stable after one round: \(m)")
+    }
+}
+
+private func dbus(_ bytes: [UInt8]) {
+    let (cut, body) = splitPoint(bytes)
+    let all = Array(body)
+    let whole = dbusFrames([all[...]])
+    let split = dbusFrames([all[..<cut], all[cut...]])
+    if whole != split { violated("D-Bus messages depend on where the stream is split (cut \(cut)): \(whole.count) vs \(split.count)") }
+}
+
 /// A strap's notification: parsing never traps; an accepted value re-encodes to bytes that parse
 /// to the same measurement, and its length is exactly what its flags account for (with the RR
 /// flag every byte is used; without it, extra bytes are ignored).
@@ -129,6 +176,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .control: control(bytes)
     case .gpx: gpx(bytes)
     case .tcx: tcx(bytes)
+    case .dbus: dbus(bytes)
     case .hrm: hrm(bytes)
     }
     return 0

@@ -157,7 +157,25 @@ public enum ArgumentParser {
         case "activities": try noArguments(); return .send(.activities)
         case "streak": try noArguments(); return .send(.streak)
         case "reload": try noArguments(); return .send(.reload)
-        case "watch": try noArguments(); return .watch
+        case "watch":
+            let (p, opts) = try split(["--format"])
+            guard p.isEmpty else { throw UsageError("watch takes no arguments, got '\(p[0])'", command: name) }
+            guard let f = opts.last?.1 else { return .watch }
+            if f == "text" { return .watch }
+            guard let format = StatusBarFormat(rawValue: f) else { throw UsageError("--format must be text, waybar or i3bar, not '\(f)'", command: name) }
+            return .statusBar(format)
+        case "totals":
+            let (p, opts) = try split(["--activity"], flags: ["--week", "--month", "--year"])
+            guard p.isEmpty else { throw UsageError("totals takes no arguments, got '\(p[0])'", command: name) }
+            var per = TotalsPeriod.week
+            var a: ActivityType?
+            for (k, v) in opts {
+                switch k {
+                case "--activity": a = try activity(v)
+                default: per = TotalsPeriod(rawValue: String(k.dropFirst(2))) ?? .week
+                }
+            }
+            return .send(.totals(per, a))
         case "marker":
             let (p, _) = try split([])
             let text = p.joined(separator: " ")

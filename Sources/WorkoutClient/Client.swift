@@ -39,6 +39,8 @@ public struct Client: Sendable {
             return .ok
         case .watch:
             return Watcher(client: self, invocation: inv).run()
+        case .statusBar(let format):
+            return StatusBarWatcher(client: self, invocation: inv, format: format).run()
         case .simulate(let o):
             return Simulator(client: self, invocation: inv, options: o).run()
         case .send, .list, .export:
@@ -167,6 +169,7 @@ public struct Client: Sendable {
                 console.out(renderer.importResults(reply))
                 if code != .ok { console.err("workoutctl: some files could not be imported\n") }
             case .streak: console.out(renderer.streak(reply))
+            case .totals: console.out(renderer.totals(reply))
             case .reload:
                 let changed = (reply["changed"]?.arrayValue ?? []).compactMap(\.stringValue)
                 console.out("Configuration reloaded" + (changed.isEmpty ? "; nothing changed.\n" : "; changed: " + changed.joined(separator: ", ") + ".\n"))
@@ -178,7 +181,7 @@ public struct Client: Sendable {
                 console.out(renderer.status(reply))
             }
         case .list: console.out(renderer.list(reply))
-        case .export, .watch, .simulate, .help, .version: break
+        case .export, .watch, .statusBar, .simulate, .help, .version: break
         }
         return code
     }

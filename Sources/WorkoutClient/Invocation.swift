@@ -24,6 +24,8 @@ public enum ClientCommand: Sendable, Equatable {
     case list(ListOptions)
     case export(ExportOptions)
     case watch
+    /// `watch --format waybar|i3bar`: one JSON line per change for a status bar.
+    case statusBar(StatusBarFormat)
     case simulate(SimulateOptions)
     /// `--help` (nil: the global help) or `COMMAND --help` / `help COMMAND`.
     case help(String?)
@@ -76,7 +78,7 @@ extension ClientCommand {
     public var request: JSON? {
         switch self {
         case .send(let r): return r.encoded()
-        case .watch: return ControlRequest.watch.encoded()
+        case .watch, .statusBar: return ControlRequest.watch.encoded()
         case .export(let o): return ControlRequest.export(o.id, o.format).encoded()
         case .list(let o):
             var obj = JSONObject()

@@ -18,7 +18,7 @@ public enum ConnectionError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         switch self {
         case .unreachable(let path, let reason): return "cannot connect to \(path): \(reason)"
-        case .timedOut(let path, let s): return "workoutd at \(path) did not answer within \(JSONNumber.short(s)) s"
+        case .timedOut(let path, let s): return "workoutd at \(path) did not answer within \(NumberText.short(s)) s"
         case .closed(let path): return "workoutd at \(path) closed the connection without answering"
         case .io(let m): return m
         case .untrusted(let path, let reason):
@@ -28,7 +28,7 @@ public enum ConnectionError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 /// Short number text for messages ("10", "2.5").
-enum JSONNumber {
+enum NumberText {
     static func short(_ d: Double) -> String { d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d) }
 }
 

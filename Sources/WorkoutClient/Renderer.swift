@@ -269,7 +269,36 @@ public struct Renderer: Sendable {
             }
             out += line + "\n"
         }
+        for h in s["habits"]?.arrayValue ?? [] {
+            let per = h["per"]?.stringValue ?? "period"
+            let current = h["current"]?.intValue ?? 0
+            var line = "\(h["name"]?.stringValue ?? "?"): "
+            line += (h["done"]?.boolValue ?? false) ? "done" : (h["leftText"]?.stringValue ?? "not done")
+            if !(h["done"]?.boolValue ?? false), let d = h["daysToGo"]?.intValue, h["dueToday"]?.boolValue ?? true { line += ", " + HabitText.daysToGo(d) }
+            line += "; streak \(count(current, per)), best \(count(h["best"]?.intValue ?? 0, per))"
+            if h["atRisk"]?.boolValue ?? false { line += "; AT RISK" }
+            out += line + "\n"
+        }
         return out.isEmpty ? "No streak data.\n" : out
+    }
+
+    /// `totals`: this and the previous period side by side.
+    public func totals(_ r: JSON) -> String {
+        let t = r["totals"] ?? .null
+        let per = t["per"]?.stringValue ?? "week"
+        let cur = t["current"] ?? .null, prev = t["previous"] ?? .null
+        func range(_ p: JSON) -> String { "\(p["start"]?.stringValue ?? "?")..\(p["end"]?.stringValue ?? "?")" }
+        let rows: [(String, (JSON) -> String)] = [
+            ("", { range($0) }),
+            ("Workouts", { "\($0["count"]?.intValue ?? 0)" }),
+            ("Distance", { Units.distance($0["distanceMeters"]?.doubleValue ?? 0) }),
+            ("Moving time", { Units.duration($0["movingSeconds"]?.doubleValue ?? 0) }),
+            ("Climb", { formatFixed($0["elevationGainMeters"]?.doubleValue ?? 0, decimals: 0) + " m" }),
+        ]
+        var out = "Totals per \(per)" + (t["activity"]?.stringValue.map { " (\($0))" } ?? "") + "\n"
+        out += pad("", 13) + pad("this \(per)", 24) + "last \(per)\n"
+        for (label, f) in rows { out += pad(label, 13) + pad(f(cur), 24) + f(prev) + "\n" }
+        return out
     }
 
     /// `import`: one line per file.

@@ -1,4 +1,5 @@
 import Glibc
+import WorkoutSystem
 import WorkoutCore
 
 /// `simulate`: writes an NMEA log, JSON fix lines or the built-in route into the feed socket,
@@ -44,7 +45,7 @@ struct Simulator {
         }
         let signals = client.catchesSignals ? Interrupts.install() : -1
         if !invocation.json {
-            let pace = options.speed == 0 ? "as fast as possible" : (options.speed == 1 ? "in real time" : "at \(JSONNumber.short(options.speed))x")
+            let pace = options.speed == 0 ? "as fast as possible" : (options.speed == 1 ? "in real time" : "at \(NumberText.short(options.speed))x")
             if let hr = options.heartRate { what += " with a heart rate of \(hr.label)" }
             console.out("Feeding \(what) into \(feedPath) \(pace)\(options.loop ? ", looping" : ""); Ctrl-C to stop.\n")
         }
@@ -151,20 +152,10 @@ struct Simulator {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
-    /// A whole file's bytes.
+    /// A whole file's bytes (a regular file of at most 512 MB: a FIFO or device is refused).
     static func readFile(_ path: String) -> Result<[UInt8], SimulationError> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(.unreadable(errnoText(errno))) }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = read(fd, &chunk, chunk.count)
-            if n < 0 { if errno == EINTR { continue }; return .failure(.unreadable(errnoText(errno))) }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > 512 << 20 { return .failure(.unreadable("larger than 512 MB")) }
+        do { return .success(try readRegularFile(path, limit: 512 << 20)) } catch {
+            return .failure(.unreadable(error.description))
         }
-        return .success(bytes)
     }
 }

@@ -41,6 +41,8 @@ extension Daemon {
             catch { return .value(storeErrorReply(error, id: id)) }
         case .streak:
             return .value(ControlServer.okReply([("streak", streakJSON())]))
+        case .totals(let per, let activity):
+            return .value(ControlServer.okReply([("totals", totalsJSON(per, activity: activity))]))
         case .reload:
             return .value(reload())
         case .debugHang:
@@ -78,6 +80,7 @@ extension Daemon {
             configureLogFile()
             server?.limits = new.limits
             rescheduleStatusLog()
+            feeds?.maxClients = new.limits.maxClients
             feeds?.configure(new.feeds)
             sensors?.configure(new.sensors)
             log(DaemonLogEvent.reloaded(changed: changed))

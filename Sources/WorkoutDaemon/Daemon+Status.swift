@@ -13,6 +13,9 @@ extension Daemon {
         case event
     }
 
+    /// The splits and laps a status line carries: the most recent ones, with their counts.
+    static let statusIntervalLimit = 20
+
     /// The status as compact JSON text (keys: docs/interface.md), written straight to bytes;
     /// the workout's closed splits and laps are copied from `statusCache`, not encoded again.
     func encodedStatus(_ line: StatusLine) -> [UInt8] {
@@ -24,7 +27,7 @@ extension Daemon {
         w.raw(",\"state\":"); w.string(lifecycle.stateName)
         w.raw(",\"workout\":")
         if let summary = lifecycle.summary(now: now()) {
-            summary.writeJSON(to: &w, cache: &statusCache)
+            summary.writeJSON(to: &w, cache: &statusCache, recent: Daemon.statusIntervalLimit)
         } else {
             w.null()
             statusCache = SummaryJSONCache()  // no workout: keep no bytes of the last one

@@ -38,7 +38,8 @@ extension Daemon {
 
     func streakJSON() -> JSON {
         let (calc, zone) = streakCalculator()
-        let s = calc.status(history: streakHistory(), now: now())
+        let history = streakHistory()
+        let s = calc.status(history: history, now: now())
         func day(_ d: StreakDay?) -> JSON { .string(d?.iso) }
         return [
             "daily": [
@@ -53,18 +54,21 @@ extension Daemon {
                 "workoutsThisWeek": .int(s.workoutsThisWeek), "target": .int(config.streaks.weeklyTarget),
             ],
             "today": .string(s.today.iso), "timeZone": .string(zone),
+            "habits": habitsJSON(history: history, now: now()),
         ]
     }
 
     func logStreaksAtStartup() {
         let (calc, zone) = streakCalculator()
         log(StreakLogEvent.summary(calc.status(history: streakHistory(), now: now()), zone: zone))
+        checkStreakRisk()  // at once, not a minute later: a restart late in the day may be the last chance
     }
 
     func announceStreakAfterSave(_ w: RecordedWorkout) {
         let (calc, _) = streakCalculator()
         let report = StreakReport(saving: StreakWorkout(w.summary, utcOffset: nil), into: streakHistory(excluding: w.id), now: now(), calculator: calc)
         for e in report.events { log(e) }
+        announceHabitsAfterSave(w)
     }
 
     /// Once per local day, after the reminder hour, when today still lacks a workout.
@@ -78,5 +82,6 @@ extension Daemon {
         case .quiet:
             break
         }
+        checkHabitRisks()
     }
 }

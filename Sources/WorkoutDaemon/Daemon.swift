@@ -38,6 +38,12 @@ public final class Daemon: @unchecked Sendable {
     var ticks = 0
     /// The streak day of the last "at risk" warning (once per day).
     var lastRiskWarningDay: StreakDay?
+    /// Per habit name, the first day of the period of its last at-risk warning.
+    var habitWarnings: [String: StreakDay] = [:]
+    /// Runs hook programs (config `hooks`) off the loop; set by `installHooks()`.
+    var hookRunner: HookRunner?
+    /// Desktop notifications (config `notifications`), created at the first notice.
+    var desktopNotifier: DesktopNotifier?
     let testHooks: Bool
     /// The current workout's splits and laps as encoded for the last status line.
     var statusCache = SummaryJSONCache()
@@ -62,6 +68,7 @@ public final class Daemon: @unchecked Sendable {
         self.store = try HistoryStore(paths: paths, faultInjector: faults)
         self.journal = Journal(path: paths.journalFile)
         configureLogFile()
+        installHooks()
     }
 
     /// The daemon's clock (`DaemonClock`).
@@ -170,6 +177,7 @@ public final class Daemon: @unchecked Sendable {
         case .fix(let fix): perform(lifecycle.fixReceived(fix, at: now()))
         case .sourceChanged(let replay): perform(lifecycle.feedSourceChanged(replay: replay, at: now()))
         case .replayEnded: perform(lifecycle.replayEnded(at: now()))
+        case .readTurnEnded: journal.writeBuffered()  // a killed process then loses no counted fix
         case .heartRate(let r): perform(lifecycle.heartRateReceived(time: r.time, bpm: r.bpm, rr: r.rr1024, at: now()))
         case .log(let event): log(event)
         }

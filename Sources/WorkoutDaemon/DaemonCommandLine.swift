@@ -25,6 +25,7 @@ public enum DaemonCommandLine {
             case "--help", "-h": print(usage); return 0
             case "--version": print("workoutd \(Daemon.version)"); return 0
             case "--check-config": checkOnly = true
+            case "--debug-dbus": return DBusDebugCommand.main(Array(args[(i + 1)...]), environment: env)
             case "--config":
                 guard i + 1 < args.count else { eprint("workoutd: --config needs a path\n\(usage)"); return 2 }
                 i += 1; configPath = args[i]

@@ -5,7 +5,7 @@ import Glibc
 /// by the user. The daemon creates and tightens it; workoutctl only checks it before trusting a
 /// socket in it, so another user who made `/tmp/workoutd-$UID` first is refused, not obeyed.
 public enum PrivateDirectory {
-    /// What `check` found wrong.
+    /// What is wrong with `path` as a private directory of `uid` (nil: nothing).
     public static func problem(_ path: String, uid: uid_t = getuid()) -> SystemError? {
         var st = stat()
         guard lstat(path, &st) == 0 else { return SystemError.last("lstat \(path)") }
@@ -16,17 +16,6 @@ public enum PrivateDirectory {
             return SystemError("\(path) is owned by uid \(st.st_uid), not by us (uid \(uid))", code: EPERM)
         }
         return nil
-    }
-
-    /// Checks an existing directory; unless `allowOthersWrite`, group or other write permission is
-    /// refused too (someone else could replace what is in it).
-    public static func check(_ path: String, uid: uid_t = getuid(), allowOthersWrite: Bool = false) throws(SystemError) {
-        if let p = problem(path, uid: uid) { throw p }
-        var st = stat()
-        _ = lstat(path, &st)
-        if !allowOthersWrite, st.st_mode & 0o022 != 0 {
-            throw SystemError("\(path) is writable by other users (mode \(String(st.st_mode & 0o777, radix: 8)))", code: EPERM)
-        }
     }
 
     /// Creates (parents first, 0700) or checks the directory; a group/other mode is tightened to

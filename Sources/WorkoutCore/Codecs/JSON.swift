@@ -455,30 +455,10 @@ extension JSON {
     }
 
     public static func writeString(_ s: String, to out: inout String) {
-        out += "\""
         var needsEscape = false
         for u in s.utf8 where u < 0x20 || u == 0x22 || u == 0x5C { needsEscape = true; break }
-        if !needsEscape {
-            out += s
-        } else {
-            for scalar in s.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                default:
-                    if scalar.value < 0x20 {
-                        let hex = String(scalar.value, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-        }
-        out += "\""
+        guard needsEscape else { out += "\""; out += s; out += "\""; return }
+        QuotedText.append(s, to: &out) { $0.value < 0x20 }
     }
 }
 

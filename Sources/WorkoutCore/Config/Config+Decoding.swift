@@ -73,6 +73,7 @@ extension Config {
             try lim.finish()
         }
         try decodeHeartRateKeys(&r, into: &c)
+        try c.decodeHabitKeys(&r)
         try r.finish()
         return c
     }

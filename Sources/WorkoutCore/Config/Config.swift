@@ -28,6 +28,11 @@ public struct Config: Sendable, Equatable {
     public var sex: Sex? = nil
     /// Heart-rate zones.
     public var heartRate = HeartRateConfig()
+    /// Habits with their own targets and streaks (docs/streaks.md).
+    public var habits: [Habit] = []
+    /// Programs run on log events (docs/config.md, "Hooks").
+    public var hooks: [HookConfig] = []
+    public var notifications = NotificationsConfig()
 
     public init() {}
 }

@@ -101,23 +101,8 @@ public enum Logfmt {
 
     /// `"..."` with `"` `\` and control characters escaped.
     public static func quoted(_ s: String) -> String {
-        var out = "\""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if needsEscape(c) {
-                    let hex = String(c.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-                } else {
-                    out.unicodeScalars.append(c)
-                }
-            }
-        }
-        return out + "\""
+        var out = ""
+        QuotedText.append(s, to: &out, escaping: needsEscape)
+        return out
     }
 }

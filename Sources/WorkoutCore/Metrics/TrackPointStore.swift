@@ -88,6 +88,7 @@ public struct TrackPointStore: RandomAccessCollection, Sendable, Equatable {
         case .outOfOrder: return 6
         case .stationaryJitter: return 7
         case .invalidPosition: return 8
+        case .late: return 9
         }
     }
 

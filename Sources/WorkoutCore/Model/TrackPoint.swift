@@ -17,6 +17,9 @@ public enum RejectionReason: String, Sendable, Codable, CaseIterable {
     case stationaryJitter = "stationary_jitter"
     /// coordinates outside [-90, 90] x [-180, 180] or not finite
     case invalidPosition = "invalid_position"
+    /// stamped at or before the last pause, resume or lap although it arrived after it (a
+    /// receiver running late): kept and counted, adds nothing
+    case late
 }
 
 /// A fix as recorded in a workout: accepted (with the segment it belongs to) or rejected.

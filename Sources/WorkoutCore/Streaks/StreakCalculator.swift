@@ -41,88 +41,23 @@ public struct StreakCalculator: Sendable {
         StreakDay(dayNumber: w * 7 + settings.weekStart.weekday - 4)
     }
 
-    /// Streaks as of `now`. Workouts on streak days after today are ignored.
-    public func status(history: [StreakWorkout], now: Double) -> StreakStatus {
-        let today = day(of: now)
-        var perDay: [Int: Int] = [:]
-        for w in history where qualifies(w) {
-            let d = day(of: w.startedAt, utcOffset: w.utcOffset).dayNumber
-            if d <= today.dayNumber { perDay[d, default: 0] += 1 }
-        }
-        let days = perDay.keys.sorted()
-
-        // Daily: walk the days with workouts; a gap is bridged when its days fit the streak's
-        // rest-day allowance in every week they fall in.
-        var best: DayStreak? = nil
-        var cur: DayStreak? = nil
-        var used: [Int: Int] = [:]
-        for d in days {
-            let sd = StreakDay(dayNumber: d)
-            if var c = cur, bridge(from: c.end.dayNumber + 1, to: d - 1, used: &used) {
-                c.restDays += d - 1 - c.end.dayNumber
-                c.end = sd
-                c.days += 1
-                cur = c
-            } else {
-                cur = DayStreak(start: sd, end: sd, days: 1, restDays: 0)
-                used = [:]
-            }
-            if best == nil || cur!.days > best!.days { best = cur }
-        }
-        var current: DayStreak? = nil
-        var trailing = 0
-        var coverable = false
-        let todayDone = perDay[today.dayNumber] != nil
-        if let c = cur {
-            var u = used
-            if c.end == today {
-                current = c
-            } else if bridge(from: c.end.dayNumber + 1, to: today.dayNumber - 1, used: &u) {
-                current = c
-                trailing = today.dayNumber - 1 - c.end.dayNumber
-                coverable = bridge(from: today.dayNumber, to: today.dayNumber, used: &u)
-            }
-        }
-
-        // Weekly: consecutive weeks with at least `weeklyTarget` workouts.
-        var perWeek: [Int: Int] = [:]
-        for (d, n) in perDay { perWeek[week(of: StreakDay(dayNumber: d)), default: 0] += n }
-        let thisWeek = week(of: today)
-        let met = perWeek.filter { $0.value >= settings.weeklyTarget }.keys.sorted()
-        var bestW: WeekStreak? = nil
-        var curW: (first: Int, last: Int, workouts: Int)? = nil
-        func asStreak(_ r: (first: Int, last: Int, workouts: Int)) -> WeekStreak {
-            WeekStreak(start: firstDay(ofWeek: r.first), end: firstDay(ofWeek: r.last).adding(days: 6),
-                       weeks: r.last - r.first + 1, workouts: r.workouts)
-        }
-        for w in met {
-            if let c = curW, c.last == w - 1 { curW = (c.first, w, c.workouts + perWeek[w]!) } else { curW = (w, w, perWeek[w]!) }
-            let s = asStreak(curW!)
-            if bestW == nil || s.weeks > bestW!.weeks { bestW = s }
-        }
-        var currentW: WeekStreak? = nil
-        if let c = curW, c.last >= thisWeek - 1 { currentW = asStreak(c) }
-
-        return StreakStatus(today: today, todayDone: todayDone, currentDaily: current, bestDaily: best,
-                            trailingRestDays: trailing, todayCoverable: coverable,
-                            workoutsThisWeek: perWeek[thisWeek] ?? 0, currentWeekly: currentW, bestWeekly: bestW)
+    /// The calendar the habit engine counts days and weeks with.
+    public var calendar: HabitCalendar {
+        HabitCalendar(zone: zone, dayStartHour: settings.dayStartHour, weekStart: settings.weekStart)
     }
 
-    /// Can days `from...to` (empty when to < from) all be rest days, given the rest days the
-    /// streak already used per week? On success `used` includes them; on failure it is unchanged.
-    func bridge(from: Int, to: Int, used: inout [Int: Int]) -> Bool {
-        if to < from { return true }
-        let allowance = settings.restDaysPerWeek
-        // A gap of 13 days or more holds a whole week, more than the 6 rest days a week can have.
-        if allowance == 0 || to - from + 1 >= 13 { return false }
-        var u = used
-        for d in from...to {
-            let w = week(of: StreakDay(dayNumber: d))
-            u[w, default: 0] += 1
-            if u[w]! > allowance { return false }
-        }
-        used = u
-        return true
+    /// Streaks as of `now`: the built-in daily and weekly habits (`Habit.builtInDaily`,
+    /// `Habit.builtInWeekly`) evaluated by the habit engine. Workouts on streak days after today
+    /// are ignored.
+    public func status(history: [StreakWorkout], now: Double) -> StreakStatus {
+        let engine = HabitEngine(calendar: calendar)
+        let d = engine.status(Habit.builtInDaily(settings), history: history, now: now)
+        let w = engine.status(Habit.builtInWeekly(settings), history: history, now: now)
+        func day(_ s: HabitStreak?) -> DayStreak? { s.map { DayStreak(start: $0.start, end: $0.end, days: $0.length, restDays: $0.skips) } }
+        func week(_ s: HabitStreak?) -> WeekStreak? { s.map { WeekStreak(start: $0.start, end: $0.end, weeks: $0.length, workouts: Int($0.total)) } }
+        return StreakStatus(today: d.today, todayDone: d.done, currentDaily: day(d.current), bestDaily: day(d.best),
+                            trailingRestDays: d.trailingSkips, todayCoverable: d.coverable,
+                            workoutsThisWeek: Int(w.progress), currentWeekly: week(w.current), bestWeekly: week(w.best))
     }
 }
 

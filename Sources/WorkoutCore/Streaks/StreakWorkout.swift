@@ -1,4 +1,4 @@
-/// What the streak rules need of a workout, recorded or imported alike.
+/// What the streak and habit rules need of a workout, recorded or imported alike.
 public struct StreakWorkout: Sendable, Equatable {
     /// Start instant, seconds since 1970 UTC. The workout counts for the streak day of its start.
     public var startedAt: Double
@@ -8,15 +8,23 @@ public struct StreakWorkout: Sendable, Equatable {
     /// it. When present it decides the workout's local date, so a trip to another zone does not
     /// move days already lived; when nil the configured zone's rules at `startedAt` decide.
     public var utcOffset: Int?
+    /// The activity (nil: unknown; such a workout counts only for habits of any activity).
+    public var activity: ActivityType?
+    /// Distance in metres (habits with a minimum or a summed distance).
+    public var distanceMeters: Double
 
-    public init(startedAt: Double, durationSeconds: Double, utcOffset: Int? = nil) {
+    public init(startedAt: Double, durationSeconds: Double, utcOffset: Int? = nil, activity: ActivityType? = nil, distanceMeters: Double = 0) {
         self.startedAt = startedAt
         self.durationSeconds = durationSeconds
         self.utcOffset = utcOffset
+        self.activity = activity
+        self.distanceMeters = distanceMeters
     }
 
-    /// From a saved or imported summary: its start and its elapsed time (manual pauses excluded).
+    /// From a saved or imported summary: its start, its elapsed time (manual pauses excluded),
+    /// activity and distance.
     public init(_ summary: WorkoutSummary, utcOffset: Int? = nil) {
-        self.init(startedAt: summary.startedAt, durationSeconds: summary.elapsedSeconds, utcOffset: utcOffset)
+        self.init(startedAt: summary.startedAt, durationSeconds: summary.elapsedSeconds, utcOffset: utcOffset,
+                  activity: summary.activity, distanceMeters: summary.distanceMeters)
     }
 }

@@ -54,6 +54,8 @@ public final class DBusConnection {
     public static let maximumIncomingMessage = 1 << 24  // 16 MiB
     /// At most this many received descriptors may wait for their message.
     static let maximumPendingFDs = 1024
+    /// A bus that stops reading while we keep sending is dropped past this many queued bytes.
+    static let maximumQueuedBytes = 1 << 24
 
     private let loop: EventLoop
     private let fd: Int32
@@ -226,6 +228,13 @@ public final class DBusConnection {
             dups.append(d)
         }
         let out = Outgoing(bytes: bytes, fds: dups, serial: serial)
+        let queued = (sendQueue + held).reduce(0) { $0 + $1.bytes.count - $1.sent }
+        if queued + bytes.count > DBusConnection.maximumQueuedBytes {
+            closeAll(dups)
+            let e = DBusError.disconnected("the bus stopped reading (\(queued) bytes waiting to be sent)")
+            loop.after(0) { [weak self] in self?.shutdown(e, notify: true) }
+            return .failure(e)
+        }
         switch phase {
         case .authenticating: held.append(out)
         case .greeting, .ready:

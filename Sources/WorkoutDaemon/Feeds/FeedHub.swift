@@ -30,6 +30,8 @@ final class FeedHub {
         case sourceChanged(replay: FeedReplay?)
         /// The feeding simulation closed its connection.
         case replayEnded
+        /// A read turn on a feed ended: what it reported should reach the kernel now.
+        case readTurnEnded
         /// A heart-rate line from any feed-socket connection (reported whether or not GPS is
         /// open: indoor workouts have heart rate and no GPS).
         case heartRate(HeartRateReading)
@@ -51,7 +53,8 @@ final class FeedHub {
     private let report: (Report) -> Void
     var maxClients: Int
     var status = GPSStatus()
-    private var gpsOpen = false
+    /// Whether fixes are reported now (the core's `openGPS`/`closeGPS`).
+    private var state = HubState.closed
     private var listenFD: Int32 = -1
     private var acceptor: Acceptor?
     private var clients: [Int32: Client] = [:]
@@ -64,9 +67,10 @@ final class FeedHub {
     private var lastLoggedProblem: String?
     /// One read buffer for every feed socket client (all read on the loop thread).
     private var reader = FeedReader()
-    /// The source feeding the workout, when it last delivered (monotonic), and whether its
-    /// change has been reported since GPS was opened.
-    private var feeding: (source: Source, lastFix: Double, reported: Bool)?
+    /// The source feeding the workout and when it last delivered (monotonic).
+    private var feeding: (source: Source, lastFix: Double)?
+
+    enum HubState { case closed, open }
 
     /// One feed-socket connection.
     private struct Client {
@@ -114,27 +118,28 @@ final class FeedHub {
 
     func configure(_ new: [FeedConfig]) {
         guard new != feeds else { return }
-        let wasOpen = gpsOpen
+        let wasOpen = state
         close()
         stopListening()
         feeds = new
         listenFeedSocket()
-        if wasOpen { open() }
+        if case .open = wasOpen { open() }
     }
 
     func open() {
-        guard !gpsOpen else { return }
-        gpsOpen = true
+        if case .open = state { return }
+        state = .open
         status.source = feedSocketPath.map { "feed socket \($0)" } ?? feeds.first?.label
-        feeding?.reported = false  // a new workout (or a resume) learns its source again
+        // A new workout (or a resume) learns which source feeds it, and whether it replays.
+        if case .client(let fd)? = feeding?.source, let c = clients[fd] { report(.sourceChanged(replay: c.decoder.replay)) }
         networkIndex = 0
         failures = 0
         tryNetwork()
     }
 
     func close() {
-        guard gpsOpen else { return }
-        gpsOpen = false
+        guard case .open = state else { return }
+        state = .closed
         status.fixMode = .noFix
         if feeding?.source == .network { feeding = nil }
         closeNetwork()
@@ -149,7 +154,7 @@ final class FeedHub {
     /// round waits with backoff (1, 2, 4 ... 30 s) before starting again from the first.
     private func tryNetwork() {
         let list = networkFeeds
-        guard gpsOpen, !list.isEmpty else { return }
+        guard case .open = state, !list.isEmpty else { return }
         let cfg = list[networkIndex % list.count]
         let feed = NetworkFeed(cfg, loop: loop)
         network = feed
@@ -163,6 +168,7 @@ final class FeedHub {
             self.report(.log(GPSLogEvent.connected(cfg.label)))
         }
         feed.onFailure = { [unowned self] reason in self.networkFailed(cfg, reason) }
+        feed.onReadEnd = { [unowned self] in self.report(.readTurnEnded) }
         feed.connect()
     }
 
@@ -175,7 +181,7 @@ final class FeedHub {
     }
 
     private func networkFailed(_ cfg: FeedConfig, _ reason: String) {
-        guard gpsOpen else { return }
+        guard case .open = state else { return }
         closeNetwork()
         networkIndex += 1
         var delay = 0.2
@@ -237,6 +243,7 @@ final class FeedHub {
                 }
             }
         }
+        report(.readTurnEnded)
         addRejections(c.decoder.rejected, reported: c.reportedRejections)
         c.reportedRejections = c.decoder.rejected
         status.satellites = c.decoder.satellites ?? status.satellites
@@ -282,7 +289,7 @@ final class FeedHub {
     }
 
     private func deliver(_ fix: Fix, from source: Source, replay: FeedReplay?) {
-        guard gpsOpen else { return }
+        guard case .open = state else { return }
         let t = EventLoop.monotonic()
         if let f = feeding, f.source != source {
             guard rank(source) < rank(f.source) || t - f.lastFix > FeedHub.handoverSeconds else {
@@ -291,13 +298,10 @@ final class FeedHub {
             }
             feeding = nil
         }
-        if feeding == nil {
-            feeding = (source, t, false)
-            updateOtherSources()
-        }
         feeding?.lastFix = t
-        if feeding?.reported == false {
-            feeding?.reported = true
+        if feeding == nil {
+            feeding = (source, t)
+            updateOtherSources()
             switch source {
             case .network: status.source = network?.config.label
             case .client: status.source = feedSocketPath.map { "feed socket \($0)" }

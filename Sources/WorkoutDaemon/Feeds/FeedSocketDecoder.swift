@@ -29,10 +29,7 @@ public struct FeedSocketDecoder: FeedLineDecoder {
             var withNewline = Array(line)
             withNewline.append(10)
             withNewline.withUnsafeBufferPointer { nmea.feed($0) { fixes.append($0.fix) } }
-            let s = nmea.stats
-            for (k, v) in [("nmea_bad_checksum", s.badChecksum), ("nmea_missing_checksum", s.missingChecksum), ("nmea_malformed", s.malformed)] where v > 0 {
-                rejected[k] = v
-            }
+            for (k, v) in nmea.stats.rejectionCounts { rejected[k] = v }
             if let sats = fixes.last?.satellites { satellites = sats }
             return fixes
         }
@@ -50,6 +47,7 @@ public struct FeedSocketDecoder: FeedLineDecoder {
             return []
         case "FIX", "TPV":
             guard let fix = FeedSocketDecoder.fix(from: j) else { rejected["bad_fix", default: 0] += 1; return [] }
+            if let field = FixBounds.violation(fix) { rejected["implausible_" + field, default: 0] += 1; return [] }
             return [fix]
         default:
             rejected["unknown_class", default: 0] += 1

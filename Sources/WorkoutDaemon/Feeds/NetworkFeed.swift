@@ -23,6 +23,8 @@ final class NetworkFeed {
     /// Called once when the connection fails or ends, with the reason in words.
     var onFailure: (String) -> Void = { _ in }
     var onConnected: () -> Void = {}
+    /// Called after each read turn (its fixes were all reported).
+    var onReadEnd: () -> Void = {}
 
     init(_ config: FeedConfig, loop: EventLoop) {
         self.config = config
@@ -89,6 +91,7 @@ final class NetworkFeed {
         let (outcome, bytes) = reader.read(fd) { chunk in
             chunk.withMemoryRebound(to: UInt8.self) { decoder.feed($0) { onFix($0) } }
         }
+        onReadEnd()
         guard case .connected(_, let token) = phase else { return }  // onFix may have closed us
         if let mode = pace.next(after: outcome, bytes: bytes, now: EventLoop.monotonic()) {
             loop.setMode(token, mode)

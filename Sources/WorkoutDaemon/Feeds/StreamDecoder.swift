@@ -29,14 +29,8 @@ enum StreamDecoder {
     /// Rejected input by reason, for `status`.
     var rejected: [String: Int] {
         switch self {
-        case .gpsd(let r):
-            let s = r.stats
-            return ["gpsd_invalid_json": s.invalidJSON, "gpsd_not_object": s.notAnObject, "gpsd_wrong_type": s.wrongType,
-                    "gpsd_too_long": s.tooLong].filter { $0.value > 0 }
-        case .nmea(let d):
-            let s = d.stats
-            return ["nmea_bad_checksum": s.badChecksum, "nmea_missing_checksum": s.missingChecksum, "nmea_too_long": s.tooLong,
-                    "nmea_malformed": s.malformed, "nmea_not_nmea": s.notNMEA].filter { $0.value > 0 }
+        case .gpsd(let r): return r.stats.rejectionCounts
+        case .nmea(let d): return d.stats.rejectionCounts
         }
     }
 }

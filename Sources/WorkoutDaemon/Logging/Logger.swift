@@ -34,7 +34,12 @@ public final class Logger {
         }
     }
 
+    /// Sees every event before the level filter (hooks, notifications): one place where all
+    /// log events pass.
+    var tap: ((any LogEvent, Double) -> Void)?
+
     public func log(_ event: some LogEvent, wallTime: Double) {
+        tap?(event, wallTime)
         guard event.level >= minimumLevel else { return }  // at least as severe as the minimum
         let line: String
         switch style {

@@ -26,7 +26,7 @@ public struct Paths: Sendable, Equatable {
         let data = xdg("XDG_DATA_HOME", home + "/.local/share")
         let state = xdg("XDG_STATE_HOME", home + "/.local/state")
         // Without XDG_RUNTIME_DIR: a per-user directory in /tmp, created 0700 and checked to be
-        // ours (UnixSocket.preparePrivateDirectory refuses a directory someone else made).
+        // ours (PrivateDirectory.prepare refuses a directory someone else made).
         let runtime = RuntimeDirectory.path(xdgRuntimeDir: env["XDG_RUNTIME_DIR"], uid: getuid())
         configFile = config + "/workoutd/config.json"
         runtimeDir = runtime

@@ -5,13 +5,16 @@ import Glibc
 /// descriptors (EMFILE/ENFILE), a level-triggered `poll` would report the listening socket
 /// ready on every turn and the loop would spin at 100 % of a core: instead the socket is
 /// unwatched, the clients waiting are accepted through a spare descriptor and told `busy`
-/// (`refuse`), `onExhausted` is called once, and accepting is retried every 100 ms until a
-/// descriptor is free again (then `onExhausted` is called with false).
+/// (`refuse`), `onExhausted` is called once, and accepting is retried every 100 ms until every
+/// waiting client could be accepted again (then `onExhausted` is called with false).
 final class Acceptor {
     private let loop: EventLoop
     private let listenFD: Int32
     private var token: EventLoop.Token = 0
     private var backoff: RepeatingTimer?
+    /// From running out of descriptors until the queue of waiting clients is drained again.
+    private var exhaustion = Exhaustion.none
+    private enum Exhaustion { case none, since(Double) }
     /// Held in reserve, closed to accept (and answer) one client when out of descriptors.
     private var spareFD: Int32 = open("/dev/null", O_RDONLY | O_CLOEXEC)
     private let onClient: (Int32) -> Void
@@ -40,8 +43,10 @@ final class Acceptor {
             let fd = accept(listenFD, nil, nil)
             if fd < 0 {
                 if errno == EINTR { continue }
-                if errno == EMFILE || errno == ENFILE { exhausted(errno) }
-                return  // EAGAIN: drained
+                if errno == EMFILE || errno == ENFILE { exhausted(errno); return }
+                // EAGAIN: drained. Every waiting client was accepted: the exhaustion is over.
+                if case .since = exhaustion { exhaustion = .none; onExhausted(false, "") }
+                return
             }
             setNonBlockingCloExec(fd)
             onClient(fd)
@@ -57,7 +62,10 @@ final class Acceptor {
             refuse(fd)
         }
         guard backoff == nil else { return }
-        onExhausted(true, String(cString: strerror(code)))
+        if case .none = exhaustion {
+            exhaustion = .since(EventLoop.monotonic())
+            onExhausted(true, String(cString: strerror(code)))
+        }
         loop.setEvents(token, 0)
         backoff = loop.every(0.1) { [unowned self] in self.retry() }
     }
@@ -70,7 +78,6 @@ final class Acceptor {
         backoff?.cancel()
         backoff = nil
         loop.setEvents(token, Int16(POLLIN))
-        onExhausted(false, "")
         acceptAll()
     }
 }

@@ -28,6 +28,8 @@ final class ControlConnection {
     /// a request must be complete within the client timeout however steadily it trickles in.
     var partialSince: Double?
     var token: EventLoop.Token = 0
+    /// When this turn of the loop began serving it (see `ControlServer.turnBudget`).
+    var turnStarted = 0.0
 
     init(fd: Int32, id: Int, maxLine: Int, now: Double) {
         self.fd = fd

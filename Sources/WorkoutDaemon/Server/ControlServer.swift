@@ -23,6 +23,10 @@ public final class ControlServer {
     /// (a single reply is not limited: a `list` of 10,000 workouts is several MiB and is written
     /// as the client reads it), and costs the loop one request per turn, not 200 in a row.
     static let replyBacklogLimit = 256 << 10
+    /// Time one client's requests may take in one turn of the loop before the rest wait for the
+    /// next turn (at least one request is served): pipelined requests never delay other clients
+    /// by more than about one request.
+    static let turnBudget = 0.002
     private var acceptor: Acceptor?
     /// The socket file this server bound (not one passed by systemd), removed at `close` so that
     /// clients then read "not running" rather than "connection refused"; with its inode, so a
@@ -109,11 +113,20 @@ public final class ControlServer {
     private func ready(_ c: ControlConnection, _ revents: Int16) {
         if revents & Int16(POLLOUT) != 0 { write(c) }
         guard connections[c.id] != nil else { return }
+        // Requests held for a later turn (budget) or until replies were read (backlog).
+        if c.lines.hasHeldLines, c.pendingOutput <= ControlServer.replyBacklogLimit {
+            c.turnStarted = EventLoop.monotonic()
+            c.lines.drain { item in take(item, on: c) }
+            notePartial(c)
+            write(c)
+            guard connections[c.id] != nil, !c.lines.hasHeldLines else { return }
+        }
         if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(c) }
     }
 
     private func read(_ c: ControlConnection) {
         var buf = [UInt8](repeating: 0, count: 16384)
+        c.turnStarted = EventLoop.monotonic()
         // While requests are held (replies waiting), nothing more is read: see `replyBacklogLimit`.
         while connections[c.id] != nil, !c.lines.hasHeldLines {
             let n = recv(c.fd, &buf, buf.count, 0)
@@ -151,7 +164,7 @@ public final class ControlServer {
             c.lastActivity = EventLoop.monotonic()
         }
         if c.pendingOutput > ControlServer.replyBacklogLimit { _ = c.flush() }
-        return c.pendingOutput <= ControlServer.replyBacklogLimit
+        return c.pendingOutput <= ControlServer.replyBacklogLimit && EventLoop.monotonic() - c.turnStarted < ControlServer.turnBudget
     }
 
     /// When the unfinished request now buffered began (the slowloris limit; held requests count).
@@ -178,6 +191,8 @@ public final class ControlServer {
     private func write(_ c: ControlConnection) {
         let before = c.pendingOutput
         guard c.flush() else { drop(c); return }
+        // A client reading a long reply is not idle (the timeout is for silent clients).
+        if c.pendingOutput < before { c.lastActivity = EventLoop.monotonic() }
         switch c.mode {
         case .watching:
             if c.pendingOutput > maxPendingOutput { drop(c); return }
@@ -187,15 +202,12 @@ public final class ControlServer {
         case .draining:
             break
         }
-        // Replies read: take the held requests again (and, once none are held, read more).
-        if c.lines.hasHeldLines, c.pendingOutput <= ControlServer.replyBacklogLimit {
-            c.lines.drain { item in take(item, on: c) }
-            notePartial(c)
-            guard c.flush() else { drop(c); return }
-        }
-        if c.pendingOutput > 0 {
-            // Held requests: wait for the client to read (POLLOUT only; its input stays unread).
-            loop.setEvents(c.token, c.lines.hasHeldLines ? Int16(POLLOUT) : Int16(POLLIN | POLLOUT))
+        if c.lines.hasHeldLines {
+            // Held requests: POLLOUT only (its input stays unread), which wakes the loop on its
+            // next turn when the socket is writable, or once the client has read its replies.
+            loop.setEvents(c.token, Int16(POLLOUT))
+        } else if c.pendingOutput > 0 {
+            loop.setEvents(c.token, Int16(POLLIN | POLLOUT))
         } else if case .closing = c.mode {
             shutdown(c.fd, Int32(SHUT_WR))
             c.mode = .draining

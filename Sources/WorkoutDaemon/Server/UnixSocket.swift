@@ -2,19 +2,14 @@ import Glibc
 @_exported import WorkoutSystem
 
 /// Unix stream sockets for the control and feed sockets: a private directory (0700, ours, not
-/// a symlink), a socket file 0600, peer credentials checked on every connection.
+/// a symlink: `PrivateDirectory.prepare`), a socket file 0600, peer credentials checked on
+/// every connection.
 public enum UnixSocket {
-    /// Creates (or checks) the directory holding our sockets: it must be a real directory owned
-    /// by us with mode 0700; anything else is refused rather than silently "fixed".
-    public static func preparePrivateDirectory(_ path: String) throws {
-        try PrivateDirectory.prepare(path)
-    }
-
     /// Binds and listens on `path` (mode 0600). A stale socket file left by a crash is replaced;
     /// a live one (another daemon answering) is an error.
     public static func listen(path: String, backlog: Int32 = 128) throws -> Int32 {
         let dir = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if !dir.isEmpty { try preparePrivateDirectory(dir) }
+        if !dir.isEmpty { try PrivateDirectory.prepare(dir) }
         var st = stat()
         if lstat(path, &st) == 0 {
             guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw SystemError("\(path) exists and is not a socket", code: EEXIST) }

@@ -2,8 +2,10 @@ import Glibc
 import WorkoutCore
 
 /// The journal of the workout in progress (`$XDG_STATE_HOME/workoutd/current.journal`):
-/// control records are written and fsync'd at once; fixes are buffered and flushed with an
-/// `alive` record and fsync at least every `flushSeconds`. Appending only, one checksummed line
+/// control records are written and fsync'd at once; fixes are buffered, written to the kernel
+/// at the end of every feed read turn (`writeBuffered`: a crash of the process then loses no fix
+/// that `status` counted), and fsync'd with an `alive` record at least every `flushSeconds`
+/// (the bound for a power loss). Appending only, one checksummed line
 /// per record, so a torn tail loses at most the last partial record.
 public final class Journal {
     public let path: String
@@ -56,6 +58,12 @@ public final class Journal {
     static let writeThreshold = 64 * 1024
 
     public var hasPending: Bool { !pending.isEmpty }
+
+    /// Writes buffered records to the kernel without fsync (the end of a feed read turn).
+    public func writeBuffered() {
+        guard !pending.isEmpty else { return }
+        writePending(sync: false)
+    }
 
     /// Writes buffered records (plus an `alive` mark) and fsyncs.
     public func flush(alive: Double?) {
@@ -146,8 +154,8 @@ public final class Journal {
 
     /// Removes the journal once the workout's save is durable. Here only its name goes: the
     /// file is held open across the unlink, and `release` is given that last descriptor, whose
-    /// close frees the file's blocks. After a 24-hour workout the journal is ~8 MB and freeing
-    /// it took 3-5 ms on ext4, so the daemon closes it off the event loop. A crash before the
+    /// close frees the file's blocks, so the daemon can close it off the event loop (freeing a
+    /// long workout's journal is slow: BENCHMARKS.md, "What was fixed"). A crash before the
     /// close loses nothing: the kernel frees an unlinked file when its process ends.
     public func remove(release: (Int32) -> Void = { _ = close($0) }) {
         let last = fd >= 0 ? fd : open(path, O_RDONLY | O_CLOEXEC)

@@ -36,7 +36,10 @@ final class DaemonHarness: @unchecked Sendable {
         return last
     }
 
+    /// The project's build of `name`; `WORKOUTD_BINARY_DIR` points at another build (e.g. the
+    /// previous release, to show that a regression test fails there).
     static func binary(_ name: String) -> String {
+        if let dir = ProcessInfo.processInfo.environment["WORKOUTD_BINARY_DIR"] { return dir + "/" + name }
         for dir in [".build/debug", ".build/release"] {
             let p = projectRoot.appendingPathComponent(dir).appendingPathComponent(name).path
             if FileManager.default.isExecutableFile(atPath: p) { return p }

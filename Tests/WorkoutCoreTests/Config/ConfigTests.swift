@@ -49,12 +49,15 @@ import Testing
 }
 
 @Suite struct ConfigExampleTests {
-    /// config.example.json documents every key with its default: it must decode to the defaults.
+    /// config.example.json documents every key with its default: it must decode to the defaults
+    /// (its example habits aside: there are none by default; HabitConfigTests checks them).
     @Test func exampleFileIsTheDefaults() throws {
         let text = try String(contentsOf: SharedData.projectRoot.appendingPathComponent("config.example.json"), encoding: .utf8)
         var expected = Config()
+        expected.habits = try Config.decode(json: text).habits
         expected.feeds = [.gpsd(host: "127.0.0.1", port: 2947), .socket(path: "$XDG_RUNTIME_DIR/workoutd/feed.sock")]
         #expect(try Config.decode(json: text) == expected)
+        expected.habits = []
         #expect(expected == Config())
     }
 }

@@ -1,8 +1,36 @@
 import Testing
-@testable import WorkoutCore
+import WorkoutCore
 @testable import WorkoutDaemon
 
+/// Issue 15 item 11 on the feed socket: JSON fix lines with implausible values are rejected and
+/// counted in `gps.rejectedInput`; NMEA lines there count under the same keys as a raw NMEA source.
 @Suite struct FeedSocketDecoderTests {
+    static func decode(_ d: inout FeedSocketDecoder, _ line: String) -> [Fix] {
+        Array(line.utf8).withUnsafeBufferPointer { d.decode(line: $0) }
+    }
+
+    @Test func implausibleAltitudeIsRejectedAndCounted() {
+        var d = FeedSocketDecoder()
+        #expect(Self.decode(&d, #"{"class":"FIX","time":"2026-11-21T09:30:00Z","lat":48.1,"lon":11.5,"alt":1e15}"#).isEmpty)
+        #expect(Self.decode(&d, #"{"class":"FIX","time":"2026-11-21T09:30:01Z","lat":48.1,"lon":11.5,"alt":1e308}"#).isEmpty)
+        #expect(Self.decode(&d, #"{"class":"FIX","time":"2026-11-21T09:30:02Z","lat":48.1,"lon":11.5,"hr":5000}"#).isEmpty)
+        #expect(Self.decode(&d, #"{"class":"FIX","time":"2026-11-21T09:30:03Z","lat":48.1,"lon":11.5,"alt":530}"#).count == 1)
+        #expect(d.rejected == ["implausible_altitude": 2, "implausible_heart_rate": 1])
+    }
+
+    @Test func nmeaOnTheFeedSocketUsesTheNMEAKeys() {
+        var d = FeedSocketDecoder()
+        _ = Self.decode(&d, "$GPGGA,100000.00,4806.000,N,01130.000,E,1,08,1.0,520.0,M,47.0,M,,*00")
+        _ = Self.decode(&d, "$GPGGA,100000.00,4806.000,N")
+        var s = NMEADecoder.Stats()
+        s.badChecksum = 1
+        s.missingChecksum = 1
+        #expect(d.rejected == s.rejectionCounts)
+        #expect(d.rejected["nmea_bad_checksum"] == 1)
+    }
+}
+
+@Suite struct FeedSocketDecoderHeartRateTests {
     func feed(_ d: inout FeedSocketDecoder, _ line: String) -> [Fix] {
         Array(line.utf8).withUnsafeBufferPointer { d.decode(line: $0) }
     }

@@ -24,6 +24,8 @@ public enum ControlRequest: Sendable, Equatable {
     case delete(WorkoutID)
     case undelete(WorkoutID)
     case streak
+    /// Count, distance, moving time and climb of this and the previous week, month or year.
+    case totals(TotalsPeriod, ActivityType?)
     case reload
     /// Test-only (WORKOUTD_TEST_HOOKS=1): blocks the main loop so the watchdog can be tested.
     case debugHang
@@ -47,6 +49,7 @@ public enum ControlRequest: Sendable, Equatable {
         case .delete: return "delete"
         case .undelete: return "undelete"
         case .streak: return "streak"
+        case .totals: return "totals"
         case .reload: return "reload"
         case .debugHang: return "debug-hang"
         }
@@ -128,6 +131,13 @@ extension ControlRequest {
         case "watch": return .success(.watch)
         case "activities": return .success(.activities)
         case "streak": return .success(.streak)
+        case "totals":
+            return string("per", required: false).flatMap { p in
+                guard let per = TotalsPeriod(rawValue: p ?? "week") else {
+                    return .failure(.badRequest("\"per\" must be week, month or year, not '\(p ?? "")'"))
+                }
+                return activity(required: false).map { .totals(per, $0) }
+            }
         case "reload": return .success(.reload)
         case "debug-hang": return .success(.debugHang)
         case "show": return workoutID().map { .show($0) }
@@ -194,6 +204,9 @@ extension ControlRequest {
             if let v = f.to { o["to"] = .string(ISO8601.format(v)) }
             if let a = f.activity { o["activity"] = .string(a.rawValue) }
             if let l = f.limit { o["limit"] = .int(l) }
+        case .totals(let per, let a):
+            o["per"] = .string(per.rawValue)
+            if let a { o["activity"] = .string(a.rawValue) }
         case .pause, .resume, .lap, .stop, .toggle, .status, .watch, .activities, .streak, .reload, .debugHang: break
         }
         return .object(o)

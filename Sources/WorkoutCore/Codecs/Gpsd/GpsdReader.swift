@@ -36,7 +36,17 @@ public struct GpsdReader: Sendable {
         public var tpvWithoutTime = 0
         /// TPVs (mode >= 2) without lat or lon.
         public var tpvWithoutPosition = 0
+        /// Epochs rejected for a value outside `FixBounds`, by field.
+        public var implausible: [String: Int] = [:]
         public init() {}
+
+        /// Rejected input by reason, as `gps.rejectedInput` shows it (zero counts left out).
+        public var rejectionCounts: [String: Int] {
+            var out = ["gpsd_invalid_json": invalidJSON, "gpsd_not_object": notAnObject, "gpsd_wrong_type": wrongType,
+                       "gpsd_too_long": tooLong]
+            for (field, n) in implausible { out["gpsd_implausible_" + field] = n }
+            return out.filter { $0.value > 0 }
+        }
     }
 
     public let maxLineLength: Int
@@ -137,9 +147,11 @@ public struct GpsdReader: Sendable {
         pending = nil
         let sky = pendingSky
         pendingSky = nil
+        let fix = Fix(time: time, latitude: lat, longitude: lon, altitude: t.altitude, speed: t.speed, course: t.track,
+                      mode: FixMode(rawValue: min(t.mode, 3)) ?? .threeD, quality: t.quality,
+                      satellites: sky?.satellitesUsed, hdop: sky?.hdop, horizontalAccuracy: t.horizontalAccuracy)
+        if let field = FixBounds.violation(fix) { stats.implausible[field, default: 0] += 1; return }
         stats.fixes += 1
-        emit(Fix(time: time, latitude: lat, longitude: lon, altitude: t.altitude, speed: t.speed, course: t.track,
-                 mode: FixMode(rawValue: min(t.mode, 3)) ?? .threeD, quality: t.quality,
-                 satellites: sky?.satellitesUsed, hdop: sky?.hdop, horizontalAccuracy: t.horizontalAccuracy))
+        emit(fix)
     }
 }

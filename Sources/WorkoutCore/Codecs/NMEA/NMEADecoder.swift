@@ -85,8 +85,20 @@ public struct NMEADecoder: Sendable {
 
         public init() {}
 
+        /// Epochs rejected for a value outside `FixBounds`, by field.
+        public var implausible: [String: Int] = [:]
+
         /// Lines refused for a fault in the data itself.
         public var rejected: Int { badChecksum + missingChecksum + tooLong + malformed + notNMEA }
+
+        /// Rejected input by reason, as `gps.rejectedInput` shows it (zero counts left out): the
+        /// one set of NMEA keys, for a raw NMEA source and NMEA lines on the feed socket alike.
+        public var rejectionCounts: [String: Int] {
+            var out = ["nmea_bad_checksum": badChecksum, "nmea_missing_checksum": missingChecksum, "nmea_too_long": tooLong,
+                       "nmea_malformed": malformed, "nmea_not_nmea": notNMEA]
+            for (field, n) in implausible { out["nmea_implausible_" + field] = n }
+            return out.filter { $0.value > 0 }
+        }
     }
 
     public let options: Options
@@ -513,6 +525,7 @@ public struct NMEADecoder: Sendable {
                       latitude: lat, longitude: lon, altitude: altitude,
                       speed: e.speed, course: e.course, mode: mode, quality: quality,
                       satellites: e.ggaSatellites ?? e.gsaSatellites, hdop: e.ggaHDOP ?? e.gsaHDOP)
+        if let field = FixBounds.violation(fix) { stats.implausible[field, default: 0] += 1; return }
         stats.fixes += 1
         emit(NMEAFix(fix: fix, altitudeMSL: e.altitudeMSL, geoidSeparation: e.geoidSeparation))
     }

@@ -44,8 +44,10 @@ extension WorkoutSummary {
     /// `json().serialized()` written straight to bytes, the same text (keep the two in step:
     /// the keys are a user contract, docs/interface.md). Splits and laps already encoded in
     /// `cache` are copied rather than encoded again; this is what makes `status` of a
-    /// 24-hour workout cheap.
-    public func writeJSON(to w: inout JSONWriter, cache: inout SummaryJSONCache) {
+    /// 24-hour workout cheap. With `recent`, only the last `recent` splits and laps are written,
+    /// followed by `splitCount` and `lapCount` (what `status` carries: 3,000 laps must not make
+    /// every status line hundreds of KB; `show` has them all).
+    public func writeJSON(to w: inout JSONWriter, cache: inout SummaryJSONCache, recent: Int? = nil) {
         w.raw("{\"id\":"); w.string(id.rawValue)
         w.raw(",\"activity\":"); w.string(activity.rawValue)
         w.raw(",\"startedAt\":"); w.time(startedAt, fractionDigits: 3)
@@ -82,8 +84,15 @@ extension WorkoutSummary {
         w.raw("],\"heartRateZoneSeconds\":["); writeList(heartRateZoneSeconds, to: &w) { w, v in w.number(rounded(v, 3)) }
         w.raw("]")
         w.raw(",\"signalLostSeconds\":"); w.number(rounded(signalLostSeconds, 3))
-        w.raw(",\"splits\":"); cache.splits.write(splits, to: &w)
-        w.raw(",\"laps\":"); cache.laps.write(laps, to: &w)
+        if let recent {
+            w.raw(",\"splits\":"); cache.splits.write(Array(splits.suffix(recent)), to: &w)
+            w.raw(",\"splitCount\":"); w.int(splits.count)
+            w.raw(",\"laps\":"); cache.laps.write(Array(laps.suffix(recent)), to: &w)
+            w.raw(",\"lapCount\":"); w.int(laps.count)
+        } else {
+            w.raw(",\"splits\":"); cache.splits.write(splits, to: &w)
+            w.raw(",\"laps\":"); cache.laps.write(laps, to: &w)
+        }
         w.raw(",\"bestEfforts\":[")
         for (k, e) in bestEfforts.enumerated() {
             w.raw(k == 0 ? "{\"distanceMeters\":" : ",{\"distanceMeters\":"); w.number(e.distanceMeters)

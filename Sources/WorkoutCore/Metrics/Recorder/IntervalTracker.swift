@@ -123,6 +123,22 @@ struct IntervalTracker: Sendable {
         }
     }
 
+    /// The same without heart rate beside the fixes (the fixes' own, if any, is used).
+    mutating func advance(to now: RecorderSnapshot, into out: inout [RecorderEvent]) {
+        var none = HeartRateTrack()
+        advance(to: now, heartRate: &none, into: &out)
+    }
+
+    mutating func lap(at: RecorderSnapshot) -> LapSummary {
+        var none = HeartRateTrack()
+        return lap(at: at, heartRate: &none)
+    }
+
+    mutating func finish(at end: RecorderSnapshot) {
+        var none = HeartRateTrack()
+        finish(at: end, heartRate: &none)
+    }
+
     /// Closes the open lap at `at` (a manual lap) and returns it.
     mutating func lap(at: RecorderSnapshot, heartRate track: inout HeartRateTrack) -> LapSummary {
         let hr = IntervalTracker.close(\.lap, &track, at: at.time)

@@ -6,9 +6,6 @@ public enum RecorderEvent: Sendable, Equatable {
     case rejected(RejectionReason)
     /// The fix arrived while the workout was paused by the user: not recorded.
     case ignoredWhilePaused
-    /// The fix is stamped at or before the last pause, resume or lap although it arrived after
-    /// it: not recorded, so that a saved workout rebuilds exactly (see docs/metrics.md).
-    case ignoredLate
     /// A new track segment began (its index).
     case segmentStarted(Int)
     /// An entry of the workout's timeline (motion paused/resumed, signal lost/regained, pause,

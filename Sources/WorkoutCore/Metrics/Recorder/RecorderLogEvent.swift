@@ -6,7 +6,7 @@ public struct RecorderLogEvent: LogEvent, Equatable {
 
     public init?(_ e: RecorderEvent, id: WorkoutID) {
         switch e {
-        case .accepted, .rejected, .ignoredWhilePaused, .ignoredLate:
+        case .accepted, .rejected, .ignoredWhilePaused:
             return nil
         case .segmentStarted, .splitCompleted, .lapCompleted:
             break
@@ -33,14 +33,14 @@ public struct RecorderLogEvent: LogEvent, Equatable {
             case .signalRegained: return "gps.signal_regained"
             case .pause, .resume, .lap, .marker, .segment, .recovered: return "workout.event"
             }
-        case .accepted, .rejected, .ignoredWhilePaused, .ignoredLate: return "workout.fix"
+        case .accepted, .rejected, .ignoredWhilePaused: return "workout.fix"
         }
     }
 
     public var level: LogLevel {
         switch event {
         case .timeline(let ev) where ev.kind == .signalLost: return .warning
-        case .timeline, .segmentStarted, .splitCompleted, .lapCompleted, .accepted, .rejected, .ignoredWhilePaused, .ignoredLate: return .info
+        case .timeline, .segmentStarted, .splitCompleted, .lapCompleted, .accepted, .rejected, .ignoredWhilePaused: return .info
         }
     }
 
@@ -57,7 +57,7 @@ public struct RecorderLogEvent: LogEvent, Equatable {
             case .signalRegained: return "GPS signal back"
             case .pause, .resume, .lap, .marker, .segment, .recovered: return ev.kind.rawValue
             }
-        case .accepted, .rejected, .ignoredWhilePaused, .ignoredLate: return ""
+        case .accepted, .rejected, .ignoredWhilePaused: return ""
         }
     }
 
@@ -77,7 +77,7 @@ public struct RecorderLogEvent: LogEvent, Equatable {
             if ev.kind == .motionPaused { f.append(("cause", .string("auto"))) }
             f.append(("at", .string(ISO8601.format(ev.time, fractionDigits: 1))))
             return f
-        case .accepted, .rejected, .ignoredWhilePaused, .ignoredLate: return idField
+        case .accepted, .rejected, .ignoredWhilePaused: return idField
         }
     }
 }

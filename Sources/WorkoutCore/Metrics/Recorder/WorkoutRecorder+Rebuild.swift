@@ -3,8 +3,8 @@ extension WorkoutRecorder {
     /// again in their stored order, with the user's events (pause, resume, lap, marker,
     /// recovered) interleaved by time: an event goes before the first point stamped after it.
     /// The live recorder guarantees this order (user events are never stamped before a fix
-    /// already recorded, and late fixes are dropped), so with the same settings the result equals
-    /// the live recorder's. Derived events (auto-pause, signal, segments) are recomputed.
+    /// already recorded, and a late fix is kept as `late`, which `reingest` reproduces), so with
+    /// the same settings the result equals the live recorder's. Derived events (auto-pause, signal, segments) are recomputed.
     ///
     /// Heart-rate samples recorded beside the fixes are replayed the same way, by time, before
     /// the first point and user event stamped after them.
@@ -51,7 +51,7 @@ extension WorkoutRecorder {
             while e < user.count, t.isFinite, user[e].time < t {
                 apply(user[e], to: &r); e += 1
             }
-            r.ingest(p.fix)
+            r.reingest(p)
         }
         replayHeartRate(before: .infinity, to: &r)
         while e < user.count { apply(user[e], to: &r); e += 1 }

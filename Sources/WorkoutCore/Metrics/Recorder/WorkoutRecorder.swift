@@ -126,7 +126,7 @@ public struct WorkoutRecorder: Sendable {
         var out: [RecorderEvent] = []
         if isPaused { return [.ignoredWhilePaused] }
         if fix.time.isFinite {
-            if fix.time <= userEventFloor { return [.ignoredLate] }
+            if fix.time <= userEventFloor { recordLate(fix); return [.rejected(.late)] }
             lastFixTime = max(lastFixTime, fix.time)
             detectSignalLoss(at: fix.time, into: &out)
         }
@@ -147,6 +147,24 @@ public struct WorkoutRecorder: Sendable {
             accepted(fix, distance: d, newSegment: newSegment, into: &out)
         }
         return out
+    }
+
+    /// A fix stamped at or before the last pause, resume or lap that arrived after it: kept and
+    /// counted, adding nothing (no distance, no evidence of signal or of a stop), so that the
+    /// timeline never runs backwards and a saved workout still rebuilds exactly.
+    private mutating func recordLate(_ fix: Fix) {
+        points.append(TrackPoint(fix: fix, rejection: .late, segment: max(segment, 0)))
+        rejectedByReason[.late, default: 0] += 1
+    }
+
+    /// Records a stored point again (`rebuild`): a point kept as late is late again whatever
+    /// the user events around it, every other is ingested.
+    mutating func reingest(_ point: TrackPoint) {
+        switch point.rejection {
+        case .late?: recordLate(point.fix)
+        case nil, .noFix?, .lowAccuracy?, .nullIsland?, .warmUp?, .tooFast?, .outOfOrder?, .stationaryJitter?, .invalidPosition?:
+            ingest(point.fix)
+        }
     }
 
     /// A fix showing no movement: evidence of signal, and perhaps of a stop.

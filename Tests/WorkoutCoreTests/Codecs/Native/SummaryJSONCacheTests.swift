@@ -113,4 +113,28 @@ import Testing
         #expect(Self.written(s, &cache) == Self.expected(s))
         #expect(cache.encodedCounts == (5, 1))
     }
+
+    /// Issue 15 (smaller): 3,000 laps made every status line 863 KB. With `recent`, the line
+    /// carries the last laps and splits and their counts, and stays small.
+    @Test func statusCarriesTheLastIntervalsAndTheirCounts() throws {
+        var r = WorkoutRecorder(id: testID, activity: .running, startedAt: 0)
+        for k in 1...3000 { r.lap(at: Double(k)) }
+        let s = r.summary(now: 3001)
+        var cache = SummaryJSONCache()
+        var w = JSONWriter()
+        s.writeJSON(to: &w, cache: &cache, recent: 20)
+        #expect(w.bytes.count < 16_000, "status line of \(w.bytes.count) bytes")
+        let j = try JSON.parse(w.bytes)
+        #expect(j["lapCount"]?.intValue == 3000)
+        #expect(j["laps"]?.arrayValue?.count == 20)
+        #expect(j["laps"]?.arrayValue?.last?["index"]?.intValue == 2999)
+        #expect(j["splitCount"]?.intValue == 0)
+        // The same cache serves the next line after another lap.
+        r.lap(at: 3002)
+        var w2 = JSONWriter()
+        r.summary(now: 3003).writeJSON(to: &w2, cache: &cache, recent: 20)
+        let j2 = try JSON.parse(w2.bytes)
+        #expect(j2["laps"]?.arrayValue?.last?["index"]?.intValue == 3000)
+        #expect(j2["laps"]?.arrayValue?.first?["index"]?.intValue == 2981)
+    }
 }

@@ -22,12 +22,18 @@ import Testing
             steps.append(.tick(t - dt / 2))
             let u = Double.random(in: 0..<1, using: &rng)
             if paused {
-                if u < 0.01 { steps.append(.resume(t + dt / 3)); paused = false }
+                if u < 0.01 {
+                    steps.append(.resume(t + dt / 3)); paused = false
+                    // A late fix (receiver behind): stamped before the resume, arriving after it.
+                    steps.append(.fix(synth.fix(t: t + dt / 3 - 0.5, north: n, east: e, acc: 4)))
+                }
                 t += dt; continue
             }
             switch u {
             case ..<0.002: steps.append(.pause(t + dt / 3)); paused = true; t += dt; continue
-            case ..<0.004: steps.append(.lap(t + dt / 3))
+            case ..<0.004:
+                steps.append(.lap(t + dt / 3))
+                steps.append(.fix(synth.fix(t: t + dt / 3 - 0.8, north: n, east: e, acc: 4)))  // late, kept as `late`
             case ..<0.005: steps.append(.marker(t + dt / 3))
             case ..<0.007: t += Double.random(in: 5...90, using: &rng)     // signal gap
             case ..<0.02: speed = [0, 0, 1, 2.5, 3, 4, 5.5].randomElement(using: &rng)!

@@ -1,0 +1,89 @@
+import WorkoutCore
+
+/// Output formats of `workoutctl watch --format`.
+public enum StatusBarFormat: String, Sendable, CaseIterable {
+    /// Waybar's custom module with `"return-type": "json"`: `{"text","tooltip","class","alt"}`.
+    case waybar
+    /// i3bar's protocol (i3, sway): a header line, `[`, then one array of blocks per line.
+    case i3bar
+}
+
+/// The one-line state for a status bar: the workout in progress, or when idle the habits due
+/// today (from the `status` and `streak` replies). Pure: the watcher feeds it replies.
+public enum StatusBar {
+    /// What the bar shows, before formatting.
+    public struct Content: Equatable, Sendable {
+        public var text: String
+        public var tooltip: String
+        /// `active`, `paused`, `saving`, `idle`, `due`, `at-risk`, `done`.
+        public var cssClass: String
+    }
+
+    public static func content(status: JSON, streak: JSON?) -> Content {
+        let state = status["state"]?.stringValue ?? "unknown"
+        if let w = status["workout"], w.objectValue != nil {
+            let activity = w["activity"]?.stringValue.flatMap { ActivityType(rawValue: $0) }
+            let name = activity?.displayName ?? w["activity"]?.stringValue ?? "workout"
+            var text = "\(name) \(Units.duration(w["elapsedSeconds"]?.doubleValue ?? 0))"
+            let meters = w["distanceMeters"]?.doubleValue ?? 0
+            if activity?.supportsGPS ?? true || meters > 0 { text += " " + Units.distance(meters) }
+            if state == "paused" { text += " (paused)" }
+            var tip = "\(name): \(state)"
+            if let m = w["movingSeconds"]?.doubleValue { tip += ", moving \(Units.duration(m))" }
+            if let fix = status["gps"]?["fix"]?.stringValue { tip += ", GPS \(fix)" }
+            return Content(text: text, tooltip: tip, cssClass: state == "paused" ? "paused" : (state == "saving" ? "saving" : "active"))
+        }
+        if state == "saving" || state == "restoring" { return Content(text: state, tooltip: "workoutd: \(state)", cssClass: "saving") }
+        // Idle: the habits due today that are not done yet.
+        let s = streak?["streak"] ?? streak
+        let habits = s?["habits"]?.arrayValue ?? []
+        var due: [String] = []
+        var tips: [String] = []
+        var risk = false
+        for h in habits {
+            let name = h["name"]?.stringValue ?? "?"
+            let done = h["done"]?.boolValue ?? false
+            let left = h["leftText"]?.stringValue ?? ""
+            let current = h["current"]?.intValue ?? 0
+            tips.append("\(name): " + (done ? "done" : left) + ", streak \(current) (best \(h["best"]?.intValue ?? 0))")
+            if !done && (h["dueToday"]?.boolValue ?? true) {
+                due.append(left.isEmpty ? name : "\(name) (\(left))")
+                if h["atRisk"]?.boolValue ?? false { risk = true }
+            }
+        }
+        let daily = s?["daily"]?["current"]?.intValue ?? 0
+        if !habits.isEmpty && due.isEmpty {
+            return Content(text: "habits done", tooltip: tips.joined(separator: "\n"), cssClass: "done")
+        }
+        if !due.isEmpty {
+            return Content(text: "due: " + due.joined(separator: ", "), tooltip: tips.joined(separator: "\n"), cssClass: risk ? "at-risk" : "due")
+        }
+        return Content(text: "idle, streak \(daily)", tooltip: "workoutd idle; daily streak \(daily)", cssClass: "idle")
+    }
+
+    /// One output line for the format (i3bar: a block array followed by a comma).
+    public static func line(_ c: Content, format: StatusBarFormat) -> String {
+        switch format {
+        case .waybar:
+            let o: JSON = ["text": .string(c.text), "tooltip": .string(c.tooltip), "class": .string(c.cssClass), "alt": .string(c.cssClass)]
+            return o.serialized()
+        case .i3bar:
+            var block = JSONObject([("name", "workoutd"), ("full_text", .string(c.text)), ("short_text", .string(String(c.text.prefix(24))))])
+            switch c.cssClass {
+            case "at-risk": block["color"] = "#FF5555"; block["urgent"] = true
+            case "active": block["color"] = "#50FA7B"
+            case "due", "paused", "saving": block["color"] = "#F1FA8C"
+            default: break
+            }
+            return JSON.array([.object(block)]).serialized() + ","
+        }
+    }
+
+    /// What precedes the lines (i3bar's header and the opening of its endless array).
+    public static func header(_ format: StatusBarFormat) -> String? {
+        switch format {
+        case .waybar: return nil
+        case .i3bar: return "{\"version\":1}\n["
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Hooks against the real daemon: the program gets the event on stdin, a hanging hook is killed
+/// at its timeout and logged, and a burst of hook events never delays `status`.
+@Suite(.serialized) struct HookTests {
+    static func logText(_ d: DaemonHarness) -> String {
+        (try? String(contentsOfFile: d.stateDir + "/workoutd.log", encoding: .utf8)) ?? ""
+    }
+
+    static func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline { if condition() { return true }; usleep(20_000) }
+        return condition()
+    }
+
+    /// Pids whose /proc/PID/cmdline is exactly `cmdline` (zombies have none).
+    static func processes(withCommandLine cmdline: String) -> [String] {
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return pids.filter { $0.allSatisfy(\.isNumber) && (FileManager.default.contents(atPath: "/proc/\($0)/cmdline").map { String(decoding: $0, as: UTF8.self) } == cmdline) }
+    }
+
+    @Test func savedWorkoutsIDArrivesOnStdin() throws {
+        var template = Array("/tmp/hk.XXXXXX".utf8CString)
+        let out = String(cString: try #require(mkdtemp(&template)))
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let d = try DaemonHarness(config: """
+        {"feeds":[{"kind":"socket"}],"log":{"file":true,"level":"debug"},
+         "hooks":[{"on":"workout.saved","run":["/bin/sh","-c","cat > \(out)/saved.tmp && mv \(out)/saved.tmp \(out)/saved.json"]}]}
+        """)
+        try d.start()
+        #expect(try d.request(#"{"command":"start","activity":"yoga"}"#)["ok"] as? Bool == true)
+        let stopped = try d.request(#"{"command":"stop"}"#)
+        let id = try #require((stopped["workout"] as? [String: Any])?["id"] as? String)
+        #expect(Self.waitFor(10) { FileManager.default.fileExists(atPath: out + "/saved.json") }, "the hook ran: \(Self.logText(d))")
+        let event = try DaemonHarness.parse(String(contentsOfFile: out + "/saved.json", encoding: .utf8).trimmingCharacters(in: .newlines))
+        #expect(event["event"] as? String == "workout.saved")
+        #expect(event["id"] as? String == id)
+        #expect(event["activity"] as? String == "yoga")
+        #expect(Self.waitFor(5) { Self.logText(d).contains("event=hook.ran") })
+        d.stop()
+    }
+
+    @Test func hangingHookIsKilledAtItsTimeoutAndLogged() throws {
+        let d = try DaemonHarness(config: """
+        {"feeds":[{"kind":"socket"}],"log":{"file":true},
+         "hooks":[{"on":"workout.started","run":["/bin/sleep","60"],"timeoutSeconds":0.5},
+                  {"on":"workout.started","run":["/bin/sh","-c","exit 3"]},
+                  {"on":"workout.started","run":["/nonexistent/hook"]}]}
+        """)
+        try d.start()
+        let t0 = Date()
+        #expect(try d.request(#"{"command":"start","activity":"yoga"}"#)["ok"] as? Bool == true)
+        #expect(Self.waitFor(10) { Self.logText(d).contains("event=hook.timeout") }, "\(Self.logText(d))")
+        let killedAfter = Date().timeIntervalSince(t0)
+        let log = Self.logText(d)
+        #expect(log.contains("event=hook.timeout level=warning on=workout.started program=/bin/sleep timeout_s=0.5"))
+        #expect(log.contains("event=hook.failed level=warning on=workout.started program=/bin/sh status=3"))
+        #expect(log.contains("event=hook.failed level=warning on=workout.started program=/nonexistent/hook error="))
+        #expect(killedAfter < 5, "killed at its timeout (0.5 s), seen after \(killedAfter) s")
+        // The sleep is gone (its process group was killed).
+        usleep(200_000)
+        #expect(Self.processes(withCommandLine: "/bin/sleep\u{0}60\u{0}").isEmpty, "sleep 60 still running")
+        // The daemon carries on.
+        #expect(try d.request(#"{"command":"status"}"#)["state"] as? String == "active")
+        d.stop()
+    }
+
+    @Test func aBurstOfHookEventsNeverDelaysStatus() throws {
+        var template = Array("/tmp/hk.XXXXXX".utf8CString)
+        let out = String(cString: try #require(mkdtemp(&template)))
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let d = try DaemonHarness(config: """
+        {"feeds":[{"kind":"socket"}],"log":{"file":true},
+         "hooks":[{"on":"workout.marker","run":["/bin/sh","-c","sleep 0.2; cat >> \(out)/events"]}]}
+        """)
+        try d.start()
+        #expect(try d.request(#"{"command":"start","activity":"yoga"}"#)["ok"] as? Bool == true)
+        // 100 markers in a burst: 100 hook runs of 0.2 s each, at most 4 at once (about 5 s).
+        let c = try UnixClient(path: d.controlSocket)
+        for k in 0..<100 { try c.send(#"{"command":"marker","text":"m\#(k)"}"# + "\n") }
+        for _ in 0..<100 { _ = try c.readLine() }
+        c.close()
+        var latencies: [Double] = []
+        let deadline = Date().addingTimeInterval(30)
+        var lines = 0
+        repeat {
+            let t = Date()
+            let s = try d.request(#"{"command":"status"}"#)
+            latencies.append(Date().timeIntervalSince(t) * 1000)
+            #expect(s["state"] as? String == "active")
+            lines = ((try? String(contentsOfFile: out + "/events", encoding: .utf8)) ?? "").split(separator: "\n").count
+            usleep(10_000)
+        } while lines < 100 && Date() < deadline
+        #expect(lines == 100, "every hook ran once")
+        let sorted = latencies.sorted()
+        let maxMs = sorted.last ?? 0, median = sorted[sorted.count / 2]
+        print("status during a burst of 100 hook events: \(latencies.count) requests, median \(String(format: "%.2f", median)) ms, max \(String(format: "%.2f", maxMs)) ms")
+        #expect(latencies.count > 20, "status was asked throughout the burst")
+        #expect(!Self.logText(d).contains("hook.dropped"))
+        d.stop()
+    }
+}

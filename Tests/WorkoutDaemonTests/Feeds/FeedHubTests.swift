@@ -1,0 +1,93 @@
+import Glibc
+import Testing
+import WorkoutCore
+@testable import WorkoutDaemon
+
+/// The feed hub on a real loop and a real feed socket in a short temp dir; its reports are
+/// collected from its closure (it holds no daemon).
+@Suite(.serialized) struct FeedHubTests {
+    /// Runs `script` against a hub listening on a fresh feed socket; returns its reports.
+    final class Rig {
+        let loop: EventLoop
+        let dir: String
+        let hub: FeedHub
+        var reports: [FeedHub.Report] = []
+        var fixes: [Fix] { reports.compactMap { if case .fix(let f) = $0 { return f } else { return nil } } }
+        var sourceChanges: [FeedReplay?] { reports.compactMap { if case .sourceChanged(let r) = $0 { return .some(r) } else { return nil } } }
+
+        init() throws {
+            loop = try EventLoop()
+            var template = Array("/tmp/fh.XXXXXX".utf8CString)
+            dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+            let socket = dir + "/feed.sock"
+            var box: Rig?
+            hub = FeedHub(loop: loop, feeds: [.socket(path: socket)], paths: Paths(environment: ["HOME": dir]), maxClients: 8,
+                          clock: DaemonClock()) { box?.reports.append($0) }
+            box = self
+        }
+
+        var socketPath: String { dir + "/feed.sock" }
+
+        func connect() throws -> Int32 { try UnixSocket.connect(path: socketPath) }
+
+        func send(_ fd: Int32, _ lines: [String]) {
+            let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+            _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        }
+
+        deinit {
+            hub.shutdown()
+            _ = rmdir(dir)
+        }
+    }
+
+    static func fixLine(_ second: Int, lat: Double) -> String {
+        "{\"class\":\"FIX\",\"time\":\"2026-11-21T09:30:\(second < 10 ? "0" : "")\(second)Z\",\"lat\":\(lat),\"lon\":11.0,\"mode\":3}"
+    }
+
+    /// Regression (issue 15, item 10): two feeds 12 m apart were merged into one track, and a
+    /// SIMULATION header on the second connection took over the workout's clock. Now the first
+    /// feeds the workout; the other is counted and shown; it takes over only when the first closes.
+    @Test func oneSourceFeedsTheWorkoutAtATime() throws {
+        let rig = try Rig()
+        rig.hub.open()
+        let a = try rig.connect()
+        let b = try rig.connect()
+        defer { close(b) }
+        rig.send(a, [Self.fixLine(0, lat: 48.0), Self.fixLine(1, lat: 48.0), "{bad json"])
+        rig.loop.after(0.1) {
+            rig.send(b, ["{\"class\":\"SIMULATION\",\"speed\":50}", Self.fixLine(0, lat: 48.0001), Self.fixLine(1, lat: 48.0001),
+                         Self.fixLine(2, lat: 48.0001), "{bad json"])
+        }
+        rig.loop.after(0.2) {
+            #expect(rig.fixes.map(\.latitude) == [48.0, 48.0])
+            #expect(rig.hub.status.otherSources == 1)
+            #expect(rig.hub.status.otherSourceFixes == 3)
+            // Rejections are summed over connections (they were overwritten per connection).
+            #expect(rig.hub.status.rejectedInput["bad_json"] == 2)
+            close(a)
+        }
+        rig.loop.after(0.3) { rig.send(b, [Self.fixLine(3, lat: 48.0001)]) }
+        rig.loop.after(0.4) { rig.loop.stop() }
+        rig.loop.run()
+        // The second source took over after the first closed: its replay is reported then.
+        #expect(rig.sourceChanges == [nil, FeedReplay(speed: 50, origin: .receiver)])
+        #expect(rig.fixes.map(\.latitude) == [48.0, 48.0, 48.0001])
+        #expect(rig.hub.status.otherSources == 0)
+        #expect(rig.hub.status.rejectedInput["bad_json"] == 2)
+    }
+
+    /// Fixes are reported only while GPS is open (the core's openGPS/closeGPS actions).
+    @Test func nothingIsReportedWhileClosed() throws {
+        let rig = try Rig()
+        let a = try rig.connect()
+        defer { close(a) }
+        rig.send(a, [Self.fixLine(0, lat: 48.0)])
+        rig.loop.after(0.1) { rig.hub.open(); rig.send(a, [Self.fixLine(1, lat: 48.0)]) }
+        rig.loop.after(0.2) { rig.hub.close(); rig.send(a, [Self.fixLine(2, lat: 48.0)]) }
+        rig.loop.after(0.3) { rig.loop.stop() }
+        rig.loop.run()
+        #expect(rig.fixes.map(\.time) == [rig.fixes.first?.time ?? 0])
+        #expect(rig.fixes.count == 1)
+    }
+}
