@@ -83,6 +83,7 @@ extension Daemon {
             feeds?.maxClients = new.limits.maxClients
             feeds?.configure(new.feeds)
             sensors?.configure(new.sensors)
+            if changed.contains("sleepInhibitor") { reconfigureSleepInhibitor() }
             log(DaemonLogEvent.reloaded(changed: changed))
             return ControlServer.okReply([("changed", .array(changed.map { .string($0) }))])
         }

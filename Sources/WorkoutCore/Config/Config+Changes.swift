@@ -18,6 +18,7 @@ extension Config {
         if age != new.age { out.append("age") }
         if sex != new.sex { out.append("sex") }
         if heartRate != new.heartRate { out.append("heartRate") }
+        if sleepInhibitor != new.sleepInhibitor { out.append("sleepInhibitor") }
         if habits != new.habits { out.append("habits") }
         if hooks != new.hooks { out.append("hooks") }
         if notifications != new.notifications { out.append("notifications") }

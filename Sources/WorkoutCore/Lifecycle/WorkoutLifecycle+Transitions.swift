@@ -26,7 +26,7 @@ extension WorkoutLifecycle {
             var actions: [LifecycleAction] = [.journal(.started(id: id, activity: activity, time: now)), .log(.started(id, activity))]
             if activity.supportsGPS { actions.append(.openGPS) }
             if activity.usesHeartRateSensor { actions.append(.openSensors) }
-            return .success(actions + [.publish])
+            return .success(actions + [.inhibitSleep, .publish])
         case .recording(let w):
             return .failure(.workoutInProgress(w.id, w.activity))
         case .saving, .restoring, .modifying:
@@ -43,7 +43,7 @@ extension WorkoutLifecycle {
             var actions: [LifecycleAction] = [.journal(.paused(time: t, cause: .manual)), .log(.paused(w.id, .manual, elapsed: elapsed))]
             if w.activity.supportsGPS { actions.append(.closeGPS) }
             if w.activity.usesHeartRateSensor { actions.append(.closeSensors) }
-            return .success(actions + [.publish])
+            return .success(actions + [.allowSleep, .publish])
         }
         return outcome ?? .failure(refusalWithoutWorkout)
     }
@@ -59,7 +59,7 @@ extension WorkoutLifecycle {
             var actions: [LifecycleAction] = [.journal(.resumed(time: t)), .log(.resumed(w.id, after: max(0, resumedAt - pause.since)))]
             if w.activity.supportsGPS { actions.append(.openGPS) }
             if w.activity.usesHeartRateSensor { actions.append(.openSensors) }
-            return .success(actions + [.publish])
+            return .success(actions + [.inhibitSleep, .publish])
         }
         return outcome ?? .failure(refusalWithoutWorkout)
     }
@@ -88,12 +88,14 @@ extension WorkoutLifecycle {
         case .recording(let w):
             let gpsWasOpen = wantsGPS
             let sensorsWereOpen = wantsSensors
+            let wasRecording = !w.recorder.isPaused
             let t = w.time(at: now)
             let workout = w.recorder.finishRecording(at: t)
             state = .saving(SaveJob(workout: workout))
             var actions: [LifecycleAction] = [.journal(.stopped(time: t))]
             if gpsWasOpen { actions.append(.closeGPS) }
             if sensorsWereOpen { actions.append(.closeSensors) }
+            if wasRecording { actions.append(.allowSleep) }
             actions += [.log(.stopped(workout.summary)), .save(workout), .publish]
             return .success(actions)
         case .idle, .restoring, .saving, .modifying:
@@ -142,6 +144,17 @@ extension WorkoutLifecycle {
             guard !w.recorder.isPaused else { return [] }
             let events = w.recorder.tick(now: w.time(at: now))
             return events.compactMap { RecorderLogEvent($0, id: w.id).map(LifecycleAction.logRecorder) } + [.publishProgress]
+        } ?? []
+    }
+
+    /// The machine was suspended from `from` to `to` (the daemon's times, docs/time.md): a gap on
+    /// the timeline of the workout in progress (`WorkoutRecorder.suspended`), journaled.
+    public mutating func suspended(from: Double, to: Double) -> [LifecycleAction] {
+        withWorkout { w in
+            let f = w.time(at: from), t = w.time(at: to)
+            let events = w.recorder.suspended(from: f, to: t)
+            return [.journal(.suspended(time: f, until: t))]
+                + events.compactMap { RecorderLogEvent($0, id: w.id).map(LifecycleAction.logRecorder) } + [.publishProgress]
         } ?? []
     }
 

@@ -3,35 +3,30 @@
 /// Actions compare equal in tests (a saved workout by its summary, points and events), so a
 /// test can `#expect` the exact actions after each event.
 extension LifecycleAction: Equatable {
-    /// The name of a case without a payload (nil for the others).
-    private var bareName: String? {
-        switch self {
-        case .openGPS: return "openGPS"
-        case .closeGPS: return "closeGPS"
-        case .openSensors: return "openSensors"
-        case .closeSensors: return "closeSensors"
-        case .publish: return "publish"
-        case .publishProgress: return "publishProgress"
-        case .journal, .keepJournalAside, .save, .retrySave, .removeJournal, .announceSaved, .log, .logRecorder: return nil
+    public static func == (a: LifecycleAction, b: LifecycleAction) -> Bool {
+        switch a {
+        case .openGPS: if case .openGPS = b { return true }
+        case .closeGPS: if case .closeGPS = b { return true }
+        case .inhibitSleep: if case .inhibitSleep = b { return true }
+        case .allowSleep: if case .allowSleep = b { return true }
+        case .openSensors: if case .openSensors = b { return true }
+        case .closeSensors: if case .closeSensors = b { return true }
+        case .publish: if case .publish = b { return true }
+        case .publishProgress: if case .publishProgress = b { return true }
+        case .journal(let x): if case .journal(let y) = b { return x == y }
+        case .keepJournalAside(let r1, let b1): if case .keepJournalAside(let r2, let b2) = b { return r1 == r2 && b1 == b2 }
+        case .save(let x): if case .save(let y) = b { return same(x, y) }
+        case .announceSaved(let x): if case .announceSaved(let y) = b { return same(x, y) }
+        case .retrySave(let x): if case .retrySave(let y) = b { return x == y }
+        case .removeJournal(let x): if case .removeJournal(let y) = b { return x == y }
+        case .log(let x): if case .log(let y) = b { return x == y }
+        case .logRecorder(let x): if case .logRecorder(let y) = b { return x == y }
         }
+        return false
     }
 
-    public static func == (a: LifecycleAction, b: LifecycleAction) -> Bool {
-        if a.bareName != nil || b.bareName != nil { return a.bareName == b.bareName }
-        switch (a, b) {
-        case (.journal(let x), .journal(let y)): return x == y
-        case (.keepJournalAside(let r1, let b1), .keepJournalAside(let r2, let b2)): return r1 == r2 && b1 == b2
-        case (.save(let x), .save(let y)), (.announceSaved(let x), .announceSaved(let y)):
-            return x.summary == y.summary && x.points == y.points && x.events == y.events
-        case (.retrySave(let x), .retrySave(let y)): return x == y
-        case (.removeJournal(let x), .removeJournal(let y)): return x == y
-        case (.log(let x), .log(let y)): return x == y
-        case (.logRecorder(let x), .logRecorder(let y)): return x == y
-        case (.journal, _), (.keepJournalAside, _), (.save, _), (.announceSaved, _), (.retrySave, _), (.removeJournal, _),
-             (.log, _), (.logRecorder, _), (.openGPS, _), (.closeGPS, _), (.openSensors, _), (.closeSensors, _), (.publish, _),
-             (.publishProgress, _):
-            return false
-        }
+    private static func same(_ x: RecordedWorkout, _ y: RecordedWorkout) -> Bool {
+        x.summary == y.summary && x.points == y.points && x.events == y.events
     }
 }
 
