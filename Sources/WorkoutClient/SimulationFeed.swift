@@ -11,7 +11,7 @@ public struct TimedLine: Sendable, Equatable {
 
 /// What a file to simulate turned out to be.
 public enum SimulationFileKind: String, Sendable, Equatable {
-    case nmea, jsonLines = "JSON lines", gpx
+    case nmea, jsonLines = "JSON lines", gpx, tcx = "TCX"
 }
 
 /// A file or route prepared for the feed socket: its lines with their times, and how to shift
@@ -32,7 +32,7 @@ public struct SimulationFeed: Sendable, Equatable {
     /// Whether this feed is a device-recorded track (GPX) rather than receiver output.
     public var isRecordedTrack: Bool {
         switch kind {
-        case .gpx: return true
+        case .gpx, .tcx: return true
         case .nmea, .jsonLines: return false
         }
     }
@@ -48,7 +48,7 @@ public struct SimulationFeed: Sendable, Equatable {
         guard let first = rawLines.lazy.map({ $0.drop(while: { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }) }).first(where: { !$0.isEmpty }) else {
             return .failure(.empty)
         }
-        if first.hasPrefix("<") { return gpx(bytes) }
+        if first.hasPrefix("<") { return text.contains("<TrainingCenterDatabase") ? tcx(bytes) : gpx(bytes) }
         if first.hasPrefix("$") || first.hasPrefix("!") { return .success(nmea(rawLines.map(String.init))) }
         if first.hasPrefix("{") { return jsonLines(rawLines.map(String.init)) }
         return .failure(.unsupported("the file is neither an NMEA log, JSON fix lines nor GPX"))
@@ -93,7 +93,45 @@ public struct SimulationFeed: Sendable, Equatable {
         guard !points.isEmpty else {
             return .failure(.unsupported("the GPX file has no timed track points" + (file.untimedPointCount > 0 ? " (\(file.untimedPointCount) without <time>)" : "")))
         }
-        return .success(SimulationFeed(kind: .gpx, lines: points.map { TimedLine(time: $0.fix.time, line: fixLine($0.fix)) }))
+        var lines: [TimedLine] = []
+        for p in points { lines += timedLines(p.fix) }
+        return .success(SimulationFeed(kind: .gpx, lines: lines))
+    }
+
+    /// A fix as a FIX line, and its heart rate as an `HR` line of the same time (so the heart
+    /// rate reaches a workout of any activity, with or without GPS).
+    static func timedLines(_ fix: Fix) -> [TimedLine] {
+        var f = fix
+        f.heartRate = nil
+        var out = [TimedLine(time: fix.time, line: fixLine(f))]
+        if let hr = fix.heartRate, HeartRateTrack.plausibleRange.contains(hr) {
+            out.append(TimedLine(time: fix.time, line: HeartRateReading(time: fix.time, bpm: hr).line))
+        }
+        return out
+    }
+
+    // MARK: TCX
+
+    /// A TCX file's trackpoints in time order: FIX lines for those with a position, `HR` lines
+    /// for those with a heart rate (indoor files have only these).
+    static func tcx(_ bytes: [UInt8]) -> Result<SimulationFeed, SimulationError> {
+        let file: TCXImport
+        do { file = try TCXReader.read(bytes) } catch { return .failure(.unsupported("\(error)")) }
+        var lines: [TimedLine] = []
+        for a in file.activities {
+            for lap in a.laps {
+                for t in lap.trackpoints {
+                    if var f = t.fix {
+                        f.heartRate = t.heartRate
+                        lines += timedLines(f)
+                    } else if let hr = t.heartRate, HeartRateTrack.plausibleRange.contains(hr) {
+                        lines.append(TimedLine(time: t.time, line: HeartRateReading(time: t.time, bpm: hr).line))
+                    }
+                }
+            }
+        }
+        guard !lines.isEmpty else { return .failure(.unsupported("the TCX file has no timed trackpoints")) }
+        return .success(SimulationFeed(kind: .tcx, lines: lines))
     }
 
     /// `{"class":"FIX","time":..,"lat":..,"lon":..,"alt":..,"speed":..}` (+ optional extras).
@@ -145,7 +183,7 @@ public struct SimulationFeed: Sendable, Equatable {
             let moved = t + shift
             switch kind {
             case .nmea: return TimedLine(time: moved, line: NMEASentence.retimed(l.line, to: moved) ?? l.line)
-            case .jsonLines, .gpx:
+            case .jsonLines, .gpx, .tcx:
                 guard var o = (try? JSON.parse(l.line))?.objectValue else { return l }
                 o["time"] = .string(ISO8601.format(moved, fractionDigits: moved == moved.rounded() ? 0 : 3))
                 return TimedLine(time: moved, line: JSON.object(o).serialized())

@@ -22,6 +22,8 @@ public final class Daemon: @unchecked Sendable {
     let journal: Journal
     var server: ControlServer?
     var feeds: FeedHub?
+    /// Heart-rate sensors (`sensors`), opened while a workout that uses them records.
+    var sensors: SensorHub?
     let notifier: SystemdNotifier
     let saver = DispatchQueue(label: "workoutd.saver")
     /// Where the journal's periodic fsync runs, off the event loop.
@@ -106,6 +108,9 @@ public final class Daemon: @unchecked Sendable {
         feeds = FeedHub(loop: loop, feeds: config.feeds, paths: paths, maxClients: config.limits.maxClients, clock: clock) { [unowned self] report in
             self.feedReported(report)
         }
+        sensors = SensorHub(loop: loop, configs: config.sensors, clock: clock, environment: environment) { [unowned self] report in
+            self.sensorReported(report)
+        }
         sleepInhibitor = makeSleepInhibitor()
         restoreJournalIfAny()
         installSignalHandlers()
@@ -147,6 +152,8 @@ public final class Daemon: @unchecked Sendable {
             switch action {
             case .openGPS: feeds?.open()
             case .closeGPS: feeds?.close()
+            case .openSensors: sensors?.open()
+            case .closeSensors: sensors?.close()
             case .inhibitSleep: sleepInhibitor?.acquire()
             case .allowSleep: sleepInhibitor?.release()
             case .journal(let record): journal.append(record)
@@ -183,6 +190,16 @@ public final class Daemon: @unchecked Sendable {
         case .sourceChanged(let replay): perform(lifecycle.feedSourceChanged(replay: replay, at: now()))
         case .replayEnded: perform(lifecycle.replayEnded(at: now()))
         case .readTurnEnded: journal.writeBuffered()  // a killed process then loses no counted fix
+        case .heartRate(let r): perform(lifecycle.heartRateReceived(time: r.time, bpm: r.bpm, rr: r.rr1024, at: now()))
+        case .log(let event): log(event)
+        }
+    }
+
+    /// What the heart-rate sensors reported.
+    func sensorReported(_ report: SensorHub.Report) {
+        switch report {
+        case .reading(let bpm, let rr): perform(lifecycle.heartRateReceived(time: nil, bpm: bpm, rr: rr, at: now()))
+        case .stopped: perform(lifecycle.heartRateStopped(at: now()))
         case .log(let event): log(event)
         }
     }
@@ -257,6 +274,7 @@ public final class Daemon: @unchecked Sendable {
     func secondTick() {
         checkClocks()
         perform(lifecycle.tick(at: now()))
+        sensors?.tick()
         ticks &+= 1
         if ticks % 60 == 0 { checkStreakRisk() }  // the warning is due once a day; a minute is precise enough
     }
@@ -310,6 +328,7 @@ public final class Daemon: @unchecked Sendable {
         server?.close()
         server = nil
         feeds?.shutdown()
+        sensors?.shutdown()
         if lifecycle.canStop { _ = apply(lifecycle.stop(at: now())) }
         shutdown = .draining(deadline: EventLoop.monotonic() + 10)
         checkShutdownProgress()

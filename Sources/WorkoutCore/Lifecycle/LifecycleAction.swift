@@ -4,6 +4,11 @@ public enum LifecycleAction: Sendable {
     case openGPS
     /// Close the GPS source (the workout was paused, stopped or ended).
     case closeGPS
+    /// Open the configured heart-rate sensors (the activity `usesHeartRateSensor` and a workout
+    /// became active).
+    case openSensors
+    /// Close them (paused, stopped or ended).
+    case closeSensors
     /// A workout records: hold an inhibitor lock on sleep (config `sleepInhibitor`, docs/dbus.md).
     case inhibitSleep
     /// No workout records any more (paused or stopped): let the lock on sleep go.

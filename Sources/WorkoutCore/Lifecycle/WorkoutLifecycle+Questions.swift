@@ -75,6 +75,12 @@ extension WorkoutLifecycle {
         return w.activity.supportsGPS && !w.recorder.isPaused
     }
 
+    /// Whether the heart-rate sensors should be open: a workout that uses them records.
+    public var wantsSensors: Bool {
+        guard let w = workout else { return false }
+        return w.activity.usesHeartRateSensor && !w.recorder.isPaused
+    }
+
     /// The user's pause (or a restore's) of the workout in progress, as its recorder holds it.
     public var userPause: UserPause? { workout?.recorder.userPause }
 

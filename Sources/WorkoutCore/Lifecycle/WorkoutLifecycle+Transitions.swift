@@ -25,6 +25,7 @@ extension WorkoutLifecycle {
             state = .recording(WorkoutInProgress(recorder: recorder, baseSettings: settings))
             var actions: [LifecycleAction] = [.journal(.started(id: id, activity: activity, time: now)), .log(.started(id, activity))]
             if activity.supportsGPS { actions.append(.openGPS) }
+            if activity.usesHeartRateSensor { actions.append(.openSensors) }
             return .success(actions + [.inhibitSleep, .publish])
         case .recording(let w):
             return .failure(.workoutInProgress(w.id, w.activity))
@@ -41,6 +42,7 @@ extension WorkoutLifecycle {
             let elapsed = w.recorder.summary(now: t).elapsedSeconds
             var actions: [LifecycleAction] = [.journal(.paused(time: t, cause: .manual)), .log(.paused(w.id, .manual, elapsed: elapsed))]
             if w.activity.supportsGPS { actions.append(.closeGPS) }
+            if w.activity.usesHeartRateSensor { actions.append(.closeSensors) }
             return .success(actions + [.allowSleep, .publish])
         }
         return outcome ?? .failure(refusalWithoutWorkout)
@@ -56,6 +58,7 @@ extension WorkoutLifecycle {
             let resumedAt = events.timelineTime(of: .resume) ?? t
             var actions: [LifecycleAction] = [.journal(.resumed(time: t)), .log(.resumed(w.id, after: max(0, resumedAt - pause.since)))]
             if w.activity.supportsGPS { actions.append(.openGPS) }
+            if w.activity.usesHeartRateSensor { actions.append(.openSensors) }
             return .success(actions + [.inhibitSleep, .publish])
         }
         return outcome ?? .failure(refusalWithoutWorkout)
@@ -84,12 +87,14 @@ extension WorkoutLifecycle {
         switch state {
         case .recording(let w):
             let gpsWasOpen = wantsGPS
+            let sensorsWereOpen = wantsSensors
             let wasRecording = !w.recorder.isPaused
             let t = w.time(at: now)
             let workout = w.recorder.finishRecording(at: t)
             state = .saving(SaveJob(workout: workout))
             var actions: [LifecycleAction] = [.journal(.stopped(time: t))]
             if gpsWasOpen { actions.append(.closeGPS) }
+            if sensorsWereOpen { actions.append(.closeSensors) }
             if wasRecording { actions.append(.allowSleep) }
             actions += [.log(.stopped(workout.summary)), .save(workout), .publish]
             return .success(actions)

@@ -32,6 +32,9 @@ final class FeedHub {
         case replayEnded
         /// A read turn on a feed ended: what it reported should reach the kernel now.
         case readTurnEnded
+        /// A heart-rate line from any feed-socket connection (reported whether or not GPS is
+        /// open: indoor workouts have heart rate and no GPS).
+        case heartRate(HeartRateReading)
         case log(any LogEvent)
     }
 
@@ -241,6 +244,7 @@ final class FeedHub {
                 case .tooLong: status.rejectedInput["line_too_long", default: 0] += 1
                 case .line(let line):
                     for fix in c.decoder.decode(line: line) { deliver(fix, from: .client(fd), replay: c.decoder.replay) }
+                    if !c.decoder.heartRates.isEmpty { for r in c.decoder.takeHeartRates() { report(.heartRate(r)) } }
                 }
             }
         }

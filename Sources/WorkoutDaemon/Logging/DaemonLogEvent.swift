@@ -67,7 +67,9 @@ public enum DaemonLogEvent: LogEvent {
         case .descriptorsExhausted(let e): return "Out of file descriptors (\(e)): new clients are told busy until one is free"
         case .descriptorsAvailable: return "File descriptors available again: accepting clients"
         case .saved(let s, _, _): return "Saved \(s.activity.displayName.lowercased()) workout"
-        case .status(let s, _, _): return "\(s.activity.displayName) \(formatDuration(s.elapsedSeconds)), \(formatFixed(s.distanceMeters / 1000, decimals: 2)) km"
+        case .status(let s, _, _):
+            return "\(s.activity.displayName) \(formatDuration(s.elapsedSeconds)), \(formatFixed(s.distanceMeters / 1000, decimals: 2)) km"
+                + (s.heartRate.map { ", \($0) bpm" } ?? "")
         case .health(_, let rate): return "Recording health: \(formatFixed(rate, decimals: 2)) fixes/s"
         case .imported(let f, _): return "Imported \(f)"
         case .importFailed(let f, let r): return "Could not import \(f): \(r)"
@@ -102,6 +104,9 @@ public enum DaemonLogEvent: LogEvent {
             case .none: break
             }
             f.append(("fix", .string(fix)))
+            if let hr = s.heartRate { f.append(("hr", .int(hr))) }
+            if let z = s.heartRateZone { f.append(("hr_zone", .int(z))) }
+            if let avg = s.averageHeartRate { f.append(("hr_avg", .double(avg, decimals: 1))) }
             return f
         case .health(let s, let rate):
             var f: [(String, LogValue)] = [("id", .string(s.id.rawValue)), ("fix_rate_hz", .double(rate, decimals: 2)),

@@ -29,6 +29,7 @@ public final class Journal {
     public func append(_ record: JournalRecord) {
         switch record {
         case .fix(let fix): appendFix(fix)
+        case .heartRate, .heartRateGap: appendBuffered(record)
         case .started, .paused, .resumed, .lap, .marker, .stopped, .recovered, .rebased, .alive, .suspended: appendNow(record)
         }
     }
@@ -45,6 +46,12 @@ public final class Journal {
     /// is written (not fsync'd) every `writeThreshold` bytes, so the buffer stays small.
     public func appendFix(_ fix: Fix) {
         pending += JournalRecord.fix(fix).encodeLine()
+        if pending.utf8.count >= Journal.writeThreshold { writePending(sync: false) }
+    }
+
+    /// Buffers a heart-rate record like a fix (durable with the next flush).
+    public func appendBuffered(_ record: JournalRecord) {
+        pending += record.encodeLine()
         if pending.utf8.count >= Journal.writeThreshold { writePending(sync: false) }
     }
 

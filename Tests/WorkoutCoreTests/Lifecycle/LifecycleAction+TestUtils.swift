@@ -9,6 +9,8 @@ extension LifecycleAction: Equatable {
         case .closeGPS: if case .closeGPS = b { return true }
         case .inhibitSleep: if case .inhibitSleep = b { return true }
         case .allowSleep: if case .allowSleep = b { return true }
+        case .openSensors: if case .openSensors = b { return true }
+        case .closeSensors: if case .closeSensors = b { return true }
         case .publish: if case .publish = b { return true }
         case .publishProgress: if case .publishProgress = b { return true }
         case .journal(let x): if case .journal(let y) = b { return x == y }
