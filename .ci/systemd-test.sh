@@ -189,6 +189,39 @@ else
   grep -oE 'event=[A-Za-z0-9_.-]+' <<< "$journal" | sort | uniq -c | sed 's/^/      seen: /'
 fi
 
+# ---- 12. the daemon's sleep inhibitor (issue 14): a logind lock while a workout records ----------------
+# (Before 10 and 11: 11f installs a polkit rule that grants block to ci.) ci lingers with no login
+# session, so polkit refuses a block lock and grants delay, as on a headless machine: workoutd
+# must take delay, say so in status, and let go within 1 s of stop.
+ctl start running >/dev/null || fail "inhibitor: workoutctl start running failed"
+if poll 10 eval 'U systemd-inhibit --list --no-pager 2>/dev/null | grep -q workoutd'; then
+  line=$(U systemd-inhibit --list --no-pager 2>/dev/null | grep workoutd | tr -s ' ')
+  if grep -qw delay <<< "$line"; then
+    pass "inhibitor: while recording, systemd-inhibit --list shows workoutd's lock: $line"
+  else
+    fail "inhibitor: workoutd's lock is not a delay lock: $line"
+  fi
+else
+  fail "inhibitor: no workoutd lock in systemd-inhibit --list within 10 s of start"
+  U systemd-inhibit --list --no-pager 2>&1 | sed 's/^/      /'
+fi
+inh=$(ctl --json status | json_get '(j.get("sleepInhibitor") or {})')
+held=$(ctl --json status | json_get '(j.get("sleepInhibitor") or {}).get("held")')
+why=$(ctl --json status | json_get '(j.get("sleepInhibitor") or {}).get("state")')
+if [[ $held == delay && $why == *"block was refused"* ]]; then
+  pass "inhibitor: status says held=delay and why: $why"
+else
+  fail "inhibitor: status sleepInhibitor = $inh"
+fi
+ms=$(sh_u '/home/ci/.local/bin/workoutctl stop >/dev/null; s=$(date +%s%N); n=0
+           while systemd-inhibit --list --no-pager 2>/dev/null | grep -q workoutd && [ $n -lt 100 ]; do sleep 0.05; n=$((n+1)); done
+           echo $(( ($(date +%s%N) - s) / 1000000 ))')
+if [[ $ms =~ ^[0-9]+$ ]] && ((ms < 1000)) && ! U systemd-inhibit --list --no-pager 2>/dev/null | grep -q workoutd; then
+  pass "inhibitor: workoutd's lock gone ${ms} ms after 'workoutctl stop'"
+else
+  fail "inhibitor: lock still listed ${ms:-?} ms after stop"
+fi
+
 # ---- 10. sandbox exposure (information, documented in docs/systemd.md) ----------------------------------------
 exposure=$(U systemd-analyze --user security --no-pager workoutd.service 2>/dev/null | grep -E 'Overall exposure')
 info "systemd-analyze --user security workoutd.service: ${exposure#→ }"

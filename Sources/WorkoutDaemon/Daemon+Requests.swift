@@ -82,6 +82,7 @@ extension Daemon {
             rescheduleStatusLog()
             feeds?.maxClients = new.limits.maxClients
             feeds?.configure(new.feeds)
+            if changed.contains("sleepInhibitor") { reconfigureSleepInhibitor() }
             log(DaemonLogEvent.reloaded(changed: changed))
             return ControlServer.okReply([("changed", .array(changed.map { .string($0) }))])
         }

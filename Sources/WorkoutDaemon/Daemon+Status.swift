@@ -35,6 +35,7 @@ extension Daemon {
         w.raw(",\"gps\":"); w.value(feeds?.status.json() ?? GPSStatus().json())
         w.raw(",\"action\":"); w.string(lifecycle.actionTitle(defaultActivity: config.defaultActivity))
         w.raw(",\"saveError\":"); w.string(lifecycle.saveError ?? journal.lastError?.description)
+        w.raw(",\"sleepInhibitor\":"); w.value(sleepInhibitorJSON())
         switch line {
         case .subscribedReply: w.raw(",\"subscribed\":true}")
         case .reply, .event: w.raw("}")

@@ -29,6 +29,10 @@ public final class Daemon: @unchecked Sendable {
     var statusLogTimer: RepeatingTimer?
     /// Where every `now` handed to the core comes from.
     let clock = DaemonClock()
+    /// The logind lock on sleep while a workout records (nil: no system bus address).
+    var sleepInhibitor: SleepInhibitor?
+    /// Why there is no `sleepInhibitor`, for status.
+    var inhibitorProblem: String?
     var shutdown = ShutdownState.running
     /// Zone rules for streak days (read from /usr/share/zoneinfo once, and on reload).
     var zoneCache: (ZoneRules, String)?
@@ -98,6 +102,7 @@ public final class Daemon: @unchecked Sendable {
         feeds = FeedHub(loop: loop, feeds: config.feeds, paths: paths, maxClients: config.limits.maxClients, clock: clock) { [unowned self] report in
             self.feedReported(report)
         }
+        sleepInhibitor = makeSleepInhibitor()
         restoreJournalIfAny()
         installSignalHandlers()
         timers.append(loop.every(1) { [unowned self] in self.secondTick() })
@@ -138,6 +143,8 @@ public final class Daemon: @unchecked Sendable {
             switch action {
             case .openGPS: feeds?.open()
             case .closeGPS: feeds?.close()
+            case .inhibitSleep: sleepInhibitor?.acquire()
+            case .allowSleep: sleepInhibitor?.release()
             case .journal(let record): journal.append(record)
             case .keepJournalAside(let reason, let badBytes):
                 if let aside = journal.keepAside(reason: reason, now: now()) {
@@ -167,6 +174,7 @@ public final class Daemon: @unchecked Sendable {
             case .publishProgress: publish()
             }
         }
+        clock.track(workoutInProgress: lifecycle.hasWorkoutInProgress)
     }
 
     /// What the feed hub reported.
@@ -242,7 +250,9 @@ public final class Daemon: @unchecked Sendable {
         }
         if let aside = recovery.keptAside { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: recovery.badBytes)) }
         if let e = recovery.asideError { log(DaemonLogEvent.journalTornEndCut(bytes: recovery.badBytes, reason: e.description)) }
-        if let last = recovery.records.compactMap(\.aliveTime).max() { clock.runFrom(atLeast: last) }
+        // The restored workout's clock never runs behind its journal (a wall clock stepped back
+        // while the daemon was down); the daemon's own clock is not moved (docs/time.md).
+        clock.restore(journalLast: recovery.records.compactMap(\.aliveTime).max())
         perform(lifecycle.restored(recovery.records, badBytes: recovery.badBytes, at: now(),
                                    autoResume: config.autoResumeAfterRestore, settings: metricsSettings()))
     }
@@ -254,6 +264,7 @@ public final class Daemon: @unchecked Sendable {
     // MARK: - Timers
 
     func secondTick() {
+        checkClocks()
         perform(lifecycle.tick(at: now()))
         ticks &+= 1
         if ticks % 60 == 0 { checkStreakRisk() }  // the warning is due once a day; a minute is precise enough

@@ -30,13 +30,21 @@ struct GpsdIntegrationTests {
                   let t = o["time"]?.stringValue else { continue }
             if times.last != t { times.append(t) }
         }
-        let recorded = saved.points.map { ISO8601.format($0.fix.time, fractionDigits: 3) }
-        let expected = times.map { ISO8601.format(ISO8601.parse($0)!, fractionDigits: 3) }
+        // The capture is from 2020: its fixes are placed on the workout's clock (docs/time.md),
+        // spaced exactly as gpsd's times. Sent as fast as possible, its 10-minute gap (fix 104)
+        // is a step of the receiver's clock, confirmed by 3 fixes: from there on, the spacing
+        // is the receiver's again.
+        let recorded = saved.points.map(\.fix.time)
+        let expected = times.map { ISO8601.parse($0)! }
         // gpsd repeats a TPV several times per epoch; the reader merges them and emits an epoch when
         // the next one begins, so the capture's very last epoch stays pending when gpsd goes quiet.
         #expect(expected.count == 122)
-        #expect(recorded == Array(expected.prefix(recorded.count)), "recorded \(recorded.count) fixes, gpsd served \(expected.count)")
-        #expect(recorded.count >= expected.count - 1)
+        #expect(recorded.count >= expected.count - 1, "recorded \(recorded.count) fixes, gpsd served \(expected.count)")
+        let gap = (1..<expected.count).first { expected[$0] - expected[$0 - 1] > 60 } ?? expected.count
+        for i in 1..<min(recorded.count, expected.count) where i < gap || i > gap + 2 {
+            #expect(abs((recorded[i] - recorded[i - 1]) - (expected[i] - expected[i - 1])) < 0.0005, "interval \(i)")
+        }
+        #expect(abs(recorded[0] - Date().timeIntervalSince1970) < 60, "placed on today's clock, not 2020")
         d.stop()
     }
 
@@ -57,7 +65,9 @@ struct GpsdIntegrationTests {
         try gpsd.restartGpsd()
         let after = try d.waitForStatus(seconds: 40) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) > before + 10 }
         #expect((after["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0 > before + 10, "recording continued after gpsd came back")
-        #expect((after["gps"] as? [String: Any])?["problem"] is NSNull)
+        // No network problem any more; the capture's 2018 dates remain a clock problem (docs/time.md).
+        let problemAfter = (after["gps"] as? [String: Any])?["problem"] as? String
+        #expect(problemAfter == nil || problemAfter?.hasPrefix("receiver clock") == true, "problem: \(problemAfter ?? "none")")
         #expect(d.process?.isRunning == true)
         d.stop()
     }

@@ -14,6 +14,7 @@ extension Config {
         if streaks != new.streaks { out.append("streaks") }
         if log != new.log { out.append("log") }
         if limits != new.limits { out.append("limits") }
+        if sleepInhibitor != new.sleepInhibitor { out.append("sleepInhibitor") }
         if habits != new.habits { out.append("habits") }
         if hooks != new.hooks { out.append("hooks") }
         if notifications != new.notifications { out.append("notifications") }

@@ -26,6 +26,12 @@ extension Config {
             throw ConfigError(key: "timeZone", problem: "'\(tz)' is not an IANA zone name like Europe/Berlin")
         }
         c.weightKg = try r.number("weightKg", in: 20...400) ?? c.weightKg
+        if let m = try r.string("sleepInhibitor") {
+            guard let v = SleepInhibitMode(rawValue: m) else {
+                throw ConfigError(key: "sleepInhibitor", problem: "must be \"block\", \"delay\" or \"off\", not '\(m)'")
+            }
+            c.sleepInhibitor = v
+        }
         if let u = try r.string("units") {
             guard let v = Units(rawValue: u) else { throw ConfigError(key: "units", problem: "must be \"metric\" or \"imperial\", not '\(u)'") }
             c.units = v

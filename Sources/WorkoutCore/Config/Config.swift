@@ -21,6 +21,8 @@ public struct Config: Sendable, Equatable {
     public var streaks = StreakConfig()
     public var log = LogConfig()
     public var limits = LimitsConfig()
+    /// The logind lock on sleep held while a workout records (docs/dbus.md).
+    public var sleepInhibitor: SleepInhibitMode = .block
     /// Habits with their own targets and streaks (docs/streaks.md).
     public var habits: [Habit] = []
     /// Programs run on log events (docs/config.md, "Hooks").

@@ -14,6 +14,8 @@ public enum JournalRecord: Sendable, Equatable {
     /// A simulation feed moved the start of a workout without points to the feed's own time
     /// (and, for a replayed device track, to the import rules).
     case rebased(time: Double, origin: TrackOrigin)
+    /// The machine was suspended from `time` to `until` (the workout's clock).
+    case suspended(time: Double, until: Double)
     /// Written with every flush: the daemon was alive at `time` (bounds the gap after a crash,
     /// since fix times are the receiver's and may be far from the daemon's clock).
     case alive(time: Double)
@@ -25,7 +27,7 @@ extension JournalRecord {
     public var aliveTime: Double? {
         switch self {
         case .alive(let t): return t
-        case .started, .paused, .resumed, .lap, .marker, .stopped, .recovered, .rebased, .fix: return nil
+        case .started, .paused, .resumed, .lap, .marker, .stopped, .recovered, .rebased, .fix, .suspended: return nil
         }
     }
 }

@@ -35,6 +35,8 @@ struct JournalReplay {
                 if recorder.points.isEmpty {
                     recorder = WorkoutRecorder(id: id, activity: activity, startedAt: t, settings: origin.settings(settings))
                 }
+            case .suspended(let t, let until):
+                recorder.suspended(from: t, to: until); last = max(last, until)
             case .recovered(let t, let gapFrom):
                 recorder.recovered(at: t, gapFrom: gapFrom); last = max(last, t)
             }

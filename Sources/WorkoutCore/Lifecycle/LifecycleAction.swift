@@ -4,6 +4,10 @@ public enum LifecycleAction: Sendable {
     case openGPS
     /// Close the GPS source (the workout was paused, stopped or ended).
     case closeGPS
+    /// A workout records: hold an inhibitor lock on sleep (config `sleepInhibitor`, docs/dbus.md).
+    case inhibitSleep
+    /// No workout records any more (paused or stopped): let the lock on sleep go.
+    case allowSleep
     /// Append a record to the journal of the workout in progress: a control record durably at
     /// once, a fix written at the end of the read turn and fsync'd with the next flush.
     case journal(JournalRecord)

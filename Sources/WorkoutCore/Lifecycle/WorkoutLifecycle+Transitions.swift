@@ -35,7 +35,7 @@ extension WorkoutLifecycle {
             state = .recording(WorkoutInProgress(recorder: recorder, baseSettings: settings))
             var actions: [LifecycleAction] = [.journal(.started(id: id, activity: activity, time: now)), .log(.started(id, activity))]
             if activity.supportsGPS { actions.append(.openGPS) }
-            return .success(actions + [.publish])
+            return .success(actions + [.inhibitSleep, .publish])
         case .recording(let w):
             return .failure(.workoutInProgress(w.id, w.activity))
         case .restoring, .modifying:
@@ -51,7 +51,7 @@ extension WorkoutLifecycle {
             let elapsed = w.recorder.summary(now: t).elapsedSeconds
             var actions: [LifecycleAction] = [.journal(.paused(time: t, cause: .manual)), .log(.paused(w.id, .manual, elapsed: elapsed))]
             if w.activity.supportsGPS { actions.append(.closeGPS) }
-            return .success(actions + [.publish])
+            return .success(actions + [.allowSleep, .publish])
         }
         return outcome ?? .failure(refusalWithoutWorkout)
     }
@@ -66,7 +66,7 @@ extension WorkoutLifecycle {
             let resumedAt = events.timelineTime(of: .resume) ?? t
             var actions: [LifecycleAction] = [.journal(.resumed(time: t)), .log(.resumed(w.id, after: max(0, resumedAt - pause.since)))]
             if w.activity.supportsGPS { actions.append(.openGPS) }
-            return .success(actions + [.publish])
+            return .success(actions + [.inhibitSleep, .publish])
         }
         return outcome ?? .failure(refusalWithoutWorkout)
     }
@@ -94,11 +94,13 @@ extension WorkoutLifecycle {
         switch state {
         case .recording(let w):
             let gpsWasOpen = wantsGPS
+            let wasRecording = !w.recorder.isPaused
             let t = w.time(at: now)
             let workout = w.recorder.finishRecording(at: t)
             state = .saving(SaveJob(workout: workout))
             var actions: [LifecycleAction] = [.journal(.stopped(time: t))]
             if gpsWasOpen { actions.append(.closeGPS) }
+            if wasRecording { actions.append(.allowSleep) }
             actions += [.log(.stopped(workout.summary)), .save(workout), .publish]
             return .success(actions)
         case .idle, .restoring, .saving, .modifying:
@@ -147,6 +149,17 @@ extension WorkoutLifecycle {
             guard !w.recorder.isPaused else { return [] }
             let events = w.recorder.tick(now: w.time(at: now))
             return events.compactMap { RecorderLogEvent($0, id: w.id).map(LifecycleAction.logRecorder) } + [.publishProgress]
+        } ?? []
+    }
+
+    /// The machine was suspended from `from` to `to` (the daemon's times, docs/time.md): a gap on
+    /// the timeline of the workout in progress (`WorkoutRecorder.suspended`), journaled.
+    public mutating func suspended(from: Double, to: Double) -> [LifecycleAction] {
+        withWorkout { w in
+            let f = w.time(at: from), t = w.time(at: to)
+            let events = w.recorder.suspended(from: f, to: t)
+            return [.journal(.suspended(time: f, until: t))]
+                + events.compactMap { RecorderLogEvent($0, id: w.id).map(LifecycleAction.logRecorder) } + [.publishProgress]
         } ?? []
     }
 

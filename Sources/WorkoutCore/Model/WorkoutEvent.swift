@@ -19,6 +19,9 @@ public enum WorkoutEventKind: String, Sendable, Codable, CaseIterable {
     case signalLost = "signal_lost"
     case signalRegained = "signal_regained"
     case recovered
+    /// The machine was suspended (laptop lid, phone asleep): a gap on the timeline that counts in
+    /// elapsed time, with no fixes, no moving time and no distance (docs/time.md).
+    case suspended
 }
 
 /// One event of a workout's timeline.

@@ -32,7 +32,7 @@ final class FeedHub {
         case replayEnded
         /// A read turn on a feed ended: what it reported should reach the kernel now.
         case readTurnEnded
-        case log(GPSLogEvent)
+        case log(any LogEvent)
     }
 
     /// A source of fixes.
@@ -65,6 +65,8 @@ final class FeedHub {
     private var problems = ProblemReminder()
     /// One read buffer for every feed socket client (all read on the loop thread).
     private var reader = FeedReader()
+    /// The receiver's clock against the workout's (docs/time.md).
+    private var receiverClock = ReceiverClock()
     /// The source feeding the workout and when it last delivered (monotonic).
     private var feeding: (source: Source, lastFix: Double)?
 
@@ -127,6 +129,9 @@ final class FeedHub {
     func open() {
         if case .open = state { return }
         state = .open
+        receiverClock = ReceiverClock()  // learned afresh for each workout (and after a pause)
+        status.clockProblem = nil
+        status.clockOffsetSeconds = nil
         status.source = feedSocketPath.map { "feed socket \($0)" } ?? feeds.first?.label
         // A new workout (or a resume) learns which source feeds it, and whether it replays.
         if case .client(let fd)? = feeding?.source, let c = clients[fd] { report(.sourceChanged(replay: c.decoder.replay)) }
@@ -314,7 +319,18 @@ final class FeedHub {
         status.fixMode = fix.mode
         status.lastFixMonotonic = t
         status.satellites = fix.satellites ?? status.satellites
-        status.clockOffsetSeconds = fix.time - clock.now()
-        report(.fix(fix))
+        var placed = fix
+        if replay == nil {
+            // Placed on the workout's clock by the receiver's own intervals (docs/time.md); a
+            // simulation's fix times drive the workout's clock instead.
+            let p = receiverClock.place(receiverTime: fix.time, arrival: clock.now())
+            placed.time = p.time
+            for e in p.events { report(.log(ClockLogEvent.receiver(e))) }
+            status.clockProblem = receiverClock.problem
+            status.clockOffsetSeconds = receiverClock.measuredOffset
+        } else {
+            status.clockOffsetSeconds = fix.time - clock.now()
+        }
+        report(.fix(placed))
     }
 }

@@ -7,8 +7,11 @@ public struct GPSStatus: Sendable {
     public var lastFixMonotonic: Double?
     public var satellites: Int?
     public var problem: String?
-    /// Receiver time minus daemon time at the last fix (replays, week-rollover bugs).
+    /// Receiver time minus the workout's clock as learned by `ReceiverClock` (replays,
+    /// week-rollover bugs); for a simulation feed, its fix time minus the daemon's clock.
     public var clockOffsetSeconds: Double?
+    /// The receiver clock's problem in words (shown as `problem` when the source has no other).
+    public var clockProblem: String?
     /// Input rejected by the feeds, by reason, summed over connections (never goes down).
     public var rejectedInput: [String: Int] = [:]
     /// Sources connected but not feeding the workout (one source feeds it at a time).
@@ -26,7 +29,7 @@ public struct GPSStatus: Sendable {
         o["fix"] = .string(fix)
         o["lastFixAgeSeconds"] = .number(lastFixMonotonic.map { ((nowMonotonic - $0) * 10).rounded() / 10 })
         o["satellites"] = .int(satellites)
-        o["problem"] = .string(problem)
+        o["problem"] = .string(problem ?? clockProblem)
         o["clockOffsetSeconds"] = .number(clockOffsetSeconds.map { $0.rounded() })
         var r = JSONObject()
         for (k, v) in rejectedInput.sorted(by: { $0.key < $1.key }) { r[k] = .int(v) }

@@ -1,29 +1,43 @@
-import Glibc
+import WorkoutCore
 
-/// The daemon's clock: the one place the shell reads the time of day for the core. Wall time at
-/// start-up advanced by the monotonic clock, so a wall-clock step during a workout changes no
-/// duration. Every `now` the core receives comes from `now()`; replace this type to change
-/// the time model.
+/// The daemon's clock: the one place the shell reads the time for the core (docs/time.md).
+/// Between workouts it is the wall clock read now (never an anchor taken at start-up). While a
+/// workout is in progress it is the wall time read at its start advanced by CLOCK_BOOTTIME
+/// (`WorkoutTimeBase`): a suspend counts, a wall-clock step changes no duration.
 final class DaemonClock {
-    /// Wall time at start-up (moved forward, never back, by `runFrom(atLeast:)`).
-    private var wallAnchor: Double
-    /// The monotonic reading taken with it.
-    private let monoAnchor: Double
+    /// The clock of the workout in progress; nil between workouts.
+    private(set) var workout: WorkoutTimeBase?
+    /// Suspend and step detection, fed once a second.
+    private var watch = ClockWatch()
+    /// The kernel's synchronization state as last read.
+    private(set) var sync: SystemClockSync?
 
-    init() {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        wallAnchor = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-        monoAnchor = EventLoop.monotonic()
+    /// Seconds since the Unix epoch: the workout's clock during a workout, else the wall clock.
+    func now() -> Double {
+        guard let w = workout else { return SystemClock.wall() }
+        return w.time(boottime: SystemClock.boottime())
     }
 
-    /// Seconds since the Unix epoch, advancing with the monotonic clock.
-    func now() -> Double { wallAnchor + (EventLoop.monotonic() - monoAnchor) }
+    /// Follows the lifecycle (called after every batch of actions): a workout in progress keeps
+    /// the base taken when it began; none drops it.
+    func track(workoutInProgress: Bool) {
+        if !workoutInProgress { workout = nil }
+        else if workout == nil { workout = WorkoutTimeBase(SystemClock.read()) }
+    }
 
-    /// At restore, the wall clock may be behind the journal (stepped back while the daemon was
-    /// down): run from the journal's last moment instead, so the workout's times keep increasing.
-    func runFrom(atLeast t: Double) {
-        let n = now()
-        if t > n { wallAnchor += t - n }
+    /// A restored workout's clock: the wall clock, or the journal's last moment if the wall clock
+    /// is behind it. Only the workout's clock moves; the wall clock is read as it is.
+    func restore(journalLast: Double?) {
+        workout = WorkoutTimeBase.restored(SystemClock.read(), journalLast: journalLast)
+    }
+
+    /// Reads the clocks: suspends and steps since the last reading, and the synchronization
+    /// state when it changed (nil when unchanged).
+    func check() -> (events: [ClockEvent], syncChanged: SystemClockSync?) {
+        let events = watch.observe(SystemClock.read())
+        let s = SystemClock.sync()
+        guard s != sync else { return (events, nil) }
+        sync = s
+        return (events, s)
     }
 }

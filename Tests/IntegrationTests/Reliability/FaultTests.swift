@@ -209,8 +209,8 @@ extension ReliabilitySuite {
 
         /// A crash, then a restart with the clock an hour behind (a wrong RTC at boot, fixed later by
         /// NTP). What holds: the workout comes back paused with its recorded durations (not negative,
-        /// not an hour), and stop saves it. KNOWN ISSUE (not fixed here, see docs/reliability.md):
-        /// time after the resume is not counted until the wall clock passes the journal's last mark.
+        /// not an hour), time after the resume counts at once (the restored workout's clock starts at
+        /// the journal's last mark, docs/time.md), and stop saves it.
         @Test func restoreWithTheClockAnHourBehind() throws {
             var t = Array("/tmp/wc.XXXXXX".utf8CString)
             let dir = String(cString: mkdtemp(&t)!)

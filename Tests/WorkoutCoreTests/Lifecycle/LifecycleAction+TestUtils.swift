@@ -4,10 +4,11 @@
 /// test can `#expect` the exact actions after each event.
 extension LifecycleAction: Equatable {
     public static func == (a: LifecycleAction, b: LifecycleAction) -> Bool {
-        // One switch over `a` (a switch over the pair grew too large to check in reasonable time).
         switch a {
         case .openGPS: if case .openGPS = b { return true }
         case .closeGPS: if case .closeGPS = b { return true }
+        case .inhibitSleep: if case .inhibitSleep = b { return true }
+        case .allowSleep: if case .allowSleep = b { return true }
         case .publish: if case .publish = b { return true }
         case .publishProgress: if case .publishProgress = b { return true }
         case .journal(let x): if case .journal(let y) = b { return x == y }

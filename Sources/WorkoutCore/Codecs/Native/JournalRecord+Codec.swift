@@ -41,6 +41,7 @@ extension JournalRecord {
         case .marker(let t, let text): return ["r": "marker", "t": .number(t), "text": .string(text)]
         case .stopped(let t): return ["r": "stop", "t": .number(t)]
         case .recovered(let t, let g): return ["r": "recovered", "t": .number(t), "gapFrom": .number(g)]
+        case .suspended(let t, let u): return ["r": "suspended", "t": .number(t), "until": .number(u)]
         case .alive(let t): return ["r": "alive", "t": .number(t)]
         case .rebased(let t, let o): return ["r": "rebased", "t": .number(t), "origin": .string(o.rawValue)]
         case .fix(let f):
@@ -70,6 +71,9 @@ extension JournalRecord {
         case "rebased":
             guard let t else { return nil }
             self = .rebased(time: t, origin: j["origin"]?.stringValue.flatMap(TrackOrigin.init(rawValue:)) ?? .receiver)
+        case "suspended":
+            guard let t, let u = j["until"]?.doubleValue else { return nil }
+            self = .suspended(time: t, until: u)
         case "recovered":
             guard let t, let g = j["gapFrom"]?.doubleValue else { return nil }
             self = .recovered(time: t, gapFrom: g)

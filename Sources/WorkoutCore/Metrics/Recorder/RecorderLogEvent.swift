@@ -14,6 +14,7 @@ public struct RecorderLogEvent: LogEvent, Equatable {
             switch ev.kind {
             case .motionPaused, .motionResumed, .signalLost, .signalRegained: break
             case .pause, .resume, .lap, .marker, .segment, .recovered: return nil  // logged by the lifecycle
+            case .suspended: return nil  // logged by the shell (clock.suspended)
             }
         }
         self.event = e
@@ -31,7 +32,7 @@ public struct RecorderLogEvent: LogEvent, Equatable {
             case .motionResumed: return "workout.resumed"
             case .signalLost: return "gps.signal_lost"
             case .signalRegained: return "gps.signal_regained"
-            case .pause, .resume, .lap, .marker, .segment, .recovered: return "workout.event"
+            case .pause, .resume, .lap, .marker, .segment, .recovered, .suspended: return "workout.event"
             }
         case .accepted, .rejected, .ignoredWhilePaused: return "workout.fix"
         }
@@ -55,7 +56,7 @@ public struct RecorderLogEvent: LogEvent, Equatable {
             case .motionResumed: return "Workout resumed (moving again)"
             case .signalLost: return "GPS signal lost"
             case .signalRegained: return "GPS signal back"
-            case .pause, .resume, .lap, .marker, .segment, .recovered: return ev.kind.rawValue
+            case .pause, .resume, .lap, .marker, .segment, .recovered, .suspended: return ev.kind.rawValue
             }
         case .accepted, .rejected, .ignoredWhilePaused: return ""
         }

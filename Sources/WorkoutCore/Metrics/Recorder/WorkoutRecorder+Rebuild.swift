@@ -8,7 +8,7 @@ extension WorkoutRecorder {
     public static func rebuild(id: WorkoutID, activity: ActivityType, startedAt: Double, settings: MetricsSettings = MetricsSettings(),
                                points: some Sequence<TrackPoint>, events: [WorkoutEvent]) -> WorkoutRecorder {
         var r = WorkoutRecorder(id: id, activity: activity, startedAt: startedAt, settings: settings)
-        let user = events.filter { [.pause, .resume, .lap, .marker, .recovered].contains($0.kind) }
+        let user = events.filter { [.pause, .resume, .lap, .marker, .recovered, .suspended].contains($0.kind) }
             .enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         var e = 0
         var lastPause: Double?
@@ -19,6 +19,7 @@ extension WorkoutRecorder {
             case .lap: r.lap(at: ev.time)
             case .marker: r.marker(at: ev.time, text: ev.text)
             case .recovered: r.recovered(at: ev.time, gapFrom: lastPause ?? ev.time)
+            case .suspended: _ = r.markSuspended(at: ev.time, text: ev.text)
             case .motionPaused, .motionResumed, .segment, .signalLost, .signalRegained: break  // derived from the points
             }
         }

@@ -299,6 +299,38 @@ public struct WorkoutRecorder: Sendable {
         return out
     }
 
+    /// The machine was suspended from `from` to `to` (docs/time.md): a gap on the timeline that
+    /// counts in elapsed time. For a GPS activity the signal is lost at its start (the gap is
+    /// `signalLostSeconds`, never moving time, and no distance bridges it: the next fixes warm
+    /// up again); a user pause in progress just continues. Fixes stamped before `from` that
+    /// arrive later are dropped, as after a user event.
+    @discardableResult
+    public mutating func suspended(from: Double, to: Double) -> [RecorderEvent] {
+        let f = clamp(from)
+        return markSuspended(at: f, text: "system suspended for \(ClockOffsetText.amount(max(0, to - f)))")
+    }
+
+    mutating func markSuspended(at f: Double, text: String?) -> [RecorderEvent] {
+        var out: [RecorderEvent] = []
+        userEventFloor = max(userEventFloor, f)
+        if activity.supportsGPS {
+            switch phase {
+            case .moving, .autoPaused:
+                account(until: f)
+                if phase.isAutoPaused {
+                    emit(WorkoutEvent(kind: .motionResumed, time: f, cause: .auto, text: "closed by suspend"), into: &out)
+                }
+                phase = .signalLost(since: f)
+                emit(WorkoutEvent(kind: .signalLost, time: f, cause: .signalLost, text: "system suspended"), into: &out)
+                filter.restart(warmUp: true)
+            case .acquiring, .signalLost, .paused:
+                break
+            }
+        }
+        emit(WorkoutEvent(kind: .suspended, time: f, text: text), into: &out)
+        return out
+    }
+
     /// Notes on the timeline that the daemon restored this workout at `t` after being down since
     /// `gapFrom` (the caller pauses with cause `.recovered` first).
     public mutating func recovered(at time: Double, gapFrom: Double) {
