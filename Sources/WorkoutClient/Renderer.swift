@@ -168,7 +168,7 @@ public struct Renderer: Sendable {
             var rows = [["#", "TIME", "DISTANCE", Units.effortLabel(for: activity)?.uppercased() ?? "", "CLIMB"] + (withHR ? ["HR AVG", "MAX", "ZONES"] : [])]
             for it in items {
                 var row = [
-                    String(it["index"]?.intValue ?? rows.count),
+                    String((it["index"]?.intValue).map { $0 + 1 } ?? rows.count),  // JSON counts from 0; people (and the log) from 1
                     Units.shortDuration(num(it["elapsedSeconds"])),
                     Units.distance(num(it["distanceMeters"])),
                     effortOfSection(it, activity) ?? "",

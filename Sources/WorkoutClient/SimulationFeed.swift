@@ -14,6 +14,17 @@ public enum SimulationFileKind: String, Sendable, Equatable {
     case nmea, jsonLines = "JSON lines", gpx, tcx = "TCX"
 }
 
+extension SimulationFileKind {
+    /// What its lines are, for "sending 870 JSON fix lines from run.jsonl".
+    public var linesNoun: String {
+        switch self {
+        case .nmea: return "NMEA sentences"
+        case .jsonLines: return "JSON fix lines"
+        case .gpx: return "GPX track points"
+        }
+    }
+}
+
 /// A file or route prepared for the feed socket: its lines with their times, and how to shift
 /// a line's time when `--loop` replays it again (so that time keeps increasing).
 public struct SimulationFeed: Sendable, Equatable {
@@ -45,7 +56,8 @@ public struct SimulationFeed: Sendable, Equatable {
     public static func parse(bytes: [UInt8]) -> Result<SimulationFeed, SimulationError> {
         let text = String(decoding: bytes, as: UTF8.self)
         let rawLines = text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-        guard let first = rawLines.lazy.map({ $0.drop(while: { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }) }).first(where: { !$0.isEmpty }) else {
+        // `#` lines are comments (every gpsd capture begins with a few): the content decides.
+        guard let first = rawLines.lazy.map({ $0.drop(while: { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }) }).first(where: { !$0.isEmpty && !$0.hasPrefix("#") }) else {
             return .failure(.empty)
         }
         if first.hasPrefix("<") { return text.contains("<TrainingCenterDatabase") ? tcx(bytes) : gpx(bytes) }
@@ -58,6 +70,7 @@ public struct SimulationFeed: Sendable, Equatable {
 
     /// NMEA sentences timed by the UTC time of RMC/GGA/GLL/GNS/ZDA; a sentence without a time
     /// belongs to the epoch of the last one that had one. Days advance at a midnight wrap.
+    /// `#` comment lines (gpsd's capture headers) are skipped, not sent.
     static func nmea(_ raw: [String]) -> SimulationFeed {
         var out: [TimedLine] = []
         var last: Double?
@@ -66,7 +79,7 @@ public struct SimulationFeed: Sendable, Equatable {
         var baseDay: Double?
         for l in raw {
             let line = l.trimmingTrailingSpace()
-            if line.isEmpty { continue }
+            if line.isEmpty || line.hasPrefix("#") { continue }
             let s = NMEASentence(line)
             if let date = s?.dayNumber, baseDay == nil { baseDay = date - days }
             if let tod = s?.timeOfDay {

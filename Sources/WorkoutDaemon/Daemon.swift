@@ -166,7 +166,12 @@ public final class Daemon: @unchecked Sendable {
                     }
                 }
             case .save(let workout): beginSave(workout)
-            case .retrySave(let after): loop.after(after) { [unowned self] in self.perform(self.lifecycle.retrySave()) }
+            case .retrySave(let id, let after): loop.after(after) { [unowned self] in self.perform(self.lifecycle.retrySave(id)) }
+            case .setJournalAside(let id):
+                if let aside = journal.setAside(id) { log(DaemonLogEvent.journalSetAside(id: id.rawValue, path: aside)) }
+            case .removeSetAsideJournal(let id):
+                let path = journal.setAsidePath(id)
+                saver.async { _ = unlink(path) }  // freeing a long journal's blocks is slow: off the loop
             case .removeJournal:
                 // The unlinked file's blocks are freed on the saver's thread, not the loop's.
                 let saver = self.saver
@@ -232,7 +237,10 @@ public final class Daemon: @unchecked Sendable {
     func announceSaved(_ workout: RecordedWorkout) {
         let s = workout.summary
         let duration = max(0, (s.endedAt ?? s.startedAt) - s.startedAt)
-        log(DaemonLogEvent.health(s, fixRate: duration > 0 ? Double(s.pointCount) / duration : 0))
+        // Recording health is about GPS fixes: nothing to say for yoga or strength training.
+        if s.activity.supportsGPS {
+            log(DaemonLogEvent.health(s, fixRate: duration > 0 ? Double(s.pointCount) / duration : 0))
+        }
         announceRecords(workout)
         announceStreakAfterSave(workout)
     }
@@ -249,6 +257,11 @@ public final class Daemon: @unchecked Sendable {
     }
 
     func restoreJournalIfAny() {
+        // Finished workouts whose save had not succeeded when the next one started: save them.
+        for path in journal.setAsidePaths() {
+            guard let recovery = Journal(path: path).recover(now: now()) else { continue }
+            perform(lifecycle.restoredSetAside(recovery.records, settings: metricsSettings()))
+        }
         guard journal.exists else { return }
         _ = lifecycle.beginRestore()
         notifier.notify(["STATUS=Restoring an interrupted workout"])

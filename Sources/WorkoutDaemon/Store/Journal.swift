@@ -139,6 +139,37 @@ public final class Journal {
         } catch {}
     }
 
+    /// The name of the journal of a finished workout set aside while it is still unsaved.
+    public func setAsidePath(_ id: WorkoutID) -> String { path + ".unsaved-\(id)" }
+
+    /// A new workout starts before the last one's save succeeded: write what is buffered, then
+    /// move this journal to `setAsidePath(id)` (kept until that save is durable, and restored
+    /// and saved at the next start-up); the next record begins a new journal.
+    @discardableResult
+    public func setAside(_ id: WorkoutID) -> String? {
+        flush(alive: nil)
+        if fd >= 0 { close(fd); fd = -1 }
+        tornTailAt = nil
+        let target = setAsidePath(id)
+        guard exists, rename(path, target) == 0 else { return nil }
+        return target
+    }
+
+    /// Journals set aside for unsaved workouts (`setAsidePath`), found in the journal's directory.
+    public func setAsidePaths() -> [String] {
+        let slash = path.lastIndex(of: "/") ?? path.startIndex
+        let dir = slash == path.startIndex ? "." : String(path[..<slash])
+        let prefix = String(path[path.index(after: slash)...]) + ".unsaved-"
+        guard let d = opendir(dir) else { return [] }
+        defer { closedir(d) }
+        var out: [String] = []
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if name.hasPrefix(prefix) { out.append(dir + "/" + name) }
+        }
+        return out.sorted()
+    }
+
     /// Moves the journal to `<journal>.<reason>-<t>` (`-<t>-2`, `-3`, ... when that name is
     /// taken) instead of deleting it: a journal that could not be restored is kept for a person
     /// to look at. Returns the new path.

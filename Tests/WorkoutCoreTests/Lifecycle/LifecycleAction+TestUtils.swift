@@ -17,8 +17,10 @@ extension LifecycleAction: Equatable {
         case .keepJournalAside(let r1, let b1): if case .keepJournalAside(let r2, let b2) = b { return r1 == r2 && b1 == b2 }
         case .save(let x): if case .save(let y) = b { return same(x, y) }
         case .announceSaved(let x): if case .announceSaved(let y) = b { return same(x, y) }
-        case .retrySave(let x): if case .retrySave(let y) = b { return x == y }
+        case .retrySave(let x, let dx): if case .retrySave(let y, let dy) = b { return x == y && dx == dy }
         case .removeJournal(let x): if case .removeJournal(let y) = b { return x == y }
+        case .setJournalAside(let x): if case .setJournalAside(let y) = b { return x == y }
+        case .removeSetAsideJournal(let x): if case .removeSetAsideJournal(let y) = b { return x == y }
         case .log(let x): if case .log(let y) = b { return x == y }
         case .logRecorder(let x): if case .logRecorder(let y) = b { return x == y }
         }
