@@ -21,6 +21,7 @@ extension SimulationFileKind {
         case .nmea: return "NMEA sentences"
         case .jsonLines: return "JSON fix lines"
         case .gpx: return "GPX track points"
+        case .tcx: return "TCX track points"
         }
     }
 }
