@@ -83,6 +83,9 @@ final class FeedHub {
         var pace = FeedPace()
         /// Rejections already added to `status.rejectedInput` (they are summed over connections).
         var reportedRejections: [String: Int] = [:]
+        /// The next turn, when a spent budget left lines in `lines` and the socket is empty
+        /// (its input would not wake the loop for them).
+        var resume: EventLoop.Token?
     }
 
     init(loop: EventLoop, feeds: [FeedConfig], paths: Paths, maxClients: Int, clock: DaemonClock, report: @escaping (Report) -> Void) {
@@ -222,7 +225,11 @@ final class FeedHub {
     }
 
     private func stopListening() {
-        for (fd, c) in clients { loop.unwatch(c.token); Glibc.close(fd) }
+        for (fd, c) in clients {
+            loop.unwatch(c.token)
+            if let t = c.resume { loop.cancel(t) }
+            Glibc.close(fd)
+        }
         clients = [:]
         if case .client? = feeding?.source { feeding = nil }
         if listenFD >= 0 {
@@ -243,17 +250,30 @@ final class FeedHub {
 
     private func read(_ fd: Int32) {
         guard var c = clients[fd] else { return }
-        // Bounded work per wake-up so a flood cannot delay the control socket (FeedBudget).
-        let (outcome, bytes) = reader.read(fd) { chunk in
-            c.lines.feed(chunk) { item in
-                switch item {
-                case .tooLong: status.rejectedInput["line_too_long", default: 0] += 1
-                case .line(let line):
-                    for fix in c.decoder.decode(line: line) { deliver(fix, from: .client(fd), replay: c.decoder.replay) }
-                    if !c.decoder.heartRates.isEmpty { for r in c.decoder.takeHeartRates() { report(.heartRate(r)) } }
-                }
+        if let t = c.resume { loop.cancel(t); c.resume = nil }
+        // Bounded work per wake-up so a flood cannot delay the control socket (FeedBudget),
+        // checked after every line: a turn ends within the budget and one line, whatever a line
+        // costs (a debug build, a loaded machine), not after a whole read chunk of them. The
+        // lines not handled yet wait in the framer for the next turn.
+        let deadline = EventLoop.monotonic() + FeedBudget.seconds
+        var lines = c.lines
+        c.lines = LineFramer(maxLine: 0)  // `lines` holds the only reference to its buffer
+        func handle(_ item: LineFramer.Item) -> Bool {
+            switch item {
+            case .tooLong: status.rejectedInput["line_too_long", default: 0] += 1
+            case .line(let line):
+                for fix in c.decoder.decode(line: line) { deliver(fix, from: .client(fd), replay: c.decoder.replay) }
+                if !c.decoder.heartRates.isEmpty { for r in c.decoder.takeHeartRates() { report(.heartRate(r)) } }
+            }
+            return EventLoop.monotonic() < deadline
+        }
+        var outcome = FeedReadOutcome.budgetSpent, bytes = 0
+        if lines.drain(handle) {
+            (outcome, bytes) = reader.readChunks(fd, budget: max(0, deadline - EventLoop.monotonic())) { chunk in
+                lines.feed(chunk, handle)
             }
         }
+        c.lines = lines
         report(.readTurnEnded)
         addRejections(c.decoder.rejected, reported: c.reportedRejections)
         c.reportedRejections = c.decoder.rejected
@@ -269,7 +289,19 @@ final class FeedHub {
         }
         // A simulation drives the workout's clock from each fix's arrival: read it at once.
         loop.setMode(c.token, c.decoder.replay == nil ? mode : .immediate)
+        if c.lines.hasHeldLines && !FeedHub.hasInput(fd) {
+            c.resume = loop.after(0) { [unowned self] in
+                self.clients[fd]?.resume = nil
+                self.read(fd)
+            }
+        }
         clients[fd] = c
+    }
+
+    /// Whether `fd` has input waiting (its readiness then wakes the loop).
+    private static func hasInput(_ fd: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 0) > 0
     }
 
     /// Adds to `status.rejectedInput` what a decoder rejected since `reported`: counts are

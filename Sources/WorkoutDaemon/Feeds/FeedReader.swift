@@ -9,6 +9,13 @@ struct FeedReader {
     /// every chunk to `body` in order. Returns how the turn ended and the bytes read.
     mutating func read(_ fd: Int32, budget: Double = FeedBudget.seconds,
                        _ body: (UnsafeRawBufferPointer) -> Void) -> (outcome: FeedReadOutcome, bytes: Int) {
+        readChunks(fd, budget: budget) { body($0); return true }
+    }
+
+    /// `read`, where `body` may end the turn early by returning false (it spent the budget
+    /// inside a chunk and keeps the rest of it): the turn then ends as `budgetSpent`.
+    mutating func readChunks(_ fd: Int32, budget: Double = FeedBudget.seconds,
+                             _ body: (UnsafeRawBufferPointer) -> Bool) -> (outcome: FeedReadOutcome, bytes: Int) {
         let began = EventLoop.monotonic()
         var bytes = 0
         let outcome: FeedReadOutcome = buffer.withUnsafeMutableBytes { raw in
@@ -19,7 +26,7 @@ struct FeedReader {
                 if n < 0 { return .ended(errno: errno) }
                 if n == 0 { return .ended(errno: 0) }
                 bytes += n
-                body(UnsafeRawBufferPointer(rebasing: raw[0..<n]))
+                guard body(UnsafeRawBufferPointer(rebasing: raw[0..<n])) else { return .budgetSpent }
                 if n < raw.count { return .drained }  // a stream socket gives what it holds
             } while EventLoop.monotonic() - began < budget
             return .budgetSpent

@@ -12,6 +12,8 @@ import WorkoutCore
         let dir: String
         let hub: FeedHub
         var reports: [FeedHub.Report] = []
+        /// Runs after each report is recorded (e.g. to make a fix cost time).
+        var onReport: ((FeedHub.Report) -> Void)?
         var fixes: [Fix] { reports.compactMap { if case .fix(let f) = $0 { return f } else { return nil } } }
         var sourceChanges: [FeedReplay?] { reports.compactMap { if case .sourceChanged(let r) = $0 { return .some(r) } else { return nil } } }
 
@@ -22,7 +24,7 @@ import WorkoutCore
             let socket = dir + "/feed.sock"
             var box: Rig?
             hub = FeedHub(loop: loop, feeds: [.socket(path: socket)], paths: Paths(environment: ["HOME": dir]), maxClients: 8,
-                          clock: DaemonClock()) { box?.reports.append($0) }
+                          clock: DaemonClock()) { box?.reports.append($0); box?.onReport?($0) }
             box = self
         }
 
@@ -89,5 +91,34 @@ import WorkoutCore
         rig.loop.run()
         #expect(rig.fixes.map(\.time) == [rig.fixes.first?.time ?? 0])
         #expect(rig.fixes.count == 1)
+    }
+
+    /// Regression (the feed flood test): the read budget was checked only between 2 KB read
+    /// chunks, so with costly fixes (a debug build, a loaded machine) one turn handled a whole
+    /// chunk (~20 lines) and delayed control requests by several budgets. Now it is checked after
+    /// every line: a fix costing half the budget makes turns of at most two fixes, and the lines
+    /// left in the framer are handled in later turns although the socket is already empty.
+    @Test func theBudgetIsCheckedAfterEveryLine() throws {
+        let rig = try Rig()
+        rig.onReport = { r in if case .fix = r { usleep(useconds_t(FeedBudget.seconds / 2 * 1e6)) } }
+        rig.hub.open()
+        let a = try rig.connect()
+        defer { close(a) }
+        let lats = (0..<20).map { 48.0 + Double($0) * 0.0001 }
+        rig.send(a, lats.enumerated().map { Self.fixLine($0.offset, lat: $0.element) })  // one write, under 2 KB
+        rig.loop.after(0.5) { rig.loop.stop() }
+        rig.loop.run()
+        #expect(rig.fixes.map(\.latitude) == lats)
+        var perTurn: [Int] = [], n = 0
+        for r in rig.reports {
+            switch r {
+            case .fix: n += 1
+            case .readTurnEnded: if n > 0 { perTurn.append(n) }; n = 0
+            case .sourceChanged, .replayEnded, .log: break
+            }
+        }
+        #expect(n == 0, "every fix is followed by the end of its turn")
+        #expect(perTurn.max() ?? 0 <= 2, "fixes per read turn: \(perTurn)")
+        #expect(perTurn.count >= 10)
     }
 }

@@ -47,4 +47,19 @@ import Testing
         #expect(first.outcome == .drained)
         #expect(reader.read(s.reader) { _ in }.outcome == .ended(errno: 0))
     }
+
+    /// A consumer that spent the budget inside a chunk ends the turn there: nothing more is read.
+    @Test func aConsumerCanEndTheTurnAfterAChunk() {
+        let s = SocketPair()
+        var reader = FeedReader()
+        s.write([UInt8](repeating: 65, count: 10_000))
+        var chunks = 0
+        let first = reader.readChunks(s.reader, budget: 60) { _ in chunks += 1; return false }
+        #expect(first.outcome == .budgetSpent)
+        #expect(first.bytes == FeedBudget.readBytes)
+        #expect(chunks == 1)
+        let rest = reader.readChunks(s.reader) { _ in true }
+        #expect(rest.outcome == .drained)
+        #expect(rest.bytes == 10_000 - FeedBudget.readBytes)
+    }
 }
