@@ -19,6 +19,9 @@ public enum JournalRecord: Sendable, Equatable {
     /// Written with every flush: the daemon was alive at `time` (bounds the gap after a crash,
     /// since fix times are the receiver's and may be far from the daemon's clock).
     case alive(time: Double)
+    /// The workout's dates moved by `by` seconds (dated by a GPS receiver while the system clock
+    /// is unsynchronized, or back; docs/time.md): every earlier time moves, no duration changes.
+    case shifted(by: Double)
 }
 
 extension JournalRecord {
@@ -27,7 +30,7 @@ extension JournalRecord {
     public var aliveTime: Double? {
         switch self {
         case .alive(let t): return t
-        case .started, .paused, .resumed, .lap, .marker, .stopped, .recovered, .rebased, .fix, .suspended: return nil
+        case .started, .paused, .resumed, .lap, .marker, .stopped, .recovered, .rebased, .fix, .suspended, .shifted: return nil
         }
     }
 }

@@ -28,7 +28,7 @@ public final class Journal {
     public func append(_ record: JournalRecord) {
         switch record {
         case .fix(let fix): appendFix(fix)
-        case .started, .paused, .resumed, .lap, .marker, .stopped, .recovered, .rebased, .alive, .suspended: appendNow(record)
+        case .started, .paused, .resumed, .lap, .marker, .stopped, .recovered, .rebased, .alive, .suspended, .shifted: appendNow(record)
         }
     }
 
