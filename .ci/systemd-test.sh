@@ -189,6 +189,32 @@ else
   grep -oE 'event=[A-Za-z0-9_.-]+' <<< "$journal" | sort | uniq -c | sed 's/^/      seen: /'
 fi
 
+# ---- 13. a batch of 1,000 files imported from /tmp under the sandbox, watchdog on ---------------------------
+# PrivateTmp=yes: the daemon cannot see the user's /tmp; workoutctl opens the files and passes the
+# descriptors (SCM_RIGHTS). Small GPX files, each an hour after the last so none is a duplicate.
+U systemctl --user start workoutd.service
+sh_u 'rm -rf /tmp/wt-batch && mkdir -p /tmp/wt-batch/sub && base=$(date -u -d 2019-01-01T00:00:00Z +%s) &&
+      for i in $(seq 0 999); do
+        d=/tmp/wt-batch; [ $((i % 10)) -eq 0 ] && d=/tmp/wt-batch/sub
+        t=$((base + i * 3600)); pts=""
+        for k in 0 1 2 3 4 5 6 7 8 9; do
+          pts="$pts<trkpt lat=\"48.1$k\" lon=\"11.5$k\"><ele>500</ele><time>$(date -u -d @$((t + k * 10)) +%Y-%m-%dT%H:%M:%SZ)</time></trkpt>"
+        done
+        printf "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"ci\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><type>running</type><trkseg>%s</trkseg></trk></gpx>\n" "$pts" > $d/$i.gpx
+      done' || fail "batch import: could not create the files"
+restarts=$(prop NRestarts)
+before=$(ctl --json list | json_get 'len(j.get("workouts", []))')
+t0=$(date +%s%N)
+out=$(ctl import /tmp/wt-batch 2>&1); rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+after=$(ctl --json list | json_get 'len(j.get("workouts", []))')
+if ((rc == 0)) && [[ $(tail -n1 <<< "$out") == "1000 imported, 0 duplicates, 0 errors." ]] && ((after - before == 1000)) \
+   && [[ $(prop NRestarts) == "$restarts" && $(prop ActiveState) == active ]]; then
+  pass "batch import: 1,000 files from /tmp (PrivateTmp=yes for the daemon) imported in $ms ms, watchdog on, no restart; list $before -> $after"
+else
+  fail "batch import: exit $rc, list $before -> $after, NRestarts $restarts -> $(prop NRestarts), $(prop ActiveState); last lines: $(tail -n3 <<< "$out" | tr '\n' ' ')"
+fi
+
 # ---- 12. the daemon's sleep inhibitor (issue 14): a logind lock while a workout records ----------------
 # (Before 10 and 11: 11f installs a polkit rule that grants block to ci.) ci lingers with no login
 # session, so polkit refuses a block lock and grants delay, as on a headless machine: workoutd

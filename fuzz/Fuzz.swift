@@ -8,6 +8,8 @@
 //   control   ControlRequest.decode(line:)  (the control socket)
 //   gpx       GPXReader.read                (import)
 //   tcx       TCXReader.read                (import)
+//   fit       FITActivityFile.read + Importer.readAll + Importer.workout (import)
+//   inflate   Inflate.inflate (raw deflate) and Gzip.decompress (the gzip framing), capped
 //   dbus      DBusMessageFramer + DBusMessage.decode (the system and session bus connections)
 //
 // Besides "does not crash" (ASan and Swift's own traps make any memory error, overflow or
@@ -18,11 +20,11 @@
 // (same byte order) to bytes that decode to the same message and encode to the same bytes.
 import Glibc
 
-private enum Target: String { case nmea, gpsd, control, gpx, tcx, dbus }
+private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus }
 
 nonisolated(unsafe) private var target: Target = {
     guard let name = getenv("FUZZ_TARGET").map({ String(cString: $0) }), let t = Target(rawValue: name) else {
-        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx dbus\n", stderr)
+        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus\n", stderr)
         exit(2)
     }
     return t
@@ -107,6 +109,34 @@ private func tcx(_ bytes: [UInt8]) {
     _ = file
 }
 
+/// FIT: decode, split into tracks and build workouts; every fix is on the globe with a finite
+/// time, and a file that decodes re-encodes (as our export) into a file that decodes again with
+/// the same number of accepted points.
+private func fit(_ bytes: [UInt8]) {
+    guard let tracks = try? Importer.readAll(bytes, fileName: "fuzz.fit") else { return }
+    for t in tracks {
+        for f in t.fixes { checkFix(f, "FIT") }
+        guard let w = try? Importer.workout(from: t, activity: nil, id: 1, settings: MetricsSettings(), source: "") else { continue }
+        let out = FITWriter.write(w)
+        guard let back = try? FITActivityFile.read(out) else { violated("our FIT export of a fuzzed file does not decode") }
+        if back.records.count != w.summary.acceptedCount {
+            violated("FIT export has \(back.records.count) records for \(w.summary.acceptedCount) accepted points")
+        }
+    }
+}
+
+/// Inflate: raw deflate and gzip framing with a 1 MB cap; the output never exceeds the cap, and
+/// what inflates once inflates the same again (no state leaks between calls).
+private func inflate(_ bytes: [UInt8]) {
+    var out: [UInt8] = []
+    let r = try? bytes.withUnsafeBufferPointer { (b) throws(InflateError) -> Int in try Inflate.inflate(b, from: 0, into: &out, limit: 1 << 20) }
+    if out.count > 1 << 20 { violated("inflate wrote \(out.count) bytes past its 1 MB cap") }
+    if r != nil {
+        var again: [UInt8] = []
+        _ = try? bytes.withUnsafeBufferPointer { (b) throws(InflateError) -> Int in try Inflate.inflate(b, from: 0, into: &again, limit: 1 << 20) }
+        if again != out { violated("inflate is not deterministic") }
+    }
+    if let g = try? Gzip.decompress(bytes, limit: 1 << 20), g.count > 1 << 20 { violated("gzip output past its cap") }
 /// Frames `bytes` (cut in two at `cut`, or whole) and decodes every frame; stops at the first
 /// framing error, as the connection does (it closes). Messages that do not decode are recorded
 /// by their error, as the connection skips unknown types and closes on the rest.
@@ -160,6 +190,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .control: control(bytes)
     case .gpx: gpx(bytes)
     case .tcx: tcx(bytes)
+    case .fit: fit(bytes)
+    case .inflate: inflate(bytes)
     case .dbus: dbus(bytes)
     }
     return 0

@@ -5,7 +5,7 @@
 #
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]     default: 25 s, every target
 #
-# Targets: nmea gpsd control gpx tcx dbus (dbus seeds: messages GLib marshals at run time, fuzz/dbus-seeds.py). Exit status 1 if any target found a crash; the crashing
+# Targets: nmea gpsd control gpx tcx fit inflate dbus (dbus seeds: messages GLib marshals at run time, fuzz/dbus-seeds.py). Exit status 1 if any target found a crash; the crashing
 # inputs are kept under $FUZZ_OUT (default ./fuzz-out, git-ignored) and their names printed:
 # turn each into a regression test in Tests/WorkoutCoreTests named after the input.
 # Without ../shared/data the seeded targets are skipped with a message, unless CI=true (fail).
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-25}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(nmea gpsd control gpx tcx dbus)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(nmea gpsd control gpx tcx fit inflate dbus)
 SHARED=../shared/data
 OUT=${FUZZ_OUT:-$PWD/fuzz-out}
 BIN=${FUZZ_BIN:-/tmp/workoutd-fuzz-$(id -u)/fuzz}
@@ -54,6 +54,19 @@ seed() {
     gpsd) for f in "$SHARED"/nmea/*.log.chk; do split -l 12 -d -a 4 "$f" "$dir/$(basename "$f")."; done ;;
     gpx) cp "$SHARED"/gpx/*.gpx "$dir/" ;;
     tcx) cp "$SHARED"/tcx/*.tcx "$dir/" ;;
+    fit) cp "$SHARED"/fit/*.fit "$dir/" ;;
+    inflate)
+      # Raw deflate (gzip minus its 10-byte header and 8-byte trailer) and whole gzip files of
+      # the small shared files, at levels 1, 6 and 9.
+      for f in "$SHARED"/fit/*.fit "$SHARED"/gpx/*.gpx "$SHARED"/README.md; do
+        [ -f "$f" ] || continue
+        [ "$(stat -c %s "$f")" -le 200000 ] || continue
+        for l in 1 6 9; do
+          b="$dir/$(basename "$f").$l"
+          gzip -n -$l -c "$f" > "$b.gz"
+          tail -c +11 "$b.gz" | head -c -8 > "$b.deflate"
+        done
+      done ;;
     dbus) /usr/bin/python3 fuzz/dbus-seeds.py "$dir" >/dev/null || { echo "fuzz: dbus seeds need python3-gi" >&2; return 1; } ;;
     control)
       i=0
@@ -78,6 +91,7 @@ REQ
   ls "$dir" | wc -l
 }
 
+max_len() { case $1 in gpx|tcx|fit) echo 65536 ;; inflate) echo 32768 ;; nmea|gpsd) echo 8192 ;; *) echo 4096 ;; esac; }
 max_len() { case $1 in gpx|tcx) echo 65536 ;; nmea|gpsd|dbus) echo 8192 ;; *) echo 4096 ;; esac; }
 
 status=0

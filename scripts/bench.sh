@@ -141,6 +141,11 @@ row "workoutctl status, whole process" "median $(kv "$R" median_ms) ms (p90 $(kv
 R=$($BIN/workoutbench control 100 5)
 row "Control throughput, 100 clients" "$(kv "$R" requests_per_s) requests/s" "" "target >= 20000"
 
+# Import and export through the daemon (issue 16): scripts/bench-import.sh prints its rows.
+if command -v gpsbabel > /dev/null; then
+    while IFS= read -r line; do ROWS+=("$line"); echo "$line" >&2; done < <(BIN=$BIN RUNS=$RUNS scripts/bench-import.sh)
+fi
+
 R=$($BIN/workoutbench startup 10000 7)
 row "Start-up to ready, 10,000 saved workouts" "median $(kv "$R" median_ms) ms ($(kv "$R" listed) listed)" "" "target < 100 ms"
 

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""retime-nmea.py LOG SECONDS > OUT: a continuous NMEA log from a real capture's opening run.
+"""retime-nmea.py LOG SECONDS [DAYS] > OUT: a continuous NMEA log from a real capture's opening run.
 
 Takes the GGA/RMC sentences of LOG's first uninterrupted stretch of epochs (until the first gap
 of more than 1 s; nmea-rtk: 5 s of 10 Hz fixes from a Trimble receiver) and repeats it, each
 copy moved forward in time by the stretch's length, until SECONDS are covered; times, RMC dates
 and checksums are rewritten, everything else is the receiver's. Used by scripts/bench.sh to feed
-gpsd a 10 Hz receiver for a minute; the output lives in the bench's temp dir only.
+gpsd a 10 Hz receiver for a minute; the output lives in the bench's temp dir only. DAYS (default
+0) moves the whole log that many days later: copies that are different recordings (imports).
+With PINGPONG=1 in the environment every other copy runs the stretch backwards, so a moving
+capture (bundg_zeus_9) becomes a continuous track out and back instead of jumping to its start.
 """
+import os
 import datetime
 import sys
 
@@ -25,6 +29,7 @@ def hms(t):
 
 def main():
     log, seconds = sys.argv[1], float(sys.argv[2])
+    days = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     epochs, last = [], None  # [(seconds of day, [fields...])]
     for line in open(log, encoding='latin-1'):
         line = line.strip()
@@ -45,11 +50,14 @@ def main():
         sys.exit('retime-nmea: no run of epochs in %s' % log)
     step = epochs[1][0] - epochs[0][0]
     span = epochs[-1][0] - epochs[0][0] + step
-    start = datetime.datetime(2020, 3, 18, tzinfo=datetime.timezone.utc) + datetime.timedelta(seconds=epochs[0][0])
+    start = datetime.datetime(2020, 3, 18, tzinfo=datetime.timezone.utc) + datetime.timedelta(days=days, seconds=epochs[0][0])
     out, copy = [], 0
+    pingpong = os.environ.get('PINGPONG') == '1'
     while copy * span < seconds:
-        for t, sentences in epochs:
+        for k, (t, sentences) in enumerate(epochs):
             when = start + datetime.timedelta(seconds=copy * span + (t - epochs[0][0]))
+            if pingpong and copy % 2 == 1:
+                sentences = epochs[len(epochs) - 1 - k][1]
             for f in sentences:
                 f = list(f)
                 f[1] = when.strftime('%H%M%S') + '.%02d' % round(when.microsecond / 10000)

@@ -217,14 +217,19 @@ public enum ArgumentParser {
                     output = v == "-" ? nil : absolute(v, cwd: cwd)
                 }
             }
-            guard let format else { throw UsageError("export needs --format gpx|tcx|json", command: name) }
+            guard let format else { throw UsageError("export needs --format gpx|tcx|json|fit", command: name) }
             return .export(ExportOptions(id: id, format: format, output: output))
         case "import":
             let (p, opts) = try split(["--activity"])
-            guard !p.isEmpty else { throw UsageError("import needs at least one file", command: name) }
+            guard !p.isEmpty else { throw UsageError("import needs at least one file or folder", command: name) }
             var a: ActivityType?
             for (_, v) in opts { a = try activity(v) }
-            return .send(.importFiles(p.map { absolute($0, cwd: cwd) }, a))
+            return .importFiles(ImportOptions(paths: p.map { absolute($0, cwd: cwd) }, activity: a))
+        case "edit":
+            let (p, opts) = try split(["--activity"])
+            let id = try workoutID(p)
+            guard let a = opts.last?.1 else { throw UsageError("edit needs --activity ACTIVITY", command: name) }
+            return .send(.edit(id, try activity(a)))
         case "simulate":
             let (p, opts) = try split(["--speed", "--activity", "--feed-socket"], flags: ["--loop"])
             guard p.count <= 1 else { throw UsageError("simulate takes at most one file", command: name) }

@@ -43,10 +43,17 @@ public struct Client: Sendable {
             return StatusBarWatcher(client: self, invocation: inv, format: format).run()
         case .simulate(let o):
             return Simulator(client: self, invocation: inv, options: o).run()
+        case .importFiles(let o):
+            return ImportCommand(client: self, invocation: inv, options: o).run()
+        case .export(let o) where !(inv.json && o.output == nil):
+            return ExportCommand(client: self, invocation: inv, options: o).run()
         case .send, .list, .export:
             guard let request = inv.command.request else { return .failed }
             let timeout: Double
-            if case .send(.importFiles) = inv.command { timeout = importTimeout } else { timeout = requestTimeout }
+            switch inv.command {
+            case .send(.importFiles), .send(.edit), .export: timeout = importTimeout
+            default: timeout = requestTimeout
+            }
             switch exchange(request, socket: controlPath(inv), timeout: timeout) {
             case .failure(let f): return report(f, json: inv.json)
             case .success(let reply): return present(reply, for: inv)
@@ -173,15 +180,17 @@ public struct Client: Sendable {
             case .reload:
                 let changed = (reply["changed"]?.arrayValue ?? []).compactMap(\.stringValue)
                 console.out("Configuration reloaded" + (changed.isEmpty ? "; nothing changed.\n" : "; changed: " + changed.joined(separator: ", ") + ".\n"))
+            case .edit:
+                console.out("Changed; recomputed:\n" + (reply["workout"].map { renderer.summary($0) } ?? ""))
             case .delete(let id):
                 let shown = reply["id"]?.stringValue ?? id.rawValue
                 console.out("Deleted \(shown). Undo with: workoutctl undelete \(shown)\n")
             case .undelete(let id): console.out("Restored \(reply["id"]?.stringValue ?? id.rawValue).\n")
-            case .start, .pause, .resume, .lap, .marker, .toggle, .status, .watch, .list, .export, .debugHang:
+            case .start, .pause, .resume, .lap, .marker, .toggle, .status, .watch, .list, .export, .exportTo, .importDescriptors, .debugHang:
                 console.out(renderer.status(reply))
             }
         case .list: console.out(renderer.list(reply))
-        case .export, .watch, .statusBar, .simulate, .help, .version: break
+        case .export, .importFiles, .watch, .statusBar, .simulate, .help, .version: break
         }
         return code
     }
@@ -191,19 +200,30 @@ public struct Client: Sendable {
             console.err("workoutctl: the daemon's export reply has no \"content\"\n")
             return .failed
         }
+        var bytes = Array(content.utf8)
+        if reply["encoding"]?.stringValue == "base64" {
+            guard let b = Base64.decode(content) else {
+                console.err("workoutctl: the daemon's export reply is not valid base64\n")
+                return .failed
+            }
+            bytes = b
+        }
         guard let path = o.output else {
-            if json { console.out(Client.withoutOK(reply).pretty() + "\n") } else { console.out(content) }
+            if json { console.out(Client.withoutOK(reply).pretty() + "\n") } else if reply["encoding"] != nil {
+                console.err("workoutctl: \(o.format.rawValue.uppercased()) is binary: give --output FILE\n")
+                return .usage
+            } else { console.out(content) }
             return .ok
         }
-        do { try AtomicFile.write(content, to: path, mode: 0o644) } catch {
+        do { try AtomicFile.write(bytes, to: path, mode: 0o644) } catch {
             console.err("workoutctl: cannot create \(path): \(error.reason) (\(error.operation))\n")
             return .failed
         }
         if json {
-            let r: JSON = ["format": .string(reply["format"]?.stringValue ?? o.format.rawValue), "output": .string(path), "bytes": .int(content.utf8.count)]
+            let r: JSON = ["format": .string(reply["format"]?.stringValue ?? o.format.rawValue), "output": .string(path), "bytes": .int(bytes.count)]
             console.out(r.pretty() + "\n")
         } else {
-            console.out("Wrote \(path) (\(content.utf8.count) bytes).\n")
+            console.out("Wrote \(path) (\(bytes.count) bytes).\n")
         }
         return .ok
     }

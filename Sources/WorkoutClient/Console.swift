@@ -8,6 +8,9 @@ public struct Console: Sendable {
     public var isTerminal: Bool
     /// The terminal's width, asked again on every redraw (nil: unknown, e.g. in tests).
     public var columns: @Sendable () -> Int?
+    /// The descriptor behind `out` when it is the process's stdout (1): `export` lets the daemon
+    /// write straight into it when it is a regular file. nil for captured output.
+    public var outDescriptor: Int32? = nil
 
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, isTerminal: Bool,
                 columns: @escaping @Sendable () -> Int? = { nil }) {
@@ -17,11 +20,13 @@ public struct Console: Sendable {
     /// The process's standard output and error (unbuffered writes: output appears at once,
     /// which `watch` and `simulate` need).
     public static var standard: Console {
-        Console(out: { writeAll(1, $0) }, err: { writeAll(2, $0) }, isTerminal: isatty(1) == 1, columns: {
+        var c = Console(out: { writeAll(1, $0) }, err: { writeAll(2, $0) }, isTerminal: isatty(1) == 1, columns: {
             var ws = winsize()
             guard ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 else { return nil }
             return Int(ws.ws_col)
         })
+        c.outDescriptor = 1
+        return c
     }
 
     static func writeAll(_ fd: Int32, _ s: String) {

@@ -25,10 +25,17 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "list", synopsis: "list [--from DATE] [--to DATE] [--activity ACTIVITY] [--limit N]", summary: "list saved workouts",
                     details: "DATE is YYYY-MM-DD (or an ISO-8601 time). --limit N shows at most N workouts."),
         CommandHelp(name: "show", synopsis: "show ID", summary: "show one saved workout with its laps, splits and events", details: "ID as printed by `workoutctl list`."),
-        CommandHelp(name: "export", synopsis: "export ID --format gpx|tcx|json [--output FILE]", summary: "export a saved workout",
+        CommandHelp(name: "export", synopsis: "export ID --format gpx|tcx|json|fit [--output FILE]", summary: "export a saved workout",
                     details: "Writes to FILE (atomically: a temporary file renamed into place) or to standard output."),
-        CommandHelp(name: "import", synopsis: "import FILE... [--activity ACTIVITY]", summary: "import GPX, TCX or NMEA files into history",
-                    details: "The activity comes from --activity, else from the file, else the daemon's default. Exits 1 if any file failed."),
+        CommandHelp(name: "import", synopsis: "import PATH... [--activity ACTIVITY]", summary: "import GPX, TCX, FIT or NMEA files and folders into history",
+                    details: """
+                    Folders are read recursively (GPX, TCX, FIT, NMEA files, gzipped or not; other entries are skipped with
+                    a word). A folder with Strava's activities.csv gives each file its title and activity. The activity
+                    comes from --activity, else the CSV, else the file, else other. Shows progress on a terminal; Ctrl-C
+                    stops after the current file and keeps what was imported. Exits 1 if any file failed.
+                    """),
+        CommandHelp(name: "edit", synopsis: "edit ID --activity ACTIVITY", summary: "change a saved workout's activity",
+                    details: "Its distance, speeds, calories and best efforts are recomputed from the recorded fixes."),
         CommandHelp(name: "streak", synopsis: "streak", summary: "show daily and weekly streaks and each habit", details: ""),
         CommandHelp(name: "totals", synopsis: "totals [--week|--month|--year] [--activity ACTIVITY]",
                     summary: "count, distance, moving time and climb of this and the previous period",

@@ -23,6 +23,8 @@ public enum ClientCommand: Sendable, Equatable {
     case send(ControlRequest)
     case list(ListOptions)
     case export(ExportOptions)
+    /// `import PATH...`: files and folders, passed to the daemon as open descriptors.
+    case importFiles(ImportOptions)
     case watch
     /// `watch --format waybar|i3bar`: one JSON line per change for a status bar.
     case statusBar(StatusBarFormat)
@@ -86,7 +88,7 @@ extension ClientCommand {
             if let a = o.activity { obj["activity"] = .string(a.rawValue) }
             if let l = o.limit { obj["limit"] = .int(l) }
             return .object(obj)
-        case .simulate, .help, .version: return nil
+        case .importFiles, .simulate, .help, .version: return nil
         }
     }
 }

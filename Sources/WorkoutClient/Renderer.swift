@@ -250,16 +250,19 @@ public struct Renderer: Sendable {
 
     /// `import`: one line per file.
     public func importResults(_ r: JSON) -> String {
-        var out = ""
-        for item in r["results"]?.arrayValue ?? [] {
-            let file = item["file"]?.stringValue ?? "?"
-            switch item["result"]?.stringValue ?? "error" {
-            case "imported": out += "imported   \(file) -> \(item["id"]?.stringValue ?? "?")\n"
-            case "duplicate": out += "duplicate  \(file)" + (item["id"]?.stringValue.map { " (already saved as \($0))" } ?? "") + "\n"
-            case let other: out += "\(other == "error" ? "error" : other)      \(file): \(item["error"]?.stringValue ?? "failed")\n"
-            }
+        (r["results"]?.arrayValue ?? []).map(importLine).joined()
+    }
+
+    /// One file's import result (a `results` item or an `import` event).
+    public func importLine(_ item: JSON) -> String {
+        let file = item["file"]?.stringValue ?? "?"
+        switch item["result"]?.stringValue ?? "error" {
+        case "imported":
+            let activity = item["activity"]?.stringValue.flatMap { ActivityType(rawValue: $0) }.map { " (\($0.displayName))" } ?? ""
+            return "imported   \(file) -> \(item["id"]?.stringValue ?? "?")\(activity)\n"
+        case "duplicate": return "duplicate  \(file)" + (item["id"]?.stringValue.map { " (already saved as \($0))" } ?? "") + "\n"
+        case let other: return "\(other == "error" ? "error" : other)      \(file): \(item["error"]?.stringValue ?? "failed")\n"
         }
-        return out
     }
 
     // MARK: helpers

@@ -1,31 +1,133 @@
+import Glibc
 import WorkoutCore
 
+/// Import, export and edit: the loop decodes the request and posts the job to the bulk worker;
+/// results come back as posted closures and are streamed to the client (docs/protocol.md).
 extension Daemon {
-    /// Imports one file into history: nothing is written unless the whole file parses.
-    func importFile(_ path: String, activity: ActivityType?) -> JSON {
-        func result(_ id: WorkoutID?, _ r: String, _ error: String? = nil) -> JSON {
-            var o = JSONObject([("file", .string(path)), ("id", .string(id?.rawValue)), ("result", .string(r))])
-            if let error { o["error"] = .string(error) }
-            return .object(o)
-        }
-        let name = String(path.split(separator: "/").last ?? Substring(path))
-        do {
-            let bytes = try readFile(path, limit: 512 << 20)
-            let track = try Importer.read(bytes, fileName: name)
-            let w = try Importer.workout(from: track, activity: activity, id: UInt16.random(in: 0...UInt16.max),
-                                         settings: metricsSettings(), source: "imported:" + name)
-            if let dup = store.summaries().first(where: { Importer.isDuplicate(w.summary, of: $0) }) {
-                return result(dup.id, "duplicate")
+    /// `import` by descriptors (events per file, then counts) or by paths (one reply with every
+    /// result, as before).
+    func startImport(_ items: [ImportBatch.Item], activity: ActivityType?, streamed: Bool) -> ControlReply {
+        let pending = PendingReply()
+        let batch = ImportBatch(items: items, activity: activity, settings: metricsSettings())
+        let store = self.store
+        let loop = self.loop
+        let cancel = pending.cancel
+        bulk.async {
+            let t0 = EventLoop.monotonic()
+            var all: [ImportBatch.Result] = []
+            let cancelled = batch.run(store: store, cancel: cancel) { group in
+                all += group
+                let lines = streamed ? group.map { r -> [UInt8] in
+                    var w = JSONWriter(capacity: 160)
+                    w.value(r.json(event: true))
+                    return w.bytes
+                } : []
+                loop.post {
+                    for r in group {
+                        switch r.kind {
+                        case .imported: self.log(DaemonLogEvent.imported(file: r.file, id: r.id?.rawValue ?? ""))
+                        case .duplicate: break
+                        case .error: self.log(DaemonLogEvent.importFailed(file: r.file, reason: r.error ?? ""))
+                        }
+                    }
+                    for l in lines { pending.send(event: l) }
+                }
             }
-            try store.save(w)
-            log(DaemonLogEvent.imported(file: path, id: w.id.rawValue))
-            return result(w.id, "imported")
-        } catch let e as Importer.Failure {
-            log(DaemonLogEvent.importFailed(file: path, reason: e.description))
-            return result(nil, "error", e.description)
-        } catch {
-            log(DaemonLogEvent.importFailed(file: path, reason: "\(error)"))
-            return result(nil, "error", "\(error)")
+            let counts = ImportBatch.Counts(all)
+            let reply: JSON
+            if streamed {
+                reply = ControlServer.okReply([("imported", .int(counts.imported)), ("duplicates", .int(counts.duplicates)),
+                                               ("errors", .int(counts.errors)), ("cancelled", .bool(cancelled))])
+            } else {
+                reply = ControlServer.okReply([("results", .array(all.map { $0.json() }))])
+            }
+            var w = JSONWriter(capacity: 256)
+            w.value(reply)
+            let encoded = w.bytes
+            let seconds = EventLoop.monotonic() - t0
+            loop.post {
+                self.log(HistoryLogEvent.importFinished(imported: counts.imported, duplicates: counts.duplicates, errors: counts.errors,
+                                                        cancelled: cancelled, seconds: seconds))
+                pending.finish(.encodedSuccess(encoded))
+                self.notifier.notify(["STATUS=" + self.statusLine()])
+            }
+        }
+        return .pending(pending)
+    }
+
+    /// `export`: the file encoded on the worker and written into the client's descriptor, or
+    /// (older form) returned as `content` in the reply.
+    func startExport(_ id: WorkoutID, _ format: ExportFormat, into fd: Int32?) -> ControlReply {
+        let pending = PendingReply()
+        let store = self.store
+        let loop = self.loop
+        bulk.async {
+            var w = JSONWriter(capacity: 256)
+            do {
+                defer { if let fd { close(fd) } }
+                let workout = try store.load(id)
+                if let fd {
+                    let bytes = Exporter.bytes(workout, format)
+                    var failure: (any Error)?
+                    bytes.withUnsafeBytes { raw in
+                        do { try BulkWorker.write(raw, to: fd) } catch { failure = error }
+                    }
+                    if let failure { throw failure }
+                    w.value(ControlServer.okReply([("format", .string(format.rawValue)), ("bytes", .int(bytes.count))]))
+                } else {
+                    w.raw("{\"ok\":true,\"format\":"); w.string(format.rawValue)
+                    w.raw(",\"content\":"); w.string(Exporter.export(workout, format))
+                    if format.isBinary { w.raw(",\"encoding\":\"base64\"") }
+                    w.raw("}")
+                }
+            } catch let e as ImportReader.Refusal {
+                w.value(ControlServer.errorReply(ProtocolError(code: "io_error", message: e.description)))
+            } catch {
+                w.value(self.storeErrorReply(error, id: id))
+            }
+            let line = w.bytes
+            loop.post { pending.finish(.encodedSuccess(line)) }
+        }
+        return .pending(pending)
+    }
+
+    /// `edit ID --activity A`: the saved workout recomputed from its points with the new
+    /// activity (its speed limits, pace or speed, calories, best efforts), then replaced.
+    func startEdit(_ id: WorkoutID, activity: ActivityType) -> ControlReply {
+        let pending = PendingReply()
+        let store = self.store
+        let loop = self.loop
+        let settings = metricsSettings()
+        bulk.async {
+            var w = JSONWriter(capacity: 1024)
+            do {
+                let old = try store.load(id)
+                let new = Importer.edited(old, activity: activity, settings: settings)
+                try store.replace(new)
+                w.value(ControlServer.okReply([("workout", new.summary.json())]))
+                loop.post { self.log(HistoryLogEvent.edited(id: id.rawValue, from: old.activity, to: activity)) }
+            } catch {
+                w.value(self.storeErrorReply(error, id: id))
+            }
+            let line = w.bytes
+            loop.post { pending.finish(.encodedSuccess(line)) }
+        }
+        return .pending(pending)
+    }
+}
+
+extension ImportBatch {
+    /// How many files of a batch went which way.
+    struct Counts {
+        var imported = 0, duplicates = 0, errors = 0
+        init(_ results: [Result]) {
+            for r in results {
+                switch r.kind {
+                case .imported: imported += 1
+                case .duplicate: duplicates += 1
+                case .error: errors += 1
+                }
+            }
         }
     }
 }

@@ -3,7 +3,8 @@ import WorkoutCore
 
 /// Control requests: each is answered from the lifecycle or the history store.
 extension Daemon {
-    func handle(_ request: ControlRequest) -> ControlReply {
+    /// `descriptors`: what the request carried (SCM_RIGHTS), owned from here on.
+    func handle(_ request: ControlRequest, descriptors: [Int32] = []) -> ControlReply {
         let t = now()
         switch request {
         case .status: return .encodedSuccess(encodedStatus(.reply))
@@ -26,13 +27,16 @@ extension Daemon {
                 let w = try store.load(id)
                 return .value(ControlServer.okReply([("workout", w.summary.json()), ("events", .array(w.events.map { $0.json() })), ("source", .string(w.source))]))
             } catch { return .value(storeErrorReply(error, id: id)) }
-        case .export(let id, let format):
-            do {
-                let w = try store.load(id)
-                return .value(ControlServer.okReply([("format", .string(format.rawValue)), ("content", .string(Exporter.export(w, format)))]))
-            } catch { return .value(storeErrorReply(error, id: id)) }
+        case .export(let id, let format): return startExport(id, format, into: nil)
+        case .exportTo(let id, let format): return startExport(id, format, into: descriptors[0])
         case .importFiles(let files, let activity):
-            return .value(ControlServer.okReply([("results", .array(files.map { importFile($0, activity: activity) }))]))
+            return startImport(files.map { .init(source: .path($0), file: $0) }, activity: activity, streamed: false)
+        case .importDescriptors(let items, let activity):
+            let batch = zip(items, descriptors).map { item, fd in
+                ImportBatch.Item(source: .descriptor(fd), file: item.file, activity: item.activity, title: item.title)
+            }
+            return startImport(batch, activity: activity, streamed: true)
+        case .edit(let id, let activity): return startEdit(id, activity: activity)
         case .delete(let id):
             do { try store.delete(id); log(DaemonLogEvent.deleted(id.rawValue)); return .value(ControlServer.okReply([("id", .string(id.rawValue))])) }
             catch { return .value(storeErrorReply(error, id: id)) }

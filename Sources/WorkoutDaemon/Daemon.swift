@@ -24,6 +24,10 @@ public final class Daemon: @unchecked Sendable {
     var feeds: FeedHub?
     let notifier: SystemdNotifier
     let saver = DispatchQueue(label: "workoutd.saver")
+    /// Where the journal's periodic fsync runs, off the event loop.
+    let journalSyncer = DispatchQueue(label: "workoutd.journal-sync")
+    /// Imports, exports and edits (Daemon+Import.swift).
+    let bulk = BulkWorker()
     var signalSources: [DispatchSourceSignal] = []
     var timers: [RepeatingTimer] = []
     var statusLogTimer: RepeatingTimer?
@@ -95,7 +99,7 @@ public final class Daemon: @unchecked Sendable {
         } else {
             fd = try UnixSocket.listen(path: paths.controlSocket)
         }
-        server = ControlServer(loop: loop, listenFD: fd, limits: config.limits, boundPath: activation.control == nil ? paths.controlSocket : nil) { [unowned self] req in self.handle(req) }
+        server = ControlServer(loop: loop, listenFD: fd, limits: config.limits, boundPath: activation.control == nil ? paths.controlSocket : nil) { [unowned self] req, fds in self.handle(req, descriptors: fds) }
         server?.onDescriptorExhaustion = { [unowned self] out, why in
             self.log(out ? DaemonLogEvent.descriptorsExhausted(why) : DaemonLogEvent.descriptorsAvailable)
         }
@@ -263,7 +267,13 @@ public final class Daemon: @unchecked Sendable {
 
     func flushJournal() {
         guard lifecycle.hasWorkoutInProgress else { return }
-        journal.flush(alive: now())
+        let loop = self.loop
+        journal.flushInBackground(alive: now(), on: journalSyncer) { error in
+            loop.post { [unowned self] in
+                self.journal.backgroundSyncFinished(error)
+                if let error { self.log(DaemonLogEvent.journalWriteFailed(error.description)) }
+            }
+        }
         if let e = journal.lastError { log(DaemonLogEvent.journalWriteFailed(e.description)) }
     }
 
@@ -317,7 +327,8 @@ public final class Daemon: @unchecked Sendable {
 
     func finishShutdown() {
         if case .done = shutdown { return }
-        flushJournal()  // only writes while a workout is in progress
+        // At exit the fsync is waited for (the periodic one runs in the background).
+        if lifecycle.hasWorkoutInProgress { journal.flush(alive: now()) }
         shutdown = .done
         loop.stop()
     }

@@ -15,6 +15,9 @@ let usage = """
       save [POINTS] [RUNS]          HistoryStore.save of a POINTS-point workout, median
       status-reply [POINTS] [RUNS]  in-process cost of a status reply's workout part, median
       startup [WORKOUTS] [RUNS]     exec to ready with WORKOUTS saved workouts, median
+      import-phases FILE [RUNS]     the daemon's import + GPX export of FILE, phase by phase, median
+      fit-copies OUT COUNT FILE...  COUNT FIT activities, copies of FILEs each a day later (batch bench)
+      fit-decode FILE [RUNS]        in-process FIT decode/import vs gpsbabel -i garmin_fit, median
     """
 
 let args = Array(CommandLine.arguments.dropFirst())
@@ -31,6 +34,9 @@ case "status-process": ProcessTimingBenchmark.run(rest)
 case "save": SaveBenchmark.run(rest)
 case "status-reply": StatusReplyBenchmark.run(rest)
 case "startup": StartupBenchmark.run(rest)
+case "import-phases": ImportPhasesBenchmark.run(rest)
+case "fit-copies": FITCopiesBenchmark.run(rest)
+case "fit-decode": FITDecodeBenchmark.run(rest)
 default:
     BenchSupport.writeOut(2, usage + "\n")
     exit(2)

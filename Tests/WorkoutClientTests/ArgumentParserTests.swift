@@ -66,10 +66,18 @@ import WorkoutCore
 
     @Test func importMakesPathsAbsolute() {
         #expect(command("import", "a.gpx", "./b.tcx", "/data/c.nmea", "--activity", "hiking")
-                == .send(.importFiles(["/home/u/runs/a.gpx", "/home/u/runs/b.tcx", "/data/c.nmea"], .hiking)))
-        let req = command("import", "x.gpx")?.request
-        #expect(req?["files"]?.arrayValue == [.string("/home/u/runs/x.gpx")])
-        #expect((try? ControlRequest.decode(req!).get()) == .importFiles(["/home/u/runs/x.gpx"], nil))
+                == .importFiles(ImportOptions(paths: ["/home/u/runs/a.gpx", "/home/u/runs/b.tcx", "/data/c.nmea"], activity: .hiking)))
+        #expect(command("import", "strava-export") == .importFiles(ImportOptions(paths: ["/home/u/runs/strava-export"])))
+    }
+
+    @Test func edit() {
+        let id = WorkoutID(rawValue: "20261121T093000Z-3f9a")!
+        #expect(command("edit", id.rawValue, "--activity", "Trail-Running") == .send(.edit(id, .trailRunning)))
+        #expect(command("edit", id.rawValue) == nil, "needs --activity")
+        #expect(command("edit", id.rawValue, "--activity", "flying") == nil)
+        let req = command("edit", id.rawValue, "--activity", "cycling")?.request
+        #expect(req == ["command": "edit", "id": "20261121T093000Z-3f9a", "activity": "cycling"])
+        #expect((try? ControlRequest.decode(req!).get()) == .edit(id, .cycling))
     }
 
     @Test func simulate() {

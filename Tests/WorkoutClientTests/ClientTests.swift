@@ -97,32 +97,62 @@ import WorkoutCore
 
     @Test func importWithAnErrorExits1() throws {
         let d = FakeDaemon()
-        d.start(.reply([#"{"ok":true,"results":[{"file":"/w/a.gpx","id":"20261121T093000Z-3f9a","result":"imported"},{"file":"/w/b.gpx","id":null,"result":"error","error":"truncated"}]}"#]))
+        for name in ["a.gpx", "b.gpx"] { FileManager.default.createFile(atPath: d.dir + "/" + name, contents: Data("<gpx/>".utf8)) }
+        defer { for name in ["a.gpx", "b.gpx"] { unlink(d.dir + "/" + name) } }
+        let a = d.dir + "/a.gpx", b = d.dir + "/b.gpx"
+        d.start(.reply([#"{"event":"import","file":"\#(a)","id":"20261121T093000Z-3f9a","result":"imported"}"# + "\n"
+                        + #"{"event":"import","file":"\#(b)","id":null,"result":"error","error":"truncated"}"# + "\n"
+                        + #"{"ok":true,"imported":1,"duplicates":0,"errors":1,"cancelled":false}"#]))
         let cap = Capture()
-        #expect(client(cap, d).run(arguments: ["import", "a.gpx", "b.gpx"], cwd: "/w") == .failed)
+        #expect(client(cap, d).run(arguments: ["import", "a.gpx", "b.gpx"], cwd: d.dir) == .failed)
         let req = try JSON.parse(d.lines.first ?? "")
-        #expect(req["files"] == [.string("/w/a.gpx"), .string("/w/b.gpx")])
-        #expect(cap.stdout.contains("error      /w/b.gpx: truncated"))
+        #expect(req["descriptors"] == [["file": .string(a)], ["file": .string(b)]], "one descriptor per file, no paths to open")
+        #expect(cap.stdout.contains("imported   \(a) -> 20261121T093000Z-3f9a"))
+        #expect(cap.stdout.contains("error      \(b): truncated"))
+        #expect(cap.stdout.contains("1 imported, 0 duplicates, 1 error."))
     }
 
+    @Test func importRefusesWhatIsNotARegularFileBeforeSending() throws {
+        let d = FakeDaemon()
+        let fifo = d.dir + "/pipe.gpx"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        d.start(.silent)
+        let cap = Capture()
+        #expect(client(cap, d).run(arguments: ["import", fifo, "/dev/zero"], cwd: "/") == .failed)
+        #expect(cap.stdout.contains("error      \(fifo): a FIFO (named pipe), not a regular file: refused"))
+        #expect(cap.stdout.contains("error      /dev/zero: a character device, not a regular file: refused"))
+        #expect(d.lines.isEmpty, "nothing was sent")
+    }
+
+    /// The daemon writes into the passed descriptor (integration tests: ExportTests); here the
+    /// temporary file is renamed into place once the reply says so.
     @Test func exportWritesTheFileAtomically() throws {
         let d = FakeDaemon()
-        d.start(.reply([#"{"ok":true,"format":"gpx","content":"<gpx>\n</gpx>\n"}"#]))
+        d.start(.reply([#"{"ok":true,"format":"gpx","bytes":0}"#]))
         let cap = Capture()
         let out = d.dir + "/run.gpx"
         defer { unlink(out) }
         #expect(client(cap, d).run(arguments: ["export", "20261121T093000Z-3f9a", "--format", "gpx", "--output", "run.gpx"], cwd: d.dir) == .ok)
-        #expect(try String(contentsOfFile: out, encoding: .utf8) == "<gpx>\n</gpx>\n")
+        #expect(FileManager.default.fileExists(atPath: out))
         #expect(try FileManager.default.contentsOfDirectory(atPath: d.dir).filter { $0.contains("tmp") }.isEmpty)
-        #expect(try JSON.parse(d.lines[0]) == ["command": "export", "id": "20261121T093000Z-3f9a", "format": "gpx"])
+        #expect(try JSON.parse(d.lines[0]) == ["command": "export", "id": "20261121T093000Z-3f9a", "format": "gpx", "descriptor": true])
     }
 
-    @Test func exportToStdout() {
+    @Test func exportRefusedLeavesNoFile() throws {
+        let d = FakeDaemon()
+        d.start(.reply([#"{"ok":false,"error":{"code":"not_found","message":"no saved workout"}}"#]))
+        let cap = Capture()
+        #expect(client(cap, d).run(arguments: ["export", "20261121T093000Z-3f9a", "--format", "gpx", "--output", "gone.gpx"], cwd: d.dir) == .failed)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: d.dir).filter { $0.contains("gone") }.isEmpty)
+    }
+
+    @Test func exportToStdoutWithJSONCarriesTheContent() {
         let d = FakeDaemon()
         d.start(.reply([#"{"ok":true,"format":"json","content":"{}\n"}"#]))
         let cap = Capture()
-        #expect(client(cap, d).run(arguments: ["export", "20261121T093000Z-3f9a", "--format", "json"], cwd: "/") == .ok)
-        #expect(cap.stdout == "{}\n")
+        #expect(client(cap, d).run(arguments: ["--json", "export", "20261121T093000Z-3f9a", "--format", "json"], cwd: "/") == .ok)
+        #expect(cap.stdout.contains(#""content" : "{}\n""#) || cap.stdout.contains(#""content": "{}\n""#), "\(cap.stdout)")
     }
 
     @Test func exportToAnUnwritablePlaceExits1() {

@@ -1,12 +1,24 @@
-/// One entry point for `export`: the workout in the requested format, as text.
+/// One entry point for `export`: the workout in the requested format.
 public enum Exporter {
-    public static func export(_ w: Workout, _ format: ExportFormat) -> String {
+    /// The file's bytes: GPX, TCX, workoutd's JSON, or FIT. GPX/TCX/FIT per-point distances use
+    /// the WGS84 geodesic, the daemon's own distance, so the last point matches the total.
+    public static func bytes(_ w: Workout, _ format: ExportFormat) -> [UInt8] {
         switch format {
-        case .gpx: return String(decoding: GPXWriter.write(w), as: UTF8.self)
-        case .tcx:
-            let g = Geodesic.wgs84
-            return String(decoding: TCXWriter.write(w, distance: { g.distance(latitude1: $0.latitude, longitude1: $0.longitude, latitude2: $1.latitude, longitude2: $1.longitude) }), as: UTF8.self)
-        case .json: return String(decoding: WorkoutFile.encode(w), as: UTF8.self)
+        case .gpx: return GPXWriter.write(w)
+        case .tcx: return TCXWriter.write(w, distance: geodesic)
+        case .json: return WorkoutFile.encode(w)
+        case .fit: return FITWriter.write(w, distance: geodesic)
         }
+    }
+
+    /// The export as text for the control socket's JSON reply: the file itself for the text
+    /// formats, base64 (RFC 4648) for FIT (`ExportFormat.isBinary`).
+    public static func export(_ w: Workout, _ format: ExportFormat) -> String {
+        let b = bytes(w, format)
+        return format.isBinary ? Base64.encode(b) : String(decoding: b, as: UTF8.self)
+    }
+
+    static func geodesic(_ a: Fix, _ b: Fix) -> Double {
+        Geodesic.wgs84.distance(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude)
     }
 }

@@ -1,17 +1,43 @@
-/// Turns a GPX 1.0/1.1, TCX v2 or NMEA log file into a workout, computed by the same recorder
-/// as a live one. The activity comes from the option, else from the file, else `.other`.
+/// Turns a GPX 1.0/1.1, TCX v2, FIT activity or NMEA log file (any of them gzip-compressed)
+/// into workouts, computed by the same recorder as a live one. The activity comes from the
+/// option, else from the file, else `.other`.
+///
+/// The API the daemon calls (pure: bytes in, values out; no I/O, no clock):
+/// - `readAll(bytes, fileName:)` -> `[ImportedTrack]`: every workout a file holds (a FIT
+///   multisport file has one per session; every other file has one).
+/// - `workout(from: track, activity:, id:, settings:, source:)` -> `Workout` for each.
+/// - `isDuplicate(summary, of: existing)` against the saved ones.
+/// - `read(bytes, fileName:)`: the first track only (kept for single-track callers).
 public enum Importer {
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case unknownFormat
         case file(String)
         case noPoints
+        /// A valid FIT file of another kind (monitoring, settings, ...), refused by name.
+        case notActivity(file: String, type: String)
         public var description: String {
             switch self {
-            case .unknownFormat: return "not a GPX, TCX or NMEA file"
+            case .unknownFormat: return "not a GPX, TCX, FIT or NMEA file"
             case .file(let why): return why
             case .noPoints: return "no timed track points to import"
+            case .notActivity(let file, let type): return "\(file) is a FIT \(type) file, not an activity"
             }
         }
+    }
+
+    /// The formats a track can come from.
+    public enum Format: String, Sendable, Equatable {
+        case gpx = "GPX"
+        case tcx = "TCX"
+        case fit = "FIT"
+        case nmea = "NMEA"
+    }
+
+    /// A time span (a device's timer stop -> start).
+    public struct Span: Sendable, Equatable {
+        public var start: Double
+        public var end: Double
+        public init(start: Double, end: Double) { self.start = start; self.end = end }
     }
 
     /// What was read from a file before it became a workout.
@@ -20,44 +46,114 @@ public enum Importer {
         /// The file's segment of each fix (GPX `trkseg`, TCX `Track`): a device's pause.
         public var segments: [Int]
         public var activity: ActivityType?
-        /// GPX/TCX tracks were recorded by a device; an NMEA log is a receiver's raw output.
+        /// GPX/TCX/FIT tracks were recorded by a device; an NMEA log is a receiver's raw output.
         public var origin: TrackOrigin
+        public var format: Format
+        /// Start and end of the recording when the file states them (FIT session start_time and
+        /// end); nil: the first and last fix.
+        public var startTime: Double?
+        public var endTime: Double?
+        /// Spans when the device's timer was stopped (FIT timer events): paused in the workout.
+        public var pauses: [Span]
+        /// Where the file's laps end, except the last (TCX `Lap`, FIT `lap`): laps in the workout.
+        public var lapEnds: [Double]
+        /// Which part of its file the track is: "session 2 of 3 (cycling)" in a multisport file.
+        public var label: String?
+        /// What the user should know: "cut short at byte 768: kept the whole messages before it".
+        public var notes: [String]
 
-        public init(fixes: [Fix], segments: [Int]? = nil, activity: ActivityType?, origin: TrackOrigin) {
+        public init(fixes: [Fix], segments: [Int]? = nil, activity: ActivityType?, origin: TrackOrigin, format: Format = .gpx,
+                    startTime: Double? = nil, endTime: Double? = nil, pauses: [Span] = [], lapEnds: [Double] = [],
+                    label: String? = nil, notes: [String] = []) {
             self.fixes = fixes
             self.segments = segments ?? Array(repeating: 0, count: fixes.count)
             self.activity = activity
             self.origin = origin
+            self.format = format
+            self.startTime = startTime
+            self.endTime = endTime
+            self.pauses = pauses
+            self.lapEnds = lapEnds
+            self.label = label
+            self.notes = notes
         }
     }
 
+    /// Largest file a gzip member may expand to (the daemon reads at most this much of a plain file).
+    public static let maxDecompressedBytes = 512 << 20
+
+    /// The first track of the file (see `readAll`): what single-track callers use.
     public static func read(_ bytes: [UInt8], fileName: String) throws(Failure) -> Track {
-        let lower = fileName.lowercased()
+        let all = try readAll(bytes, fileName: fileName)
+        return all[0]
+    }
+
+    /// Every workout in a file, never empty: a FIT multisport file gives one track per session
+    /// (transitions dropped, docs/formats.md), a TCX file one per `<Activity>`, GPX and NMEA one.
+    /// The format is recognised by content (FIT header, gzip magic, `<gpx`, `TrainingCenterDatabase`,
+    /// `$G`) whatever the name says, else by extension. A gzip file (`.gz` or not) is inflated
+    /// first, up to `maxDecompressedBytes`.
+    public static func readAll(_ bytes: [UInt8], fileName: String, maxDecompressedBytes: Int = Importer.maxDecompressedBytes) throws(Failure) -> [Track] {
+        var lower = fileName.lowercased()
+        if Gzip.isGzip(bytes) {
+            let inner: [UInt8]
+            do { inner = try Gzip.decompress(bytes, limit: maxDecompressedBytes) } catch { throw .file(error.description) }
+            if lower.hasSuffix(".gz") { lower.removeLast(3) }
+            return try readPlain(inner, lower: lower, fileName: fileName)
+        }
+        return try readPlain(bytes, lower: lower, fileName: fileName)
+    }
+
+    private static func readPlain(_ bytes: [UInt8], lower: String, fileName: String) throws(Failure) -> [Track] {
+        if FITMessageDecoder.looksLikeFIT(bytes) { return try readFIT(bytes, fileName: fileName) }
         let head = String(decoding: bytes.prefix(512), as: UTF8.self)
-        if lower.hasSuffix(".gpx") || head.contains("<gpx") {
+        if head.contains("<gpx") || (lower.hasSuffix(".gpx") && !head.contains("TrainingCenterDatabase")) {
             do {
                 let g = try GPXReader.read(bytes)
-                return Track(fixes: g.trackPoints.map(\.fix), segments: g.trackPoints.map(\.segment), activity: g.activity, origin: .device)
+                return [Track(fixes: g.trackPoints.map(\.fix), segments: g.trackPoints.map(\.segment), activity: g.activity,
+                              origin: .device, format: .gpx)]
             } catch { throw .file(error.description) }
         }
         if lower.hasSuffix(".tcx") || head.contains("TrainingCenterDatabase") {
-            do {
-                let t = try TCXReader.read(bytes)
-                var fixes: [Fix] = []
-                var segments: [Int] = []
-                for (k, a) in t.activities.enumerated() {
-                    for p in a.trackPoints { fixes.append(p.fix); segments.append(k * 10_000 + p.segment) }
-                }
-                return Track(fixes: fixes, segments: segments, activity: t.activities.first?.activity, origin: .device)
-            } catch { throw .file(error.description) }
+            let t: TCXImport
+            do { t = try TCXReader.read(bytes) } catch { throw .file(error.description) }
+            var out: [Track] = []
+            for (k, a) in t.activities.enumerated() {
+                let points = a.trackPoints
+                guard !points.isEmpty else { continue }
+                out.append(Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: a.activity, origin: .device,
+                                 format: .tcx, lapEnds: a.laps.dropFirst().map(\.startTime),
+                                 label: t.activities.count > 1 ? "activity \(k + 1) of \(t.activities.count)" : nil))
+            }
+            if out.isEmpty { throw .noPoints }
+            return out
         }
+        if lower.hasSuffix(".fit") { return try readFIT(bytes, fileName: fileName) }
         if lower.hasSuffix(".nmea") || lower.hasSuffix(".log") || lower.hasSuffix(".txt") || head.contains("$G") {
             var decoder = NMEADecoder()
             var fixes = decoder.feed(bytes)
             fixes += decoder.flush()
-            return Track(fixes: fixes.filter { $0.mode >= .twoD }, activity: nil, origin: .receiver)
+            return [Track(fixes: fixes.filter { $0.mode >= .twoD }, activity: nil, origin: .receiver, format: .nmea)]
         }
         throw .unknownFormat
+    }
+
+    private static func readFIT(_ bytes: [UInt8], fileName: String) throws(Failure) -> [Track] {
+        let file: FITActivityFile
+        do { file = try FITActivityFile.read(bytes) } catch {
+            if case .notActivity(let type) = error { throw .notActivity(file: baseName(fileName), type: type) }
+            throw .file(error.description)
+        }
+        let tracks = file.tracks()
+        if tracks.isEmpty {
+            if !file.records.isEmpty { throw .file(FITError.noPositions(records: file.records.count).description) }
+            throw .noPoints
+        }
+        return tracks
+    }
+
+    private static func baseName(_ path: String) -> String {
+        String(path.split(separator: "/").last ?? Substring(path))
     }
 
     /// The recorder's settings for a file a device already recorded: the device filtered its
@@ -73,38 +169,84 @@ public enum Importer {
         return s
     }
 
-    /// Builds the workout from the points with the live recorder's rules. A new file segment is
-    /// the device's pause: it becomes a pause and a resume, so no distance bridges the gap.
+    /// Builds the workout from the points with the live recorder's rules.
+    /// - The workout starts at the file's start time (or the first fix) and ends at its end time
+    ///   (or the last fix).
+    /// - A new file segment is the device's pause: a pause and a resume, so no distance bridges
+    ///   the gap. A span in `pauses` is paused too, except at the instants of fixes recorded
+    ///   inside it (a device may log while its timer is stopped): the pause is split around them
+    ///   so every fix is kept and elapsed time still leaves the stopped time out.
+    /// - `lapEnds` close laps, after the fixes stamped at or before them.
     public static func workout(from track: Track, activity: ActivityType?, id suffix: UInt16, settings: MetricsSettings, source: String) throws(Failure) -> Workout {
         var order = Array(track.fixes.indices)
         if !zip(track.fixes, track.fixes.dropFirst()).allSatisfy({ $0.time <= $1.time }) {
-            order.sort { track.fixes[$0].time < track.fixes[$1].time }
+            order.sort { (track.fixes[$0].time, $0) < (track.fixes[$1].time, $1) }
         }
         guard let firstIndex = order.first, let lastIndex = order.last else { throw .noPoints }
         let first = track.fixes[firstIndex], last = track.fixes[lastIndex]
+        let start = min(track.startTime.flatMap { $0.isFinite ? $0 : nil } ?? first.time, first.time)
+        let end = max(track.endTime.flatMap { $0.isFinite ? $0 : nil } ?? last.time, last.time)
         let kind = activity ?? track.activity ?? .other
-        var recorder = WorkoutRecorder(id: WorkoutID(start: first.time, suffix: suffix), activity: kind, startedAt: first.time,
+        var recorder = WorkoutRecorder(id: WorkoutID(start: start, suffix: suffix), activity: kind, startedAt: start,
                                        settings: track.origin.settings(settings))
-        var previous: (time: Double, segment: Int)?
+        let pauses = track.pauses.filter { $0.end > $0.start && $0.end > start && $0.start < end }.sorted { $0.start < $1.start }
+        let laps = track.lapEnds.filter { $0 > start && $0 < end }.sorted()
+        var pi = 0, li = 0
+        var previous: (time: Double, segment: Int?) = (start, nil)
+
+        /// Closes laps ending before `t`, and pauses over the stopped time between the previous
+        /// fix and `t` (or over the whole gap when the segment changes).
+        func gap(to t: Double, newSegment: Bool, final: Bool) {
+            while li < laps.count, laps[li] <= previous.time { recorder.lap(at: laps[li]); li += 1 }
+            while pi < pauses.count, pauses[pi].end <= previous.time { pi += 1 }
+            var paused = false
+            var k = pi
+            while k < pauses.count, pauses[k].start < t {
+                let s = max(pauses[k].start, previous.time), e = min(pauses[k].end, t)
+                k += 1
+                guard e > s else { continue }
+                if stop(at: s, resumeAt: e, before: t, final: final) { return }
+                paused = true
+            }
+            if !paused, newSegment, t > previous.time, stop(at: previous.time, resumeAt: t, before: t, final: final) { return }
+            while li < laps.count, laps[li] < t { recorder.lap(at: laps[li]); li += 1 }
+        }
+
+        /// Pauses at `s` and resumes at `e` (just before `t` when `e` is `t`); returns true when
+        /// the workout ends paused.
+        func stop(at s: Double, resumeAt e: Double, before t: Double, final: Bool) -> Bool {
+            while li < laps.count, laps[li] < t, laps[li] <= s { recorder.lap(at: laps[li]); li += 1 }
+            recorder.pause(at: s, cause: .manual)
+            if final && e >= t { return true }  // still stopped at the end
+            // Resume just before the fix: a fix stamped at the resume itself counts as late.
+            let resume = e < t ? e : max(s, t - min(0.001, (t - s) / 2))
+            while li < laps.count, laps[li] < resume { recorder.lap(at: laps[li]); li += 1 }
+            recorder.resume(at: resume)
+            return false
+        }
+
         for i in order {
             let f = track.fixes[i]
             let seg = track.segments[i]
-            if let p = previous, p.segment != seg, f.time > p.time {
-                // Resume just before the fix: a fix stamped at the resume itself counts as late.
-                recorder.pause(at: p.time, cause: .manual)
-                recorder.resume(at: max(p.time, f.time - min(0.001, (f.time - p.time) / 2)))
+            if f.time > previous.time {
+                gap(to: f.time, newSegment: previous.segment.map { $0 != seg } ?? false, final: false)
             }
             _ = recorder.ingest(f)
-            previous = (f.time, seg)
+            previous = (max(previous.time, f.time), seg)
         }
-        var w = recorder.finish(at: last.time)
+        if end > previous.time { gap(to: end, newSegment: false, final: true) }
+        var w = recorder.finish(at: end)
         w.source = source
         return w
     }
 
     /// A workout that is the same recording as one already saved: same start (to the second)
-    /// and the same number of points.
+    /// and the same number of accepted points (an export leaves rejected fixes out, so its
+    /// re-import is still recognised).
     public static func isDuplicate(_ w: WorkoutSummary, of existing: WorkoutSummary) -> Bool {
-        abs(w.startedAt - existing.startedAt) < 1 && w.pointCount == existing.pointCount
+        abs(w.startedAt - existing.startedAt) < 1 && w.acceptedCount == existing.acceptedCount
     }
 }
+
+/// One workout read from a file (`Importer.readAll`).
+public typealias ImportedTrack = Importer.Track

@@ -6,7 +6,7 @@
 /// - time, latitude and longitude: `Double` (8 bytes each, as they are);
 /// - altitude, speed, course, HDOP and horizontal accuracy: `DecimalColumn`, 4 bytes while every
 ///   value is a decimal with at most 3 places (what receivers, gpsd and the feed send), else 8;
-/// - satellites, heart rate, cadence: `SmallIntColumn`, 2 bytes while they fit, else 16;
+/// - satellites, heart rate, cadence, power, temperature: `SmallIntColumn`, 2 bytes while they fit, else 16;
 /// - mode, quality and rejection reason packed in 2 bytes; the segment as runs.
 public struct TrackPointStore: RandomAccessCollection, Sendable, Equatable {
     public typealias Index = Int
@@ -23,6 +23,8 @@ public struct TrackPointStore: RandomAccessCollection, Sendable, Equatable {
     private var satellites = SmallIntColumn()
     private var heartRate = SmallIntColumn()
     private var cadence = SmallIntColumn()
+    private var power = SmallIntColumn()
+    private var temperature = SmallIntColumn()
     /// Bits 0-3: mode (raw value), 4-7: quality (index + 1, 0 = nil), 8-11: rejection (index + 1,
     /// 0 = nil). A mode outside 0...15 cannot exist (three cases).
     private var codes: [UInt16] = []
@@ -106,6 +108,8 @@ public struct TrackPointStore: RandomAccessCollection, Sendable, Equatable {
         satellites.append(f.satellites)
         heartRate.append(f.heartRate)
         cadence.append(f.cadence)
+        power.append(f.power)
+        temperature.append(f.temperature)
         codes.append(UInt16(truncatingIfNeeded: f.mode.rawValue) & 0xF | TrackPointStore.code(f.quality) << 4
                      | TrackPointStore.code(p.rejection) << 8)
     }
@@ -146,7 +150,7 @@ public struct TrackPointStore: RandomAccessCollection, Sendable, Equatable {
                       mode: FixMode(rawValue: Int(c & 0xF)) ?? .noFix,
                       quality: q == 0 ? nil : TrackPointStore.qualities[q - 1],
                       satellites: satellites[i], hdop: hdop[i], horizontalAccuracy: accuracy[i],
-                      heartRate: heartRate[i], cadence: cadence[i])
+                      heartRate: heartRate[i], cadence: cadence[i], power: power[i], temperature: temperature[i])
         return TrackPoint(fix: fix, rejection: r == 0 ? nil : TrackPointStore.reasons[r - 1], segment: 0)
     }
 

@@ -53,11 +53,15 @@ public struct Fix: Sendable, Equatable {
     /// Heart rate (bpm) and cadence (rpm) when an imported file carries them.
     public var heartRate: Int?
     public var cadence: Int?
+    /// Power in watts and air temperature in degrees Celsius when an imported file carries them.
+    public var power: Int?
+    public var temperature: Int?
 
     public init(time: Double, latitude: Double, longitude: Double, altitude: Double? = nil,
                 speed: Double? = nil, course: Double? = nil, mode: FixMode = .threeD,
                 quality: FixQuality? = nil, satellites: Int? = nil, hdop: Double? = nil,
-                horizontalAccuracy: Double? = nil, heartRate: Int? = nil, cadence: Int? = nil) {
+                horizontalAccuracy: Double? = nil, heartRate: Int? = nil, cadence: Int? = nil,
+                power: Int? = nil, temperature: Int? = nil) {
         self.time = time
         self.latitude = latitude
         self.longitude = longitude
@@ -71,5 +75,7 @@ public struct Fix: Sendable, Equatable {
         self.horizontalAccuracy = horizontalAccuracy
         self.heartRate = heartRate
         self.cadence = cadence
+        self.power = power
+        self.temperature = temperature
     }
 }

@@ -3,9 +3,9 @@ import Synchronization
 import WorkoutCore
 
 /// The daemon's main loop: one thread, `poll(2)` over every socket, timers, and a queue other
-/// threads post closures to (woken through a self-pipe made with `pipe()`). Everything that touches the lifecycle
-/// runs here, so transitions are serialised without locks. A hung loop stops pinging the
-/// systemd watchdog, which is the point.
+/// threads post closures to (woken through a self-pipe made with `pipe()`). Everything that
+/// touches the lifecycle runs here, so transitions are serialised without locks. A hung loop
+/// stops pinging the systemd watchdog, which is the point.
 public final class EventLoop: @unchecked Sendable {
     // @unchecked: all mutable state below is touched only on the loop thread, except `posted`
     // (a Mutex) and `wakeFD` (written atomically by write(2)).

@@ -15,6 +15,9 @@ final class ControlConnection {
         /// Reply sent and write side shut: input is read and dropped until the peer closes, so
         /// the peer reads the reply instead of a connection reset.
         case draining
+        /// A request is being answered off the loop: its events and reply are queued as they
+        /// come; the client's next requests are held in `lines` until the reply is done.
+        case awaiting(PendingReply)
     }
 
     let fd: Int32
@@ -28,6 +31,10 @@ final class ControlConnection {
     /// a request must be complete within the client timeout however steadily it trickles in.
     var partialSince: Double?
     var token: EventLoop.Token = 0
+    /// Descriptors received (SCM_RIGHTS) and not yet taken by a request, in arrival order.
+    var descriptors: [Int32] = []
+    /// The client shut its writing side (or closed) while a reply was pending.
+    var peerFinished = false
     /// When this turn of the loop began serving it (see `ControlServer.turnBudget`).
     var turnStarted = 0.0
 
@@ -39,6 +46,26 @@ final class ControlConnection {
     }
 
     var pendingOutput: Int { output.count - outputOffset }
+
+    var isAwaiting: Bool {
+        switch mode {
+        case .awaiting: return true
+        case .requests, .watching, .closing, .draining: return false
+        }
+    }
+
+    /// The first `n` received descriptors, or nil (and nothing taken) when fewer arrived.
+    func takeDescriptors(_ n: Int) -> [Int32]? {
+        guard descriptors.count >= n else { return nil }
+        defer { descriptors.removeFirst(n) }
+        return Array(descriptors.prefix(n))
+    }
+
+    /// Closes every descriptor not taken by a request.
+    func closeDescriptors() {
+        for fd in descriptors { close(fd) }
+        descriptors.removeAll()
+    }
 
     /// Serialises `json` straight onto the end of the output buffer (the writer borrows it).
     func queue(_ json: JSON) {
@@ -59,6 +86,7 @@ final class ControlConnection {
         switch reply {
         case .value(let json): queue(json)
         case .encodedSuccess(let line): queue(encoded: line)
+        case .pending: break  // queued line by line as it comes
         }
     }
 

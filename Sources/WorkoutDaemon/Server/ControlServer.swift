@@ -4,8 +4,9 @@ import WorkoutCore
 /// Serves the JSON-lines control protocol (docs/protocol.md) on a listening Unix socket:
 /// many clients at once, request limits, idle timeouts, and `watch` subscriptions.
 public final class ControlServer {
-    /// Answers one decoded request. `.watch` is handled here; the handler gives the first event.
-    public typealias Handler = (ControlRequest) -> ControlReply
+    /// Answers one decoded request with the descriptors it carried (`descriptorCount` of them,
+    /// owned by the handler from then on). `.watch` is handled here; the handler gives the first event.
+    public typealias Handler = (ControlRequest, [Int32]) -> ControlReply
 
     private let loop: EventLoop
     private let listenFD: Int32
@@ -17,12 +18,16 @@ public final class ControlServer {
     /// Largest backlog of unread events a `watch` subscriber may accumulate before it is dropped
     /// (it stopped reading).
     private let maxPendingOutput = 4 << 20
+    /// Most received descriptors a client may have waiting for their request.
+    private let maxQueuedDescriptors = 2 * ControlRequest.maxDescriptors
     /// Replies waiting beyond this many bytes stop a client's requests from being read: the rest
     /// of what it sent stays in its line framer and in the socket until it reads its replies. A
     /// client that pipelines 200 `export`s and never reads holds at most this plus one reply
     /// (a single reply is not limited: a `list` of 10,000 workouts is several MiB and is written
     /// as the client reads it), and costs the loop one request per turn, not 200 in a row.
     static let replyBacklogLimit = 256 << 10
+    /// Most bytes a client may send while its request is answered off the loop.
+    static let maxHeldWhileAwaiting = 1 << 20
     /// Time one client's requests may take in one turn of the loop before the rest wait for the
     /// next turn (at least one request is served): pipelined requests never delay other clients
     /// by more than about one request.
@@ -57,7 +62,7 @@ public final class ControlServer {
         connections.values.filter { c in
             switch c.mode {
             case .watching: return true
-            case .requests, .closing, .draining: return false
+            case .requests, .closing, .draining, .awaiting: return false
             }
         }.count
     }
@@ -114,7 +119,7 @@ public final class ControlServer {
         if revents & Int16(POLLOUT) != 0 { write(c) }
         guard connections[c.id] != nil else { return }
         // Requests held for a later turn (budget) or until replies were read (backlog).
-        if c.lines.hasHeldLines, c.pendingOutput <= ControlServer.replyBacklogLimit {
+        if c.lines.hasHeldLines, !c.isAwaiting, c.pendingOutput <= ControlServer.replyBacklogLimit {
             c.turnStarted = EventLoop.monotonic()
             c.lines.drain { item in take(item, on: c) }
             notePartial(c)
@@ -128,16 +133,37 @@ public final class ControlServer {
         var buf = [UInt8](repeating: 0, count: 16384)
         c.turnStarted = EventLoop.monotonic()
         // While requests are held (replies waiting), nothing more is read: see `replyBacklogLimit`.
-        while connections[c.id] != nil, !c.lines.hasHeldLines {
-            let n = recv(c.fd, &buf, buf.count, 0)
+        // Awaiting a reply off the loop, input is still read (held in the framer, bounded) so that
+        // a client shutting its writing side (Ctrl-C) is seen at once.
+        while connections[c.id] != nil, !c.lines.hasHeldLines || c.isAwaiting {
+            let n = buf.withUnsafeMutableBytes { ReceivedDescriptors.receive(c.fd, into: $0, descriptors: &c.descriptors) }
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { break }
                 drop(c); return
             }
-            if n == 0 { drop(c); return }  // peer closed (possibly mid-request): forget it
+            if c.descriptors.count > maxQueuedDescriptors {
+                // More than any request can take: a client hoarding our descriptor table.
+                c.closeDescriptors()
+                c.queue(ControlServer.errorReply(.badRequest("more than \(maxQueuedDescriptors) descriptors sent ahead of their requests")))
+                c.mode = .closing
+            }
+            if n == 0 {
+                if case .awaiting(let pending) = c.mode, !c.peerFinished {
+                    // Shut for writing (Ctrl-C in workoutctl import): stop after the current
+                    // file, then send what was done and close.
+                    c.peerFinished = true
+                    pending.cancel.set()
+                    loop.setEvents(c.token, c.pendingOutput > 0 ? Int16(POLLOUT) : 0)
+                    return
+                }
+                drop(c); return  // peer closed (possibly mid-request): forget it
+            }
             switch c.mode {
             case .draining: continue  // dropped unread; the 2 s limit counts from the reply
+            case .awaiting:
+                if c.lines.pendingCount > ControlServer.maxHeldWhileAwaiting { drop(c); return }
+                c.lastActivity = EventLoop.monotonic()
             case .requests, .watching, .closing: c.lastActivity = EventLoop.monotonic()
             }
             buf.withUnsafeBytes { raw in
@@ -160,6 +186,8 @@ public final class ControlServer {
         case .line(let line):
             handle(line, on: c)
         }
+        // A request answered off the loop: what the client sends next is held until its reply.
+        if case .awaiting = c.mode { return false }
         if c.pendingOutput > ControlServer.replyBacklogLimit { _ = c.flush() }
         return c.pendingOutput <= ControlServer.replyBacklogLimit && EventLoop.monotonic() - c.turnStarted < ControlServer.turnBudget
     }
@@ -179,9 +207,34 @@ public final class ControlServer {
         case .failure(let e):
             c.queue(ControlServer.errorReply(e))
         case .success(let request):
-            let reply = handler(request)
+            let wanted = request.descriptorCount
+            guard let fds = c.takeDescriptors(wanted) else {
+                c.queue(ControlServer.errorReply(.badRequest("\(request.commandName) carries \(wanted) descriptor\(wanted == 1 ? "" : "s") (SCM_RIGHTS) but \(c.descriptors.count) arrived with it")))
+                c.closeDescriptors()
+                return
+            }
+            let reply = handler(request, fds)
             c.queue(reply)
             if case .watch = request, reply.succeeded { c.mode = .watching }
+            if case .pending(let pending) = reply { awaitReply(pending, on: c) }
+        }
+    }
+
+    /// Streams a pending reply's lines to the client; the client's next requests stay held in
+    /// its line framer until the reply is done (then they are taken, or the connection closes if
+    /// the client had shut its side).
+    private func awaitReply(_ pending: PendingReply, on c: ControlConnection) {
+        c.mode = .awaiting(pending)
+        pending.deliver = { [unowned self, unowned c] line in
+            c.queue(encoded: line)
+            self.write(c)
+        }
+        pending.completed = { [unowned self, unowned c] in
+            guard self.connections[c.id] != nil else { return }
+            c.lastActivity = EventLoop.monotonic()
+            c.mode = c.peerFinished ? .closing : .requests
+            // The requests that waited behind it: taken on the next turn (POLLOUT wakes it).
+            self.write(c)
         }
     }
 
@@ -193,8 +246,15 @@ public final class ControlServer {
         switch c.mode {
         case .watching:
             if c.pendingOutput > maxPendingOutput { drop(c); return }
-        case .requests, .closing, .draining:
+        case .requests, .closing, .draining, .awaiting:
             break
+        }
+        if case .awaiting = c.mode {
+            // Lines and the reply still to come: write what is there; read (for a hang-up or a
+            // shut writing side: cancel) unless the client's input is over or requests are held.
+            let input: Int16 = c.peerFinished ? 0 : Int16(POLLIN)
+            loop.setEvents(c.token, input | (c.pendingOutput > 0 ? Int16(POLLOUT) : 0))
+            return
         }
         if c.lines.hasHeldLines {
             // Held requests: POLLOUT only (its input stays unread), which wakes the loop on its
@@ -213,6 +273,8 @@ public final class ControlServer {
     }
 
     private func drop(_ c: ControlConnection) {
+        if case .awaiting(let pending) = c.mode { pending.abandon() }
+        c.closeDescriptors()
         loop.unwatch(c.token)
         Glibc.close(c.fd)
         connections[c.id] = nil
@@ -224,7 +286,7 @@ public final class ControlServer {
         let now = EventLoop.monotonic()
         for c in Array(connections.values) {
             switch c.mode {
-            case .watching: continue
+            case .watching, .awaiting: continue  // awaiting: the work's own pace (a batch of files)
             case .draining:
                 if now - c.lastActivity > 2 { drop(c) }  // a peer still sending after 2 s is cut off
             case .requests, .closing:

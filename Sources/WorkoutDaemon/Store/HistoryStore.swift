@@ -8,9 +8,9 @@ import WorkoutCore
 /// saver thread and the main loop both use it.
 public final class HistoryStore: Sendable {
     public let paths: Paths
-    private let state: Mutex<[WorkoutID: WorkoutSummary]>
+    let state: Mutex<[WorkoutID: WorkoutSummary]>
     /// Test hook: when this returns an error, writes fail with it (full disk, read-only ...).
-    private let faultInjector: (@Sendable () -> SystemError?)?
+    let faultInjector: (@Sendable () -> SystemError?)?
 
     public init(paths: Paths, faultInjector: (@Sendable () -> SystemError?)? = nil) throws {
         self.paths = paths
@@ -98,7 +98,7 @@ public final class HistoryStore: Sendable {
         state.withLock { $0[summary.id] = summary }
     }
 
-    private func appendIndex(_ line: String) throws {
+    func appendIndex(_ line: String) throws {
         if let e = faultInjector?() { throw e }
         let fd = open(paths.indexFile, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SystemError.last("open \(paths.indexFile)") }

@@ -53,6 +53,9 @@ extension ReliabilitySuite {
             let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"limits":{"maxClients":4}}"#)
             try d.start()
             defer { d.stop() }
+            // The harness's own readiness connection counts as a client until the daemon has seen
+            // it close (its next loop turn): give it that turn, or the fourth client is `busy`.
+            usleep(300_000)
             var held: [UnixClient] = []
             for _ in 0..<4 {
                 let c = try UnixClient(path: d.controlSocket)

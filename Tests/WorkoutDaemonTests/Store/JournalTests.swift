@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 import WorkoutCore
 @testable import WorkoutDaemon
@@ -7,6 +9,36 @@ import WorkoutCore
 @Suite struct JournalTests {
     static func tempDir() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("wj.\(UUID().uuidString.prefix(8))").path
+    }
+
+    /// The periodic flush writes on the caller's thread and fsyncs on another queue: the bytes are
+    /// in the file when it returns (before the sync has run), one sync is in flight at a time, and
+    /// its result comes back through `done`.
+    @Test func backgroundFlushWritesAtOnceAndSyncsElsewhere() throws {
+        let dir = Self.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let j = Journal(path: dir + "/current.journal")
+        j.appendNow(.started(id: WorkoutID(start: 1_800_000_000, suffix: 1), activity: .running, time: 1_800_000_000))
+        for k in 0..<10 { j.appendFix(Fix(time: 1_800_000_001 + Double(k), latitude: 48, longitude: 11)) }
+        let syncer = DispatchQueue(label: "test.journal-sync")
+        let gate = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        syncer.async { gate.wait() }  // hold the syncer: the flush must not wait for it
+        let results = Mutex<[SystemError?]>([])
+        j.flushInBackground(alive: 1_800_000_011, on: syncer) { e in results.withLock { $0.append(e) }; finished.signal() }
+        let lines = try String(contentsOfFile: dir + "/current.journal", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 12, "start, 10 fixes and the alive mark written before any sync ran")
+        // A second flush while the first sync waits: written, no second sync started.
+        j.appendFix(Fix(time: 1_800_000_012, latitude: 48, longitude: 11))
+        j.flushInBackground(alive: 1_800_000_012, on: syncer) { e in results.withLock { $0.append(e) }; finished.signal() }
+        #expect(try String(contentsOfFile: dir + "/current.journal", encoding: .utf8).split(separator: "\n").count == 14)
+        gate.signal()
+        #expect(finished.wait(timeout: .now() + 5) == .success)
+        syncer.sync {}
+        #expect(results.withLock { $0.count } == 1, "one sync in flight at a time")
+        #expect(results.withLock { $0.first! } == nil)
+        j.backgroundSyncFinished(nil)
+        #expect(j.lastError == nil)
     }
 
     /// `remove` drops the name at once and hands over a descriptor of the unlinked file: the

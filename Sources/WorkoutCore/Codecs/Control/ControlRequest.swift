@@ -1,6 +1,14 @@
 /// Export formats offered by `export`.
 public enum ExportFormat: String, Sendable, CaseIterable {
-    case gpx, tcx, json
+    case gpx, tcx, json, fit
+
+    /// FIT is binary: over the JSON control socket its content travels as base64.
+    public var isBinary: Bool {
+        switch self {
+        case .gpx, .tcx, .json: return false
+        case .fit: return true
+        }
+    }
 }
 
 /// A request on the control socket: one JSON object per line with a `"command"` key
@@ -21,6 +29,13 @@ public enum ControlRequest: Sendable, Equatable {
     case show(WorkoutID)
     case export(WorkoutID, ExportFormat)
     case importFiles([String], ActivityType?)
+    /// Import of files the client opened: one descriptor per item arrives with the request
+    /// (SCM_RIGHTS); the daemon never opens a path (docs/protocol.md).
+    case importDescriptors([ImportItem], ActivityType?)
+    /// Export written by the daemon into the one descriptor that arrives with the request.
+    case exportTo(WorkoutID, ExportFormat)
+    /// Changes a saved workout's activity; its numbers are recomputed from its points.
+    case edit(WorkoutID, ActivityType)
     case delete(WorkoutID)
     case undelete(WorkoutID)
     case streak
@@ -45,7 +60,9 @@ public enum ControlRequest: Sendable, Equatable {
         case .list: return "list"
         case .show: return "show"
         case .export: return "export"
-        case .importFiles: return "import"
+        case .importFiles, .importDescriptors: return "import"
+        case .exportTo: return "export"
+        case .edit: return "edit"
         case .delete: return "delete"
         case .undelete: return "undelete"
         case .streak: return "streak"
@@ -54,6 +71,33 @@ public enum ControlRequest: Sendable, Equatable {
         case .debugHang: return "debug-hang"
         }
     }
+}
+
+/// One file of an `import` by descriptor: the name the client knows it by (for messages and
+/// the workout's source) and, from a Strava `activities.csv`, its activity and title.
+public struct ImportItem: Sendable, Equatable {
+    public var file: String
+    public var activity: ActivityType?
+    public var title: String?
+    public init(file: String, activity: ActivityType? = nil, title: String? = nil) {
+        self.file = file; self.activity = activity; self.title = title
+    }
+}
+
+extension ControlRequest {
+    /// How many descriptors (SCM_RIGHTS) the request line carries.
+    public var descriptorCount: Int {
+        switch self {
+        case .importDescriptors(let items, _): return items.count
+        case .exportTo: return 1
+        case .start, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list, .show,
+             .export, .importFiles, .edit, .delete, .undelete, .streak, .reload, .debugHang, .totals:
+            return 0
+        }
+    }
+
+    /// Most descriptors one import request may carry (the kernel passes at most 253 per message).
+    public static let maxDescriptors = 128
 }
 
 /// Filters of `list`: start date range (UTC seconds) and activity.
@@ -149,9 +193,35 @@ extension ControlRequest {
                     guard let format = ExportFormat(rawValue: f ?? "") else {
                         return .failure(.badRequest("\"format\" must be gpx, tcx or json, not '\(f ?? "")'"))
                     }
+                    if obj["descriptor"]?.boolValue == true { return .success(.exportTo(id, format)) }
                     return .success(.export(id, format))
                 }
             }
+        case "edit":
+            return workoutID().flatMap { id in activity(required: true).map { .edit(id, $0!) } }
+        case "import" where obj["descriptors"] != nil:
+            guard let list = obj["descriptors"]?.arrayValue, !list.isEmpty, list.count <= maxDescriptors else {
+                return .failure(.badRequest("\"descriptors\" must be a non-empty array of at most \(maxDescriptors) objects"))
+            }
+            var items: [ImportItem] = []
+            for d in list {
+                guard d.objectValue != nil, let file = d["file"]?.stringValue else {
+                    return .failure(.badRequest("each of \"descriptors\" needs \"file\": the file's name"))
+                }
+                var item = ImportItem(file: file)
+                if let a = d["activity"], !a.isNull {
+                    guard let s = a.stringValue, let act = ActivityType(userInput: s) else {
+                        return .failure(ProtocolError(code: "unknown_activity", message: "unknown activity \(a.serialized()) for \(file)"))
+                    }
+                    item.activity = act
+                }
+                if let t = d["title"], !t.isNull {
+                    guard let s = t.stringValue else { return .failure(.badRequest("\"title\" must be a string")) }
+                    item.title = s
+                }
+                items.append(item)
+            }
+            return activity(required: false).map { .importDescriptors(items, $0) }
         case "import":
             guard let files = obj["files"]?.arrayValue, !files.isEmpty else { return .failure(.badRequest("import needs \"files\": a non-empty array of paths")) }
             var paths: [String] = []
@@ -196,6 +266,17 @@ extension ControlRequest {
         case .marker(let t): if let t { o["text"] = .string(t) }
         case .show(let id), .delete(let id), .undelete(let id): o["id"] = .string(id.rawValue)
         case .export(let id, let f): o["id"] = .string(id.rawValue); o["format"] = .string(f.rawValue)
+        case .exportTo(let id, let f):
+            o["id"] = .string(id.rawValue); o["format"] = .string(f.rawValue); o["descriptor"] = true
+        case .edit(let id, let a): o["id"] = .string(id.rawValue); o["activity"] = .string(a.rawValue)
+        case .importDescriptors(let items, let a):
+            o["descriptors"] = .array(items.map { item in
+                var d = JSONObject([("file", .string(item.file))])
+                if let a = item.activity { d["activity"] = .string(a.rawValue) }
+                if let t = item.title { d["title"] = .string(t) }
+                return .object(d)
+            })
+            if let a { o["activity"] = .string(a.rawValue) }
         case .importFiles(let files, let a):
             o["files"] = .array(files.map { .string($0) })
             if let a { o["activity"] = .string(a.rawValue) }

@@ -85,6 +85,8 @@ public struct GPXPoint: Sendable, Equatable {
     public var heartRate: Int?
     /// TrackPointExtension `cad` (rpm).
     public var cadence: Int?
+    /// TrackPointExtension `atemp` (degrees Celsius, rounded).
+    public var temperature: Int?
     /// `<sat>`, `<hdop>`, `<fix>` ("none", "2d", "3d", "dgps", "pps").
     public var satellites: Int?
     public var hdop: Double?
@@ -92,10 +94,10 @@ public struct GPXPoint: Sendable, Equatable {
 
     public init(latitude: Double, longitude: Double, elevation: Double? = nil, time: Double? = nil, speed: Double? = nil,
                 course: Double? = nil, heartRate: Int? = nil, cadence: Int? = nil, satellites: Int? = nil,
-                hdop: Double? = nil, fixType: String? = nil) {
+                hdop: Double? = nil, fixType: String? = nil, temperature: Int? = nil) {
         self.latitude = latitude; self.longitude = longitude; self.elevation = elevation; self.time = time
         self.speed = speed; self.course = course; self.heartRate = heartRate; self.cadence = cadence
-        self.satellites = satellites; self.hdop = hdop; self.fixType = fixType
+        self.satellites = satellites; self.hdop = hdop; self.fixType = fixType; self.temperature = temperature
     }
 
     /// The point as a fix, nil without a time. Mode: from `<fix>` when present, else 3D with an
@@ -113,7 +115,8 @@ public struct GPXPoint: Sendable, Equatable {
         default: break
         }
         return Fix(time: time, latitude: latitude, longitude: longitude, altitude: elevation, speed: speed, course: course,
-                   mode: mode, quality: quality, satellites: satellites, hdop: hdop, heartRate: heartRate, cadence: cadence)
+                   mode: mode, quality: quality, satellites: satellites, hdop: hdop, heartRate: heartRate, cadence: cadence,
+                   temperature: temperature)
     }
 }
 

@@ -98,11 +98,18 @@ public enum GPXWriter {
             out.appendFixed(hdop, decimals: 2)
             out.append("</hdop>")
         }
-        // TrackPointExtension v1: hr is 1...255, cad 0...254; anything else is not writable.
+        // TrackPointExtension v1 (in its order atemp, hr, cad): hr is 1...255, cad 0...254; anything
+        // else is not writable. Power has no element in v1 and is not written.
         let hr = f.heartRate.flatMap { (1...255).contains($0) ? $0 : nil }
         let cad = f.cadence.flatMap { (0...254).contains($0) ? $0 : nil }
-        if hr != nil || cad != nil {
+        let atemp = f.temperature.flatMap { (-273...1000).contains($0) ? $0 : nil }
+        if hr != nil || cad != nil || atemp != nil {
             out.append("<extensions><gpxtpx:TrackPointExtension>")
+            if let atemp {
+                out.append("<gpxtpx:atemp>")
+                out.appendInt(atemp)
+                out.append("</gpxtpx:atemp>")
+            }
             if let hr {
                 out.append("<gpxtpx:hr>")
                 out.appendInt(hr)

@@ -85,7 +85,8 @@ extension JournalRecord {
             self = .fix(Fix(time: time, latitude: lat, longitude: lon, altitude: a[3].doubleValue, speed: a[4].doubleValue,
                             course: a[5].doubleValue, mode: mode, quality: a.count > 14 ? a[14].stringValue.flatMap(FixQuality.init(rawValue:)) : nil,
                             satellites: a[8].intValue, hdop: a[9].doubleValue, horizontalAccuracy: a[7].doubleValue,
-                            heartRate: a[10].intValue, cadence: a[11].intValue))
+                            heartRate: a[10].intValue, cadence: a[11].intValue,
+                            power: a.count > 15 ? a[15].intValue : nil, temperature: a.count > 16 ? a[16].intValue : nil))
         default: return nil
         }
     }

@@ -1,7 +1,8 @@
 /// The native saved-workout file (`<id>.json` under `$XDG_DATA_HOME/workoutd/workouts/`): one
 /// JSON object with the summary, events, and every point, rejected ones with their reason.
 /// Points are compact arrays `[time, lat, lon, alt, speed, course, mode, hAcc, sats, hdop, hr,
-/// cad, segment, rejection]` (null where unknown) so a 24-hour workout saves fast.
+/// cad, segment, rejection, quality?, power?, temperature?]` (null where unknown) so a 24-hour
+/// workout saves fast.
 public enum WorkoutFile {
     public static let format = "workoutd-workout/1"
 
@@ -52,7 +53,9 @@ public enum WorkoutFile {
     }
 
     /// One point: `[time, lat, lon, alt, speed, course, mode, hAcc, sats, hdop, hr, cad, segment,
-    /// rejection, quality?]` (also the `p` of a journal fix record).
+    /// rejection, quality?, power?, temperature?]` (also the `p` of a journal fix record). The
+    /// optional tail is written only as far as needed (quality `null` when power or temperature
+    /// follow), so points without them are byte for byte what older versions wrote.
     static func writePoint(_ p: TrackPoint, to out: inout [UInt8]) {
         let f = p.fix
         let comma = UInt8(ascii: ",")
@@ -71,7 +74,14 @@ public enum WorkoutFile {
         optInt(f.cadence, &out); out.append(comma)
         appendInt(p.segment, to: &out); out.append(comma)
         if let r = p.rejection { quoted(r.rawValue, &out) } else { out.append(contentsOf: "null".utf8) }
-        if let q = f.quality { out.append(comma); quoted(q.rawValue, &out) }
+        if f.quality != nil || f.power != nil || f.temperature != nil {
+            out.append(comma)
+            if let q = f.quality { quoted(q.rawValue, &out) } else { out.append(contentsOf: "null".utf8) }
+        }
+        if f.power != nil || f.temperature != nil {
+            out.append(comma); optInt(f.power, &out)
+            out.append(comma); optInt(f.temperature, &out)
+        }
         out.append(UInt8(ascii: "]"))
     }
 
@@ -102,7 +112,8 @@ public enum WorkoutFile {
             let fix = Fix(time: t, latitude: lat, longitude: lon, altitude: a[3].doubleValue, speed: a[4].doubleValue,
                           course: a[5].doubleValue, mode: mode, quality: a.count > 14 ? a[14].stringValue.flatMap(FixQuality.init(rawValue:)) : nil,
                           satellites: a[8].intValue, hdop: a[9].doubleValue, horizontalAccuracy: a[7].doubleValue,
-                          heartRate: a[10].intValue, cadence: a[11].intValue)
+                          heartRate: a[10].intValue, cadence: a[11].intValue,
+                          power: a.count > 15 ? a[15].intValue : nil, temperature: a.count > 16 ? a[16].intValue : nil)
             let rejection = a[13].stringValue.flatMap(RejectionReason.init(rawValue:))
             points.append(TrackPoint(fix: fix, rejection: rejection, segment: seg))
         }

@@ -119,6 +119,6 @@ public struct TCXTrackpoint: Sendable, Equatable {
     public var fix: Fix? {
         guard let latitude, let longitude else { return nil }
         return Fix(time: time, latitude: latitude, longitude: longitude, altitude: altitude, speed: speed,
-                   mode: altitude == nil ? .twoD : .threeD, heartRate: heartRate, cadence: cadence)
+                   mode: altitude == nil ? .twoD : .threeD, heartRate: heartRate, cadence: cadence, power: watts)
     }
 }

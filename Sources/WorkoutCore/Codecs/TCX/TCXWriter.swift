@@ -18,7 +18,7 @@ import Darwin
 /// - Trackpoints carry Time, Position, AltitudeMeters, DistanceMeters (cumulative from the
 ///   start, summed within segments only: the jump between two segments is not distance
 ///   travelled), HeartRateBpm, Cadence (bikes; `RunCadence` in the extension for running) and
-///   the extension's Speed.
+///   the extension's Speed and Watts (the fix's power).
 public enum TCXWriter {
     /// The distance between two fixes used for the cumulative DistanceMeters. The default is a
     /// great-circle (haversine) distance; pass the daemon's geodesic distance to match its totals.
@@ -179,7 +179,8 @@ public enum TCXWriter {
         }
         let speed = f.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         let runCadence = sport == .running ? cadence : nil
-        if speed != nil || runCadence != nil {
+        let watts = f.power.flatMap { (0...65535).contains($0) ? $0 : nil }
+        if speed != nil || runCadence != nil || watts != nil {
             out.append("<Extensions><TPX xmlns=\"http://www.garmin.com/xmlschemas/ActivityExtension/v2\">")
             if let speed {
                 out.append("<Speed>")
@@ -190,6 +191,11 @@ public enum TCXWriter {
                 out.append("<RunCadence>")
                 out.appendInt(runCadence)
                 out.append("</RunCadence>")
+            }
+            if let watts {
+                out.append("<Watts>")
+                out.appendInt(watts)
+                out.append("</Watts>")
             }
             out.append("</TPX></Extensions>")
         }

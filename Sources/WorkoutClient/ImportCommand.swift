@@ -1,0 +1,155 @@
+import Glibc
+import WorkoutCore
+
+/// `import PATH... [--activity A]`: files and folders (recursively). The client opens each file
+/// and passes its descriptor (SCM_RIGHTS) in requests of up to `chunk` files; the daemon reads
+/// them off its event loop and answers one `import` event per file, then counts. On a terminal a
+/// progress line (done/total, current file) stays under the result lines; piped, one line per
+/// file. Ctrl-C shuts the connection's writing side: the daemon stops after the current file,
+/// keeps what it imported, and reports it (docs/workoutctl.md).
+struct ImportCommand {
+    let client: Client
+    let invocation: Invocation
+    let options: ImportOptions
+    /// Files per request (each a descriptor in flight).
+    var chunk = 64
+
+    func run() -> ExitCode {
+        let console = client.console
+        let found = ImportFiles.collect(options.paths)
+        var results: [JSON] = []
+        var skipped: [JSON] = []
+        let progress = console.isTerminal && !invocation.json
+        for s in found.skipped {
+            skipped.append(["file": .string(s.path), "why": .string(s.why)])
+            if !invocation.json { console.out("skipped    \(s.path): \(s.why)\n") }
+        }
+        let total = found.files.count
+        if total == 0 {
+            if invocation.json { console.out(JSON.object(JSONObject([("results", []), ("skipped", .array(skipped))])).pretty() + "\n") }
+            console.err("workoutctl: no files to import\n")
+            return .failed
+        }
+        let conn: LineConnection
+        do { conn = try LineConnection.connect(path: client.controlPath(invocation)) } catch {
+            return client.report(.connection(error), json: invocation.json)
+        }
+        let signals = client.catchesSignals ? Interrupts.install() : -1
+        var interrupted = false
+        var done = 0
+        var counts = (imported: 0, duplicates: 0, errors: 0)
+        func show(_ r: JSON) {
+            results.append(r)
+            switch r["result"]?.stringValue ?? "error" {
+            case "imported": counts.imported += 1
+            case "duplicate": counts.duplicates += 1
+            default: counts.errors += 1
+            }
+            guard !invocation.json else { return }
+            if progress { console.out("\r\u{1B}[K") }
+            console.out(client.renderer.importLine(r))
+        }
+        func drawProgress(_ current: String?) {
+            guard progress else { return }
+            var line = "[\(done)/\(total)]"
+            if let current { line += " importing " + current }
+            if let cols = console.columns(), line.count > cols - 1 { line = String(line.prefix(max(0, cols - 1))) }
+            console.out("\r\u{1B}[K" + line)
+        }
+        var start = 0
+        var failure: Client.Failure?
+        batches: while start < total, !interrupted {
+            let slice = found.files[start..<min(total, start + chunk)]
+            start += slice.count
+            var items: [ImportItem] = []
+            var fds: [Int32] = []
+            for c in slice {
+                switch ImportFiles.open(c.path) {
+                case .success(let fd):
+                    fds.append(fd)
+                    items.append(ImportItem(file: c.path, activity: c.activity, title: c.title))
+                case .failure(let why):
+                    done += 1
+                    show(["file": .string(c.path), "id": nil, "result": "error", "error": .string(why.description)])
+                }
+            }
+            guard !items.isEmpty else { continue }
+            let request = ControlRequest.importDescriptors(items, options.activity).encoded()
+            do {
+                try conn.send(line: request.serialized(), descriptors: fds)
+            } catch {
+                for fd in fds { close(fd) }
+                failure = .connection(error)
+                break
+            }
+            for fd in fds { close(fd) }  // the daemon holds its own copies now
+            var answered = 0
+            drawProgress(items.first?.file)
+            while true {
+                switch conn.wait(timeout: client.importTimeout, alsoWatch: signals >= 0 ? signals : nil) {
+                case .timedOut:
+                    failure = .connection(.timedOut(path: conn.path, seconds: client.importTimeout)); break batches
+                case .interrupted:
+                    if Interrupts.pending(), !interrupted {
+                        interrupted = true
+                        shutdown(conn.fd, Int32(SHUT_WR))  // the daemon stops after the current file
+                        if progress { console.out("\r\u{1B}[K") }
+                        console.err("workoutctl: interrupted; stopping after the current file\n")
+                    }
+                    continue
+                case .readable: break
+                }
+                let line: [UInt8]
+                do {
+                    guard let l = try conn.readLine(timeout: client.importTimeout) else { failure = .connection(.closed(path: conn.path)); break batches }
+                    line = l
+                } catch { failure = .connection(error); break batches }
+                guard let reply = try? JSON.parse(line), reply.objectValue != nil else {
+                    failure = .badReply("the daemon's reply is not JSON: " + String(decoding: line.prefix(200), as: UTF8.self)); break batches
+                }
+                if reply["event"]?.stringValue == "import" {
+                    var r = reply
+                    if var o = r.objectValue { o["event"] = nil; r = .object(o) }
+                    show(r)
+                    done += 1
+                    answered += 1
+                    drawProgress(answered < items.count ? items[answered].file : nil)
+                    continue
+                }
+                if case .failure(let f) = Client.interpret(line) { failure = f; break batches }
+                if reply["cancelled"]?.boolValue == true { interrupted = true }
+                break
+            }
+        }
+        if progress { console.out("\r\u{1B}[K") }
+        if let failure {
+            if case .refused = failure {} else if !results.isEmpty, !invocation.json {
+                console.err("workoutctl: \(results.count) of \(total) files were handled before this:\n")
+            }
+            return client.report(failure, json: invocation.json)
+        }
+        let notAttempted = total - done
+        if invocation.json {
+            let summary: JSON = .object(JSONObject([
+                ("results", .array(results)), ("skipped", .array(skipped)),
+                ("imported", .int(counts.imported)), ("duplicates", .int(counts.duplicates)), ("errors", .int(counts.errors)),
+                ("interrupted", .bool(interrupted)), ("notAttempted", .int(notAttempted)),
+            ]))
+            console.out(summary.pretty() + "\n")
+        } else if total > 1 || interrupted {
+            var s = "\(counts.imported) imported, \(counts.duplicates) duplicate\(counts.duplicates == 1 ? "" : "s"), \(counts.errors) error\(counts.errors == 1 ? "" : "s")"
+            if !found.skipped.isEmpty { s += ", \(found.skipped.count) skipped" }
+            if interrupted { s += "; interrupted, \(notAttempted) not attempted" }
+            console.out(s + ".\n")
+        }
+        if counts.errors > 0 { console.err("workoutctl: some files could not be imported\n") }
+        return counts.errors > 0 || interrupted ? .failed : .ok
+    }
+}
+
+/// `import PATH... [--activity A]`; paths are absolute after parsing.
+public struct ImportOptions: Sendable, Equatable {
+    public var paths: [String]
+    public var activity: ActivityType?
+    public init(paths: [String], activity: ActivityType? = nil) { self.paths = paths; self.activity = activity }
+}

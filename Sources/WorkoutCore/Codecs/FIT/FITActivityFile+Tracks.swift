@@ -1,0 +1,63 @@
+extension FITActivityFile {
+    /// The timer's stopped spans: from a stop to the next start (the last stop without a start
+    /// runs to the end).
+    public var timerPauses: [Importer.Span] {
+        var out: [Importer.Span] = []
+        var stoppedAt: Double?
+        for e in timerEvents.sorted(by: { $0.time < $1.time }) {
+            if e.running {
+                if let s = stoppedAt, e.time > s { out.append(Importer.Span(start: s, end: e.time)) }
+                stoppedAt = nil
+            } else if stoppedAt == nil {
+                stoppedAt = e.time
+            }
+        }
+        if let s = stoppedAt { out.append(Importer.Span(start: s, end: .infinity)) }
+        return out
+    }
+
+    /// The activity of a session, else of the file's first `sport` message.
+    func activity(of session: FITSpan?) -> ActivityType? {
+        if let s = session, let sport = s.sport { return ActivityType(fitSport: sport, subSport: s.subSport) }
+        if let s = sports.first { return ActivityType(fitSport: s.sport, subSport: s.subSport) }
+        return nil
+    }
+
+    /// The file as tracks to import, one per session; records without a position are left out.
+    ///
+    /// Multisport rule: with several sessions, each record goes to the session whose
+    /// [start_time, end] holds it (the earlier one at a shared boundary); sessions whose sport is
+    /// `transition` (3) are dropped with their records (the walk from the water to the bike is
+    /// not a workout), as are sessions without a positioned record. With one session or none,
+    /// every record belongs to the one workout.
+    public func tracks() -> [Importer.Track] {
+        let pauses = timerPauses
+        var notes: [String] = []
+        if let t = truncatedAt { notes.append("cut short at byte \(t): kept the whole messages before it (no CRC to check)") }
+        let lapList = laps.sorted { $0.startTime < $1.startTime }
+        func track(_ recs: ArraySlice<FITRecord>, _ session: FITSpan?, label: String?) -> Importer.Track? {
+            let fixes = recs.compactMap(\.fix)
+            guard !fixes.isEmpty else { return nil }
+            let inside = lapList.filter { l in session.map { l.startTime >= $0.startTime - 1 && l.endTime <= $0.endTime + 1 } ?? true }
+            return Importer.Track(fixes: fixes, activity: activity(of: session), origin: .device, format: .fit,
+                                  startTime: session?.startTime, endTime: session?.endTime, pauses: pauses,
+                                  lapEnds: inside.dropLast().map(\.endTime), label: label, notes: notes)
+        }
+        let ordered = sessions.sorted { $0.startTime < $1.startTime }
+        if ordered.count <= 1 {
+            return track(records[...], ordered.first, label: nil).map { [$0] } ?? []
+        }
+        var out: [Importer.Track] = []
+        let recs = records.sorted { $0.time < $1.time }
+        var r = 0
+        for (k, s) in ordered.enumerated() {
+            while r < recs.count, recs[r].time < s.startTime { r += 1 }
+            let from = r
+            while r < recs.count, recs[r].time <= s.endTime { r += 1 }
+            if s.sport == 3 { continue }
+            let name = activity(of: s)?.rawValue ?? "sport \(s.sport.map { String($0) } ?? "unknown")"
+            if let t = track(recs[from..<r], s, label: "session \(k + 1) of \(ordered.count) (\(name))") { out.append(t) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,277 @@
+/// The FIT protocol's message layer: walks the records of one or more chained FIT files and
+/// hands each data message to a visitor, without building anything per message.
+///
+/// - Headers of 12 or 14 bytes (the 14-byte one with a CRC of the first 12 bytes, 0 = none);
+///   the data size from the header bounds the messages; two CRC bytes follow the data (the CRC
+///   of header and data), checked. Another header may follow: chained files are read in turn,
+///   each with its own local definitions.
+/// - Normal headers (definition or data, local types 0-15, developer-data flag) and compressed
+///   timestamp headers (local types 0-3, a 5-bit offset added to the last full timestamp).
+/// - Definitions in either architecture; developer fields counted in the message size and
+///   skipped (their meaning lives in field_description messages workoutd does not need).
+/// - A file whose data ends early (`truncated`): the messages that are whole are visited, and
+///   the walk reports where it stopped; its CRC cannot be checked.
+///
+/// Memory: 16 definitions at most per file; nothing else grows with the input.
+public struct FITMessageDecoder {
+    /// One field of a definition.
+    struct Field: Sendable {
+        var number: UInt8
+        var size: UInt8
+        var baseType: UInt8
+        var offset: Int
+    }
+
+    /// A definition message: the layout of the data messages of one local type.
+    struct Definition: Sendable {
+        var global: UInt16
+        var bigEndian: Bool
+        var fields: [Field]
+        /// Bytes of a data message after its header (fields and developer fields).
+        var size: Int
+        /// Offset of field 253 (timestamp) when it is a 4-byte field, else -1.
+        var timestampOffset: Int
+        /// Field number -> index in `fields` + 1 (0 = absent): one lookup per value read.
+        var slots: [UInt8]
+    }
+
+    /// What the walk found besides the messages.
+    public struct Outcome: Sendable, Equatable {
+        /// How many FIT files were chained in the input.
+        public var files: Int
+        /// The offset where the input ended inside a message or before a file's CRC, if it did.
+        public var truncatedAt: Int?
+    }
+
+    /// A data message as the visitor sees it: its global number and its fields' values.
+    /// Valid only inside the visitor (it points into the input).
+    public struct Message {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let definition: Definition
+        let start: Int
+        /// The timestamp (seconds since the FIT epoch) from field 253 or a compressed header.
+        public let timestamp: UInt32?
+
+        public var global: UInt16 { definition.global }
+
+        @inline(__always)
+        private func field(_ number: UInt8) -> Field? {
+            let k = Int(definition.slots[Int(number)])
+            return k == 0 ? nil : definition.fields[k - 1]
+        }
+
+        /// The raw bits of the field's first element, nil when absent or invalid for its type.
+        @inline(__always)
+        private func raw(_ number: UInt8) -> (bits: UInt64, size: Int, signed: Bool)? {
+            guard let f = field(number) else { return nil }
+            let t = f.baseType & 0x1F
+            let size: Int
+            switch t {
+            case 0, 1, 2, 7, 10, 13: size = 1
+            case 3, 4, 11: size = 2
+            case 5, 6, 8, 12: size = 4
+            case 9, 14, 15, 16: size = 8
+            default: return nil
+            }
+            guard Int(f.size) >= size else { return nil }
+            var v: UInt64 = 0
+            let base = start + f.offset
+            if definition.bigEndian {
+                for k in 0..<size { v = v << 8 | UInt64(bytes[base + k]) }
+            } else {
+                for k in (0..<size).reversed() { v = v << 8 | UInt64(bytes[base + k]) }
+            }
+            let invalid: UInt64
+            let signed: Bool
+            switch t {
+            case 0, 2, 13: invalid = 0xFF; signed = false
+            case 1: invalid = 0x7F; signed = true
+            case 3: invalid = 0x7FFF; signed = true
+            case 4: invalid = 0xFFFF; signed = false
+            case 5: invalid = 0x7FFF_FFFF; signed = true
+            case 6: invalid = 0xFFFF_FFFF; signed = false
+            case 14: invalid = 0x7FFF_FFFF_FFFF_FFFF; signed = true
+            case 15: invalid = UInt64.max; signed = false
+            case 10, 11, 12, 16: invalid = 0; signed = false
+            case 8, 9: return nil  // floats: no profile field workoutd reads is a float
+            default: return nil  // strings
+            }
+            return v == invalid ? nil : (v, size, signed)
+        }
+
+        /// A field's value whatever its integer type (sign-extended when signed), nil when absent,
+        /// invalid, or an unsigned 64-bit value above `Int64.max`.
+        public func int(_ number: UInt8) -> Int64? {
+            guard let r = raw(number) else { return nil }
+            if r.signed {
+                let shift = UInt64(64 - 8 * r.size)
+                return Int64(bitPattern: r.bits << shift) >> Int64(shift)
+            }
+            return r.bits <= UInt64(Int64.max) ? Int64(r.bits) : nil
+        }
+
+        /// An unsigned field's value (enum, uintN, uintNz, byte), nil when absent or invalid.
+        public func uint(_ number: UInt8) -> UInt64? {
+            guard let r = raw(number), !r.signed else { return nil }
+            return r.bits
+        }
+
+        /// A signed field's value (sintN), nil when absent or invalid.
+        public func sint(_ number: UInt8) -> Int64? {
+            guard let r = raw(number), r.signed else { return nil }
+            let shift = UInt64(64 - 8 * r.size)
+            return Int64(bitPattern: r.bits << shift) >> Int64(shift)
+        }
+    }
+
+    /// Whether `bytes` start with a FIT header (what the importer sniffs).
+    public static func looksLikeFIT(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 12 && (bytes[0] == 12 || bytes[0] == 14) && bytes[8] == 0x2E && bytes[9] == 0x46 && bytes[10] == 0x49 && bytes[11] == 0x54
+    }
+
+    /// Walks every message of the chained files in `bytes`. Throws on a damaged header, a CRC
+    /// mismatch, a data message without a definition or a malformed definition; the visitor may
+    /// throw to stop the walk (its error is passed through).
+    public static func walk(_ bytes: UnsafeBufferPointer<UInt8>, _ visit: (Message) throws(FITError) -> Void) throws(FITError) -> Outcome {
+        var offset = 0
+        var files = 0
+        while offset < bytes.count {
+            // Header.
+            let n = bytes.count - offset
+            guard n >= 12 else {
+                if files == 0 { throw .notFIT }
+                throw .badHeader(offset: offset, why: "\(n) stray bytes after the last file")
+            }
+            let headerSize = Int(bytes[offset])
+            let signature = bytes[offset + 8] == 0x2E && bytes[offset + 9] == 0x46 && bytes[offset + 10] == 0x49 && bytes[offset + 11] == 0x54
+            if files == 0 && !(signature && (headerSize == 12 || headerSize == 14)) {
+                if !signature && headerSize != 12 && headerSize != 14 { throw .notFIT }
+                throw .badHeader(offset: offset, why: signature ? "header size \(headerSize) (12 or 14 expected)" : "no \".FIT\" signature")
+            }
+            guard signature else { throw .badHeader(offset: offset, why: "no \".FIT\" signature") }
+            guard headerSize == 12 || headerSize == 14 else { throw .badHeader(offset: offset, why: "header size \(headerSize) (12 or 14 expected)") }
+            guard n >= headerSize else { throw .badHeader(offset: offset, why: "cut short") }
+            if bytes[offset + 1] >> 4 > 2 { throw .badHeader(offset: offset, why: "protocol version \(bytes[offset + 1] >> 4).\(bytes[offset + 1] & 0xF) is not supported") }
+            if headerSize == 14 {
+                let stored = UInt16(bytes[offset + 12]) | UInt16(bytes[offset + 13]) << 8
+                if stored != 0 {
+                    let c = FITCRC.checksum(bytes, from: offset, to: offset + 12)
+                    if c != stored { throw .headerCRC(offset: offset, stored: stored, computed: c) }
+                }
+            }
+            let dataSize = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
+            let dataStart = offset + headerSize
+            let declaredEnd = dataStart + dataSize
+            let end = min(declaredEnd, bytes.count)
+            files += 1
+
+            // The CRC first, when the file is whole: a damaged byte is then reported as what it
+            // is, not as whatever structure it happens to break. The messages are still walked
+            // (a visitor may refuse the file by its type first), and any other error they raise
+            // in a file whose CRC failed is reported as the CRC failure.
+            var crcFailure: FITError?
+            if declaredEnd + 2 <= bytes.count {
+                let stored = UInt16(bytes[declaredEnd]) | UInt16(bytes[declaredEnd + 1]) << 8
+                let c = FITCRC.checksum(bytes, from: offset, to: declaredEnd)
+                if c != stored { crcFailure = .fileCRC(offset: declaredEnd, stored: stored, computed: c) }
+            }
+            var truncatedAt: Int?
+            do {
+                truncatedAt = try walkMessages(bytes, from: dataStart, to: end, visit)
+            } catch {
+                if case .notActivity = error { throw error }
+                throw crcFailure ?? error
+            }
+            if let crcFailure { throw crcFailure }
+            if truncatedAt == nil && declaredEnd + 2 > bytes.count { truncatedAt = end }
+            if let t = truncatedAt {
+                if declaredEnd + 2 <= bytes.count {
+                    // The header's size says the data goes on, but a message runs past it.
+                    throw .badDefinition(offset: t, why: "a message runs past the end of the data")
+                }
+                return Outcome(files: files, truncatedAt: t)
+            }
+            offset = declaredEnd + 2
+        }
+        if files == 0 { throw .notFIT }
+        return Outcome(files: files, truncatedAt: nil)
+    }
+
+    /// The messages of one file's data, `from..<to`; returns where the data ended inside a
+    /// message (nil when the last message ends exactly at `to`).
+    static func walkMessages(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to end: Int,
+                             _ visit: (Message) throws(FITError) -> Void) throws(FITError) -> Int? {
+        var definitions = [Definition?](repeating: nil, count: 16)
+        var lastTimestamp: UInt32?
+        var p = from
+        var truncatedAt: Int?
+        while p < end {
+            let h = bytes[p]
+            if h & 0x80 != 0 {
+                // Compressed timestamp header: local type in bits 5-6, offset in bits 0-4.
+                let local = Int((h >> 5) & 0x3)
+                guard let d = definitions[local] else { throw .undefinedLocalType(offset: p, local: local) }
+                guard p + 1 + d.size <= end else { truncatedAt = p; break }
+                var ts: UInt32?
+                if let last = lastTimestamp {
+                    let off = UInt32(h & 0x1F)
+                    var t = (last & ~0x1F) | off
+                    if off < last & 0x1F { t = t &+ 0x20 }
+                    ts = t
+                    lastTimestamp = t
+                }
+                try visit(Message(bytes: bytes, definition: d, start: p + 1, timestamp: ts))
+                p += 1 + d.size
+            } else if h & 0x40 != 0 {
+                // Definition message.
+                let local = Int(h & 0xF)
+                let developer = h & 0x20 != 0
+                guard p + 6 <= end else { truncatedAt = p; break }
+                let arch = bytes[p + 2]
+                guard arch <= 1 else { throw .badDefinition(offset: p, why: "architecture \(arch)") }
+                let big = arch == 1
+                let global = big ? UInt16(bytes[p + 3]) << 8 | UInt16(bytes[p + 4]) : UInt16(bytes[p + 4]) << 8 | UInt16(bytes[p + 3])
+                let count = Int(bytes[p + 5])
+                var q = p + 6
+                guard q + 3 * count <= end else { truncatedAt = p; break }
+                var fields: [Field] = []
+                fields.reserveCapacity(count)
+                var slots = [UInt8](repeating: 0, count: 256)
+                var size = 0
+                var tsOffset = -1
+                for _ in 0..<count {
+                    let f = Field(number: bytes[q], size: bytes[q + 1], baseType: bytes[q + 2], offset: size)
+                    if f.number == 253 && f.size == 4 { tsOffset = size }
+                    size += Int(f.size)
+                    fields.append(f)
+                    if fields.count < 256 && slots[Int(f.number)] == 0 { slots[Int(f.number)] = UInt8(fields.count) }
+                    q += 3
+                }
+                if developer {
+                    guard q + 1 <= end else { truncatedAt = p; break }
+                    let devCount = Int(bytes[q])
+                    q += 1
+                    guard q + 3 * devCount <= end else { truncatedAt = p; break }
+                    for _ in 0..<devCount { size += Int(bytes[q + 1]); q += 3 }
+                }
+                definitions[local] = Definition(global: global, bigEndian: big, fields: fields, size: size, timestampOffset: tsOffset, slots: slots)
+                p = q
+            } else {
+                let local = Int(h & 0xF)
+                guard let d = definitions[local] else { throw .undefinedLocalType(offset: p, local: local) }
+                guard p + 1 + d.size <= end else { truncatedAt = p; break }
+                var ts: UInt32?
+                if d.timestampOffset >= 0 {
+                    let b = p + 1 + d.timestampOffset
+                    let v = d.bigEndian
+                        ? UInt32(bytes[b]) << 24 | UInt32(bytes[b + 1]) << 16 | UInt32(bytes[b + 2]) << 8 | UInt32(bytes[b + 3])
+                        : UInt32(bytes[b + 3]) << 24 | UInt32(bytes[b + 2]) << 16 | UInt32(bytes[b + 1]) << 8 | UInt32(bytes[b])
+                    if v != 0xFFFF_FFFF { ts = v; lastTimestamp = v }
+                }
+                try visit(Message(bytes: bytes, definition: d, start: p + 1, timestamp: ts))
+                p += 1 + d.size
+            }
+        }
+        return truncatedAt
+    }
+}

@@ -1,0 +1,141 @@
+/// Writes a workout as a FIT activity file, in the order Garmin's activity file guide gives:
+/// `file_id` (type activity), `event` timer start, a `record` per accepted point (rejected
+/// fixes are not written, as in GPX/TCX), `event` timer stop_all/start around each pause,
+/// `lap` per lap summary (or one lap for the whole workout), `session`, `activity`.
+///
+/// - Times are whole seconds (FIT timestamps), rounded to the nearest.
+/// - `record.distance` is cumulative: the `distance` function summed between consecutive
+///   accepted points of the same segment (the jump across a pause is not distance), so the
+///   last record matches the workout's measured total when the daemon's geodesic is passed.
+/// - Position in semicircles; altitude (scale 5, offset 500) and speed (mm/s) in the 16-bit
+///   fields; heart rate, cadence, power, temperature when the point has them.
+/// - `session.total_elapsed_time` is wall time start to end; `total_timer_time` the workout's
+///   elapsed time (pauses excluded); laps the same from their summaries.
+public enum FITWriter {
+    public typealias DistanceFunction = (Fix, Fix) -> Double
+
+    // Local message types.
+    private static let lFileID: UInt8 = 0, lEvent: UInt8 = 1, lRecord: UInt8 = 2, lLap: UInt8 = 3
+    private static let lSession: UInt8 = 4, lActivity: UInt8 = 5
+
+    static func fitTime(_ t: Double) -> Int64? {
+        guard t.isFinite else { return nil }
+        return Int64((t - fitEpochOffset).rounded())
+    }
+
+    static func scaled(_ v: Double?, _ scale: Double, offset: Double = 0) -> Int64? {
+        guard let v, v.isFinite else { return nil }
+        let s = ((v + offset) * scale).rounded()
+        guard s.magnitude < 9e15 else { return nil }
+        return Int64(s)
+    }
+
+    public static func write(_ workout: Workout, distance: DistanceFunction = TCXWriter.greatCircleDistance) -> [UInt8] {
+        typealias F = FITEncoder.FieldDefinition
+        let s = workout.summary
+        let points = workout.points
+        let start = s.startedAt
+        let end = s.endedAt ?? points.last(where: \.isAccepted)?.fix.time ?? start
+        let (sport, subSport) = workout.activity.fitSport
+        var e = FITEncoder(capacity: 256 + points.count * 32)
+
+        // file_id: type, manufacturer (255 = development), product, serial number, time_created.
+        e.define(local: lFileID, global: 0, [F(0, .enumeration), F(1, .uint16), F(2, .uint16), F(3, .uint32z), F(4, .uint32)])
+        let serial = Int64(workout.id.rawValue.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 } | 1)
+        e.message(local: lFileID, [4, 255, 1, serial, fitTime(start)])
+
+        // event: timestamp, event (0 timer), event_type (0 start, 4 stop_all), event_group.
+        e.define(local: lEvent, global: 21, [F(253, .uint32), F(0, .enumeration), F(1, .enumeration), F(4, .uint8)])
+        e.message(local: lEvent, [fitTime(start), 0, 0, 0])
+
+        // record.
+        e.define(local: lRecord, global: 20, [F(253, .uint32), F(0, .sint32), F(1, .sint32), F(2, .uint16), F(6, .uint16),
+                                               F(5, .uint32), F(3, .uint8), F(4, .uint8), F(7, .uint16), F(13, .sint8)])
+        // Pauses from the timeline, written between the records they fall between.
+        var pauses: [(time: Double, running: Bool)] = []
+        for ev in workout.events {
+            switch ev.kind {
+            case .pause: pauses.append((ev.time, false))
+            case .resume: pauses.append((ev.time, true))
+            case .lap, .marker, .motionPaused, .motionResumed, .segment, .signalLost, .signalRegained, .recovered, .suspended: break
+            }
+        }
+        pauses.sort { $0.time < $1.time }
+        var pi = 0
+        let semicircles = 2_147_483_648.0 / 180
+        var total = 0.0
+        var previous: TrackPoint?
+        var hrSum = 0, hrCount = 0, hrMax = 0, powerSum = 0, powerCount = 0, powerMax = 0
+        for p in points where p.isAccepted {
+            let f = p.fix
+            while pi < pauses.count, pauses[pi].time <= f.time {
+                e.message(local: lEvent, [fitTime(pauses[pi].time), 0, pauses[pi].running ? 0 : 4, 0])
+                pi += 1
+            }
+            if let q = previous, q.segment == p.segment {
+                let d = distance(q.fix, f)
+                if d.isFinite { total += d }
+            }
+            previous = p
+            if let hr = f.heartRate, hr > 0, hr < 255 { hrSum += hr; hrCount += 1; hrMax = max(hrMax, hr) }
+            if let w = f.power, w >= 0, w < 65535 { powerSum += w; powerCount += 1; powerMax = max(powerMax, w) }
+            e.message(local: lRecord, [fitTime(f.time), scaled(f.latitude, semicircles), scaled(f.longitude, semicircles),
+                                       scaled(f.altitude, 5, offset: 500), scaled(f.speed, 1000), scaled(total, 100),
+                                       f.heartRate.map(Int64.init), f.cadence.map(Int64.init), f.power.map(Int64.init),
+                                       f.temperature.map(Int64.init)])
+        }
+        while pi < pauses.count {
+            e.message(local: lEvent, [fitTime(pauses[pi].time), 0, pauses[pi].running ? 0 : 4, 0])
+            pi += 1
+        }
+        e.message(local: lEvent, [fitTime(end), 0, 4, 0])
+
+        // lap: timestamp, message_index, event (9 lap), event_type (1 stop), start_time,
+        // total_elapsed_time, total_timer_time, total_distance, lap_trigger, sport.
+        e.define(local: lLap, global: 19, [F(253, .uint32), F(254, .uint16), F(0, .enumeration), F(1, .enumeration), F(2, .uint32),
+                                            F(7, .uint32), F(8, .uint32), F(9, .uint32), F(24, .enumeration), F(25, .enumeration),
+                                            F(15, .uint8), F(16, .uint8)])
+        var laps = s.laps.sorted { $0.startTime < $1.startTime }
+        if laps.isEmpty {
+            laps = [LapSummary(index: 0, trigger: .end, startTime: start, endTime: end, elapsedSeconds: s.elapsedSeconds,
+                               movingSeconds: s.movingSeconds, distanceMeters: s.distanceMeters, maxSpeed: s.maxSpeed)]
+        }
+        for (k, lap) in laps.enumerated() {
+            let trigger: Int64
+            switch lap.trigger {
+            case .manual: trigger = 0
+            case .time: trigger = 1
+            case .distance: trigger = 2
+            case .end: trigger = 7  // session_end
+            }
+            e.message(local: lLap, [fitTime(lap.endTime), Int64(k), 9, 1, fitTime(lap.startTime),
+                                    scaled(lap.endTime - lap.startTime, 1000), scaled(lap.elapsedSeconds, 1000),
+                                    scaled(lap.distanceMeters, 100), trigger, Int64(sport),
+                                    lap.averageHeartRate.map(Int64.init), lap.maxHeartRate.map(Int64.init)])
+        }
+
+        // session: timestamp, message_index, event (8 session), event_type (1 stop), start_time,
+        // sport, sub_sport, total_elapsed_time, total_timer_time, total_distance, total_calories,
+        // avg_speed, max_speed, avg_heart_rate, max_heart_rate, avg_power, max_power,
+        // total_ascent, total_descent, first_lap_index, num_laps, trigger (0 activity_end).
+        e.define(local: lSession, global: 18, [F(253, .uint32), F(254, .uint16), F(0, .enumeration), F(1, .enumeration), F(2, .uint32),
+                                               F(5, .enumeration), F(6, .enumeration), F(7, .uint32), F(8, .uint32), F(9, .uint32),
+                                               F(11, .uint16), F(14, .uint16), F(15, .uint16), F(16, .uint8), F(17, .uint8),
+                                               F(20, .uint16), F(21, .uint16), F(22, .uint16), F(23, .uint16), F(25, .uint16),
+                                               F(26, .uint16), F(28, .enumeration)])
+        let avgHR: Int64? = hrCount > 0 ? Int64((Double(hrSum) / Double(hrCount)).rounded()) : nil
+        let avgPower: Int64? = powerCount > 0 ? Int64((Double(powerSum) / Double(powerCount)).rounded()) : nil
+        e.message(local: lSession, [fitTime(end), 0, 8, 1, fitTime(start), Int64(sport), Int64(subSport),
+                                    scaled(end - start, 1000), scaled(s.elapsedSeconds, 1000), scaled(s.distanceMeters, 100),
+                                    s.calories.flatMap { scaled($0, 1) }, scaled(s.averageSpeed, 1000), scaled(s.maxSpeed, 1000),
+                                    avgHR, hrCount > 0 ? Int64(hrMax) : nil, avgPower, powerCount > 0 ? Int64(powerMax) : nil,
+                                    scaled(s.elevationGainMeters, 1), scaled(s.elevationLossMeters, 1), 0, Int64(laps.count), 0])
+
+        // activity: timestamp, total_timer_time, num_sessions, type (0 manual), event (26
+        // activity), event_type (1 stop), local_timestamp (UTC: workoutd stores no zone).
+        e.define(local: lActivity, global: 34, [F(253, .uint32), F(0, .uint32), F(1, .uint16), F(2, .enumeration), F(3, .enumeration),
+                                                F(4, .enumeration), F(5, .uint32)])
+        e.message(local: lActivity, [fitTime(end), scaled(s.elapsedSeconds, 1000), 1, 0, 26, 1, fitTime(end)])
+        return e.file()
+    }
+}

@@ -1,0 +1,24 @@
+/// `edit ID --activity A`: a saved workout measured again as another activity.
+extension Importer {
+    /// Where a saved workout's points came from, judged by its `source`: an imported NMEA log
+    /// (`.nmea`, `.log`, `.txt`, gzipped or not) is a receiver's output like a live recording;
+    /// any other imported file (GPX, TCX, FIT) is a device's track.
+    public static func origin(ofSource source: String) -> TrackOrigin {
+        guard source.hasPrefix("imported:") else { return .receiver }
+        var name = Substring(source.dropFirst("imported:".count).lowercased())
+        if let space = name.firstIndex(of: " ") { name = name[..<space] }  // " (title)"
+        if name.hasSuffix(".gz") { name = name.dropLast(3) }
+        for ext in [".nmea", ".log", ".txt"] where name.hasSuffix(ext) { return .receiver }
+        return .device
+    }
+
+    /// The workout with `activity`, every figure recomputed from its recorded points and user
+    /// events with the rules it was recorded under (speed limits, auto-pause, calories, best
+    /// efforts change with the activity). Id, start, end, points and source stay.
+    public static func edited(_ w: Workout, activity: ActivityType, settings: MetricsSettings) -> Workout {
+        var new = WorkoutRecorder.recompute(id: w.id, activity: activity, startedAt: w.summary.startedAt, endedAt: w.summary.endedAt,
+                                            settings: origin(ofSource: w.source).settings(settings), points: w.points, events: w.events)
+        new.source = w.source
+        return new
+    }
+}

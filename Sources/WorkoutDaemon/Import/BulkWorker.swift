@@ -1,0 +1,69 @@
+import Dispatch
+import Glibc
+import Synchronization
+import WorkoutCore
+
+/// Where bulk work runs: imports, exports and edits, one job at a time on one thread of its
+/// own, never on the event loop (which only posts the job and, later, the replies). Not the
+/// saver's queue, so a long import never delays saving the workout just stopped. The thread
+/// runs at nice 19 (Linux nice values are per thread): when the machine is busy the event loop
+/// (status, fixes, journal flushes, the watchdog) gets the CPU first and the import waits.
+final class BulkWorker: Sendable {
+    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    private let wake = DispatchSemaphore(value: 0)
+    /// The niceness of the worker thread (0 = the daemon's own).
+    static let niceness: Int32 = 19
+
+    init() {
+        let box = Unmanaged.passRetained(self)
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, nil, { arg in
+            let worker = Unmanaged<BulkWorker>.fromOpaque(arg!).takeRetainedValue()
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, BulkWorker.niceness)  // this thread only; refused under a seccomp filter: fine
+            worker.serve()
+            return nil
+        }, box.toOpaque())
+        if rc == 0 { pthread_detach(thread) } else { box.release() }
+    }
+
+    /// Runs `job` on the worker thread after the jobs before it.
+    func async(_ job: @escaping @Sendable () -> Void) {
+        jobs.withLock { $0.append(job) }
+        wake.signal()
+    }
+
+    private func serve() {
+        while true {
+            wake.wait()
+            guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+            job()
+        }
+    }
+
+    /// Writes all of `bytes` to a descriptor the client passed: a regular file is written at
+    /// once; a pipe or socket (export to a pipe) is waited on, at most `stallSeconds` per chunk,
+    /// so a reader that stops reading cannot hold the worker for ever.
+    static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32, stallSeconds: Int32 = 30) throws {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw ImportReader.Refusal(description: "fstat: " + String(cString: strerror(errno))) }
+        let mode = st.st_mode & S_IFMT
+        guard mode == S_IFREG || mode == S_IFIFO || mode == S_IFSOCK else {
+            throw ImportReader.Refusal(description: "the output is \(ImportReader.kind(st.st_mode) ?? "not writable"), not a file or pipe")
+        }
+        if mode != S_IFREG { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        var off = 0
+        while off < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + off, bytes.count - off)
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    if poll(&p, 1, stallSeconds * 1000) == 0 { throw ImportReader.Refusal(description: "the reader stopped reading for \(stallSeconds) s") }
+                    continue
+                }
+                throw ImportReader.Refusal(description: "writing the output: " + String(cString: strerror(errno)))
+            }
+            off += n
+        }
+    }
+}

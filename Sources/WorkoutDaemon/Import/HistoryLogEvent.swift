@@ -1,0 +1,39 @@
+import WorkoutCore
+
+/// Log events of bulk history work beyond a single import (DaemonLogEvent has `history.imported`
+/// and `history.import_failed`).
+enum HistoryLogEvent: LogEvent {
+    /// `edit`: a saved workout's activity changed and its numbers were recomputed.
+    case edited(id: String, from: ActivityType, to: ActivityType)
+    /// A whole `import` request finished (or was cancelled by its client).
+    case importFinished(imported: Int, duplicates: Int, errors: Int, cancelled: Bool, seconds: Double)
+
+    var name: String {
+        switch self {
+        case .edited: return "history.edited"
+        case .importFinished: return "history.import_finished"
+        }
+    }
+
+    var level: LogLevel {
+        switch self {
+        case .edited, .importFinished: return .info
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .edited(_, let from, let to): return "Changed a workout from \(from.displayName.lowercased()) to \(to.displayName.lowercased())"
+        case .importFinished(let n, let d, let e, let c, _):
+            return (c ? "Import stopped by the client" : "Import finished") + ": \(n) imported, \(d) duplicates, \(e) errors"
+        }
+    }
+
+    var fields: [(String, LogValue)] {
+        switch self {
+        case .edited(let id, let from, let to): return [("id", .string(id)), ("from", .string(from.rawValue)), ("to", .string(to.rawValue))]
+        case .importFinished(let n, let d, let e, let c, let s):
+            return [("imported", .int(n)), ("duplicates", .int(d)), ("errors", .int(e)), ("cancelled", .bool(c)), ("seconds", .double(s, decimals: 3))]
+        }
+    }
+}

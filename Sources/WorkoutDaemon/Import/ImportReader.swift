@@ -1,0 +1,57 @@
+import Glibc
+
+/// Reads one file handed over for import, refusing before any read what is not a regular file
+/// (a FIFO would block, /dev/zero never ends) or is larger than `maxBytes` (a 2 GB sparse file
+/// is refused by its size, not read). Runs on the bulk worker, never on the event loop.
+enum ImportReader {
+    /// The largest file import reads (a 24-hour 10 Hz NMEA log is about 80 MB).
+    static let maxBytes = 512 << 20
+
+    /// Why a file was not read.
+    struct Refusal: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Opens a path the old way (`files` in the request): without blocking on a FIFO's open.
+    static func open(path: String) throws(Refusal) -> Int32 {
+        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { throw Refusal(description: "cannot open: " + String(cString: strerror(errno))) }
+        return fd
+    }
+
+    /// What a file of this mode is, in words, when it is not a regular file.
+    static func kind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        default: return "not a regular file"
+        }
+    }
+
+    /// The whole content of the regular file open at `fd` (read from its start; the descriptor
+    /// is not closed here).
+    static func read(_ fd: Int32, limit: Int = maxBytes) throws(Refusal) -> [UInt8] {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw Refusal(description: "fstat: " + String(cString: strerror(errno))) }
+        if let kind = kind(st.st_mode) { throw Refusal(description: "\(kind), not a regular file: refused") }
+        let size = Int(st.st_size)
+        guard size <= limit else { throw Refusal(description: "\(size) bytes, larger than the import limit of \(limit >> 20) MiB") }
+        var out = [UInt8](repeating: 0, count: size)
+        var got = 0
+        while got < size {
+            let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + got, size - got, off_t(got)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Refusal(description: "read: " + String(cString: strerror(errno)))
+            }
+            if n == 0 { break }  // shrank meanwhile: keep what was there
+            got += n
+        }
+        if got < size { out.removeLast(size - got) }
+        return out
+    }
+}

@@ -1,0 +1,57 @@
+import Glibc
+import WorkoutCore
+
+/// Imports in batches (docs/storage.md, "Imports"): each workout file is written and renamed
+/// into place without a sync, its descriptor kept; `commit` then syncs the group's files (the
+/// first fdatasync commits the file system journal for all of them, the rest find their data
+/// already on disk), the directory once, and lists them in the index with one append and one
+/// fsync. So a thousand files cost a few dozen journal commits, and a crash at any point leaves
+/// every listed workout whole: the index names a file only after the file is on disk.
+extension HistoryStore {
+    /// The saved workout that `summary` is a copy of (same start to the second, same point count).
+    func duplicate(of summary: WorkoutSummary) -> WorkoutSummary? {
+        state.withLock { map in map.values.first { Importer.isDuplicate(summary, of: $0) } }
+    }
+
+    /// Writes a workout's file (temporary name, rename) without syncing it: not yet durable,
+    /// not yet listed; returns its open descriptor for `commit`, which does both.
+    func writeUnsynced(_ workout: Workout) throws -> Int32 {
+        if let e = faultInjector?() { throw e }
+        let target = path(of: workout.id)
+        let tmp = target + ".tmp-import"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SystemError.last("create \(tmp)") }
+        do {
+            try WorkoutFile.encode(workout).withUnsafeBytes { try writeAll(fd, $0) }
+        } catch {
+            close(fd); unlink(tmp)
+            throw error
+        }
+        guard rename(tmp, target) == 0 else { let e = SystemError.last("rename \(tmp)"); close(fd); unlink(tmp); throw e }
+        return fd
+    }
+
+    /// Makes the files written since the last commit durable (their descriptors, `files`, are
+    /// synced and closed; then the directory), then appends their index lines in one write and
+    /// fsyncs the index.
+    func commit(_ summaries: [WorkoutSummary], files: [Int32]) throws {
+        var failure: SystemError?
+        for fd in files {
+            if failure == nil, fdatasync(fd) != 0 { failure = SystemError.last("fdatasync of an imported workout") }
+            close(fd)
+        }
+        if let failure { throw failure }
+        guard !summaries.isEmpty else { return }
+        try AtomicFile.syncDirectory(paths.workoutsDir)
+        var lines = ""
+        for s in summaries { lines += HistoryStore.indexLine(put: s) }
+        try appendIndex(lines)
+        state.withLock { map in for s in summaries { map[s.id] = s } }
+    }
+
+    /// Replaces a saved workout (edit): file written atomically and synced, then its index line.
+    func replace(_ workout: Workout) throws {
+        guard summary(workout.id) != nil else { throw StoreError.notFound(workout.id) }
+        try save(workout)
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import Glibc
+import Testing
+import WorkoutClient
+
+/// Issue 16 against the real daemon: files passed as descriptors, refusals before reading,
+/// folders and Strava's activities.csv, export into a descriptor, edit, Ctrl-C.
+@Suite(.serialized, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
+struct ImportTests {
+    static func shared(_ p: String) -> String { DaemonHarness.sharedRoot.appendingPathComponent("data/" + p).path }
+
+    /// Sends one import request carrying `fds` and returns its event lines and final reply.
+    static func importByDescriptors(_ d: DaemonHarness, _ files: [(name: String, fd: Int32)]) throws -> (events: [[String: Any]], reply: [String: Any]) {
+        let conn = try LineConnection.connect(path: d.controlSocket)
+        let items = files.map { #"{"file":"\#($0.name)"}"# }.joined(separator: ",")
+        try conn.send(line: #"{"command":"import","descriptors":[\#(items)]}"#, descriptors: files.map(\.fd))
+        var events: [[String: Any]] = []
+        while let line = try conn.readLine(timeout: 60) {
+            let o = try DaemonHarness.parse(String(decoding: line, as: UTF8.self))
+            if o["event"] as? String == "import" { events.append(o); continue }
+            return (events, o)
+        }
+        throw HarnessError.closed
+    }
+
+    /// A FIFO, a directory, /dev/zero and a 2 GB sparse file, passed as descriptors (no client
+    /// checks in between): each refused by the daemon in words, in well under a second, and the
+    /// daemon answers status at once afterwards. The path form refuses them too (a FIFO no
+    /// longer hangs the daemon: issue 15 item 9).
+    @Test func daemonRefusesWhatIsNotARegularFileBeforeReading() throws {
+        let d = try DaemonHarness()
+        try d.start()
+        defer { d.stop() }
+        let fifo = d.dir + "/pipe.gpx", dir = d.dir + "/folder.gpx", sparse = d.dir + "/sparse.gpx"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(mkdir(dir, 0o700) == 0)
+        let sfd = open(sparse, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        #expect(ftruncate(sfd, 2 << 30) == 0)
+        close(sfd)
+        let cases: [(String, String, String)] = [(fifo, "a FIFO", "fifo"), (dir, "a directory", "directory"),
+                                                 ("/dev/zero", "a character device", "/dev/zero"), (sparse, "larger than the import limit", "2 GB sparse")]
+        for (path, words, label) in cases {
+            let fd = open(path, O_RDONLY | O_NONBLOCK)
+            try #require(fd >= 0, "open \(path)")
+            defer { close(fd) }
+            let t0 = Reliability.monotonic()
+            let (events, reply) = try Self.importByDescriptors(d, [(path, fd)])
+            let seconds = Reliability.monotonic() - t0
+            Reliability.report("import refused: \(label)", Reliability.ms(seconds))
+            #expect(reply["ok"] as? Bool == true && reply["errors"] as? Int == 1, "\(reply)")
+            #expect(events.count == 1 && events.first?["result"] as? String == "error")
+            #expect((events.first?["error"] as? String ?? "").contains(words), "\(events)")
+            #expect(seconds < 1, "\(label) refused in \(seconds) s")
+            // The old path form: the daemon opens without blocking and refuses the same way.
+            let t1 = Reliability.monotonic()
+            let old = try d.request(#"{"command":"import","files":["\#(path)"]}"#)
+            #expect(Reliability.monotonic() - t1 < 1)
+            let r = (old["results"] as? [[String: Any]])?.first
+            #expect(r?["result"] as? String == "error" && (r?["error"] as? String ?? "").contains(words), "\(old)")
+        }
+        let t2 = Reliability.monotonic()
+        #expect(try d.request(#"{"command":"status"}"#)["ok"] as? Bool == true)
+        #expect(Reliability.monotonic() - t2 < 0.5)
+        #expect((try d.request(#"{"command":"list"}"#)["workouts"] as? [Any])?.isEmpty == true)
+    }
+
+    /// A request sent right behind an import on the same connection is answered after the
+    /// import's reply, in order.
+    @Test func requestsAfterAnImportWaitForItsReply() throws {
+        let d = try DaemonHarness()
+        try d.start()
+        defer { d.stop() }
+        let path = Self.shared("gpx/garminconnect.gpx")
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        let conn = try LineConnection.connect(path: d.controlSocket)
+        try conn.send(line: #"{"command":"import","descriptors":[{"file":"\#(path)"}]}"# + "\n" + #"{"command":"list"}"#, descriptors: [fd])
+        var kinds: [String] = []
+        while kinds.count < 3, let line = try? conn.readLine(timeout: 5) {
+            let o = try DaemonHarness.parse(String(decoding: line, as: UTF8.self))
+            kinds.append(o["event"] as? String ?? (o["workouts"] != nil ? "list" : (o["imported"] != nil ? "import-reply" : "?")))
+            if let w = o["workouts"] as? [Any] { #expect(w.count == 1, "the list sees the import") }
+        }
+        #expect(kinds == ["import", "import-reply", "list"])
+    }
+
+    /// A request that says it carries descriptors but has none is refused in words.
+    @Test func descriptorsMissingAreRefused() throws {
+        let d = try DaemonHarness()
+        try d.start()
+        defer { d.stop() }
+        let r = try d.request(#"{"command":"import","descriptors":[{"file":"a.gpx"}]}"#)
+        #expect(r["ok"] as? Bool == false)
+        #expect(((r["error"] as? [String: Any])?["message"] as? String ?? "").contains("descriptor"), "\(r)")
+    }
+
+    /// A folder (recursively) with Strava's activities.csv: each file gets its title and
+    /// activity; what is not a track file is skipped with a word; a second run finds duplicates.
+    @Test func folderWithStravaCSV() throws {
+        let d = try DaemonHarness()
+        try d.start()
+        defer { d.stop() }
+        let export = d.dir + "/strava"
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: export + "/activities/nested", withIntermediateDirectories: true)
+        try fm.copyItem(atPath: Self.shared("gpx/garmin-edge-800-output.gpx"), toPath: export + "/activities/101.gpx")
+        try fm.copyItem(atPath: Self.shared("tcx/bike.tcx"), toPath: export + "/activities/nested/102.tcx")
+        try fm.copyItem(atPath: Self.shared("gpx/globalsat_gh625XT.gpx"), toPath: export + "/activities/103.gpx")
+        try "a photo".write(toFile: export + "/activities/photo.jpg", atomically: true, encoding: .utf8)
+        try #"""
+        Activity ID,Activity Date,Activity Name,Activity Type,Filename
+        101,"Apr 12, 2012",Evening spin,Ride,activities/101.gpx
+        102,"Apr 30, 2013","Commute, ""windy""",Mountain Bike Ride,activities/nested/102.tcx
+        103,"Jan 15, 2016",Intervals,Run,activities/103.gpx
+
+        """#.write(toFile: export + "/activities.csv", atomically: true, encoding: .utf8)
+        let r = try d.ctl(["import", export])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("skipped    \(export)/activities/photo.jpg: not a GPX, TCX, FIT or NMEA file"), "\(r.stdout)")
+        #expect(r.stdout.contains("3 imported, 0 duplicates, 0 errors, 1 skipped."), "\(r.stdout)")
+        let list = try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []
+        #expect(list.map { $0["activity"] as? String ?? "" } == ["cycling", "mountain_biking", "running"])
+        let id = try #require(list[1]["id"] as? String)
+        let shown = try d.request(#"{"command":"show","id":"\#(id)"}"#)
+        #expect(shown["source"] as? String == #"imported:102.tcx (Commute, "windy")"#)
+        // --activity overrides the CSV; everything is a duplicate now.
+        let again = try d.ctl(["--json", "import", export, "--activity", "walking"])
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("\"duplicates\" : 3") || again.stdout.contains("\"duplicates\": 3"), "\(again.stdout)")
+    }
+
+    /// Export into a descriptor: --output, stdout as a pipe and as a file all give the bytes of
+    /// the older content-in-JSON form; `edit` changes the activity and survives a restart.
+    @Test func exportIntoADescriptorAndEdit() throws {
+        let d = try DaemonHarness()
+        try d.start()
+        defer { d.stop() }
+        #expect(try d.ctl(["import", Self.shared("tcx/bike.tcx"), "--activity", "running"]).status == 0)
+        let id = try #require((try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]])?.first?["id"] as? String)
+        for format in ["gpx", "tcx", "json"] {
+            let content = try d.request(#"{"command":"export","id":"\#(id)","format":"\#(format)"}"#)["content"] as? String ?? ""
+            #expect(content.count > 1000)
+            let out = d.dir + "/out." + format
+            let r = try d.ctl(["export", id, "--format", format, "--output", out])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(try String(contentsOfFile: out, encoding: .utf8) == content, "--output \(format)")
+            let piped = try d.ctl(["export", id, "--format", format])  // stdout is a pipe here
+            #expect(piped.stdout == content, "stdout \(format)")
+            let viaFile = try Reliability.run(["/bin/sh", "-c", "\"$0\" export \"$1\" --format \"$2\" > \"$3\"", DaemonHarness.binary("workoutctl"), id, format, out + ".2"],
+                                              environment: d.environment)
+            #expect(viaFile.status == 0)
+            #expect(try String(contentsOfFile: out + ".2", encoding: .utf8) == content, "stdout redirected to a file, \(format)")
+        }
+        #expect(try d.ctl(["export", "20200101T000000Z-0000", "--format", "gpx", "--output", d.dir + "/none.gpx"]).status == 1)
+        #expect(!FileManager.default.fileExists(atPath: d.dir + "/none.gpx"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: d.dir).filter { $0.contains(".tmp-") }.isEmpty)
+
+        let edited = try d.ctl(["--json", "edit", id, "--activity", "cycling"])
+        #expect(edited.status == 0, "\(edited.stderr)")
+        #expect(edited.stdout.contains("\"activity\" : \"cycling\"") || edited.stdout.contains("\"activity\": \"cycling\""), "\(edited.stdout)")
+        d.stop()
+        try d.start()
+        let after = try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []
+        #expect(after.count == 1 && after.first?["activity"] as? String == "cycling" && after.first?["id"] as? String == id)
+        #expect(try d.ctl(["edit", "20200101T000000Z-0000", "--activity", "cycling"]).status == 1)
+    }
+
+    /// Ctrl-C: the client shuts its writing side; the daemon stops after the current file and
+    /// what it imported stays (and is listed after a restart).
+    @Test func interruptedBatchKeepsWhatWasImported() throws {
+        let d = try DaemonHarness()
+        try d.start()
+        defer { d.stop() }
+        let folder = d.dir + "/many"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let template = try String(contentsOfFile: Self.shared("tcx/gtrnctr_power.tcx"), encoding: .utf8)
+        for k in 0..<40 {  // different recordings (3.7 MB each): each moved to another day
+            let shifted = template.replacingOccurrences(of: "2010-05-28T", with: String(format: "2010-%02d-%02dT", k / 28 + 6, k % 28 + 1))
+            try shifted.write(toFile: folder + String(format: "/%02d.tcx", k), atomically: true, encoding: .utf8)
+        }
+        let conn = try LineConnection.connect(path: d.controlSocket)
+        var fds: [Int32] = []
+        var items: [String] = []
+        for k in 0..<40 {
+            let p = folder + String(format: "/%02d.tcx", k)
+            fds.append(open(p, O_RDONLY))
+            items.append(#"{"file":"\#(p)"}"#)
+        }
+        try conn.send(line: #"{"command":"import","descriptors":[\#(items.joined(separator: ","))]}"#, descriptors: fds)
+        for fd in fds { close(fd) }
+        // Wait for the first result, then "Ctrl-C".
+        var events = 0
+        var reply: [String: Any] = [:]
+        while let line = try conn.readLine(timeout: 60) {
+            let o = try DaemonHarness.parse(String(decoding: line, as: UTF8.self))
+            if o["event"] != nil {
+                events += 1
+                if events == 1 { shutdown(conn.fd, Int32(SHUT_WR)) }
+                continue
+            }
+            reply = o
+            break
+        }
+        #expect(reply["cancelled"] as? Bool == true, "\(reply)")
+        let imported = reply["imported"] as? Int ?? -1
+        #expect(imported >= 1 && imported < 40, "\(reply)")
+        #expect(events == imported + (reply["duplicates"] as? Int ?? 0) + (reply["errors"] as? Int ?? 0))
+        d.stop()
+        try d.start()
+        #expect((try d.request(#"{"command":"list"}"#)["workouts"] as? [Any])?.count == imported, "kept after a restart")
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+@testable import WorkoutCore
+
+/// Every FIT file in ../shared/data/fit against Garmin's FIT SDK (fit_reference.py): activities
+/// import with the SDK's positioned record count, distance within 1 % of the geodesic length of
+/// those records (leaving out the steps taken while the device's timer was stopped, which
+/// workoutd imports as pauses: the Wahoo file rode 1.6 km that way), elapsed (pauses excluded)
+/// within 1 s of the session's timer time and start-to-end within 1 s of its elapsed time, the
+/// same heart rate and power; the rest are refused in words, as the data README says.
+@Suite(.enabled(if: FITOracle.usable, "needs ../shared/data and python3 with garmin_fit_sdk and geographiclib"))
+struct FITImportTests {
+    static let activities = ["Activity.fit", "activity-small-fenix2-run.fit", "garmin-edge-500-activity.fit", "garmin-fenix-5-run.fit",
+                             "garmin-fenix-5-bike.fit", "sample-activity.fit", "2019-02-17-062644-ELEMNT-297E-195-0.fit",
+                             "developer-types-sample.fit"]
+    static let geodesic = Geodesic.wgs84
+
+    static func path(_ name: String) -> String { SharedData.url("data/fit/" + name).path }
+
+    @Test(arguments: activities)
+    func importsWithTheSDKsFigures(_ name: String) throws {
+        let ref = try FITOracle.figures([Self.path(name)])[0]
+        let tracks = try Importer.readAll(try SharedData.bytes(SharedData.url("data/fit/" + name)), fileName: name)
+        #expect(tracks.count == 1)
+        let track = try #require(tracks.first)
+        let w = try Importer.workout(from: track, activity: nil, id: 1, settings: MetricsSettings(), source: "imported:" + name)
+        let s = w.summary
+        let session = try #require(ref.sessions.first)
+        let sessionElapsed = try #require(session[1].number), sessionTimer = try #require(session[2].number)
+        let wall = (s.endedAt ?? 0) - s.startedAt
+        let rel = abs(s.distanceMeters - ref.geodesic_running) / ref.geodesic_running
+        let relAll = abs(s.distanceMeters - ref.geodesic) / ref.geodesic
+        let hr = track.fixes.compactMap(\.heartRate), power = track.fixes.compactMap(\.power)
+        print("FIT \(name): points \(s.pointCount) (SDK \(ref.positioned) of \(ref.records) records); distance \(s.distanceMeters) m vs geodesic \(ref.geodesic_running) m with the timer running (\(rel * 100) %), \(ref.geodesic) m through all (\(relAll * 100) %); elapsed \(s.elapsedSeconds) s vs session timer \(sessionTimer) s; wall \(wall) s vs session elapsed \(sessionElapsed) s; HR \(hr.reduce(0, +))/\(hr.count) vs \(ref.hr_sum)/\(ref.hr_count); power \(power.reduce(0, +))/\(power.count) vs \(ref.power_sum)/\(ref.power_count); laps \(s.laps.count) vs \(ref.laps)")
+        #expect(s.pointCount == ref.positioned)
+        #expect(rel < 0.01)
+        #expect(abs(s.elapsedSeconds - sessionTimer) <= 1)
+        #expect(abs(wall - sessionElapsed) <= 1)
+        #expect(abs(s.startedAt - (session[0].number ?? 0)) < 1)
+        #expect(hr.reduce(0, +) == ref.hr_sum && hr.count == ref.hr_count)
+        #expect(power.reduce(0, +) == ref.power_sum && power.count == ref.power_count)
+        // A last lap that lies wholly in the final timer stop has no time or distance and is
+        // not kept (garmin-edge-500: 9 laps in the file, 8 in the workout).
+        #expect(s.laps.count == ref.laps || s.laps.count == ref.laps - 1)
+        #expect(track.activity != nil)
+    }
+
+    @Test(arguments: activities)
+    func exportedFITDecodesCleanlyInTheSDKAndImportsAsADuplicate(_ name: String) throws {
+        let bytes = try SharedData.bytes(SharedData.url("data/fit/" + name))
+        let w = try Importer.workout(from: try Importer.read(bytes, fileName: name), activity: nil, id: 1, settings: MetricsSettings(), source: "")
+        let out = Exporter.bytes(w, .fit)
+        let ref = try FITOracle.figures(bytes: out)
+        print("FIT round trip \(name): \(out.count) bytes; SDK integrity \(ref.integrity), errors \(ref.errors), records \(ref.positioned)/\(ref.records), laps \(ref.laps), sessions \(ref.sessions)")
+        #expect(ref.integrity)
+        #expect(ref.errors.isEmpty)
+        #expect(ref.file_types == ["activity"])
+        #expect(ref.positioned == w.summary.acceptedCount)
+        #expect(ref.laps == w.summary.laps.count)
+        #expect(ref.sessions.count == 1)
+        // The last record's distance is the workout's distance (to the centimetre).
+        let back = try Importer.workout(from: try Importer.read(out, fileName: "x.fit"), activity: nil, id: 2, settings: MetricsSettings(), source: "")
+        #expect(Importer.isDuplicate(back.summary, of: w.summary))
+        #expect(back.summary.activity == w.summary.activity)
+        #expect(abs(back.summary.distanceMeters - w.summary.distanceMeters) < 0.5)
+        #expect(abs(back.summary.elapsedSeconds - w.summary.elapsedSeconds) <= 1)
+        #expect(back.summary.laps.count == w.summary.laps.count)
+        let file = try FITActivityFile.read(out)
+        let last = try #require(file.records.last?.distance)
+        #expect(abs(last - w.summary.distanceMeters) < 0.01 + w.summary.distanceMeters * 1e-9)
+    }
+
+    @Test(arguments: [("MonitoringFile.fit", "monitoring"), ("Settings.fit", "settings")])
+    func nonActivitiesAreRefusedByName(_ name: String, _ type: String) throws {
+        #expect(throws: Importer.Failure.notActivity(file: name, type: type)) {
+            _ = try Importer.readAll(try SharedData.bytes(SharedData.url("data/fit/" + name)), fileName: "/some/dir/" + name)
+        }
+        #expect(Importer.Failure.notActivity(file: name, type: type).description == "\(name) is a FIT \(type) file, not an activity")
+    }
+
+    @Test func aDamagedChainedHeaderIsRefusedInWords() throws {
+        let bytes = try SharedData.bytes(SharedData.url("data/fit/activity-settings-corruptheader.fit"))
+        #expect(throws: Importer.Failure.file("damaged FIT header at byte 771: no \".FIT\" signature")) {
+            _ = try Importer.readAll(bytes, fileName: "activity-settings-corruptheader.fit")
+        }
+    }
+
+    @Test func aTruncatedFileKeepsItsWholeRecordsAndSaysSo() throws {
+        let ref = try FITOracle.figures([Self.path("activity-unexpected-eof.fit")])[0]
+        let tracks = try Importer.readAll(try SharedData.bytes(SharedData.url("data/fit/activity-unexpected-eof.fit")), fileName: "x.fit")
+        #expect(tracks.count == 1)
+        #expect(tracks[0].fixes.count == ref.positioned)
+        #expect(tracks[0].notes.first?.hasPrefix("cut short at byte") == true)
+        #expect(!ref.integrity)  // the SDK agrees the file is damaged
+    }
+
+    /// compressed-speed-distance.fit: compressed-timestamp records (the SDK cannot read them);
+    /// compared with the CSV that python-fitparse wrote from them, then refused for lack of positions.
+    @Test func compressedTimestampRecordsMatchTheCSV() throws {
+        let file = try FITActivityFile.read(try SharedData.bytes(SharedData.url("data/fit/compressed-speed-distance.fit")))
+        let csv = try String(contentsOf: SharedData.url("data/fit/compressed-speed-distance-records.csv"), encoding: .utf8)
+        let rows = csv.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        // The file starts with one full-timestamp record (no values) that the CSV leaves out;
+        // the compressed-timestamp records follow, every one in the CSV. Distance is in the
+        // packed compressed_speed_distance field, which workoutd does not read (no positions).
+        let records = file.records.drop { Int($0.time - fitEpochOffset) < Int(rows[0][0]) ?? 0 }
+        #expect(file.records.count == rows.count + 1 && records.count == rows.count)
+        var same = 0
+        for (r, row) in zip(records, rows) {
+            let ok = Int(r.time - fitEpochOffset) == Int(row[0]) && r.heartRate == Int(row[1]) && r.cadence == Int(row[4])
+            if ok { same += 1 } else { Issue.record("record at \(row[0]): \(r) vs \(row)"); break }
+        }
+        #expect(same == rows.count)
+        #expect(throws: Importer.Failure.file(FITError.noPositions(records: rows.count + 1).description)) {
+            _ = try Importer.readAll(try SharedData.bytes(SharedData.url("data/fit/compressed-speed-distance.fit")), fileName: "c.fit")
+        }
+    }
+
+    @Test func gzippedFITImportsLikeThePlainFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fitgz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let src = Self.path("garmin-fenix-5-bike.fit")
+        let gz = dir.appendingPathComponent("ride.bin")  // no extension: found by content
+        let r = try SharedData.run(["sh", "-c", "gzip -c '\(src)' > '\(gz.path)'"])
+        #expect(r.status == 0)
+        let a = try Importer.readAll(try SharedData.bytes(gz), fileName: "ride.bin")
+        let b = try Importer.readAll(try SharedData.bytes(URL(fileURLWithPath: src)), fileName: "x.fit")
+        #expect(a.count == 1 && a[0].fixes == b[0].fixes)
+    }
+}

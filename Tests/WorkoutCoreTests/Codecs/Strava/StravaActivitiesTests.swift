@@ -1,0 +1,55 @@
+import Testing
+@testable import WorkoutCore
+
+/// Strava's `activities.csv`: the columns found by name, quoting, and the type mapping.
+struct StravaActivitiesTests {
+    /// The head of a real export's CSV (columns as Strava writes them, duplicated names included).
+    static let csv = #"""
+    \#u{FEFF}Activity ID,Activity Date,Activity Name,Activity Type,Activity Description,Elapsed Time,Distance,Max Heart Rate,Relative Effort,Commute,Activity Private Note,Activity Gear,Filename,Athlete Weight,Bike Weight,Elapsed Time,Moving Time,Distance\#r
+    1234567890,"Mar 3, 2021, 6:12:41 AM",Morning Run,Run,,1834,5.21,,,false,,,activities/1234567890.fit.gz,,,1834.0,1790.0,5210.5\#r
+    1234567891,"Mar 4, 2021, 5:00:00 PM","Ride, with ""friends""",Ride,"Line one
+    line two",3600,25.0,,,false,,,activities/1234567891.gpx.gz,,,3600.0,3400.0,25000.0\#r
+    1234567892,"Mar 5, 2021, 7:00:00 AM",Yoga,Yoga,,1800,0,,,false,,,,,,1800.0,1800.0,0\#r
+    1234567893,"Mar 6, 2021, 9:00:00 AM",Lunch Hike,Hike,,7200,8.1,,,false,,,./activities/1234567893.tcx.gz,,,7200,7000,8100\#r
+    1234567894,"Mar 7, 2021, 9:00:00 AM",Zwift,Virtual Ride,,3600,30,,,false,,,activities/1234567894.fit.gz,,,3600,3600,30000\#r
+
+    """#
+
+    @Test func readsTitlesAndTypesByFile() throws {
+        let s = try StravaActivities.parse(Array(StravaActivitiesTests.csv.utf8))
+        #expect(s.byFile.count == 4, "the manual entry without a file is left out")
+        #expect(s.entry(forRelativePath: "activities/1234567890.fit.gz") == .init(title: "Morning Run", type: "Run", activity: .running))
+        #expect(s.entry(forRelativePath: "./activities/1234567891.gpx.gz")?.title == #"Ride, with "friends""#, "quotes, commas, a multi-line field before it")
+        #expect(s.entry(forRelativePath: "activities/1234567891.gpx.gz")?.activity == .cycling)
+        #expect(s.entry(forRelativePath: "activities/1234567893.tcx.gz")?.activity == .hiking, "./ in the CSV")
+        #expect(s.entry(forRelativePath: "activities/1234567894.fit.gz")?.activity == .indoorCycling)
+        #expect(s.entry(forRelativePath: "activities/nothing.fit") == nil)
+    }
+
+    @Test func typeMapping() {
+        #expect(StravaActivities.activity(forStravaType: "Trail Run") == .trailRunning)
+        #expect(StravaActivities.activity(forStravaType: "TrailRun") == .trailRunning)
+        #expect(StravaActivities.activity(forStravaType: "Mountain Bike Ride") == .mountainBiking)
+        #expect(StravaActivities.activity(forStravaType: "E-Bike Ride") == .cycling)
+        #expect(StravaActivities.activity(forStravaType: "Swim") == .openWaterSwimming)
+        #expect(StravaActivities.activity(forStravaType: "Weight Training") == .strength)
+        #expect(StravaActivities.activity(forStravaType: "Alpine Ski") == .downhillSkiing)
+        #expect(StravaActivities.activity(forStravaType: "Golf") == nil)
+        #expect(StravaActivities.activity(forStravaType: "") == nil)
+        for a in ActivityType.allCases { _ = StravaActivities.activity(forStravaType: a.rawValue) }  // total
+    }
+
+    @Test func refusesWhatItCannotUse() {
+        #expect(throws: StravaActivities.Failure.missingColumn("Filename")) { try StravaActivities.parse(Array("Activity ID,Activity Name,Activity Type\n1,a,Run\n".utf8)) }
+        #expect(throws: StravaActivities.Failure.unterminatedQuote(line: 2)) {
+            try StravaActivities.parse(Array("Activity Name,Activity Type,Filename\n\"open,Run,a.fit\n".utf8))
+        }
+        #expect(throws: StravaActivities.Failure.missingColumn("Filename")) { try StravaActivities.parse([]) }
+    }
+
+    @Test func csvRows() throws {
+        #expect(try StravaActivities.csvRows(Array("a,b\n\"x\"\"y\",\n,\n".utf8)) == [["a", "b"], ["x\"y", ""], ["", ""]])
+        #expect(try StravaActivities.csvRows(Array("a,b".utf8)) == [["a", "b"]], "no final newline")
+        #expect(try StravaActivities.csvRows(Array("\n\na\r\n".utf8)) == [["a"]], "blank lines")
+    }
+}
