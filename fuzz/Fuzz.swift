@@ -10,6 +10,7 @@
 //   tcx       TCXReader.read                (import)
 //   fit       FITActivityFile.read + Importer.readAll + Importer.workout (import)
 //   inflate   Inflate.inflate (raw deflate) and Gzip.decompress (the gzip framing), capped
+//   hrm       HeartRateMeasurement.parse    (Bluetooth heart-rate strap notifications)
 //   dbus      DBusMessageFramer + DBusMessage.decode (the system and session bus connections)
 //
 // Besides "does not crash" (ASan and Swift's own traps make any memory error, overflow or
@@ -20,11 +21,11 @@
 // (same byte order) to bytes that decode to the same message and encode to the same bytes.
 import Glibc
 
-private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus }
+private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm }
 
 nonisolated(unsafe) private var target: Target = {
     guard let name = getenv("FUZZ_TARGET").map({ String(cString: $0) }), let t = Target(rawValue: name) else {
-        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus\n", stderr)
+        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm\n", stderr)
         exit(2)
     }
     return t
@@ -181,6 +182,21 @@ private func dbus(_ bytes: [UInt8]) {
     if whole != split { violated("D-Bus messages depend on where the stream is split (cut \(cut)): \(whole.count) vs \(split.count)") }
 }
 
+/// A strap's notification: parsing never traps; an accepted value re-encodes to bytes that parse
+/// to the same measurement, and its length is exactly what its flags account for (with the RR
+/// flag every byte is used; without it, extra bytes are ignored).
+private func hrm(_ bytes: [UInt8]) {
+    guard let m = try? HeartRateMeasurement.parse(bytes) else { return }
+    guard let again = try? HeartRateMeasurement.parse(m.encoded()), again == m else {
+        violated("heart rate measurement not stable through encode/parse: \(bytes) -> \(m)")
+    }
+    let header = 1 + (m.sixteenBit ? 2 : 1) + (m.energyExpendedKilojoules == nil ? 0 : 2)
+    if bytes[0] & 0x10 != 0 && header + 2 * m.rrIntervals1024.count != bytes.count {
+        violated("RR intervals do not account for every byte: \(bytes)")
+    }
+    if m.bpm < 0 || m.bpm > 65535 { violated("bpm \(m.bpm) out of 16 bits") }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
@@ -193,6 +209,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .fit: fit(bytes)
     case .inflate: inflate(bytes)
     case .dbus: dbus(bytes)
+    case .hrm: hrm(bytes)
     }
     return 0
 }

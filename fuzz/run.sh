@@ -5,7 +5,7 @@
 #
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]     default: 25 s, every target
 #
-# Targets: nmea gpsd control gpx tcx fit inflate dbus (dbus seeds: messages GLib marshals at run time, fuzz/dbus-seeds.py). Exit status 1 if any target found a crash; the crashing
+# Targets: nmea gpsd control gpx tcx dbus fit inflate hrm (dbus seeds: messages GLib marshals at run time, fuzz/dbus-seeds.py). Exit status 1 if any target found a crash; the crashing
 # inputs are kept under $FUZZ_OUT (default ./fuzz-out, git-ignored) and their names printed:
 # turn each into a regression test in Tests/WorkoutCoreTests named after the input.
 # Without ../shared/data the seeded targets are skipped with a message, unless CI=true (fail).
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-25}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(nmea gpsd control gpx tcx fit inflate dbus)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(nmea gpsd control gpx tcx dbus fit inflate hrm)
 SHARED=../shared/data
 OUT=${FUZZ_OUT:-$PWD/fuzz-out}
 BIN=${FUZZ_BIN:-/tmp/workoutd-fuzz-$(id -u)/fuzz}
@@ -68,6 +68,9 @@ seed() {
         done
       done ;;
     dbus) /usr/bin/python3 fuzz/dbus-seeds.py "$dir" >/dev/null || { echo "fuzz: dbus seeds need python3-gi" >&2; return 1; } ;;
+    hrm)  # Heart Rate Measurement values: the stand-in strap's, and every field flagged
+      printf '\x16\x78\x00\x02' > "$dir/standin"; printf '\x14\x5f' > "$dir/nocontact"
+      printf '\x1f\xc8\x00\x05\x00\xe8\x03\xe9\x03' > "$dir/all"; printf '\x00\x3c' > "$dir/plain" ;;
     control)
       i=0
       while IFS= read -r line; do printf '%s' "$line" > "$dir/req$i"; i=$((i + 1)); done <<'REQ'
@@ -91,8 +94,7 @@ REQ
   ls "$dir" | wc -l
 }
 
-max_len() { case $1 in gpx|tcx|fit) echo 65536 ;; inflate) echo 32768 ;; nmea|gpsd) echo 8192 ;; *) echo 4096 ;; esac; }
-max_len() { case $1 in gpx|tcx) echo 65536 ;; nmea|gpsd|dbus) echo 8192 ;; *) echo 4096 ;; esac; }
+max_len() { case $1 in gpx|tcx|fit) echo 65536 ;; inflate) echo 32768 ;; nmea|gpsd|dbus) echo 8192 ;; hrm) echo 64 ;; *) echo 4096 ;; esac; }
 
 status=0
 printf '%-8s %8s %10s %10s %8s %s\n' target seeds runs exec/s cov result

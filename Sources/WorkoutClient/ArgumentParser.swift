@@ -231,7 +231,7 @@ public enum ArgumentParser {
             guard let a = opts.last?.1 else { throw UsageError("edit needs --activity ACTIVITY", command: name) }
             return .send(.edit(id, try activity(a)))
         case "simulate":
-            let (p, opts) = try split(["--speed", "--activity", "--feed-socket"], flags: ["--loop"])
+            let (p, opts) = try split(["--speed", "--activity", "--feed-socket", "--hr"], flags: ["--loop"])
             guard p.count <= 1 else { throw UsageError("simulate takes at most one file", command: name) }
             var o = SimulateOptions(file: p.first.map { absolute($0, cwd: cwd) })
             for (k, v) in opts {
@@ -243,6 +243,11 @@ public enum ArgumentParser {
                     o.speed = x
                 case "--activity": o.activity = try activity(v)
                 case "--loop": o.loop = true
+                case "--hr":
+                    guard let hr = HeartRateProfile(argument: v) else {
+                        throw UsageError("--hr needs a heart rate (140) or a range to ramp through (100-160), 30-240 bpm; not '\(v)'", command: name)
+                    }
+                    o.heartRate = hr
                 default:
                     guard !v.isEmpty else { throw UsageError("--feed-socket needs a path", command: name) }
                     o.feedSocket = absolute(v, cwd: cwd)

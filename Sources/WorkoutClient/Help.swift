@@ -40,13 +40,15 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "totals", synopsis: "totals [--week|--month|--year] [--activity ACTIVITY]",
                     summary: "count, distance, moving time and climb of this and the previous period",
                     details: "Periods are local (the streak rules' zone, day-start hour and week start); default --week."),
-        CommandHelp(name: "simulate", synopsis: "simulate [FILE] [--speed X] [--loop] [--activity ACTIVITY] [--feed-socket PATH]",
+        CommandHelp(name: "simulate", synopsis: "simulate [FILE] [--speed X] [--loop] [--activity ACTIVITY] [--hr BPM|LOW-HIGH] [--feed-socket PATH]",
                     summary: "feed a GPX track, an NMEA log, JSON fix lines or a built-in route into the feed socket",
                     details: """
                     FILE is replayed paced by its own timestamps divided by X (default 1; 0 = as fast as possible).
                     Without FILE a built-in 1 Hz loop is generated for the current workout's activity (or --activity,
                     else running). --loop repeats forever with times still increasing. Stops at Ctrl-C or when the
                     daemon closes the feed socket. --feed-socket defaults to $XDG_RUNTIME_DIR/workoutd/feed.sock.
+                    A GPX or TCX file's own heart rate is sent as HR lines; --hr 140 (constant) or --hr 100-160 (a
+                    ramp up and down over 10 minutes) sends that instead, at most once a second, with any file or route.
                     """),
         CommandHelp(name: "reload", synopsis: "reload", summary: "make the daemon re-read its configuration", details: ""),
         CommandHelp(name: "delete", synopsis: "delete ID", summary: "delete a saved workout (undo with undelete)", details: ""),

@@ -68,6 +68,8 @@ public struct SimulateOptions: Sendable, Equatable {
     public var activity: ActivityType?
     /// The feed socket (default: `SocketPaths.current().feed`).
     public var feedSocket: String?
+    /// `--hr`: heart rate sent with every fix (replacing the file's own); nil = the file's.
+    public var heartRate: HeartRateProfile?
     public init(file: String? = nil, speed: Double = 1, loop: Bool = false, activity: ActivityType? = nil, feedSocket: String? = nil) {
         self.file = file; self.speed = speed; self.loop = loop; self.activity = activity; self.feedSocket = feedSocket
     }

@@ -30,11 +30,13 @@ public struct Renderer: Sendable {
                     lines.append(e)
                 }
             }
-            if let c = w["calories"]?.doubleValue { lines.append("Calories:  " + formatFixed(c, decimals: 0) + " kcal") }
+            if let hr = heartRateNow(w) { lines.append("Heart:     " + hr) }
+            if let c = w["calories"]?.doubleValue { lines.append("Calories:  " + formatFixed(c, decimals: 0) + " kcal" + caloriesHow(w)) }
         } else {
             lines.append("State:     \(state)" + (state == "idle" ? " (no workout in progress)" : ""))
         }
         if let g = object(r["gps"]) { lines.append("GPS:       " + gps(g)) }
+        for sensor in r["sensors"]?.arrayValue ?? [] { lines.append("Sensor:    " + self.sensor(sensor)) }
         if let a = r["action"]?.stringValue { lines.append("Toggle:    " + a) }
         if let e = r["saveError"]?.stringValue { lines.append("Save:      FAILED: " + e) }
         return lines
@@ -54,10 +56,50 @@ public struct Renderer: Sendable {
                 parts.append(Units.distance(num(w["distanceMeters"])))
                 if let e = Units.effort(w["currentSpeed"]?.doubleValue ?? w["movingAverageSpeed"]?.doubleValue, for: activity) { parts.append(e) }
             }
+            if let bpm = w["heartRate"]?.intValue {
+                parts.append("\(bpm) bpm" + (w["heartRateZone"]?.intValue.map { " Z\($0)" } ?? ""))
+            }
         }
         if let g = object(r["gps"]) { parts.append("GPS " + (g["fix"]?.stringValue ?? "none")) }
         if let e = r["saveError"]?.stringValue { parts.append("save failed: " + e) }
         return parts.joined(separator: "  ")
+    }
+
+    /// "142 bpm, zone 3 (avg 131, max 150)", or "no reading (avg ...)" in a gap; nil without heart rate.
+    func heartRateNow(_ w: JSON) -> String? {
+        let avg = w["averageHeartRate"]?.doubleValue
+        guard let bpm = w["heartRate"]?.intValue else {
+            return avg.map { "no reading (avg \(formatFixed($0, decimals: 0)), max \(w["maxHeartRate"]?.intValue ?? 0))" }
+        }
+        var s = "\(bpm) bpm"
+        if let z = w["heartRateZone"]?.intValue { s += ", zone \(z)" }
+        if let avg { s += " (avg \(formatFixed(avg, decimals: 0)), max \(w["maxHeartRate"]?.intValue ?? bpm))" }
+        return s
+    }
+
+    func caloriesHow(_ w: JSON) -> String {
+        switch w["caloriesMethod"]?.stringValue {
+        case "heart_rate": return " (from heart rate)"
+        case "met": return " (from MET)"
+        default: return ""
+        }
+    }
+
+    /// A sensor entry of `status`: "HRM-Dual connected, battery 80 %" or "lost - reason; retrying in 2 s".
+    func sensor(_ j: JSON) -> String {
+        var s = j["name"]?.stringValue ?? j["label"]?.stringValue ?? "sensor"
+        let state = j["state"]?.stringValue ?? "?"
+        s += " " + state.replacingUnderscores()
+        if let b = j["battery"]?.intValue { s += ", battery \(b) %" }
+        if let p = j["problem"]?.stringValue { s += " - " + p }
+        return s
+    }
+
+    /// Seconds per zone as "Z1 3:00  Z2 1:30"; zone 0 (below zone 1) as "<Z1"; empty zones left out.
+    func zones(_ v: JSON?) -> String? {
+        guard let secs = v?.arrayValue?.compactMap(\.doubleValue), secs.contains(where: { $0 > 0 }) else { return nil }
+        return secs.enumerated().filter { $0.element > 0 }
+            .map { ($0.offset == 0 ? "<Z1 " : "Z\($0.offset) ") + Units.shortDuration($0.element) }.joined(separator: "  ")
     }
 
     func gps(_ g: JSON) -> String {
@@ -97,7 +139,11 @@ public struct Renderer: Sendable {
             let loss = w["elevationLossMeters"]?.doubleValue
             s += "Climb:     +" + Units.meters(gain) + (loss.map { " / -" + Units.meters($0) } ?? "") + "\n"
         }
-        if let c = w["calories"]?.doubleValue { s += "Calories:  " + formatFixed(c, decimals: 0) + " kcal\n" }
+        if let avg = w["averageHeartRate"]?.doubleValue {
+            s += "Heart:     avg \(formatFixed(avg, decimals: 0)) bpm, max \(w["maxHeartRate"]?.intValue ?? 0) bpm\n"
+        }
+        if let z = zones(w["heartRateZoneSeconds"]) { s += "Zones:     " + z + "\n" }
+        if let c = w["calories"]?.doubleValue { s += "Calories:  " + formatFixed(c, decimals: 0) + " kcal" + caloriesHow(w) + "\n" }
         s += "Points:    \(w["pointCount"]?.intValue ?? 0)\n"
         return s
     }
@@ -118,17 +164,23 @@ public struct Renderer: Sendable {
         for (title, key) in [("Laps", "laps"), ("Splits", "splits")] {
             guard let items = w[key]?.arrayValue, !items.isEmpty else { continue }
             s += "\n\(title):\n"
-            var rows = [["#", "TIME", "DISTANCE", Units.effortLabel(for: activity)?.uppercased() ?? "", "CLIMB"]]
+            let withHR = items.contains { $0["averageHeartRate"]?.intValue != nil }
+            var rows = [["#", "TIME", "DISTANCE", Units.effortLabel(for: activity)?.uppercased() ?? "", "CLIMB"] + (withHR ? ["HR AVG", "MAX", "ZONES"] : [])]
             for it in items {
-                rows.append([
-                    String(it["index"]?.intValue ?? rows.count),
+                var row = [
+                    String((it["index"]?.intValue).map { $0 + 1 } ?? rows.count),  // JSON counts from 0; people (and the log) from 1
                     Units.shortDuration(num(it["elapsedSeconds"])),
                     Units.distance(num(it["distanceMeters"])),
                     effortOfSection(it, activity) ?? "",
                     "+" + Units.meters(num(it["elevationGainMeters"])),
-                ])
+                ]
+                if withHR {
+                    row += [it["averageHeartRate"]?.intValue.map(String.init) ?? "-", it["maxHeartRate"]?.intValue.map(String.init) ?? "-",
+                            zones(it["heartRateZoneSeconds"]) ?? ""]
+                }
+                rows.append(row)
             }
-            s += table(rows, rightAligned: [0, 1, 2, 3, 4])
+            s += table(rows, rightAligned: [0, 1, 2, 3, 4, 5, 6])
         }
         if let best = w["bestEfforts"]?.arrayValue, !best.isEmpty {
             s += "\nBest efforts:\n"
@@ -164,7 +216,7 @@ public struct Renderer: Sendable {
     public func list(_ r: JSON) -> String {
         let items = r["workouts"]?.arrayValue ?? []
         if items.isEmpty { return "No workouts.\n" }
-        var rows = [["ID", "START", "ACTIVITY", "TIME", "DISTANCE", "PACE/SPEED"]]
+        var rows = [["ID", "START", "ACTIVITY", "TIME", "DISTANCE", "PACE/SPEED", "HR"]]
         for w in items {
             let activity = activityOf(w)
             let hasDistance = activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0
@@ -175,9 +227,10 @@ public struct Renderer: Sendable {
                 Units.duration(num(w["movingSeconds"]) > 0 ? num(w["movingSeconds"]) : num(w["elapsedSeconds"])),
                 hasDistance ? Units.distance(num(w["distanceMeters"])) : "-",
                 hasDistance ? (Units.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) ?? "-") : "-",
+                w["averageHeartRate"]?.doubleValue.map { formatFixed($0, decimals: 0) } ?? "-",
             ])
         }
-        return table(rows, rightAligned: [3, 4, 5])
+        return table(rows, rightAligned: [3, 4, 5, 6])
     }
 
     /// `activities`: name, display name, GPS, effort.
@@ -303,4 +356,8 @@ public struct Renderer: Sendable {
         }
         return out
     }
+}
+
+extension String {
+    func replacingUnderscores() -> String { String(map { $0 == "_" ? " " : $0 }) }
 }

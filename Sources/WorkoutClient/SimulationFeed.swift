@@ -11,7 +11,19 @@ public struct TimedLine: Sendable, Equatable {
 
 /// What a file to simulate turned out to be.
 public enum SimulationFileKind: String, Sendable, Equatable {
-    case nmea, jsonLines = "JSON lines", gpx
+    case nmea, jsonLines = "JSON lines", gpx, tcx = "TCX"
+}
+
+extension SimulationFileKind {
+    /// What its lines are, for "sending 870 JSON fix lines from run.jsonl".
+    public var linesNoun: String {
+        switch self {
+        case .nmea: return "NMEA sentences"
+        case .jsonLines: return "JSON fix lines"
+        case .gpx: return "GPX track points"
+        case .tcx: return "TCX track points"
+        }
+    }
 }
 
 /// A file or route prepared for the feed socket: its lines with their times, and how to shift
@@ -32,7 +44,7 @@ public struct SimulationFeed: Sendable, Equatable {
     /// Whether this feed is a device-recorded track (GPX) rather than receiver output.
     public var isRecordedTrack: Bool {
         switch kind {
-        case .gpx: return true
+        case .gpx, .tcx: return true
         case .nmea, .jsonLines: return false
         }
     }
@@ -45,10 +57,11 @@ public struct SimulationFeed: Sendable, Equatable {
     public static func parse(bytes: [UInt8]) -> Result<SimulationFeed, SimulationError> {
         let text = String(decoding: bytes, as: UTF8.self)
         let rawLines = text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-        guard let first = rawLines.lazy.map({ $0.drop(while: { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }) }).first(where: { !$0.isEmpty }) else {
+        // `#` lines are comments (every gpsd capture begins with a few): the content decides.
+        guard let first = rawLines.lazy.map({ $0.drop(while: { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }) }).first(where: { !$0.isEmpty && !$0.hasPrefix("#") }) else {
             return .failure(.empty)
         }
-        if first.hasPrefix("<") { return gpx(bytes) }
+        if first.hasPrefix("<") { return text.contains("<TrainingCenterDatabase") ? tcx(bytes) : gpx(bytes) }
         if first.hasPrefix("$") || first.hasPrefix("!") { return .success(nmea(rawLines.map(String.init))) }
         if first.hasPrefix("{") { return jsonLines(rawLines.map(String.init)) }
         return .failure(.unsupported("the file is neither an NMEA log, JSON fix lines nor GPX"))
@@ -58,6 +71,7 @@ public struct SimulationFeed: Sendable, Equatable {
 
     /// NMEA sentences timed by the UTC time of RMC/GGA/GLL/GNS/ZDA; a sentence without a time
     /// belongs to the epoch of the last one that had one. Days advance at a midnight wrap.
+    /// `#` comment lines (gpsd's capture headers) are skipped, not sent.
     static func nmea(_ raw: [String]) -> SimulationFeed {
         var out: [TimedLine] = []
         var last: Double?
@@ -66,7 +80,7 @@ public struct SimulationFeed: Sendable, Equatable {
         var baseDay: Double?
         for l in raw {
             let line = l.trimmingTrailingSpace()
-            if line.isEmpty { continue }
+            if line.isEmpty || line.hasPrefix("#") { continue }
             let s = NMEASentence(line)
             if let date = s?.dayNumber, baseDay == nil { baseDay = date - days }
             if let tod = s?.timeOfDay {
@@ -93,7 +107,45 @@ public struct SimulationFeed: Sendable, Equatable {
         guard !points.isEmpty else {
             return .failure(.unsupported("the GPX file has no timed track points" + (file.untimedPointCount > 0 ? " (\(file.untimedPointCount) without <time>)" : "")))
         }
-        return .success(SimulationFeed(kind: .gpx, lines: points.map { TimedLine(time: $0.fix.time, line: fixLine($0.fix)) }))
+        var lines: [TimedLine] = []
+        for p in points { lines += timedLines(p.fix) }
+        return .success(SimulationFeed(kind: .gpx, lines: lines))
+    }
+
+    /// A fix as a FIX line, and its heart rate as an `HR` line of the same time (so the heart
+    /// rate reaches a workout of any activity, with or without GPS).
+    static func timedLines(_ fix: Fix) -> [TimedLine] {
+        var f = fix
+        f.heartRate = nil
+        var out = [TimedLine(time: fix.time, line: fixLine(f))]
+        if let hr = fix.heartRate, HeartRateTrack.plausibleRange.contains(hr) {
+            out.append(TimedLine(time: fix.time, line: HeartRateReading(time: fix.time, bpm: hr).line))
+        }
+        return out
+    }
+
+    // MARK: TCX
+
+    /// A TCX file's trackpoints in time order: FIX lines for those with a position, `HR` lines
+    /// for those with a heart rate (indoor files have only these).
+    static func tcx(_ bytes: [UInt8]) -> Result<SimulationFeed, SimulationError> {
+        let file: TCXImport
+        do { file = try TCXReader.read(bytes) } catch { return .failure(.unsupported("\(error)")) }
+        var lines: [TimedLine] = []
+        for a in file.activities {
+            for lap in a.laps {
+                for t in lap.trackpoints {
+                    if var f = t.fix {
+                        f.heartRate = t.heartRate
+                        lines += timedLines(f)
+                    } else if let hr = t.heartRate, HeartRateTrack.plausibleRange.contains(hr) {
+                        lines.append(TimedLine(time: t.time, line: HeartRateReading(time: t.time, bpm: hr).line))
+                    }
+                }
+            }
+        }
+        guard !lines.isEmpty else { return .failure(.unsupported("the TCX file has no timed trackpoints")) }
+        return .success(SimulationFeed(kind: .tcx, lines: lines))
     }
 
     /// `{"class":"FIX","time":..,"lat":..,"lon":..,"alt":..,"speed":..}` (+ optional extras).
@@ -145,7 +197,7 @@ public struct SimulationFeed: Sendable, Equatable {
             let moved = t + shift
             switch kind {
             case .nmea: return TimedLine(time: moved, line: NMEASentence.retimed(l.line, to: moved) ?? l.line)
-            case .jsonLines, .gpx:
+            case .jsonLines, .gpx, .tcx:
                 guard var o = (try? JSON.parse(l.line))?.objectValue else { return l }
                 o["time"] = .string(ISO8601.format(moved, fractionDigits: moved == moved.rounded() ? 0 : 3))
                 return TimedLine(time: moved, line: JSON.object(o).serialized())

@@ -29,8 +29,8 @@ struct Simulator {
                 console.err("workoutctl: cannot simulate \(file): \(e)\n")
                 return .failed
             case .success(let f):
-                feed = f
-                what = "\(f.lines.count) \(f.kind.rawValue) lines from \(file)"
+                feed = options.heartRate.map { f.withHeartRate($0) } ?? f
+                what = "\(f.lines.count) \(f.kind.linesNoun) from \(file)"
             }
         } else {
             let activity = options.activity ?? currentActivity() ?? .running
@@ -46,6 +46,7 @@ struct Simulator {
         let signals = client.catchesSignals ? Interrupts.install() : -1
         if !invocation.json {
             let pace = options.speed == 0 ? "as fast as possible" : (options.speed == 1 ? "in real time" : "at \(NumberText.short(options.speed))x")
+            if let hr = options.heartRate { what += " with a heart rate of \(hr.label)" }
             console.out("Feeding \(what) into \(feedPath) \(pace)\(options.loop ? ", looping" : ""); Ctrl-C to stop.\n")
         }
         var pacer = Pacer(speed: options.speed)
@@ -71,7 +72,12 @@ struct Simulator {
             while send(feed.lines(pass: pass)), options.loop, feed.period > 0 { pass += 1 }
         } else if var route {
             var lap = 0
-            while send(route.fixes(fromSecond: lap * BuiltInRoute.lapSeconds, count: BuiltInRoute.lapSeconds)), options.loop { lap += 1 }
+            func lines(_ lap: Int) -> [TimedLine] {
+                let fixes = route.fixes(fromSecond: lap * BuiltInRoute.lapSeconds, count: BuiltInRoute.lapSeconds)
+                guard let hr = options.heartRate else { return fixes }
+                return SimulationFeed(kind: .jsonLines, lines: fixes).withHeartRate(hr, from: route.start).lines
+            }
+            while send(lines(lap)), options.loop { lap += 1 }
         }
         let code: ExitCode
         switch outcome {

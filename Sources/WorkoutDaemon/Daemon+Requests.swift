@@ -86,6 +86,7 @@ extension Daemon {
             rescheduleStatusLog()
             feeds?.maxClients = new.limits.maxClients
             feeds?.configure(new.feeds)
+            sensors?.configure(new.sensors)
             if changed.contains("sleepInhibitor") { reconfigureSleepInhibitor() }
             log(DaemonLogEvent.reloaded(changed: changed))
             return ControlServer.okReply([("changed", .array(changed.map { .string($0) }))])

@@ -33,6 +33,7 @@ extension Daemon {
             statusCache = SummaryJSONCache()  // no workout: keep no bytes of the last one
         }
         w.raw(",\"gps\":"); w.value(feeds?.status.json() ?? GPSStatus().json())
+        w.raw(",\"sensors\":"); w.value(sensors?.json() ?? .array([]))
         w.raw(",\"action\":"); w.string(lifecycle.actionTitle(defaultActivity: config.defaultActivity))
         w.raw(",\"saveError\":"); w.string(lifecycle.saveError ?? journal.lastError?.description)
         w.raw(",\"sleepInhibitor\":"); w.value(sleepInhibitorJSON())

@@ -22,6 +22,8 @@ public final class Daemon: @unchecked Sendable {
     let journal: Journal
     var server: ControlServer?
     var feeds: FeedHub?
+    /// Heart-rate sensors (`sensors`), opened while a workout that uses them records.
+    var sensors: SensorHub?
     let notifier: SystemdNotifier
     let saver = DispatchQueue(label: "workoutd.saver")
     /// Where the journal's periodic fsync runs, off the event loop.
@@ -106,6 +108,9 @@ public final class Daemon: @unchecked Sendable {
         feeds = FeedHub(loop: loop, feeds: config.feeds, paths: paths, maxClients: config.limits.maxClients, clock: clock) { [unowned self] report in
             self.feedReported(report)
         }
+        sensors = SensorHub(loop: loop, configs: config.sensors, clock: clock, environment: environment) { [unowned self] report in
+            self.sensorReported(report)
+        }
         sleepInhibitor = makeSleepInhibitor()
         restoreJournalIfAny()
         installSignalHandlers()
@@ -147,6 +152,8 @@ public final class Daemon: @unchecked Sendable {
             switch action {
             case .openGPS: feeds?.open()
             case .closeGPS: feeds?.close()
+            case .openSensors: sensors?.open()
+            case .closeSensors: sensors?.close()
             case .inhibitSleep: sleepInhibitor?.acquire()
             case .allowSleep: sleepInhibitor?.release()
             case .journal(let record): journal.append(record)
@@ -159,7 +166,12 @@ public final class Daemon: @unchecked Sendable {
                     }
                 }
             case .save(let workout): beginSave(workout)
-            case .retrySave(let after): loop.after(after) { [unowned self] in self.perform(self.lifecycle.retrySave()) }
+            case .retrySave(let id, let after): loop.after(after) { [unowned self] in self.perform(self.lifecycle.retrySave(id)) }
+            case .setJournalAside(let id):
+                if let aside = journal.setAside(id) { log(DaemonLogEvent.journalSetAside(id: id.rawValue, path: aside)) }
+            case .removeSetAsideJournal(let id):
+                let path = journal.setAsidePath(id)
+                saver.async { _ = unlink(path) }  // freeing a long journal's blocks is slow: off the loop
             case .removeJournal:
                 // The unlinked file's blocks are freed on the saver's thread, not the loop's.
                 let saver = self.saver
@@ -187,6 +199,16 @@ public final class Daemon: @unchecked Sendable {
         case .sourceChanged(let replay): perform(lifecycle.feedSourceChanged(replay: replay, at: now()))
         case .replayEnded: perform(lifecycle.replayEnded(at: now()))
         case .readTurnEnded: journal.writeBuffered()  // a killed process then loses no counted fix
+        case .heartRate(let r): perform(lifecycle.heartRateReceived(time: r.time, bpm: r.bpm, rr: r.rr1024, at: now()))
+        case .log(let event): log(event)
+        }
+    }
+
+    /// What the heart-rate sensors reported.
+    func sensorReported(_ report: SensorHub.Report) {
+        switch report {
+        case .reading(let bpm, let rr): perform(lifecycle.heartRateReceived(time: nil, bpm: bpm, rr: rr, at: now()))
+        case .stopped: perform(lifecycle.heartRateStopped(at: now()))
         case .log(let event): log(event)
         }
     }
@@ -219,7 +241,10 @@ public final class Daemon: @unchecked Sendable {
     func announceSaved(_ workout: RecordedWorkout) {
         let s = workout.summary
         let duration = max(0, (s.endedAt ?? s.startedAt) - s.startedAt)
-        log(DaemonLogEvent.health(s, fixRate: duration > 0 ? Double(s.pointCount) / duration : 0))
+        // Recording health is about GPS fixes: nothing to say for yoga or strength training.
+        if s.activity.supportsGPS {
+            log(DaemonLogEvent.health(s, fixRate: duration > 0 ? Double(s.pointCount) / duration : 0))
+        }
         announceRecords(workout)
         announceStreakAfterSave(workout)
     }
@@ -236,6 +261,11 @@ public final class Daemon: @unchecked Sendable {
     }
 
     func restoreJournalIfAny() {
+        // Finished workouts whose save had not succeeded when the next one started: save them.
+        for path in journal.setAsidePaths() {
+            guard let recovery = Journal(path: path).recover(now: now()) else { continue }
+            perform(lifecycle.restoredSetAside(recovery.records, settings: metricsSettings()))
+        }
         guard journal.exists else { return }
         _ = lifecycle.beginRestore()
         notifier.notify(["STATUS=Restoring an interrupted workout"])
@@ -261,6 +291,7 @@ public final class Daemon: @unchecked Sendable {
     func secondTick() {
         checkClocks()
         perform(lifecycle.tick(at: now()))
+        sensors?.tick()
         ticks &+= 1
         if ticks % 60 == 0 { checkStreakRisk() }  // the warning is due once a day; a minute is precise enough
     }
@@ -314,6 +345,7 @@ public final class Daemon: @unchecked Sendable {
         server?.close()
         server = nil
         feeds?.shutdown()
+        sensors?.shutdown()
         if lifecycle.canStop { _ = apply(lifecycle.stop(at: now())) }
         shutdown = .draining(deadline: EventLoop.monotonic() + 10)
         checkShutdownProgress()

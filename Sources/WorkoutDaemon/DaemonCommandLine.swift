@@ -9,7 +9,8 @@ public enum DaemonCommandLine {
 
     The workout-tracking daemon. Runs in the foreground; control it with workoutctl.
       --config PATH    configuration file (default $XDG_CONFIG_HOME/workoutd/config.json;
-                       an absent file means built-in defaults)
+                       an absent default file means built-in defaults; a PATH
+                       given here must exist)
       --check-config   validate the configuration, print what is wrong, exit 0 or 78
       --version        print the version
     """
@@ -19,6 +20,7 @@ public enum DaemonCommandLine {
         let paths = Paths(environment: env)
         var configPath = paths.configFile
         var checkOnly = false
+        var explicitPath = false
         var i = 1
         while i < args.count {
             switch args[i] {
@@ -28,13 +30,13 @@ public enum DaemonCommandLine {
             case "--debug-dbus": return DBusDebugCommand.main(Array(args[(i + 1)...]), environment: env)
             case "--config":
                 guard i + 1 < args.count else { eprint("workoutd: --config needs a path\n\(usage)"); return 2 }
-                i += 1; configPath = args[i]
+                i += 1; configPath = args[i]; explicitPath = true
             default: eprint("workoutd: unknown option \(args[i])\n\(usage)"); return 2
             }
             i += 1
         }
         let config: Config
-        switch ConfigLoader.load(path: configPath) {
+        switch ConfigLoader.load(path: configPath, mustExist: explicitPath) {
         case .failure(let e): eprint("workoutd: invalid configuration: \(e)"); return 78
         case .success(let c): config = c
         }

@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 /// A save that fails (full disk, injected through WORKOUTD_TEST_FAIL_SAVES) keeps the workout,
-/// shows the error, retries, and completes once the cause is gone.
+/// shows the error, retries, and completes once the cause is gone; it never blocks the next one.
 @Suite(.serialized) struct SaveFailureTests {
     @Test func fullDiskKeepsTheWorkoutAndSavesAfterSpaceIsFreed() throws {
         var template = Array("/tmp/wf.XXXXXX".utf8CString)
@@ -23,17 +23,60 @@ import Testing
         #expect((failing["saveError"] as? String)?.contains("No space left on device") == true, "\(failing["saveError"] ?? "none")")
         #expect(FileManager.default.fileExists(atPath: d.stateDir + "/current.journal"), "the workout stays in the journal")
         #expect(!FileManager.default.fileExists(atPath: d.dataDir + "/workouts/\(id).json"))
-        let refused = try d.request(#"{"command":"start","activity":"running"}"#)
-        #expect((refused["error"] as? [String: Any])?["code"] as? String == "saving")
-        // Space is freed: the next retry (backoff 1, 2, 4 s) succeeds.
+        // The next workout starts anyway (#18): the failing one keeps its journal under its own
+        // name and is retried in the background.
+        let next = try d.request(#"{"command":"start","activity":"running"}"#)
+        #expect(next["ok"] as? Bool == true, "start while a save fails: \(next)")
+        #expect(next["state"] as? String == "active")
+        let aside = d.stateDir + "/current.journal.unsaved-\(id)"
+        #expect(FileManager.default.fileExists(atPath: aside), "the unsaved workout's journal is kept")
+        #expect(FileManager.default.fileExists(atPath: d.stateDir + "/current.journal"), "the new workout has its own journal")
+        #expect((try d.request(#"{"command":"status"}"#)["saveError"] as? String)?.contains("No space left on device") == true)
+        // Space is freed: the next retry (backoff 1, 2, 4 s) saves the first workout.
         try FileManager.default.removeItem(atPath: flag)
+        let deadline = Date().addingTimeInterval(10)
+        while FileManager.default.fileExists(atPath: aside), Date() < deadline { usleep(100_000) }
+        #expect(FileManager.default.fileExists(atPath: d.dataDir + "/workouts/\(id).json"))
+        #expect(!FileManager.default.fileExists(atPath: aside), "set-aside journal removed once the save is durable")
+        let nextID = (next["workout"] as? [String: Any])?["id"] as? String ?? "?"
+        _ = try d.request(#"{"command":"stop"}"#)
         let done = try d.waitForStatus(seconds: 10) { $0["state"] as? String == "idle" }
         #expect(done["state"] as? String == "idle")
-        #expect(FileManager.default.fileExists(atPath: d.dataDir + "/workouts/\(id).json"))
+        #expect(FileManager.default.fileExists(atPath: d.dataDir + "/workouts/\(nextID).json"))
         #expect(!FileManager.default.fileExists(atPath: d.stateDir + "/current.journal"), "journal removed once the save is durable")
         d.stop()
         let log = d.stderrText()
         #expect(log.contains("event=workout.save_failed"))
         #expect(log.contains("event=workout.saved"))
+    }
+
+    /// The one-button flow: `stop` then `start` at once never fails (it was refused with
+    /// `saving` in 3 of 5 tries), and every stopped workout is saved.
+    @Test func stopThenStartAtOnceIsNeverRefused() throws {
+        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)
+        try d.start()
+        defer { d.stop() }
+        var ids: [String] = []
+        _ = try d.request(#"{"command":"start","activity":"yoga"}"#)
+        for _ in 0..<5 {
+            let stopped = try d.request(#"{"command":"stop"}"#)
+            if let id = (stopped["workout"] as? [String: Any])?["id"] as? String { ids.append(id) }
+            let started = try d.request(#"{"command":"start","activity":"yoga"}"#)
+            #expect(started["ok"] as? Bool == true, "start right after stop: \(started)")
+        }
+        _ = try d.request(#"{"command":"stop"}"#)
+        _ = try d.waitForStatus(seconds: 10) { $0["state"] as? String == "idle" && !($0["saveError"] is String) }
+        let deadline = Date().addingTimeInterval(10)
+        func unsavedJournals() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: d.stateDir)) ?? []).filter { $0.contains(".unsaved-") }
+        }
+        while !unsavedJournals().isEmpty, Date() < deadline { usleep(100_000) }
+        #expect(ids.count == 5)
+        for id in ids { #expect(FileManager.default.fileExists(atPath: d.dataDir + "/workouts/\(id).json"), "\(id) saved") }
+        #expect(unsavedJournals().isEmpty)
+        // Yoga records no GPS: no "Recording health: 0.00 fixes/s" after its saves.
+        let log = d.stderrText()
+        #expect(log.contains("event=workout.saved"))
+        #expect(!log.contains("event=workout.health"), "no fix-rate line for an activity without GPS")
     }
 }

@@ -109,8 +109,13 @@ import WorkoutCore
 
     @Test func showWithLapsAndEvents() {
         var w = Self.runSummary.objectValue!
-        w["splits"] = [["index": 1, "trigger": "distance", "startTime": "2026-11-21T09:30:00Z", "endTime": "2026-11-21T09:35:38Z",
-                        "elapsedSeconds": 338, "movingSeconds": 338, "distanceMeters": 1000, "elevationGainMeters": 3]]
+        // The JSON counts from 0 (as the daemon writes it); `show` numbers from 1, as the log does.
+        w["splits"] = [["index": 0, "trigger": "distance", "startTime": "2026-11-21T09:30:00Z", "endTime": "2026-11-21T09:35:38Z",
+                        "elapsedSeconds": 338, "movingSeconds": 338, "distanceMeters": 1000, "elevationGainMeters": 3],
+                       ["index": 1, "trigger": "distance", "startTime": "2026-11-21T09:35:38Z", "endTime": "2026-11-21T09:41:00Z",
+                        "elapsedSeconds": 322, "movingSeconds": 322, "distanceMeters": 1000, "elevationGainMeters": 0]]
+        w["laps"] = [["index": 0, "trigger": "manual", "startTime": "2026-11-21T09:30:00Z", "endTime": "2026-11-21T09:41:00Z",
+                      "elapsedSeconds": 660, "movingSeconds": 660, "distanceMeters": 2000, "elevationGainMeters": 3]]
         w["bestEfforts"] = [["distanceMeters": 1000, "seconds": 330, "startTime": "2026-11-21T09:30:10Z"]]
         let text = r.show(["ok": true, "workout": .object(w), "events": [
             ["kind": "pause", "time": "2026-11-21T09:36:00Z", "cause": "auto"],
@@ -118,6 +123,9 @@ import WorkoutCore
         ]])
         #expect(text.contains("Splits:"))
         #expect(text.contains("1  5:38   1.00 km  5:38 /km   +3 m"))
+        #expect(text.contains("2  5:22   1.00 km  5:22 /km   +0 m"))
+        #expect(text.contains("1  11:00   2.00 km  5:30 /km   +3 m"), "\(text)")
+        #expect(!text.contains("\n  0 "), "nothing numbered 0")
         #expect(text.contains("Best efforts:"))
         #expect(text.contains("1 km  5:30"))
         #expect(text.contains("09:36:00  pause (auto)"))

@@ -2,7 +2,13 @@
 public enum Exporter {
     /// The file's bytes: GPX, TCX, workoutd's JSON, or FIT. GPX/TCX/FIT per-point distances use
     /// the WGS84 geodesic, the daemon's own distance, so the last point matches the total.
-    public static func bytes(_ w: Workout, _ format: ExportFormat) -> [UInt8] {
+    /// Heart rate recorded beside the fixes (a strap) is put on the points for GPX, TCX and FIT.
+    public static func bytes(_ workout: Workout, _ format: ExportFormat) -> [UInt8] {
+        var w = workout
+        switch format {
+        case .gpx, .tcx, .fit: w.points = workout.pointsWithHeartRate
+        case .json: break
+        }
         switch format {
         case .gpx: return GPXWriter.write(w)
         case .tcx: return TCXWriter.write(w, distance: geodesic)

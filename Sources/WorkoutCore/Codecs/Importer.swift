@@ -129,10 +129,13 @@ public enum Importer {
             return out
         }
         if lower.hasSuffix(".fit") { return try readFIT(bytes, fileName: fileName) }
-        if lower.hasSuffix(".nmea") || lower.hasSuffix(".log") || lower.hasSuffix(".txt") || head.contains("$G") {
+        if lower.hasSuffix(".nmea") || lower.hasSuffix(".log") || lower.hasSuffix(".txt") || head.contains("$G") || beginsWithNMEA(bytes) {
             var decoder = NMEADecoder()
             var fixes = decoder.feed(bytes)
             fixes += decoder.flush()
+            // A .txt or .log that holds no NMEA at all is an unknown file, said as for any other
+            // (not "no timed track points").
+            if fixes.isEmpty && !head.contains("$G") && !beginsWithNMEA(bytes) { throw .unknownFormat }
             return [Track(fixes: fixes.filter { $0.mode >= .twoD }, activity: nil, origin: .receiver, format: .nmea)]
         }
         throw .unknownFormat

@@ -14,6 +14,10 @@ extension Config {
         if streaks != new.streaks { out.append("streaks") }
         if log != new.log { out.append("log") }
         if limits != new.limits { out.append("limits") }
+        if sensors != new.sensors { out.append("sensors") }
+        if age != new.age { out.append("age") }
+        if sex != new.sex { out.append("sex") }
+        if heartRate != new.heartRate { out.append("heartRate") }
         if sleepInhibitor != new.sleepInhibitor { out.append("sleepInhibitor") }
         if habits != new.habits { out.append("habits") }
         if hooks != new.hooks { out.append("hooks") }

@@ -78,6 +78,7 @@ extension Config {
             c.limits.clientTimeoutSeconds = try lim.number("clientTimeoutSeconds", in: 1...86400) ?? c.limits.clientTimeoutSeconds
             try lim.finish()
         }
+        try decodeHeartRateKeys(&r, into: &c)
         try c.decodeHabitKeys(&r)
         try r.finish()
         return c

@@ -12,5 +12,8 @@ extension MetricsSettings {
         autoLapDistance = config.metrics.autoLapMeters
         bodyWeightKilograms = config.weightKg
         splitUnit = config.units == .imperial ? .mile : .kilometer
+        heartRateZones = config.heartRateZones
+        age = config.age
+        sex = config.sex
     }
 }

@@ -21,6 +21,13 @@ public struct Config: Sendable, Equatable {
     public var streaks = StreakConfig()
     public var log = LogConfig()
     public var limits = LimitsConfig()
+    /// Heart-rate sensors read while a workout records (`SensorConfig`).
+    public var sensors: [SensorConfig] = []
+    /// Age in years and sex, for heart-rate calories (Keytel) and the estimated maximum heart rate.
+    public var age: Int? = nil
+    public var sex: Sex? = nil
+    /// Heart-rate zones.
+    public var heartRate = HeartRateConfig()
     /// The logind lock on sleep held while a workout records (docs/dbus.md).
     public var sleepInhibitor: SleepInhibitMode = .block
     /// Habits with their own targets and streaks (docs/streaks.md).

@@ -19,6 +19,10 @@ public enum JournalRecord: Sendable, Equatable {
     /// Written with every flush: the daemon was alive at `time` (bounds the gap after a crash,
     /// since fix times are the receiver's and may be far from the daemon's clock).
     case alive(time: Double)
+    /// A heart-rate reading recorded beside the fixes (strap or feed line), with RR intervals.
+    case heartRate(time: Double, bpm: Int, rr: [UInt16])
+    /// The heart rate stopped (no contact, strap lost): a gap.
+    case heartRateGap(time: Double)
     /// The workout's dates moved by `by` seconds (dated by a GPS receiver while the system clock
     /// is unsynchronized, or back; docs/time.md): every earlier time moves, no duration changes.
     case shifted(by: Double)
@@ -30,7 +34,7 @@ extension JournalRecord {
     public var aliveTime: Double? {
         switch self {
         case .alive(let t): return t
-        case .started, .paused, .resumed, .lap, .marker, .stopped, .recovered, .rebased, .fix, .suspended, .shifted: return nil
+        case .started, .paused, .resumed, .lap, .marker, .stopped, .recovered, .rebased, .fix, .suspended, .heartRate, .heartRateGap, .shifted: return nil
         }
     }
 }

@@ -27,6 +27,10 @@ struct JournalReplay {
                 recorder.marker(at: t, text: text); last = max(last, t)
             case .fix(let fix):
                 _ = recorder.ingest(fix)
+            case .heartRate(let t, let bpm, let rr):
+                recorder.heartRate(time: t, bpm: bpm, rr: rr)
+            case .heartRateGap(let t):
+                recorder.heartRateGap(at: t)
             case .stopped(let t):
                 stopped = t
             case .alive(let t):

@@ -4,6 +4,11 @@ public enum LifecycleAction: Sendable {
     case openGPS
     /// Close the GPS source (the workout was paused, stopped or ended).
     case closeGPS
+    /// Open the configured heart-rate sensors (the activity `usesHeartRateSensor` and a workout
+    /// became active).
+    case openSensors
+    /// Close them (paused, stopped or ended).
+    case closeSensors
     /// A workout records: hold an inhibitor lock on sleep (config `sleepInhibitor`, docs/dbus.md).
     case inhibitSleep
     /// No workout records any more (paused or stopped): let the lock on sleep go.
@@ -16,10 +21,15 @@ public enum LifecycleAction: Sendable {
     case keepJournalAside(reason: String, badBytes: Int)
     /// Write this workout atomically in the background, then report `saveSucceeded`/`saveFailed`.
     case save(RecordedWorkout)
-    /// Try the save again after this many seconds.
-    case retrySave(after: Double)
+    /// Try this workout's save again after this many seconds (`retrySave(_:)`).
+    case retrySave(WorkoutID, after: Double)
     /// The save is durable: the journal of this workout may go.
     case removeJournal(WorkoutID)
+    /// A new workout starts while this finished one is still unsaved: keep its journal under
+    /// its own name (`current.journal.unsaved-ID`) and begin a new one.
+    case setJournalAside(WorkoutID)
+    /// The save of a workout whose journal was set aside is durable: that file may go.
+    case removeSetAsideJournal(WorkoutID)
     /// The save is durable: tell the user (streaks, personal bests, health report).
     case announceSaved(RecordedWorkout)
     /// A line for the log.

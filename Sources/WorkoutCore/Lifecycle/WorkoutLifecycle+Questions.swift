@@ -3,7 +3,7 @@ public enum PrimaryAction: Sendable, Equatable {
     case start(ActivityType)
     case stop
     case resume
-    /// Nothing can be done now (saving or restoring): the button is disabled.
+    /// Nothing can be done now (restoring): the button is disabled.
     case unavailable
 }
 
@@ -37,10 +37,11 @@ extension WorkoutLifecycle {
         }
     }
 
+    /// A save in flight or failing does not block the next workout (it goes on in the background).
     public var canStart: Bool {
         switch phase {
-        case .idle: return true
-        case .restoring, .active, .paused, .saving: return false
+        case .idle, .saving: return true
+        case .restoring, .active, .paused: return false
         }
     }
 
@@ -75,23 +76,35 @@ extension WorkoutLifecycle {
         return w.activity.supportsGPS && !w.recorder.isPaused
     }
 
+    /// Whether the heart-rate sensors should be open: a workout that uses them records.
+    public var wantsSensors: Bool {
+        guard let w = workout else { return false }
+        return w.activity.usesHeartRateSensor && !w.recorder.isPaused
+    }
+
     /// The user's pause (or a restore's) of the workout in progress, as its recorder holds it.
     public var userPause: UserPause? { workout?.recorder.userPause }
 
-    /// Whether the first attempt to save is still running (shutdown waits for it).
+    /// Whether a first attempt to save is still running (shutdown waits for it).
     public var firstSaveRunning: Bool {
+        if unsaved.contains(where: { $0.failures == 0 }) { return true }
         switch state {
         case .saving(let job): return job.failures == 0
         case .idle, .restoring, .recording, .modifying: return false
         }
     }
 
+    /// Finished workouts still being saved in the background while another one is recorded or
+    /// the lifecycle is idle (their journals set aside), with their last save error.
+    public var unsavedWorkouts: [(id: WorkoutID, error: String?)] { unsaved.map { ($0.workout.id, $0.lastError) } }
+
     /// The one-button action, as a watch's single button would offer it.
     public func primaryAction(defaultActivity: ActivityType) -> PrimaryAction {
         switch state {
         case .idle(let last): return .start(last ?? defaultActivity)
         case .recording(let w): return w.recorder.isPaused ? .resume : .stop
-        case .restoring, .saving, .modifying: return .unavailable
+        case .saving(let job): return .start(job.workout.activity)
+        case .restoring, .modifying: return .unavailable
         }
     }
 
@@ -126,11 +139,11 @@ extension WorkoutLifecycle {
     /// The workout's own time at the daemon's time `now` (a simulation's clock, or `now`).
     public func workoutTime(at now: Double) -> Double { workout?.time(at: now) ?? now }
 
-    /// The save error being retried, if any.
+    /// The save error being retried, if any (the current workout's, else a background one's).
     public var saveError: String? {
         switch state {
-        case .saving(let job): return job.lastError
-        case .idle, .restoring, .recording, .modifying: return nil
+        case .saving(let job): return job.lastError ?? unsaved.lazy.compactMap(\.lastError).first
+        case .idle, .restoring, .recording, .modifying: return unsaved.lazy.compactMap(\.lastError).first
         }
     }
 

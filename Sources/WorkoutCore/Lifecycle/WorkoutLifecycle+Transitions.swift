@@ -18,17 +18,28 @@ extension WorkoutLifecycle {
         }
     }
 
+    /// Starts a workout. While the previous one is still being saved (or retried after a failed
+    /// write) it starts too: that workout moves to `unsaved`, its journal is set aside, and its
+    /// save goes on in the background (docs/protocol.md).
     public mutating func start(_ activity: ActivityType, id: WorkoutID, at now: Double, settings: MetricsSettings) -> Outcome {
         switch state {
+        case .saving(let job):
+            unsaved.append(job)
+            state = .idle(lastActivity: job.workout.activity)
+            guard case .success(let actions) = start(activity, id: id, at: now, settings: settings) else {
+                preconditionFailure("start from idle is never refused")
+            }
+            return .success([.setJournalAside(job.workout.id)] + actions)
         case .idle:
             let recorder = WorkoutRecorder(id: id, activity: activity, startedAt: now, settings: settings)
             state = .recording(WorkoutInProgress(recorder: recorder, baseSettings: settings))
             var actions: [LifecycleAction] = [.journal(.started(id: id, activity: activity, time: now)), .log(.started(id, activity))]
             if activity.supportsGPS { actions.append(.openGPS) }
+            if activity.usesHeartRateSensor { actions.append(.openSensors) }
             return .success(actions + [.inhibitSleep, .publish])
         case .recording(let w):
             return .failure(.workoutInProgress(w.id, w.activity))
-        case .saving, .restoring, .modifying:
+        case .restoring, .modifying:
             return .failure(refusalWithoutWorkout)
         }
     }
@@ -41,6 +52,7 @@ extension WorkoutLifecycle {
             let elapsed = w.recorder.summary(now: t).elapsedSeconds
             var actions: [LifecycleAction] = [.journal(.paused(time: t, cause: .manual)), .log(.paused(w.id, .manual, elapsed: elapsed))]
             if w.activity.supportsGPS { actions.append(.closeGPS) }
+            if w.activity.usesHeartRateSensor { actions.append(.closeSensors) }
             return .success(actions + [.allowSleep, .publish])
         }
         return outcome ?? .failure(refusalWithoutWorkout)
@@ -56,6 +68,7 @@ extension WorkoutLifecycle {
             let resumedAt = events.timelineTime(of: .resume) ?? t
             var actions: [LifecycleAction] = [.journal(.resumed(time: t)), .log(.resumed(w.id, after: max(0, resumedAt - pause.since)))]
             if w.activity.supportsGPS { actions.append(.openGPS) }
+            if w.activity.usesHeartRateSensor { actions.append(.openSensors) }
             return .success(actions + [.inhibitSleep, .publish])
         }
         return outcome ?? .failure(refusalWithoutWorkout)
@@ -84,12 +97,14 @@ extension WorkoutLifecycle {
         switch state {
         case .recording(let w):
             let gpsWasOpen = wantsGPS
+            let sensorsWereOpen = wantsSensors
             let wasRecording = !w.recorder.isPaused
             let t = w.time(at: now)
             let workout = w.recorder.finishRecording(at: t)
             state = .saving(SaveJob(workout: workout))
             var actions: [LifecycleAction] = [.journal(.stopped(time: t))]
             if gpsWasOpen { actions.append(.closeGPS) }
+            if sensorsWereOpen { actions.append(.closeSensors) }
             if wasRecording { actions.append(.allowSleep) }
             actions += [.log(.stopped(workout.summary)), .save(workout), .publish]
             return .success(actions)
@@ -155,6 +170,10 @@ extension WorkoutLifecycle {
 
     /// The saver wrote the workout durably.
     public mutating func saveSucceeded(_ id: WorkoutID) -> [LifecycleAction] {
+        if let i = unsaved.firstIndex(where: { $0.workout.id == id }) {
+            let job = unsaved.remove(at: i)
+            return [.removeSetAsideJournal(id), .announceSaved(job.workout), .publish]
+        }
         switch state {
         case .saving(let job) where job.workout.id == id:
             state = .idle(lastActivity: job.workout.activity)
@@ -165,27 +184,45 @@ extension WorkoutLifecycle {
         }
     }
 
-    /// The saver could not write the workout. It stays in `saving` (and in the journal) and is
-    /// retried with exponential backoff: 1, 2, 4 ... 60 s.
+    /// The saver could not write the workout. It stays in `saving` or `unsaved` (and in its
+    /// journal) and is retried with exponential backoff: 1, 2, 4 ... 60 s.
     public mutating func saveFailed(_ id: WorkoutID, error: String) -> [LifecycleAction] {
-        switch state {
-        case .saving(var job) where job.workout.id == id:
+        func failed(_ job: inout SaveJob) -> [LifecycleAction] {
             job.failures += 1
             job.lastError = error
             let delay = SaveJob.retryDelay(afterFailures: job.failures)
+            return [.log(.saveFailed(id, error: error, attempt: job.failures, retryIn: delay)), .retrySave(id, after: delay), .publish]
+        }
+        if let i = unsaved.firstIndex(where: { $0.workout.id == id }) { return failed(&unsaved[i]) }
+        switch state {
+        case .saving(var job) where job.workout.id == id:
+            let actions = failed(&job)
             state = .saving(job)
-            return [.log(.saveFailed(id, error: error, attempt: job.failures, retryIn: delay)), .retrySave(after: delay), .publish]
+            return actions
         case .idle, .restoring, .recording, .saving, .modifying:
             return [.publish]
         }
     }
 
     /// The retry timer fired: hand the same snapshot to the saver again.
-    public func retrySave() -> [LifecycleAction] {
+    public func retrySave(_ id: WorkoutID) -> [LifecycleAction] {
+        if let job = unsaved.first(where: { $0.workout.id == id }) { return [.save(job.workout)] }
         switch state {
-        case .saving(let job): return [.save(job.workout)]
-        case .idle, .restoring, .recording, .modifying: return []
+        case .saving(let job) where job.workout.id == id: return [.save(job.workout)]
+        case .idle, .restoring, .recording, .saving, .modifying: return []
         }
+    }
+
+    /// A journal set aside for an unsaved workout was found at start-up: if it holds a stopped
+    /// workout, save it in the background (whatever the state); otherwise nothing (the shell
+    /// keeps the file for a person).
+    public mutating func restoredSetAside(_ records: [JournalRecord], settings: MetricsSettings) -> [LifecycleAction] {
+        guard let replay = JournalReplay(records: records, settings: settings), let stoppedAt = replay.stoppedAt else { return [] }
+        var recorder = replay.recorder
+        let workout = recorder.finishRecording(at: stoppedAt)
+        guard !unsaved.contains(where: { $0.workout.id == workout.id }) else { return [] }
+        unsaved.append(SaveJob(workout: workout))
+        return [.log(.restoreCompletingStop(workout.id)), .save(workout), .publish]
     }
 
     /// A journal was found at start-up.

@@ -25,7 +25,7 @@ public struct WorkoutLifecycle: Sendable {
         /// phase says which). -> saving (stop)
         case recording(WorkoutInProgress)
         /// The finished workout is being written to disk, or waiting to retry after a failed
-        /// write. -> idle (saved)
+        /// write. -> idle (saved), recording (start: the job moves to `unsaved`)
         case saving(SaveJob)
         /// Only inside a transition, while the payload is mutated in place (no copy of the
         /// track). Observing it elsewhere is a bug of this file.
@@ -33,6 +33,11 @@ public struct WorkoutLifecycle: Sendable {
     }
 
     var state: State
+
+    /// Finished workouts whose save had not succeeded when the next workout started: each is
+    /// still saved (and retried) in the background, its journal set aside until the save is
+    /// durable. A save never keeps a person from recording the next workout.
+    var unsaved: [SaveJob] = []
 
     /// A lifecycle with no workout (`lastActivity` is what `toggle` starts).
     public init(lastActivity: ActivityType? = nil) { state = .idle(lastActivity: lastActivity) }

@@ -61,6 +61,14 @@ public struct MetricsSettings: Sendable, Equatable {
     /// Current and maximum speeds are measured over at least this many seconds of accepted
     /// fixes, which removes single-fix outliers. Default 5 s.
     public var speedWindow: Double = 5
+    /// Heart-rate zones for time in zones; nil = none configured.
+    public var heartRateZones: HeartRateZones? = nil
+    /// Age and sex for heart-rate calories (Keytel 2005, with `bodyWeightKilograms`).
+    public var age: Int? = nil
+    public var sex: Sex? = nil
+
+    /// The person for calories.
+    public var bodyProfile: BodyProfile { BodyProfile(weightKilograms: bodyWeightKilograms, age: age, sex: sex) }
 
     /// All defaults.
     public init() {}

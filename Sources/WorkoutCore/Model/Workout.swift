@@ -30,6 +30,8 @@ public struct LapSummary: Sendable, Equatable {
     public var calories: Double
     public var averageHeartRate: Int?
     public var maxHeartRate: Int?
+    /// Seconds in each heart-rate zone (index 0 = below zone 1); empty without zones.
+    public var heartRateZoneSeconds: [Double] = []
 
     public init(index: Int, trigger: LapTrigger, startTime: Double, endTime: Double, elapsedSeconds: Double,
                 movingSeconds: Double, distanceMeters: Double, elevationGainMeters: Double = 0,
@@ -81,6 +83,18 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var splits: [LapSummary]
     public var laps: [LapSummary]
     public var bestEfforts: [BestEffort]
+    /// Mean of the heart-rate samples, their maximum; nil without heart rate.
+    public var averageHeartRate: Double?
+    public var maxHeartRate: Int?
+    /// The latest heart rate while one is arriving (live workouts only), and its zone.
+    public var heartRate: Int?
+    public var heartRateZone: Int?
+    /// Lower bounds of the zones in force (bpm) and seconds in each zone slot (index 0 = below
+    /// zone 1); both empty without zones.
+    public var heartRateZoneBounds: [Int] = []
+    public var heartRateZoneSeconds: [Double] = []
+    /// How `calories` was estimated; nil when there are none.
+    public var caloriesMethod: CalorieMethod?
 
     public init(id: WorkoutID, activity: ActivityType, startedAt: Double, endedAt: Double? = nil,
                 elapsedSeconds: Double = 0, movingSeconds: Double = 0, distanceMeters: Double = 0,
@@ -106,9 +120,12 @@ public struct Workout: Sendable, Equatable {
     public var events: [WorkoutEvent]
     /// Where it came from: "recorded", or "imported:<file name>".
     public var source: String
+    /// Heart-rate samples (with gaps) and RR intervals recorded beside the fixes.
+    public var heartRate = HeartRateSeries()
 
-    public init(summary: WorkoutSummary, points: [TrackPoint] = [], events: [WorkoutEvent] = [], source: String = "recorded") {
-        self.summary = summary; self.points = points; self.events = events; self.source = source
+    public init(summary: WorkoutSummary, points: [TrackPoint] = [], events: [WorkoutEvent] = [], source: String = "recorded",
+                heartRate: HeartRateSeries = HeartRateSeries()) {
+        self.summary = summary; self.points = points; self.events = events; self.source = source; self.heartRate = heartRate
     }
 
     public var id: WorkoutID { summary.id }
@@ -124,14 +141,16 @@ public struct RecordedWorkout: Sendable {
     public var points: TrackPointStore
     public var events: [WorkoutEvent]
     public var source: String
+    public var heartRate = HeartRateSeries()
 
-    public init(summary: WorkoutSummary, points: TrackPointStore, events: [WorkoutEvent], source: String = "recorded") {
-        self.summary = summary; self.points = points; self.events = events; self.source = source
+    public init(summary: WorkoutSummary, points: TrackPointStore, events: [WorkoutEvent], source: String = "recorded",
+                heartRate: HeartRateSeries = HeartRateSeries()) {
+        self.summary = summary; self.points = points; self.events = events; self.source = source; self.heartRate = heartRate
     }
 
     public var id: WorkoutID { summary.id }
     public var activity: ActivityType { summary.activity }
 
     /// The same workout with its points as an array.
-    public var workout: Workout { Workout(summary: summary, points: points.toArray(), events: events, source: source) }
+    public var workout: Workout { Workout(summary: summary, points: points.toArray(), events: events, source: source, heartRate: heartRate) }
 }

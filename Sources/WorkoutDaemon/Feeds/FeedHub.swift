@@ -32,6 +32,9 @@ final class FeedHub {
         case replayEnded
         /// A read turn on a feed ended: what it reported should reach the kernel now.
         case readTurnEnded
+        /// A heart-rate line from any feed-socket connection (reported whether or not GPS is
+        /// open: indoor workouts have heart rate and no GPS).
+        case heartRate(HeartRateReading)
         case log(any LogEvent)
     }
 
@@ -61,7 +64,8 @@ final class FeedHub {
     private var networkIndex = 0
     private var failures = 0
     private var retryToken: EventLoop.Token?
-    private var lastLoggedProblem: String?
+    /// Which problems were logged, and when to remind (not on every retry).
+    private var problems = ProblemReminder()
     /// One read buffer for every feed socket client (all read on the loop thread).
     private var reader = FeedReader()
     /// The receiver's clock against the workout's (docs/time.md).
@@ -156,7 +160,11 @@ final class FeedHub {
         if let t = retryToken { loop.cancel(t) }
         retryToken = nil
         status.problem = nil
-        lastLoggedProblem = nil
+        problems.reset()
+        // A closed source's satellites and fix age are no longer news (idle `status` showed
+        // "12 satellites, 923 s ago").
+        status.satellites = nil
+        status.lastFixMonotonic = nil
         updateOtherSources()
     }
 
@@ -173,7 +181,7 @@ final class FeedHub {
             self.failures = 0
             if self.feeding == nil { self.status.source = cfg.label }
             self.status.problem = nil
-            self.lastLoggedProblem = nil
+            self.problems.reset()
             self.updateOtherSources()
             self.report(.log(GPSLogEvent.connected(cfg.label)))
         }
@@ -201,11 +209,12 @@ final class FeedHub {
         }
         let problem = "\(cfg.label) \(reason); retrying in \(Int(delay.rounded(.up))) s"
         status.problem = problem
-        // Log once per change of problem, not on every retry.
-        let key = "\(cfg.label) \(reason)"
-        if key != lastLoggedProblem {
-            lastLoggedProblem = key
-            report(.log(GPSLogEvent.problem(problem)))
+        // Each problem once (two sources failing in turn are two problems, not a change on
+        // every retry), then a reminder at a falling rate while they go on.
+        switch problems.report("\(cfg.label) \(reason)", now: EventLoop.monotonic()) {
+        case .new: report(.log(GPSLogEvent.problem(problem)))
+        case .reminder(let repeats): report(.log(GPSLogEvent.problem(problem + " (still failing: \(repeats) more retries since the last line)")))
+        case .quiet: break
         }
         status.fixMode = .noFix
         updateOtherSources()
@@ -249,13 +258,14 @@ final class FeedHub {
                 case .tooLong: status.rejectedInput["line_too_long", default: 0] += 1
                 case .line(let line):
                     for fix in c.decoder.decode(line: line) { deliver(fix, from: .client(fd), replay: c.decoder.replay) }
+                    if !c.decoder.heartRates.isEmpty { for r in c.decoder.takeHeartRates() { report(.heartRate(r)) } }
                 }
             }
         }
         report(.readTurnEnded)
         addRejections(c.decoder.rejected, reported: c.reportedRejections)
         c.reportedRejections = c.decoder.rejected
-        status.satellites = c.decoder.satellites ?? status.satellites
+        if case .open = state { status.satellites = c.decoder.satellites ?? status.satellites }  // none from a closed GPS
         guard let mode = c.pace.next(after: outcome, bytes: bytes, now: EventLoop.monotonic()) else {
             loop.unwatch(c.token); Glibc.close(fd); clients[fd] = nil
             if feeding?.source == .client(fd) {

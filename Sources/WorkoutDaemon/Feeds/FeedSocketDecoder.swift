@@ -2,6 +2,7 @@ import WorkoutCore
 
 /// The feed socket's line format: JSON fix lines (docs/protocol.md) or NMEA sentences.
 /// `{"class":"FIX","time":"2026-11-21T09:30:00Z","lat":..,"lon":..,"alt":..,"speed":..,"mode":3,"eph":..}`
+/// heart-rate lines `{"class":"HR","time":..,"bpm":142,"rr":[0.42]}` (collected in `heartRates`)
 /// and the simulation header `{"class":"SIMULATION","speed":50}`.
 public struct FeedSocketDecoder: FeedLineDecoder {
     public var rejected: [String: Int] = [:]
@@ -9,7 +10,15 @@ public struct FeedSocketDecoder: FeedLineDecoder {
     /// Set by a `SIMULATION` header: the feed replays a file at this speed, and (with
     /// `recordedTrack`) the lines are a device-recorded track, measured like an import.
     public var replay: FeedReplay?
+    /// Heart-rate lines decoded since the owner last took them (`takeHeartRates()`).
+    public private(set) var heartRates: [HeartRateReading] = []
     var nmea = NMEADecoder()
+
+    /// The heart-rate readings decoded so far, emptying the list.
+    public mutating func takeHeartRates() -> [HeartRateReading] {
+        defer { heartRates.removeAll(keepingCapacity: true) }
+        return heartRates
+    }
 
     public init() {}
 
@@ -29,6 +38,12 @@ public struct FeedSocketDecoder: FeedLineDecoder {
         switch j["class"]?.stringValue {
         case "SIMULATION":
             replay = FeedReplay(speed: j["speed"]?.doubleValue ?? 1, origin: j["recordedTrack"]?.boolValue == true ? .device : .receiver)
+            return []
+        case "HR":
+            switch HeartRateReading.decode(j) {
+            case .success(let r): heartRates.append(r)
+            case .failure(let problem): rejected[problem.rawValue, default: 0] += 1
+            }
             return []
         case "FIX", "TPV":
             guard let fix = FeedSocketDecoder.fix(from: j) else { rejected["bad_fix", default: 0] += 1; return [] }

@@ -13,6 +13,8 @@ public enum DaemonLogEvent: LogEvent {
     /// A torn end could not be copied aside (full disk): cut off in place instead.
     case journalTornEndCut(bytes: Int, reason: String)
     case journalWriteFailed(String)
+    /// A workout started while the last one was still unsaved: that one's journal was renamed.
+    case journalSetAside(id: String, path: String)
     /// Out of file descriptors: new clients are told `busy` until one is free (logged once).
     case descriptorsExhausted(String)
     case descriptorsAvailable
@@ -33,6 +35,7 @@ public enum DaemonLogEvent: LogEvent {
         case .journalKeptAside, .journalUnreadableKeptAside: return "journal.kept_aside"
         case .journalTornEndCut: return "journal.torn_end_cut"
         case .journalWriteFailed: return "journal.write_failed"
+        case .journalSetAside: return "journal.set_aside"
         case .descriptorsExhausted: return "daemon.out_of_descriptors"
         case .descriptorsAvailable: return "daemon.descriptors_available"
         case .saved: return "workout.saved"
@@ -48,7 +51,7 @@ public enum DaemonLogEvent: LogEvent {
         switch self {
         case .reloadRejected, .journalWriteFailed, .importFailed, .journalTornEndCut, .descriptorsExhausted: return .error
         case .journalKeptAside, .journalUnreadableKeptAside: return .warning
-        case .startedUp, .shuttingDown, .stopped, .reloaded, .saved, .status, .health, .imported, .deleted, .descriptorsAvailable: return .info
+        case .startedUp, .shuttingDown, .stopped, .reloaded, .journalSetAside, .saved, .status, .health, .imported, .deleted, .descriptorsAvailable: return .info
         }
     }
 
@@ -64,10 +67,13 @@ public enum DaemonLogEvent: LogEvent {
         case .journalTornEndCut(let n, let why):
             return "Could not keep the damaged end of the journal aside (\(why)); cut its \(n) bytes so that new records follow the last good one"
         case .journalWriteFailed(let e): return "Could not write the journal: \(e)"
+        case .journalSetAside(let id, _): return "Workout \(id) is still being saved in the background; its journal is kept until it is saved"
         case .descriptorsExhausted(let e): return "Out of file descriptors (\(e)): new clients are told busy until one is free"
         case .descriptorsAvailable: return "File descriptors available again: accepting clients"
         case .saved(let s, _, _): return "Saved \(s.activity.displayName.lowercased()) workout"
-        case .status(let s, _, _): return "\(s.activity.displayName) \(formatDuration(s.elapsedSeconds)), \(formatFixed(s.distanceMeters / 1000, decimals: 2)) km"
+        case .status(let s, _, _):
+            return "\(s.activity.displayName) \(formatDuration(s.elapsedSeconds)), \(formatFixed(s.distanceMeters / 1000, decimals: 2)) km"
+                + (s.heartRate.map { ", \($0) bpm" } ?? "")
         case .health(_, let rate): return "Recording health: \(formatFixed(rate, decimals: 2)) fixes/s"
         case .imported(let f, _): return "Imported \(f)"
         case .importFailed(let f, let r): return "Could not import \(f): \(r)"
@@ -87,6 +93,7 @@ public enum DaemonLogEvent: LogEvent {
         case .journalUnreadableKeptAside(let p, let why): return [("path", .string(p)), ("reason", .string(why))]
         case .journalTornEndCut(let b, let why): return [("bytes", .int(b)), ("reason", .string(why))]
         case .journalWriteFailed(let e): return [("error", .string(e))]
+        case .journalSetAside(let id, let p): return [("id", .string(id)), ("path", .string(p))]
         case .descriptorsExhausted(let e): return [("error", .string(e))]
         case .descriptorsAvailable: return []
         case .saved(let s, let p, let ms):
@@ -102,6 +109,9 @@ public enum DaemonLogEvent: LogEvent {
             case .none: break
             }
             f.append(("fix", .string(fix)))
+            if let hr = s.heartRate { f.append(("hr", .int(hr))) }
+            if let z = s.heartRateZone { f.append(("hr_zone", .int(z))) }
+            if let avg = s.averageHeartRate { f.append(("hr_avg", .double(avg, decimals: 1))) }
             return f
         case .health(let s, let rate):
             var f: [(String, LogValue)] = [("id", .string(s.id.rawValue)), ("fix_rate_hz", .double(rate, decimals: 2)),

@@ -185,6 +185,9 @@ public final class ControlServer {
             c.mode = .closing
         case .line(let line):
             handle(line, on: c)
+            // Computing a big reply (a `list` of 10,000 workouts on a loaded machine) is not the
+            // client's silence: the idle timeout counts from when its reply is ready.
+            c.lastActivity = EventLoop.monotonic()
         }
         // A request answered off the loop: what the client sends next is held until its reply.
         if case .awaiting = c.mode { return false }
@@ -246,7 +249,10 @@ public final class ControlServer {
         switch c.mode {
         case .watching:
             if c.pendingOutput > maxPendingOutput { drop(c); return }
-        case .requests, .closing, .draining, .awaiting:
+        case .requests, .closing, .awaiting:
+            // A client reading a big reply is not silent: its reading is activity.
+            if c.pendingOutput < before { c.lastActivity = EventLoop.monotonic() }
+        case .draining:
             break
         }
         if case .awaiting = c.mode {

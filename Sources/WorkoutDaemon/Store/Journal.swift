@@ -29,6 +29,7 @@ public final class Journal {
     public func append(_ record: JournalRecord) {
         switch record {
         case .fix(let fix): appendFix(fix)
+        case .heartRate, .heartRateGap: appendBuffered(record)
         case .started, .paused, .resumed, .lap, .marker, .stopped, .recovered, .rebased, .alive, .suspended, .shifted: appendNow(record)
         }
     }
@@ -45,6 +46,12 @@ public final class Journal {
     /// is written (not fsync'd) every `writeThreshold` bytes, so the buffer stays small.
     public func appendFix(_ fix: Fix) {
         pending += JournalRecord.fix(fix).encodeLine()
+        if pending.utf8.count >= Journal.writeThreshold { writePending(sync: false) }
+    }
+
+    /// Buffers a heart-rate record like a fix (durable with the next flush).
+    public func appendBuffered(_ record: JournalRecord) {
+        pending += record.encodeLine()
         if pending.utf8.count >= Journal.writeThreshold { writePending(sync: false) }
     }
 
@@ -130,6 +137,37 @@ public final class Journal {
             lastError = e
             if fd >= 0 { close(fd); fd = -1 }
         } catch {}
+    }
+
+    /// The name of the journal of a finished workout set aside while it is still unsaved.
+    public func setAsidePath(_ id: WorkoutID) -> String { path + ".unsaved-\(id)" }
+
+    /// A new workout starts before the last one's save succeeded: write what is buffered, then
+    /// move this journal to `setAsidePath(id)` (kept until that save is durable, and restored
+    /// and saved at the next start-up); the next record begins a new journal.
+    @discardableResult
+    public func setAside(_ id: WorkoutID) -> String? {
+        flush(alive: nil)
+        if fd >= 0 { close(fd); fd = -1 }
+        tornTailAt = nil
+        let target = setAsidePath(id)
+        guard exists, rename(path, target) == 0 else { return nil }
+        return target
+    }
+
+    /// Journals set aside for unsaved workouts (`setAsidePath`), found in the journal's directory.
+    public func setAsidePaths() -> [String] {
+        let slash = path.lastIndex(of: "/") ?? path.startIndex
+        let dir = slash == path.startIndex ? "." : String(path[..<slash])
+        let prefix = String(path[path.index(after: slash)...]) + ".unsaved-"
+        guard let d = opendir(dir) else { return [] }
+        defer { closedir(d) }
+        var out: [String] = []
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if name.hasPrefix(prefix) { out.append(dir + "/" + name) }
+        }
+        return out.sorted()
     }
 
     /// Moves the journal to `<journal>.<reason>-<t>` (`-<t>-2`, `-3`, ... when that name is

@@ -13,6 +13,18 @@ struct PowerTemperatureCodecTests {
         }
     }
 
+    @Test func fitExportTravelsAsBase64() {
+        for n in 0..<40 {
+            let b = (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 250) }
+            #expect(Base64.decode(Base64.encode(b)) == b)
+        }
+        #expect(Base64.encode(Array("foobar".utf8)) == "Zm9vYmFy")
+        #expect(Base64.encode(Array("fo".utf8)) == "Zm8=")
+        #expect(Base64.decode("Zm8") == nil)
+        #expect(Base64.decode("Zm8*") == nil)
+        #expect(ExportFormat.fit.isBinary && !ExportFormat.gpx.isBinary)
+    }
+
     @Test func theStoreKeepsPowerAndTemperature() {
         let store = TrackPointStore(Self.points())
         #expect(Array(store) == Self.points())

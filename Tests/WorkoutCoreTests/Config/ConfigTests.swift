@@ -61,3 +61,34 @@ import Testing
         #expect(expected == Config())
     }
 }
+
+@Suite struct ConfigHeartRateTests {
+    @Test func sensorsAgeSexAndZones() throws {
+        let c = try Config.decode(json: #"""
+        {"sensors":[{"kind":"bluetooth","address":"c0:ff:ee:00:00:01"},{"kind":"bluetooth"}],
+         "weightKg":70,"age":40,"sex":"female","heartRate":{"maxBpm":190,"restingBpm":50}}
+        """#)
+        #expect(c.sensors == [.bluetooth(address: "C0:FF:EE:00:00:01"), .bluetooth(address: nil)])
+        #expect(c.bodyProfile == BodyProfile(weightKilograms: 70, age: 40, sex: .female))
+        #expect(c.heartRateZones?.lowerBounds == [120, 134, 148, 162, 176])
+        #expect(try Config.decode(json: #"{"age":40}"#).heartRateZones?.lowerBounds == [90, 108, 126, 144, 162])
+        #expect(try Config.decode(json: #"{"heartRate":{"zones":[100,130,150]}}"#).heartRateZones?.lowerBounds == [100, 130, 150])
+        #expect(Config().heartRateZones == nil)
+        #expect(Config().changedKeys(to: c).contains("sensors"))
+    }
+
+    @Test(arguments: [
+        (#"{"sensors":[{"kind":"ant"}]}"#, "sensors[0].kind"),
+        (#"{"sensors":[{"kind":"bluetooth","address":"C0:FF:EE"}]}"#, "sensors[0].address"),
+        (#"{"sensors":[{"kind":"bluetooth","name":"x"}]}"#, "sensors[0].name"),
+        (#"{"sex":"x"}"#, "sex"),
+        (#"{"age":200}"#, "age"),
+        (#"{"heartRate":{"zones":[150,140]}}"#, "heartRate.zones"),
+        (#"{"heartRate":{"maxBpm":150,"restingBpm":110,"x":1}}"#, "heartRate.x"),
+        (#"{"heartRate":{"maxBpm":120,"restingBpm":120}}"#, "heartRate.restingBpm"),
+    ])
+    func badValuesNameTheKey(json: String, key: String) {
+        #expect(throws: ConfigError.self) { try Config.decode(json: json) }
+        do { _ = try Config.decode(json: json) } catch { #expect(error.key == key) }
+    }
+}

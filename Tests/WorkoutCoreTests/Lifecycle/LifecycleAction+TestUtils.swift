@@ -9,6 +9,8 @@ extension LifecycleAction: Equatable {
         case .closeGPS: if case .closeGPS = b { return true }
         case .inhibitSleep: if case .inhibitSleep = b { return true }
         case .allowSleep: if case .allowSleep = b { return true }
+        case .openSensors: if case .openSensors = b { return true }
+        case .closeSensors: if case .closeSensors = b { return true }
         case .publish: if case .publish = b { return true }
         case .publishProgress: if case .publishProgress = b { return true }
         case .shiftClock(let x): if case .shiftClock(let y) = b { return x == y }
@@ -16,8 +18,10 @@ extension LifecycleAction: Equatable {
         case .keepJournalAside(let r1, let b1): if case .keepJournalAside(let r2, let b2) = b { return r1 == r2 && b1 == b2 }
         case .save(let x): if case .save(let y) = b { return same(x, y) }
         case .announceSaved(let x): if case .announceSaved(let y) = b { return same(x, y) }
-        case .retrySave(let x): if case .retrySave(let y) = b { return x == y }
+        case .retrySave(let x, let dx): if case .retrySave(let y, let dy) = b { return x == y && dx == dy }
         case .removeJournal(let x): if case .removeJournal(let y) = b { return x == y }
+        case .setJournalAside(let x): if case .setJournalAside(let y) = b { return x == y }
+        case .removeSetAsideJournal(let x): if case .removeSetAsideJournal(let y) = b { return x == y }
         case .log(let x): if case .log(let y) = b { return x == y }
         case .logRecorder(let x): if case .logRecorder(let y) = b { return x == y }
         }

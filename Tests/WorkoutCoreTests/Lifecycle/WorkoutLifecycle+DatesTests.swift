@@ -98,6 +98,19 @@ import Testing
         #expect(old.isTrusted && DateSource.system.next(sync: .unsynchronized, receiver: old) == .system)
     }
 
+    @Test func shiftKeepsHeartRate() {
+        var r = WorkoutRecorder(id: Self.id, activity: .walking, startedAt: Self.start)
+        for i in 0..<30 {
+            _ = r.ingest(Self.fix(Double(i), receiverAhead: 0))
+            _ = r.heartRate(time: Self.start + Double(i) + 0.5, bpm: 120 + i % 5)
+        }
+        let s = r.shifted(by: Self.day)
+        #expect(r.heartRate.samples.count >= 29)
+        #expect(s.heartRate.samples.map(\.time) == r.heartRate.samples.map { $0.time + Self.day })
+        #expect(s.heartRate.samples.map(\.bpm) == r.heartRate.samples.map(\.bpm))
+        #expect(s.startedAt == r.startedAt + Self.day && s.points.count == r.points.count)
+    }
+
     @Test func journalReplaysTheMove() throws {
         let w = try Self.walk(sync: .unsynchronized)
         let shifted = w.journal.filter { if case .shifted = $0 { return true } else { return false } }

@@ -50,8 +50,8 @@ enum Event: String, CaseIterable {
         .paused: [.start: "!paused", .pause: "!paused", .resume: "active", .lap: "paused", .marker: "paused", .stop: "saving",
                   .toggle: "active", .fix: "paused", .tick: "paused", .sourceChanged: "paused", .replayEnded: "paused",
                   .saveSucceeded: "paused", .saveFailed: "paused", .beginRestore: "!paused", .restoreFailed: "paused", .restored: "paused"],
-        .saving: [.start: "!saving", .pause: "!saving", .resume: "!saving", .lap: "!saving", .marker: "!saving", .stop: "!saving",
-                  .toggle: "!saving", .fix: "saving", .tick: "saving", .sourceChanged: "saving", .replayEnded: "saving",
+        .saving: [.start: "active", .pause: "!saving", .resume: "!saving", .lap: "!saving", .marker: "!saving", .stop: "!saving",
+                  .toggle: "active", .fix: "saving", .tick: "saving", .sourceChanged: "saving", .replayEnded: "saving",
                   .saveSucceeded: "idle", .saveFailed: "saving", .beginRestore: "!saving", .restoreFailed: "saving", .restored: "saving"],
     ]
 
@@ -71,25 +71,25 @@ enum Event: String, CaseIterable {
         var l = WorkoutLifecycle()
         let id = WorkoutID(start: 1000, suffix: 1)
         #expect(l.start(.running, id: id, at: 1000, settings: MetricsSettings())
-                == .success([.journal(.started(id: id, activity: .running, time: 1000)), .log(.started(id, .running)), .openGPS, .inhibitSleep, .publish]))
+                == .success([.journal(.started(id: id, activity: .running, time: 1000)), .log(.started(id, .running)), .openGPS, .openSensors, .inhibitSleep, .publish]))
         let fix = Fix(time: 1001, latitude: 48, longitude: 11)
         #expect(l.fixReceived(fix, at: 1001) == [.journal(.fix(fix))])
         #expect(l.tick(at: 1002) == [.publishProgress])
         #expect(l.lap(at: 1003).map { $0.count } == .success(3))
         guard case .success(let paused) = l.pause(at: 1010) else { Issue.record("pause refused"); return }
         #expect(paused.first == .journal(.paused(time: 1010, cause: .manual)))
-        #expect(paused.suffix(3) == [.closeGPS, .allowSleep, .publish], "pausing lets the lock on sleep go")
+        #expect(paused.suffix(4) == [.closeGPS, .closeSensors, .allowSleep, .publish])
         #expect(l.userPause?.since == 1010)
         // A fix in flight when the workout paused: nothing recorded, nothing journaled.
         #expect(l.fixReceived(Fix(time: 1011, latitude: 48, longitude: 11), at: 1011) == [])
         #expect(l.tick(at: 1012) == [])
-        #expect(l.resume(at: 1020) == .success([.journal(.resumed(time: 1020)), .log(.resumed(id, after: 10)), .openGPS, .inhibitSleep, .publish]))
+        #expect(l.resume(at: 1020) == .success([.journal(.resumed(time: 1020)), .log(.resumed(id, after: 10)), .openGPS, .openSensors, .inhibitSleep, .publish]))
         guard case .success(let stopped) = l.stop(at: 1030) else { Issue.record("stop refused"); return }
         #expect(stopped.first == .journal(.stopped(time: 1030)))
-        #expect(stopped.contains(.closeGPS) && stopped.contains(.allowSleep), "stopping lets the lock on sleep go")
+        #expect(stopped.contains(.closeGPS) && stopped.contains(.closeSensors) && stopped.contains(.allowSleep))
         #expect(stopped.compactMap(\.savedWorkout).first?.summary.endedAt == 1030)
         #expect(stopped.last == .publish)
-        #expect(l.retrySave().count == 1)
+        #expect(l.retrySave(id).count == 1)
         #expect(l.saveSucceeded(id).prefix(1) == [.removeJournal(id)])
         #expect(l.phase == .idle)
         #expect(l.primaryAction(defaultActivity: .walking) == .start(.running))
@@ -145,7 +145,7 @@ enum Event: String, CaseIterable {
         #expect(saves.count == 1)
         #expect(saves.first?.summary.endedAt == 1050)
         #expect(l.phase == .saving)
-        #expect(!l.canStart)
+        #expect(l.canStart, "a save in flight does not block the next workout")
         #expect(l.firstSaveRunning)
     }
 
@@ -154,15 +154,71 @@ enum Event: String, CaseIterable {
         let id = WorkoutID(start: 1000, suffix: 1)
         var delays: [Double] = []
         for _ in 0..<8 {
-            for a in l.saveFailed(id, error: "No space left on device") { if case .retrySave(let d) = a { delays.append(d) } }
+            for a in l.saveFailed(id, error: "No space left on device") { if case .retrySave(let i, let d) = a, i == id { delays.append(d) } }
         }
         #expect(delays == [1, 2, 4, 8, 16, 32, 60, 60])
         #expect(l.saveError == "No space left on device")
         #expect(!l.firstSaveRunning)
-        #expect(l.retrySave().count == 1)
+        #expect(l.retrySave(id).count == 1)
         let done = l.saveSucceeded(id)
         #expect(done.contains(.removeJournal(id)))
         #expect(l.phase == .idle)
+    }
+
+    /// #18: a save in flight, or one that keeps failing, never blocks the next workout: the
+    /// finished one moves to the background with its journal set aside, and is still saved.
+    @Test func startWhileSavingStartsAndKeepsSavingTheLastWorkout() {
+        var l = lifecycle(in: .saving)
+        let first = WorkoutID(start: 1000, suffix: 1)
+        let second = WorkoutID(start: 2000, suffix: 2)
+        #expect(l.canStart)
+        _ = l.saveFailed(first, error: "No space left on device")
+        guard case .success(let actions) = l.start(.cycling, id: second, at: 2000, settings: MetricsSettings()) else {
+            Issue.record("start refused while saving"); return
+        }
+        #expect(actions.first == .setJournalAside(first), "the unsaved workout's journal is kept, not reused")
+        #expect(actions.contains(.journal(.started(id: second, activity: .cycling, time: 2000))))
+        #expect(l.phase == .active)
+        #expect(l.currentWorkoutID == second)
+        #expect(l.saveError == "No space left on device", "status still shows the failing save")
+        #expect(l.unsavedWorkouts.map(\.id) == [first])
+        // The retry timer of the first workout still hands its snapshot to the saver.
+        #expect(l.retrySave(first).compactMap(\.savedWorkout).first?.summary.id == first)
+        #expect(l.retrySave(second) == [])
+        #expect(l.saveFailed(first, error: "No space left on device").contains(.retrySave(first, after: 2)))
+        // Its save succeeds later: the set-aside journal goes, the new workout is untouched.
+        let done = l.saveSucceeded(first)
+        #expect(done.first == .removeSetAsideJournal(first))
+        #expect(done.contains { if case .announceSaved(let w) = $0 { return w.summary.id == first }; return false })
+        #expect(l.phase == .active)
+        #expect(l.unsavedWorkouts.isEmpty)
+        #expect(l.saveError == nil)
+        // And the second is saved the ordinary way.
+        _ = l.stop(at: 2100)
+        #expect(l.saveSucceeded(second).first == .removeJournal(second))
+        #expect(l.phase == .idle)
+    }
+
+    @Test func toggleRightAfterStopStartsTheSameActivity() {
+        var l = lifecycle(in: .saving, activity: .hiking)
+        #expect(l.primaryAction(defaultActivity: .running) == .start(.hiking))
+        guard case .success = l.toggle(defaultActivity: .running, id: WorkoutID(start: 2000, suffix: 2), at: 2000, settings: MetricsSettings()) else {
+            Issue.record("toggle refused while saving"); return
+        }
+        #expect(l.phase == .active)
+        #expect(l.firstSaveRunning, "shutdown still waits for the background save")
+    }
+
+    @Test func setAsideJournalFoundAtStartUpIsSaved() {
+        var l = lifecycle(in: .active)
+        let old = WorkoutID(start: 500, suffix: 9)
+        let records: [JournalRecord] = [.started(id: old, activity: .walking, time: 500), .stopped(time: 800)]
+        let actions = l.restoredSetAside(records, settings: MetricsSettings())
+        #expect(actions.compactMap(\.savedWorkout).first?.summary.id == old)
+        #expect(l.phase == .active, "the workout in progress is untouched")
+        #expect(l.saveSucceeded(old).first == .removeSetAsideJournal(old))
+        #expect(l.restoredSetAside([.started(id: old, activity: .walking, time: 500)], settings: MetricsSettings()) == [],
+                "a journal without a stop is not saved")
     }
 
     @Test func toggleAsksThePrimaryAction() {

@@ -45,6 +45,11 @@ extension JournalRecord {
         case .alive(let t): return ["r": "alive", "t": .number(t)]
         case .shifted(let s): return ["r": "shifted", "by": .number(s)]
         case .rebased(let t, let o): return ["r": "rebased", "t": .number(t), "origin": .string(o.rawValue)]
+        case .heartRate(let t, let bpm, let rr):
+            var o: JSONObject = JSONObject([("r", "hr"), ("t", .number(t)), ("bpm", .int(bpm))])
+            if !rr.isEmpty { o["rr"] = .array(rr.map { .int(Int($0)) }) }
+            return .object(o)
+        case .heartRateGap(let t): return ["r": "hrgap", "t": .number(t)]
         case .fix(let f):
             var out: [UInt8] = []
             WorkoutFile.writePoint(TrackPoint(fix: f), to: &out)
@@ -79,6 +84,11 @@ extension JournalRecord {
         case "recovered":
             guard let t, let g = j["gapFrom"]?.doubleValue else { return nil }
             self = .recovered(time: t, gapFrom: g)
+        case "hr":
+            guard let t, let bpm = j["bpm"]?.intValue else { return nil }
+            let rr = (j["rr"]?.arrayValue ?? []).compactMap { $0.intValue.flatMap { (0...65535).contains($0) ? UInt16($0) : nil } }
+            self = .heartRate(time: t, bpm: bpm, rr: rr)
+        case "hrgap": guard let t else { return nil }; self = .heartRateGap(time: t)
         case "fix":
             guard let a = j["p"]?.arrayValue, a.count >= 14, let time = a[0].doubleValue, let lat = a[1].doubleValue,
                   let lon = a[2].doubleValue, let m = a[6].intValue, let mode = FixMode(rawValue: m) else { return nil }

@@ -2,7 +2,9 @@
 /// JSON object with the summary, events, and every point, rejected ones with their reason.
 /// Points are compact arrays `[time, lat, lon, alt, speed, course, mode, hAcc, sats, hdop, hr,
 /// cad, segment, rejection, quality?, power?, temperature?]` (null where unknown) so a 24-hour
-/// workout saves fast.
+/// workout saves fast. Heart rate recorded beside the fixes follows as
+/// `"heartRate":{"samples":[[time, bpm or null (a gap)], ...], "rr":[[time, interval in 1/1024 s], ...]}`
+/// (absent when there is none).
 public enum WorkoutFile {
     public static let format = "workoutd-workout/1"
 
@@ -24,15 +26,16 @@ public enum WorkoutFile {
     /// Encodes a workout into the bytes of its file. Points are written as bytes straight into
     /// the output (a 24-hour workout has 86,400 of them).
     public static func encode(_ w: Workout) -> [UInt8] {
-        encode(source: w.source, summary: w.summary, events: w.events, points: w.points)
+        encode(source: w.source, summary: w.summary, events: w.events, points: w.points, heartRate: w.heartRate)
     }
 
     /// The same bytes for a workout whose points are still in the recorder's store.
     public static func encode(_ w: RecordedWorkout) -> [UInt8] {
-        encode(source: w.source, summary: w.summary, events: w.events, points: w.points)
+        encode(source: w.source, summary: w.summary, events: w.events, points: w.points, heartRate: w.heartRate)
     }
 
-    static func encode<P: Collection<TrackPoint>>(source: String, summary: WorkoutSummary, events: [WorkoutEvent], points: P) -> [UInt8] {
+    static func encode<P: Collection<TrackPoint>>(source: String, summary: WorkoutSummary, events: [WorkoutEvent], points: P,
+                                                  heartRate: HeartRateSeries = HeartRateSeries()) -> [UInt8] {
         var head = ""
         head += "{\"format\":\"\(format)\",\"source\":"
         JSON.writeString(source, to: &head)
@@ -48,8 +51,50 @@ public enum WorkoutFile {
             if k > 0 { out.append(UInt8(ascii: ",")); out.append(10) }
             writePoint(p, to: &out)
         }
-        out.append(contentsOf: "]}\n".utf8)
+        out.append(UInt8(ascii: "]"))
+        if !heartRate.isEmpty { writeHeartRate(heartRate, to: &out) }
+        out.append(contentsOf: "}\n".utf8)
         return out
+    }
+
+    /// `,"heartRate":{"samples":[[t,bpm],...],"rr":[[t,v],...]}`
+    static func writeHeartRate(_ h: HeartRateSeries, to out: inout [UInt8]) {
+        out.append(contentsOf: #","heartRate":{"samples":["#.utf8)
+        for (k, s) in h.samples.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "["))
+            appendFixed(s.time, decimals: 3, to: &out)
+            out.append(UInt8(ascii: ","))
+            optInt(s.bpm, &out)
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(contentsOf: #"],"rr":["#.utf8)
+        for (k, r) in h.rrIntervals.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "["))
+            appendFixed(r.time, decimals: 3, to: &out)
+            out.append(UInt8(ascii: ","))
+            appendInt(Int(r.interval1024), to: &out)
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(contentsOf: "]}".utf8)
+    }
+
+    /// The `heartRate` object of a file; damaged entries are skipped (a sample is never invented).
+    static func decodeHeartRate(_ j: JSON?) -> HeartRateSeries {
+        guard let j else { return HeartRateSeries() }
+        var h = HeartRateSeries()
+        for s in j["samples"]?.arrayValue ?? [] {
+            guard let a = s.arrayValue, a.count == 2, let t = a[0].doubleValue else { continue }
+            let bpm = a[1].intValue
+            if a[1] != .null && bpm == nil { continue }
+            h.samples.append(HeartRateSample(time: t, bpm: bpm))
+        }
+        for r in j["rr"]?.arrayValue ?? [] {
+            guard let a = r.arrayValue, a.count == 2, let t = a[0].doubleValue, let v = a[1].intValue, (0...65535).contains(v) else { continue }
+            h.rrIntervals.append(RRInterval(time: t, interval1024: UInt16(v)))
+        }
+        return h
     }
 
     /// One point: `[time, lat, lon, alt, speed, course, mode, hAcc, sats, hdop, hr, cad, segment,
@@ -118,7 +163,8 @@ public enum WorkoutFile {
             points.append(TrackPoint(fix: fix, rejection: rejection, segment: seg))
         }
         let events = (j["events"]?.arrayValue ?? []).compactMap(WorkoutEvent.init(json:))
-        return Workout(summary: summary, points: points, events: events, source: j["source"]?.stringValue ?? "recorded")
+        return Workout(summary: summary, points: points, events: events, source: j["source"]?.stringValue ?? "recorded",
+                       heartRate: decodeHeartRate(j["heartRate"]))
     }
 }
 

@@ -24,6 +24,13 @@ extension WorkoutSummary {
         o["currentSpeed"] = .number(currentSpeed.map { rounded($0, 4) })
         o["maxSpeed"] = .number(rounded(maxSpeed, 4))
         o["calories"] = .number(calories.map { rounded($0, 1) })
+        o["caloriesMethod"] = .string(caloriesMethod?.rawValue)
+        o["averageHeartRate"] = .number(averageHeartRate.map { rounded($0, 1) })
+        o["maxHeartRate"] = .int(maxHeartRate)
+        o["heartRate"] = .int(heartRate)
+        o["heartRateZone"] = .int(heartRateZone)
+        o["heartRateZoneBounds"] = .array(heartRateZoneBounds.map { .int($0) })
+        o["heartRateZoneSeconds"] = .array(heartRateZoneSeconds.map { .number(rounded($0, 3)) })
         o["signalLostSeconds"] = .number(rounded(signalLostSeconds, 3))
         o["splits"] = .array(splits.map { $0.json() })
         o["laps"] = .array(laps.map { $0.json() })
@@ -67,6 +74,15 @@ extension WorkoutSummary {
         w.raw(",\"currentSpeed\":"); w.number(currentSpeed.map { rounded($0, 4) })
         w.raw(",\"maxSpeed\":"); w.number(rounded(maxSpeed, 4))
         w.raw(",\"calories\":"); w.number(calories.map { rounded($0, 1) })
+        w.raw(",\"caloriesMethod\":")
+        if let m = caloriesMethod { w.string(m.rawValue) } else { w.null() }
+        w.raw(",\"averageHeartRate\":"); w.number(averageHeartRate.map { rounded($0, 1) })
+        w.raw(",\"maxHeartRate\":"); w.int(maxHeartRate)
+        w.raw(",\"heartRate\":"); w.int(heartRate)
+        w.raw(",\"heartRateZone\":"); w.int(heartRateZone)
+        w.raw(",\"heartRateZoneBounds\":["); writeList(heartRateZoneBounds, to: &w) { w, v in w.int(v) }
+        w.raw("],\"heartRateZoneSeconds\":["); writeList(heartRateZoneSeconds, to: &w) { w, v in w.number(rounded(v, 3)) }
+        w.raw("]")
         w.raw(",\"signalLostSeconds\":"); w.number(rounded(signalLostSeconds, 3))
         if let recent {
             w.raw(",\"splits\":"); cache.splits.write(Array(splits.suffix(recent)), to: &w)
@@ -109,6 +125,13 @@ extension WorkoutSummary {
         currentSpeed = j["currentSpeed"]?.doubleValue
         maxSpeed = j["maxSpeed"]?.doubleValue ?? 0
         calories = j["calories"]?.doubleValue
+        caloriesMethod = j["caloriesMethod"]?.stringValue.flatMap(CalorieMethod.init(rawValue:))
+        averageHeartRate = j["averageHeartRate"]?.doubleValue
+        maxHeartRate = j["maxHeartRate"]?.intValue
+        heartRate = j["heartRate"]?.intValue
+        heartRateZone = j["heartRateZone"]?.intValue
+        heartRateZoneBounds = (j["heartRateZoneBounds"]?.arrayValue ?? []).compactMap(\.intValue)
+        heartRateZoneSeconds = (j["heartRateZoneSeconds"]?.arrayValue ?? []).compactMap(\.doubleValue)
         signalLostSeconds = j["signalLostSeconds"]?.doubleValue ?? 0
         splits = (j["splits"]?.arrayValue ?? []).compactMap(LapSummary.init(json:))
         laps = (j["laps"]?.arrayValue ?? []).compactMap(LapSummary.init(json:))
@@ -129,6 +152,7 @@ extension LapSummary {
             "distanceMeters": .number(rounded(distanceMeters, 3)), "elevationGainMeters": .number(rounded(elevationGainMeters, 2)),
             "maxSpeed": .number(rounded(maxSpeed, 4)), "calories": .number(rounded(calories, 1)),
             "averageHeartRate": .int(averageHeartRate), "maxHeartRate": .int(maxHeartRate),
+            "heartRateZoneSeconds": .array(heartRateZoneSeconds.map { .number(rounded($0, 3)) }),
         ]
     }
 
@@ -146,7 +170,8 @@ extension LapSummary {
         w.raw(",\"calories\":"); w.number(rounded(calories, 1))
         w.raw(",\"averageHeartRate\":"); w.int(averageHeartRate)
         w.raw(",\"maxHeartRate\":"); w.int(maxHeartRate)
-        w.raw("}")
+        w.raw(",\"heartRateZoneSeconds\":["); writeList(heartRateZoneSeconds, to: &w) { w, v in w.number(rounded(v, 3)) }
+        w.raw("]}")
     }
 
     public init?(json j: JSON) {
@@ -158,6 +183,15 @@ extension LapSummary {
                   distanceMeters: j["distanceMeters"]?.doubleValue ?? 0, elevationGainMeters: j["elevationGainMeters"]?.doubleValue ?? 0,
                   maxSpeed: j["maxSpeed"]?.doubleValue ?? 0, calories: j["calories"]?.doubleValue ?? 0,
                   averageHeartRate: j["averageHeartRate"]?.intValue, maxHeartRate: j["maxHeartRate"]?.intValue)
+        heartRateZoneSeconds = (j["heartRateZoneSeconds"]?.arrayValue ?? []).compactMap(\.doubleValue)
+    }
+}
+
+/// Writes `items` separated by commas (no brackets).
+func writeList<T>(_ items: [T], to w: inout JSONWriter, _ one: (inout JSONWriter, T) -> Void) {
+    for (k, v) in items.enumerated() {
+        if k > 0 { w.raw(",") }
+        one(&w, v)
     }
 }
 

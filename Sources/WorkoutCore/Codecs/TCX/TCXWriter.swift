@@ -67,8 +67,17 @@ public enum TCXWriter {
         out.append("\">\n   <Id>")
         out.appendTime(summary.startedAt)
         out.append("</Id>\n")
+        // A workout without a track (yoga, treadmill) still has its heart rate: trackpoints with
+        // Time and HeartRateBpm only, each in the lap that holds its time.
+        var heartOnly = [[HeartRateSample]](repeating: [], count: laps.count)
+        if !points.contains(where: \.isAccepted) {
+            for s in workout.heartRate.samples where s.bpm != nil {
+                let k = laps.lastIndex { $0.startTime <= s.time } ?? 0
+                heartOnly[k].append(s)
+            }
+        }
         for (k, lap) in laps.enumerated() {
-            writeLap(lap, byLap[k], points, cumulative, sport, &out)
+            writeLap(lap, byLap[k], points, cumulative, sport, &out, heartOnly: heartOnly[k])
         }
         out.append("  </Activity>\n </Activities>\n</TrainingCenterDatabase>\n")
         return out.bytes
@@ -90,7 +99,7 @@ public enum TCXWriter {
     }
 
     private static func writeLap(_ lap: LapSummary, _ indices: [Int], _ points: [TrackPoint], _ cumulative: [Double],
-                                 _ sport: TCXSport, _ out: inout XMLOutput) {
+                                 _ sport: TCXSport, _ out: inout XMLOutput, heartOnly: [HeartRateSample] = []) {
         var hrSum = 0, hrCount = 0, hrMax = 0, cadSum = 0, cadCount = 0
         for i in indices {
             if let hr = points[i].fix.heartRate, (1...255).contains(hr) { hrSum += hr; hrCount += 1; hrMax = max(hrMax, hr) }
@@ -147,6 +156,18 @@ public enum TCXWriter {
             writeTrackpoint(points[i].fix, cumulative[i], sport, &out)
         }
         if segment != nil { out.append("    </Track>\n") }
+        if !heartOnly.isEmpty {
+            out.append("    <Track>\n")
+            for h in heartOnly {
+                guard let bpm = h.bpm, (1...255).contains(bpm) else { continue }
+                out.append("     <Trackpoint><Time>")
+                out.appendTime(h.time)
+                out.append("</Time><HeartRateBpm><Value>")
+                out.appendInt(bpm)
+                out.append("</Value></HeartRateBpm></Trackpoint>\n")
+            }
+            out.append("    </Track>\n")
+        }
         out.append("   </Lap>\n")
     }
 

@@ -23,6 +23,8 @@ struct IntervalTracker: Sendable {
     let autoLapDistance: Double?
     /// kcal per hour of moving time (nil without a body weight).
     let caloriesPerHour: Double?
+    /// MET and the person, for heart-rate calories per lap and split (nil: MET only).
+    var calorieInputs: (met: Double, profile: BodyProfile)?
     private(set) var splits: [LapSummary] = []
     private(set) var laps: [LapSummary] = []
     private var splitOpen: OpenInterval
@@ -67,25 +69,44 @@ struct IntervalTracker: Sendable {
         lapOpen.add(heartRate: hr)
     }
 
-    private func summary(of iv: OpenInterval, to end: RecorderSnapshot, index: Int, trigger: LapTrigger) -> LapSummary {
+    private func summary(of iv: OpenInterval, to end: RecorderSnapshot, index: Int, trigger: LapTrigger,
+                         heartRate hr: HeartRateStats? = nil, calorieInputs: (met: Double, profile: BodyProfile)? = nil) -> LapSummary {
         let s = iv.start
         let moving = end.moving - s.moving
-        return LapSummary(index: index, trigger: trigger, startTime: s.time, endTime: end.time,
-                          elapsedSeconds: end.elapsed - s.elapsed, movingSeconds: moving,
-                          distanceMeters: end.distance - s.distance, elevationGainMeters: end.gain - s.gain,
-                          maxSpeed: iv.maxSpeed, calories: calories(movingSeconds: moving) ?? 0,
-                          averageHeartRate: iv.heartRateCount > 0 ? Int((Double(iv.heartRateSum) / Double(iv.heartRateCount)).rounded()) : nil,
-                          maxHeartRate: iv.heartRateMax)
+        var lap = LapSummary(index: index, trigger: trigger, startTime: s.time, endTime: end.time,
+                             elapsedSeconds: end.elapsed - s.elapsed, movingSeconds: moving,
+                             distanceMeters: end.distance - s.distance, elevationGainMeters: end.gain - s.gain,
+                             maxSpeed: iv.maxSpeed, calories: calories(movingSeconds: moving) ?? 0,
+                             averageHeartRate: iv.heartRateCount > 0 ? Int((Double(iv.heartRateSum) / Double(iv.heartRateCount)).rounded()) : nil,
+                             maxHeartRate: iv.heartRateMax)
+        // Heart rate recorded beside the fixes (strap, HR lines) replaces the fixes' own.
+        if let hr, let avg = hr.average {
+            lap.averageHeartRate = Int(avg.rounded())
+            lap.maxHeartRate = hr.maximum
+        }
+        if let hr { lap.heartRateZoneSeconds = hr.zoneSeconds }
+        if let hr, let c = calorieInputs, let kcal = hr.calories(movingSeconds: moving, met: c.met, profile: c.profile) {
+            lap.calories = kcal.kcal
+        }
+        return lap
+    }
+
+    /// The heart-rate figures of the lap or split closing at `time`, when heart rate was recorded
+    /// beside the fixes in it (nil otherwise: the fixes' own heart rate, if any, is used).
+    private static func close(_ kind: KeyPath<HeartRateTrack, HeartRateStats>, _ track: inout HeartRateTrack, at time: Double) -> HeartRateStats? {
+        let stats = kind == \HeartRateTrack.lap ? track.closeLap(at: time) : track.closeSplit(at: time)
+        return stats.sampleCount > 0 || stats.coveredSeconds > 0 ? stats : nil
     }
 
     /// The counters moved from `last` to `now` (an accepted point): closes every split and
     /// automatic lap whose distance was reached, cut at the interpolated instant.
-    mutating func advance(to now: RecorderSnapshot, into out: inout [RecorderEvent]) {
+    mutating func advance(to now: RecorderSnapshot, heartRate track: inout HeartRateTrack, into out: inout [RecorderEvent]) {
         let a = last
         last = now
         while now.distance >= Double(splits.count + 1) * splitUnit {
             let at = RecorderSnapshot.interpolated(a, now, atDistance: Double(splits.count + 1) * splitUnit)
-            let split = summary(of: splitOpen, to: at, index: splits.count, trigger: .distance)
+            let hr = IntervalTracker.close(\.split, &track, at: at.time)
+            let split = summary(of: splitOpen, to: at, index: splits.count, trigger: .distance, heartRate: hr, calorieInputs: calorieInputs)
             splits.append(split)
             out.append(.splitCompleted(split))
             splitOpen = OpenInterval(start: at)
@@ -93,7 +114,8 @@ struct IntervalTracker: Sendable {
         if let lapDistance = autoLapDistance, lapDistance > 0 {
             while now.distance >= lapOpen.start.distance + lapDistance {
                 let at = RecorderSnapshot.interpolated(a, now, atDistance: lapOpen.start.distance + lapDistance)
-                let lap = summary(of: lapOpen, to: at, index: laps.count, trigger: .distance)
+                let hr = IntervalTracker.close(\.lap, &track, at: at.time)
+                let lap = summary(of: lapOpen, to: at, index: laps.count, trigger: .distance, heartRate: hr, calorieInputs: calorieInputs)
                 laps.append(lap)
                 out.append(.lapCompleted(lap))
                 lapOpen = OpenInterval(start: at)
@@ -101,9 +123,26 @@ struct IntervalTracker: Sendable {
         }
     }
 
-    /// Closes the open lap at `at` (a manual lap) and returns it.
+    /// The same without heart rate beside the fixes (the fixes' own, if any, is used).
+    mutating func advance(to now: RecorderSnapshot, into out: inout [RecorderEvent]) {
+        var none = HeartRateTrack()
+        advance(to: now, heartRate: &none, into: &out)
+    }
+
     mutating func lap(at: RecorderSnapshot) -> LapSummary {
-        let lap = summary(of: lapOpen, to: at, index: laps.count, trigger: .manual)
+        var none = HeartRateTrack()
+        return lap(at: at, heartRate: &none)
+    }
+
+    mutating func finish(at end: RecorderSnapshot) {
+        var none = HeartRateTrack()
+        finish(at: end, heartRate: &none)
+    }
+
+    /// Closes the open lap at `at` (a manual lap) and returns it.
+    mutating func lap(at: RecorderSnapshot, heartRate track: inout HeartRateTrack) -> LapSummary {
+        let hr = IntervalTracker.close(\.lap, &track, at: at.time)
+        let lap = summary(of: lapOpen, to: at, index: laps.count, trigger: .manual, heartRate: hr, calorieInputs: calorieInputs)
         laps.append(lap)
         lapOpen = OpenInterval(start: at)
         return lap
@@ -111,12 +150,14 @@ struct IntervalTracker: Sendable {
 
     /// Closes the last lap (trigger `.end`: when it has time or distance, or is the only one)
     /// and the last partial split at `end`.
-    mutating func finish(at end: RecorderSnapshot) {
+    mutating func finish(at end: RecorderSnapshot, heartRate track: inout HeartRateTrack) {
+        let lapHR = IntervalTracker.close(\.lap, &track, at: end.time)
+        let splitHR = IntervalTracker.close(\.split, &track, at: end.time)
         if end.elapsed - lapOpen.start.elapsed > 0 || end.distance > lapOpen.start.distance || laps.isEmpty {
-            laps.append(summary(of: lapOpen, to: end, index: laps.count, trigger: .end))
+            laps.append(summary(of: lapOpen, to: end, index: laps.count, trigger: .end, heartRate: lapHR, calorieInputs: calorieInputs))
         }
         if end.distance > splitOpen.start.distance {
-            splits.append(summary(of: splitOpen, to: end, index: splits.count, trigger: .end))
+            splits.append(summary(of: splitOpen, to: end, index: splits.count, trigger: .end, heartRate: splitHR, calorieInputs: calorieInputs))
         }
     }
 }

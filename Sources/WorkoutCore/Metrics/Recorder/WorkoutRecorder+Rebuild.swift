@@ -5,8 +5,12 @@ extension WorkoutRecorder {
     /// The live recorder guarantees this order (user events are never stamped before a fix
     /// already recorded, and a late fix is kept as `late`, which `reingest` reproduces), so with
     /// the same settings the result equals the live recorder's. Derived events (auto-pause, signal, segments) are recomputed.
+    ///
+    /// Heart-rate samples recorded beside the fixes are replayed the same way, by time, before
+    /// the first point and user event stamped after them.
     public static func rebuild(id: WorkoutID, activity: ActivityType, startedAt: Double, settings: MetricsSettings = MetricsSettings(),
-                               points: some Sequence<TrackPoint>, events: [WorkoutEvent]) -> WorkoutRecorder {
+                               points: some Sequence<TrackPoint>, events: [WorkoutEvent],
+                               heartRate: HeartRateSeries = HeartRateSeries()) -> WorkoutRecorder {
         var r = WorkoutRecorder(id: id, activity: activity, startedAt: startedAt, settings: settings)
         let user = events.filter { [.pause, .resume, .lap, .marker, .recovered, .suspended].contains($0.kind) }
             .enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
@@ -23,13 +27,34 @@ extension WorkoutRecorder {
             case .motionPaused, .motionResumed, .segment, .signalLost, .signalRegained: break  // derived from the points
             }
         }
+        var h = 0
+        var rr = 0
+        let samples = heartRate.samples
+        // Heart-rate samples up to (not including) `t`, each after the user events before it.
+        func replayHeartRate(before t: Double, to r: inout WorkoutRecorder) {
+            while h < samples.count, samples[h].time < t {
+                let s = samples[h]
+                while e < user.count, user[e].time < s.time { apply(user[e], to: &r); e += 1 }
+                if let bpm = s.bpm {
+                    while rr < heartRate.rrIntervals.count, heartRate.rrIntervals[rr].time < s.time { rr += 1 }
+                    var mine: [UInt16] = []
+                    while rr < heartRate.rrIntervals.count, heartRate.rrIntervals[rr].time == s.time { mine.append(heartRate.rrIntervals[rr].interval1024); rr += 1 }
+                    r.heartRate(time: s.time, bpm: bpm, rr: mine)
+                } else {
+                    r.heartRateGap(at: s.time)
+                }
+                h += 1
+            }
+        }
         for p in points {
             let t = p.fix.time
+            if t.isFinite { replayHeartRate(before: t, to: &r) }
             while e < user.count, t.isFinite, user[e].time < t {
                 apply(user[e], to: &r); e += 1
             }
             r.reingest(p)
         }
+        replayHeartRate(before: .infinity, to: &r)
         while e < user.count { apply(user[e], to: &r); e += 1 }
         return r
     }
@@ -38,9 +63,10 @@ extension WorkoutRecorder {
     /// (default: the later of the last point and the last event).
     public static func recompute(id: WorkoutID, activity: ActivityType, startedAt: Double, endedAt: Double? = nil,
                                  settings: MetricsSettings = MetricsSettings(), points: [TrackPoint],
-                                 events: [WorkoutEvent] = []) -> Workout {
-        let r = rebuild(id: id, activity: activity, startedAt: startedAt, settings: settings, points: points, events: events)
-        let last = max(points.map(\.fix.time).filter(\.isFinite).max() ?? startedAt, events.map(\.time).max() ?? startedAt)
+                                 events: [WorkoutEvent] = [], heartRate: HeartRateSeries = HeartRateSeries()) -> Workout {
+        let r = rebuild(id: id, activity: activity, startedAt: startedAt, settings: settings, points: points, events: events, heartRate: heartRate)
+        let last = max(points.map(\.fix.time).filter(\.isFinite).max() ?? startedAt, events.map(\.time).max() ?? startedAt,
+                       heartRate.samples.last?.time ?? startedAt)
         return r.finish(at: endedAt ?? last)
     }
 }

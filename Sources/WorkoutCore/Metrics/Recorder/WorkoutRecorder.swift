@@ -41,6 +41,11 @@ public struct WorkoutRecorder: Sendable {
     private var efforts = BestEffortTracker()
     private var speeds: SpeedWindow
     private var intervals: IntervalTracker
+    /// Heart rate recorded beside the fixes (strap, feed HR lines): samples with gaps, RR
+    /// intervals, and the figures of the workout, open lap and open split.
+    public private(set) var heartRate: HeartRateTrack
+    /// Heart rate carried by accepted fixes (imports, FIX lines with "hr"): sum, count, maximum.
+    private var fixHeartRate = (sum: 0, count: 0, max: 0)
 
     public init(id: WorkoutID, activity: ActivityType, startedAt: Double, settings: MetricsSettings = MetricsSettings()) {
         self.id = id
@@ -57,6 +62,8 @@ public struct WorkoutRecorder: Sendable {
         let weight = settings.bodyWeightKilograms.flatMap { $0 > 0 ? $0 : nil }
         intervals = IntervalTracker(startedAt: startedAt, splitUnit: settings.splitUnit.meters,
                                     autoLapDistance: settings.autoLapDistance, caloriesPerHour: weight.map { activity.met * $0 })
+        intervals.calorieInputs = (activity.met, settings.bodyProfile)
+        heartRate = HeartRateTrack(zones: settings.heartRateZones, profile: settings.bodyProfile)
     }
 
     // MARK: - Questions
@@ -212,9 +219,30 @@ public struct WorkoutRecorder: Sendable {
         if let alt = fix.altitude { elevation.add(alt) }
         efforts.add(distance: distance, elapsed: t - startedAt - time.userPaused, time: t)
         if let v = speeds.add(time: t, distance: distance) { intervals.add(speed: v) }
-        if let hr = fix.heartRate { intervals.add(heartRate: hr) }
+        if let hr = fix.heartRate, HeartRateTrack.plausibleRange.contains(hr) {
+            intervals.add(heartRate: hr)
+            fixHeartRate.sum += hr; fixHeartRate.count += 1; fixHeartRate.max = max(fixHeartRate.max, hr)
+        }
         let now = RecorderSnapshot(time: t, elapsed: t - startedAt - time.userPaused, moving: time.moving, distance: distance, gain: elevation.gain)
-        intervals.advance(to: now, into: &out)
+        intervals.advance(to: now, heartRate: &heartRate, into: &out)
+    }
+
+    // MARK: - Heart rate
+
+    /// Records a heart-rate reading (strap or feed line). Ignored while paused, and when stamped
+    /// at or before the last pause, resume or lap (as late fixes are: a saved workout rebuilds
+    /// exactly); nil then.
+    @discardableResult
+    public mutating func heartRate(time t: Double, bpm: Int, rr: [UInt16] = []) -> HeartRateOutcome? {
+        guard !isPaused, t.isFinite, t > userEventFloor, t >= startedAt else { return nil }
+        return heartRate.add(time: t, bpm: bpm, rr: rr)
+    }
+
+    /// The heart rate stopped at `t` (no skin contact, strap lost): a gap, never the last value.
+    @discardableResult
+    public mutating func heartRateGap(at t: Double) -> Bool {
+        guard !isPaused, t.isFinite, t > userEventFloor else { return false }
+        return heartRate.gap(at: t)
     }
 
     // MARK: - User events
@@ -242,7 +270,7 @@ public struct WorkoutRecorder: Sendable {
     public mutating func lap(at time: Double) -> LapSummary {
         let t = clamp(time)
         userEventFloor = max(userEventFloor, t)
-        let lap = intervals.lap(at: snapshot(at: t))
+        let lap = intervals.lap(at: snapshot(at: t), heartRate: &heartRate)
         events.append(WorkoutEvent(kind: .lap, time: t))
         return lap
     }
@@ -271,6 +299,7 @@ public struct WorkoutRecorder: Sendable {
         case .acquiring, .moving, .paused:
             break
         }
+        heartRate.gap(at: t)
         phase = .paused(UserPause(since: t, cause: cause, signalLostSince: lostSince))
         emit(WorkoutEvent(kind: .pause, time: t, cause: cause), into: &out)
         return out
@@ -361,7 +390,7 @@ public struct WorkoutRecorder: Sendable {
         case .moving: current = c.speeds.current(distance: c.distance, lastEvidence: c.lastEvidence)
         case .acquiring, .autoPaused, .signalLost, .paused: current = nil
         }
-        return WorkoutSummary(
+        var s = WorkoutSummary(
             id: id, activity: activity, startedAt: startedAt, endedAt: nil,
             elapsedSeconds: elapsed, movingSeconds: c.time.moving, distanceMeters: c.distance,
             elevationGainMeters: c.elevation.gain, elevationLossMeters: c.elevation.loss,
@@ -371,6 +400,38 @@ public struct WorkoutRecorder: Sendable {
             currentSpeed: current, maxSpeed: c.speeds.maxSpeed, calories: c.intervals.calories(movingSeconds: c.time.moving),
             signalLostSeconds: c.time.signalLost, splits: c.intervals.splits, laps: c.intervals.laps,
             bestEfforts: activity.tracksBestEfforts ? c.efforts.efforts : [])
+        c.addHeartRate(to: &s, at: t)
+        return s
+    }
+
+    /// Heart-rate figures of the summary: from the track when heart rate was recorded beside the
+    /// fixes, else from the fixes' own (average and maximum only); calories and their method.
+    private func addHeartRate(to s: inout WorkoutSummary, at t: Double) {
+        let hr = heartRate.standing(at: t)
+        let w = hr.workout
+        if let avg = w.average {
+            s.averageHeartRate = avg
+            s.maxHeartRate = w.maximum
+        } else if fixHeartRate.count > 0 {
+            s.averageHeartRate = Double(fixHeartRate.sum) / Double(fixHeartRate.count)
+            s.maxHeartRate = fixHeartRate.max
+        }
+        if isPaused {
+            s.heartRate = nil
+        } else {
+            s.heartRate = hr.current(at: t)
+            s.heartRateZone = hr.currentZone(at: t)
+        }
+        if let z = settings.heartRateZones {
+            s.heartRateZoneBounds = z.lowerBounds
+            s.heartRateZoneSeconds = w.zoneSeconds
+        }
+        if let c = w.calories(movingSeconds: s.movingSeconds, met: activity.met, profile: settings.bodyProfile) {
+            s.calories = c.kcal
+            s.caloriesMethod = c.method
+        } else {
+            s.caloriesMethod = nil
+        }
     }
 
     /// Seconds spent auto-paused (no movement) up to `now`; elapsed = moving + auto-paused +
@@ -390,9 +451,12 @@ public struct WorkoutRecorder: Sendable {
         let t = c.clamp(time)
         var out: [RecorderEvent] = []
         c.detectSignalLoss(at: t, into: &out)
-        c.intervals.finish(at: c.snapshot(at: t))
+        c.intervals.finish(at: c.snapshot(at: t), heartRate: &c.heartRate)
         var s = c.summary(now: t)
         s.endedAt = t
-        return RecordedWorkout(summary: s, points: c.points, events: c.events)
+        s.heartRate = nil
+        s.heartRateZone = nil
+        return RecordedWorkout(summary: s, points: c.points, events: c.events,
+                               heartRate: HeartRateSeries(samples: c.heartRate.samples, rrIntervals: c.heartRate.rrIntervals))
     }
 }

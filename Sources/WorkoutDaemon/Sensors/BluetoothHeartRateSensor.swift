@@ -1,0 +1,357 @@
+import Glibc
+import WorkoutCore
+
+/// A Bluetooth LE heart-rate strap through BlueZ on the system D-Bus (doc/org.bluez.*.rst). The
+/// decisions are `SensorConnection`'s (a pure machine) and `BlueZObjects`'; this class performs
+/// its actions: find the device (ObjectManager.GetManagedObjects), Device1.Connect, wait for
+/// ServicesResolved, find 0x2A37, subscribe (AcquireNotify where BlueZ offers it, else
+/// StartNotify and PropertiesChanged on Value), read Body Sensor Location and the battery.
+/// A drop (Connected or ServicesResolved going false, silence, the bus closing) is reported to
+/// the machine, which retries with backoff.
+final class BluetoothHeartRateSensor {
+    /// What the sensor tells its owner.
+    enum Report {
+        /// A reading, dated by the daemon's clock when it arrived.
+        case reading(bpm: Int, rr: [UInt16])
+        /// The readings stopped (contact lost, dropped, closed): a gap.
+        case stopped
+        case log(SensorLogEvent)
+    }
+
+    let config: SensorConfig
+    let address: String?
+    private unowned let loop: EventLoop
+    private let clock: DaemonClock
+    private let environment: [String: String]
+    private let report: (Report) -> Void
+    private(set) var machine = SensorConnection()
+    /// Measurements that did not parse (`status.sensors[].rejected`).
+    private(set) var badMeasurements = 0
+
+    private var bus: DBusConnection?
+    /// Counts connection attempts; callbacks of an abandoned attempt see a different number.
+    private var attempt = 0
+    private var retryToken: EventLoop.Token?
+    private var waitToken: EventLoop.Token?
+    private var matchTokens: [Int] = []
+    private var device: BlueZObjects.Device?
+    private var measurementPath: String?
+    private var notifyFD: Int32 = -1
+    private var notifyToken: EventLoop.Token?
+    /// Set while waiting for ServicesResolved after Connect.
+    private var onResolved: (() -> Void)?
+
+    static let bluez = "org.bluez"
+    static let properties = "org.freedesktop.DBus.Properties"
+    static let connectTimeout = 30.0
+    static let resolveTimeout = 20.0
+
+    init(_ config: SensorConfig, loop: EventLoop, clock: DaemonClock, environment: [String: String], report: @escaping (Report) -> Void) {
+        self.config = config
+        switch config {
+        case .bluetooth(let a): address = a
+        }
+        self.loop = loop
+        self.clock = clock
+        self.environment = environment
+        self.report = report
+    }
+
+    deinit { teardown() }
+
+    // MARK: - Owner's calls
+
+    func open() { perform(machine.open(now: clock.now())) }
+    func close() { perform(machine.close(now: clock.now())) }
+    func tick() { perform(machine.tick(now: clock.now())) }
+
+    // MARK: - Performing the machine's actions
+
+    private func perform(_ actions: [SensorAction]) {
+        for a in actions {
+            switch a {
+            case .connect: connect()
+            case .scheduleRetry(let at):
+                if let t = retryToken { loop.cancel(t) }
+                retryToken = loop.after(max(0, at - clock.now())) { [weak self] in
+                    guard let self else { return }
+                    self.retryToken = nil
+                    self.perform(self.machine.retryDue(now: self.clock.now()))
+                }
+            case .record(_, let bpm, let rr): report(.reading(bpm: bpm, rr: rr))
+            case .gap: report(.stopped)
+            case .disconnect: disconnect()
+            case .log(let e): report(.log(e))
+            }
+        }
+    }
+
+    /// Something went wrong in the current attempt or connection: undo it and tell the machine.
+    private func fail(_ reason: String, attempt a: Int) {
+        guard a == attempt else { return }
+        cleanupAttempt()
+        perform(machine.failed(reason, now: clock.now()))
+    }
+
+    private func cleanupAttempt() {
+        attempt += 1
+        if let t = waitToken { loop.cancel(t) }
+        waitToken = nil
+        onResolved = nil
+        for m in matchTokens { bus?.removeMatch(m) }
+        matchTokens = []
+        closeNotifyFD()
+        measurementPath = nil
+    }
+
+    private func teardown() {
+        cleanupAttempt()
+        if let t = retryToken { loop.cancel(t) }
+        retryToken = nil
+        bus?.close()
+        bus = nil
+    }
+
+    /// Unsubscribes and disconnects the strap (saves its battery), then lets the bus go.
+    private func disconnect() {
+        let path = measurementPath
+        let dev = device
+        cleanupAttempt()
+        if let t = retryToken { loop.cancel(t) }
+        retryToken = nil
+        guard let bus, !bus.isClosed else { return }
+        if let path {
+            bus.call(.methodCall(destination: Self.bluez, path: path, interface: "org.bluez.GattCharacteristic1", member: "StopNotify")) { _ in }
+        }
+        if let dev {
+            bus.call(.methodCall(destination: Self.bluez, path: dev.path, interface: "org.bluez.Device1", member: "Disconnect")) { _ in }
+        }
+    }
+
+    // MARK: - Connecting
+
+    private func connect() {
+        cleanupAttempt()
+        let a = attempt
+        if let bus, !bus.isClosed {
+            findDevice(a)
+            return
+        }
+        do {
+            let address = try DBusAddress.system(environment: environment)
+            let conn = try DBusConnection(address: address, loop: loop)
+            bus = conn
+            conn.onReady = { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success: self.findDevice(a)
+                case .failure(let e): self.bus = nil; self.fail("system bus: \(e)", attempt: a)
+                }
+            }
+            conn.onClose = { [weak self] e in
+                guard let self else { return }
+                self.bus = nil
+                self.fail("system bus closed: \(e)", attempt: self.attempt)
+            }
+        } catch {
+            fail("system bus: \(error)", attempt: a)
+        }
+    }
+
+    private func call(_ path: String, _ interface: String, _ member: String, _ body: [DBusValue] = [], timeout: Double? = nil,
+                      attempt a: Int, _ then: @escaping (DBusIncoming) -> Void) {
+        guard let bus else { fail("system bus closed", attempt: a); return }
+        bus.call(.methodCall(destination: Self.bluez, path: path, interface: interface, member: member, body: body), timeout: timeout) { [weak self] r in
+            guard let self, a == self.attempt else { return }
+            switch r {
+            case .success(let reply): then(reply)
+            case .failure(let e): self.fail("\(member): \(e)", attempt: a)
+            }
+        }
+    }
+
+    private func managedObjects(_ a: Int, _ then: @escaping (BlueZObjects) -> Void) {
+        call("/", "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", attempt: a) { reply in
+            then(BlueZObjects(managedObjects: reply.body.first ?? .array(.byte, [])))
+        }
+    }
+
+    private func findDevice(_ a: Int) {
+        managedObjects(a) { [weak self] tree in
+            guard let self else { return }
+            guard let dev = tree.device(address: self.address) else {
+                self.fail(tree.missingDeviceReason(address: self.address), attempt: a)
+                return
+            }
+            self.device = dev
+            self.watchDevice(dev, a)
+            if dev.connected && dev.servicesResolved {
+                self.subscribe(a)
+            } else {
+                self.onResolved = { [weak self] in self?.subscribe(a) }
+                self.waitToken = self.loop.after(Self.resolveTimeout) { [weak self] in
+                    self?.fail("services not resolved within \(Int(Self.resolveTimeout)) s", attempt: a)
+                }
+                if !dev.connected {
+                    self.call(dev.path, "org.bluez.Device1", "Connect", timeout: Self.connectTimeout, attempt: a) { _ in }
+                }
+            }
+        }
+    }
+
+    /// Follows the device's Connected and ServicesResolved (PropertiesChanged).
+    private func watchDevice(_ dev: BlueZObjects.Device, _ a: Int) {
+        guard let bus else { return }
+        let rule = DBusMatchRule(path: dev.path, interface: Self.properties, member: "PropertiesChanged", arg0: "org.bluez.Device1")
+        matchTokens.append(bus.addMatch(rule) { [weak self] m in
+            guard let self, a == self.attempt,
+                  let changed = BlueZObjects.changedProperties(m.body, interface: "org.bluez.Device1") else { return }
+            if changed["Connected"]?.bool == false || changed["ServicesResolved"]?.bool == false {
+                self.fail("disconnected", attempt: a)
+                return
+            }
+            if let p = changed["Battery"]?.integer { self.updateBattery(Int(p)) }
+            if changed["ServicesResolved"]?.bool == true, let next = self.onResolved {
+                self.onResolved = nil
+                if let t = self.waitToken { self.loop.cancel(t) }
+                self.waitToken = nil
+                next()
+            }
+        })
+    }
+
+    private func subscribe(_ a: Int) {
+        managedObjects(a) { [weak self] tree in
+            guard let self, let dev = self.device,
+                  let fresh = tree.devices.first(where: { $0.path == dev.path }) else {
+                self?.fail("the strap disappeared from BlueZ", attempt: a)
+                return
+            }
+            self.device = fresh
+            guard let hrm = tree.characteristic(BlueZObjects.UUID.heartRateMeasurement, of: fresh) else {
+                self.fail("\(fresh.displayName) has no Heart Rate Measurement characteristic", attempt: a)
+                return
+            }
+            self.measurementPath = hrm.path
+            let info = SensorInfo(name: fresh.displayName, battery: fresh.batteryPercentage)
+            let location = tree.characteristic(BlueZObjects.UUID.bodySensorLocation, of: fresh)
+            let battery = fresh.batteryPercentage == nil ? tree.characteristic(BlueZObjects.UUID.batteryLevel, of: fresh) : nil
+            let subscribed: () -> Void = { [weak self] in
+                guard let self, a == self.attempt else { return }
+                self.perform(self.machine.connected(info, now: self.clock.now()))
+                if let location { self.readDetail(location.path, a) { self.updateLocation(BodySensorLocation(value: $0)) } }
+                if let battery { self.readDetail(battery.path, a) { self.updateBattery(BatteryLevel.decode($0)) } }
+            }
+            if hrm.notifyAcquired != nil {
+                self.acquireNotify(hrm.path, a, then: subscribed)
+            } else {
+                self.startNotify(hrm.path, a, then: subscribed)
+            }
+        }
+    }
+
+    /// StartNotify, with the values arriving as PropertiesChanged on the characteristic.
+    private func startNotify(_ path: String, _ a: Int, then: @escaping () -> Void) {
+        guard let bus else { fail("system bus closed", attempt: a); return }
+        let rule = DBusMatchRule(path: path, interface: Self.properties, member: "PropertiesChanged", arg0: "org.bluez.GattCharacteristic1")
+        matchTokens.append(bus.addMatch(rule, done: { [weak self] r in
+            guard let self, a == self.attempt else { return }
+            if case .failure(let e) = r { self.fail("AddMatch: \(e)", attempt: a); return }
+            self.call(path, "org.bluez.GattCharacteristic1", "StartNotify", attempt: a) { _ in then() }
+        }) { [weak self] m in
+            guard let self, a == self.attempt,
+                  let value = BlueZObjects.changedProperties(m.body, interface: "org.bluez.GattCharacteristic1")?["Value"]?.byteArray else { return }
+            self.measured(value)
+        })
+    }
+
+    /// AcquireNotify: BlueZ hands a socket whose every read is one notification. Falls back to
+    /// StartNotify when BlueZ refuses (another client holds it, or not supported).
+    private func acquireNotify(_ path: String, _ a: Int, then: @escaping () -> Void) {
+        guard let bus else { fail("system bus closed", attempt: a); return }
+        bus.call(.methodCall(destination: Self.bluez, path: path, interface: "org.bluez.GattCharacteristic1", member: "AcquireNotify",
+                             body: [.properties([])])) { [weak self] r in
+            guard let self else { return }
+            guard a == self.attempt else {
+                if case .success(let reply) = r { for fd in reply.fds { Glibc.close(fd) } }
+                return
+            }
+            guard case .success(let reply) = r, let fd = reply.fd(at: 0) else {
+                if case .success(let reply) = r { for fd in reply.fds { Glibc.close(fd) } }
+                self.startNotify(path, a, then: then)
+                return
+            }
+            for other in reply.fds where other != fd { Glibc.close(other) }
+            let flags = fcntl(fd, F_GETFL)
+            _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+            self.notifyFD = fd
+            self.notifyToken = self.loop.watch(fd) { [weak self] _ in self?.readNotifications(a) }
+            then()
+        }
+    }
+
+    private func readNotifications(_ a: Int) {
+        var buf = [UInt8](repeating: 0, count: 517)
+        while notifyFD >= 0 {
+            let n = buf.withUnsafeMutableBytes { recv(notifyFD, $0.baseAddress, $0.count, 0) }
+            if n > 0 { measured(Array(buf[0..<n])); continue }
+            if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
+            fail("notification socket closed", attempt: a)
+            return
+        }
+    }
+
+    private func closeNotifyFD() {
+        if let t = notifyToken { loop.unwatch(t) }
+        notifyToken = nil
+        if notifyFD >= 0 { Glibc.close(notifyFD) }
+        notifyFD = -1
+    }
+
+    private func readDetail(_ path: String, _ a: Int, _ then: @escaping ([UInt8]) -> Void) {
+        guard let bus else { return }
+        bus.call(.methodCall(destination: Self.bluez, path: path, interface: "org.bluez.GattCharacteristic1", member: "ReadValue",
+                             body: [.properties([])])) { [weak self] r in
+            guard let self, a == self.attempt, case .success(let reply) = r, let bytes = reply.body.first?.byteArray else { return }
+            then(bytes)  // a strap that refuses the read simply has no detail shown
+        }
+    }
+
+    private func measured(_ value: [UInt8]) {
+        do {
+            let m = try HeartRateMeasurement.parse(value)
+            perform(machine.measured(m, now: clock.now()))
+        } catch {
+            badMeasurements += 1
+        }
+    }
+
+    private func updateBattery(_ level: Int?) {
+        guard let level, var info = machine.phase.info else { return }
+        info.battery = level
+        machine.updated(info)
+    }
+
+    private func updateLocation(_ location: BodySensorLocation?) {
+        guard let location, var info = machine.phase.info else { return }
+        info.location = location
+        machine.updated(info)
+    }
+
+    // MARK: - Status
+
+    func json(now: Double) -> JSON {
+        var o = JSONObject()
+        o["kind"] = .string(config.kind)
+        o["address"] = .string(device?.address ?? address)
+        o["state"] = .string(machine.phase.name)
+        let info = machine.phase.info
+        o["name"] = .string(info?.name)
+        o["battery"] = .int(info?.battery)
+        o["location"] = .string(info?.location?.label)
+        o["since"] = .string(machine.phase.since.map { ISO8601.format($0) })
+        o["problem"] = .string(machine.phase.problem(now: now))
+        o["badMeasurements"] = .int(badMeasurements)
+        return .object(o)
+    }
+}

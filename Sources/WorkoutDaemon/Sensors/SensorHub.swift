@@ -1,0 +1,69 @@
+import WorkoutCore
+
+/// The heart-rate sensors of the configuration (`sensors`), opened and closed by the lifecycle
+/// like the GPS feeds (`openSensors`/`closeSensors`). Reports through a closure; holds no
+/// reference to the daemon.
+final class SensorHub {
+    enum Report {
+        case reading(bpm: Int, rr: [UInt16])
+        case stopped
+        case log(SensorLogEvent)
+    }
+
+    private unowned let loop: EventLoop
+    private let clock: DaemonClock
+    private let environment: [String: String]
+    private let report: (Report) -> Void
+    private(set) var configs: [SensorConfig]
+    private var sensors: [BluetoothHeartRateSensor] = []
+    private var isOpen = false
+
+    init(loop: EventLoop, configs: [SensorConfig], clock: DaemonClock, environment: [String: String], report: @escaping (Report) -> Void) {
+        self.loop = loop
+        self.clock = clock
+        self.environment = environment
+        self.report = report
+        self.configs = configs
+        build()
+    }
+
+    private func build() {
+        sensors = configs.map { c in
+            BluetoothHeartRateSensor(c, loop: loop, clock: clock, environment: environment) { [weak self] r in
+                switch r {
+                case .reading(let bpm, let rr): self?.report(.reading(bpm: bpm, rr: rr))
+                case .stopped: self?.report(.stopped)
+                case .log(let e): self?.report(.log(e))
+                }
+            }
+        }
+    }
+
+    func open() {
+        isOpen = true
+        for s in sensors { s.open() }
+    }
+
+    func close() {
+        isOpen = false
+        for s in sensors { s.close() }
+    }
+
+    /// About once a second: silence detection.
+    func tick() { for s in sensors { s.tick() } }
+
+    /// A reload changed `sensors`: close the old ones, open the new ones if recording.
+    func configure(_ new: [SensorConfig]) {
+        guard new != configs else { return }
+        let wasOpen = isOpen
+        close()
+        configs = new
+        build()
+        if wasOpen { open() }
+    }
+
+    func shutdown() { close() }
+
+    /// `status.sensors`.
+    func json() -> JSON { .array(sensors.map { $0.json(now: clock.now()) }) }
+}
