@@ -37,6 +37,7 @@ extension Daemon {
         w.raw(",\"action\":"); w.string(lifecycle.actionTitle(defaultActivity: config.defaultActivity))
         w.raw(",\"saveError\":"); w.string(lifecycle.saveError ?? journal.lastError?.description)
         w.raw(",\"sleepInhibitor\":"); w.value(sleepInhibitorJSON())
+        w.raw(",\"dateSource\":"); w.string(lifecycle.dateSource.describe(sync: clock.sync ?? .unknown))
         switch line {
         case .subscribedReply: w.raw(",\"subscribed\":true}")
         case .reply, .event: w.raw("}")

@@ -183,6 +183,10 @@ public final class Daemon: @unchecked Sendable {
                 publish()
                 notifier.notify(["STATUS=" + statusLine()])
             case .publishProgress: publish()
+            case .shiftClock(let seconds):
+                clock.shift(by: seconds)
+                feeds?.workoutClockShifted(by: seconds)
+                log(ClockLogEvent.dates(lifecycle.dateSource.describe(sync: clock.sync ?? .unknown)))
             }
         }
         clock.track(workoutInProgress: lifecycle.hasWorkoutInProgress)

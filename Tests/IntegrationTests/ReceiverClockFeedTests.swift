@@ -20,39 +20,42 @@ import WorkoutCore
         return (stopped, status)
     }
 
+    /// The system clock dates these rides (pinned synchronized: docs/time.md).
     @Test func outliersAndReceiversBehind() throws {
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"metrics":{"autoPauseSeconds":0}}"#)
-        try d.start()
-        defer { d.stop() }
-        let reference = try Self.ride(d) { i, t0 in t0 + Double(i) }.summary
-        let refDistance = reference["distanceMeters"] as? Double ?? 0
-        let refElapsed = reference["elapsedSeconds"] as? Double ?? 0
-        print("time: reference ride: \(refDistance) m, \(refElapsed) s, points \(reference["pointCount"] ?? "?"), accepted \(reference["acceptedCount"] ?? "?"), rejected \(reference["rejected"] ?? "?")")
-        #expect(abs(refDistance - 1794) < 20, "reference ride: \(refDistance) m")
-        #expect(refElapsed > 298 && refElapsed < 302, "reference ride: \(refElapsed) s")
-        let y2099 = 4_070_908_800.0, y9999 = 253_402_300_799.0
-        let outliers: [(String, (Double) -> Double)] = [("+1 h", { $0 + 3600 }), ("2099", { _ in y2099 }), ("9999", { _ in y9999 })]
-        for (name, date) in outliers {
-            let s = try Self.ride(d) { i, t0 in i == 150 ? date(t0 + 150) : t0 + Double(i) }.summary
-            let distance = s["distanceMeters"] as? Double ?? 0
-            let elapsed = s["elapsedSeconds"] as? Double ?? 0
-            #expect(abs(elapsed - refElapsed) < 2, "one fix dated \(name): elapsed \(elapsed) s vs \(refElapsed) s")
-            #expect(abs(distance - refDistance) / refDistance < 0.01, "one fix dated \(name): \(distance) m vs \(refDistance) m")
-            print("time: one fix dated \(name): elapsed \(elapsed) s (reference \(refElapsed)), distance \(distance) m (reference \(refDistance))")
-        }
-        let behind: [(String, Double, String)] = [("16 s", -16, "16 s behind"), ("1 day", -86400, "1 day behind"), ("8 years", -8 * 365.2425 * 86400, "8 years behind")]
-        for (name, offset, words) in behind {
-            let (s, status) = try Self.ride(d) { i, t0 in t0 + offset + Double(i) }
-            let distance = s["distanceMeters"] as? Double ?? 0
-            let elapsed = s["elapsedSeconds"] as? Double ?? 0
-            let gps = status["gps"] as? [String: Any] ?? [:]
-            let problem = gps["problem"] as? String ?? ""
-            #expect(abs(distance - refDistance) / refDistance < 0.01, "fixes \(name) behind: \(distance) m vs \(refDistance) m")
-            #expect(abs(elapsed - refElapsed) < 2, "fixes \(name) behind: elapsed \(elapsed) s")
-            #expect(problem.contains(words) && problem.contains("placed by arrival"), "gps.problem: \(problem)")
-            let offsetShown = gps["clockOffsetSeconds"] as? Double ?? 0
-            #expect(abs(offsetShown - offset) < 3, "clockOffsetSeconds \(offsetShown) for \(offset)")
-            print("time: fixes \(name) behind: elapsed \(elapsed) s, distance \(distance) m, problem \"\(problem)\"")
+        try ClockShim.withSynchronizedClock { env in
+            let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"metrics":{"autoPauseSeconds":0}}"#, extraEnv: env)
+            try d.start()
+            defer { d.stop() }
+            let reference = try Self.ride(d) { i, t0 in t0 + Double(i) }.summary
+            let refDistance = reference["distanceMeters"] as? Double ?? 0
+            let refElapsed = reference["elapsedSeconds"] as? Double ?? 0
+            print("time: reference ride: \(refDistance) m, \(refElapsed) s, points \(reference["pointCount"] ?? "?"), accepted \(reference["acceptedCount"] ?? "?"), rejected \(reference["rejected"] ?? "?")")
+            #expect(abs(refDistance - 1794) < 20, "reference ride: \(refDistance) m")
+            #expect(refElapsed > 298 && refElapsed < 302, "reference ride: \(refElapsed) s")
+            let y2099 = 4_070_908_800.0, y9999 = 253_402_300_799.0
+            let outliers: [(String, (Double) -> Double)] = [("+1 h", { $0 + 3600 }), ("2099", { _ in y2099 }), ("9999", { _ in y9999 })]
+            for (name, date) in outliers {
+                let s = try Self.ride(d) { i, t0 in i == 150 ? date(t0 + 150) : t0 + Double(i) }.summary
+                let distance = s["distanceMeters"] as? Double ?? 0
+                let elapsed = s["elapsedSeconds"] as? Double ?? 0
+                #expect(abs(elapsed - refElapsed) < 2, "one fix dated \(name): elapsed \(elapsed) s vs \(refElapsed) s")
+                #expect(abs(distance - refDistance) / refDistance < 0.01, "one fix dated \(name): \(distance) m vs \(refDistance) m")
+                print("time: one fix dated \(name): elapsed \(elapsed) s (reference \(refElapsed)), distance \(distance) m (reference \(refDistance))")
+            }
+            let behind: [(String, Double, String)] = [("16 s", -16, "16 s behind"), ("1 day", -86400, "1 day behind"), ("8 years", -8 * 365.2425 * 86400, "8 years behind")]
+            for (name, offset, words) in behind {
+                let (s, status) = try Self.ride(d) { i, t0 in t0 + offset + Double(i) }
+                let distance = s["distanceMeters"] as? Double ?? 0
+                let elapsed = s["elapsedSeconds"] as? Double ?? 0
+                let gps = status["gps"] as? [String: Any] ?? [:]
+                let problem = gps["problem"] as? String ?? ""
+                #expect(abs(distance - refDistance) / refDistance < 0.01, "fixes \(name) behind: \(distance) m vs \(refDistance) m")
+                #expect(abs(elapsed - refElapsed) < 2, "fixes \(name) behind: elapsed \(elapsed) s")
+                #expect(problem.contains(words) && problem.contains("placed by arrival"), "gps.problem: \(problem)")
+                let offsetShown = gps["clockOffsetSeconds"] as? Double ?? 0
+                #expect(abs(offsetShown - offset) < 3, "clockOffsetSeconds \(offsetShown) for \(offset)")
+                print("time: fixes \(name) behind: elapsed \(elapsed) s, distance \(distance) m, problem \"\(problem)\"")
+            }
         }
     }
 }

@@ -23,6 +23,9 @@ public enum JournalRecord: Sendable, Equatable {
     case heartRate(time: Double, bpm: Int, rr: [UInt16])
     /// The heart rate stopped (no contact, strap lost): a gap.
     case heartRateGap(time: Double)
+    /// The workout's dates moved by `by` seconds (dated by a GPS receiver while the system clock
+    /// is unsynchronized, or back; docs/time.md): every earlier time moves, no duration changes.
+    case shifted(by: Double)
 }
 
 extension JournalRecord {
@@ -31,7 +34,7 @@ extension JournalRecord {
     public var aliveTime: Double? {
         switch self {
         case .alive(let t): return t
-        case .started, .paused, .resumed, .lap, .marker, .stopped, .recovered, .rebased, .fix, .suspended, .heartRate, .heartRateGap: return nil
+        case .started, .paused, .resumed, .lap, .marker, .stopped, .recovered, .rebased, .fix, .suspended, .heartRate, .heartRateGap, .shifted: return nil
         }
     }
 }

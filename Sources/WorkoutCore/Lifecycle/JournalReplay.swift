@@ -35,6 +35,8 @@ struct JournalReplay {
                 stopped = t
             case .alive(let t):
                 last = max(last, t)
+            case .shifted(let s):
+                recorder = recorder.shifted(by: s); last += s
             case .rebased(let t, let origin):
                 if recorder.points.isEmpty {
                     recorder = WorkoutRecorder(id: id, activity: activity, startedAt: t, settings: origin.settings(settings))

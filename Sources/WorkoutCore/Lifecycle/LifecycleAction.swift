@@ -40,6 +40,10 @@ public enum LifecycleAction: Sendable {
     case publish
     /// The numbers moved (a tick while recording): tell `watch` subscribers.
     case publishProgress
+    /// Move the workout's clock (`DaemonClock`) and the receiver's offset to it
+    /// (`ReceiverClock.workoutClockShifted`) by this many seconds: its dates now come from the
+    /// GPS receiver, or back from the system clock (`WorkoutLifecycle.datesChecked`, docs/time.md).
+    case shiftClock(by: Double)
 }
 
 /// A control command that does not fit the current state. Ordinary input, not a bug: it is

@@ -59,6 +59,8 @@ public struct WorkoutInProgress: Sendable {
     public internal(set) var clock: WorkoutClock = .system
     /// Set while the feeding source is a simulation (`FeedReplay`): its fixes move the clock.
     public internal(set) var replay: FeedReplay?
+    /// What dates the workout (`WorkoutLifecycle.datesChecked`, docs/time.md).
+    public internal(set) var dates = DateSource.system
     /// The settings from the configuration (a replayed device track is measured with the import
     /// rules derived from them).
     public let baseSettings: MetricsSettings

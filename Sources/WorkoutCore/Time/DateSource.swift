@@ -6,15 +6,47 @@ public enum DateSource: Sendable, Equatable {
     /// Receiver time minus system time, added to the workout's clock.
     case receiver(offset: Double)
 
+    /// No receiver date before this (2026-01-01T00:00:00Z, before this code was written) dates a
+    /// workout: a replayed old log or a receiver 1024 weeks behind is not the time.
+    public static let earliestReceiverDate = 1_767_225_600.0
+
     /// The receiver dates the workout when the system clock is unsynchronized and the receiver's
-    /// time is trusted (`ReceiverClock.isTrusted`) and differs by more than its tolerance.
+    /// time is trusted (`ReceiverClock.isTrusted`), differs by more than its tolerance and is not
+    /// before `earliestReceiverDate`.
     public static func choose(sync: SystemClockSync, receiver: ReceiverClock) -> DateSource {
         switch sync {
         case .synchronized, .unknown:
             return .system
         case .unsynchronized:
-            guard receiver.isTrusted, let o = receiver.offset, o != 0 else { return .system }
+            guard receiver.isTrusted, let o = receiver.offset, o != 0,
+                  let r = receiver.latestReceiverTime, r >= earliestReceiverDate else { return .system }
             return .receiver(offset: o)
+        }
+    }
+
+    /// Seconds the workout's clock is moved from the system clock's dates (0 for `.system`).
+    public var offset: Double {
+        switch self {
+        case .system: return 0
+        case .receiver(let o): return o
+        }
+    }
+
+    /// What dates a workout next, given what dates it now (`self`) and a receiver whose clock is
+    /// measured against the workout's clock as it is now (already moved by `offset`): the system
+    /// clock once the kernel says synchronized (or cannot say); while unsynchronized, the
+    /// receiver's time once it is trusted and differs (the offsets add up), else no change (an
+    /// unconfirmed or out-of-sequence receiver does not move the dates back and forth). The
+    /// workout's clock moves by `next.offset - offset`.
+    public func next(sync: SystemClockSync, receiver: ReceiverClock) -> DateSource {
+        switch sync {
+        case .synchronized, .unknown:
+            return .system
+        case .unsynchronized:
+            switch DateSource.choose(sync: sync, receiver: receiver) {
+            case .receiver(let o): return .receiver(offset: offset + o)
+            case .system: return self
+            }
         }
     }
 

@@ -178,6 +178,9 @@ public struct ReceiverClock: Sendable {
         return [.problemChanged(p)]
     }
 
+    /// The receiver's own time of the latest fix (nil before a fix).
+    public var latestReceiverTime: Double? { lastReceiverTime }
+
     private var lastReceiverTime: Double? {
         switch phase {
         case .unknown: return nil

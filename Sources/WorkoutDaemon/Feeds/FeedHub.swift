@@ -69,7 +69,7 @@ final class FeedHub {
     /// One read buffer for every feed socket client (all read on the loop thread).
     private var reader = FeedReader()
     /// The receiver's clock against the workout's (docs/time.md).
-    private var receiverClock = ReceiverClock()
+    private(set) var receiverClock = ReceiverClock()
     /// The source feeding the workout and when it last delivered (monotonic).
     private var feeding: (source: Source, lastFix: Double)?
 
@@ -144,6 +144,14 @@ final class FeedHub {
         networkIndex = 0
         failures = 0
         tryNetwork()
+    }
+
+    /// The workout's clock moved by `seconds` (`DaemonClock.shift`): the receiver's offset to it
+    /// is restated, and its clock problem with it.
+    func workoutClockShifted(by seconds: Double) {
+        for e in receiverClock.workoutClockShifted(by: seconds) { report(.log(ClockLogEvent.receiver(e))) }
+        status.clockProblem = receiverClock.problem
+        status.clockOffsetSeconds = receiverClock.measuredOffset
     }
 
     func close() {

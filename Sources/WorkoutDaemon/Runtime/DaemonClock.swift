@@ -31,6 +31,12 @@ final class DaemonClock {
         workout = WorkoutTimeBase.restored(SystemClock.read(), journalLast: journalLast)
     }
 
+    /// Moves the workout's dates by `seconds` (the core's `shiftClock`: dated by a GPS receiver,
+    /// or back by the system clock); its durations run on unchanged.
+    func shift(by seconds: Double) {
+        workout = workout?.shifted(by: seconds)
+    }
+
     /// Reads the clocks: suspends and steps since the last reading, and the synchronization
     /// state when it changed (nil when unchanged).
     func check() -> (events: [ClockEvent], syncChanged: SystemClockSync?) {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Testing
 
 /// The LD_PRELOAD clock shim (Tests/Shims/clockshim.c) built for one test: it moves the
 /// daemon's CLOCK_REALTIME, CLOCK_BOOTTIME and CLOCK_MONOTONIC and its adjtimex answer, never the
@@ -40,6 +41,18 @@ struct ClockShim {
     /// of MONOTONIC. `stepped` is any wall-clock offset already in place.
     func suspend(seconds: Double, stepped: Double = 0) throws {
         try set(realtime: stepped + seconds, boottime: seconds)
+    }
+
+    /// Runs `body` with the environment of a shim that changes no clock and answers adjtimex
+    /// "synchronized": the machine's own kernel may say unsynchronized (containers, no NTP), and
+    /// then a trusted receiver would date the workout (docs/time.md). Skips (fails under CI=true)
+    /// without a C compiler.
+    static func withSynchronizedClock(_ body: ([String: String]) throws -> Void) throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (shim, why) = build(in: dir)
+        guard let shim else { Issue.recordIfCI(why); return }
+        try body(shim.environment)
     }
 
     /// A temp dir short enough for Unix sockets.

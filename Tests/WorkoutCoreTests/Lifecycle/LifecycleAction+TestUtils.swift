@@ -13,6 +13,7 @@ extension LifecycleAction: Equatable {
         case .closeSensors: if case .closeSensors = b { return true }
         case .publish: if case .publish = b { return true }
         case .publishProgress: if case .publishProgress = b { return true }
+        case .shiftClock(let x): if case .shiftClock(let y) = b { return x == y }
         case .journal(let x): if case .journal(let y) = b { return x == y }
         case .keepJournalAside(let r1, let b1): if case .keepJournalAside(let r2, let b2) = b { return r1 == r2 && b1 == b2 }
         case .save(let x): if case .save(let y) = b { return same(x, y) }

@@ -43,6 +43,7 @@ extension JournalRecord {
         case .recovered(let t, let g): return ["r": "recovered", "t": .number(t), "gapFrom": .number(g)]
         case .suspended(let t, let u): return ["r": "suspended", "t": .number(t), "until": .number(u)]
         case .alive(let t): return ["r": "alive", "t": .number(t)]
+        case .shifted(let s): return ["r": "shifted", "by": .number(s)]
         case .rebased(let t, let o): return ["r": "rebased", "t": .number(t), "origin": .string(o.rawValue)]
         case .heartRate(let t, let bpm, let rr):
             var o: JSONObject = JSONObject([("r", "hr"), ("t", .number(t)), ("bpm", .int(bpm))])
@@ -73,6 +74,7 @@ extension JournalRecord {
         case "marker": guard let t else { return nil }; self = .marker(time: t, text: j["text"]?.stringValue)
         case "stop": guard let t else { return nil }; self = .stopped(time: t)
         case "alive": guard let t else { return nil }; self = .alive(time: t)
+        case "shifted": guard let s = j["by"]?.doubleValue, s.isFinite else { return nil }; self = .shifted(by: s)
         case "rebased":
             guard let t else { return nil }
             self = .rebased(time: t, origin: j["origin"]?.stringValue.flatMap(TrackOrigin.init(rawValue:)) ?? .receiver)
