@@ -257,6 +257,13 @@ final class FeedHub {
     }
 
     private func read(_ fd: Int32) {
+        // The feeding connection has hung up but its hang-up is not handled yet (both came in one
+        // poll turn; a loaded machine): its last lines and its close come first, so a new
+        // connection (the next `simulate`, a restarted sender) takes over at once instead of
+        // being counted as another source until the handover delay.
+        if case .client(let old)? = feeding?.source, old != fd, clients[old] != nil, FeedHub.peerHungUp(old) {
+            read(old)
+        }
         guard var c = clients[fd] else { return }
         if let t = c.resume { loop.cancel(t); c.resume = nil }
         // Bounded work per wake-up so a flood cannot delay the control socket (FeedBudget),
@@ -307,6 +314,12 @@ final class FeedHub {
     }
 
     /// Whether `fd` has input waiting (its readiness then wakes the loop).
+    /// Whether the peer of `fd` has closed its end (POLLRDHUP; Linux).
+    private static func peerHungUp(_ fd: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(0x2000 /* POLLRDHUP */), revents: 0)
+        return poll(&p, 1, 0) > 0 && p.revents & Int16(0x2000 | Int32(POLLHUP)) != 0
+    }
+
     private static func hasInput(_ fd: Int32) -> Bool {
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&p, 1, 0) > 0

@@ -79,6 +79,28 @@ import WorkoutCore
         #expect(rig.hub.status.rejectedInput["bad_json"] == 2)
     }
 
+    /// Regression (ReceiverClockFeedTests failed under load: a ride recorded 0 m): the feeding
+    /// connection closed and the next one sent its fixes in the same poll turn; the newcomer was
+    /// read first and counted as another source until the 5 s handover. Now the feeder's hang-up
+    /// is handled first and the newcomer takes over at once.
+    @Test func aNewConnectionTakesOverAtOnceWhenTheFeederHasHungUp() throws {
+        let rig = try Rig()
+        rig.hub.open()
+        let b = try rig.connect()  // connected (and watched) first, so read first in a turn
+        defer { close(b) }
+        let a = try rig.connect()
+        rig.send(a, [Self.fixLine(0, lat: 48.0), Self.fixLine(1, lat: 48.0)])
+        rig.loop.after(0.1) {
+            #expect(rig.fixes.count == 2)
+            close(a)
+            rig.send(b, [Self.fixLine(2, lat: 48.0001), Self.fixLine(3, lat: 48.0001)])
+        }
+        rig.loop.after(0.3) { rig.loop.stop() }
+        rig.loop.run()
+        #expect(rig.fixes.map(\.latitude) == [48.0, 48.0, 48.0001, 48.0001])
+        #expect(rig.hub.status.otherSourceFixes == 0)
+    }
+
     /// Fixes are reported only while GPS is open (the core's openGPS/closeGPS actions).
     @Test func nothingIsReportedWhileClosed() throws {
         let rig = try Rig()
@@ -114,7 +136,7 @@ import WorkoutCore
             switch r {
             case .fix: n += 1
             case .readTurnEnded: if n > 0 { perTurn.append(n) }; n = 0
-            case .sourceChanged, .replayEnded, .log: break
+            case .sourceChanged, .replayEnded, .heartRate, .log: break
             }
         }
         #expect(n == 0, "every fix is followed by the end of its turn")
