@@ -35,8 +35,8 @@ if [ "${RELIABILITY_SKIP_TESTS:-}" != 1 ]; then
   cat "$WORKOUTD_RELIABILITY_FIGURES" 2>/dev/null || echo "(no figures recorded)"
 fi
 
-step "fuzz (${FUZZ_SECONDS:-25} s per target)"
-fuzz/run.sh "${FUZZ_SECONDS:-25}" || status=1
+step "fuzz (${FUZZ_SECONDS:-15} s per target)"
+fuzz/run.sh "${FUZZ_SECONDS:-15}" || status=1
 
 step "done (status $status)"
 exit $status

@@ -138,6 +138,8 @@ private func inflate(_ bytes: [UInt8]) {
         if again != out { violated("inflate is not deterministic") }
     }
     if let g = try? Gzip.decompress(bytes, limit: 1 << 20), g.count > 1 << 20 { violated("gzip output past its cap") }
+}
+
 /// Frames `bytes` (cut in two at `cut`, or whole) and decodes every frame; stops at the first
 /// framing error, as the connection does (it closes). Messages that do not decode are recorded
 /// by their error, as the connection skips unknown types and closes on the rest.

@@ -218,7 +218,7 @@ extension WorkoutLifecycle {
     /// keeps the file for a person).
     public mutating func restoredSetAside(_ records: [JournalRecord], settings: MetricsSettings) -> [LifecycleAction] {
         guard let replay = JournalReplay(records: records, settings: settings), let stoppedAt = replay.stoppedAt else { return [] }
-        var recorder = replay.recorder
+        let recorder = replay.recorder
         let workout = recorder.finishRecording(at: stoppedAt)
         guard !unsaved.contains(where: { $0.workout.id == workout.id }) else { return [] }
         unsaved.append(SaveJob(workout: workout))
