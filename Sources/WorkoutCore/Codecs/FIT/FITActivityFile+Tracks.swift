@@ -5,11 +5,12 @@ extension FITActivityFile {
         var out: [Importer.Span] = []
         var stoppedAt: Double?
         for e in timerEvents.sorted(by: { $0.time < $1.time }) {
-            if e.running {
+            switch e.change {
+            case .started:
                 if let s = stoppedAt, e.time > s { out.append(Importer.Span(start: s, end: e.time)) }
                 stoppedAt = nil
-            } else if stoppedAt == nil {
-                stoppedAt = e.time
+            case .stopped:
+                if stoppedAt == nil { stoppedAt = e.time }
             }
         }
         if let s = stoppedAt { out.append(Importer.Span(start: s, end: .infinity)) }

@@ -53,10 +53,11 @@ public struct FITSpan: Sendable, Equatable {
     public var trigger: UInt8?
 }
 
-/// A timer event: the device's timer stopped (a pause) or started.
+/// A timer event: the device's timer started or stopped (a pause).
 public struct FITTimerEvent: Sendable, Equatable {
+    public enum Change: Sendable, Equatable { case started, stopped }
     public var time: Double
-    public var running: Bool
+    public var change: Change
 }
 
 /// What `FITActivityFile.read` takes from a FIT activity file (or several chained ones).
@@ -132,8 +133,8 @@ public struct FITActivityFile: Sendable, Equatable {
                         if m.uint(0) == 0, let ts = m.timestamp, let type = m.uint(1) {
                             let t = Double(ts) + fitEpochOffset
                             switch type {
-                            case 0: out.timerEvents.append(FITTimerEvent(time: t, running: true))
-                            case 1, 4, 8, 9: out.timerEvents.append(FITTimerEvent(time: t, running: false))
+                            case 0: out.timerEvents.append(FITTimerEvent(time: t, change: .started))
+                            case 1, 4, 8, 9: out.timerEvents.append(FITTimerEvent(time: t, change: .stopped))
                             default: break
                             }
                         }
