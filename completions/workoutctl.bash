@@ -32,7 +32,7 @@ _workoutctl() {
         words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
     fi
     local commands="start pause resume lap marker stop toggle status watch activities list show
-        export import streak simulate reload"
+        export import recompute streak simulate reload"
 
     # options taking a value
     case $prev in
@@ -66,6 +66,15 @@ _workoutctl() {
     case $cmd in
         start)
             ((nargs == 1)) && COMPREPLY=($(compgen -W "$(_workoutctl_activities)" -- "$cur")) ;;
+        recompute)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--set --save" -- "$cur"))
+            elif [[ $prev == --set ]]; then
+                COMPREPLY=($(compgen -W "metrics.minFixMode= metrics.maxHorizontalAccuracyMeters= metrics.warmUpFixes= metrics.jumpMeters= metrics.signalLostSeconds= metrics.autoPauseSeconds= metrics.autoLapMeters=" -- "$cur"))
+                compopt -o nospace 2>/dev/null
+            elif ((nargs == 1)); then
+                COMPREPLY=($(compgen -W "$(_workoutctl_ids)" -- "$cur"))
+            fi ;;
         show)
             ((nargs == 1)) && COMPREPLY=($(compgen -W "$(_workoutctl_ids)" -- "$cur")) ;;
         export)

@@ -230,6 +230,22 @@ public enum ArgumentParser {
             let id = try workoutID(p)
             guard let a = opts.last?.1 else { throw UsageError("edit needs --activity ACTIVITY", command: name) }
             return .send(.edit(id, try activity(a)))
+        case "recompute":
+            let (p, opts) = try split(["--set"], flags: ["--save"])
+            let id = try workoutID(p)
+            var overrides: [MetricsOverride] = []
+            var save = false
+            for (k, v) in opts {
+                guard k == "--set" else { save = true; continue }
+                guard let o = MetricsOverride(argument: v) else {
+                    throw UsageError("--set needs metrics.KEY=VALUE (e.g. metrics.autoPauseSeconds=0), not '\(v)'", command: name)
+                }
+                guard o.key.hasPrefix("metrics."), o.key.count > "metrics.".count else {
+                    throw UsageError("--set only changes metrics settings: metrics.KEY=VALUE, not '\(v)' (keys: docs/config.md)", command: name)
+                }
+                overrides.append(o)
+            }
+            return .send(.recompute(id, overrides, save: save))
         case "simulate":
             let (p, opts) = try split(["--speed", "--activity", "--feed-socket", "--hr"], flags: ["--loop"])
             guard p.count <= 1 else { throw UsageError("simulate takes at most one file", command: name) }

@@ -51,7 +51,7 @@ public struct Client: Sendable {
             guard let request = inv.command.request else { return .failed }
             let timeout: Double
             switch inv.command {
-            case .send(.importFiles), .send(.edit), .export: timeout = importTimeout
+            case .send(.importFiles), .send(.edit), .send(.recompute), .export: timeout = importTimeout
             default: timeout = requestTimeout
             }
             switch exchange(request, socket: controlPath(inv), timeout: timeout) {
@@ -182,6 +182,7 @@ public struct Client: Sendable {
                 console.out("Configuration reloaded" + (changed.isEmpty ? "; nothing changed.\n" : "; changed: " + changed.joined(separator: ", ") + ".\n"))
             case .edit:
                 console.out("Changed; recomputed:\n" + (reply["workout"].map { renderer.summary($0) } ?? ""))
+            case .recompute: console.out(renderer.recompute(reply))
             case .delete(let id):
                 let shown = reply["id"]?.stringValue ?? id.rawValue
                 console.out("Deleted \(shown). Undo with: workoutctl undelete \(shown)\n")

@@ -36,6 +36,14 @@ public struct CommandHelp: Sendable {
                     """),
         CommandHelp(name: "edit", synopsis: "edit ID --activity ACTIVITY", summary: "change a saved workout's activity",
                     details: "Its distance, speeds, calories and best efforts are recomputed from the recorded fixes."),
+        CommandHelp(name: "recompute", synopsis: "recompute ID [--set metrics.KEY=VALUE]... [--save]",
+                    summary: "recompute a saved workout with changed metrics settings; show before and after",
+                    details: """
+                    The workout's recorded fixes and events are measured again with the daemon's metrics settings, changed
+                    by each --set (any key of the configuration's "metrics" object, e.g. metrics.autoPauseSeconds=0 to turn
+                    auto-pause off, metrics.jumpMeters=500, metrics.autoLapMeters=null). Distance, moving time, pauses,
+                    climb and splits are shown before and after. Nothing changes unless --save is given.
+                    """),
         CommandHelp(name: "streak", synopsis: "streak", summary: "show daily and weekly streaks and each habit", details: ""),
         CommandHelp(name: "totals", synopsis: "totals [--week|--month|--year] [--activity ACTIVITY]",
                     summary: "count, distance, moving time and climb of this and the previous period",

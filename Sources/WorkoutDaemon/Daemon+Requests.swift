@@ -37,6 +37,7 @@ extension Daemon {
             }
             return startImport(batch, activity: activity, streamed: true)
         case .edit(let id, let activity): return startEdit(id, activity: activity)
+        case .recompute(let id, let overrides, let save): return startRecompute(id, overrides: overrides, save: save)
         case .delete(let id):
             do { try store.delete(id); log(DaemonLogEvent.deleted(id.rawValue)); return .value(ControlServer.okReply([("id", .string(id.rawValue))])) }
             catch { return .value(storeErrorReply(error, id: id)) }

@@ -80,6 +80,23 @@ import WorkoutCore
         #expect((try? ControlRequest.decode(req!).get()) == .edit(id, .cycling))
     }
 
+    @Test func recompute() {
+        let id = WorkoutID(rawValue: "20261121T093000Z-3f9a")!
+        let pause = MetricsOverride(key: "metrics.autoPauseSeconds", value: 0)
+        let lap = MetricsOverride(key: "metrics.autoLapMeters", value: .null)
+        #expect(command("recompute", id.rawValue) == .send(.recompute(id, [], save: false)))
+        #expect(command("recompute", id.rawValue, "--set", "metrics.autoPauseSeconds=0", "--set=metrics.autoLapMeters=null", "--save")
+                == .send(.recompute(id, [pause, lap], save: true)))
+        #expect(command("recompute", id.rawValue, "--set", "autoPauseSeconds=0") == nil, "not a metrics key")
+        #expect(command("recompute", id.rawValue, "--set", "metrics.autoPauseSeconds") == nil, "no value")
+        #expect(command("recompute", id.rawValue, "--save=yes") == nil)
+        #expect(command("recompute", "--set", "metrics.autoPauseSeconds=0") == nil, "needs an ID")
+        let req = command("recompute", id.rawValue, "--set", "metrics.autoPauseSeconds=0", "--save")?.request
+        #expect(req == ["command": "recompute", "id": "20261121T093000Z-3f9a", "set": ["metrics.autoPauseSeconds": 0], "save": true])
+        #expect((try? ControlRequest.decode(req!).get()) == .recompute(id, [pause], save: true))
+        #expect((try? ControlRequest.decode(["command": "recompute", "id": .string(id.rawValue), "set": 3]).get()) == nil)
+    }
+
     @Test func simulate() {
         #expect(command("simulate") == .simulate(SimulateOptions()))
         #expect(command("simulate", "run.nmea", "--speed", "10", "--loop")

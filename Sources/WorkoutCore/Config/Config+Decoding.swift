@@ -37,14 +37,7 @@ extension Config {
             c.units = v
         }
         if var m = try r.object("metrics") {
-            c.metrics.minFixMode = try m.int("minFixMode", in: 2...3) ?? c.metrics.minFixMode
-            c.metrics.maxHorizontalAccuracyMeters = try m.number("maxHorizontalAccuracyMeters", in: 1...10_000) ?? c.metrics.maxHorizontalAccuracyMeters
-            c.metrics.warmUpFixes = try m.int("warmUpFixes", in: 0...60) ?? c.metrics.warmUpFixes
-            c.metrics.jumpMeters = try m.number("jumpMeters", in: 10...100_000) ?? c.metrics.jumpMeters
-            c.metrics.signalLostSeconds = try m.number("signalLostSeconds", in: 2...3600) ?? c.metrics.signalLostSeconds
-            c.metrics.autoPauseSeconds = try m.number("autoPauseSeconds", in: 0...3600) ?? c.metrics.autoPauseSeconds
-            c.metrics.autoLapMeters = try m.number("autoLapMeters", in: 100...1_000_000) ?? c.metrics.autoLapMeters
-            try m.finish()
+            try c.metrics.decode(&m)  // Config+Metrics.swift: shared with `recompute --set`
         }
         if var s = try r.object("streaks") {
             c.streaks.minimumSeconds = try s.number("minimumSeconds", in: 0...86400) ?? c.streaks.minimumSeconds

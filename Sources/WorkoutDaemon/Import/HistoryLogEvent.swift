@@ -5,6 +5,9 @@ import WorkoutCore
 enum HistoryLogEvent: LogEvent {
     /// `edit`: a saved workout's activity changed and its numbers were recomputed.
     case edited(id: String, from: ActivityType, to: ActivityType)
+    /// `recompute`: a saved workout was measured again with changed metrics settings (`saved`:
+    /// the new numbers replaced the old ones).
+    case recomputed(id: String, settings: [String], distanceBefore: Double, distanceAfter: Double, saved: Bool)
     /// A whole `import` request finished (or was cancelled by its client).
     case importFinished(imported: Int, duplicates: Int, errors: Int, cancelled: Bool, seconds: Double)
 
@@ -12,18 +15,23 @@ enum HistoryLogEvent: LogEvent {
         switch self {
         case .edited: return "history.edited"
         case .importFinished: return "history.import_finished"
+        case .recomputed: return "history.recomputed"
         }
     }
 
     var level: LogLevel {
         switch self {
-        case .edited, .importFinished: return .info
+        case .edited, .importFinished, .recomputed: return .info
         }
     }
 
     var message: String {
         switch self {
         case .edited(_, let from, let to): return "Changed a workout from \(from.displayName.lowercased()) to \(to.displayName.lowercased())"
+        case .recomputed(_, let settings, let before, let after, let saved):
+            let with = settings.isEmpty ? "the current settings" : settings.joined(separator: ", ")
+            return (saved ? "Recomputed and saved a workout" : "Recomputed a workout (not saved)")
+                + " with \(with): \(JSON.format((before / 10).rounded() / 100)) -> \(JSON.format((after / 10).rounded() / 100)) km"
         case .importFinished(let n, let d, let e, let c, _):
             return (c ? "Import stopped by the client" : "Import finished") + ": \(n) imported, \(d) duplicates, \(e) errors"
         }
@@ -32,6 +40,9 @@ enum HistoryLogEvent: LogEvent {
     var fields: [(String, LogValue)] {
         switch self {
         case .edited(let id, let from, let to): return [("id", .string(id)), ("from", .string(from.rawValue)), ("to", .string(to.rawValue))]
+        case .recomputed(let id, let settings, let before, let after, let saved):
+            return [("id", .string(id)), ("settings", .string(settings.joined(separator: " "))), ("distance_before_m", .double(before, decimals: 1)),
+                    ("distance_after_m", .double(after, decimals: 1)), ("saved", .bool(saved))]
         case .importFinished(let n, let d, let e, let c, let s):
             return [("imported", .int(n)), ("duplicates", .int(d)), ("errors", .int(e)), ("cancelled", .bool(c)), ("seconds", .double(s, decimals: 3))]
         }

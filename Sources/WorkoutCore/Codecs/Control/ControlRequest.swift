@@ -36,6 +36,9 @@ public enum ControlRequest: Sendable, Equatable {
     case exportTo(WorkoutID, ExportFormat)
     /// Changes a saved workout's activity; its numbers are recomputed from its points.
     case edit(WorkoutID, ActivityType)
+    /// Recomputes a saved workout from its fixes with changed metrics settings (`"set"`);
+    /// `save` keeps the result.
+    case recompute(WorkoutID, [MetricsOverride], save: Bool)
     case delete(WorkoutID)
     case undelete(WorkoutID)
     case streak
@@ -63,6 +66,7 @@ public enum ControlRequest: Sendable, Equatable {
         case .importFiles, .importDescriptors: return "import"
         case .exportTo: return "export"
         case .edit: return "edit"
+        case .recompute: return "recompute"
         case .delete: return "delete"
         case .undelete: return "undelete"
         case .streak: return "streak"
@@ -91,7 +95,7 @@ extension ControlRequest {
         case .importDescriptors(let items, _): return items.count
         case .exportTo: return 1
         case .start, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list, .show,
-             .export, .importFiles, .edit, .delete, .undelete, .streak, .reload, .debugHang, .totals:
+             .export, .importFiles, .edit, .recompute, .delete, .undelete, .streak, .reload, .debugHang, .totals:
             return 0
         }
     }
@@ -199,6 +203,22 @@ extension ControlRequest {
             }
         case "edit":
             return workoutID().flatMap { id in activity(required: true).map { .edit(id, $0!) } }
+        case "recompute":
+            return workoutID().flatMap { id in
+                var overrides: [MetricsOverride] = []
+                if let set = obj["set"], !set.isNull {
+                    guard let o = set.objectValue else {
+                        return .failure(.badRequest("\"set\" must be an object of settings, {\"metrics.KEY\": VALUE}, got \(set.typeName)"))
+                    }
+                    overrides = o.pairs.map { MetricsOverride(key: $0.key, value: $0.value) }
+                }
+                var save = false
+                if let v = obj["save"], !v.isNull {
+                    guard let b = v.boolValue else { return .failure(.badRequest("\"save\" must be true or false, got \(v.typeName)")) }
+                    save = b
+                }
+                return .success(.recompute(id, overrides, save: save))
+            }
         case "import" where obj["descriptors"] != nil:
             guard let list = obj["descriptors"]?.arrayValue, !list.isEmpty, list.count <= maxDescriptors else {
                 return .failure(.badRequest("\"descriptors\" must be a non-empty array of at most \(maxDescriptors) objects"))
@@ -269,6 +289,10 @@ extension ControlRequest {
         case .exportTo(let id, let f):
             o["id"] = .string(id.rawValue); o["format"] = .string(f.rawValue); o["descriptor"] = true
         case .edit(let id, let a): o["id"] = .string(id.rawValue); o["activity"] = .string(a.rawValue)
+        case .recompute(let id, let overrides, let save):
+            o["id"] = .string(id.rawValue)
+            o["set"] = .object(JSONObject(overrides.map { ($0.key, $0.value) }))
+            if save { o["save"] = true }
         case .importDescriptors(let items, let a):
             o["descriptors"] = .array(items.map { item in
                 var d = JSONObject([("file", .string(item.file))])

@@ -1,0 +1,42 @@
+/// `recompute ID --set metrics.KEY=VALUE`: a saved workout measured again from its recorded
+/// fixes and events with other metrics settings, beside the numbers it was saved with. Pure: the
+/// daemon loads the workout and runs this on its bulk worker.
+public struct Recomputation: Sendable {
+    /// The workout as saved.
+    public var before: Workout
+    /// The same points and user events recomputed with the new settings (same id, activity,
+    /// start, end and source).
+    public var after: Workout
+
+    /// Recomputes `workout` with `settings` (the daemon's configuration with the overrides
+    /// applied). A device's track (an imported GPX, TCX or FIT file) is measured with the import
+    /// rules derived from them, as `edit` does.
+    public init(_ workout: Workout, settings: MetricsSettings) {
+        before = workout
+        after = Importer.edited(workout, activity: workout.activity, settings: settings)
+    }
+
+    /// `{"before": summary, "after": summary}`: each the workout summary of `show` plus
+    /// `pauseCount` (the manual and automatic pauses on its timeline).
+    public func json() -> JSON {
+        ["before": Recomputation.summaryJSON(before), "after": Recomputation.summaryJSON(after)]
+    }
+
+    static func summaryJSON(_ w: Workout) -> JSON {
+        guard case .object(var o) = w.summary.json() else { return w.summary.json() }
+        o["pauseCount"] = .int(w.pauseCount)
+        return .object(o)
+    }
+}
+
+extension Workout {
+    /// Pauses on the timeline: the user's (`pause`) and auto-pauses (`motion_paused`).
+    public var pauseCount: Int {
+        events.reduce(0) { n, e in
+            switch e.kind {
+            case .pause, .motionPaused: return n + 1
+            case .resume, .lap, .marker, .motionResumed, .segment, .signalLost, .signalRegained, .recovered, .suspended: return n
+            }
+        }
+    }
+}

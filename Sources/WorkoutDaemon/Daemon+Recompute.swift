@@ -1,0 +1,37 @@
+import WorkoutCore
+
+/// `recompute ID --set metrics.KEY=VALUE... [--save]`: the overrides are checked on the loop by
+/// the configuration's own decoder (a bad key is refused at once, `bad_setting`); loading,
+/// measuring again and (with `save`) replacing the workout run on the bulk worker, like `edit`.
+extension Daemon {
+    func startRecompute(_ id: WorkoutID, overrides: [MetricsOverride], save: Bool) -> ControlReply {
+        var changed = config
+        do { changed.metrics = try config.metrics.overridden(by: overrides) } catch {
+            return .value(ControlServer.errorReply(ProtocolError(code: "bad_setting", message: error.description)))
+        }
+        let settings = MetricsSettings(config: changed)
+        let names = overrides.map { "\($0.key)=\($0.value.serialized())" }
+        let pending = PendingReply()
+        let store = self.store
+        let loop = self.loop
+        bulk.async {
+            var w = JSONWriter(capacity: 4096)
+            do {
+                let r = Recomputation(try store.load(id), settings: settings)
+                if save { try store.replace(r.after) }
+                let j = r.json()
+                w.value(ControlServer.okReply([("before", j["before"] ?? .null), ("after", j["after"] ?? .null), ("saved", .bool(save)),
+                                               ("settings", .array(names.map { .string($0) }))]))
+                let before = r.before.summary.distanceMeters, after = r.after.summary.distanceMeters
+                loop.post {
+                    self.log(HistoryLogEvent.recomputed(id: id.rawValue, settings: names, distanceBefore: before, distanceAfter: after, saved: save))
+                }
+            } catch {
+                w.value(self.storeErrorReply(error, id: id))
+            }
+            let line = w.bytes
+            loop.post { pending.finish(.encodedSuccess(line)) }
+        }
+        return .pending(pending)
+    }
+}
