@@ -90,6 +90,7 @@ extension Daemon {
             sensors?.configure(new.sensors)
             if changed.contains("sleepInhibitor") { reconfigureSleepInhibitor() }
             log(DaemonLogEvent.reloaded(changed: changed))
+            perform(lifecycle.settingsChanged(metricsSettings(), at: now()))  // the workout in progress follows from now
             return ControlServer.okReply([("changed", .array(changed.map { .string($0) }))])
         }
     }

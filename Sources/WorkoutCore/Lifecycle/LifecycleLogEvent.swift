@@ -9,6 +9,9 @@ public enum LifecycleLogEvent: LogEvent, Equatable {
     case saveFailed(WorkoutID, error: String, attempt: Int, retryIn: Double)
     case restored(WorkoutID, ActivityType, gapSeconds: Double, points: Int)
     case restoreCompletingStop(WorkoutID)
+    /// A reload changed metrics settings while this workout records: those it follows from now
+    /// on, and those it keeps until it ends.
+    case settingsChanged(WorkoutID, [MetricsSettingsChange])
 
     public var name: String {
         switch self {
@@ -21,13 +24,14 @@ public enum LifecycleLogEvent: LogEvent, Equatable {
         case .saveFailed: return "workout.save_failed"
         case .restored: return "workout.restored"
         case .restoreCompletingStop: return "workout.restore_completing_stop"
+        case .settingsChanged: return "workout.settings_changed"
         }
     }
 
     public var level: LogLevel {
         switch self {
         case .saveFailed: return .error
-        case .restored, .restoreCompletingStop: return .notice
+        case .restored, .restoreCompletingStop, .settingsChanged: return .notice
         case .started, .paused, .resumed, .lap, .marker, .stopped: return .info
         }
     }
@@ -42,6 +46,12 @@ public enum LifecycleLogEvent: LogEvent, Equatable {
         case .stopped(let s): return "Stopped \(s.activity.displayName.lowercased()) workout"
         case .saveFailed(_, let error, _, let retry): return "Could not save the workout: \(error); retrying in \(Int(retry)) s"
         case .restored(_, let a, _, _): return "Restored the interrupted \(a.displayName.lowercased()) workout (paused)"
+        case .settingsChanged(_, let changes):
+            let live = changes.filter(\.live), kept = changes.filter { !$0.live }
+            var m = live.isEmpty ? "Settings changed; the workout in progress keeps its rules"
+                                 : "The workout in progress follows the new settings from now: " + live.map(\.description).joined(separator: ", ")
+            if !kept.isEmpty { m += "; from the next workout: " + kept.map(\.description).joined(separator: ", ") }
+            return m
         case .restoreCompletingStop: return "Completing the save of a workout stopped before the interruption"
         }
     }
@@ -65,6 +75,9 @@ public enum LifecycleLogEvent: LogEvent, Equatable {
         case .restored(let id, let a, let gap, let points):
             return [("id", .string(id.rawValue)), ("activity", .string(a.rawValue)), ("gap_s", .double(gap, decimals: 0)), ("points", .int(points))]
         case .restoreCompletingStop(let id): return [("id", .string(id.rawValue))]
+        case .settingsChanged(let id, let changes):
+            return [("id", .string(id.rawValue)), ("now", .string(changes.filter(\.live).map { "\($0.key)=\($0.to)" }.joined(separator: " "))),
+                    ("next_workout", .string(changes.filter { !$0.live }.map { "\($0.key)=\($0.to)" }.joined(separator: " ")))]
         }
     }
 }

@@ -63,7 +63,8 @@ public struct WorkoutInProgress: Sendable {
     public internal(set) var dates = DateSource.system
     /// The settings from the configuration (a replayed device track is measured with the import
     /// rules derived from them).
-    public let baseSettings: MetricsSettings
+    /// (A reload replaces them: `WorkoutLifecycle.settingsChanged`.)
+    public internal(set) var baseSettings: MetricsSettings
     public var id: WorkoutID { recorder.id }
     public var activity: ActivityType { recorder.activity }
 

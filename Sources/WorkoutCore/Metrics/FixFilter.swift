@@ -25,7 +25,8 @@ public enum FixDecision: Sendable, Equatable {
 /// 7. otherwise accepted, adding the WGS84 geodesic distance from the last accepted fix.
 public struct FixFilter: Sendable {
     public let activity: ActivityType
-    public let settings: MetricsSettings
+    /// The rules in force (changed by a reload while a workout records: the next fix follows them).
+    public internal(set) var settings: MetricsSettings
     /// Fixes at or before this time are out of order until one is accepted (the workout start).
     private let startFloor: Double
     private var phase: Phase

@@ -20,7 +20,8 @@ struct RecorderSnapshot: Sendable, Equatable {
 /// end): where the open ones began, what they have seen, and the closed ones.
 struct IntervalTracker: Sendable {
     let splitUnit: Double
-    let autoLapDistance: Double?
+    /// Changed by a reload while a workout records: a lap already longer closes at the next fix.
+    var autoLapDistance: Double?
     /// kcal per hour of moving time (nil without a body weight).
     let caloriesPerHour: Double?
     /// MET and the person, for heart-rate calories per lap and split (nil: MET only).
@@ -113,7 +114,8 @@ struct IntervalTracker: Sendable {
         }
         if let lapDistance = autoLapDistance, lapDistance > 0 {
             while now.distance >= lapOpen.start.distance + lapDistance {
-                let at = RecorderSnapshot.interpolated(a, now, atDistance: lapOpen.start.distance + lapDistance)
+                // Not before `a`: a lap already longer than a distance set by a reload closes here, once.
+                let at = RecorderSnapshot.interpolated(a, now, atDistance: max(lapOpen.start.distance + lapDistance, a.distance))
                 let hr = IntervalTracker.close(\.lap, &track, at: at.time)
                 let lap = summary(of: lapOpen, to: at, index: laps.count, trigger: .distance, heartRate: hr, calorieInputs: calorieInputs)
                 laps.append(lap)

@@ -14,7 +14,9 @@ public struct WorkoutRecorder: Sendable {
     public let id: WorkoutID
     public let activity: ActivityType
     public let startedAt: Double
-    public let settings: MetricsSettings
+    /// The rules in force; those a workout follows live can change while it records
+    /// (`changeSettings`, a reload).
+    public private(set) var settings: MetricsSettings
     /// Every ingested fix, accepted or rejected, in arrival order (stored compactly, losslessly).
     public private(set) var points = TrackPointStore()
     /// The timeline: user events and derived ones (auto-pause, signal, segments).
@@ -458,5 +460,31 @@ public struct WorkoutRecorder: Sendable {
         s.heartRateZone = nil
         return RecordedWorkout(summary: s, points: c.points, events: c.events,
                                heartRate: HeartRateSeries(samples: c.heartRate.samples, rrIntervals: c.heartRate.rrIntervals))
+    }
+}
+
+// MARK: - Settings changed while recording
+
+extension WorkoutRecorder {
+    /// A reload changed the metrics settings at `time` (the workout's clock): from now on the
+    /// workout follows `new`'s live rules (`MetricsSettings.takingLiveSettings`: fix filter,
+    /// jump, warm-up, signal loss, auto-pause, auto-lap); what is measured stays measured. Turning
+    /// auto-pause off during an auto-pause ends it at `time`. Returns the timeline events.
+    @discardableResult
+    public mutating func changeSettings(to new: MetricsSettings, at time: Double) -> [RecorderEvent] {
+        let next = settings.takingLiveSettings(from: new)
+        guard next != settings else { return [] }
+        settings = next
+        filter.settings = next
+        intervals.autoLapDistance = next.autoLapDistance
+        var out: [RecorderEvent] = []
+        if !autoPauseEnabled, case .autoPaused = phase {
+            let t = max(time, self.time.accountedUntil)
+            account(until: t)
+            phase = .moving
+            lastMove = t
+            emit(WorkoutEvent(kind: .motionResumed, time: t, cause: .auto, text: "auto-pause turned off"), into: &out)
+        }
+        return out
     }
 }

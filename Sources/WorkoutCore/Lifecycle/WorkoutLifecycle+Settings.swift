@@ -1,0 +1,23 @@
+/// A reload (`reload`, SIGHUP) changed the configuration: the workout in progress follows the
+/// changed metrics rules from that moment (docs/systemd.md, docs/config.md).
+extension WorkoutLifecycle {
+    /// New metrics settings at the daemon's `now`. The workout in progress (recording, paused or
+    /// auto-paused) takes the live rules from the workout's time at `now` on
+    /// (`WorkoutRecorder.changeSettings`); a replayed device track keeps its import rules on top.
+    /// Logs what changed and what waits for the next workout. No workout, or nothing changed: no
+    /// action (the next workout starts with the settings the shell passes to `start`).
+    public mutating func settingsChanged(_ settings: MetricsSettings, at now: Double) -> [LifecycleAction] {
+        withWorkout { w in
+            let changes = w.baseSettings.changes(to: settings)
+            guard !changes.isEmpty else { return [] }
+            // A device's track (simulated, or restored from such a journal) is measured with the
+            // import rules derived from the settings (`TrackOrigin.device`).
+            let origin: TrackOrigin = w.replay?.origin
+                ?? (w.recorder.settings != w.baseSettings && w.recorder.settings == TrackOrigin.device.settings(w.baseSettings) ? .device : .receiver)
+            w.baseSettings = settings
+            let events = w.recorder.changeSettings(to: origin.settings(settings), at: w.time(at: now))
+            return [.log(.settingsChanged(w.id, changes))]
+                + events.compactMap { RecorderLogEvent($0, id: w.id).map(LifecycleAction.logRecorder) } + [.publish]
+        } ?? []
+    }
+}
