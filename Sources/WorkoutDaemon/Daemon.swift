@@ -336,8 +336,10 @@ public final class Daemon: @unchecked Sendable {
         beginShutdown(reason: sig == SIGTERM ? "SIGTERM" : "SIGINT")
     }
 
-    /// Graceful stop: stop accepting, close feeds, stop and save the workout, wait for the
-    /// saver (at most 10 s; the journal keeps the workout if the save cannot finish), exit.
+    /// Graceful stop: stop accepting, close feeds, keep the workout in progress in the journal
+    /// for the next start (`WorkoutLifecycle.shutDown`: a restart or shutdown does not end a
+    /// workout), wait for a save in flight (at most 10 s; the journal keeps that workout if the
+    /// save cannot finish), fsync the journal, exit.
     func beginShutdown(reason: String) {
         guard case .running = shutdown else { return }
         notifier.notify(["STOPPING=1"])
@@ -346,7 +348,7 @@ public final class Daemon: @unchecked Sendable {
         server = nil
         feeds?.shutdown()
         sensors?.shutdown()
-        if lifecycle.canStop { _ = apply(lifecycle.stop(at: now())) }
+        perform(lifecycle.shutDown(at: now(), journalWritable: journal.lastError == nil))
         shutdown = .draining(deadline: EventLoop.monotonic() + 10)
         checkShutdownProgress()
         loop.after(10) { [unowned self] in self.finishShutdown() }

@@ -205,12 +205,16 @@ import WorkoutCore
         d.stop()
     }
 
-    @Test func sigtermDuringAWorkoutSavesItAndExitsZero() throws {
+    /// Issue 18: SIGTERM (a restart, an upgrade, a shutdown) keeps the workout in the journal
+    /// for the next start instead of ending it (ShutdownTests has the whole run).
+    @Test func sigtermDuringAWorkoutKeepsItInTheJournalAndExitsZero() throws {
         let d = try DaemonHarness()
         try d.start()
         let id = (try d.request(#"{"command":"start","activity":"yoga"}"#)["workout"] as? [String: Any])?["id"] as? String ?? "?"
         #expect(d.stop(signal: SIGTERM) == 0)
-        #expect(FileManager.default.fileExists(atPath: d.dataDir + "/workouts/\(id).json"))
+        #expect(!FileManager.default.fileExists(atPath: d.dataDir + "/workouts/\(id).json"))
+        let journal = (try? String(contentsOfFile: d.stateDir + "/current.journal", encoding: .utf8)) ?? ""
+        #expect(journal.contains(#""r":"shutdown""#) && journal.contains(id), "\(journal)")
     }
 
     @Test func watchReceivesEvents() throws {

@@ -9,6 +9,10 @@ public enum JournalRecord: Sendable, Equatable {
     case fix(Fix)
     /// The user stopped the workout: a restore completes the save instead of resuming.
     case stopped(time: Double)
+    /// The daemon was stopped (SIGTERM or SIGINT: a restart, an upgrade, a system shutdown) with
+    /// the workout in progress, which it kept: the next start continues it as it was (active or
+    /// paused), the gap marked, instead of restoring it paused as after a crash.
+    case shutdown(time: Double)
     /// The daemon restored the workout after an interruption that began at `gapFrom`.
     case recovered(time: Double, gapFrom: Double)
     /// A simulation feed moved the start of a workout without points to the feed's own time
@@ -34,7 +38,7 @@ extension JournalRecord {
     public var aliveTime: Double? {
         switch self {
         case .alive(let t): return t
-        case .started, .paused, .resumed, .lap, .marker, .stopped, .recovered, .rebased, .fix, .suspended, .heartRate, .heartRateGap, .shifted: return nil
+        case .started, .paused, .resumed, .lap, .marker, .stopped, .shutdown, .recovered, .rebased, .fix, .suspended, .heartRate, .heartRateGap, .shifted: return nil
         }
     }
 }

@@ -6,6 +6,9 @@ struct JournalReplay {
     var stoppedAt: Double?
     /// Time of the last record: where the interruption began.
     var lastTime: Double
+    /// Set when the daemon was stopped with the workout kept (`shutdown` is the journal's last
+    /// record but for `alive` marks): the workout continues as it was.
+    var shutdownAt: Double?
 
     /// nil when the records do not begin with `started` (nothing to restore).
     init?(records: [JournalRecord], settings: MetricsSettings) {
@@ -13,7 +16,13 @@ struct JournalReplay {
         var recorder = WorkoutRecorder(id: id, activity: activity, startedAt: t0, settings: settings)
         var last = t0
         var stopped: Double?
+        var shutdown: Double?
         for record in records.dropFirst() {
+            switch record {
+            case .alive, .shutdown: break
+            case .started, .paused, .resumed, .lap, .marker, .fix, .heartRate, .heartRateGap, .stopped, .shifted, .rebased, .suspended, .recovered:
+                shutdown = nil  // something happened after the shutdown record: it is history
+            }
             switch record {
             case .started:
                 continue  // a second start cannot be written by the daemon; ignore it
@@ -33,6 +42,8 @@ struct JournalReplay {
                 recorder.heartRateGap(at: t)
             case .stopped(let t):
                 stopped = t
+            case .shutdown(let t):
+                shutdown = t; last = max(last, t)
             case .alive(let t):
                 last = max(last, t)
             case .shifted(let s):
@@ -50,5 +61,6 @@ struct JournalReplay {
         self.recorder = recorder
         self.stoppedAt = stopped
         self.lastTime = last
+        self.shutdownAt = shutdown
     }
 }

@@ -12,6 +12,11 @@ public enum LifecycleLogEvent: LogEvent, Equatable {
     /// A reload changed metrics settings while this workout records: those it follows from now
     /// on, and those it keeps until it ends.
     case settingsChanged(WorkoutID, [MetricsSettingsChange])
+    /// The daemon is stopping (SIGTERM/SIGINT) and keeps the workout in progress in its journal:
+    /// the next start continues it.
+    case keptForRestart(WorkoutID, ActivityType, paused: Bool)
+    /// The daemon started again and continues the workout it kept at its shutdown, as it was.
+    case continued(WorkoutID, ActivityType, gapSeconds: Double, points: Int, paused: Bool)
 
     public var name: String {
         switch self {
@@ -25,13 +30,15 @@ public enum LifecycleLogEvent: LogEvent, Equatable {
         case .restored: return "workout.restored"
         case .restoreCompletingStop: return "workout.restore_completing_stop"
         case .settingsChanged: return "workout.settings_changed"
+        case .keptForRestart: return "workout.kept_for_restart"
+        case .continued: return "workout.continued"
         }
     }
 
     public var level: LogLevel {
         switch self {
         case .saveFailed: return .error
-        case .restored, .restoreCompletingStop, .settingsChanged: return .notice
+        case .restored, .restoreCompletingStop, .settingsChanged, .keptForRestart, .continued: return .notice
         case .started, .paused, .resumed, .lap, .marker, .stopped: return .info
         }
     }
@@ -52,6 +59,10 @@ public enum LifecycleLogEvent: LogEvent, Equatable {
                                  : "The workout in progress follows the new settings from now: " + live.map(\.description).joined(separator: ", ")
             if !kept.isEmpty { m += "; from the next workout: " + kept.map(\.description).joined(separator: ", ") }
             return m
+        case .keptForRestart(_, let a, let paused):
+            return "Keeping the \(paused ? "paused" : "active") \(a.displayName.lowercased()) workout in the journal; the next start continues it (`workoutctl stop` ends it)"
+        case .continued(_, let a, let gap, _, let paused):
+            return "Continuing the \(a.displayName.lowercased()) workout kept at shutdown (\(paused ? "paused" : "active"), daemon down \(Int(gap.rounded())) s)"
         case .restoreCompletingStop: return "Completing the save of a workout stopped before the interruption"
         }
     }
@@ -75,6 +86,11 @@ public enum LifecycleLogEvent: LogEvent, Equatable {
         case .restored(let id, let a, let gap, let points):
             return [("id", .string(id.rawValue)), ("activity", .string(a.rawValue)), ("gap_s", .double(gap, decimals: 0)), ("points", .int(points))]
         case .restoreCompletingStop(let id): return [("id", .string(id.rawValue))]
+        case .keptForRestart(let id, let a, let paused):
+            return [("id", .string(id.rawValue)), ("activity", .string(a.rawValue)), ("paused", .bool(paused))]
+        case .continued(let id, let a, let gap, let points, let paused):
+            return [("id", .string(id.rawValue)), ("activity", .string(a.rawValue)), ("gap_s", .double(gap, decimals: 0)),
+                    ("points", .int(points)), ("paused", .bool(paused))]
         case .settingsChanged(let id, let changes):
             return [("id", .string(id.rawValue)), ("now", .string(changes.filter(\.live).map { "\($0.key)=\($0.to)" }.joined(separator: " "))),
                     ("next_workout", .string(changes.filter { !$0.live }.map { "\($0.key)=\($0.to)" }.joined(separator: " ")))]

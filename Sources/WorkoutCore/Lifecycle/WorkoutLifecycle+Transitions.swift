@@ -272,6 +272,22 @@ extension WorkoutLifecycle {
         }
         let gapFrom = replay.lastTime
         var actions: [LifecycleAction] = []
+        if replay.shutdownAt != nil {
+            // Kept at a shutdown (restart, upgrade, system shutdown): continue as it was.
+            recorder.recovered(at: now, gapFrom: gapFrom)
+            let paused = recorder.isPaused
+            actions += [
+                .journal(.recovered(time: now, gapFrom: gapFrom)),
+                .log(.continued(id, recorder.activity, gapSeconds: max(0, now - gapFrom), points: recorder.summary(now: now).pointCount, paused: paused)),
+            ]
+            state = .recording(WorkoutInProgress(recorder: recorder, baseSettings: settings))
+            if !paused {
+                if recorder.activity.supportsGPS { actions.append(.openGPS) }
+                if recorder.activity.usesHeartRateSensor { actions.append(.openSensors) }
+                actions.append(.inhibitSleep)
+            }
+            return actions + [.publish]
+        }
         if !recorder.isPaused {
             recorder.pause(at: gapFrom, cause: .recovered)
             actions.append(.journal(.paused(time: gapFrom, cause: .recovered)))

@@ -40,6 +40,7 @@ extension JournalRecord {
         case .lap(let t): return ["r": "lap", "t": .number(t)]
         case .marker(let t, let text): return ["r": "marker", "t": .number(t), "text": .string(text)]
         case .stopped(let t): return ["r": "stop", "t": .number(t)]
+        case .shutdown(let t): return ["r": "shutdown", "t": .number(t)]
         case .recovered(let t, let g): return ["r": "recovered", "t": .number(t), "gapFrom": .number(g)]
         case .suspended(let t, let u): return ["r": "suspended", "t": .number(t), "until": .number(u)]
         case .alive(let t): return ["r": "alive", "t": .number(t)]
@@ -73,6 +74,7 @@ extension JournalRecord {
         case "lap": guard let t else { return nil }; self = .lap(time: t)
         case "marker": guard let t else { return nil }; self = .marker(time: t, text: j["text"]?.stringValue)
         case "stop": guard let t else { return nil }; self = .stopped(time: t)
+        case "shutdown": guard let t else { return nil }; self = .shutdown(time: t)
         case "alive": guard let t else { return nil }; self = .alive(time: t)
         case "shifted": guard let s = j["by"]?.doubleValue, s.isFinite else { return nil }; self = .shifted(by: s)
         case "rebased":
