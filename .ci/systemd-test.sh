@@ -155,15 +155,34 @@ else
   fail "restore: workout after restart is '${rid}', expected '$WID'"
 fi
 
-# ---- 7. systemctl stop during a workout saves it ------------------------------------------------------
-ctl resume >/dev/null 2>&1 || true             # restored workouts may come back paused
+# ---- 7. restart and stop during a workout keep it for the next start (issue 18) -----------------------
+# SIGTERM does not end the workout: it stays in the journal and the next start continues it as it
+# was (active stays active); `workoutctl stop` ends it.
+ctl resume >/dev/null 2>&1 || true             # the watchdog restore brings it back paused
+state0=$(ctl --json status | json_get 'j["state"]')
+t=$(now)
+U systemctl --user restart workoutd.service
+rid=$(workout_id) state1=$(ctl --json status | json_get 'j["state"]')
+if [[ -n $WID && $rid == "$WID" && $state1 == "$state0" ]]; then
+  pass "restart: 'systemctl --user restart' during the workout keeps it: status shows $rid $state1 after the restart (was $state0)"
+else
+  fail "restart: after 'systemctl --user restart' status shows '${rid}' '$state1', expected $WID $state0"
+fi
+if journal_since "$t" | grep -q 'event=workout.kept_for_restart' && journal_since "$t" | grep -q 'event=workout.continued'; then
+  pass "restart: the journal says the workout was kept (workout.kept_for_restart) and continued (workout.continued)"
+else
+  fail "restart: no workout.kept_for_restart / workout.continued lines since the restart"
+fi
 U systemctl --user stop workoutd.service
 result=$(prop Result) code=$(prop ExecMainStatus)
 U systemctl --user start workoutd.service       # "after restart"
-if ctl --json list | json_get '"yes" if any(w.get("id") == sys.argv[2] for w in (j if isinstance(j, list) else j.get("workouts", []))) else ""' "$WID" 2>/dev/null | grep -qx yes; then
-  pass "stop: 'systemctl --user stop' during the workout (Result=$result, exit $code); 'workoutctl list' shows $WID after restart"
+rid=$(workout_id)
+ctl stop >/dev/null 2>&1 || true
+listed() { ctl --json list | json_get '"yes" if any(w.get("id") == sys.argv[2] for w in (j if isinstance(j, list) else j.get("workouts", []))) else ""' "$WID" 2>/dev/null | grep -qx yes; }
+if [[ $rid == "$WID" ]] && poll 10 listed; then
+  pass "stop: 'systemctl --user stop' + start during the workout continues $rid (Result=$result, exit $code); 'workoutctl stop' saves it: 'workoutctl list' shows $WID"
 else
-  fail "stop: workout $WID not in 'workoutctl list' after stop + start (Result=$result, exit $code)"
+  fail "stop: after 'systemctl --user stop' + start the workout is '${rid}' (expected $WID), or $WID not listed after 'workoutctl stop' (Result=$result, exit $code)"
 fi
 [[ $result == success ]] || fail "stop: Result=$result exit status $code (expected a clean exit on SIGTERM)"
 
