@@ -42,6 +42,7 @@ extension Renderer {
             }
             s += table(split, rightAligned: [0, 1, 2])
         }
+        for note in (r["notes"]?.arrayValue ?? []).compactMap(\.stringValue) { s += "\nNote: " + note + "\n" }
         s += r["saved"]?.boolValue == true ? "\nSaved: the workout now has the numbers after.\n"
                                             : "\nNot saved (add --save to keep the numbers after).\n"
         return s

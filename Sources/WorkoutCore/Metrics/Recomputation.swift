@@ -22,6 +22,22 @@ public struct Recomputation: Sendable {
         ["before": Recomputation.summaryJSON(before), "after": Recomputation.summaryJSON(after)]
     }
 
+    /// Keys of the fix filter a device's track is not measured by: the device already filtered
+    /// it (`Importer.importSettings`), so changing them changes nothing there.
+    static let deviceFilteredKeys: Set<String> = ["metrics.jumpMeters", "metrics.warmUpFixes", "metrics.signalLostSeconds"]
+
+    /// What a person should know about `overrides` for this workout: a setting that does not
+    /// apply to it, in words.
+    public static func notes(_ overrides: [MetricsOverride], for workout: Workout) -> [String] {
+        switch Importer.origin(ofSource: workout.source) {
+        case .receiver: return []
+        case .device:
+            return overrides.map(\.key).filter { deviceFilteredKeys.contains($0) }.map {
+                "\($0) does not apply to this workout: it is a device's recorded track (\(workout.source)), measured as the device filtered it"
+            }
+        }
+    }
+
     static func summaryJSON(_ w: Workout) -> JSON {
         guard case .object(var o) = w.summary.json() else { return w.summary.json() }
         o["pauseCount"] = .int(w.pauseCount)

@@ -47,6 +47,15 @@ struct RecomputationTests {
         #expect(j["after"]?["movingSeconds"]?.doubleValue == (r.after.summary.movingSeconds * 1000).rounded() / 1000)
     }
 
+    @Test func notesNameSettingsADeviceTrackIgnores() {
+        var w = Self.recorded()
+        let o = [MetricsOverride(key: "metrics.jumpMeters", value: 20), MetricsOverride(key: "metrics.autoPauseSeconds", value: 0)]
+        #expect(Recomputation.notes(o, for: w).isEmpty, "a receiver's fixes follow every key")
+        w.source = "imported:ride.gpx"
+        let notes = Recomputation.notes(o, for: w)
+        #expect(notes.count == 1 && notes[0].hasPrefix("metrics.jumpMeters does not apply"), "\(notes)")
+    }
+
     /// A jump threshold below the 42 m hole: the hole starts a new segment and adds nothing (and
     /// so does the departure from the stop, which the auto-resume rule confirms ~15 m away).
     @Test func lowerJumpThresholdDropsTheHole() throws {
