@@ -342,7 +342,7 @@ public final class Daemon: @unchecked Sendable {
     /// save cannot finish), fsync the journal, exit.
     func beginShutdown(reason: String) {
         guard case .running = shutdown else { return }
-        notifier.notify(["STOPPING=1"])
+        notifier.notify(["STOPPING=1", "STATUS=Stopping" + (lifecycle.hasWorkoutInProgress ? "; keeping the workout in progress for the next start" : "")])
         log(DaemonLogEvent.shuttingDown(signal: reason))
         server?.close()
         server = nil

@@ -13,6 +13,9 @@ public enum JournalRecord: Sendable, Equatable {
     /// the workout in progress, which it kept: the next start continues it as it was (active or
     /// paused), the gap marked, instead of restoring it paused as after a crash.
     case shutdown(time: Double)
+    /// A reload changed the metrics rules the workout follows live (`MetricsSettings.live`) at
+    /// `time`: `from` the ones in force before (so a replay starts with them), `to` the new ones.
+    case settings(time: Double, from: LiveMetricsSettings, to: LiveMetricsSettings)
     /// The daemon restored the workout after an interruption that began at `gapFrom`.
     case recovered(time: Double, gapFrom: Double)
     /// A simulation feed moved the start of a workout without points to the feed's own time
@@ -38,7 +41,7 @@ extension JournalRecord {
     public var aliveTime: Double? {
         switch self {
         case .alive(let t): return t
-        case .started, .paused, .resumed, .lap, .marker, .stopped, .shutdown, .recovered, .rebased, .fix, .suspended, .heartRate, .heartRateGap, .shifted: return nil
+        case .started, .paused, .resumed, .lap, .marker, .stopped, .shutdown, .settings, .recovered, .rebased, .fix, .suspended, .heartRate, .heartRateGap, .shifted: return nil
         }
     }
 }

@@ -9,18 +9,26 @@ struct JournalReplay {
     /// Set when the daemon was stopped with the workout kept (`shutdown` is the journal's last
     /// record but for `alive` marks): the workout continues as it was.
     var shutdownAt: Double?
+    /// The settings the workout followed at the end of the journal: the restore's, with the live
+    /// rules of the last journaled reload.
+    var settings: MetricsSettings
 
     /// nil when the records do not begin with `started` (nothing to restore).
     init?(records: [JournalRecord], settings: MetricsSettings) {
         guard case .started(let id, let activity, let t0)? = records.first else { return nil }
-        var recorder = WorkoutRecorder(id: id, activity: activity, startedAt: t0, settings: settings)
+        // A reload during the workout journaled the live rules in force before it: the replay
+        // begins with those, and follows each change at its time, as the live workout did.
+        var current = settings
+        for case .settings(_, let from, _) in records { current = settings.taking(from); break }
+        var origin = TrackOrigin.receiver
+        var recorder = WorkoutRecorder(id: id, activity: activity, startedAt: t0, settings: current)
         var last = t0
         var stopped: Double?
         var shutdown: Double?
         for record in records.dropFirst() {
             switch record {
             case .alive, .shutdown: break
-            case .started, .paused, .resumed, .lap, .marker, .fix, .heartRate, .heartRateGap, .stopped, .shifted, .rebased, .suspended, .recovered:
+            case .started, .paused, .resumed, .lap, .marker, .fix, .heartRate, .heartRateGap, .stopped, .shifted, .rebased, .suspended, .recovered, .settings:
                 shutdown = nil  // something happened after the shutdown record: it is history
             }
             switch record {
@@ -44,13 +52,17 @@ struct JournalReplay {
                 stopped = t
             case .shutdown(let t):
                 shutdown = t; last = max(last, t)
+            case .settings(let t, _, let to):
+                current = current.taking(to)
+                recorder.changeSettings(to: origin.settings(current), at: t); last = max(last, t)
             case .alive(let t):
                 last = max(last, t)
             case .shifted(let s):
                 recorder = recorder.shifted(by: s); last += s
-            case .rebased(let t, let origin):
+            case .rebased(let t, let o):
                 if recorder.points.isEmpty {
-                    recorder = WorkoutRecorder(id: id, activity: activity, startedAt: t, settings: origin.settings(settings))
+                    origin = o
+                    recorder = WorkoutRecorder(id: id, activity: activity, startedAt: t, settings: o.settings(current))
                 }
             case .suspended(let t, let until):
                 recorder.suspended(from: t, to: until); last = max(last, until)
@@ -62,5 +74,6 @@ struct JournalReplay {
         self.stoppedAt = stopped
         self.lastTime = last
         self.shutdownAt = shutdown
+        self.settings = current
     }
 }

@@ -14,9 +14,12 @@ extension WorkoutLifecycle {
             // import rules derived from the settings (`TrackOrigin.device`).
             let origin: TrackOrigin = w.replay?.origin
                 ?? (w.recorder.settings != w.baseSettings && w.recorder.settings == TrackOrigin.device.settings(w.baseSettings) ? .device : .receiver)
+            let from = w.baseSettings.live, t = w.time(at: now)
             w.baseSettings = settings
-            let events = w.recorder.changeSettings(to: origin.settings(settings), at: w.time(at: now))
-            return [.log(.settingsChanged(w.id, changes))]
+            let events = w.recorder.changeSettings(to: origin.settings(settings), at: t)
+            // Journaled, so a restore replays the change where it happened.
+            let journal: [LifecycleAction] = from == settings.live ? [] : [.journal(.settings(time: t, from: from, to: settings.live))]
+            return journal + [.log(.settingsChanged(w.id, changes))]
                 + events.compactMap { RecorderLogEvent($0, id: w.id).map(LifecycleAction.logRecorder) } + [.publish]
         } ?? []
     }

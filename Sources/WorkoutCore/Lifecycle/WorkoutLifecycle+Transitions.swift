@@ -248,7 +248,8 @@ extension WorkoutLifecycle {
     }
 
     /// The journal was read back. Replays its records; a workout that was stopped completes its
-    /// save, any other comes back paused with a `recovered` event and the gap marked (or active
+    /// save; one the daemon kept at its shutdown (`shutdown` record, `shutDown`) continues as it
+    /// was, active or paused, the gap marked by a `recovered` event; any other comes back paused with a `recovered` event and the gap marked (or active
     /// when `autoResume`). With no usable record the journal is kept aside and the state returns
     /// to idle. `badBytes`: the damaged tail already moved aside (reported with a kept journal).
     public mutating func restored(_ records: [JournalRecord], badBytes: Int = 0, at now: Double, autoResume: Bool, settings: MetricsSettings) -> [LifecycleAction] {
@@ -280,7 +281,8 @@ extension WorkoutLifecycle {
                 .journal(.recovered(time: now, gapFrom: gapFrom)),
                 .log(.continued(id, recorder.activity, gapSeconds: max(0, now - gapFrom), points: recorder.summary(now: now).pointCount, paused: paused)),
             ]
-            state = .recording(WorkoutInProgress(recorder: recorder, baseSettings: settings))
+            state = .recording(WorkoutInProgress(recorder: recorder, baseSettings: replay.settings))
+            actions += settingsChanged(settings, at: now)  // the configuration changed while the daemon was down
             if !paused {
                 if recorder.activity.supportsGPS { actions.append(.openGPS) }
                 if recorder.activity.usesHeartRateSensor { actions.append(.openSensors) }
@@ -297,7 +299,8 @@ extension WorkoutLifecycle {
             .journal(.recovered(time: now, gapFrom: gapFrom)),
             .log(.restored(id, recorder.activity, gapSeconds: max(0, now - gapFrom), points: recorder.summary(now: now).pointCount)),
         ]
-        state = .recording(WorkoutInProgress(recorder: recorder, baseSettings: settings))
+        state = .recording(WorkoutInProgress(recorder: recorder, baseSettings: replay.settings))
+        actions += settingsChanged(settings, at: now)  // the configuration changed while the daemon was down
         if autoResume, case .success(let more) = resume(at: now) { return actions + more }
         return actions + [.publish]
     }

@@ -19,7 +19,8 @@ public struct WorkoutLifecycle: Sendable {
         /// -> recording (start), restoring (journal found at start-up)
         case idle(lastActivity: ActivityType?)
         /// A journal of an interrupted workout is being read back at start-up.
-        /// -> recording (restored, paused or active), saving (a stop was in progress), idle
+        /// -> recording (restored paused or auto-resumed; continued as it was after a shutdown),
+        /// saving (a stop was in progress), idle
         case restoring
         /// A workout in progress: recording, auto-paused or paused by the user (the recorder's
         /// phase says which). -> saving (stop)

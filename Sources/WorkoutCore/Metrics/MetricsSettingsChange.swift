@@ -50,17 +50,63 @@ extension MetricsSettings {
 
     /// `self` with the settings a workout in progress follows (`MetricsSettingsChange.live`)
     /// taken from `new`; the others stay.
-    public func takingLiveSettings(from new: MetricsSettings) -> MetricsSettings {
+    public func takingLiveSettings(from new: MetricsSettings) -> MetricsSettings { taking(new.live) }
+}
+
+/// The metrics rules a workout in progress follows live (`MetricsSettingsChange.live`): what a
+/// reload changes mid-workout, and what the journal records of it (`JournalRecord.settings`).
+public struct LiveMetricsSettings: Sendable, Equatable {
+    public var minimumFixMode: FixMode
+    public var maximumHorizontalAccuracy: Double
+    public var warmUpCount: Int
+    public var jumpThreshold: Double
+    public var signalLostTimeout: Double
+    public var autoPauseDelay: Double?
+    public var autoLapDistance: Double?
+    public var stationaryRadius: Double
+    public var autoResumeDistance: Double
+}
+
+extension MetricsSettings {
+    /// The rules a workout in progress follows live.
+    public var live: LiveMetricsSettings {
+        LiveMetricsSettings(minimumFixMode: minimumFixMode, maximumHorizontalAccuracy: maximumHorizontalAccuracy, warmUpCount: warmUpCount,
+                            jumpThreshold: jumpThreshold, signalLostTimeout: signalLostTimeout, autoPauseDelay: autoPauseDelay,
+                            autoLapDistance: autoLapDistance, stationaryRadius: stationaryRadius, autoResumeDistance: autoResumeDistance)
+    }
+
+    /// `self` with these live rules; the others stay.
+    public func taking(_ l: LiveMetricsSettings) -> MetricsSettings {
         var s = self
-        s.minimumFixMode = new.minimumFixMode
-        s.maximumHorizontalAccuracy = new.maximumHorizontalAccuracy
-        s.warmUpCount = new.warmUpCount
-        s.jumpThreshold = new.jumpThreshold
-        s.signalLostTimeout = new.signalLostTimeout
-        s.autoPauseDelay = new.autoPauseDelay
-        s.autoLapDistance = new.autoLapDistance
-        s.stationaryRadius = new.stationaryRadius
-        s.autoResumeDistance = new.autoResumeDistance
+        s.minimumFixMode = l.minimumFixMode
+        s.maximumHorizontalAccuracy = l.maximumHorizontalAccuracy
+        s.warmUpCount = l.warmUpCount
+        s.jumpThreshold = l.jumpThreshold
+        s.signalLostTimeout = l.signalLostTimeout
+        s.autoPauseDelay = l.autoPauseDelay
+        s.autoLapDistance = l.autoLapDistance
+        s.stationaryRadius = l.stationaryRadius
+        s.autoResumeDistance = l.autoResumeDistance
         return s
+    }
+}
+
+extension LiveMetricsSettings {
+    /// The journal's form: `{"minFixMode":2,"maxAccuracy":50,...}` (null: off).
+    public func json() -> JSON {
+        ["minFixMode": .int(minimumFixMode == .threeD ? 3 : 2), "maxAccuracy": .number(maximumHorizontalAccuracy), "warmUp": .int(warmUpCount),
+         "jump": .number(jumpThreshold), "signalLost": .number(signalLostTimeout), "autoPause": .number(autoPauseDelay),
+         "autoLap": .number(autoLapDistance), "stationary": .number(stationaryRadius), "autoResume": .number(autoResumeDistance)]
+    }
+
+    /// nil when a key is missing or of the wrong type.
+    public init?(json j: JSON) {
+        guard let m = j["minFixMode"]?.intValue, let acc = j["maxAccuracy"]?.doubleValue, let warm = j["warmUp"]?.intValue,
+              let jump = j["jump"]?.doubleValue, let lost = j["signalLost"]?.doubleValue, let pause = j["autoPause"], let lap = j["autoLap"],
+              let stationary = j["stationary"]?.doubleValue, let resume = j["autoResume"]?.doubleValue else { return nil }
+        guard pause.isNull || pause.doubleValue != nil, lap.isNull || lap.doubleValue != nil else { return nil }
+        self.init(minimumFixMode: m >= 3 ? .threeD : .twoD, maximumHorizontalAccuracy: acc, warmUpCount: warm, jumpThreshold: jump,
+                  signalLostTimeout: lost, autoPauseDelay: pause.doubleValue, autoLapDistance: lap.doubleValue,
+                  stationaryRadius: stationary, autoResumeDistance: resume)
     }
 }

@@ -30,7 +30,7 @@ public final class Journal {
         switch record {
         case .fix(let fix): appendFix(fix)
         case .heartRate, .heartRateGap: appendBuffered(record)
-        case .started, .paused, .resumed, .lap, .marker, .stopped, .shutdown, .recovered, .rebased, .alive, .suspended, .shifted: appendNow(record)
+        case .started, .paused, .resumed, .lap, .marker, .stopped, .shutdown, .settings, .recovered, .rebased, .alive, .suspended, .shifted: appendNow(record)
         }
     }
 

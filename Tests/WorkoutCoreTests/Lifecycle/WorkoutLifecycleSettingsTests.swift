@@ -106,6 +106,43 @@ struct WorkoutLifecycleSettingsTests {
     }
 }
 
+extension WorkoutLifecycleSettingsTests {
+    /// The change is journaled: a restore (crash, restart) replays it where it happened, so the
+    /// restored workout has the numbers the live one had, though the configuration at the
+    /// restore is the new one throughout.
+    @Test func aRestoreReplaysTheChangeWhereItHappened() throws {
+        var off = MetricsSettings()
+        off.autoPauseDelay = nil
+        var l = WorkoutLifecycle()
+        var journal: [JournalRecord] = []
+        func keep(_ a: [LifecycleAction]) { for case .journal(let r) in a { journal.append(r) } }
+        if case .success(let a) = l.start(.running, id: Self.id, at: Self.t0, settings: MetricsSettings()) { keep(a) }
+        let s = TrackSynth()
+        // 60 s running, 60 s standing (auto-paused under the old rules), reload at 150 s (auto-pause
+        // off), 60 s more standing (moving time under the new rules).
+        for k in 1...210 {
+            let t = Self.t0 + Double(k)
+            if k == 150 { keep(l.settingsChanged(off, at: t - 0.5)) }
+            keep(l.fixReceived(s.fix(t: t, north: 0, east: 3 * Double(min(k, 60))), at: t))
+            keep(l.tick(at: t))
+        }
+        #expect(journal.contains { if case .settings(_, let from, let to) = $0 { return from.autoPauseDelay == 10 && to.autoPauseDelay == nil }; return false })
+        let live = try #require(l.summary(now: Self.t0 + 210))
+        let replay = try #require(JournalReplay(records: journal, settings: off))
+        let restored = replay.recorder.summary(now: Self.t0 + 210)
+        #expect(restored.movingSeconds == live.movingSeconds && restored.distanceMeters == live.distanceMeters,
+                "live moving \(live.movingSeconds), restored \(restored.movingSeconds)")
+        #expect(replay.settings.autoPauseDelay == nil)
+        // Without the record, the whole run would be measured without auto-pause.
+        let plain = try #require(JournalReplay(records: journal.filter { if case .settings = $0 { return false }; return true }, settings: off))
+        #expect(plain.recorder.summary(now: Self.t0 + 210).movingSeconds > live.movingSeconds + 40)
+        // The record round-trips through the journal's line format.
+        for case .settings(let t, let from, let to) in journal {
+            #expect(JournalRecord.decodeLine(JournalRecord.settings(time: t, from: from, to: to).encodeLine().dropLast()) == .settings(time: t, from: from, to: to))
+        }
+    }
+}
+
 extension Array where Element == LifecycleAction {
     var savedWorkout: Workout? {
         for case .save(let w) in self { return w.workout }

@@ -4,7 +4,7 @@ import Testing
 /// Every event the lifecycle accepts, applied to a copy.
 enum Event: String, CaseIterable {
     case start, pause, resume, lap, marker, stop, toggle, fix, tick, sourceChanged, replayEnded, saveSucceeded, saveFailed,
-         beginRestore, restoreFailed, restored
+         beginRestore, restoreFailed, restored, settingsChanged, shutDown, restoredAfterShutdown
 
     /// Applies the event; returns the resulting state name and whether it was refused.
     func apply(to l: inout WorkoutLifecycle) -> (state: String, refused: LifecycleRefusal?) {
@@ -28,6 +28,13 @@ enum Event: String, CaseIterable {
         case .beginRestore: outcome = l.beginRestore()
         case .restoreFailed: _ = l.restoreFailed()
         case .restored: _ = l.restored([.started(id: id, activity: .hiking, time: 900), .alive(time: 950)], at: 1000, autoResume: false, settings: s)
+        case .settingsChanged:
+            var changed = s
+            changed.autoPauseDelay = nil
+            _ = l.settingsChanged(changed, at: 1030)
+        case .shutDown: _ = l.shutDown(at: 1030, journalWritable: true)
+        case .restoredAfterShutdown:
+            _ = l.restored([.started(id: id, activity: .hiking, time: 900), .shutdown(time: 950), .alive(time: 950)], at: 1000, autoResume: false, settings: s)
         }
         if case .failure(let r) = outcome { return (l.stateName, r) }
         return (l.stateName, nil)
@@ -39,20 +46,25 @@ enum Event: String, CaseIterable {
     static let table: [LifecyclePhase: [Event: String]] = [
         .idle: [.start: "active", .pause: "!idle", .resume: "!idle", .lap: "!idle", .marker: "!idle", .stop: "!idle",
                 .toggle: "active", .fix: "idle", .tick: "idle", .sourceChanged: "idle", .replayEnded: "idle", .saveSucceeded: "idle",
-                .saveFailed: "idle", .beginRestore: "restoring", .restoreFailed: "idle", .restored: "idle"],
+                .saveFailed: "idle", .beginRestore: "restoring", .restoreFailed: "idle", .restored: "idle",
+                .settingsChanged: "idle", .shutDown: "idle", .restoredAfterShutdown: "idle"],
         .restoring: [.start: "!restoring", .pause: "!restoring", .resume: "!restoring", .lap: "!restoring", .marker: "!restoring",
                      .stop: "!restoring", .toggle: "!restoring", .fix: "restoring", .tick: "restoring", .sourceChanged: "restoring",
                      .replayEnded: "restoring", .saveSucceeded: "restoring", .saveFailed: "restoring", .beginRestore: "!restoring",
-                     .restoreFailed: "idle", .restored: "paused"],
+                     .restoreFailed: "idle", .restored: "paused",
+                     .settingsChanged: "restoring", .shutDown: "restoring", .restoredAfterShutdown: "active"],
         .active: [.start: "!active", .pause: "paused", .resume: "!active", .lap: "active", .marker: "active", .stop: "saving",
                   .toggle: "saving", .fix: "active", .tick: "active", .sourceChanged: "active", .replayEnded: "active",
-                  .saveSucceeded: "active", .saveFailed: "active", .beginRestore: "!active", .restoreFailed: "active", .restored: "active"],
+                  .saveSucceeded: "active", .saveFailed: "active", .beginRestore: "!active", .restoreFailed: "active", .restored: "active",
+                  .settingsChanged: "active", .shutDown: "active", .restoredAfterShutdown: "active"],
         .paused: [.start: "!paused", .pause: "!paused", .resume: "active", .lap: "paused", .marker: "paused", .stop: "saving",
                   .toggle: "active", .fix: "paused", .tick: "paused", .sourceChanged: "paused", .replayEnded: "paused",
-                  .saveSucceeded: "paused", .saveFailed: "paused", .beginRestore: "!paused", .restoreFailed: "paused", .restored: "paused"],
+                  .saveSucceeded: "paused", .saveFailed: "paused", .beginRestore: "!paused", .restoreFailed: "paused", .restored: "paused",
+                  .settingsChanged: "paused", .shutDown: "paused", .restoredAfterShutdown: "paused"],
         .saving: [.start: "active", .pause: "!saving", .resume: "!saving", .lap: "!saving", .marker: "!saving", .stop: "!saving",
                   .toggle: "active", .fix: "saving", .tick: "saving", .sourceChanged: "saving", .replayEnded: "saving",
-                  .saveSucceeded: "idle", .saveFailed: "saving", .beginRestore: "!saving", .restoreFailed: "saving", .restored: "saving"],
+                  .saveSucceeded: "idle", .saveFailed: "saving", .beginRestore: "!saving", .restoreFailed: "saving", .restored: "saving",
+                  .settingsChanged: "saving", .shutDown: "saving", .restoredAfterShutdown: "saving"],
     ]
 
     @Test(arguments: LifecyclePhase.allCases)

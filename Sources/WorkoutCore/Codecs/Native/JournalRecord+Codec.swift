@@ -41,6 +41,7 @@ extension JournalRecord {
         case .marker(let t, let text): return ["r": "marker", "t": .number(t), "text": .string(text)]
         case .stopped(let t): return ["r": "stop", "t": .number(t)]
         case .shutdown(let t): return ["r": "shutdown", "t": .number(t)]
+        case .settings(let t, let from, let to): return ["r": "settings", "t": .number(t), "from": from.json(), "to": to.json()]
         case .recovered(let t, let g): return ["r": "recovered", "t": .number(t), "gapFrom": .number(g)]
         case .suspended(let t, let u): return ["r": "suspended", "t": .number(t), "until": .number(u)]
         case .alive(let t): return ["r": "alive", "t": .number(t)]
@@ -75,6 +76,9 @@ extension JournalRecord {
         case "marker": guard let t else { return nil }; self = .marker(time: t, text: j["text"]?.stringValue)
         case "stop": guard let t else { return nil }; self = .stopped(time: t)
         case "shutdown": guard let t else { return nil }; self = .shutdown(time: t)
+        case "settings":
+            guard let t, let from = j["from"].flatMap(LiveMetricsSettings.init(json:)), let to = j["to"].flatMap(LiveMetricsSettings.init(json:)) else { return nil }
+            self = .settings(time: t, from: from, to: to)
         case "alive": guard let t else { return nil }; self = .alive(time: t)
         case "shifted": guard let s = j["by"]?.doubleValue, s.isFinite else { return nil }; self = .shifted(by: s)
         case "rebased":
