@@ -99,20 +99,21 @@ public struct Renderer: Sendable {
         return formatFixed(avg, decimals: 0) + " \(unit) avg"
     }
 
-    /// The reply's `personalBests` (stop, show), one line each:
-    /// "Personal best: fastest 5 km 24:31 (previous 25:02)"; empty without any.
+    /// The reply's `personalBests` (stop, show): a line per record beaten,
+    /// "Personal best: fastest 5 km 24:31 (previous 25:02)", and one line for the distances
+    /// covered for the first time, "First efforts: 400 m 1:39, 1 km 4:09"; empty without any.
     public func personalBests(_ r: JSON) -> String {
         var s = ""
+        var firsts: [String] = []
         for b in r["personalBests"]?.arrayValue ?? [] {
             guard let d = b["distanceMeters"]?.doubleValue, let t = b["seconds"]?.doubleValue else { continue }
-            s += "Personal best: fastest \(UnitFormatter.bestEffortName(d)) \(Units.shortDuration(t))"
             if let p = b["previousSeconds"]?.doubleValue {
-                s += " (previous \(Units.shortDuration(p)))"
+                s += "Personal best: fastest \(UnitFormatter.bestEffortName(d)) \(Units.shortDuration(t)) (previous \(Units.shortDuration(p)))\n"
             } else {
-                s += " (first at this distance)"
+                firsts.append("\(UnitFormatter.bestEffortName(d)) \(Units.shortDuration(t))")
             }
-            s += "\n"
         }
+        if !firsts.isEmpty { s += "First efforts: " + firsts.joined(separator: ", ") + "\n" }
         return s
     }
 

@@ -57,7 +57,7 @@ import Testing
         #expect(show.stdout.contains("Climb:     +0 ft"), "\(show.stdout)")
         // The earlier run is judged against the runs before it (none), not the later faster one.
         let first = try #require(list.first?["id"] as? String)
-        #expect(try d.ctl(["show", first]).stdout.contains("Personal best: fastest 1 km \(mss(prev)) (first at this distance)\n"))
+        #expect(try d.ctl(["show", first]).stdout.contains("First efforts: 400 m 2:13, 1 km \(mss(prev))\n"))
         let listText = try d.ctl(["list"]).stdout
         #expect(listText.contains("0.82 mi") && listText.contains(" /mi"), "\(listText)")
         d.stop()

@@ -18,9 +18,11 @@ import WorkoutCore
         for text in [r.stopped(stop), r.show(show)] {
             #expect(text.contains("Personal best: fastest 1 mile 7:11 (previous 7:35)\n"), "\(text)")
             #expect(text.contains("Personal best: fastest 5 km 24:31 (previous 25:02)\n"))
-            #expect(text.contains("Personal best: fastest 10 km 51:40 (first at this distance)\n"))
+            #expect(text.contains("First efforts: 10 km 51:40\n"))
         }
         #expect(!r.stopped(["ok": true, "state": "saving", "workout": RendererTests.runSummary, "personalBests": []]).contains("Personal best"))
+        let firsts: JSON = [["distanceMeters": 400, "seconds": 99.8, "previousSeconds": nil], ["distanceMeters": 1000, "seconds": 249.5, "previousSeconds": nil]]
+        #expect(r.show(["ok": true, "workout": RendererTests.runSummary, "personalBests": firsts]).contains("\nFirst efforts: 400 m 1:39, 1 km 4:09\n"))
         #expect(!r.show(["ok": true, "workout": RendererTests.runSummary]).contains("Personal best"), "an older daemon: nothing")
     }
 }
