@@ -214,8 +214,10 @@ public struct Renderer: Sendable {
             let withHR = items.contains { $0["averageHeartRate"]?.intValue != nil }
             let withPower = items.contains { $0["averagePower"]?.intValue != nil }
             let withCadence = items.contains { $0["averageCadence"]?.intValue != nil }
+            let withZones = items.contains { zones($0["heartRateZoneSeconds"]) != nil }
             var rows = [["#", "TIME", "DISTANCE", Units.effortLabel(for: activity)?.uppercased() ?? "", "CLIMB"]
-                + (withPower ? ["POWER", "MAX W"] : []) + (withCadence ? ["CAD"] : []) + (withHR ? ["HR AVG", "MAX", "ZONES"] : [])]
+                + (withPower ? ["POWER", "MAX W"] : []) + (withCadence ? ["CAD"] : []) + (withHR ? ["HR AVG", "MAX"] : [])
+                + (withZones ? ["ZONES"] : [])]
             for it in items {
                 var row = [
                     String((it["index"]?.intValue).map { $0 + 1 } ?? rows.count),  // JSON counts from 0; people (and the log) from 1
@@ -229,9 +231,9 @@ public struct Renderer: Sendable {
                 }
                 if withCadence { row += [it["averageCadence"]?.intValue.map(String.init) ?? "-"] }
                 if withHR {
-                    row += [it["averageHeartRate"]?.intValue.map(String.init) ?? "-", it["maxHeartRate"]?.intValue.map(String.init) ?? "-",
-                            zones(it["heartRateZoneSeconds"]) ?? ""]
+                    row += [it["averageHeartRate"]?.intValue.map(String.init) ?? "-", it["maxHeartRate"]?.intValue.map(String.init) ?? "-"]
                 }
+                if withZones { row += [zones(it["heartRateZoneSeconds"]) ?? ""] }
                 rows.append(row)
             }
             let numeric = 5 + (withPower ? 2 : 0) + (withCadence ? 1 : 0) + (withHR ? 2 : 0)  // all but ZONES

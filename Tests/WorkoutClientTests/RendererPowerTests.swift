@@ -25,6 +25,7 @@ import WorkoutCore
         #expect(laps[0].contains("POWER") && laps[0].contains("MAX W") && laps[0].contains("CAD"))
         #expect(laps[1].hasSuffix("190 W    420   85"), "\(laps[1])")
         #expect(laps[2].hasSuffix("235 W    480   90"), "\(laps[2])")
+        #expect(!text.contains("ZONES"), "no empty zones column when no lap has zone times")
     }
 
     @Test func listShowsAveragePowerWhenAnyWorkoutHasIt() {
