@@ -63,6 +63,32 @@ import Testing
         d.stop()
     }
 
+    /// Power and cadence on the feed's fix lines (a bike computer, `simulate` of a file with
+    /// power) show in `status` and `watch` while the workout records.
+    @Test func livePowerIsShownInStatusAndWatch() throws {
+        let d = try DaemonHarness(config: #"{"units":"imperial","feeds":[{"kind":"socket"}]}"#)
+        try d.start()
+        #expect(try d.ctl(["start", "cycling"]).status == 0)
+        let feed = try UnixClient(path: d.feedSocket)
+        defer { feed.close() }
+        let t0 = Date().timeIntervalSince1970.rounded(.down) - 60
+        for i in 0..<60 {
+            let lon = 11.5 + Double(i) * 8 / (111_320 * cos(48.1 * .pi / 180))
+            try feed.send(#"{"class":"FIX","time":"\#(FixFeeder.iso(t0 + Double(i)))","lat":48.1,"lon":\#(String(format: "%.8f", lon)),"mode":3,"eph":3,"cad":\#(i % 2 == 0 ? 86 : 90),"power":\#(i % 2 == 0 ? 180 : 220)}"# + "\n")
+        }
+        let st = try d.waitForStatus(seconds: 10) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int) == 60 }
+        let w = try #require(st["workout"] as? [String: Any])
+        let avg = try #require(w["averagePower"] as? Double)
+        #expect(abs(avg - 200) <= 20 / Double(w["acceptedCount"] as? Int ?? 1) + 1e-9, "alternating 180/220 W: \(avg)")
+        #expect(w["maxPower"] as? Int == 220)
+        let text = try d.ctl(["status"]).stdout
+        #expect(text.contains("Power:     \(Int(avg.rounded())) W avg, max 220 W\n"), "\(text)")
+        #expect(text.contains("Cadence:   88 rpm avg\n") || text.contains("Cadence:   87 rpm avg\n") || text.contains("Cadence:   89 rpm avg\n"), "\(text)")
+        #expect(text.contains(" mph"), "\(text)")
+        #expect(try d.ctl(["stop"]).status == 0)
+        d.stop()
+    }
+
     @Test(.enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
     func importedPowerAndCadenceAreShown() throws {
         let d = try DaemonHarness(config: #"{"units":"metric"}"#)
