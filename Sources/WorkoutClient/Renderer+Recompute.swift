@@ -2,10 +2,11 @@ import WorkoutCore
 
 extension Renderer {
     /// `recompute`: the workout's numbers before (as saved) and after (recomputed), side by side,
-    /// then the splits of both, and whether the result was saved.
+    /// then the splits of both, and whether the result was saved; in the reply's `units`.
     public func recompute(_ r: JSON) -> String {
         guard let before = object(r["before"]), let after = object(r["after"]) else { return "No recomputed workout in the reply.\n" }
         let activity = activityOf(before)
+        let u = UnitFormatter(reply: r)
         var s = activityName(before)
         if let start = time(before["startedAt"]) { s += ", " + clock.dateTime(start) }
         if let id = before["id"]?.stringValue { s += " (\(id))" }
@@ -17,14 +18,14 @@ extension Renderer {
             return [label, b, a, a == b ? "" : "changed"]
         }
         var rows: [[String]] = [["", "BEFORE", "AFTER", ""]]
-        rows.append(row("Distance") { Units.distance(self.num($0["distanceMeters"])) })
+        rows.append(row("Distance") { u.distance(self.num($0["distanceMeters"])) })
         rows.append(row("Elapsed") { Units.duration(self.num($0["elapsedSeconds"])) })
         rows.append(row("Moving") { Units.duration(self.num($0["movingSeconds"])) })
         rows.append(row("Pauses") { String($0["pauseCount"]?.intValue ?? 0) })
         if let label = Units.effortLabel(for: activity) {
-            rows.append(row(label) { Units.effort($0["movingAverageSpeed"]?.doubleValue, for: activity) ?? "-" })
+            rows.append(row(label) { u.effort($0["movingAverageSpeed"]?.doubleValue, for: activity) ?? "-" })
         }
-        rows.append(row("Climb") { "+" + Units.meters(self.num($0["elevationGainMeters"])) + " / -" + Units.meters(self.num($0["elevationLossMeters"])) })
+        rows.append(row("Climb") { "+" + u.elevation(self.num($0["elevationGainMeters"])) + " / -" + u.elevation(self.num($0["elevationLossMeters"])) })
         rows.append(row("Points used") { "\($0["acceptedCount"]?.intValue ?? 0) of \($0["pointCount"]?.intValue ?? 0)" })
         rows.append(row("Splits") { String($0["splits"]?.arrayValue?.count ?? 0) })
         rows.append(row("Laps") { String($0["laps"]?.arrayValue?.count ?? 0) })
@@ -36,7 +37,7 @@ extension Renderer {
             for i in 0..<max(bs.count, as_.count) {
                 func cell(_ list: [JSON]) -> String {
                     guard i < list.count else { return "-" }
-                    return Units.shortDuration(num(list[i]["elapsedSeconds"])) + "  " + Units.distance(num(list[i]["distanceMeters"]))
+                    return Units.shortDuration(num(list[i]["elapsedSeconds"])) + "  " + u.distance(num(list[i]["distanceMeters"]))
                 }
                 split.append([String(i + 1), cell(bs), cell(as_)])
             }

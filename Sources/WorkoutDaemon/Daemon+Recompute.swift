@@ -11,6 +11,7 @@ extension Daemon {
         }
         let settings = MetricsSettings(config: changed)
         let names = overrides.map { "\($0.key)=\($0.value.serialized())" }
+        let units = unitsPair
         let pending = PendingReply()
         let store = self.store
         let loop = self.loop
@@ -22,7 +23,7 @@ extension Daemon {
                 if save { try store.replace(r.after) }
                 let j = r.json()
                 w.value(ControlServer.okReply([("before", j["before"] ?? .null), ("after", j["after"] ?? .null), ("saved", .bool(save)),
-                                               ("settings", .array(names.map { .string($0) })), ("notes", .array(notes.map { .string($0) }))]))
+                                               ("settings", .array(names.map { .string($0) })), ("notes", .array(notes.map { .string($0) })), units]))
                 let before = r.before.summary.distanceMeters, after = r.after.summary.distanceMeters
                 loop.post {
                     self.log(HistoryLogEvent.recomputed(id: id.rawValue, settings: names, distanceBefore: before, distanceAfter: after, saved: save))
