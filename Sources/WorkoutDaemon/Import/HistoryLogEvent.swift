@@ -7,17 +7,21 @@ enum HistoryLogEvent: LogEvent {
     case edited(id: String, from: ActivityType, to: ActivityType)
     /// A whole `import` request finished (or was cancelled by its client).
     case importFinished(imported: Int, duplicates: Int, errors: Int, cancelled: Bool, seconds: Double)
+    /// Something the user should know about an imported file (`ImportedWorkout.warnings`).
+    case importWarning(file: String, id: String?, warning: String)
 
     var name: String {
         switch self {
         case .edited: return "history.edited"
         case .importFinished: return "history.import_finished"
+        case .importWarning: return "history.import_warning"
         }
     }
 
     var level: LogLevel {
         switch self {
         case .edited, .importFinished: return .info
+        case .importWarning: return .warning
         }
     }
 
@@ -26,6 +30,7 @@ enum HistoryLogEvent: LogEvent {
         case .edited(_, let from, let to): return "Changed a workout from \(from.displayName.lowercased()) to \(to.displayName.lowercased())"
         case .importFinished(let n, let d, let e, let c, _):
             return (c ? "Import stopped by the client" : "Import finished") + ": \(n) imported, \(d) duplicates, \(e) errors"
+        case .importWarning(let file, _, let warning): return "Imported \(file): \(warning)"
         }
     }
 
@@ -34,6 +39,8 @@ enum HistoryLogEvent: LogEvent {
         case .edited(let id, let from, let to): return [("id", .string(id)), ("from", .string(from.rawValue)), ("to", .string(to.rawValue))]
         case .importFinished(let n, let d, let e, let c, let s):
             return [("imported", .int(n)), ("duplicates", .int(d)), ("errors", .int(e)), ("cancelled", .bool(c)), ("seconds", .double(s, decimals: 3))]
+        case .importWarning(let file, let id, let warning):
+            return [("file", .string(file))] + (id.map { [("id", LogValue.string($0))] } ?? []) + [("warning", .string(warning))]
         }
     }
 }
