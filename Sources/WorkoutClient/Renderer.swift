@@ -32,6 +32,7 @@ public struct Renderer: Sendable {
             }
             if let hr = heartRateNow(w) { lines.append("Heart:     " + hr) }
             if let c = w["calories"]?.doubleValue { lines.append("Calories:  " + formatFixed(c, decimals: 0) + " kcal" + caloriesHow(w)) }
+            for warning in (w["warnings"]?.arrayValue ?? []).compactMap(\.stringValue) { lines.append("Warning:   " + warning) }
         } else {
             lines.append("State:     \(state)" + (state == "idle" ? " (no workout in progress)" : ""))
         }

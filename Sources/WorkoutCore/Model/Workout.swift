@@ -95,6 +95,9 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var heartRateZoneSeconds: [Double] = []
     /// How `calories` was estimated; nil when there are none.
     public var caloriesMethod: CalorieMethod?
+    /// What the person should know about the recording (live: fixes arriving far faster than the
+    /// activity allows, `SpeedWarning`); written as `warnings` only when not empty.
+    public var warnings: [String] = []
 
     public init(id: WorkoutID, activity: ActivityType, startedAt: Double, endedAt: Double? = nil,
                 elapsedSeconds: Double = 0, movingSeconds: Double = 0, distanceMeters: Double = 0,

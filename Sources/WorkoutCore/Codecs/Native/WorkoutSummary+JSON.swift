@@ -32,6 +32,7 @@ extension WorkoutSummary {
         o["heartRateZoneBounds"] = .array(heartRateZoneBounds.map { .int($0) })
         o["heartRateZoneSeconds"] = .array(heartRateZoneSeconds.map { .number(rounded($0, 3)) })
         o["signalLostSeconds"] = .number(rounded(signalLostSeconds, 3))
+        if !warnings.isEmpty { o["warnings"] = .array(warnings.map { .string($0) }) }
         o["splits"] = .array(splits.map { $0.json() })
         o["laps"] = .array(laps.map { $0.json() })
         o["bestEfforts"] = .array(bestEfforts.map {
@@ -84,6 +85,11 @@ extension WorkoutSummary {
         w.raw("],\"heartRateZoneSeconds\":["); writeList(heartRateZoneSeconds, to: &w) { w, v in w.number(rounded(v, 3)) }
         w.raw("]")
         w.raw(",\"signalLostSeconds\":"); w.number(rounded(signalLostSeconds, 3))
+        if !warnings.isEmpty {
+            w.raw(",\"warnings\":[")
+            for (k, t) in warnings.enumerated() { if k > 0 { w.raw(",") }; w.string(t) }
+            w.raw("]")
+        }
         if let recent {
             w.raw(",\"splits\":"); cache.splits.write(Array(splits.suffix(recent)), to: &w)
             w.raw(",\"splitCount\":"); w.int(splits.count)
@@ -133,6 +139,7 @@ extension WorkoutSummary {
         heartRateZoneBounds = (j["heartRateZoneBounds"]?.arrayValue ?? []).compactMap(\.intValue)
         heartRateZoneSeconds = (j["heartRateZoneSeconds"]?.arrayValue ?? []).compactMap(\.doubleValue)
         signalLostSeconds = j["signalLostSeconds"]?.doubleValue ?? 0
+        warnings = (j["warnings"]?.arrayValue ?? []).compactMap(\.stringValue)
         splits = (j["splits"]?.arrayValue ?? []).compactMap(LapSummary.init(json:))
         laps = (j["laps"]?.arrayValue ?? []).compactMap(LapSummary.init(json:))
         bestEfforts = (j["bestEfforts"]?.arrayValue ?? []).compactMap { e in
