@@ -35,6 +35,7 @@ public struct Renderer: Sendable {
             if let p = power(w) { lines.append("Power:     " + p) }
             if let c = cadence(w) { lines.append("Cadence:   " + c) }
             if let c = w["calories"]?.doubleValue { lines.append("Calories:  " + formatFixed(c, decimals: 0) + " kcal" + caloriesHow(w)) }
+            for warning in (w["warnings"]?.arrayValue ?? []).compactMap(\.stringValue) { lines.append("Warning:   " + warning) }
         } else {
             lines.append("State:     \(state)" + (state == "idle" ? " (no workout in progress)" : ""))
         }
@@ -372,7 +373,8 @@ public struct Renderer: Sendable {
         switch item["result"]?.stringValue ?? "error" {
         case "imported":
             let activity = item["activity"]?.stringValue.flatMap { ActivityType(rawValue: $0) }.map { " (\($0.displayName))" } ?? ""
-            return "imported   \(file) -> \(item["id"]?.stringValue ?? "?")\(activity)\n"
+            let warnings = (item["warnings"]?.arrayValue ?? []).compactMap(\.stringValue).map { "  warning: \($0)\n" }.joined()
+            return "imported   \(file) -> \(item["id"]?.stringValue ?? "?")\(activity)\n" + warnings
         case "duplicate": return "duplicate  \(file)" + (item["id"]?.stringValue.map { " (already saved as \($0))" } ?? "") + "\n"
         case let other: return "\(other == "error" ? "error" : other)      \(file): \(item["error"]?.stringValue ?? "failed")\n"
         }

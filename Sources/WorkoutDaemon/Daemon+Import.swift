@@ -8,7 +8,7 @@ extension Daemon {
     /// result, as before).
     func startImport(_ items: [ImportBatch.Item], activity: ActivityType?, streamed: Bool) -> ControlReply {
         let pending = PendingReply()
-        let batch = ImportBatch(items: items, activity: activity, settings: metricsSettings())
+        let batch = ImportBatch(items: items, activity: activity, settings: metricsSettings(), defaultActivity: config.defaultActivity)
         let store = self.store
         let loop = self.loop
         let cancel = pending.cancel
@@ -25,7 +25,9 @@ extension Daemon {
                 loop.post {
                     for r in group {
                         switch r.kind {
-                        case .imported: self.log(DaemonLogEvent.imported(file: r.file, id: r.id?.rawValue ?? ""))
+                        case .imported:
+                            self.log(DaemonLogEvent.imported(file: r.file, id: r.id?.rawValue ?? ""))
+                            for w in r.warnings { self.log(HistoryLogEvent.importWarning(file: r.file, id: r.id?.rawValue, warning: w)) }
                         case .duplicate: break
                         case .error: self.log(DaemonLogEvent.importFailed(file: r.file, reason: r.error ?? ""))
                         }

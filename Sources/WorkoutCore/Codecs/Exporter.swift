@@ -1,7 +1,9 @@
 /// One entry point for `export`: the workout in the requested format.
 public enum Exporter {
-    /// The file's bytes: GPX, TCX, workoutd's JSON, or FIT. GPX/TCX/FIT per-point distances use
-    /// the WGS84 geodesic, the daemon's own distance, so the last point matches the total.
+    /// The file's bytes: GPX, TCX, workoutd's JSON, or FIT. GPX/TCX/FIT hold every point of the
+    /// recorded track (`TrackPoint.isOnTrack`); TCX/FIT per-point distances are the workout's
+    /// measured distance up to the point (`MeasuredDistance` with the WGS84 geodesic, the
+    /// daemon's own), so they stay flat while standing still and the last one is the total.
     /// Heart rate recorded beside the fixes (a strap) is put on the points for GPX, TCX and FIT.
     public static func bytes(_ workout: Workout, _ format: ExportFormat) -> [UInt8] {
         var w = workout
@@ -24,7 +26,5 @@ public enum Exporter {
         return format.isBinary ? Base64.encode(b) : String(decoding: b, as: UTF8.self)
     }
 
-    static func geodesic(_ a: Fix, _ b: Fix) -> Double {
-        Geodesic.wgs84.distance(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude)
-    }
+    static func geodesic(_ a: Fix, _ b: Fix) -> Double { MeasuredDistance.geodesic(a, b) }
 }

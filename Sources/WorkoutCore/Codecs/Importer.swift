@@ -110,8 +110,9 @@ public enum Importer {
         if head.contains("<gpx") || (lower.hasSuffix(".gpx") && !head.contains("TrainingCenterDatabase")) {
             do {
                 let g = try GPXReader.read(bytes)
-                return [Track(fixes: g.trackPoints.map(\.fix), segments: g.trackPoints.map(\.segment), activity: g.activity,
-                              origin: .device, format: .gpx)]
+                let points = g.trackPoints
+                return [Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: g.activity,
+                              origin: .device, format: .gpx, startTime: recordingStart(g.time, firstFix: points.first?.fix.time))]
             } catch { throw .file(error.description) }
         }
         if lower.hasSuffix(".tcx") || head.contains("TrainingCenterDatabase") {
@@ -122,7 +123,8 @@ public enum Importer {
                 let points = a.trackPoints
                 guard !points.isEmpty else { continue }
                 out.append(Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: a.activity, origin: .device,
-                                 format: .tcx, lapEnds: a.laps.dropFirst().map(\.startTime),
+                                 format: .tcx, startTime: recordingStart(a.startTime, firstFix: points.first?.fix.time),
+                                 lapEnds: a.laps.dropFirst().map(\.startTime),
                                  label: t.activities.count > 1 ? "activity \(k + 1) of \(t.activities.count)" : nil))
             }
             if out.isEmpty { throw .noPoints }
@@ -155,6 +157,17 @@ public enum Importer {
         return tracks
     }
 
+    /// A start stated by the file (GPX metadata time, TCX activity Id) when it can be the start
+    /// of the recording: at most `statedStartLead` seconds before the first fix (a workout's
+    /// export states its start, before a receiver's first trusted fix); else nil (the first fix).
+    static func recordingStart(_ stated: Double?, firstFix: Double?) -> Double? {
+        guard let stated, let firstFix, stated.isFinite, stated <= firstFix, firstFix - stated <= statedStartLead else { return nil }
+        return stated
+    }
+
+    /// How long before the first fix a file's stated start may be (s).
+    static let statedStartLead = 600.0
+
     private static func baseName(_ path: String) -> String {
         String(path.split(separator: "/").last ?? Substring(path))
     }
@@ -162,9 +175,12 @@ public enum Importer {
     /// The recorder's settings for a file a device already recorded: the device filtered its
     /// fixes and drew its line, so the import keeps that line: no second jitter filter, no
     /// warm-up, and a gap or a long step inside a segment is part of the track, not signal loss
-    /// or a jump (docs/metrics.md). Quality gates (fix mode, (0,0), speed cap) still apply.
+    /// or a jump (docs/metrics.md). Quality gates (fix mode, (0,0)) still apply, and a speed cap
+    /// against glitches: the highest of any activity (`SpeedLimit.anyActivity`), since a track
+    /// faster than the activity named for it is still what happened (the import warns instead).
     public static func importSettings(_ settings: MetricsSettings) -> MetricsSettings {
         var s = settings
+        s.speedLimit = .anyActivity
         s.stationaryRadius = 0
         s.warmUpCount = 1
         s.signalLostTimeout = 1e9
@@ -180,16 +196,28 @@ public enum Importer {
     ///   inside it (a device may log while its timer is stopped): the pause is split around them
     ///   so every fix is kept and elapsed time still leaves the stopped time out.
     /// - `lapEnds` close laps, after the fixes stamped at or before them.
-    public static func workout(from track: Track, activity: ActivityType?, id suffix: UInt16, settings: MetricsSettings, source: String) throws(Failure) -> Workout {
-        var order = Array(track.fixes.indices)
-        if !zip(track.fixes, track.fixes.dropFirst()).allSatisfy({ $0.time <= $1.time }) {
-            order.sort { (track.fixes[$0].time, $0) < (track.fixes[$1].time, $1) }
-        }
-        guard let firstIndex = order.first, let lastIndex = order.last else { throw .noPoints }
+    public static func workout(from track: Track, activity: ActivityType?, defaultActivity: ActivityType = .other, id suffix: UInt16,
+                               settings: MetricsSettings, source: String) throws(Failure) -> Workout {
+        try imported(from: track, activity: activity, defaultActivity: defaultActivity, id: suffix, settings: settings, source: source).workout
+    }
+
+    /// `workout(from:...)` with what the user should know about the file (`ImportedWorkout.warnings`):
+    /// the track's own notes, times running backwards, a track far faster than its activity.
+    /// The activity is `activity` (the request's), else the file's own, else `defaultActivity`
+    /// (the configured `defaultActivity`).
+    ///
+    /// The fixes are taken in file order within each file segment, the segments in the order of
+    /// their first times: a fix stamped before one already recorded is `out_of_order`, as live
+    /// (never reordered into a path that was not travelled), and a warning says so.
+    public static func imported(from track: Track, activity: ActivityType?, defaultActivity: ActivityType = .other, id suffix: UInt16,
+                                settings: MetricsSettings, source: String) throws(Failure) -> ImportedWorkout {
+        let order = ImportOrder(track)
+        guard let firstIndex = order.indices.min(by: { track.fixes[$0].time < track.fixes[$1].time }),
+              let lastIndex = order.indices.max(by: { track.fixes[$0].time < track.fixes[$1].time }) else { throw .noPoints }
         let first = track.fixes[firstIndex], last = track.fixes[lastIndex]
         let start = min(track.startTime.flatMap { $0.isFinite ? $0 : nil } ?? first.time, first.time)
         let end = max(track.endTime.flatMap { $0.isFinite ? $0 : nil } ?? last.time, last.time)
-        let kind = activity ?? track.activity ?? .other
+        let kind = activity ?? track.activity ?? defaultActivity
         var recorder = WorkoutRecorder(id: WorkoutID(start: start, suffix: suffix), activity: kind, startedAt: start,
                                        settings: track.origin.settings(settings))
         let pauses = track.pauses.filter { $0.end > $0.start && $0.end > start && $0.start < end }.sorted { $0.start < $1.start }
@@ -228,7 +256,7 @@ public enum Importer {
             return false
         }
 
-        for i in order {
+        for i in order.indices {
             let f = track.fixes[i]
             let seg = track.segments[i]
             if f.time > previous.time {
@@ -240,14 +268,28 @@ public enum Importer {
         if end > previous.time { gap(to: end, newSegment: false, final: true) }
         var w = recorder.finish(at: end)
         w.source = source
-        return w
+        var warnings = track.notes
+        if let backwards = order.backwardsWarning(outOfOrder: w.summary.rejectedByReason[.outOfOrder, default: 0]) { warnings.append(backwards) }
+        if let fast = TrackSpeedCheck(fixes: order.indices.lazy.map { track.fixes[$0] }, segments: order.indices.lazy.map { track.segments[$0] })
+            .warning(activity: kind, distance: w.summary.distanceMeters) { warnings.append(fast) }
+        return ImportedWorkout(workout: w, warnings: warnings)
     }
 
     /// A workout that is the same recording as one already saved: same start (to the second)
-    /// and the same number of accepted points (an export leaves rejected fixes out, so its
-    /// re-import is still recognised).
+    /// and the same number of accepted points, or the points of one are the recorded track of the
+    /// other (an export holds the track: accepted and stationary points, without the fixes
+    /// rejected for quality; so an export's re-import is recognised, and so is the original
+    /// imported after its export).
     public static func isDuplicate(_ w: WorkoutSummary, of existing: WorkoutSummary) -> Bool {
-        abs(w.startedAt - existing.startedAt) < 1 && w.acceptedCount == existing.acceptedCount
+        guard abs(w.startedAt - existing.startedAt) < 1 else { return false }
+        return w.acceptedCount == existing.acceptedCount || w.pointCount == trackPointCount(existing)
+            || trackPointCount(w) == existing.pointCount
+    }
+
+    /// Points of the recorded track (what GPX, TCX and FIT exports hold): accepted fixes and
+    /// stationary jitter (`RejectionReason.keepsPosition`).
+    public static func trackPointCount(_ s: WorkoutSummary) -> Int {
+        s.acceptedCount + RejectionReason.allCases.filter(\.keepsPosition).reduce(0) { $0 + s.rejectedByReason[$1, default: 0] }
     }
 }
 

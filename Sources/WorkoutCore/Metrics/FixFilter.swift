@@ -17,7 +17,8 @@ public enum FixDecision: Sendable, Equatable {
 /// 3. warm-up (start, after a signal loss): `warmUpCount` consecutive mutually consistent fixes
 ///    (plausible speed, no jump between them) are needed; earlier ones -> `warmUp`. After a
 ///    signal loss, a fix consistent with the last accepted one is trusted at once;
-/// 4. implied speed from the last accepted fix above `activity.maxPlausibleSpeed` (after allowing
+/// 4. implied speed from the last accepted fix above `activity.maxPlausibleSpeed` (or, for a
+///    device's track, `settings.speedLimit`'s highest of any activity) (after allowing
 ///    twice the noise radius) -> `tooFast`; if such fixes keep agreeing with each other for
 ///    `warmUpCount` fixes, the receiver has really moved: a new segment starts there;
 /// 5. farther than `jumpThreshold` -> accepted as the start of a new segment, adding nothing;
@@ -101,6 +102,9 @@ public struct FixFilter: Sendable {
         return nil
     }
 
+    /// The highest plausible speed (m/s): the activity's, or any activity's for a device's track.
+    public var maximumSpeed: Double { settings.speedLimit.maximumSpeed(for: activity) }
+
     /// The stationary radius used for a fix: the setting, widened to the fix's own accuracy.
     public func radius(for fix: Fix) -> Double {
         max(settings.stationaryRadius, fix.horizontalAccuracy ?? 0)
@@ -123,7 +127,7 @@ public struct FixFilter: Sendable {
         guard dt > 0 else { return false }
         let d = Geodesic.wgs84.distance(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude)
         let allowance = 2 * max(radius(for: a), radius(for: b))
-        return d <= settings.jumpThreshold && max(0, d - allowance) / dt <= activity.maxPlausibleSpeed
+        return d <= settings.jumpThreshold && max(0, d - allowance) / dt <= maximumSpeed
     }
 
     /// Adds `fix` to `chain`; true when the chain is long enough to be trusted.
@@ -173,7 +177,7 @@ public struct FixFilter: Sendable {
             let d = Geodesic.wgs84.distance(latitude1: anchor.latitude, longitude1: anchor.longitude, latitude2: fix.latitude, longitude2: fix.longitude)
             let r = radius(for: fix)
             let dt = fix.time - anchor.time
-            if max(0, d - 2 * max(r, radius(for: anchor))) / dt > activity.maxPlausibleSpeed {
+            if max(0, d - 2 * max(r, radius(for: anchor))) / dt > maximumSpeed {
                 if let last = chain.last, fix.time <= last.time { chain = .empty }
                 if extend(&chain, with: fix) { return accept(fix, distance: 0, newSegment: true) }
                 phase = .tracking(anchor: anchor, chain: chain)

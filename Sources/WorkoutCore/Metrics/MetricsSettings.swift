@@ -63,6 +63,11 @@ public struct MetricsSettings: Sendable, Equatable {
     public var speedWindow: Double = 5
     /// Heart-rate zones for time in zones; nil = none configured.
     public var heartRateZones: HeartRateZones? = nil
+    /// Which speed a fix may imply from the last accepted one before it is `tooFast`: the
+    /// activity's highest plausible speed (live and receiver logs), or for a track a device
+    /// already recorded the highest of any activity (`Importer.importSettings`): the device's line
+    /// is what happened even when the activity named for it is slower. Default `.activity`.
+    public var speedLimit: SpeedLimit = .activity
     /// Age and sex for heart-rate calories (Keytel 2005, with `bodyWeightKilograms`).
     public var age: Int? = nil
     public var sex: Sex? = nil

@@ -20,6 +20,18 @@ public enum RejectionReason: String, Sendable, Codable, CaseIterable {
     /// stamped at or before the last pause, resume or lap although it arrived after it (a
     /// receiver running late): kept and counted, adds nothing
     case late
+
+    /// Whether a fix kept out of the distance for this reason is still a valid position of the
+    /// recorded track: stationary jitter is (the person was there, standing or moving within the
+    /// receiver's noise), so it is exported with the track and adds no distance. Every other
+    /// reason marks a fix that is not trusted as a position (quality, warm-up, jump, order) and
+    /// stays out of every export, counted by its reason.
+    public var keepsPosition: Bool {
+        switch self {
+        case .stationaryJitter: return true
+        case .noFix, .lowAccuracy, .nullIsland, .warmUp, .tooFast, .outOfOrder, .invalidPosition, .late: return false
+        }
+    }
 }
 
 /// A fix as recorded in a workout: accepted (with the segment it belongs to) or rejected.
@@ -36,5 +48,10 @@ public struct TrackPoint: Sendable, Equatable {
         self.segment = segment
     }
 
+    /// Whether the fix added to the distance (it may add 0 m: the start of a segment).
     public var isAccepted: Bool { rejection == nil }
+
+    /// Whether the point belongs to the recorded track that exports write: accepted, or kept out
+    /// of the distance only as stationary jitter (`RejectionReason.keepsPosition`).
+    public var isOnTrack: Bool { rejection?.keepsPosition ?? true }
 }

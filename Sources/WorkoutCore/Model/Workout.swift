@@ -99,6 +99,9 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var heartRateZoneSeconds: [Double] = []
     /// How `calories` was estimated; nil when there are none.
     public var caloriesMethod: CalorieMethod?
+    /// What the person should know about the recording (live: fixes arriving far faster than the
+    /// activity allows, `SpeedWarning`); written as `warnings` only when not empty.
+    public var warnings: [String] = []
     /// Mean and maximum power (W) and mean cadence (rpm, or strides per minute) of the accepted
     /// fixes that carry them (imported TCX/FIT files, feed lines); nil without. Zero power
     /// counts, zero cadence does not.

@@ -10,18 +10,22 @@ enum HistoryLogEvent: LogEvent {
     case recomputed(id: String, settings: [String], distanceBefore: Double, distanceAfter: Double, saved: Bool)
     /// A whole `import` request finished (or was cancelled by its client).
     case importFinished(imported: Int, duplicates: Int, errors: Int, cancelled: Bool, seconds: Double)
+    /// Something the user should know about an imported file (`ImportedWorkout.warnings`).
+    case importWarning(file: String, id: String?, warning: String)
 
     var name: String {
         switch self {
         case .edited: return "history.edited"
         case .importFinished: return "history.import_finished"
         case .recomputed: return "history.recomputed"
+        case .importWarning: return "history.import_warning"
         }
     }
 
     var level: LogLevel {
         switch self {
         case .edited, .importFinished, .recomputed: return .info
+        case .importWarning: return .warning
         }
     }
 
@@ -34,6 +38,7 @@ enum HistoryLogEvent: LogEvent {
                 + " with \(with): \(JSON.format((before / 10).rounded() / 100)) -> \(JSON.format((after / 10).rounded() / 100)) km"
         case .importFinished(let n, let d, let e, let c, _):
             return (c ? "Import stopped by the client" : "Import finished") + ": \(n) imported, \(d) duplicates, \(e) errors"
+        case .importWarning(let file, _, let warning): return "Imported \(file): \(warning)"
         }
     }
 
@@ -45,6 +50,8 @@ enum HistoryLogEvent: LogEvent {
                     ("distance_after_m", .double(after, decimals: 1)), ("saved", .bool(saved))]
         case .importFinished(let n, let d, let e, let c, let s):
             return [("imported", .int(n)), ("duplicates", .int(d)), ("errors", .int(e)), ("cancelled", .bool(c)), ("seconds", .double(s, decimals: 3))]
+        case .importWarning(let file, let id, let warning):
+            return [("file", .string(file))] + (id.map { [("id", LogValue.string($0))] } ?? []) + [("warning", .string(warning))]
         }
     }
 }

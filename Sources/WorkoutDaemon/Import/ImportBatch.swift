@@ -29,13 +29,16 @@ struct ImportBatch: Sendable {
         var id: WorkoutID?
         var activity: ActivityType?
         var error: String?
+        /// What the user should know about the file (`ImportedWorkout.warnings`); empty: nothing.
+        var warnings: [String] = []
 
-        /// `{"file","id","result","activity"?,"error"?}`, as an `import` event line with `event` first.
+        /// `{"file","id","result","activity"?,"error"?,"warnings"?}`, as an `import` event line with `event` first.
         func json(event: Bool = false) -> JSON {
             var o = JSONObject(event ? [("event", "import")] : [])
             o["file"] = .string(file); o["id"] = .string(id?.rawValue); o["result"] = .string(kind.rawValue)
             if let activity { o["activity"] = .string(activity.rawValue) }
             if let error { o["error"] = .string(error) }
+            if !warnings.isEmpty { o["warnings"] = .array(warnings.map { .string($0) }) }
             return .object(o)
         }
     }
@@ -43,6 +46,8 @@ struct ImportBatch: Sendable {
     var items: [Item]
     var activity: ActivityType?
     var settings: MetricsSettings
+    /// The activity of a file that names none (the configured `defaultActivity`).
+    var defaultActivity: ActivityType = .other
 
     /// A group is committed when it holds this many new workouts...
     static let groupSize = 64
@@ -111,15 +116,16 @@ struct ImportBatch: Sendable {
             do {
                 var source = "imported:" + name
                 if let title = item.title, !title.isEmpty { source += " (" + title + ")" }
-                let w = try Importer.workout(from: track, activity: activity ?? item.activity, id: UInt16.random(in: 0...UInt16.max),
-                                             settings: settings, source: source)
+                let imported = try Importer.imported(from: track, activity: activity ?? item.activity, defaultActivity: defaultActivity,
+                                                     id: UInt16.random(in: 0...UInt16.max), settings: settings, source: source)
+                let w = imported.workout
                 if let dup = store.duplicate(of: w.summary) ?? pending.first(where: { Importer.isDuplicate(w.summary, of: $0) }) {
                     out.append(Result(file: item.file, kind: .duplicate, id: dup.id, activity: dup.activity, error: nil))
                     continue
                 }
                 files.append(try store.writeUnsynced(w))
                 pending.append(w.summary)
-                out.append(Result(file: item.file, kind: .imported, id: w.id, activity: w.activity, error: nil))
+                out.append(Result(file: item.file, kind: .imported, id: w.id, activity: w.activity, error: nil, warnings: imported.warnings))
             } catch let e as Importer.Failure {
                 out.append(Result(file: item.file, kind: .error, id: nil, activity: nil, error: e.description))
             } catch {

@@ -1,12 +1,14 @@
 /// Writes a workout as a FIT activity file, in the order Garmin's activity file guide gives:
-/// `file_id` (type activity), `event` timer start, a `record` per accepted point (rejected
-/// fixes are not written, as in GPX/TCX), `event` timer stop_all/start around each pause,
+/// `file_id` (type activity), `event` timer start, a `record` per point of the recorded track
+/// (`TrackPoint.isOnTrack`: accepted or stationary jitter; fixes rejected for quality are not
+/// written, as in GPX/TCX), `event` timer stop_all/start around each pause,
 /// `lap` per lap summary (or one lap for the whole workout), `session`, `activity`.
 ///
 /// - Times are whole seconds (FIT timestamps), rounded to the nearest.
-/// - `record.distance` is cumulative: the `distance` function summed between consecutive
-///   accepted points of the same segment (the jump across a pause is not distance), so the
-///   last record matches the workout's measured total when the daemon's geodesic is passed.
+/// - `record.distance` is the workout's measured distance up to the point (`MeasuredDistance`:
+///   the `distance` function summed between consecutive accepted points of the same segment;
+///   flat while standing still, nothing across a pause), so the last record matches the
+///   workout's measured total when the daemon's geodesic is passed.
 /// - Position in semicircles; altitude (scale 5, offset 500) and speed (mm/s) in the 16-bit
 ///   fields; heart rate, cadence, power, temperature when the point has them.
 /// - `session.total_elapsed_time` is wall time start to end; `total_timer_time` the workout's
@@ -35,7 +37,7 @@ public enum FITWriter {
         let s = workout.summary
         let points = workout.points
         let start = s.startedAt
-        let end = s.endedAt ?? points.last(where: \.isAccepted)?.fix.time ?? start
+        let end = s.endedAt ?? points.last(where: \.isOnTrack)?.fix.time ?? start
         let (sport, subSport) = workout.activity.fitSport
         var e = FITEncoder(capacity: 256 + points.count * 32)
 
@@ -63,20 +65,16 @@ public enum FITWriter {
         pauses.sort { $0.time < $1.time }
         var pi = 0
         let semicircles = 2_147_483_648.0 / 180
-        var total = 0.0
-        var previous: TrackPoint?
+        var measured = MeasuredDistance()
         var hrSum = 0, hrCount = 0, hrMax = 0, powerSum = 0, powerCount = 0, powerMax = 0
-        for p in points where p.isAccepted {
+        for p in points {
+            let total = measured.add(p, distance: distance)
+            guard p.isOnTrack else { continue }
             let f = p.fix
             while pi < pauses.count, pauses[pi].time <= f.time {
                 e.message(local: lEvent, [fitTime(pauses[pi].time), 0, pauses[pi].running ? 0 : 4, 0])
                 pi += 1
             }
-            if let q = previous, q.segment == p.segment {
-                let d = distance(q.fix, f)
-                if d.isFinite { total += d }
-            }
-            previous = p
             if let hr = f.heartRate, hr > 0, hr < 255 { hrSum += hr; hrCount += 1; hrMax = max(hrMax, hr) }
             if let w = f.power, w >= 0, w < 65535 { powerSum += w; powerCount += 1; powerMax = max(powerMax, w) }
             e.message(local: lRecord, [fitTime(f.time), scaled(f.latitude, semicircles), scaled(f.longitude, semicircles),

@@ -3,11 +3,12 @@
 /// other readers take: UTC times with `Z`, fixed-decimal numbers, heart rate and cadence in
 /// `gpxtpx:TrackPointExtension`.
 ///
-/// - Only accepted points are written, one `<trkseg>` per run of points with the same
-///   `TrackPoint.segment`. Rejected fixes (kept in workoutd's own file with their reason) are
-///   left out: GPX has no way to mark a point as rejected, and readers would count them.
+/// - Every point of the recorded track is written (`TrackPoint.isOnTrack`: accepted, or
+///   stationary jitter, which adds no distance), one `<trkseg>` per run of points with the same
+///   `TrackPoint.segment`. Fixes rejected for quality (kept in workoutd's own file with their
+///   reason) are left out: GPX has no way to mark a point as rejected, and readers would count them.
 /// - Lap and marker events become `<wpt>` elements (before `<trk>`, as the schema orders them)
-///   at the position of the last accepted point at or before the event's time.
+///   at the position of the last track point at or before the event's time.
 /// - Latitude and longitude get 9 decimals (0.1 mm), elevation 2, times millisecond precision
 ///   when not whole seconds. Speed, course, accuracy and fix quality are not written (GPX 1.1
 ///   has no element for speed, and TrackPointExtension v1 none either); satellites and HDOP
@@ -56,7 +57,7 @@ public enum GPXWriter {
         out.appendEscaped(workout.activity.gpxType)
         out.append("</type>\n")
         var segment: Int?
-        for p in workout.points where p.isAccepted {
+        for p in workout.points where p.isOnTrack {
             if p.segment != segment {
                 if segment != nil { out.append("  </trkseg>\n") }
                 out.append("  <trkseg>\n")
@@ -127,20 +128,20 @@ public enum GPXWriter {
 
     /// Lap and marker events as waypoints, named "Lap n" / the marker text ("Marker n").
     private static func writeWaypoints(_ events: [WorkoutEvent], _ points: [TrackPoint], _ out: inout XMLOutput) {
-        guard let firstAccepted = points.firstIndex(where: \.isAccepted) else { return }
+        guard let firstAccepted = points.firstIndex(where: \.isOnTrack) else { return }
         var laps = 0, markers = 0
         for e in events where e.kind == .lap || e.kind == .marker {
             let name: String
             if e.kind == .lap { laps += 1; name = e.text ?? "Lap \(laps)" } else { markers += 1; name = e.text ?? "Marker \(markers)" }
-            // Last accepted point at or before the event (binary search; points are in time order),
-            // else the first accepted point.
+            // Last track point at or before the event (binary search; points are in time order),
+            // else the first one.
             var lo = 0, hi = points.count
             while lo < hi {
                 let mid = (lo + hi) / 2
                 if points[mid].fix.time <= e.time { lo = mid + 1 } else { hi = mid }
             }
             var k = lo - 1
-            while k >= 0, !points[k].isAccepted { k -= 1 }
+            while k >= 0, !points[k].isOnTrack { k -= 1 }
             let at = points[k >= 0 ? k : firstAccepted].fix
             out.append(" <wpt lat=\"")
             out.appendFixed(at.latitude, decimals: coordinateDecimals)

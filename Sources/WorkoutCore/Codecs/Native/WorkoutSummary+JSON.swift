@@ -35,6 +35,7 @@ extension WorkoutSummary {
         o["maxPower"] = .int(maxPower)
         o["averageCadence"] = .number(averageCadence.map { rounded($0, 1) })
         o["signalLostSeconds"] = .number(rounded(signalLostSeconds, 3))
+        if !warnings.isEmpty { o["warnings"] = .array(warnings.map { .string($0) }) }
         o["splits"] = .array(splits.map { $0.json() })
         o["laps"] = .array(laps.map { $0.json() })
         o["bestEfforts"] = .array(bestEfforts.map {
@@ -90,6 +91,11 @@ extension WorkoutSummary {
         w.raw(",\"maxPower\":"); w.int(maxPower)
         w.raw(",\"averageCadence\":"); w.number(averageCadence.map { rounded($0, 1) })
         w.raw(",\"signalLostSeconds\":"); w.number(rounded(signalLostSeconds, 3))
+        if !warnings.isEmpty {
+            w.raw(",\"warnings\":[")
+            for (k, t) in warnings.enumerated() { if k > 0 { w.raw(",") }; w.string(t) }
+            w.raw("]")
+        }
         if let recent {
             w.raw(",\"splits\":"); cache.splits.write(Array(splits.suffix(recent)), to: &w)
             w.raw(",\"splitCount\":"); w.int(splits.count)
@@ -142,6 +148,7 @@ extension WorkoutSummary {
         maxPower = j["maxPower"]?.intValue
         averageCadence = j["averageCadence"]?.doubleValue
         signalLostSeconds = j["signalLostSeconds"]?.doubleValue ?? 0
+        warnings = (j["warnings"]?.arrayValue ?? []).compactMap(\.stringValue)
         splits = (j["splits"]?.arrayValue ?? []).compactMap(LapSummary.init(json:))
         laps = (j["laps"]?.arrayValue ?? []).compactMap(LapSummary.init(json:))
         bestEfforts = (j["bestEfforts"]?.arrayValue ?? []).compactMap { e in

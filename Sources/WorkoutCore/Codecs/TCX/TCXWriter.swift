@@ -12,13 +12,14 @@ import Darwin
 ///   which excludes manual pauses); a workout without laps gets one lap with the workout's
 ///   totals. A lap's average and maximum heart rate come from the summary when set, else from
 ///   its points; its cadence is the average of its points' cadences.
-/// - Each accepted point goes to the lap whose time range holds it: the last lap starting at or
-///   before the point (points before the first lap go to the first). Inside a lap a new
-///   `<Track>` starts where `TrackPoint.segment` changes. Rejected fixes are not written.
-/// - Trackpoints carry Time, Position, AltitudeMeters, DistanceMeters (cumulative from the
-///   start, summed within segments only: the jump between two segments is not distance
-///   travelled), HeartRateBpm, Cadence (bikes; `RunCadence` in the extension for running) and
-///   the extension's Speed and Watts (the fix's power).
+/// - Each point of the recorded track (`TrackPoint.isOnTrack`: accepted, or stationary jitter)
+///   goes to the lap whose time range holds it: the last lap starting at or before the point
+///   (points before the first lap go to the first). Inside a lap a new `<Track>` starts where
+///   `TrackPoint.segment` changes. Fixes rejected for quality are not written.
+/// - Trackpoints carry Time, Position, AltitudeMeters, DistanceMeters (the workout's measured
+///   distance up to the point, `MeasuredDistance`: flat while standing still, nothing across the
+///   jump between two segments), HeartRateBpm, Cadence (bikes; `RunCadence` in the extension for
+///   running) and the extension's Speed and Watts (the fix's power).
 public enum TCXWriter {
     /// The distance between two fixes used for the cumulative DistanceMeters. The default is a
     /// great-circle (haversine) distance; pass the daemon's geodesic distance to match its totals.
@@ -31,25 +32,21 @@ public enum TCXWriter {
         let sport = workout.activity.tcxSport
         var laps = summary.laps.sorted { $0.startTime < $1.startTime }
         if laps.isEmpty {
-            let end = summary.endedAt ?? points.last(where: \.isAccepted)?.fix.time ?? summary.startedAt
+            let end = summary.endedAt ?? points.last(where: \.isOnTrack)?.fix.time ?? summary.startedAt
             laps = [LapSummary(index: 0, trigger: .end, startTime: summary.startedAt, endTime: end,
                                elapsedSeconds: summary.elapsedSeconds, movingSeconds: summary.movingSeconds,
                                distanceMeters: summary.distanceMeters, elevationGainMeters: summary.elevationGainMeters,
                                maxSpeed: summary.maxSpeed, calories: summary.calories ?? 0)]
         }
 
-        // Points of each lap, and the cumulative distance of each accepted point.
+        // Points of each lap, and the measured distance up to each point of the track.
         var byLap = [[Int]](repeating: [], count: laps.count)
         var cumulative = [Double](repeating: 0, count: points.count)
-        var total = 0.0
-        var previous: Int?
-        for i in points.indices where points[i].isAccepted {
-            if let j = previous, points[j].segment == points[i].segment {
-                let d = distance(points[j].fix, points[i].fix)
-                if d.isFinite { total += d }
-            }
+        var measured = MeasuredDistance()
+        for i in points.indices {
+            let total = measured.add(points[i], distance: distance)
+            guard points[i].isOnTrack else { continue }
             cumulative[i] = total
-            previous = i
             let t = points[i].fix.time
             var lo = 0, hi = laps.count
             while lo < hi {
@@ -70,7 +67,7 @@ public enum TCXWriter {
         // A workout without a track (yoga, treadmill) still has its heart rate: trackpoints with
         // Time and HeartRateBpm only, each in the lap that holds its time.
         var heartOnly = [[HeartRateSample]](repeating: [], count: laps.count)
-        if !points.contains(where: \.isAccepted) {
+        if !points.contains(where: \.isOnTrack) {
             for s in workout.heartRate.samples where s.bpm != nil {
                 let k = laps.lastIndex { $0.startTime <= s.time } ?? 0
                 heartOnly[k].append(s)

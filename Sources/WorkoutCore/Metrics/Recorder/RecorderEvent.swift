@@ -15,4 +15,6 @@ public enum RecorderEvent: Sendable, Equatable {
     case splitCompleted(LapSummary)
     /// A lap (manual, automatic by distance, or the last one at the end) closed.
     case lapCompleted(LapSummary)
+    /// Fixes arrive far faster than the activity allows (once per workout).
+    case tooFastForActivity(SpeedWarning)
 }

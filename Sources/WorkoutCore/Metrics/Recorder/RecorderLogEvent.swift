@@ -8,7 +8,7 @@ public struct RecorderLogEvent: LogEvent, Equatable {
         switch e {
         case .accepted, .rejected, .ignoredWhilePaused:
             return nil
-        case .segmentStarted, .splitCompleted, .lapCompleted:
+        case .segmentStarted, .splitCompleted, .lapCompleted, .tooFastForActivity:
             break
         case .timeline(let ev):
             switch ev.kind {
@@ -26,6 +26,7 @@ public struct RecorderLogEvent: LogEvent, Equatable {
         case .segmentStarted: return "workout.segment"
         case .splitCompleted: return "workout.split"
         case .lapCompleted: return "workout.lap"
+        case .tooFastForActivity: return "gps.too_fast_for_activity"
         case .timeline(let ev):
             switch ev.kind {
             case .motionPaused: return "workout.paused"
@@ -41,6 +42,7 @@ public struct RecorderLogEvent: LogEvent, Equatable {
     public var level: LogLevel {
         switch event {
         case .timeline(let ev) where ev.kind == .signalLost: return .warning
+        case .tooFastForActivity: return .warning
         case .timeline, .segmentStarted, .splitCompleted, .lapCompleted, .accepted, .rejected, .ignoredWhilePaused: return .info
         }
     }
@@ -50,6 +52,7 @@ public struct RecorderLogEvent: LogEvent, Equatable {
         case .segmentStarted: return "New track segment"
         case .splitCompleted(let s): return "Split \(s.index + 1)"
         case .lapCompleted(let l): return "Lap \(l.index + 1) done"
+        case .tooFastForActivity(let w): return "GPS: " + w.text
         case .timeline(let ev):
             switch ev.kind {
             case .motionPaused: return "Workout paused (auto)"
@@ -73,6 +76,9 @@ public struct RecorderLogEvent: LogEvent, Equatable {
         case .lapCompleted(let l):
             return idField + [("lap", .int(l.index + 1)), ("trigger", .string(l.trigger.rawValue)), ("distance_m", .double(l.distanceMeters, decimals: 1)),
                               ("elapsed_s", .double(l.elapsedSeconds, decimals: 0)), ("moving_s", .double(l.movingSeconds, decimals: 0))]
+        case .tooFastForActivity(let w):
+            return idField + [("median_kmh", .double(w.medianSpeed * 3.6, decimals: 1)), ("activity", .string(w.activity.rawValue)),
+                              ("likely", .string(w.likelyActivity?.rawValue ?? "vehicle"))]
         case .timeline(let ev):
             var f = idField
             if ev.kind == .motionPaused { f.append(("cause", .string("auto"))) }

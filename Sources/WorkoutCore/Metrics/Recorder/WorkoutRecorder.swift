@@ -46,6 +46,11 @@ public struct WorkoutRecorder: Sendable {
     /// Heart rate recorded beside the fixes (strap, feed HR lines): samples with gaps, RR
     /// intervals, and the figures of the workout, open lap and open split.
     public private(set) var heartRate: HeartRateTrack
+    /// Fixes in a row that were too fast for the activity (`too_fast`, or accepted while the
+    /// speed over the speed window is above the activity's highest plausible speed).
+    private var tooFastRun = 0
+    /// Fixes arriving far faster than the activity allows, once noticed (`SpeedWarning`).
+    public private(set) var speedWarning: SpeedWarning?
     /// Heart rate carried by accepted fixes (imports, FIX lines with "hr"): sum, count, maximum.
     private var fixHeartRate = (sum: 0, count: 0, max: 0)
     /// Power and cadence carried by accepted fixes (TCX Watts, FIT power and cadence).
@@ -148,6 +153,7 @@ public struct WorkoutRecorder: Sendable {
             rejectedByReason[reason, default: 0] += 1
             out.append(.rejected(reason))
             if reason == .stationaryJitter { stationary(fix, into: &out) }
+            if reason == .tooFast { tooFast(at: fix.time, into: &out) }
         case .accepted(let d, let newSegment):
             accepted(fix, distance: d, newSegment: newSegment, into: &out)
         }
@@ -170,6 +176,19 @@ public struct WorkoutRecorder: Sendable {
         case nil, .noFix?, .lowAccuracy?, .nullIsland?, .warmUp?, .tooFast?, .outOfOrder?, .stationaryJitter?, .invalidPosition?:
             ingest(point.fix)
         }
+    }
+
+    /// One more fix too fast for the activity: a run of them means the fixes come far faster than
+    /// the activity allows (said once, when the recent median speed is above it too).
+    private mutating func tooFast(at t: Double, into out: inout [RecorderEvent]) {
+        tooFastRun += 1
+        guard speedWarning == nil, tooFastRun >= SpeedWarning.tooFastRun else { return }
+        let recent = points.suffix(SpeedWarning.window).lazy.filter { $0.isOnTrack || $0.rejection == .tooFast }.map(\.fix)
+        guard let v = TrackSpeedCheck(fixes: recent, segments: repeatElement(0, count: SpeedWarning.window)).medianMovingSpeed,
+              v > activity.maxPlausibleSpeed else { return }
+        let w = SpeedWarning(medianSpeed: v, activity: activity, time: t)
+        speedWarning = w
+        out.append(.tooFastForActivity(w))
     }
 
     /// A fix showing no movement: evidence of signal, and perhaps of a stop.
@@ -223,7 +242,10 @@ public struct WorkoutRecorder: Sendable {
         distance += d
         if let alt = fix.altitude { elevation.add(alt) }
         efforts.add(distance: distance, elapsed: t - startedAt - time.userPaused, time: t)
-        if let v = speeds.add(time: t, distance: distance) { intervals.add(speed: v) }
+        if let v = speeds.add(time: t, distance: distance) {
+            intervals.add(speed: v)
+            if v > activity.maxPlausibleSpeed { tooFast(at: t, into: &out) } else { tooFastRun = 0 }
+        }
         if let hr = fix.heartRate, HeartRateTrack.plausibleRange.contains(hr) {
             intervals.add(heartRate: hr)
             fixHeartRate.sum += hr; fixHeartRate.count += 1; fixHeartRate.max = max(fixHeartRate.max, hr)
@@ -409,6 +431,7 @@ public struct WorkoutRecorder: Sendable {
             signalLostSeconds: c.time.signalLost, splits: c.intervals.splits, laps: c.intervals.laps,
             bestEfforts: activity.tracksBestEfforts ? c.efforts.efforts : [])
         c.addHeartRate(to: &s, at: t)
+        if let w = speedWarning { s.warnings = [w.text] }
         s.averagePower = c.power.average
         s.maxPower = c.power.maximum
         s.averageCadence = c.cadence.average

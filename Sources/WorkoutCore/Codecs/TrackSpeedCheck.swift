@@ -1,0 +1,46 @@
+/// How fast a recorded track moves, against the activity named for it: a device's track far
+/// faster than its activity allows (a ride imported as a hike) keeps its distance
+/// (`SpeedLimit.anyActivity`), and the import says so, naming the speed and a likely activity.
+struct TrackSpeedCheck {
+    /// Median speed (m/s) of the steps that move (at least `movingSpeed`), or nil with too few.
+    let medianMovingSpeed: Double?
+
+    /// A step slower than this (m/s) is standing still and does not count.
+    static let movingSpeed = 0.5
+    /// Fewer moving steps than this say nothing.
+    static let minimumSteps = 10
+
+    /// Steps between consecutive fixes of the same segment with a later time.
+    init(fixes: some Sequence<Fix>, segments: some Sequence<Int>) {
+        var speeds: [Double] = []
+        var previous: (fix: Fix, segment: Int)?
+        for (f, s) in zip(fixes, segments) {
+            defer { previous = (f, s) }
+            guard let p = previous, p.segment == s, f.time > p.fix.time, FixFilter.qualityRejection(f, settings: MetricsSettings()) == nil,
+                  FixFilter.qualityRejection(p.fix, settings: MetricsSettings()) == nil else { continue }
+            let v = MeasuredDistance.geodesic(p.fix, f) / (f.time - p.fix.time)
+            if v.isFinite, v >= TrackSpeedCheck.movingSpeed { speeds.append(v) }
+        }
+        guard speeds.count >= TrackSpeedCheck.minimumSteps else { medianMovingSpeed = nil; return }
+        speeds.sort()
+        let n = speeds.count
+        medianMovingSpeed = n % 2 == 1 ? speeds[n / 2] : (speeds[n / 2 - 1] + speeds[n / 2]) / 2
+    }
+
+    /// The activity a typical moving speed (m/s) suggests, or nil beyond any (a vehicle).
+    static func likelyActivity(speed v: Double) -> ActivityType? {
+        if v < 2.0 { return .walking }       // < 7.2 km/h
+        if v < 5.0 { return .running }       // < 18 km/h
+        if v < 12.5 { return .cycling }      // < 45 km/h
+        return nil
+    }
+
+    /// The warning when the track's median moving speed is above the highest `activity` allows.
+    func warning(activity: ActivityType, distance: Double) -> String? {
+        guard activity.supportsGPS, let v = medianMovingSpeed, v > activity.maxPlausibleSpeed else { return nil }
+        let kmh = { (x: Double) in String(Int((x * 3.6).rounded())) }
+        let likely = TrackSpeedCheck.likelyActivity(speed: v).map { "likely " + $0.displayName.lowercased() } ?? "likely a motor vehicle"
+        return "moves at \(kmh(v)) km/h median, far faster than \(activity.displayName.lowercased()) allows (\(kmh(activity.maxPlausibleSpeed)) km/h); "
+            + "\(likely); distance kept as recorded (\(formatFixed(distance / 1000, decimals: 2)) km)"
+    }
+}
