@@ -99,7 +99,8 @@ public struct SimulationFeed: Sendable, Equatable {
 
     // MARK: GPX
 
-    /// A GPX track's timed points as JSON fix lines, in file order.
+    /// A GPX track's timed points as JSON fix lines, in file order, with a `SEGMENT` line between
+    /// two `<trkseg>`s (and tracks), so the daemon joins no distance across the break.
     static func gpx(_ bytes: [UInt8]) -> Result<SimulationFeed, SimulationError> {
         let file: GPXImport
         do { file = try GPXReader.read(bytes) } catch { return .failure(.unsupported("\(error)")) }
@@ -108,7 +109,10 @@ public struct SimulationFeed: Sendable, Equatable {
             return .failure(.unsupported("the GPX file has no timed track points" + (file.untimedPointCount > 0 ? " (\(file.untimedPointCount) without <time>)" : "")))
         }
         var lines: [TimedLine] = []
-        for p in points { lines += timedLines(p.fix) }
+        for (p, previous) in zip(points, [nil] + points.map(Optional.some)) {
+            if let previous, previous.segment != p.segment { lines.append(segmentBreak) }
+            lines += timedLines(p.fix)
+        }
         return .success(SimulationFeed(kind: .gpx, lines: lines))
     }
 
@@ -127,15 +131,19 @@ public struct SimulationFeed: Sendable, Equatable {
     // MARK: TCX
 
     /// A TCX file's trackpoints in time order: FIX lines for those with a position, `HR` lines
-    /// for those with a heart rate (indoor files have only these).
+    /// for those with a heart rate (indoor files have only these), a `SEGMENT` line between two
+    /// `<Track>`s.
     static func tcx(_ bytes: [UInt8]) -> Result<SimulationFeed, SimulationError> {
         let file: TCXImport
         do { file = try TCXReader.read(bytes) } catch { return .failure(.unsupported("\(error)")) }
         var lines: [TimedLine] = []
+        var track: Int?
         for a in file.activities {
             for lap in a.laps {
                 for t in lap.trackpoints {
                     if var f = t.fix {
+                        if let track, track != t.track { lines.append(segmentBreak) }
+                        track = t.track
                         f.heartRate = t.heartRate
                         lines += timedLines(f)
                     } else if let hr = t.heartRate, HeartRateTrack.plausibleRange.contains(hr) {
@@ -147,6 +155,10 @@ public struct SimulationFeed: Sendable, Equatable {
         guard !lines.isEmpty else { return .failure(.unsupported("the TCX file has no timed trackpoints")) }
         return .success(SimulationFeed(kind: .tcx, lines: lines))
     }
+
+    /// The line that breaks the track between two segments (docs/protocol.md): untimed, sent
+    /// right after the segment's last fix.
+    public static let segmentBreak = TimedLine(time: nil, line: #"{"class":"SEGMENT"}"#)
 
     /// `{"class":"FIX","time":..,"lat":..,"lon":..,"alt":..,"speed":..}` (+ optional extras).
     public static func fixLine(_ f: Fix) -> String {

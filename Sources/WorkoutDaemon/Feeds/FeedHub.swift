@@ -32,6 +32,9 @@ final class FeedHub {
         case replayEnded
         /// A read turn on a feed ended: what it reported should reach the kernel now.
         case readTurnEnded
+        /// The feeding source said its track breaks here (a `SEGMENT` line): the next fix starts
+        /// a new segment, as after a device's pause.
+        case segmentBreak
         /// A heart-rate line from any feed-socket connection (reported whether or not GPS is
         /// open: indoor workouts have heart rate and no GPS).
         case heartRate(HeartRateReading)
@@ -256,7 +259,26 @@ final class FeedHub {
         updateOtherSources()
     }
 
-    private func read(_ fd: Int32) {
+    /// Reads every feed-socket line sent so far before a control request is handled: accepts
+    /// connections waiting in the listen queue, then reads each connection's buffered lines and
+    /// the bytes queued in its socket now (`FIONREAD`), whatever the read budget, and its
+    /// hang-up. A sender that wrote its lines and closed before the request was sent (`simulate
+    /// FILE; stop`) has them all counted: its writes were in the socket before its close. Bounded
+    /// by what is queued at the call, so a flood cannot hold the request back beyond that.
+    func catchUp() {
+        guard listenFD >= 0 else { return }
+        acceptor?.acceptAll()
+        // The feeding connection first: its lines decide the workout's clock and track.
+        var order = clients.keys.sorted()
+        if case .client(let fd)? = feeding?.source, let i = order.firstIndex(of: fd) { order.remove(at: i); order.insert(fd, at: 0) }
+        for fd in order where clients[fd] != nil {
+            var queued: Int32 = 0
+            if ioctl(fd, UInt(FIONREAD), &queued) != 0 { queued = 0 }
+            read(fd, budget: .infinity, maxBytes: Int(queued))
+        }
+    }
+
+    private func read(_ fd: Int32, budget: Double = FeedBudget.seconds, maxBytes: Int = .max) {
         // The feeding connection has hung up but its hang-up is not handled yet (both came in one
         // poll turn; a loaded machine): its last lines and its close come first, so a new
         // connection (the next `simulate`, a restarted sender) takes over at once instead of
@@ -270,7 +292,7 @@ final class FeedHub {
         // checked after every line: a turn ends within the budget and one line, whatever a line
         // costs (a debug build, a loaded machine), not after a whole read chunk of them. The
         // lines not handled yet wait in the framer for the next turn.
-        let deadline = EventLoop.monotonic() + FeedBudget.seconds
+        let deadline = EventLoop.monotonic() + budget
         var lines = c.lines
         c.lines = LineFramer(maxLine: 0)  // `lines` holds the only reference to its buffer
         func handle(_ item: LineFramer.Item) -> Bool {
@@ -278,13 +300,14 @@ final class FeedHub {
             case .tooLong: status.rejectedInput["line_too_long", default: 0] += 1
             case .line(let line):
                 for fix in c.decoder.decode(line: line) { deliver(fix, from: .client(fd), replay: c.decoder.replay) }
+                if c.decoder.takeSegmentBreak(), case .open = state, feeding?.source == .client(fd) { report(.segmentBreak) }
                 if !c.decoder.heartRates.isEmpty { for r in c.decoder.takeHeartRates() { report(.heartRate(r)) } }
             }
             return EventLoop.monotonic() < deadline
         }
         var outcome = FeedReadOutcome.budgetSpent, bytes = 0
         if lines.drain(handle) {
-            (outcome, bytes) = reader.readChunks(fd, budget: max(0, deadline - EventLoop.monotonic())) { chunk in
+            (outcome, bytes) = reader.readChunks(fd, budget: max(0, deadline - EventLoop.monotonic()), maxBytes: maxBytes) { chunk in
                 lines.feed(chunk, handle)
             }
         }
