@@ -41,6 +41,16 @@ public struct SimulationFeed: Sendable, Equatable {
         return JSON.object(o).serialized()
     }
 
+    /// The lines that are track points (what "Feeding 174 GPX track points" counts): every line
+    /// of an NMEA log or JSON lines file, the FIX lines of a GPX or TCX file (not its HR or
+    /// SEGMENT lines).
+    public var pointLineCount: Int {
+        switch kind {
+        case .nmea, .jsonLines: return lines.count
+        case .gpx, .tcx: return lines.reduce(0) { $0 + ($1.line.hasPrefix(#"{"class":"FIX""#) ? 1 : 0) }
+        }
+    }
+
     /// Whether this feed is a device-recorded track (GPX) rather than receiver output.
     public var isRecordedTrack: Bool {
         switch kind {
@@ -54,7 +64,14 @@ public struct SimulationFeed: Sendable, Equatable {
         parse(bytes: Array(text.utf8))
     }
 
+    /// What an unknown file gets, worded as `import` words its own ("not a GPX, TCX, FIT or NMEA
+    /// file"), for the formats simulate reads.
+    static let unknownFile = "not a GPX, TCX, NMEA or JSON fix lines file"
+
     public static func parse(bytes: [UInt8]) -> Result<SimulationFeed, SimulationError> {
+        if FITMessageDecoder.looksLikeFIT(bytes) {
+            return .failure(.unsupported("a FIT file: simulate reads GPX, TCX, NMEA or JSON fix lines (`workoutctl import` reads FIT)"))
+        }
         let text = String(decoding: bytes, as: UTF8.self)
         let rawLines = text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
         // `#` lines are comments (every gpsd capture begins with a few): the content decides.
@@ -64,7 +81,7 @@ public struct SimulationFeed: Sendable, Equatable {
         if first.hasPrefix("<") { return text.contains("<TrainingCenterDatabase") ? tcx(bytes) : gpx(bytes) }
         if first.hasPrefix("$") || first.hasPrefix("!") { return .success(nmea(rawLines.map(String.init))) }
         if first.hasPrefix("{") { return jsonLines(rawLines.map(String.init)) }
-        return .failure(.unsupported("the file is neither an NMEA log, JSON fix lines nor GPX"))
+        return .failure(.unsupported(unknownFile))
     }
 
     // MARK: NMEA

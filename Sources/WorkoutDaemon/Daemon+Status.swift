@@ -35,6 +35,7 @@ extension Daemon {
         w.raw(",\"gps\":"); w.value(feeds?.status.json() ?? GPSStatus().json())
         w.raw(",\"sensors\":"); w.value(sensors?.json() ?? .array([]))
         w.raw(",\"action\":"); w.string(lifecycle.actionTitle(defaultActivity: config.defaultActivity))
+        w.raw(",\"pause\":"); w.value(pauseJSON())
         w.raw(",\"saveError\":"); w.string(lifecycle.saveError ?? journal.lastError?.description)
         w.raw(",\"sleepInhibitor\":"); w.value(sleepInhibitorJSON())
         w.raw(",\"dateSource\":"); w.string(lifecycle.dateSource.describe(sync: clock.sync ?? .unknown))
@@ -43,6 +44,21 @@ extension Daemon {
         case .reply, .event: w.raw("}")
         }
         return w.bytes
+    }
+
+    /// Why the workout is paused, from the recorder's pause: `{"reason","since","restoredAt"?}`
+    /// (`reason`: `manual`, or `recovered` when it came back paused after the daemon stopped),
+    /// or null when it is not paused.
+    func pauseJSON() -> JSON {
+        guard let p = lifecycle.userPause else { return .null }
+        var o = JSONObject()
+        o["reason"] = .string(p.cause.rawValue)
+        o["since"] = .string(ISO8601.format(p.since, fractionDigits: 0))
+        switch p.cause {
+        case .recovered: o["restoredAt"] = .string(lifecycle.restoredAt.map { ISO8601.format($0, fractionDigits: 0) })
+        case .manual, .auto, .signalLost: break
+        }
+        return .object(o)
     }
 
     /// One line for `systemctl status` (sd_notify STATUS=).

@@ -69,6 +69,9 @@ final class FeedHub {
     private var retryToken: EventLoop.Token?
     /// Which problems were logged, and when to remind (not on every retry).
     private var problems = ProblemReminder()
+    /// The current problem of each source, by its label: `status.problem` names them all, in
+    /// the configured order (two sources failing in turn are both shown, not the last one).
+    private var sourceProblems: [String: String] = [:]
     /// One read buffer for every feed socket client (all read on the loop thread).
     private var reader = FeedReader()
     /// The receiver's clock against the workout's (docs/time.md).
@@ -121,7 +124,7 @@ final class FeedHub {
             listenFD = try UnixSocket.listen(path: path)
             acceptor = Acceptor(loop: loop, listenFD: listenFD) { [unowned self] fd in self.adopt(fd) }
         } catch {
-            status.problem = "feed socket \(path): \(error)"
+            setProblem("feed socket \(path): \(error)", for: feeds.first { if case .socket = $0 { return true } else { return false } }?.label ?? path)
         }
     }
 
@@ -165,7 +168,7 @@ final class FeedHub {
         closeNetwork()
         if let t = retryToken { loop.cancel(t) }
         retryToken = nil
-        status.problem = nil
+        for f in networkFeeds { setProblem(nil, for: f.label) }
         problems.reset()
         // A closed source's satellites and fix age are no longer news (idle `status` showed
         // "12 satellites, 923 s ago").
@@ -186,7 +189,7 @@ final class FeedHub {
         feed.onConnected = { [unowned self] in
             self.failures = 0
             if self.feeding == nil { self.status.source = cfg.label }
-            self.status.problem = nil
+            self.setProblem(nil, for: cfg.label)
             self.problems.reset()
             self.updateOtherSources()
             self.report(.log(GPSLogEvent.connected(cfg.label)))
@@ -214,7 +217,7 @@ final class FeedHub {
             delay = min(30, Double(1 << min(failures - 1, 5)))
         }
         let problem = "\(cfg.label) \(reason); retrying in \(Int(delay.rounded(.up))) s"
-        status.problem = problem
+        setProblem(problem, for: cfg.label)
         // Each problem once (two sources failing in turn are two problems, not a change on
         // every retry), then a reminder at a falling rate while they go on.
         switch problems.report("\(cfg.label) \(reason)", now: EventLoop.monotonic()) {
@@ -222,7 +225,8 @@ final class FeedHub {
         case .reminder(let repeats): report(.log(GPSLogEvent.problem(problem + " (still failing: \(repeats) more retries since the last line)")))
         case .quiet: break
         }
-        status.fixMode = .noFix
+        // The failed source's fix is gone; another source feeding the workout keeps its own.
+        if feeding == nil { status.fixMode = .noFix; status.satellites = nil }
         updateOtherSources()
         retryToken = loop.after(delay) { [unowned self] in
             self.retryToken = nil
@@ -315,7 +319,8 @@ final class FeedHub {
         report(.readTurnEnded)
         addRejections(c.decoder.rejected, reported: c.reportedRejections)
         c.reportedRejections = c.decoder.rejected
-        if case .open = state { status.satellites = c.decoder.satellites ?? status.satellites }  // none from a closed GPS
+        // Satellites of the feeding connection only (none from a closed GPS, none from another).
+        if case .open = state, feeding?.source == .client(fd), let n = c.decoder.satellites { status.satellites = n }
         guard let mode = c.pace.next(after: outcome, bytes: bytes, now: EventLoop.monotonic()) else {
             loop.unwatch(c.token); Glibc.close(fd); clients[fd] = nil
             if feeding?.source == .client(fd) {
@@ -375,6 +380,14 @@ final class FeedHub {
         status.otherSources = max(0, connected - (feeding == nil ? 0 : 1))
     }
 
+    /// Sets (or clears, with nil) the problem of the source labelled `label`.
+    private func setProblem(_ text: String?, for label: String) {
+        sourceProblems[label] = text
+        let known = feeds.map(\.label)
+        let ordered = known.compactMap { sourceProblems[$0] } + sourceProblems.filter { !known.contains($0.key) }.map(\.value).sorted()
+        status.problem = ordered.isEmpty ? nil : ordered.joined(separator: "; ")
+    }
+
     private func deliver(_ fix: Fix, from source: Source, replay: FeedReplay?) {
         guard case .open = state else { return }
         let t = EventLoop.monotonic()
@@ -393,6 +406,7 @@ final class FeedHub {
             case .network: status.source = network?.config.label
             case .client: status.source = feedSocketPath.map { "feed socket \($0)" }
             }
+            status.satellites = nil  // the previous source's count is not this one's
             report(.sourceChanged(replay: replay))
         }
         if fix.mode != status.fixMode { report(.log(GPSLogEvent.fix(fix.mode, source: status.source ?? ""))) }
