@@ -35,10 +35,10 @@ extension Daemon {
         w.raw(",\"gps\":"); w.value(feeds?.status.json() ?? GPSStatus().json())
         w.raw(",\"sensors\":"); w.value(sensors?.json() ?? .array([]))
         w.raw(",\"action\":"); w.string(lifecycle.actionTitle(defaultActivity: config.defaultActivity))
-        w.raw(",\"pause\":"); w.value(pauseJSON())
         w.raw(",\"saveError\":"); w.string(lifecycle.saveError ?? journal.lastError?.description)
         w.raw(",\"sleepInhibitor\":"); w.value(sleepInhibitorJSON())
         w.raw(",\"dateSource\":"); w.string(lifecycle.dateSource.describe(sync: clock.sync ?? .unknown))
+        w.raw(",\"pause\":"); w.value(pauseJSON())
         switch line {
         case .subscribedReply: w.raw(",\"subscribed\":true}")
         case .reply, .event: w.raw("}")
