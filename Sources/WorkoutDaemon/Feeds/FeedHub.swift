@@ -279,6 +279,9 @@ final class FeedHub {
             var queued: Int32 = 0
             if ioctl(fd, UInt(FIONREAD), &queued) != 0 { queued = 0 }
             read(fd, budget: .infinity, maxBytes: Int(queued))
+            // A read that emptied the socket ends on a short chunk, before the end of stream:
+            // a sender that closed is closed now too (a simulation's clock stops at its last fix).
+            if clients[fd] != nil, FeedHub.peerHungUp(fd) { read(fd, budget: .infinity, maxBytes: 0) }
         }
     }
 
