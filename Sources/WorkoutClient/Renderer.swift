@@ -19,6 +19,7 @@ public struct Renderer: Sendable {
             var head = "State:     \(state) (\(activityName(w))"
             if let started = time(w["startedAt"]) { head += ", started \(clock.timeOfDay(started))" }
             lines.append(head + ")")
+            if let p = object(r["pause"]), let why = pauseReason(p) { lines.append("Paused:    " + why) }
             var elapsed = "Elapsed:   " + Units.duration(num(w["elapsedSeconds"]))
             if let m = w["movingSeconds"]?.doubleValue { elapsed += " (moving \(Units.duration(m)))" }
             lines.append(elapsed)
@@ -39,11 +40,32 @@ public struct Renderer: Sendable {
         } else {
             lines.append("State:     \(state)" + (state == "idle" ? " (no workout in progress)" : ""))
         }
-        if let g = object(r["gps"]) { lines.append("GPS:       " + gps(g)) }
+        if let g = object(r["gps"]) {
+            // GPS is closed while paused: "no fix (no source)" then says nothing true.
+            let closed = object(r["pause"]) != nil && g["source"]?.stringValue == nil && g["fix"]?.stringValue ?? "none" == "none"
+            lines.append("GPS:       " + (closed ? "off while paused" : gps(g)))
+        }
         for sensor in r["sensors"]?.arrayValue ?? [] { lines.append("Sensor:    " + self.sensor(sensor)) }
         if let a = r["action"]?.stringValue { lines.append("Toggle:    " + a) }
         if let e = r["saveError"]?.stringValue { lines.append("Save:      FAILED: " + e) }
         return lines
+    }
+
+    /// Why a workout is paused, from `status.pause`: "restored after a restart at 13:45 (workoutd
+    /// stopped at 13:40); resume to continue", or "since 13:45" for a pause of the user's.
+    func pauseReason(_ p: JSON) -> String? {
+        let since = time(p["since"]).map { String(clock.timeOfDay($0).prefix(5)) }
+        switch p["reason"]?.stringValue {
+        case "recovered":
+            var s = "restored after a restart"
+            if let at = time(p["restoredAt"]) { s += " at " + clock.timeOfDay(at).prefix(5) }
+            if let since { s += " (workoutd stopped at \(since))" }
+            return s + "; `workoutctl resume` to continue"
+        case .some:
+            return since.map { "since \($0)" }
+        case nil:
+            return nil
+        }
     }
 
     public func status(_ r: JSON) -> String { statusLines(r).joined(separator: "\n") + "\n" }

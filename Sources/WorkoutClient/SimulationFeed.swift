@@ -41,6 +41,16 @@ public struct SimulationFeed: Sendable, Equatable {
         return JSON.object(o).serialized()
     }
 
+    /// The lines that are track points (what "Feeding 174 GPX track points" counts): every line
+    /// of an NMEA log or JSON lines file, the FIX lines of a GPX or TCX file (not its HR or
+    /// SEGMENT lines).
+    public var pointLineCount: Int {
+        switch kind {
+        case .nmea, .jsonLines: return lines.count
+        case .gpx, .tcx: return lines.reduce(0) { $0 + ($1.line.hasPrefix(#"{"class":"FIX""#) ? 1 : 0) }
+        }
+    }
+
     /// Whether this feed is a device-recorded track (GPX) rather than receiver output.
     public var isRecordedTrack: Bool {
         switch kind {
@@ -54,7 +64,14 @@ public struct SimulationFeed: Sendable, Equatable {
         parse(bytes: Array(text.utf8))
     }
 
+    /// What an unknown file gets, worded as `import` words its own ("not a GPX, TCX, FIT or NMEA
+    /// file"), for the formats simulate reads.
+    static let unknownFile = "not a GPX, TCX, NMEA or JSON fix lines file"
+
     public static func parse(bytes: [UInt8]) -> Result<SimulationFeed, SimulationError> {
+        if FITMessageDecoder.looksLikeFIT(bytes) {
+            return .failure(.unsupported("a FIT file: simulate reads GPX, TCX, NMEA or JSON fix lines (`workoutctl import` reads FIT)"))
+        }
         let text = String(decoding: bytes, as: UTF8.self)
         let rawLines = text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
         // `#` lines are comments (every gpsd capture begins with a few): the content decides.
@@ -64,7 +81,7 @@ public struct SimulationFeed: Sendable, Equatable {
         if first.hasPrefix("<") { return text.contains("<TrainingCenterDatabase") ? tcx(bytes) : gpx(bytes) }
         if first.hasPrefix("$") || first.hasPrefix("!") { return .success(nmea(rawLines.map(String.init))) }
         if first.hasPrefix("{") { return jsonLines(rawLines.map(String.init)) }
-        return .failure(.unsupported("the file is neither an NMEA log, JSON fix lines nor GPX"))
+        return .failure(.unsupported(unknownFile))
     }
 
     // MARK: NMEA
@@ -99,7 +116,8 @@ public struct SimulationFeed: Sendable, Equatable {
 
     // MARK: GPX
 
-    /// A GPX track's timed points as JSON fix lines, in file order.
+    /// A GPX track's timed points as JSON fix lines, in file order, with a `SEGMENT` line between
+    /// two `<trkseg>`s (and tracks), so the daemon joins no distance across the break.
     static func gpx(_ bytes: [UInt8]) -> Result<SimulationFeed, SimulationError> {
         let file: GPXImport
         do { file = try GPXReader.read(bytes) } catch { return .failure(.unsupported("\(error)")) }
@@ -108,7 +126,10 @@ public struct SimulationFeed: Sendable, Equatable {
             return .failure(.unsupported("the GPX file has no timed track points" + (file.untimedPointCount > 0 ? " (\(file.untimedPointCount) without <time>)" : "")))
         }
         var lines: [TimedLine] = []
-        for p in points { lines += timedLines(p.fix) }
+        for (p, previous) in zip(points, [nil] + points.map(Optional.some)) {
+            if let previous, previous.segment != p.segment { lines.append(segmentBreak) }
+            lines += timedLines(p.fix)
+        }
         return .success(SimulationFeed(kind: .gpx, lines: lines))
     }
 
@@ -127,15 +148,19 @@ public struct SimulationFeed: Sendable, Equatable {
     // MARK: TCX
 
     /// A TCX file's trackpoints in time order: FIX lines for those with a position, `HR` lines
-    /// for those with a heart rate (indoor files have only these).
+    /// for those with a heart rate (indoor files have only these), a `SEGMENT` line between two
+    /// `<Track>`s.
     static func tcx(_ bytes: [UInt8]) -> Result<SimulationFeed, SimulationError> {
         let file: TCXImport
         do { file = try TCXReader.read(bytes) } catch { return .failure(.unsupported("\(error)")) }
         var lines: [TimedLine] = []
+        var track: Int?
         for a in file.activities {
             for lap in a.laps {
                 for t in lap.trackpoints {
                     if var f = t.fix {
+                        if let track, track != t.track { lines.append(segmentBreak) }
+                        track = t.track
                         f.heartRate = t.heartRate
                         lines += timedLines(f)
                     } else if let hr = t.heartRate, HeartRateTrack.plausibleRange.contains(hr) {
@@ -147,6 +172,10 @@ public struct SimulationFeed: Sendable, Equatable {
         guard !lines.isEmpty else { return .failure(.unsupported("the TCX file has no timed trackpoints")) }
         return .success(SimulationFeed(kind: .tcx, lines: lines))
     }
+
+    /// The line that breaks the track between two segments (docs/protocol.md): untimed, sent
+    /// right after the segment's last fix.
+    public static let segmentBreak = TimedLine(time: nil, line: #"{"class":"SEGMENT"}"#)
 
     /// `{"class":"FIX","time":..,"lat":..,"lon":..,"alt":..,"speed":..}` (+ optional extras).
     public static func fixLine(_ f: Fix) -> String {

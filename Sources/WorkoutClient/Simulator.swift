@@ -30,7 +30,7 @@ struct Simulator {
                 return .failed
             case .success(let f):
                 feed = options.heartRate.map { f.withHeartRate($0) } ?? f
-                what = "\(f.lines.count) \(f.kind.linesNoun) from \(file)"
+                what = "\(f.pointLineCount) \(f.kind.linesNoun) from \(file)"
             }
         } else {
             let status = statusReply()

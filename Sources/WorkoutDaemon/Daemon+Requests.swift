@@ -5,6 +5,8 @@ import WorkoutCore
 extension Daemon {
     /// `descriptors`: what the request carried (SCM_RIGHTS), owned from here on.
     func handle(_ request: ControlRequest, descriptors: [Int32] = []) -> ControlReply {
+        // Every feed line sent before this request counts in its answer (`simulate FILE; stop`).
+        feeds?.catchUp()
         let t = now()
         switch request {
         case .status: return .encodedSuccess(encodedStatus(.reply))

@@ -40,12 +40,28 @@ extension Daemon {
         w.raw(",\"sleepInhibitor\":"); w.value(sleepInhibitorJSON())
         w.raw(",\"dateSource\":"); w.string(lifecycle.dateSource.describe(sync: clock.sync ?? .unknown))
         w.raw(",\"units\":"); w.string(config.units.rawValue)
+        w.raw(",\"pause\":"); w.value(pauseJSON())
         if let personalBests { w.raw(",\"personalBests\":"); w.value(.array(personalBests.map { $0.json() })) }
         switch line {
         case .subscribedReply: w.raw(",\"subscribed\":true}")
         case .reply, .event: w.raw("}")
         }
         return w.bytes
+    }
+
+    /// Why the workout is paused, from the recorder's pause: `{"reason","since","restoredAt"?}`
+    /// (`reason`: `manual`, or `recovered` when it came back paused after the daemon stopped),
+    /// or null when it is not paused.
+    func pauseJSON() -> JSON {
+        guard let p = lifecycle.userPause else { return .null }
+        var o = JSONObject()
+        o["reason"] = .string(p.cause.rawValue)
+        o["since"] = .string(ISO8601.format(p.since, fractionDigits: 0))
+        switch p.cause {
+        case .recovered: o["restoredAt"] = .string(lifecycle.restoredAt.map { ISO8601.format($0, fractionDigits: 0) })
+        case .manual, .auto, .signalLost: break
+        }
+        return .object(o)
     }
 
     /// One line for `systemctl status` (sd_notify STATUS=).

@@ -198,6 +198,7 @@ public final class Daemon: @unchecked Sendable {
         case .fix(let fix): perform(lifecycle.fixReceived(fix, at: now()))
         case .sourceChanged(let replay): perform(lifecycle.feedSourceChanged(replay: replay, at: now()))
         case .replayEnded: perform(lifecycle.replayEnded(at: now()))
+        case .segmentBreak: perform(lifecycle.segmentBreakReceived(at: now()))
         case .readTurnEnded: journal.writeBuffered()  // a killed process then loses no counted fix
         case .heartRate(let r): perform(lifecycle.heartRateReceived(time: r.time, bpm: r.bpm, rr: r.rr1024, at: now()))
         case .log(let event): log(event)

@@ -18,3 +18,34 @@ extension WorkoutLifecycle {
         } ?? []
     }
 }
+
+extension WorkoutLifecycle {
+    /// The feeding source broke its track here (a `SEGMENT` line: `simulate` sends one between
+    /// the `<trkseg>`s of a GPX file and the `<Track>`s of a TCX file). As `import` reads such a
+    /// file, the time from the last fix before the break to the first fix after it is a pause
+    /// (the device's timer was stopped) and no distance joins the two: the next fix pauses the
+    /// workout at the last fix and resumes it just before itself (`endSegmentBreak`), both
+    /// journaled, so a restore and a recompute find the same. Before any fix, while paused, or
+    /// with no workout: nothing (a pause breaks the track anyway).
+    public mutating func segmentBreakReceived(at now: Double) -> [LifecycleAction] {
+        withWorkout { w in
+            guard !w.recorder.isPaused, let last = w.recorder.latestFixTime else { return [] }
+            w.segmentBreak = last
+            return []
+        } ?? []
+    }
+}
+
+extension WorkoutInProgress {
+    /// Ends a pending segment break before a fix stamped `t` (`segmentBreakReceived`): pauses
+    /// at the break and resumes just before `t` (as `Importer.workout` does between segments).
+    /// Returns the journal records; nothing without a break or for a fix not after it.
+    mutating func endSegmentBreak(before t: Double) -> [LifecycleAction] {
+        guard let from = segmentBreak, !recorder.isPaused, t > from else { return [] }
+        segmentBreak = nil
+        let resume = max(from, t - min(0.001, (t - from) / 2))
+        recorder.pause(at: from, cause: .manual)
+        recorder.resume(at: resume)
+        return [.journal(.paused(time: from, cause: .manual)), .journal(.resumed(time: resume))]
+    }
+}

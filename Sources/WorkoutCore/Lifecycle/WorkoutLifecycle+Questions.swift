@@ -85,6 +85,10 @@ extension WorkoutLifecycle {
     /// The user's pause (or a restore's) of the workout in progress, as its recorder holds it.
     public var userPause: UserPause? { workout?.recorder.userPause }
 
+    /// When the workout in progress was last restored from its journal after the daemon stopped
+    /// (its `recovered` event), if ever.
+    public var restoredAt: Double? { workout?.recorder.events.last { $0.kind == .recovered }?.time }
+
     /// Whether a first attempt to save is still running (shutdown waits for it).
     public var firstSaveRunning: Bool {
         if unsaved.contains(where: { $0.failures == 0 }) { return true }

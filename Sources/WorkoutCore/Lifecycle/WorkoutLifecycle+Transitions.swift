@@ -49,6 +49,7 @@ extension WorkoutLifecycle {
             guard !w.recorder.isPaused else { return .failure(.alreadyPaused) }
             let t = w.time(at: now)
             w.recorder.pause(at: t, cause: .manual)
+            w.segmentBreak = nil  // the pause breaks the track itself
             let elapsed = w.recorder.summary(now: t).elapsedSeconds
             var actions: [LifecycleAction] = [.journal(.paused(time: t, cause: .manual)), .log(.paused(w.id, .manual, elapsed: elapsed))]
             if w.activity.supportsGPS { actions.append(.closeGPS) }
@@ -139,6 +140,7 @@ extension WorkoutLifecycle {
                 }
                 w.clock = .feed(lastFixTime: fix.time, receivedAt: now, speed: max(replay.speed, 0.001))
             }
+            actions += w.endSegmentBreak(before: fix.time)
             let events = w.recorder.ingest(fix)
             if events.first == .ignoredWhilePaused { return actions }
             actions.append(.journal(.fix(fix)))

@@ -60,6 +60,10 @@ public struct WorkoutInProgress: Sendable {
     public internal(set) var clock: WorkoutClock = .system
     /// Set while the feeding source is a simulation (`FeedReplay`): its fixes move the clock.
     public internal(set) var replay: FeedReplay?
+    /// A segment break the feeding source announced (a `SEGMENT` line: between two `<trkseg>`
+    /// of a replayed file) after its fix at this time; the next fix ends it
+    /// (`WorkoutLifecycle.segmentBreakReceived`).
+    public internal(set) var segmentBreak: Double?
     /// What dates the workout (`WorkoutLifecycle.datesChecked`, docs/time.md).
     public internal(set) var dates = DateSource.system
     /// The settings from the configuration (a replayed device track is measured with the import

@@ -32,6 +32,9 @@ final class FeedHub {
         case replayEnded
         /// A read turn on a feed ended: what it reported should reach the kernel now.
         case readTurnEnded
+        /// The feeding source said its track breaks here (a `SEGMENT` line): the next fix starts
+        /// a new segment, as after a device's pause.
+        case segmentBreak
         /// A heart-rate line from any feed-socket connection (reported whether or not GPS is
         /// open: indoor workouts have heart rate and no GPS).
         case heartRate(HeartRateReading)
@@ -66,6 +69,9 @@ final class FeedHub {
     private var retryToken: EventLoop.Token?
     /// Which problems were logged, and when to remind (not on every retry).
     private var problems = ProblemReminder()
+    /// The current problem of each source, by its label: `status.problem` names them all, in
+    /// the configured order (two sources failing in turn are both shown, not the last one).
+    private var sourceProblems: [String: String] = [:]
     /// One read buffer for every feed socket client (all read on the loop thread).
     private var reader = FeedReader()
     /// The receiver's clock against the workout's (docs/time.md).
@@ -118,7 +124,7 @@ final class FeedHub {
             listenFD = try UnixSocket.listen(path: path)
             acceptor = Acceptor(loop: loop, listenFD: listenFD) { [unowned self] fd in self.adopt(fd) }
         } catch {
-            status.problem = "feed socket \(path): \(error)"
+            setProblem("feed socket \(path): \(error)", for: feeds.first { if case .socket = $0 { return true } else { return false } }?.label ?? path)
         }
     }
 
@@ -162,7 +168,7 @@ final class FeedHub {
         closeNetwork()
         if let t = retryToken { loop.cancel(t) }
         retryToken = nil
-        status.problem = nil
+        for f in networkFeeds { setProblem(nil, for: f.label) }
         problems.reset()
         // A closed source's satellites and fix age are no longer news (idle `status` showed
         // "12 satellites, 923 s ago").
@@ -183,7 +189,7 @@ final class FeedHub {
         feed.onConnected = { [unowned self] in
             self.failures = 0
             if self.feeding == nil { self.status.source = cfg.label }
-            self.status.problem = nil
+            self.setProblem(nil, for: cfg.label)
             self.problems.reset()
             self.updateOtherSources()
             self.report(.log(GPSLogEvent.connected(cfg.label)))
@@ -211,7 +217,7 @@ final class FeedHub {
             delay = min(30, Double(1 << min(failures - 1, 5)))
         }
         let problem = "\(cfg.label) \(reason); retrying in \(Int(delay.rounded(.up))) s"
-        status.problem = problem
+        setProblem(problem, for: cfg.label)
         // Each problem once (two sources failing in turn are two problems, not a change on
         // every retry), then a reminder at a falling rate while they go on.
         switch problems.report("\(cfg.label) \(reason)", now: EventLoop.monotonic()) {
@@ -219,7 +225,8 @@ final class FeedHub {
         case .reminder(let repeats): report(.log(GPSLogEvent.problem(problem + " (still failing: \(repeats) more retries since the last line)")))
         case .quiet: break
         }
-        status.fixMode = .noFix
+        // The failed source's fix is gone; another source feeding the workout keeps its own.
+        if feeding == nil { status.fixMode = .noFix; status.satellites = nil }
         updateOtherSources()
         retryToken = loop.after(delay) { [unowned self] in
             self.retryToken = nil
@@ -256,7 +263,29 @@ final class FeedHub {
         updateOtherSources()
     }
 
-    private func read(_ fd: Int32) {
+    /// Reads every feed-socket line sent so far before a control request is handled: accepts
+    /// connections waiting in the listen queue, then reads each connection's buffered lines and
+    /// the bytes queued in its socket now (`FIONREAD`), whatever the read budget, and its
+    /// hang-up. A sender that wrote its lines and closed before the request was sent (`simulate
+    /// FILE; stop`) has them all counted: its writes were in the socket before its close. Bounded
+    /// by what is queued at the call, so a flood cannot hold the request back beyond that.
+    func catchUp() {
+        guard listenFD >= 0 else { return }
+        acceptor?.acceptAll()
+        // The feeding connection first: its lines decide the workout's clock and track.
+        var order = clients.keys.sorted()
+        if case .client(let fd)? = feeding?.source, let i = order.firstIndex(of: fd) { order.remove(at: i); order.insert(fd, at: 0) }
+        for fd in order where clients[fd] != nil {
+            var queued: Int32 = 0
+            if ioctl(fd, UInt(FIONREAD), &queued) != 0 { queued = 0 }
+            read(fd, budget: .infinity, maxBytes: Int(queued))
+            // A read that emptied the socket ends on a short chunk, before the end of stream:
+            // a sender that closed is closed now too (a simulation's clock stops at its last fix).
+            if clients[fd] != nil, FeedHub.peerHungUp(fd) { read(fd, budget: .infinity, maxBytes: 0) }
+        }
+    }
+
+    private func read(_ fd: Int32, budget: Double = FeedBudget.seconds, maxBytes: Int = .max) {
         // The feeding connection has hung up but its hang-up is not handled yet (both came in one
         // poll turn; a loaded machine): its last lines and its close come first, so a new
         // connection (the next `simulate`, a restarted sender) takes over at once instead of
@@ -270,7 +299,7 @@ final class FeedHub {
         // checked after every line: a turn ends within the budget and one line, whatever a line
         // costs (a debug build, a loaded machine), not after a whole read chunk of them. The
         // lines not handled yet wait in the framer for the next turn.
-        let deadline = EventLoop.monotonic() + FeedBudget.seconds
+        let deadline = EventLoop.monotonic() + budget
         var lines = c.lines
         c.lines = LineFramer(maxLine: 0)  // `lines` holds the only reference to its buffer
         func handle(_ item: LineFramer.Item) -> Bool {
@@ -278,13 +307,14 @@ final class FeedHub {
             case .tooLong: status.rejectedInput["line_too_long", default: 0] += 1
             case .line(let line):
                 for fix in c.decoder.decode(line: line) { deliver(fix, from: .client(fd), replay: c.decoder.replay) }
+                if c.decoder.takeSegmentBreak(), case .open = state, feeding?.source == .client(fd) { report(.segmentBreak) }
                 if !c.decoder.heartRates.isEmpty { for r in c.decoder.takeHeartRates() { report(.heartRate(r)) } }
             }
             return EventLoop.monotonic() < deadline
         }
         var outcome = FeedReadOutcome.budgetSpent, bytes = 0
         if lines.drain(handle) {
-            (outcome, bytes) = reader.readChunks(fd, budget: max(0, deadline - EventLoop.monotonic())) { chunk in
+            (outcome, bytes) = reader.readChunks(fd, budget: max(0, deadline - EventLoop.monotonic()), maxBytes: maxBytes) { chunk in
                 lines.feed(chunk, handle)
             }
         }
@@ -292,7 +322,8 @@ final class FeedHub {
         report(.readTurnEnded)
         addRejections(c.decoder.rejected, reported: c.reportedRejections)
         c.reportedRejections = c.decoder.rejected
-        if case .open = state { status.satellites = c.decoder.satellites ?? status.satellites }  // none from a closed GPS
+        // Satellites of the feeding connection only (none from a closed GPS, none from another).
+        if case .open = state, feeding?.source == .client(fd), let n = c.decoder.satellites { status.satellites = n }
         guard let mode = c.pace.next(after: outcome, bytes: bytes, now: EventLoop.monotonic()) else {
             loop.unwatch(c.token); Glibc.close(fd); clients[fd] = nil
             if feeding?.source == .client(fd) {
@@ -352,6 +383,14 @@ final class FeedHub {
         status.otherSources = max(0, connected - (feeding == nil ? 0 : 1))
     }
 
+    /// Sets (or clears, with nil) the problem of the source labelled `label`.
+    private func setProblem(_ text: String?, for label: String) {
+        sourceProblems[label] = text
+        let known = feeds.map(\.label)
+        let ordered = known.compactMap { sourceProblems[$0] } + sourceProblems.filter { !known.contains($0.key) }.map(\.value).sorted()
+        status.problem = ordered.isEmpty ? nil : ordered.joined(separator: "; ")
+    }
+
     private func deliver(_ fix: Fix, from source: Source, replay: FeedReplay?) {
         guard case .open = state else { return }
         let t = EventLoop.monotonic()
@@ -370,6 +409,7 @@ final class FeedHub {
             case .network: status.source = network?.config.label
             case .client: status.source = feedSocketPath.map { "feed socket \($0)" }
             }
+            status.satellites = nil  // the previous source's count is not this one's
             report(.sourceChanged(replay: replay))
         }
         if fix.mode != status.fixMode { report(.log(GPSLogEvent.fix(fix.mode, source: status.source ?? ""))) }

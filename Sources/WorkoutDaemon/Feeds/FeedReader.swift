@@ -13,8 +13,11 @@ struct FeedReader {
     }
 
     /// `read`, where `body` may end the turn early by returning false (it spent the budget
-    /// inside a chunk and keeps the rest of it): the turn then ends as `budgetSpent`.
-    mutating func readChunks(_ fd: Int32, budget: Double = FeedBudget.seconds,
+    /// inside a chunk and keeps the rest of it): the turn then ends as `budgetSpent`. With
+    /// `maxBytes`, the turn also ends (as `budgetSpent`) once that many bytes were read (at most
+    /// one read's worth more, so that a close right after them is seen), unless the socket was
+    /// emptied or closed first.
+    mutating func readChunks(_ fd: Int32, budget: Double = FeedBudget.seconds, maxBytes: Int = .max,
                              _ body: (UnsafeRawBufferPointer) -> Bool) -> (outcome: FeedReadOutcome, bytes: Int) {
         let began = EventLoop.monotonic()
         var bytes = 0
@@ -28,7 +31,7 @@ struct FeedReader {
                 bytes += n
                 guard body(UnsafeRawBufferPointer(rebasing: raw[0..<n])) else { return .budgetSpent }
                 if n < raw.count { return .drained }  // a stream socket gives what it holds
-            } while EventLoop.monotonic() - began < budget
+            } while EventLoop.monotonic() - began < budget && bytes <= maxBytes
             return .budgetSpent
         }
         return (outcome, bytes)

@@ -3,7 +3,8 @@ import WorkoutCore
 /// The feed socket's line format: JSON fix lines (docs/protocol.md) or NMEA sentences.
 /// `{"class":"FIX","time":"2026-11-21T09:30:00Z","lat":..,"lon":..,"alt":..,"speed":..,"mode":3,"eph":..}`
 /// heart-rate lines `{"class":"HR","time":..,"bpm":142,"rr":[0.42]}` (collected in `heartRates`)
-/// and the simulation header `{"class":"SIMULATION","speed":50}`.
+/// the simulation header `{"class":"SIMULATION","speed":50}` and track segment breaks
+/// `{"class":"SEGMENT"}` (`takeSegmentBreak()`).
 public struct FeedSocketDecoder: FeedLineDecoder {
     public var rejected: [String: Int] = [:]
     public var satellites: Int?
@@ -13,6 +14,18 @@ public struct FeedSocketDecoder: FeedLineDecoder {
     /// Heart-rate lines decoded since the owner last took them (`takeHeartRates()`).
     public private(set) var heartRates: [HeartRateReading] = []
     var nmea = NMEADecoder()
+    /// A `SEGMENT` line was decoded since the owner last asked (`takeSegmentBreak()`).
+    private var segmentBreak = SegmentBreakLine.none
+
+    private enum SegmentBreakLine { case none, received }
+
+    /// Whether a `SEGMENT` line came since the last call (the next fix starts a new segment).
+    public mutating func takeSegmentBreak() -> Bool {
+        switch segmentBreak {
+        case .none: return false
+        case .received: segmentBreak = .none; return true
+        }
+    }
 
     /// The heart-rate readings decoded so far, emptying the list.
     public mutating func takeHeartRates() -> [HeartRateReading] {
@@ -38,6 +51,9 @@ public struct FeedSocketDecoder: FeedLineDecoder {
         switch j["class"]?.stringValue {
         case "SIMULATION":
             replay = FeedReplay(speed: j["speed"]?.doubleValue ?? 1, origin: j["recordedTrack"]?.boolValue == true ? .device : .receiver)
+            return []
+        case "SEGMENT":
+            segmentBreak = .received
             return []
         case "HR":
             switch HeartRateReading.decode(j) {

@@ -136,7 +136,7 @@ import WorkoutCore
             switch r {
             case .fix: n += 1
             case .readTurnEnded: if n > 0 { perTurn.append(n) }; n = 0
-            case .sourceChanged, .replayEnded, .heartRate, .log: break
+            case .sourceChanged, .replayEnded, .segmentBreak, .heartRate, .log: break
             }
         }
         #expect(n == 0, "every fix is followed by the end of its turn")

@@ -81,6 +81,9 @@ public struct WorkoutRecorder: Sendable {
     /// The user's pause (or a restore's), if the workout is paused: since when and why.
     public var userPause: UserPause? { phase.userPause }
 
+    /// The latest time of any fix recorded so far (nil before the first).
+    public var latestFixTime: Double? { lastFixTime.isFinite ? lastFixTime : nil }
+
     /// Whether the workout is paused by the user (fixes are not recorded).
     public var isPaused: Bool { userPause != nil }
 
