@@ -131,12 +131,18 @@ public enum Importer {
         if lower.hasSuffix(".fit") { return try readFIT(bytes, fileName: fileName) }
         if lower.hasSuffix(".nmea") || lower.hasSuffix(".log") || lower.hasSuffix(".txt") || head.contains("$G") || beginsWithNMEA(bytes) {
             var decoder = NMEADecoder()
-            var fixes = decoder.feed(bytes)
-            fixes += decoder.flush()
+            // The 2D/3D fixes straight into one array sized for a 1 Hz log (no copy to filter).
+            var fixes: [Fix] = []
+            fixes.reserveCapacity(bytes.count / 140)
+            var decoded = false
+            bytes.withUnsafeBufferPointer { buf in
+                decoder.feed(buf) { f in decoded = true; if f.fix.mode >= .twoD { fixes.append(f.fix) } }
+            }
+            decoder.flush { f in decoded = true; if f.fix.mode >= .twoD { fixes.append(f.fix) } }
             // A .txt or .log that holds no NMEA at all is an unknown file, said as for any other
             // (not "no timed track points").
-            if fixes.isEmpty && !head.contains("$G") && !beginsWithNMEA(bytes) { throw .unknownFormat }
-            return [Track(fixes: fixes.filter { $0.mode >= .twoD }, activity: nil, origin: .receiver, format: .nmea)]
+            if !decoded && !head.contains("$G") && !beginsWithNMEA(bytes) { throw .unknownFormat }
+            return [Track(fixes: fixes, activity: nil, origin: .receiver, format: .nmea)]
         }
         throw .unknownFormat
     }

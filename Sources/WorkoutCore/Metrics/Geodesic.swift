@@ -487,8 +487,14 @@ public struct Geodesic: Sendable {
         return y
     }
 
+    /// Normalises a (sine, cosine) pair. `sqrt(x² + y²)` rather than libm's `hypot` (about 5x
+    /// the instructions): the arguments are sines and cosines (|x|, |y| <= 1), so nothing
+    /// overflows; `hypot` is kept for the tiny values (`tiny` ~ 1e-154) whose squares underflow.
+    /// The result differs from `hypot`'s by an ulp at most.
+    @inline(__always)
     private static func norm(_ x: Double, _ y: Double) -> (Double, Double) {
-        let r = hypot(x, y)
+        let s = x * x + y * y
+        let r = s >= 1e-200 && s.isFinite ? s.squareRoot() : hypot(x, y)
         return (x / r, y / r)
     }
 
