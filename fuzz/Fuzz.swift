@@ -12,6 +12,8 @@
 //   inflate   Inflate.inflate (raw deflate) and Gzip.decompress (the gzip framing), capped
 //   hrm       HeartRateMeasurement.parse    (Bluetooth heart-rate strap notifications)
 //   dbus      DBusMessageFramer + DBusMessage.decode (the system and session bus connections)
+//   native    WorkoutFile.decode (saved workouts; export and edit load them): its fast path and
+//             the general decoder give the same workout or the same error
 //
 // Besides "does not crash" (ASan and Swift's own traps make any memory error, overflow or
 // out-of-range index fatal), each target checks a property that a stream decoder must have:
@@ -21,11 +23,11 @@
 // (same byte order) to bytes that decode to the same message and encode to the same bytes.
 import Glibc
 
-private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm }
+private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm, native }
 
 nonisolated(unsafe) private var target: Target = {
     guard let name = getenv("FUZZ_TARGET").map({ String(cString: $0) }), let t = Target(rawValue: name) else {
-        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm\n", stderr)
+        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm native\n", stderr)
         exit(2)
     }
     return t
@@ -126,6 +128,23 @@ private func fit(_ bytes: [UInt8]) {
     }
 }
 
+/// Native workout files: `decode` (fast path first) and `decodeGeneral` agree on every input,
+/// and a file that decodes re-encodes to bytes that decode to the same workout.
+private func native(_ bytes: [UInt8]) {
+    let fast = Result { () throws(WorkoutFile.DecodeError) -> Workout in try WorkoutFile.decode(bytes) }
+    let general = Result { () throws(WorkoutFile.DecodeError) -> Workout in try WorkoutFile.decodeGeneral(bytes) }
+    switch (fast, general) {
+    case (.success(let a), .success(let b)):
+        if a != b { violated("native: the fast and general decoders give different workouts") }
+        guard let again = try? WorkoutFile.decode(WorkoutFile.encode(a)) else { violated("native: a decoded workout re-encodes to a file that does not decode") }
+        if WorkoutFile.encode(again) != WorkoutFile.encode(a) { violated("native: re-encoding is not stable") }
+    case (.failure(let a), .failure(let b)):
+        if a != b { violated("native: different errors: \(a) vs \(b)") }
+    case (.success, .failure(let e)): violated("native: the fast path decodes what the general decoder refuses (\(e))")
+    case (.failure(let e), .success): violated("native: the fast path refuses what the general decoder decodes (\(e))")
+    }
+}
+
 /// Inflate: raw deflate and gzip framing with a 1 MB cap; the output never exceeds the cap, and
 /// what inflates once inflates the same again (no state leaks between calls).
 private func inflate(_ bytes: [UInt8]) {
@@ -212,6 +231,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .inflate: inflate(bytes)
     case .dbus: dbus(bytes)
     case .hrm: hrm(bytes)
+    case .native: native(bytes)
     }
     return 0
 }

@@ -5,7 +5,7 @@
 #
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]     default: 25 s, every target
 #
-# Targets: nmea gpsd control gpx tcx dbus fit inflate hrm (dbus seeds: messages GLib marshals at run time, fuzz/dbus-seeds.py). Exit status 1 if any target found a crash; the crashing
+# Targets: nmea gpsd control gpx tcx dbus fit inflate hrm native (dbus seeds: messages GLib marshals at run time, fuzz/dbus-seeds.py). Exit status 1 if any target found a crash; the crashing
 # inputs are kept under $FUZZ_OUT (default ./fuzz-out, git-ignored) and their names printed:
 # turn each into a regression test in Tests/WorkoutCoreTests named after the input.
 # Without ../shared/data the seeded targets are skipped with a message, unless CI=true (fail).
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-25}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(nmea gpsd control gpx tcx dbus fit inflate hrm)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(nmea gpsd control gpx tcx dbus fit inflate hrm native)
 SHARED=../shared/data
 OUT=${FUZZ_OUT:-$PWD/fuzz-out}
 BIN=${FUZZ_BIN:-/tmp/workoutd-fuzz-$(id -u)/fuzz}
@@ -73,6 +73,10 @@ seed() {
     hrm)  # Heart Rate Measurement values: the stand-in strap's, and every field flagged
       printf '\x16\x78\x00\x02' > "$dir/standin"; printf '\x14\x5f' > "$dir/nocontact"
       printf '\x1f\xc8\x00\x05\x00\xe8\x03\xe9\x03' > "$dir/all"; printf '\x00\x3c' > "$dir/plain" ;;
+    native)  # saved-workout files as workoutd writes them: points with every optional field
+      printf '%s' '{"format":"workoutd-workout/1","source":"imported:a.fit","summary":{"id":"20261118T054640Z-0001","activity":"running","startedAt":"2026-11-18T05:46:40Z","elapsedSeconds":3},"events":[{"kind":"pause","time":"2026-11-18T05:46:41.000Z","cause":"device"}],"points":[[1795000000.000,47.000000000,8.000000000,512.300,3.100,90.00,3,4.00,9,0.90,120,80,0,null],
+[1795000001.500,47.000010000,8.000000000,null,null,null,2,null,null,null,null,null,0,"stationary_jitter","gps",250,21]]}' > "$dir/two"
+      printf '%s' '{"format":"workoutd-workout/1","summary":{},"points":[[1,2,3,null,null,null,3,null,null,null,null,null,0,null,null,null,null,7]]}' > "$dir/odd" ;;
     control)
       i=0
       while IFS= read -r line; do printf '%s' "$line" > "$dir/req$i"; i=$((i + 1)); done <<'REQ'

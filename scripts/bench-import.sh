@@ -68,6 +68,14 @@ R=$("$ROOT/$BIN/workoutbench" import-phases "$T/day1.nmea" 3)
 echo "import-phases: $R" >&2
 echo "| 24-hour NMEA log ($SIZE MB, 1 Hz, bundg_zeus_9 out and back) through the daemon: \`workoutctl import\` + \`workoutctl export --format gpx --output\` | $(ms "$TOT") ms (import $(ms "$IMP") ms, export $(ms "$EXP") ms), $OURS_PTS trkpt | gpsbabel -i nmea -o gpx: $(ms "$PEER") ms, $PEER_PTS trkpt | $(ratio "$PEER" "$TOT")x (target >= 5x); in process: $R |"
 
+# --- status during an import: a live ride at 5 Hz while six 12 MB NMEA logs are imported -----
+mkdir -p "$T/load"
+for k in 1 2 3 4 5 6; do python3 scripts/retime-nmea.py "$SHARED/nmea/nmea-rtk.log" 6700 "$k" > "$T/load/copy$k.nmea"; done
+R=$("$ROOT/$BIN/workoutbench" import-load "$T/load" 5)
+echo "import-load: $R" >&2
+kv() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" <<< "$R"; }
+echo "| \`status\` during \`workoutctl import\` of six 12 MB NMEA logs ($(kv import_s) s) with a live ride fed at 5 Hz | p50 $(kv status_p50_ms) ms, p99 $(kv status_p99_ms) ms, max $(kv status_max_ms) ms over $(kv status_n) requests; fixes sent $(kv fixes_sent), counted $(kv fixes_counted), late $(kv fixes_late) | before the import: p99 $(kv baseline_p99_ms) ms | targets p99 < 10 ms, max < 100 ms, no fix late |"
+
 # --- BATCH files: workoutctl import FOLDER vs gpsbabel converting each file ------------------
 # FIT activities: the shared device files (Garmin Edge 500, Fenix 2/5, the SDK's, Wahoo ELEMNT),
 # copied by `workoutbench fit-copies` (each copy a day later, written by workoutd's FIT writer).

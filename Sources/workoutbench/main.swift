@@ -18,6 +18,7 @@ let usage = """
       import-phases FILE [RUNS]     the daemon's import + GPX export of FILE, phase by phase, median
       fit-copies OUT COUNT FILE...  COUNT FIT activities, copies of FILEs each a day later (batch bench)
       fit-decode FILE [RUNS]        in-process FIT decode/import vs gpsbabel -i garmin_fit, median
+      import-load FOLDER [RATE]     status latency during `workoutctl import FOLDER` with a live ride at RATE Hz
     """
 
 let args = Array(CommandLine.arguments.dropFirst())
@@ -37,6 +38,7 @@ case "startup": StartupBenchmark.run(rest)
 case "import-phases": ImportPhasesBenchmark.run(rest)
 case "fit-copies": FITCopiesBenchmark.run(rest)
 case "fit-decode": FITDecodeBenchmark.run(rest)
+case "import-load": ImportLoadBenchmark.run(rest)
 default:
     BenchSupport.writeOut(2, usage + "\n")
     exit(2)

@@ -133,12 +133,18 @@ public enum Importer {
         if lower.hasSuffix(".fit") { return try readFIT(bytes, fileName: fileName) }
         if lower.hasSuffix(".nmea") || lower.hasSuffix(".log") || lower.hasSuffix(".txt") || head.contains("$G") || beginsWithNMEA(bytes) {
             var decoder = NMEADecoder()
-            var fixes = decoder.feed(bytes)
-            fixes += decoder.flush()
+            // The 2D/3D fixes straight into one array sized for a 1 Hz log (no copy to filter).
+            var fixes: [Fix] = []
+            fixes.reserveCapacity(bytes.count / 140)
+            var decoded = false
+            bytes.withUnsafeBufferPointer { buf in
+                decoder.feed(buf) { f in decoded = true; if f.fix.mode >= .twoD { fixes.append(f.fix) } }
+            }
+            decoder.flush { f in decoded = true; if f.fix.mode >= .twoD { fixes.append(f.fix) } }
             // A .txt or .log that holds no NMEA at all is an unknown file, said as for any other
             // (not "no timed track points").
-            if fixes.isEmpty && !head.contains("$G") && !beginsWithNMEA(bytes) { throw .unknownFormat }
-            return [Track(fixes: fixes.filter { $0.mode >= .twoD }, activity: nil, origin: .receiver, format: .nmea)]
+            if !decoded && !head.contains("$G") && !beginsWithNMEA(bytes) { throw .unknownFormat }
+            return [Track(fixes: fixes, activity: nil, origin: .receiver, format: .nmea)]
         }
         throw .unknownFormat
     }
@@ -194,7 +200,9 @@ public enum Importer {
     /// - A new file segment is the device's pause: a pause and a resume, so no distance bridges
     ///   the gap. A span in `pauses` is paused too, except at the instants of fixes recorded
     ///   inside it (a device may log while its timer is stopped): the pause is split around them
-    ///   so every fix is kept and elapsed time still leaves the stopped time out.
+    ///   so every fix is kept and elapsed time still leaves the stopped time out. These are
+    ///   `.device` pauses: unlike a segment change, the distance from the last fix before the
+    ///   stop to the first after it counts (the device moved meanwhile: the track is what happened).
     /// - `lapEnds` close laps, after the fixes stamped at or before them.
     public static func workout(from track: Track, activity: ActivityType?, defaultActivity: ActivityType = .other, id suffix: UInt16,
                                settings: MetricsSettings, source: String) throws(Failure) -> Workout {
@@ -236,18 +244,19 @@ public enum Importer {
                 let s = max(pauses[k].start, previous.time), e = min(pauses[k].end, t)
                 k += 1
                 guard e > s else { continue }
-                if stop(at: s, resumeAt: e, before: t, final: final) { return }
+                if stop(at: s, resumeAt: e, before: t, final: final, cause: .device) { return }
                 paused = true
             }
-            if !paused, newSegment, t > previous.time, stop(at: previous.time, resumeAt: t, before: t, final: final) { return }
+            if !paused, newSegment, t > previous.time, stop(at: previous.time, resumeAt: t, before: t, final: final, cause: .manual) { return }
             while li < laps.count, laps[li] < t { recorder.lap(at: laps[li]); li += 1 }
         }
 
         /// Pauses at `s` and resumes at `e` (just before `t` when `e` is `t`); returns true when
-        /// the workout ends paused.
-        func stop(at s: Double, resumeAt e: Double, before t: Double, final: Bool) -> Bool {
+        /// the workout ends paused. A device's timer stop is a `.device` pause (the distance across
+        /// it counts); a new file segment a `.manual` one (nothing bridges it).
+        func stop(at s: Double, resumeAt e: Double, before t: Double, final: Bool, cause: PauseCause) -> Bool {
             while li < laps.count, laps[li] < t, laps[li] <= s { recorder.lap(at: laps[li]); li += 1 }
-            recorder.pause(at: s, cause: .manual)
+            recorder.pause(at: s, cause: cause)
             if final && e >= t { return true }  // still stopped at the end
             // Resume just before the fix: a fix stamped at the resume itself counts as late.
             let resume = e < t ? e : max(s, t - min(0.001, (t - s) / 2))

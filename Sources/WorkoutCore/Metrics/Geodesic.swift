@@ -91,12 +91,20 @@ public struct Geodesic: Sendable {
 
     /// Geodesic distance in metres between two points given in degrees.
     public func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
-        inverse(latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2).distance
+        solve(latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2, azimuths: false).distance
     }
 
     /// Solves the inverse problem: distance and azimuths between two points (degrees).
     /// Latitudes outside [-90, 90] give NaN, as in GeographicLib.
-    public func inverse(latitude1 lat1In: Double, longitude1 lon1: Double, latitude2 lat2In: Double, longitude2 lon2: Double) -> GeodesicInverse {
+    public func inverse(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> GeodesicInverse {
+        solve(latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2, azimuths: true)
+    }
+
+    /// `inverse`; without `azimuths` the two final `atan2`s are skipped (the metrics only need
+    /// the distance, which is the same either way).
+    @inline(__always)
+    private func solve(latitude1 lat1In: Double, longitude1 lon1: Double, latitude2 lat2In: Double, longitude2 lon2: Double,
+                       azimuths: Bool) -> GeodesicInverse {
         typealias M = Geodesic
         var (lon12, lon12s) = M.angDiff(lon1, lon2)
         var lonsign: Double = lon12.sign == .minus ? -1 : 1
@@ -204,6 +212,7 @@ public struct Geodesic: Sendable {
             }
         }
         let s12 = 0.0 + s12x
+        guard azimuths else { return GeodesicInverse(distance: s12, initialAzimuth: .nan, finalAzimuth: .nan) }
         if swapp < 0 {
             swap(&salp1, &salp2)
             swap(&calp1, &calp2)
@@ -214,6 +223,10 @@ public struct Geodesic: Sendable {
     }
 
     // MARK: - Internals (names follow GeographicLib)
+
+    /// Series coefficients (index 0 unused), inline: no heap allocation per geodesic (the
+    /// metrics solve one per pair of fixes).
+    private typealias Series = InlineArray<7, Double>
 
     private struct Lambda12Result {
         var lam12 = 0.0, salp2 = 0.0, calp2 = 0.0, sig12 = 0.0
@@ -253,7 +266,7 @@ public struct Geodesic: Sendable {
         let k2 = calp0 * calp0 * ep2
         let eps = k2 / (2 * (1 + (1 + k2).squareRoot()) + k2)
         let c3a = c3f(eps)
-        let b312 = M.sinCosSeries(true, ssig2, csig2, c3a) - M.sinCosSeries(true, ssig1, csig1, c3a)
+        let b312 = M.sinCosSeries(true, ssig2, csig2, c3a, count: M.order) - M.sinCosSeries(true, ssig1, csig1, c3a, count: M.order)
         let domg12 = -f * a3f(eps) * salp0 * (sig12 + b312)
         var r = Lambda12Result()
         r.lam12 = eta + domg12
@@ -343,7 +356,7 @@ public struct Geodesic: Sendable {
         let c1a = M.c1f(eps)
         var s12b = Double.nan, m12b = Double.nan
         var a2 = 0.0, m0x = 0.0
-        var c2a: [Double] = []
+        var c2a = Series(repeating: 0)
         if reduced {
             a2 = M.a2m1f(eps)
             c2a = M.c2f(eps)
@@ -353,15 +366,15 @@ public struct Geodesic: Sendable {
         a1 = 1 + a1
         var j12 = 0.0
         if distance {
-            let b1 = M.sinCosSeries(true, ssig2, csig2, c1a) - M.sinCosSeries(true, ssig1, csig1, c1a)
+            let b1 = M.sinCosSeries(true, ssig2, csig2, c1a, count: M.order + 1) - M.sinCosSeries(true, ssig1, csig1, c1a, count: M.order + 1)
             s12b = a1 * (sig12 + b1)
             if reduced {
-                let b2 = M.sinCosSeries(true, ssig2, csig2, c2a) - M.sinCosSeries(true, ssig1, csig1, c2a)
+                let b2 = M.sinCosSeries(true, ssig2, csig2, c2a, count: M.order + 1) - M.sinCosSeries(true, ssig1, csig1, c2a, count: M.order + 1)
                 j12 = m0x * sig12 + (a1 * b1 - a2 * b2)
             }
         } else if reduced {
             for l in 1..<M.order { c2a[l] = a1 * c1a[l] - a2 * c2a[l] }
-            j12 = m0x * sig12 + (M.sinCosSeries(true, ssig2, csig2, c2a) - M.sinCosSeries(true, ssig1, csig1, c2a))
+            j12 = m0x * sig12 + (M.sinCosSeries(true, ssig2, csig2, c2a, count: M.order + 1) - M.sinCosSeries(true, ssig1, csig1, c2a, count: M.order + 1))
         }
         if reduced {
             m12b = dn2 * (csig1 * ssig2) - dn1 * (ssig1 * csig2) - csig1 * csig2 * j12
@@ -371,8 +384,8 @@ public struct Geodesic: Sendable {
 
     private func a3f(_ eps: Double) -> Double { Geodesic.polyval(Geodesic.order - 1, a3x, 0, eps) }
 
-    private func c3f(_ eps: Double) -> [Double] {
-        var c = [Double](repeating: 0, count: Geodesic.order)
+    private func c3f(_ eps: Double) -> Series {
+        var c = Series(repeating: 0)
         var mult = 1.0
         var o = 0
         for l in 1..<Geodesic.order {
@@ -385,27 +398,27 @@ public struct Geodesic: Sendable {
     }
 
     private static func a1m1f(_ eps: Double) -> Double {
-        let coeff: [Double] = [1, 4, 64, 0, 256]
         let m = order / 2
-        let t = polyval(m, coeff, 0, eps * eps) / coeff[m + 1]
+        let t = polyval(m, a1coeff, 0, eps * eps) / a1coeff[m + 1]
         return (t + eps) / (1 - eps)
     }
 
     private static func a2m1f(_ eps: Double) -> Double {
-        let coeff: [Double] = [-11, -28, -192, 0, 256]
         let m = order / 2
-        let t = polyval(m, coeff, 0, eps * eps) / coeff[m + 1]
+        let t = polyval(m, a2coeff, 0, eps * eps) / a2coeff[m + 1]
         return (t - eps) / (1 + eps)
     }
 
+    private static let a1coeff: [Double] = [1, 4, 64, 0, 256]
+    private static let a2coeff: [Double] = [-11, -28, -192, 0, 256]
     private static let c1coeff: [Double] = [-1, 6, -16, 32, -9, 64, -128, 2048, 9, -16, 768, 3, -5, 512, -7, 1280, -7, 2048]
     private static let c2coeff: [Double] = [1, 2, 16, 32, 35, 64, 384, 2048, 15, 80, 768, 7, 35, 512, 63, 1280, 77, 2048]
 
-    private static func c1f(_ eps: Double) -> [Double] { seriesC(eps, c1coeff) }
-    private static func c2f(_ eps: Double) -> [Double] { seriesC(eps, c2coeff) }
+    private static func c1f(_ eps: Double) -> Series { seriesC(eps, c1coeff) }
+    private static func c2f(_ eps: Double) -> Series { seriesC(eps, c2coeff) }
 
-    private static func seriesC(_ eps: Double, _ coeff: [Double]) -> [Double] {
-        var c = [Double](repeating: 0, count: order + 1)
+    private static func seriesC(_ eps: Double, _ coeff: [Double]) -> Series {
+        var c = Series(repeating: 0)
         let eps2 = eps * eps
         var d = eps
         var o = 0
@@ -418,8 +431,9 @@ public struct Geodesic: Sendable {
         return c
     }
 
-    private static func sinCosSeries(_ sinp: Bool, _ sinx: Double, _ cosx: Double, _ c: [Double]) -> Double {
-        var k = c.count
+    /// `count`: the series' length as GeographicLib has it (C3: order, C1 and C2: order + 1).
+    private static func sinCosSeries(_ sinp: Bool, _ sinx: Double, _ cosx: Double, _ c: borrowing Series, count: Int) -> Double {
+        var k = count
         var n = k - (sinp ? 1 : 0)
         let ar = 2 * (cosx - sinx) * (cosx + sinx)
         var y1 = 0.0
@@ -473,8 +487,14 @@ public struct Geodesic: Sendable {
         return y
     }
 
+    /// Normalises a (sine, cosine) pair. `sqrt(x² + y²)` rather than libm's `hypot` (about 5x
+    /// the instructions): the arguments are sines and cosines (|x|, |y| <= 1), so nothing
+    /// overflows; `hypot` is kept for the tiny values (`tiny` ~ 1e-154) whose squares underflow.
+    /// The result differs from `hypot`'s by an ulp at most.
+    @inline(__always)
     private static func norm(_ x: Double, _ y: Double) -> (Double, Double) {
-        let r = hypot(x, y)
+        let s = x * x + y * y
+        let r = s >= 1e-200 && s.isFinite ? s.squareRoot() : hypot(x, y)
         return (x / r, y / r)
     }
 

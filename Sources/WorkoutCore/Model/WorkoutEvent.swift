@@ -5,6 +5,10 @@ public enum PauseCause: String, Sendable, Codable, CaseIterable {
     case signalLost = "signal_lost"
     /// the daemon stopped (crash, kill, power loss) and restored the workout from its journal
     case recovered
+    /// an imported file's device stopped its timer (FIT timer stop -> start): the time is left
+    /// out like a user pause, but the track goes on: the resume measures the distance from the
+    /// last fix before the stop (the device moved; docs/formats.md)
+    case device
 }
 
 /// What happened during a workout, in HealthKit's vocabulary plus the gaps a daemon meets.

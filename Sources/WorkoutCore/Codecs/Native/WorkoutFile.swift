@@ -143,6 +143,17 @@ public enum WorkoutFile {
     }
 
     public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> Workout {
+        if let (j, points) = decodeFast(bytes) {
+            guard let f = j["format"]?.stringValue else { throw .wrongFormat("none") }
+            guard f == format else { throw .wrongFormat(f) }
+            guard let s = j["summary"], let summary = WorkoutSummary(json: s) else { throw .badSummary }
+            return workout(j, summary: summary, points: points)
+        }
+        return try decodeGeneral(bytes)
+    }
+
+    /// The decoder for any input (`decode` tries `decodeFast` first).
+    static func decodeGeneral(_ bytes: [UInt8]) throws(DecodeError) -> Workout {
         let j: JSON
         do { j = try JSON.parse(bytes) } catch let e as JSONParseError { throw .notJSON(e.description) } catch { throw .notJSON("unreadable") }
         guard let f = j["format"]?.stringValue else { throw .wrongFormat("none") }
@@ -162,6 +173,10 @@ public enum WorkoutFile {
             let rejection = a[13].stringValue.flatMap(RejectionReason.init(rawValue:))
             points.append(TrackPoint(fix: fix, rejection: rejection, segment: seg))
         }
+        return workout(j, summary: summary, points: points)
+    }
+
+    private static func workout(_ j: JSON, summary: WorkoutSummary, points: [TrackPoint]) -> Workout {
         let events = (j["events"]?.arrayValue ?? []).compactMap(WorkoutEvent.init(json:))
         return Workout(summary: summary, points: points, events: events, source: j["source"]?.stringValue ?? "recorded",
                        heartRate: decodeHeartRate(j["heartRate"]))

@@ -105,7 +105,7 @@ public struct XMLOutput: Sendable {
 
     /// Appends `v` in decimal, left-padded with zeros to `minimumWidth` digits (at most 24).
     private mutating func appendDigits(_ v: UInt, minimumWidth: Int) {
-        // Digits are formed right to left in a stack buffer, then appended in one go.
+        // Digits are formed right to left in a stack buffer, then appended.
         var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &buffer) { raw in
             var k = 24
@@ -119,7 +119,8 @@ public struct XMLOutput: Sendable {
                 k -= 1
                 raw[k] = UInt8(ascii: "0")
             }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[k..<24]))
+            // Byte by byte: for a few digits this beats `append(contentsOf:)` (memcpy).
+            while k < 24 { bytes.append(raw[k]); k += 1 }
         }
     }
 }

@@ -41,6 +41,8 @@ public struct WorkoutRecorder: Sendable {
     private var rejectedByReason: [RejectionReason: Int] = [:]
     private var elevation: ElevationAccumulator
     private var efforts = BestEffortTracker()
+    /// `activity.tracksBestEfforts`, asked once (the tracker is fed only when the summary shows it).
+    private let tracksBestEfforts: Bool
     private var speeds: SpeedWindow
     private var intervals: IntervalTracker
     /// Heart rate recorded beside the fixes (strap, feed HR lines): samples with gaps, RR
@@ -63,6 +65,7 @@ public struct WorkoutRecorder: Sendable {
         self.startedAt = startedAt
         self.settings = settings
         filter = FixFilter(activity: activity, settings: settings, startedAt: startedAt)
+        tracksBestEfforts = activity.tracksBestEfforts
         phase = activity.supportsGPS ? .acquiring : .moving
         time = TimeBuckets(from: startedAt)
         lastEvidence = startedAt
@@ -244,7 +247,7 @@ public struct WorkoutRecorder: Sendable {
         out.append(.accepted)
         distance += d
         if let alt = fix.altitude { elevation.add(alt) }
-        efforts.add(distance: distance, elapsed: t - startedAt - time.userPaused, time: t)
+        if tracksBestEfforts { efforts.add(distance: distance, elapsed: t - startedAt - time.userPaused, time: t) }
         if let v = speeds.add(time: t, distance: distance) {
             intervals.add(speed: v)
             if v > activity.maxPlausibleSpeed { tooFast(at: t, into: &out) } else { tooFastRun = 0 }
@@ -339,7 +342,8 @@ public struct WorkoutRecorder: Sendable {
     }
 
     /// Resumes after `pause`. The next accepted fix starts a new segment (nothing is added for
-    /// where the user went while paused).
+    /// where the user went while paused), except after a `.device` pause (an imported file's
+    /// timer stop): the track goes on, and the next fix adds its distance from the last one.
     @discardableResult
     public mutating func resume(at time: Double) -> [RecorderEvent] {
         guard let pause = userPause else { return [] }
@@ -356,7 +360,12 @@ public struct WorkoutRecorder: Sendable {
         }
         lastMove = t
         lastEvidence = max(lastEvidence, t)
-        filter.restart(warmUp: pause.signalLostSince != nil)
+        switch pause.cause {
+        case .device where pause.signalLostSince == nil:
+            break  // the track goes on from the last accepted fix: the device moved while stopped
+        case .manual, .auto, .signalLost, .recovered, .device:
+            filter.restart(warmUp: pause.signalLostSince != nil)
+        }
         emit(WorkoutEvent(kind: .resume, time: t), into: &out)
         return out
     }
