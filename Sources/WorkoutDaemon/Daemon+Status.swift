@@ -59,7 +59,7 @@ extension Daemon {
         o["since"] = .string(ISO8601.format(p.since, fractionDigits: 0))
         switch p.cause {
         case .recovered: o["restoredAt"] = .string(lifecycle.restoredAt.map { ISO8601.format($0, fractionDigits: 0) })
-        case .manual, .auto, .signalLost: break
+        case .manual, .auto, .signalLost, .device: break
         }
         return .object(o)
     }
