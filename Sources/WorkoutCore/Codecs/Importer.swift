@@ -61,11 +61,16 @@ public enum Importer {
         public var label: String?
         /// What the user should know: "cut short at byte 768: kept the whole messages before it".
         public var notes: [String]
+        /// Heart rate the file records without a position (FIT records, TCX trackpoints without
+        /// one: indoor workouts); a nil bpm is a record without heart rate (a gap). Heart rate on
+        /// the fixes stays on the fixes; `workout(from:)` reads both.
+        public var heartRate: [HeartRateSample]
 
         public init(fixes: [Fix], segments: [Int]? = nil, activity: ActivityType?, origin: TrackOrigin, format: Format = .gpx,
                     startTime: Double? = nil, endTime: Double? = nil, pauses: [Span] = [], lapEnds: [Double] = [],
-                    label: String? = nil, notes: [String] = []) {
+                    label: String? = nil, notes: [String] = [], heartRate: [HeartRateSample] = []) {
             self.fixes = fixes
+            self.heartRate = heartRate
             self.segments = segments ?? Array(repeating: 0, count: fixes.count)
             self.activity = activity
             self.origin = origin
@@ -78,6 +83,9 @@ public enum Importer {
             self.notes = notes
         }
     }
+
+    /// The note on a track with heart rate and no position (an indoor workout).
+    public static let heartRateOnlyNote = "heart rate only, no positions (indoor)"
 
     /// Largest file a gzip member may expand to (the daemon reads at most this much of a plain file).
     public static let maxDecompressedBytes = 512 << 20
@@ -120,10 +128,15 @@ public enum Importer {
             var out: [Track] = []
             for (k, a) in t.activities.enumerated() {
                 let points = a.trackPoints
-                guard !points.isEmpty else { continue }
+                let heartOnly = a.heartRateWithoutPosition
+                let indoor = points.isEmpty
+                guard !points.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) else { continue }
+                // Without a track the workout spans the activity's laps (TCX has no pauses).
                 out.append(Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: a.activity, origin: .device,
-                                 format: .tcx, lapEnds: a.laps.dropFirst().map(\.startTime),
-                                 label: t.activities.count > 1 ? "activity \(k + 1) of \(t.activities.count)" : nil))
+                                 format: .tcx, startTime: indoor ? a.startTime : nil, endTime: indoor ? a.lapsEnd : nil,
+                                 lapEnds: a.laps.dropFirst().map(\.startTime),
+                                 label: t.activities.count > 1 ? "activity \(k + 1) of \(t.activities.count)" : nil,
+                                 notes: indoor ? [Importer.heartRateOnlyNote] : [], heartRate: heartOnly))
             }
             if out.isEmpty { throw .noPoints }
             return out
@@ -180,16 +193,42 @@ public enum Importer {
     ///   inside it (a device may log while its timer is stopped): the pause is split around them
     ///   so every fix is kept and elapsed time still leaves the stopped time out.
     /// - `lapEnds` close laps, after the fixes stamped at or before them.
+    /// - Heart rate (on the fixes, and `heartRate` without a position) goes to the recorder as
+    ///   a live strap's readings do, so zones and heart-rate calories are computed the same way
+    ///   (docs/metrics.md); a fix's reading moves off the fix into the workout's heart-rate
+    ///   series (exports put it back on the point). A fix or record without heart rate after
+    ///   one with it is a gap. A track with heart rate and no fix is an indoor workout: it spans
+    ///   the file's start and end (else its first and last reading).
     public static func workout(from track: Track, activity: ActivityType?, id suffix: UInt16, settings: MetricsSettings, source: String) throws(Failure) -> Workout {
-        var order = Array(track.fixes.indices)
-        if !zip(track.fixes, track.fixes.dropFirst()).allSatisfy({ $0.time <= $1.time }) {
-            order.sort { (track.fixes[$0].time, $0) < (track.fixes[$1].time, $1) }
+        // Fixes and heart-rate records merged by time; at the same time a record goes first.
+        var order: [TrackItem] = track.fixes.indices.map { .fix($0) }
+        if !track.heartRate.isEmpty {
+            order += track.heartRate.indices.map { .heartRate($0) }
+            func key(_ i: TrackItem) -> (Double, Int, Int) {
+                switch i {
+                case .fix(let k): return (track.fixes[k].time, 1, k)
+                case .heartRate(let k): return (track.heartRate[k].time, 0, k)
+                }
+            }
+            order = order.filter { key($0).0.isFinite }.sorted { key($0) < key($1) }
+        } else if !zip(track.fixes, track.fixes.dropFirst()).allSatisfy({ $0.time <= $1.time }) {
+            order.sort { (track.fixes[$0.fixIndex!].time, $0.fixIndex!) < (track.fixes[$1.fixIndex!].time, $1.fixIndex!) }
         }
-        guard let firstIndex = order.first, let lastIndex = order.last else { throw .noPoints }
-        let first = track.fixes[firstIndex], last = track.fixes[lastIndex]
-        let start = min(track.startTime.flatMap { $0.isFinite ? $0 : nil } ?? first.time, first.time)
-        let end = max(track.endTime.flatMap { $0.isFinite ? $0 : nil } ?? last.time, last.time)
-        let kind = activity ?? track.activity ?? .other
+        func time(_ i: TrackItem) -> Double {
+            switch i {
+            case .fix(let k): return track.fixes[k].time
+            case .heartRate(let k): return track.heartRate[k].time
+            }
+        }
+        let fixTimes = order.compactMap { $0.fixIndex.map { track.fixes[$0].time } }
+        let readings = track.heartRate.filter { $0.bpm != nil && $0.time.isFinite }
+        guard let firstTime = fixTimes.first ?? readings.map(\.time).min(),
+              let lastTime = fixTimes.last ?? readings.map(\.time).max() else { throw .noPoints }
+        let start = min(track.startTime.flatMap { $0.isFinite ? $0 : nil } ?? firstTime, firstTime)
+        let end = max(track.endTime.flatMap { $0.isFinite ? $0 : nil } ?? lastTime, lastTime)
+        // A file's activity with no position at all was done indoors (the option is the user's word).
+        let fromFile = fixTimes.isEmpty ? track.activity.map { $0.indoorCounterpart ?? $0 } : track.activity
+        let kind = activity ?? fromFile ?? .other
         var recorder = WorkoutRecorder(id: WorkoutID(start: start, suffix: suffix), activity: kind, startedAt: start,
                                        settings: track.origin.settings(settings))
         let pauses = track.pauses.filter { $0.end > $0.start && $0.end > start && $0.start < end }.sorted { $0.start < $1.start }
@@ -228,14 +267,28 @@ public enum Importer {
             return false
         }
 
-        for i in order {
-            let f = track.fixes[i]
-            let seg = track.segments[i]
-            if f.time > previous.time {
-                gap(to: f.time, newSegment: previous.segment.map { $0 != seg } ?? false, final: false)
+        for item in order {
+            let t = time(item)
+            guard t >= start else { continue }  // heart rate before the first fix (a track's start)
+            switch item {
+            case .heartRate(let k):
+                if t > previous.time { gap(to: t, newSegment: false, final: false) }
+                if let bpm = track.heartRate[k].bpm, bpm > 0 { recorder.heartRate(time: t, bpm: bpm) } else { recorder.heartRateGap(at: t) }
+                previous.time = max(previous.time, t)
+            case .fix(let i):
+                var f = track.fixes[i]
+                let seg = track.segments[i]
+                if f.time > previous.time {
+                    gap(to: f.time, newSegment: previous.segment.map { $0 != seg } ?? false, final: false)
+                }
+                if let bpm = f.heartRate, bpm > 0 {
+                    if recorder.heartRate(time: f.time, bpm: bpm) == .recorded { f.heartRate = nil }
+                } else {
+                    recorder.heartRateGap(at: f.time)
+                }
+                _ = recorder.ingest(f)
+                previous = (max(previous.time, f.time), seg)
             }
-            _ = recorder.ingest(f)
-            previous = (max(previous.time, f.time), seg)
         }
         if end > previous.time { gap(to: end, newSegment: false, final: true) }
         var w = recorder.finish(at: end)
@@ -248,6 +301,19 @@ public enum Importer {
     /// re-import is still recognised).
     public static func isDuplicate(_ w: WorkoutSummary, of existing: WorkoutSummary) -> Bool {
         abs(w.startedAt - existing.startedAt) < 1 && w.acceptedCount == existing.acceptedCount
+    }
+}
+
+/// A fix of a track, or a heart-rate record without a position, by index (import order).
+enum TrackItem {
+    case fix(Int)
+    case heartRate(Int)
+
+    var fixIndex: Int? {
+        switch self {
+        case .fix(let k): return k
+        case .heartRate: return nil
+        }
     }
 }
 
