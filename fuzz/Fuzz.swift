@@ -11,6 +11,8 @@
 //   fit       FITActivityFile.read + Importer.readAll + Importer.workout (import)
 //   inflate   Inflate.inflate (raw deflate) and Gzip.decompress (the gzip framing), capped
 //   hrm       HeartRateMeasurement.parse    (Bluetooth heart-rate strap notifications)
+//   cpm       CyclingPowerMeasurement.parse (Bluetooth power meter notifications, 0x2A63)
+//   csc       CSCMeasurement.parse          (Bluetooth speed/cadence sensor notifications, 0x2A5B)
 //   dbus      DBusMessageFramer + DBusMessage.decode (the system and session bus connections)
 //
 // Besides "does not crash" (ASan and Swift's own traps make any memory error, overflow or
@@ -21,11 +23,11 @@
 // (same byte order) to bytes that decode to the same message and encode to the same bytes.
 import Glibc
 
-private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm }
+private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm, cpm, csc }
 
 nonisolated(unsafe) private var target: Target = {
     guard let name = getenv("FUZZ_TARGET").map({ String(cString: $0) }), let t = Target(rawValue: name) else {
-        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm\n", stderr)
+        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm cpm csc\n", stderr)
         exit(2)
     }
     return t
@@ -199,6 +201,36 @@ private func hrm(_ bytes: [UInt8]) {
     if m.bpm < 0 || m.bpm > 65535 { violated("bpm \(m.bpm) out of 16 bits") }
 }
 
+/// A power meter's notification: parsing never traps; an accepted value re-encodes to exactly
+/// the bytes its flags account for (every flag bit is a field or a kept flag), which parse to the
+/// same measurement; a cadence from two crank reports is finite and not negative.
+private func cpm(_ bytes: [UInt8]) {
+    guard let m = try? CyclingPowerMeasurement.parse(bytes) else { return }
+    let e = m.encoded()
+    guard e.count <= bytes.count, Array(bytes.prefix(e.count)) == e else {
+        violated("cycling power measurement does not re-encode to its own bytes: \(bytes) -> \(e)")
+    }
+    guard let again = try? CyclingPowerMeasurement.parse(e), again == m else { violated("cycling power measurement not stable: \(bytes)") }
+    if let c = m.crank, let w = m.wheel {
+        let r = c.revolutionsPerMinute(since: RevolutionData(revolutions: w.revolutions, eventTime: w.eventTime, ticksPerSecond: 1024), counterBits: 16)
+        if let r, !(r.isFinite && r >= 0) { violated("cadence \(r) from \(bytes)") }
+    }
+}
+
+/// A speed/cadence sensor's notification: the same properties as `cpm`.
+private func csc(_ bytes: [UInt8]) {
+    guard let m = try? CSCMeasurement.parse(bytes) else { return }
+    let e = m.encoded()
+    guard e.count <= bytes.count, Array(bytes.prefix(e.count)) == e else {
+        violated("CSC measurement does not re-encode to its own bytes: \(bytes) -> \(e)")
+    }
+    guard let again = try? CSCMeasurement.parse(e), again == m else { violated("CSC measurement not stable: \(bytes)") }
+    if let w = m.wheel, let c = m.crank {
+        let r = w.revolutionsPerMinute(since: c, counterBits: 32)
+        if let r, !(r.isFinite && r >= 0) { violated("wheel rate \(r) from \(bytes)") }
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
@@ -212,6 +244,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .inflate: inflate(bytes)
     case .dbus: dbus(bytes)
     case .hrm: hrm(bytes)
+    case .cpm: cpm(bytes)
+    case .csc: csc(bytes)
     }
     return 0
 }

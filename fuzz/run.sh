@@ -5,7 +5,7 @@
 #
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]     default: 25 s, every target
 #
-# Targets: nmea gpsd control gpx tcx dbus fit inflate hrm (dbus seeds: messages GLib marshals at run time, fuzz/dbus-seeds.py). Exit status 1 if any target found a crash; the crashing
+# Targets: nmea gpsd control gpx tcx dbus fit inflate hrm cpm csc (dbus seeds: messages GLib marshals at run time, fuzz/dbus-seeds.py). Exit status 1 if any target found a crash; the crashing
 # inputs are kept under $FUZZ_OUT (default ./fuzz-out, git-ignored) and their names printed:
 # turn each into a regression test in Tests/WorkoutCoreTests named after the input.
 # Without ../shared/data the seeded targets are skipped with a message, unless CI=true (fail).
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-25}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(nmea gpsd control gpx tcx dbus fit inflate hrm)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(nmea gpsd control gpx tcx dbus fit inflate hrm cpm csc)
 SHARED=../shared/data
 OUT=${FUZZ_OUT:-$PWD/fuzz-out}
 BIN=${FUZZ_BIN:-/tmp/workoutd-fuzz-$(id -u)/fuzz}
@@ -71,6 +71,12 @@ seed() {
     hrm)  # Heart Rate Measurement values: the stand-in strap's, and every field flagged
       printf '\x16\x78\x00\x02' > "$dir/standin"; printf '\x14\x5f' > "$dir/nocontact"
       printf '\x1f\xc8\x00\x05\x00\xe8\x03\xe9\x03' > "$dir/all"; printf '\x00\x3c' > "$dir/plain" ;;
+    cpm)  # Cycling Power Measurement values: power only, power + crank, every field flagged
+      printf '\x00\x00\xfa\x00' > "$dir/plain"; printf '\x20\x00\xfa\x00\xed\x0f\x57\x13' > "$dir/crank"
+      printf '\xff\x1f\x85\xff\x6f\x34\x12\x04\x03\x02\x01\xcd\xab\xed\x0f\x57\x13\xf4\x01\x38\xff\x00\x01\xc0\xff\x23\xc1\xab\x14\x00\xc8\x00\xdb\x03' > "$dir/all" ;;
+    csc)  # CSC Measurement values: wheel, crank, both
+      printf '\x01\x78\x56\x01\x00\x00\x20' > "$dir/wheel"; printf '\x02\xff\x00\xf0\xff' > "$dir/crank"
+      printf '\x03\x78\x56\x01\x00\x00\x20\xff\x00\xf0\xff' > "$dir/both" ;;
     control)
       i=0
       while IFS= read -r line; do printf '%s' "$line" > "$dir/req$i"; i=$((i + 1)); done <<'REQ'
@@ -94,7 +100,7 @@ REQ
   ls "$dir" | wc -l
 }
 
-max_len() { case $1 in gpx|tcx|fit) echo 65536 ;; inflate) echo 32768 ;; nmea|gpsd|dbus) echo 8192 ;; hrm) echo 64 ;; *) echo 4096 ;; esac; }
+max_len() { case $1 in gpx|tcx|fit) echo 65536 ;; inflate) echo 32768 ;; nmea|gpsd|dbus) echo 8192 ;; hrm|cpm|csc) echo 64 ;; *) echo 4096 ;; esac; }
 
 status=0
 printf '%-8s %8s %10s %10s %8s %s\n' target seeds runs exec/s cov result
