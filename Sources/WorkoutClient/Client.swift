@@ -181,7 +181,7 @@ public struct Client: Sendable {
                 let changed = (reply["changed"]?.arrayValue ?? []).compactMap(\.stringValue)
                 console.out("Configuration reloaded" + (changed.isEmpty ? "; nothing changed.\n" : "; changed: " + changed.joined(separator: ", ") + ".\n"))
             case .edit:
-                console.out("Changed; recomputed:\n" + (reply["workout"].map { renderer.summary($0) } ?? ""))
+                console.out("Changed; recomputed:\n" + (reply["workout"].map { renderer.summary($0, units: UnitFormatter(reply: reply)) } ?? ""))
             case .delete(let id):
                 let shown = reply["id"]?.stringValue ?? id.rawValue
                 console.out("Deleted \(shown). Undo with: workoutctl undelete \(shown)\n")

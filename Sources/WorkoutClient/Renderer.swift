@@ -11,6 +11,7 @@ public struct Renderer: Sendable {
 
     /// The `status` block (also after start/pause/resume/lap/marker/toggle), one string per line.
     public func statusLines(_ r: JSON) -> [String] {
+        let u = UnitFormatter(reply: r)
         var lines: [String] = []
         let state = r["state"]?.stringValue ?? "unknown"
         if let w = object(r["workout"]) {
@@ -22,15 +23,17 @@ public struct Renderer: Sendable {
             if let m = w["movingSeconds"]?.doubleValue { elapsed += " (moving \(Units.duration(m)))" }
             lines.append(elapsed)
             if activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0 {
-                lines.append("Distance:  " + Units.distance(num(w["distanceMeters"])))
+                lines.append("Distance:  " + u.distance(num(w["distanceMeters"])))
                 if let label = Units.effortLabel(for: activity) {
-                    var e = pad(label + ":", 11) + (Units.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) ?? "")
+                    var e = pad(label + ":", 11) + (u.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) ?? "")
                     e += " avg"
-                    if let now = w["currentSpeed"]?.doubleValue { e += ", " + (Units.effort(now, for: activity) ?? "") + " now" }
+                    if let now = w["currentSpeed"]?.doubleValue { e += ", " + (u.effort(now, for: activity) ?? "") + " now" }
                     lines.append(e)
                 }
             }
             if let hr = heartRateNow(w) { lines.append("Heart:     " + hr) }
+            if let p = power(w) { lines.append("Power:     " + p) }
+            if let c = cadence(w) { lines.append("Cadence:   " + c) }
             if let c = w["calories"]?.doubleValue { lines.append("Calories:  " + formatFixed(c, decimals: 0) + " kcal" + caloriesHow(w)) }
         } else {
             lines.append("State:     \(state)" + (state == "idle" ? " (no workout in progress)" : ""))
@@ -46,6 +49,7 @@ public struct Renderer: Sendable {
 
     /// One line per `watch` update when output is not a terminal.
     public func statusLine(_ r: JSON) -> String {
+        let u = UnitFormatter(reply: r)
         let state = r["state"]?.stringValue ?? "unknown"
         var parts = [state]
         if let w = object(r["workout"]) {
@@ -53,12 +57,13 @@ public struct Renderer: Sendable {
             parts.append(activityName(w))
             parts.append(Units.duration(num(w["elapsedSeconds"])))
             if activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0 {
-                parts.append(Units.distance(num(w["distanceMeters"])))
-                if let e = Units.effort(w["currentSpeed"]?.doubleValue ?? w["movingAverageSpeed"]?.doubleValue, for: activity) { parts.append(e) }
+                parts.append(u.distance(num(w["distanceMeters"])))
+                if let e = u.effort(w["currentSpeed"]?.doubleValue ?? w["movingAverageSpeed"]?.doubleValue, for: activity) { parts.append(e) }
             }
             if let bpm = w["heartRate"]?.intValue {
                 parts.append("\(bpm) bpm" + (w["heartRateZone"]?.intValue.map { " Z\($0)" } ?? ""))
             }
+            if let p = w["averagePower"]?.doubleValue { parts.append(formatFixed(p, decimals: 0) + " W") }
         }
         if let g = object(r["gps"]) { parts.append("GPS " + (g["fix"]?.stringValue ?? "none")) }
         if let e = r["saveError"]?.stringValue { parts.append("save failed: " + e) }
@@ -74,6 +79,41 @@ public struct Renderer: Sendable {
         var s = "\(bpm) bpm"
         if let z = w["heartRateZone"]?.intValue { s += ", zone \(z)" }
         if let avg { s += " (avg \(formatFixed(avg, decimals: 0)), max \(w["maxHeartRate"]?.intValue ?? bpm))" }
+        return s
+    }
+
+    /// "212 W avg, max 480 W" from a summary's `averagePower`/`maxPower`; nil without power.
+    func power(_ w: JSON) -> String? {
+        guard let avg = w["averagePower"]?.doubleValue else { return nil }
+        return formatFixed(avg, decimals: 0) + " W avg" + (w["maxPower"]?.intValue.map { ", max \($0) W" } ?? "")
+    }
+
+    /// "88 rpm avg" (strides per minute, "spm", for activities shown by pace); nil without cadence.
+    func cadence(_ w: JSON) -> String? {
+        guard let avg = w["averageCadence"]?.doubleValue else { return nil }
+        let unit: String
+        switch activityOf(w)?.effortDisplay ?? .speed {
+        case .pace: unit = "spm"
+        case .speed, .none: unit = "rpm"
+        }
+        return formatFixed(avg, decimals: 0) + " \(unit) avg"
+    }
+
+    /// The reply's `personalBests` (stop, show): a line per record beaten,
+    /// "Personal best: fastest 5 km 24:31 (previous 25:02)", and one line for the distances
+    /// covered for the first time, "First efforts: 400 m 1:39, 1 km 4:09"; empty without any.
+    public func personalBests(_ r: JSON) -> String {
+        var s = ""
+        var firsts: [String] = []
+        for b in r["personalBests"]?.arrayValue ?? [] {
+            guard let d = b["distanceMeters"]?.doubleValue, let t = b["seconds"]?.doubleValue else { continue }
+            if let p = b["previousSeconds"]?.doubleValue {
+                s += "Personal best: fastest \(UnitFormatter.bestEffortName(d)) \(Units.shortDuration(t)) (previous \(Units.shortDuration(p)))\n"
+            } else {
+                firsts.append("\(UnitFormatter.bestEffortName(d)) \(Units.shortDuration(t))")
+            }
+        }
+        if !firsts.isEmpty { s += "First efforts: " + firsts.joined(separator: ", ") + "\n" }
         return s
     }
 
@@ -117,8 +157,9 @@ public struct Renderer: Sendable {
 
     // MARK: summaries
 
-    /// A finished or saved workout: the headline figures, one per line.
-    public func summary(_ w: JSON) -> String {
+    /// A finished or saved workout: the headline figures, one per line, in `units` (a reply's
+    /// own: `UnitFormatter(reply:)`).
+    public func summary(_ w: JSON, units u: UnitFormatter = .metric) -> String {
         let activity = activityOf(w)
         var s = activityName(w)
         if let start = time(w["startedAt"]) {
@@ -130,19 +171,21 @@ public struct Renderer: Sendable {
         s += "Elapsed:   " + Units.duration(num(w["elapsedSeconds"])) + "\n"
         s += "Moving:    " + Units.duration(num(w["movingSeconds"])) + "\n"
         if activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0 {
-            s += "Distance:  " + Units.distance(num(w["distanceMeters"])) + "\n"
-            if let label = Units.effortLabel(for: activity), let e = Units.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) {
+            s += "Distance:  " + u.distance(num(w["distanceMeters"])) + "\n"
+            if let label = Units.effortLabel(for: activity), let e = u.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) {
                 s += pad(label + ":", 11) + e + " (moving average)\n"
             }
-            if let max = w["maxSpeed"]?.doubleValue, max > 0 { s += "Max speed: " + Units.speed(max) + "\n" }
+            if let max = w["maxSpeed"]?.doubleValue, max > 0 { s += "Max speed: " + u.speed(max) + "\n" }
             let gain = num(w["elevationGainMeters"])
             let loss = w["elevationLossMeters"]?.doubleValue
-            s += "Climb:     +" + Units.meters(gain) + (loss.map { " / -" + Units.meters($0) } ?? "") + "\n"
+            s += "Climb:     +" + u.elevation(gain) + (loss.map { " / -" + u.elevation($0) } ?? "") + "\n"
         }
         if let avg = w["averageHeartRate"]?.doubleValue {
             s += "Heart:     avg \(formatFixed(avg, decimals: 0)) bpm, max \(w["maxHeartRate"]?.intValue ?? 0) bpm\n"
         }
         if let z = zones(w["heartRateZoneSeconds"]) { s += "Zones:     " + z + "\n" }
+        if let p = power(w) { s += "Power:     " + p + "\n" }
+        if let c = cadence(w) { s += "Cadence:   " + c + "\n" }
         if let c = w["calories"]?.doubleValue { s += "Calories:  " + formatFixed(c, decimals: 0) + " kcal" + caloriesHow(w) + "\n" }
         s += "Points:    \(w["pointCount"]?.intValue ?? 0)\n"
         return s
@@ -151,7 +194,9 @@ public struct Renderer: Sendable {
     /// `stop`: the final summary of the workout just ended.
     public func stopped(_ r: JSON) -> String {
         var s = "Workout stopped; saving.\n"
-        if let w = object(r["workout"]) { s += summary(w) }
+        let u = UnitFormatter(reply: r)
+        if let w = object(r["workout"]) { s += summary(w, units: u) }
+        s += personalBests(r)
         if let e = r["saveError"]?.stringValue { s += "Save:      FAILED: " + e + "\n" }
         return s
     }
@@ -160,34 +205,46 @@ public struct Renderer: Sendable {
     public func show(_ r: JSON) -> String {
         guard let w = object(r["workout"]) else { return "No workout in the reply.\n" }
         let activity = activityOf(w)
-        var s = summary(w)
+        let u = UnitFormatter(reply: r)
+        var s = summary(w, units: u)
+        s += personalBests(r)
         for (title, key) in [("Laps", "laps"), ("Splits", "splits")] {
             guard let items = w[key]?.arrayValue, !items.isEmpty else { continue }
             s += "\n\(title):\n"
             let withHR = items.contains { $0["averageHeartRate"]?.intValue != nil }
-            var rows = [["#", "TIME", "DISTANCE", Units.effortLabel(for: activity)?.uppercased() ?? "", "CLIMB"] + (withHR ? ["HR AVG", "MAX", "ZONES"] : [])]
+            let withPower = items.contains { $0["averagePower"]?.intValue != nil }
+            let withCadence = items.contains { $0["averageCadence"]?.intValue != nil }
+            let withZones = items.contains { zones($0["heartRateZoneSeconds"]) != nil }
+            var rows = [["#", "TIME", "DISTANCE", Units.effortLabel(for: activity)?.uppercased() ?? "", "CLIMB"]
+                + (withPower ? ["POWER", "MAX W"] : []) + (withCadence ? ["CAD"] : []) + (withHR ? ["HR AVG", "MAX"] : [])
+                + (withZones ? ["ZONES"] : [])]
             for it in items {
                 var row = [
                     String((it["index"]?.intValue).map { $0 + 1 } ?? rows.count),  // JSON counts from 0; people (and the log) from 1
                     Units.shortDuration(num(it["elapsedSeconds"])),
-                    Units.distance(num(it["distanceMeters"])),
-                    effortOfSection(it, activity) ?? "",
-                    "+" + Units.meters(num(it["elevationGainMeters"])),
+                    u.distance(num(it["distanceMeters"])),
+                    effortOfSection(it, activity, u) ?? "",
+                    "+" + u.elevation(num(it["elevationGainMeters"])),
                 ]
-                if withHR {
-                    row += [it["averageHeartRate"]?.intValue.map(String.init) ?? "-", it["maxHeartRate"]?.intValue.map(String.init) ?? "-",
-                            zones(it["heartRateZoneSeconds"]) ?? ""]
+                if withPower {
+                    row += [it["averagePower"]?.intValue.map { "\($0) W" } ?? "-", it["maxPower"]?.intValue.map(String.init) ?? "-"]
                 }
+                if withCadence { row += [it["averageCadence"]?.intValue.map(String.init) ?? "-"] }
+                if withHR {
+                    row += [it["averageHeartRate"]?.intValue.map(String.init) ?? "-", it["maxHeartRate"]?.intValue.map(String.init) ?? "-"]
+                }
+                if withZones { row += [zones(it["heartRateZoneSeconds"]) ?? ""] }
                 rows.append(row)
             }
-            s += table(rows, rightAligned: [0, 1, 2, 3, 4, 5, 6])
+            let numeric = 5 + (withPower ? 2 : 0) + (withCadence ? 1 : 0) + (withHR ? 2 : 0)  // all but ZONES
+            s += table(rows, rightAligned: Set(0..<numeric))
         }
         if let best = w["bestEfforts"]?.arrayValue, !best.isEmpty {
             s += "\nBest efforts:\n"
             var rows: [[String]] = []
             for b in best {
                 let d = num(b["distanceMeters"])
-                rows.append([d >= 1000 ? formatFixed(d / 1000, decimals: d.truncatingRemainder(dividingBy: 1000) == 0 ? 0 : 1) + " km" : formatFixed(d, decimals: 0) + " m",
+                rows.append([UnitFormatter.bestEffortName(d),
                              Units.shortDuration(num(b["seconds"]))])
             }
             s += table(rows, rightAligned: [0, 1], header: false)
@@ -204,10 +261,10 @@ public struct Renderer: Sendable {
         return s
     }
 
-    func effortOfSection(_ it: JSON, _ activity: ActivityType?) -> String? {
+    func effortOfSection(_ it: JSON, _ activity: ActivityType?, _ u: UnitFormatter) -> String? {
         let moving = num(it["movingSeconds"]) > 0 ? num(it["movingSeconds"]) : num(it["elapsedSeconds"])
-        guard moving > 0 else { return Units.effort(nil, for: activity) }
-        return Units.effort(num(it["distanceMeters"]) / moving, for: activity)
+        guard moving > 0 else { return u.effort(nil, for: activity) }
+        return u.effort(num(it["distanceMeters"]) / moving, for: activity)
     }
 
     // MARK: lists
@@ -216,7 +273,9 @@ public struct Renderer: Sendable {
     public func list(_ r: JSON) -> String {
         let items = r["workouts"]?.arrayValue ?? []
         if items.isEmpty { return "No workouts.\n" }
-        var rows = [["ID", "START", "ACTIVITY", "TIME", "DISTANCE", "PACE/SPEED", "HR"]]
+        let u = UnitFormatter(reply: r)
+        let withPower = items.contains { $0["averagePower"]?.doubleValue != nil }
+        var rows = [["ID", "START", "ACTIVITY", "TIME", "DISTANCE", "PACE/SPEED", "HR"] + (withPower ? ["POWER"] : [])]
         for w in items {
             let activity = activityOf(w)
             let hasDistance = activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0
@@ -225,12 +284,12 @@ public struct Renderer: Sendable {
                 time(w["startedAt"]).map { clock.dateTime($0) } ?? "?",
                 activityName(w),
                 Units.duration(num(w["movingSeconds"]) > 0 ? num(w["movingSeconds"]) : num(w["elapsedSeconds"])),
-                hasDistance ? Units.distance(num(w["distanceMeters"])) : "-",
-                hasDistance ? (Units.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) ?? "-") : "-",
+                hasDistance ? u.distance(num(w["distanceMeters"])) : "-",
+                hasDistance ? (u.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) ?? "-") : "-",
                 w["averageHeartRate"]?.doubleValue.map { formatFixed($0, decimals: 0) } ?? "-",
-            ])
+            ] + (withPower ? [w["averagePower"]?.doubleValue.map { formatFixed($0, decimals: 0) + " W" } ?? "-"] : []))
         }
-        return table(rows, rightAligned: [3, 4, 5, 6])
+        return table(rows, rightAligned: [3, 4, 5, 6, 7])
     }
 
     /// `activities`: name, display name, GPS, effort.
@@ -287,13 +346,14 @@ public struct Renderer: Sendable {
         let t = r["totals"] ?? .null
         let per = t["per"]?.stringValue ?? "week"
         let cur = t["current"] ?? .null, prev = t["previous"] ?? .null
+        let u = UnitFormatter(reply: r)
         func range(_ p: JSON) -> String { "\(p["start"]?.stringValue ?? "?")..\(p["end"]?.stringValue ?? "?")" }
         let rows: [(String, (JSON) -> String)] = [
             ("", { range($0) }),
             ("Workouts", { "\($0["count"]?.intValue ?? 0)" }),
-            ("Distance", { Units.distance($0["distanceMeters"]?.doubleValue ?? 0) }),
+            ("Distance", { u.distance($0["distanceMeters"]?.doubleValue ?? 0) }),
             ("Moving time", { Units.duration($0["movingSeconds"]?.doubleValue ?? 0) }),
-            ("Climb", { formatFixed($0["elevationGainMeters"]?.doubleValue ?? 0, decimals: 0) + " m" }),
+            ("Climb", { u.elevation($0["elevationGainMeters"]?.doubleValue ?? 0) }),
         ]
         var out = "Totals per \(per)" + (t["activity"]?.stringValue.map { " (\($0))" } ?? "") + "\n"
         out += pad("", 13) + pad("this \(per)", 24) + "last \(per)\n"

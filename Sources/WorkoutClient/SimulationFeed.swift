@@ -160,6 +160,7 @@ public struct SimulationFeed: Sendable, Equatable {
         if let c = f.course { o["track"] = .number(c) }
         if let hr = f.heartRate { o["hr"] = .int(hr) }
         if let cad = f.cadence { o["cad"] = .int(cad) }
+        if let w = f.power { o["power"] = .int(w) }
         return JSON.object(o).serialized()
     }
 

@@ -33,10 +33,12 @@ struct Simulator {
                 what = "\(f.lines.count) \(f.kind.linesNoun) from \(file)"
             }
         } else {
-            let activity = options.activity ?? currentActivity() ?? .running
+            let status = statusReply()
+            let activity = options.activity ?? status?["workout"]?["activity"]?.stringValue.flatMap { ActivityType(rawValue: $0) } ?? .running
             let r = BuiltInRoute(activity: activity, start: Simulator.wallClock().rounded(.down))
             route = r
-            what = "a built-in \(Units.distance(r.speed * Double(BuiltInRoute.lapSeconds))) loop for \(activity.displayName.lowercased()) at \(Units.effort(r.speed, for: activity) ?? Units.speed(r.speed))"
+            let u = UnitFormatter(reply: status)
+            what = "a built-in \(u.distance(r.speed * Double(BuiltInRoute.lapSeconds))) loop for \(activity.displayName.lowercased()) at \(u.effort(r.speed, for: activity) ?? u.speed(r.speed))"
         }
         // Where to.
         let conn: LineConnection
@@ -97,9 +99,10 @@ struct Simulator {
     enum Outcome: Equatable { case finished, interrupted, closed }
 
     /// The activity of the workout in progress (nil when idle or the daemon does not answer).
-    func currentActivity() -> ActivityType? {
+    /// The daemon's status (the workout in progress, the display units); nil when it does not answer.
+    func statusReply() -> JSON? {
         guard case .success(let r) = client.exchange(ControlRequest.status.encoded(), socket: client.controlPath(invocation), timeout: 5) else { return nil }
-        return r["workout"]?["activity"]?.stringValue.flatMap { ActivityType(rawValue: $0) }
+        return r
     }
 
     /// Schedules lines on the monotonic clock: a line of simulated time t is due at

@@ -26,7 +26,7 @@ public enum StatusBar {
             let name = activity?.displayName ?? w["activity"]?.stringValue ?? "workout"
             var text = "\(name) \(Units.duration(w["elapsedSeconds"]?.doubleValue ?? 0))"
             let meters = w["distanceMeters"]?.doubleValue ?? 0
-            if activity?.supportsGPS ?? true || meters > 0 { text += " " + Units.distance(meters) }
+            if activity?.supportsGPS ?? true || meters > 0 { text += " " + UnitFormatter(reply: status).distance(meters) }
             if state == "paused" { text += " (paused)" }
             var tip = "\(name): \(state)"
             if let m = w["movingSeconds"]?.doubleValue { tip += ", moving \(Units.duration(m))" }

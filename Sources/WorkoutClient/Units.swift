@@ -1,8 +1,9 @@
 import Glibc
 import WorkoutCore
 
-/// Numbers as people read them: durations h:mm:ss, distances in km with 2 decimals,
-/// pace m:ss /km, speed km/h. Pure; every function accepts any Double (NaN, negative, huge).
+/// Numbers as people read them: durations h:mm:ss, and (metric only, kept for callers that
+/// know no unit system) distances, paces and speeds. The unit system a reply asks for is
+/// `UnitFormatter(reply:)`. Pure; every function accepts any Double (NaN, negative, huge).
 public enum Units {
     /// `h:mm:ss` (hours grow past 99 as needed); seconds are truncated like a stopwatch.
     /// Negative or non-finite values show as 0:00:00.
@@ -18,53 +19,29 @@ public enum Units {
         return "\(t / 60):" + two(t % 60)
     }
 
-    /// `12.34 km` (2 decimals, rounded half away from zero).
-    public static func distance(_ meters: Double) -> String {
-        let m = meters.isFinite && meters > 0 ? meters : 0
-        return formatFixed(m / 1000, decimals: 2) + " km"
-    }
+    /// `12.34 km` (2 decimals, rounded half away from zero). Metric; `UnitFormatter` has both systems.
+    public static func distance(_ meters: Double) -> String { UnitFormatter.metric.distance(meters) }
 
     /// Speeds below this (m/s, about 2.8 h per km) have no meaningful pace.
-    public static let slowestPaceSpeed = 0.1
+    public static let slowestPaceSpeed = UnitFormatter.slowestPaceSpeed
 
     /// `5:38 /km` for a speed in m/s; `-:-- /km` when standing still or unknown.
     /// Paces of an hour or more per km show as h:mm:ss.
-    public static func pace(speed: Double?) -> String {
-        guard let v = speed, v.isFinite, v >= slowestPaceSpeed else { return "-:-- /km" }
-        let secondsPerKm = (1000 / v).rounded()
-        let t = Int64(secondsPerKm)
-        if t >= 3600 { return duration(secondsPerKm) + " /km" }
-        return "\(t / 60):" + two(t % 60) + " /km"
-    }
+    public static func pace(speed: Double?) -> String { UnitFormatter.metric.pace(speed: speed) }
 
     /// `24.3 km/h` for a speed in m/s (1 decimal); `-- km/h` when unknown.
-    public static func speed(_ metersPerSecond: Double?) -> String {
-        guard let v = metersPerSecond, v.isFinite else { return "-- km/h" }
-        return formatFixed(max(v, 0) * 3.6, decimals: 1) + " km/h"
-    }
+    public static func speed(_ metersPerSecond: Double?) -> String { UnitFormatter.metric.speed(metersPerSecond) }
 
     /// The effort figure of an activity: pace, speed, or nil for activities showing neither.
     public static func effort(_ speed: Double?, for activity: ActivityType?) -> String? {
-        switch activity?.effortDisplay ?? .speed {
-        case .pace: return pace(speed: speed)
-        case .speed: return self.speed(speed)
-        case .none: return nil
-        }
+        UnitFormatter.metric.effort(speed, for: activity)
     }
 
     /// The label of that figure ("Pace", "Speed").
-    public static func effortLabel(for activity: ActivityType?) -> String? {
-        switch activity?.effortDisplay ?? .speed {
-        case .pace: return "Pace"
-        case .speed: return "Speed"
-        case .none: return nil
-        }
-    }
+    public static func effortLabel(for activity: ActivityType?) -> String? { UnitFormatter.effortLabel(for: activity) }
 
     /// Elevation in whole metres (`123 m`).
-    public static func meters(_ m: Double) -> String {
-        formatFixed(m.isFinite ? m : 0, decimals: 0) + " m"
-    }
+    public static func meters(_ m: Double) -> String { UnitFormatter.metric.elevation(m) }
 
     static func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
 
@@ -105,5 +82,13 @@ public struct LocalClock: Sendable {
     public func timeOfDay(_ t: Double) -> String {
         let c = civil(t)
         return Units.pad(c.hour, 2) + ":" + Units.pad(c.minute, 2) + ":" + Units.pad(c.second, 2)
+    }
+}
+
+extension UnitFormatter {
+    /// The unit system a daemon reply names in its `units` key (config `units`); metric when
+    /// the key is absent (an older daemon) or unknown.
+    public init(reply: JSON?) {
+        self.init(reply?["units"]?.stringValue.flatMap { WorkoutCore.Units(rawValue: $0) } ?? .metric)
     }
 }

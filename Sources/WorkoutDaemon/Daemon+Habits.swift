@@ -17,7 +17,7 @@ extension Daemon {
                 "name": .string(h.name), "per": .string(h.per.rawValue),
                 "activities": .array(h.activities.map(\.rawValue).sorted().map { .string($0) }),
                 "kind": .string(h.target.kind), "target": .number(s.target), "progress": .number(s.progress),
-                "left": .number(s.left), "leftText": .string(HabitText.left(h, s.left) + " left"), "done": .bool(s.done),
+                "left": .number(s.left), "leftText": .string(HabitText.left(h, s.left, units: UnitFormatter(config.units)) + " left"), "done": .bool(s.done),
                 "dueToday": .bool(s.dueToday), "daysToGo": .int(s.dueDaysLeft),
                 "periodStart": day(s.periodStart), "periodEnd": day(s.periodEnd),
                 "current": .int(s.current?.length ?? 0), "best": .int(s.best?.length ?? 0),
@@ -38,8 +38,9 @@ extension Daemon {
             let s = engine.status(h, history: history, now: t)
             switch HabitRiskCheck.evaluate(s, now: t, engine: engine, defaultRemindMinute: config.streaks.reminderHour * 60,
                                            lastWarnedPeriod: habitWarnings[h.name]) {
-            case .warn(let risk):
+            case .warn(var risk):
                 habitWarnings[h.name] = risk.period
+                risk.units = UnitFormatter(config.units)
                 log(HabitLogEvent.atRisk(risk))
             case .quiet:
                 break

@@ -101,13 +101,14 @@ extension Daemon {
         let store = self.store
         let loop = self.loop
         let settings = metricsSettings()
+        let units = unitsPair
         bulk.async {
             var w = JSONWriter(capacity: 1024)
             do {
                 let old = try store.load(id)
                 let new = Importer.edited(old, activity: activity, settings: settings)
                 try store.replace(new)
-                w.value(ControlServer.okReply([("workout", new.summary.json())]))
+                w.value(ControlServer.okReply([("workout", new.summary.json()), units]))
                 loop.post { self.log(HistoryLogEvent.edited(id: id.rawValue, from: old.activity, to: activity)) }
             } catch {
                 w.value(self.storeErrorReply(error, id: id))

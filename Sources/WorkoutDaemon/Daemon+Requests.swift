@@ -15,17 +15,23 @@ extension Daemon {
         case .resume: return apply(lifecycle.resume(at: t))
         case .lap: return apply(lifecycle.lap(at: t))
         case .marker(let text): return apply(lifecycle.marker(text, at: t))
-        case .stop: return apply(lifecycle.stop(at: t))
+        case .stop:
+            // The reply names the personal bests the workout set (docs/protocol.md).
+            let outcome = lifecycle.stop(at: t)
+            guard case .success(let actions) = outcome else { return apply(outcome) }
+            perform(actions)
+            return .encodedSuccess(encodedStatus(.reply, personalBests: lifecycle.summary(now: t).map(personalBests(of:)) ?? []))
         case .toggle:
             return apply(lifecycle.toggle(defaultActivity: config.defaultActivity, id: newWorkoutID(t), at: t, settings: metricsSettings()))
         case .activities:
             return .value(ControlServer.okReply([("activities", .array(ActivityType.allCases.map { $0.json() }))]))
         case .list(let filter):
-            return .value(ControlServer.okReply([("workouts", .array(store.list(filter).map { $0.json() }))]))
+            return .value(ControlServer.okReply([("workouts", .array(store.list(filter).map { $0.json() })), unitsPair]))
         case .show(let id):
             do {
                 let w = try store.load(id)
-                return .value(ControlServer.okReply([("workout", w.summary.json()), ("events", .array(w.events.map { $0.json() })), ("source", .string(w.source))]))
+                return .value(ControlServer.okReply([("workout", w.summary.json()), ("events", .array(w.events.map { $0.json() })), ("source", .string(w.source)),
+                                                      ("personalBests", .array(personalBests(of: w.summary).map { $0.json() })), unitsPair]))
             } catch { return .value(storeErrorReply(error, id: id)) }
         case .export(let id, let format): return startExport(id, format, into: nil)
         case .exportTo(let id, let format): return startExport(id, format, into: descriptors[0])
@@ -44,9 +50,9 @@ extension Daemon {
             do { try store.undelete(id); return .value(ControlServer.okReply([("id", .string(id.rawValue))])) }
             catch { return .value(storeErrorReply(error, id: id)) }
         case .streak:
-            return .value(ControlServer.okReply([("streak", streakJSON())]))
+            return .value(ControlServer.okReply([("streak", streakJSON()), unitsPair]))
         case .totals(let per, let activity):
-            return .value(ControlServer.okReply([("totals", totalsJSON(per, activity: activity))]))
+            return .value(ControlServer.okReply([("totals", totalsJSON(per, activity: activity)), unitsPair]))
         case .reload:
             return .value(reload())
         case .debugHang:

@@ -18,7 +18,8 @@ extension Daemon {
 
     /// The status as compact JSON text (keys: docs/interface.md), written straight to bytes;
     /// the workout's closed splits and laps are copied from `statusCache`, not encoded again.
-    func encodedStatus(_ line: StatusLine) -> [UInt8] {
+    /// `personalBests`: the bests a workout just stopped set (the `stop` reply only).
+    func encodedStatus(_ line: StatusLine, personalBests: [PersonalBest]? = nil) -> [UInt8] {
         var w = JSONWriter(capacity: 1024)
         switch line {
         case .reply, .subscribedReply: w.raw("{\"ok\":true")
@@ -38,6 +39,8 @@ extension Daemon {
         w.raw(",\"saveError\":"); w.string(lifecycle.saveError ?? journal.lastError?.description)
         w.raw(",\"sleepInhibitor\":"); w.value(sleepInhibitorJSON())
         w.raw(",\"dateSource\":"); w.string(lifecycle.dateSource.describe(sync: clock.sync ?? .unknown))
+        w.raw(",\"units\":"); w.string(config.units.rawValue)
+        if let personalBests { w.raw(",\"personalBests\":"); w.value(.array(personalBests.map { $0.json() })) }
         switch line {
         case .subscribedReply: w.raw(",\"subscribed\":true}")
         case .reply, .event: w.raw("}")

@@ -314,7 +314,7 @@ public final class Daemon: @unchecked Sendable {
         guard config.statusLogSeconds > 0 else { return }
         statusLogTimer = loop.every(config.statusLogSeconds) { [unowned self] in
             guard self.lifecycle.hasWorkoutInProgress, let s = self.lifecycle.summary(now: self.now()) else { return }
-            self.log(DaemonLogEvent.status(s, state: self.lifecycle.stateName, fix: self.feeds?.status.fix ?? "none"))
+            self.log(DaemonLogEvent.status(s, state: self.lifecycle.stateName, fix: self.feeds?.status.fix ?? "none", units: self.config.units))
         }
     }
 

@@ -49,7 +49,7 @@ import WorkoutCore
         let watcher = try UnixClient(path: d.controlSocket)
         defer { watcher.close() }
         try watcher.send(#"{"command":"watch"}"# + "\n")
-        let statusKeys = ["state", "workout", "gps", "sensors", "action", "saveError", "sleepInhibitor", "dateSource"]
+        let statusKeys = ["state", "workout", "gps", "sensors", "action", "saveError", "sleepInhibitor", "dateSource", "units"]
         func canonical(_ line: String?, _ what: String) throws -> JSON {
             let line = try #require(line, "\(what): no line")
             let parsed = try JSON.parse(line)
@@ -59,6 +59,7 @@ import WorkoutCore
             switch (keys.first, parsed["ok"]?.boolValue) {
             case ("event", _): #expect(keys == ["event"] + statusKeys)
             case ("ok", true) where what == "watch reply": #expect(keys == ["ok"] + statusKeys + ["subscribed"])
+            case ("ok", true) where what == "stop": #expect(keys == ["ok"] + statusKeys + ["personalBests"])
             case ("ok", true): #expect(keys == ["ok"] + statusKeys, "\(what)")
             default: Issue.record("\(what): unexpected reply \(line)")
             }

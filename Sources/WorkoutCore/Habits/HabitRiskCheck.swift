@@ -11,13 +11,15 @@ public struct HabitAtRisk: Sendable, Equatable {
     public var daysToGo: Int
     /// Wall-clock minutes until today's deadline (the window's end, else the streak day's end).
     public var minutesLeft: Int
+    /// How `leftText` writes a distance (config `units`).
+    public var units: UnitFormatter = .metric
 
     public init(habit: Habit, period: StreakDay, streak: HabitStreak, left: Double, daysToGo: Int, minutesLeft: Int) {
         self.habit = habit; self.period = period; self.streak = streak; self.left = left; self.daysToGo = daysToGo; self.minutesLeft = minutesLeft
     }
 
     /// "1 run left this week, 2 days to go", "3.2 km left today".
-    public var leftText: String { HabitText.left(habit, left) + " left" + (habit.per == .day ? " today" : " this \(habit.per.noun)") }
+    public var leftText: String { HabitText.left(habit, left, units: units) + " left" + (habit.per == .day ? " today" : " this \(habit.per.noun)") }
 }
 
 /// Decides whether a habit's at-risk warning is due now. Pure: the daemon calls it on a timer
@@ -96,13 +98,14 @@ public enum HabitRiskCheck {
 
 /// Words for habit amounts: "1 run", "2 workouts", "3.2 km", "45 min".
 public enum HabitText {
-    public static func left(_ habit: Habit, _ amount: Double) -> String {
+    /// `units`: distances in km or mi (config `units`).
+    public static func left(_ habit: Habit, _ amount: Double, units: UnitFormatter = .metric) -> String {
         switch habit.target {
         case .count:
             let n = Int(amount.rounded(.up))
             return "\(n) \(noun(habit, plural: n != 1))"
         case .distance:
-            return "\(formatFixed(amount / 1000, decimals: 1)) km"
+            return "\(formatFixed(max(0, amount) / units.metersPerDistanceUnit, decimals: 1)) \(units.distanceUnit)"
         case .duration:
             let m = Int((amount / 60).rounded(.up))
             return m >= 60 ? "\(m / 60) h \(m % 60) min" : "\(m) min"

@@ -15,7 +15,9 @@ public struct DesktopNotice: Sendable, Equatable {
 
     /// The notice for an event the user chose (`notifications.events`), or nil when the event
     /// is not chosen. Summaries are short sentences a person understands without the log.
-    public static func forEvent(name: String, message: String, fields: [(String, LogValue)], chosen: [String]) -> DesktopNotice? {
+    /// `units`: how a distance in the body reads (config `units`).
+    public static func forEvent(name: String, message: String, fields: [(String, LogValue)], chosen: [String],
+                                units: UnitFormatter = .metric) -> DesktopNotice? {
         guard chosen.contains(name) || chosen.contains("*"), !name.hasPrefix("notify.") else { return nil }
         func s(_ k: String) -> String? {
             for (key, v) in fields where key == k {
@@ -48,7 +50,7 @@ public struct DesktopNotice: Sendable, Equatable {
         case "workout.saved":
             let activity = s("activity").flatMap { ActivityType(rawValue: $0)?.displayName } ?? "Workout"
             var body = activity
-            if let m = num("distance_m"), m > 0 { body += ": " + formatFixed(m / 1000, decimals: 2) + " km" }
+            if let m = num("distance_m"), m > 0 { body += ": " + units.distance(m) }
             if let t = num("elapsed_s") { body += (body == activity ? ": " : " in ") + formatDuration(t) }
             return DesktopNotice(kind: "saved", summary: "Workout saved", body: body, urgency: .low)
         case "gps.signal_lost", "gps.problem", "workout.save_failed", "journal.write_failed":

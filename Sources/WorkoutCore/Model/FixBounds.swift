@@ -19,6 +19,8 @@ public enum FixBounds {
     public static let heartRate = 0...300
     /// Revolutions or steps per minute.
     public static let cadence = 0...300
+    /// Watts (the summaries count up to `SampleStats.plausiblePower`).
+    public static let power = 0...4000
 
     /// The first field of `fix` out of bounds (as named in rejection keys), or nil.
     public static func violation(_ fix: Fix) -> String? {
@@ -33,6 +35,7 @@ public enum FixBounds {
         if let v = fix.satellites, !satellites.contains(v) { return "satellites" }
         if let v = fix.heartRate, !heartRate.contains(v) { return "heart_rate" }
         if let v = fix.cadence, !cadence.contains(v) { return "cadence" }
+        if let v = fix.power, !power.contains(v) { return "power" }
         return nil
     }
 }

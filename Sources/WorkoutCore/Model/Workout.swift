@@ -32,6 +32,10 @@ public struct LapSummary: Sendable, Equatable {
     public var maxHeartRate: Int?
     /// Seconds in each heart-rate zone (index 0 = below zone 1); empty without zones.
     public var heartRateZoneSeconds: [Double] = []
+    /// Mean and maximum power (W) and mean cadence of the fixes that carry them; nil without.
+    public var averagePower: Int?
+    public var maxPower: Int?
+    public var averageCadence: Int?
 
     public init(index: Int, trigger: LapTrigger, startTime: Double, endTime: Double, elapsedSeconds: Double,
                 movingSeconds: Double, distanceMeters: Double, elevationGainMeters: Double = 0,
@@ -95,6 +99,12 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var heartRateZoneSeconds: [Double] = []
     /// How `calories` was estimated; nil when there are none.
     public var caloriesMethod: CalorieMethod?
+    /// Mean and maximum power (W) and mean cadence (rpm, or strides per minute) of the accepted
+    /// fixes that carry them (imported TCX/FIT files, feed lines); nil without. Zero power
+    /// counts, zero cadence does not.
+    public var averagePower: Double?
+    public var maxPower: Int?
+    public var averageCadence: Double?
 
     public init(id: WorkoutID, activity: ActivityType, startedAt: Double, endedAt: Double? = nil,
                 elapsedSeconds: Double = 0, movingSeconds: Double = 0, distanceMeters: Double = 0,

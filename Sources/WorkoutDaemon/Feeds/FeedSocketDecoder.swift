@@ -64,7 +64,7 @@ public struct FeedSocketDecoder: FeedLineDecoder {
         return Fix(time: time, latitude: lat, longitude: lon, altitude: j["alt"]?.doubleValue ?? j["altHAE"]?.doubleValue,
                    speed: j["speed"]?.doubleValue, course: j["track"]?.doubleValue ?? j["course"]?.doubleValue, mode: mode,
                    satellites: j["sats"]?.intValue, hdop: j["hdop"]?.doubleValue, horizontalAccuracy: j["eph"]?.doubleValue,
-                   heartRate: j["hr"]?.intValue, cadence: j["cad"]?.intValue)
+                   heartRate: j["hr"]?.intValue, cadence: j["cad"]?.intValue, power: j["power"]?.intValue)
     }
 }
 

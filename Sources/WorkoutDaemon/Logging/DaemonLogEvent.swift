@@ -19,7 +19,8 @@ public enum DaemonLogEvent: LogEvent {
     case descriptorsExhausted(String)
     case descriptorsAvailable
     case saved(WorkoutSummary, path: String, milliseconds: Double)
-    case status(WorkoutSummary, state: String, fix: String)
+    /// The periodic status line; its message is in the configured units (fields stay SI).
+    case status(WorkoutSummary, state: String, fix: String, units: Units = .metric)
     case health(WorkoutSummary, fixRate: Double)
     case imported(file: String, id: String)
     case importFailed(file: String, reason: String)
@@ -71,8 +72,11 @@ public enum DaemonLogEvent: LogEvent {
         case .descriptorsExhausted(let e): return "Out of file descriptors (\(e)): new clients are told busy until one is free"
         case .descriptorsAvailable: return "File descriptors available again: accepting clients"
         case .saved(let s, _, _): return "Saved \(s.activity.displayName.lowercased()) workout"
-        case .status(let s, _, _):
-            return "\(s.activity.displayName) \(formatDuration(s.elapsedSeconds)), \(formatFixed(s.distanceMeters / 1000, decimals: 2)) km"
+        case .status(let s, _, _, let units):
+            let u = UnitFormatter(units)
+            return "\(s.activity.displayName) \(formatDuration(s.elapsedSeconds))"
+                + (s.activity.supportsGPS || s.distanceMeters > 0
+                   ? ", " + u.distance(s.distanceMeters) + (u.effort(s.currentSpeed ?? s.movingAverageSpeed, for: s.activity).map { ", " + $0 } ?? "") : "")
                 + (s.heartRate.map { ", \($0) bpm" } ?? "")
         case .health(_, let rate): return "Recording health: \(formatFixed(rate, decimals: 2)) fixes/s"
         case .imported(let f, _): return "Imported \(f)"
@@ -100,7 +104,7 @@ public enum DaemonLogEvent: LogEvent {
             return [("id", .string(s.id.rawValue)), ("activity", .string(s.activity.rawValue)), ("distance_m", .double(s.distanceMeters, decimals: 1)),
                     ("elapsed_s", .double(s.elapsedSeconds, decimals: 0)), ("moving_s", .double(s.movingSeconds, decimals: 0)),
                     ("points", .int(s.pointCount)), ("path", .string(p)), ("save_ms", .double(ms, decimals: 1))]
-        case .status(let s, let state, let fix):
+        case .status(let s, let state, let fix, _):
             var f: [(String, LogValue)] = [("id", .string(s.id.rawValue)), ("state", .string(state)), ("elapsed", .string(formatDuration(s.elapsedSeconds))),
                     ("moving", .string(formatDuration(s.movingSeconds))), ("distance_km", .double(s.distanceMeters / 1000, decimals: 3))]
             switch s.activity.effortDisplay {

@@ -18,14 +18,6 @@ struct PersonalBestLogEvent: LogEvent {
         return f
     }
 
-    /// "1 km", "1 mile", "half marathon" ...
-    static func label(_ meters: Double) -> String {
-        switch meters {
-        case 1609...1610: return "1 mile"
-        case 21097...21098: return "half marathon"
-        case 42194...42196: return "marathon"
-        case 1000...: return "\(formatFixed(meters / 1000, decimals: meters.truncatingRemainder(dividingBy: 1000) == 0 ? 0 : 1)) km"
-        default: return "\(Int(meters)) m"
-        }
-    }
+    /// "1 km", "1 mile", "half marathon" ... (the names `show` and `stop` use).
+    static func label(_ meters: Double) -> String { UnitFormatter.bestEffortName(meters) }
 }

@@ -5,7 +5,8 @@ import WorkoutCore
 extension Daemon {
     func notifyDesktop(_ event: any LogEvent) {
         let n = config.notifications
-        guard n.desktop, let notice = DesktopNotice.forEvent(name: event.name, message: event.message, fields: event.fields, chosen: n.events) else { return }
+        guard n.desktop, let notice = DesktopNotice.forEvent(name: event.name, message: event.message, fields: event.fields, chosen: n.events,
+                                                                    units: UnitFormatter(config.units)) else { return }
         let notifier: DesktopNotifier
         if let existing = desktopNotifier {
             notifier = existing

@@ -1,6 +1,7 @@
 import Testing
 import WorkoutCore
 @testable import WorkoutDaemon
+import WorkoutClient
 
 /// Issue 15 item 11 on the feed socket: JSON fix lines with implausible values are rejected and
 /// counted in `gps.rejectedInput`; NMEA lines there count under the same keys as a raw NMEA source.
@@ -16,6 +17,21 @@ import WorkoutCore
         #expect(Self.decode(&d, #"{"class":"FIX","time":"2026-11-21T09:30:02Z","lat":48.1,"lon":11.5,"hr":5000}"#).isEmpty)
         #expect(Self.decode(&d, #"{"class":"FIX","time":"2026-11-21T09:30:03Z","lat":48.1,"lon":11.5,"alt":530}"#).count == 1)
         #expect(d.rejected == ["implausible_altitude": 2, "implausible_heart_rate": 1])
+    }
+
+    /// Power and cadence on fix lines reach the fix (a bike computer or `simulate` of a file
+    /// with power); out-of-range power rejects the line like any implausible field.
+    @Test func powerAndCadenceOnFixLines() {
+        var d = FeedSocketDecoder()
+        let f = Self.decode(&d, #"{"class":"FIX","time":"2026-11-21T09:30:00Z","lat":48.1,"lon":11.5,"cad":88,"power":231}"#)
+        #expect(f.first?.power == 231 && f.first?.cadence == 88)
+        #expect(Self.decode(&d, #"{"class":"FIX","time":"2026-11-21T09:30:01Z","lat":48.1,"lon":11.5,"power":65535}"#).isEmpty)
+        #expect(d.rejected == ["implausible_power": 1])
+        var fix = Fix(time: 1_800_000_000, latitude: 48.1, longitude: 11.5)
+        fix.power = 250; fix.cadence = 90
+        let line = SimulationFeed.fixLine(fix)
+        #expect(line.contains("\"power\":250") && line.contains("\"cad\":90"), "simulate sends them: \(line)")
+        #expect(Self.decode(&d, line).first?.power == 250)
     }
 
     @Test func nmeaOnTheFeedSocketUsesTheNMEAKeys() {

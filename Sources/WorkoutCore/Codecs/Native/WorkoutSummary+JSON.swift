@@ -31,6 +31,9 @@ extension WorkoutSummary {
         o["heartRateZone"] = .int(heartRateZone)
         o["heartRateZoneBounds"] = .array(heartRateZoneBounds.map { .int($0) })
         o["heartRateZoneSeconds"] = .array(heartRateZoneSeconds.map { .number(rounded($0, 3)) })
+        o["averagePower"] = .number(averagePower.map { rounded($0, 1) })
+        o["maxPower"] = .int(maxPower)
+        o["averageCadence"] = .number(averageCadence.map { rounded($0, 1) })
         o["signalLostSeconds"] = .number(rounded(signalLostSeconds, 3))
         o["splits"] = .array(splits.map { $0.json() })
         o["laps"] = .array(laps.map { $0.json() })
@@ -83,6 +86,9 @@ extension WorkoutSummary {
         w.raw(",\"heartRateZoneBounds\":["); writeList(heartRateZoneBounds, to: &w) { w, v in w.int(v) }
         w.raw("],\"heartRateZoneSeconds\":["); writeList(heartRateZoneSeconds, to: &w) { w, v in w.number(rounded(v, 3)) }
         w.raw("]")
+        w.raw(",\"averagePower\":"); w.number(averagePower.map { rounded($0, 1) })
+        w.raw(",\"maxPower\":"); w.int(maxPower)
+        w.raw(",\"averageCadence\":"); w.number(averageCadence.map { rounded($0, 1) })
         w.raw(",\"signalLostSeconds\":"); w.number(rounded(signalLostSeconds, 3))
         if let recent {
             w.raw(",\"splits\":"); cache.splits.write(Array(splits.suffix(recent)), to: &w)
@@ -132,6 +138,9 @@ extension WorkoutSummary {
         heartRateZone = j["heartRateZone"]?.intValue
         heartRateZoneBounds = (j["heartRateZoneBounds"]?.arrayValue ?? []).compactMap(\.intValue)
         heartRateZoneSeconds = (j["heartRateZoneSeconds"]?.arrayValue ?? []).compactMap(\.doubleValue)
+        averagePower = j["averagePower"]?.doubleValue
+        maxPower = j["maxPower"]?.intValue
+        averageCadence = j["averageCadence"]?.doubleValue
         signalLostSeconds = j["signalLostSeconds"]?.doubleValue ?? 0
         splits = (j["splits"]?.arrayValue ?? []).compactMap(LapSummary.init(json:))
         laps = (j["laps"]?.arrayValue ?? []).compactMap(LapSummary.init(json:))
@@ -153,6 +162,7 @@ extension LapSummary {
             "maxSpeed": .number(rounded(maxSpeed, 4)), "calories": .number(rounded(calories, 1)),
             "averageHeartRate": .int(averageHeartRate), "maxHeartRate": .int(maxHeartRate),
             "heartRateZoneSeconds": .array(heartRateZoneSeconds.map { .number(rounded($0, 3)) }),
+            "averagePower": .int(averagePower), "maxPower": .int(maxPower), "averageCadence": .int(averageCadence),
         ]
     }
 
@@ -171,7 +181,10 @@ extension LapSummary {
         w.raw(",\"averageHeartRate\":"); w.int(averageHeartRate)
         w.raw(",\"maxHeartRate\":"); w.int(maxHeartRate)
         w.raw(",\"heartRateZoneSeconds\":["); writeList(heartRateZoneSeconds, to: &w) { w, v in w.number(rounded(v, 3)) }
-        w.raw("]}")
+        w.raw("],\"averagePower\":"); w.int(averagePower)
+        w.raw(",\"maxPower\":"); w.int(maxPower)
+        w.raw(",\"averageCadence\":"); w.int(averageCadence)
+        w.raw("}")
     }
 
     public init?(json j: JSON) {
@@ -184,6 +197,9 @@ extension LapSummary {
                   maxSpeed: j["maxSpeed"]?.doubleValue ?? 0, calories: j["calories"]?.doubleValue ?? 0,
                   averageHeartRate: j["averageHeartRate"]?.intValue, maxHeartRate: j["maxHeartRate"]?.intValue)
         heartRateZoneSeconds = (j["heartRateZoneSeconds"]?.arrayValue ?? []).compactMap(\.doubleValue)
+        averagePower = j["averagePower"]?.intValue
+        maxPower = j["maxPower"]?.intValue
+        averageCadence = j["averageCadence"]?.intValue
     }
 }
 

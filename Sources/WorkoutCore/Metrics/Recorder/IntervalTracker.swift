@@ -39,6 +39,8 @@ struct IntervalTracker: Sendable {
         var heartRateSum = 0
         var heartRateCount = 0
         var heartRateMax: Int?
+        var power = SampleStats()
+        var cadence = SampleStats()
 
         mutating func add(heartRate hr: Int) {
             heartRateSum += hr; heartRateCount += 1; heartRateMax = max(heartRateMax ?? hr, hr)
@@ -63,6 +65,12 @@ struct IntervalTracker: Sendable {
         lapOpen.maxSpeed = max(lapOpen.maxSpeed, v)
     }
 
+    /// A fix's power and cadence inside the open split and lap.
+    mutating func add(power: Int?, cadence: Int?) {
+        splitOpen.power.add(power: power); lapOpen.power.add(power: power)
+        splitOpen.cadence.add(cadence: cadence); lapOpen.cadence.add(cadence: cadence)
+    }
+
     /// A heart-rate sample inside the open split and lap.
     mutating func add(heartRate hr: Int) {
         splitOpen.add(heartRate: hr)
@@ -79,6 +87,9 @@ struct IntervalTracker: Sendable {
                              maxSpeed: iv.maxSpeed, calories: calories(movingSeconds: moving) ?? 0,
                              averageHeartRate: iv.heartRateCount > 0 ? Int((Double(iv.heartRateSum) / Double(iv.heartRateCount)).rounded()) : nil,
                              maxHeartRate: iv.heartRateMax)
+        lap.averagePower = iv.power.roundedAverage
+        lap.maxPower = iv.power.maximum
+        lap.averageCadence = iv.cadence.roundedAverage
         // Heart rate recorded beside the fixes (strap, HR lines) replaces the fixes' own.
         if let hr, let avg = hr.average {
             lap.averageHeartRate = Int(avg.rounded())

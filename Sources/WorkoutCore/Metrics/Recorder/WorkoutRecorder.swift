@@ -46,6 +46,9 @@ public struct WorkoutRecorder: Sendable {
     public private(set) var heartRate: HeartRateTrack
     /// Heart rate carried by accepted fixes (imports, FIX lines with "hr"): sum, count, maximum.
     private var fixHeartRate = (sum: 0, count: 0, max: 0)
+    /// Power and cadence carried by accepted fixes (TCX Watts, FIT power and cadence).
+    private var power = SampleStats()
+    private var cadence = SampleStats()
 
     public init(id: WorkoutID, activity: ActivityType, startedAt: Double, settings: MetricsSettings = MetricsSettings()) {
         self.id = id
@@ -223,6 +226,9 @@ public struct WorkoutRecorder: Sendable {
             intervals.add(heartRate: hr)
             fixHeartRate.sum += hr; fixHeartRate.count += 1; fixHeartRate.max = max(fixHeartRate.max, hr)
         }
+        power.add(power: fix.power)
+        cadence.add(cadence: fix.cadence)
+        intervals.add(power: fix.power, cadence: fix.cadence)
         let now = RecorderSnapshot(time: t, elapsed: t - startedAt - time.userPaused, moving: time.moving, distance: distance, gain: elevation.gain)
         intervals.advance(to: now, heartRate: &heartRate, into: &out)
     }
@@ -401,6 +407,9 @@ public struct WorkoutRecorder: Sendable {
             signalLostSeconds: c.time.signalLost, splits: c.intervals.splits, laps: c.intervals.laps,
             bestEfforts: activity.tracksBestEfforts ? c.efforts.efforts : [])
         c.addHeartRate(to: &s, at: t)
+        s.averagePower = c.power.average
+        s.maxPower = c.power.maximum
+        s.averageCadence = c.cadence.average
         return s
     }
 
