@@ -8,9 +8,11 @@
 //   control   ControlRequest.decode(line:)  (the control socket)
 //   gpx       GPXReader.read                (import)
 //   tcx       TCXReader.read                (import)
-//   fit       FITActivityFile.read + Importer.readAll + Importer.workout (import)
+//   fit       FITActivityFile.read + Importer.readAll + Importer.workout (import), FITWriter (export)
 //   inflate   Inflate.inflate (raw deflate) and Gzip.decompress (the gzip framing), capped
 //   hrm       HeartRateMeasurement.parse    (Bluetooth heart-rate strap notifications)
+//   cpm       CyclingPowerMeasurement.parse (Bluetooth power meter notifications, 0x2A63)
+//   csc       CSCMeasurement.parse          (Bluetooth speed/cadence sensor notifications, 0x2A5B)
 //   dbus      DBusMessageFramer + DBusMessage.decode (the system and session bus connections)
 //   native    WorkoutFile.decode (saved workouts; export and edit load them): its fast path and
 //             the general decoder give the same workout or the same error
@@ -23,11 +25,11 @@
 // (same byte order) to bytes that decode to the same message and encode to the same bytes.
 import Glibc
 
-private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm, native }
+private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm, cpm, csc, native }
 
 nonisolated(unsafe) private var target: Target = {
     guard let name = getenv("FUZZ_TARGET").map({ String(cString: $0) }), let t = Target(rawValue: name) else {
-        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm native\n", stderr)
+        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm cpm csc native\n", stderr)
         exit(2)
     }
     return t
@@ -122,8 +124,10 @@ private func fit(_ bytes: [UInt8]) {
         guard let w = try? Importer.workout(from: t, activity: nil, id: 1, settings: MetricsSettings(), source: "") else { continue }
         let out = FITWriter.write(w)
         guard let back = try? FITActivityFile.read(out) else { violated("our FIT export of a fuzzed file does not decode") }
-        if back.records.count != w.summary.acceptedCount {
-            violated("FIT export has \(back.records.count) records for \(w.summary.acceptedCount) accepted points")
+        // One record per accepted point; a workout without one (heart rate only) has one per sample.
+        let expected = w.summary.acceptedCount > 0 ? w.summary.acceptedCount : w.heartRate.samples.count
+        if back.records.count != expected {
+            violated("FIT export has \(back.records.count) records for \(w.summary.acceptedCount) accepted points, \(w.heartRate.samples.count) heart-rate samples")
         }
     }
 }
@@ -218,6 +222,36 @@ private func hrm(_ bytes: [UInt8]) {
     if m.bpm < 0 || m.bpm > 65535 { violated("bpm \(m.bpm) out of 16 bits") }
 }
 
+/// A power meter's notification: parsing never traps; an accepted value re-encodes to exactly
+/// the bytes its flags account for (every flag bit is a field or a kept flag), which parse to the
+/// same measurement; a cadence from two crank reports is finite and not negative.
+private func cpm(_ bytes: [UInt8]) {
+    guard let m = try? CyclingPowerMeasurement.parse(bytes) else { return }
+    let e = m.encoded()
+    guard e.count <= bytes.count, Array(bytes.prefix(e.count)) == e else {
+        violated("cycling power measurement does not re-encode to its own bytes: \(bytes) -> \(e)")
+    }
+    guard let again = try? CyclingPowerMeasurement.parse(e), again == m else { violated("cycling power measurement not stable: \(bytes)") }
+    if let c = m.crank, let w = m.wheel {
+        let r = c.revolutionsPerMinute(since: RevolutionData(revolutions: w.revolutions, eventTime: w.eventTime, ticksPerSecond: 1024), counterBits: 16)
+        if let r, !(r.isFinite && r >= 0) { violated("cadence \(r) from \(bytes)") }
+    }
+}
+
+/// A speed/cadence sensor's notification: the same properties as `cpm`.
+private func csc(_ bytes: [UInt8]) {
+    guard let m = try? CSCMeasurement.parse(bytes) else { return }
+    let e = m.encoded()
+    guard e.count <= bytes.count, Array(bytes.prefix(e.count)) == e else {
+        violated("CSC measurement does not re-encode to its own bytes: \(bytes) -> \(e)")
+    }
+    guard let again = try? CSCMeasurement.parse(e), again == m else { violated("CSC measurement not stable: \(bytes)") }
+    if let w = m.wheel, let c = m.crank {
+        let r = w.revolutionsPerMinute(since: c, counterBits: 32)
+        if let r, !(r.isFinite && r >= 0) { violated("wheel rate \(r) from \(bytes)") }
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
@@ -232,6 +266,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .dbus: dbus(bytes)
     case .hrm: hrm(bytes)
     case .native: native(bytes)
+    case .cpm: cpm(bytes)
+    case .csc: csc(bytes)
     }
     return 0
 }

@@ -5,7 +5,7 @@
 #
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]     default: 25 s, every target
 #
-# Targets: nmea gpsd control gpx tcx dbus fit inflate hrm native (dbus seeds: messages GLib marshals at run time, fuzz/dbus-seeds.py). Exit status 1 if any target found a crash; the crashing
+# Targets: nmea gpsd control gpx tcx dbus fit inflate hrm cpm csc native (dbus seeds: messages GLib marshals at run time, fuzz/dbus-seeds.py). Exit status 1 if any target found a crash; the crashing
 # inputs are kept under $FUZZ_OUT (default ./fuzz-out, git-ignored) and their names printed:
 # turn each into a regression test in Tests/WorkoutCoreTests named after the input.
 # Without ../shared/data the seeded targets are skipped with a message, unless CI=true (fail).
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-25}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(nmea gpsd control gpx tcx dbus fit inflate hrm native)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(nmea gpsd control gpx tcx dbus fit inflate hrm cpm csc native)
 SHARED=../shared/data
 OUT=${FUZZ_OUT:-$PWD/fuzz-out}
 BIN=${FUZZ_BIN:-/tmp/workoutd-fuzz-$(id -u)/fuzz}
@@ -77,6 +77,12 @@ seed() {
       printf '%s' '{"format":"workoutd-workout/1","source":"imported:a.fit","summary":{"id":"20261118T054640Z-0001","activity":"running","startedAt":"2026-11-18T05:46:40Z","elapsedSeconds":3},"events":[{"kind":"pause","time":"2026-11-18T05:46:41.000Z","cause":"device"}],"points":[[1795000000.000,47.000000000,8.000000000,512.300,3.100,90.00,3,4.00,9,0.90,120,80,0,null],
 [1795000001.500,47.000010000,8.000000000,null,null,null,2,null,null,null,null,null,0,"stationary_jitter","gps",250,21]]}' > "$dir/two"
       printf '%s' '{"format":"workoutd-workout/1","summary":{},"points":[[1,2,3,null,null,null,3,null,null,null,null,null,0,null,null,null,null,7]]}' > "$dir/odd" ;;
+    cpm)  # Cycling Power Measurement values: power only, power + crank, every field flagged
+      printf '\x00\x00\xfa\x00' > "$dir/plain"; printf '\x20\x00\xfa\x00\xed\x0f\x57\x13' > "$dir/crank"
+      printf '\xff\x1f\x85\xff\x6f\x34\x12\x04\x03\x02\x01\xcd\xab\xed\x0f\x57\x13\xf4\x01\x38\xff\x00\x01\xc0\xff\x23\xc1\xab\x14\x00\xc8\x00\xdb\x03' > "$dir/all" ;;
+    csc)  # CSC Measurement values: wheel, crank, both
+      printf '\x01\x78\x56\x01\x00\x00\x20' > "$dir/wheel"; printf '\x02\xff\x00\xf0\xff' > "$dir/crank"
+      printf '\x03\x78\x56\x01\x00\x00\x20\xff\x00\xf0\xff' > "$dir/both" ;;
     control)
       i=0
       while IFS= read -r line; do printf '%s' "$line" > "$dir/req$i"; i=$((i + 1)); done <<'REQ'
@@ -100,7 +106,7 @@ REQ
   ls "$dir" | wc -l
 }
 
-max_len() { case $1 in gpx|tcx|fit) echo 65536 ;; inflate) echo 32768 ;; nmea|gpsd|dbus) echo 8192 ;; hrm) echo 64 ;; *) echo 4096 ;; esac; }
+max_len() { case $1 in gpx|tcx|fit) echo 65536 ;; inflate) echo 32768 ;; nmea|gpsd|dbus) echo 8192 ;; hrm|cpm|csc) echo 64 ;; *) echo 4096 ;; esac; }
 
 status=0
 printf '%-8s %8s %10s %10s %8s %s\n' target seeds runs exec/s cov result

@@ -68,6 +68,7 @@ extension Daemon {
             do {
                 defer { if let fd { close(fd) } }
                 let workout = try store.load(id)
+                if let refusal = Exporter.refusal(workout, format) { throw refusal }
                 if let fd {
                     let bytes = Exporter.bytes(workout, format)
                     var failure: (any Error)?
@@ -82,6 +83,8 @@ extension Daemon {
                     if format.isBinary { w.raw(",\"encoding\":\"base64\"") }
                     w.raw("}")
                 }
+            } catch let e as ExportRefusal {
+                w.value(ControlServer.errorReply(ProtocolError(code: e.code, message: e.description)))
             } catch let e as ImportReader.Refusal {
                 w.value(ControlServer.errorReply(ProtocolError(code: "io_error", message: e.description)))
             } catch {

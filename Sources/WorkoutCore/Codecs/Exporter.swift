@@ -19,6 +19,18 @@ public enum Exporter {
         }
     }
 
+    /// Why `workout` cannot be exported as `format` (nil: it can): GPX needs positions, so a
+    /// workout without an accepted point is refused (TCX and FIT write its heart rate alone).
+    public static func refusal(_ workout: Workout, _ format: ExportFormat) -> ExportRefusal? {
+        switch format {
+        case .gpx:
+            guard !workout.points.contains(where: \.isAccepted) else { return nil }
+            return .gpxNeedsPositions(activity: workout.activity, hasHeartRate: workout.heartRate.samples.contains { $0.bpm != nil })
+        case .tcx, .json, .fit:
+            return nil
+        }
+    }
+
     /// The export as text for the control socket's JSON reply: the file itself for the text
     /// formats, base64 (RFC 4648) for FIT (`ExportFormat.isBinary`).
     public static func export(_ w: Workout, _ format: ExportFormat) -> String {

@@ -17,7 +17,8 @@ extension Importer {
     /// efforts change with the activity). Id, start, end, points and source stay.
     public static func edited(_ w: Workout, activity: ActivityType, settings: MetricsSettings) -> Workout {
         var new = WorkoutRecorder.recompute(id: w.id, activity: activity, startedAt: w.summary.startedAt, endedAt: w.summary.endedAt,
-                                            settings: origin(ofSource: w.source).settings(settings), points: w.points, events: w.events)
+                                            settings: origin(ofSource: w.source).settings(settings), points: w.points, events: w.events,
+                                            heartRate: w.heartRate)
         new.source = w.source
         return new
     }

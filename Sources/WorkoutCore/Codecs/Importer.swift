@@ -61,11 +61,16 @@ public enum Importer {
         public var label: String?
         /// What the user should know: "cut short at byte 768: kept the whole messages before it".
         public var notes: [String]
+        /// Heart rate the file records without a position (FIT records, TCX trackpoints without
+        /// one: indoor workouts); a nil bpm is a record without heart rate (a gap). Heart rate on
+        /// the fixes stays on the fixes; `workout(from:)` reads both.
+        public var heartRate: [HeartRateSample]
 
         public init(fixes: [Fix], segments: [Int]? = nil, activity: ActivityType?, origin: TrackOrigin, format: Format = .gpx,
                     startTime: Double? = nil, endTime: Double? = nil, pauses: [Span] = [], lapEnds: [Double] = [],
-                    label: String? = nil, notes: [String] = []) {
+                    label: String? = nil, notes: [String] = [], heartRate: [HeartRateSample] = []) {
             self.fixes = fixes
+            self.heartRate = heartRate
             self.segments = segments ?? Array(repeating: 0, count: fixes.count)
             self.activity = activity
             self.origin = origin
@@ -78,6 +83,9 @@ public enum Importer {
             self.notes = notes
         }
     }
+
+    /// The note on a track with heart rate and no position (an indoor workout).
+    public static let heartRateOnlyNote = "heart rate only, no positions (indoor)"
 
     /// Largest file a gzip member may expand to (the daemon reads at most this much of a plain file).
     public static let maxDecompressedBytes = 512 << 20
@@ -121,11 +129,16 @@ public enum Importer {
             var out: [Track] = []
             for (k, a) in t.activities.enumerated() {
                 let points = a.trackPoints
-                guard !points.isEmpty else { continue }
+                let heartOnly = a.heartRateWithoutPosition
+                let indoor = points.isEmpty
+                guard !points.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) else { continue }
+                // Without a track the workout spans the activity's laps (TCX has no pauses).
                 out.append(Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: a.activity, origin: .device,
-                                 format: .tcx, startTime: recordingStart(a.startTime, firstFix: points.first?.fix.time),
+                                 format: .tcx, startTime: indoor ? a.startTime : recordingStart(a.startTime, firstFix: points.first?.fix.time),
+                                 endTime: indoor ? a.lapsEnd : nil,
                                  lapEnds: a.laps.dropFirst().map(\.startTime),
-                                 label: t.activities.count > 1 ? "activity \(k + 1) of \(t.activities.count)" : nil))
+                                 label: t.activities.count > 1 ? "activity \(k + 1) of \(t.activities.count)" : nil,
+                                 notes: indoor ? [Importer.heartRateOnlyNote] : [], heartRate: heartOnly))
             }
             if out.isEmpty { throw .noPoints }
             return out
@@ -204,6 +217,14 @@ public enum Importer {
     ///   `.device` pauses: unlike a segment change, the distance from the last fix before the
     ///   stop to the first after it counts (the device moved meanwhile: the track is what happened).
     /// - `lapEnds` close laps, after the fixes stamped at or before them.
+    /// - `lapEnds` close laps, after the fixes stamped at or before them.
+    /// - Heart rate (on the fixes, and `heartRate` without a position) goes to the recorder as
+    ///   a live strap's readings do, so zones and heart-rate calories are computed the same way
+    ///   (docs/metrics.md); a fix's reading moves off the fix into the workout's heart-rate
+    ///   series (exports put it back on the point). A fix or record without heart rate after
+    ///   one with it is a gap. A track with heart rate and no fix is an indoor workout: it spans
+    ///   the file's start and end (else its first and last reading), and a file's outdoor
+    ///   activity becomes its indoor counterpart (`indoorCounterpart`).
     public static func workout(from track: Track, activity: ActivityType?, defaultActivity: ActivityType = .other, id suffix: UInt16,
                                settings: MetricsSettings, source: String) throws(Failure) -> Workout {
         try imported(from: track, activity: activity, defaultActivity: defaultActivity, id: suffix, settings: settings, source: source).workout
@@ -220,12 +241,17 @@ public enum Importer {
     public static func imported(from track: Track, activity: ActivityType?, defaultActivity: ActivityType = .other, id suffix: UInt16,
                                 settings: MetricsSettings, source: String) throws(Failure) -> ImportedWorkout {
         let order = ImportOrder(track)
-        guard let firstIndex = order.indices.min(by: { track.fixes[$0].time < track.fixes[$1].time }),
-              let lastIndex = order.indices.max(by: { track.fixes[$0].time < track.fixes[$1].time }) else { throw .noPoints }
-        let first = track.fixes[firstIndex], last = track.fixes[lastIndex]
-        let start = min(track.startTime.flatMap { $0.isFinite ? $0 : nil } ?? first.time, first.time)
-        let end = max(track.endTime.flatMap { $0.isFinite ? $0 : nil } ?? last.time, last.time)
-        let kind = activity ?? track.activity ?? defaultActivity
+        // Heart-rate records without a position, by time (fed before the fixes stamped at or after them).
+        let records = track.heartRate.filter { $0.time.isFinite }.sorted { $0.time < $1.time }
+        let readings = records.filter { $0.bpm != nil }
+        let fixTimes = order.indices.lazy.map { track.fixes[$0].time }
+        guard let firstTime = fixTimes.min() ?? readings.first?.time,
+              let lastTime = fixTimes.max() ?? readings.last?.time else { throw .noPoints }
+        let start = min(track.startTime.flatMap { $0.isFinite ? $0 : nil } ?? firstTime, firstTime)
+        let end = max(track.endTime.flatMap { $0.isFinite ? $0 : nil } ?? lastTime, lastTime)
+        // A file's activity with no position at all was done indoors (the option is the user's word).
+        let fromFile = order.indices.isEmpty ? track.activity.map { $0.indoorCounterpart ?? $0 } : track.activity
+        let kind = activity ?? fromFile ?? defaultActivity
         var recorder = WorkoutRecorder(id: WorkoutID(start: start, suffix: suffix), activity: kind, startedAt: start,
                                        settings: track.origin.settings(settings))
         let pauses = track.pauses.filter { $0.end > $0.start && $0.end > start && $0.start < end }.sorted { $0.start < $1.start }
@@ -265,15 +291,34 @@ public enum Importer {
             return false
         }
 
+        var ri = 0
+        /// Feeds the heart-rate records stamped before `t` (or at it: a record goes before a fix).
+        func feedRecords(through t: Double) {
+            while ri < records.count, records[ri].time <= t {
+                let r = records[ri]
+                ri += 1
+                guard r.time >= start else { continue }  // heart rate before the track's start
+                if r.time > previous.time { gap(to: r.time, newSegment: false, final: false) }
+                if let bpm = r.bpm, bpm > 0 { recorder.heartRate(time: r.time, bpm: bpm) } else { recorder.heartRateGap(at: r.time) }
+                previous.time = max(previous.time, r.time)
+            }
+        }
         for i in order.indices {
-            let f = track.fixes[i]
+            var f = track.fixes[i]
             let seg = track.segments[i]
+            feedRecords(through: f.time)
             if f.time > previous.time {
                 gap(to: f.time, newSegment: previous.segment.map { $0 != seg } ?? false, final: false)
+            }
+            if let bpm = f.heartRate, bpm > 0 {
+                if recorder.heartRate(time: f.time, bpm: bpm) == .recorded { f.heartRate = nil }
+            } else {
+                recorder.heartRateGap(at: f.time)
             }
             _ = recorder.ingest(f)
             previous = (max(previous.time, f.time), seg)
         }
+        feedRecords(through: end)
         if end > previous.time { gap(to: end, newSegment: false, final: true) }
         var w = recorder.finish(at: end)
         w.source = source
@@ -301,6 +346,7 @@ public enum Importer {
         s.acceptedCount + RejectionReason.allCases.filter(\.keepsPosition).reduce(0) { $0 + s.rejectedByReason[$1, default: 0] }
     }
 }
+
 
 /// One workout read from a file (`Importer.readAll`).
 public typealias ImportedTrack = Importer.Track

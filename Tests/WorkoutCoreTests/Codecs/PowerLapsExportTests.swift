@@ -104,11 +104,14 @@ struct GpsbabelReadsPowerTests {
     @Test(arguments: [("gpx", ExportFormat.gpx), ("gtrnctr", ExportFormat.tcx)])
     func gpsbabelReadsOurValuesBack(_ reader: String, _ format: ExportFormat) throws {
         let name = "2019-02-17-062644-ELEMNT-297E-195-0.fit"
-        let w = try Importer.workout(from: try Importer.read(try SharedData.bytes(SharedData.url("data/fit/" + name)), fileName: name),
-                                     activity: nil, id: 1, settings: MetricsSettings(), source: "")
-        // gpsbabel keeps a cadence or power of 0 as "none" (its unicsv leaves the cell empty).
-        let ours = w.points.filter(\.isAccepted).map { p -> Fix in
+        let track = try Importer.read(try SharedData.bytes(SharedData.url("data/fit/" + name)), fileName: name)
+        let w = try Importer.workout(from: track, activity: nil, id: 1, settings: MetricsSettings(), source: "")
+        // The file's own values (the import moves heart rate off the points into the workout's
+        // series; the export puts it back). gpsbabel keeps a cadence or power of 0 as "none".
+        #expect(w.points.count == track.fixes.count)
+        let ours = zip(w.points, track.fixes).filter { $0.0.isAccepted }.map { (p, file) -> Fix in
             var f = p.fix
+            f.heartRate = file.heartRate
             if f.cadence == 0 { f.cadence = nil }
             if f.power == 0 { f.power = nil }
             return f

@@ -24,12 +24,14 @@ extension FITActivityFile {
         return nil
     }
 
-    /// The file as tracks to import, one per session; records without a position are left out.
+    /// The file as tracks to import, one per session. Records without a position give only
+    /// their heart rate (`Track.heartRate`; one without heart rate is a gap): a session with
+    /// heart rate and no position is an indoor workout.
     ///
     /// Multisport rule: with several sessions, each record goes to the session whose
     /// [start_time, end] holds it (the earlier one at a shared boundary); sessions whose sport is
     /// `transition` (3) are dropped with their records (the walk from the water to the bike is
-    /// not a workout), as are sessions without a positioned record. With one session or none,
+    /// not a workout), as are sessions with neither a positioned record nor heart rate. With one session or none,
     /// every record belongs to the one workout.
     public func tracks() -> [Importer.Track] {
         let pauses = timerPauses
@@ -38,11 +40,13 @@ extension FITActivityFile {
         let lapList = laps.sorted { $0.startTime < $1.startTime }
         func track(_ recs: ArraySlice<FITRecord>, _ session: FITSpan?, label: String?) -> Importer.Track? {
             let fixes = recs.compactMap(\.fix)
-            guard !fixes.isEmpty else { return nil }
+            let heartOnly = recs.filter { $0.fix == nil }.map { HeartRateSample(time: $0.time, bpm: $0.heartRate) }
+            guard !fixes.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) else { return nil }
             let inside = lapList.filter { l in session.map { l.startTime >= $0.startTime - 1 && l.endTime <= $0.endTime + 1 } ?? true }
             return Importer.Track(fixes: fixes, activity: activity(of: session), origin: .device, format: .fit,
                                   startTime: session?.startTime, endTime: session?.endTime, pauses: pauses,
-                                  lapEnds: inside.dropLast().map(\.endTime), label: label, notes: notes)
+                                  lapEnds: inside.dropLast().map(\.endTime), label: label,
+                                  notes: fixes.isEmpty ? notes + [Importer.heartRateOnlyNote] : notes, heartRate: heartOnly)
         }
         let ordered = sessions.sorted { $0.startTime < $1.startTime }
         if ordered.count <= 1 {

@@ -11,6 +11,9 @@
 ///   workout's measured total when the daemon's geodesic is passed.
 /// - Position in semicircles; altitude (scale 5, offset 500) and speed (mm/s) in the 16-bit
 ///   fields; heart rate, cadence, power, temperature when the point has them.
+/// - A workout without a track (yoga, strength, treadmill: heart rate only) gets a `record`
+///   per heart-rate sample instead: timestamp and heart_rate, no position (a gap is a record
+///   without heart rate); the session's average and maximum are over those records.
 /// - `session.total_elapsed_time` is wall time start to end; `total_timer_time` the workout's
 ///   elapsed time (pauses excluded); laps the same from their summaries.
 public enum FITWriter {
@@ -67,6 +70,17 @@ public enum FITWriter {
         let semicircles = 2_147_483_648.0 / 180
         var measured = MeasuredDistance()
         var hrSum = 0, hrCount = 0, hrMax = 0, powerSum = 0, powerCount = 0, powerMax = 0
+        if !points.contains(where: \.isOnTrack) {
+            for sample in workout.heartRate.samples {
+                while pi < pauses.count, pauses[pi].time <= sample.time {
+                    e.message(local: lEvent, [fitTime(pauses[pi].time), 0, pauses[pi].running ? 0 : 4, 0])
+                    pi += 1
+                }
+                let hr = sample.bpm.flatMap { $0 > 0 && $0 < 255 ? $0 : nil }
+                if let hr { hrSum += hr; hrCount += 1; hrMax = max(hrMax, hr) }
+                e.message(local: lRecord, [fitTime(sample.time), nil, nil, nil, nil, nil, hr.map(Int64.init), nil, nil, nil])
+            }
+        }
         for p in points {
             let total = measured.add(p, distance: distance)
             guard p.isOnTrack else { continue }

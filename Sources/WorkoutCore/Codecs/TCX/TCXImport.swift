@@ -44,6 +44,17 @@ public struct TCXActivity: Sendable, Equatable {
         return out
     }
 
+    /// Heart rate of the trackpoints without `<Position>` (indoor: yoga, treadmill), in file
+    /// order; a trackpoint without `HeartRateBpm` is a gap (nil bpm).
+    public var heartRateWithoutPosition: [HeartRateSample] {
+        var out: [HeartRateSample] = []
+        for lap in laps { for t in lap.trackpoints where t.fix == nil { out.append(HeartRateSample(time: t.time, bpm: t.heartRate)) } }
+        return out
+    }
+
+    /// The end of the last lap (start + TotalTimeSeconds), nil without laps.
+    public var lapsEnd: Double? { laps.map { $0.startTime + max(0, $0.totalTimeSeconds) }.max() }
+
     /// The laps' totals from the file as lap summaries (elapsed = moving = TotalTimeSeconds).
     public var lapSummaries: [LapSummary] {
         laps.enumerated().map { (k, lap) in

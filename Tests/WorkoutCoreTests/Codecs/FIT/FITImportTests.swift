@@ -95,7 +95,8 @@ struct FITImportTests {
     }
 
     /// compressed-speed-distance.fit: compressed-timestamp records (the SDK cannot read them);
-    /// compared with the CSV that python-fitparse wrote from them, then refused for lack of positions.
+    /// compared with the CSV that python-fitparse wrote from them, then imported with heart rate
+    /// alone (no record has a position).
     @Test func compressedTimestampRecordsMatchTheCSV() throws {
         let file = try FITActivityFile.read(try SharedData.bytes(SharedData.url("data/fit/compressed-speed-distance.fit")))
         let csv = try String(contentsOf: SharedData.url("data/fit/compressed-speed-distance-records.csv"), encoding: .utf8)
@@ -111,9 +112,16 @@ struct FITImportTests {
             if ok { same += 1 } else { Issue.record("record at \(row[0]): \(r) vs \(row)"); break }
         }
         #expect(same == rows.count)
-        #expect(throws: Importer.Failure.file(FITError.noPositions(records: rows.count + 1).description)) {
-            _ = try Importer.readAll(try SharedData.bytes(SharedData.url("data/fit/compressed-speed-distance.fit")), fileName: "c.fit")
-        }
+        // No position at all, heart rate in every record: a run done indoors (a foot pod's run
+        // on a treadmill), imported with its heart rate alone.
+        let tracks = try Importer.readAll(try SharedData.bytes(SharedData.url("data/fit/compressed-speed-distance.fit")), fileName: "c.fit")
+        #expect(tracks.count == 1 && tracks[0].fixes.isEmpty && tracks[0].activity == .running && tracks[0].notes == [Importer.heartRateOnlyNote])
+        let w = try Importer.workout(from: tracks[0], activity: nil, id: 1, settings: MetricsSettings(), source: "imported:c.fit")
+        let hrs = rows.compactMap { Int($0[1]) }
+        #expect(w.activity == .treadmillRunning && w.points.isEmpty && hrs.count == rows.count)
+        #expect(w.summary.maxHeartRate == hrs.max())
+        #expect(w.summary.averageHeartRate == Double(hrs.reduce(0, +)) / Double(hrs.count), "\(w.summary.averageHeartRate ?? -1)")
+        #expect(w.heartRate.samples.compactMap(\.bpm) == hrs)
     }
 
     @Test func gzippedFITImportsLikeThePlainFile() throws {
