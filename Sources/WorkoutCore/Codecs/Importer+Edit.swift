@@ -2,8 +2,10 @@
 extension Importer {
     /// Where a saved workout's points came from, judged by its `source`: an imported NMEA log
     /// (`.nmea`, `.log`, `.txt`, gzipped or not) is a receiver's output like a live recording;
-    /// any other imported file (GPX, TCX, FIT) is a device's track.
+    /// any other imported file (GPX, TCX, FIT) is a device's track, and so is a device's track
+    /// recorded live through `simulate` ("recorded:device-track").
     public static func origin(ofSource source: String) -> TrackOrigin {
+        if source == TrackOrigin.device.recordedSource { return .device }
         guard source.hasPrefix("imported:") else { return .receiver }
         var name = Substring(source.dropFirst("imported:".count).lowercased())
         if let space = name.firstIndex(of: " ") { name = name[..<space] }  // " (title)"

@@ -12,6 +12,8 @@ struct JournalReplay {
     /// The settings the workout followed at the end of the journal: the restore's, with the live
     /// rules of the last journaled reload.
     var settings: MetricsSettings
+    /// What the journaled fixes are (a `rebased` record names a replayed device track).
+    var origin: TrackOrigin
 
     /// nil when the records do not begin with `started` (nothing to restore).
     init?(records: [JournalRecord], settings: MetricsSettings) {
@@ -71,6 +73,7 @@ struct JournalReplay {
             }
         }
         self.recorder = recorder
+        self.origin = origin
         self.stoppedAt = stopped
         self.lastTime = last
         self.shutdownAt = shutdown

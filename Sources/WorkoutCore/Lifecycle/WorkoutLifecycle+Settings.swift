@@ -12,8 +12,7 @@ extension WorkoutLifecycle {
             guard !changes.isEmpty else { return [] }
             // A device's track (simulated, or restored from such a journal) is measured with the
             // import rules derived from the settings (`TrackOrigin.device`).
-            let origin: TrackOrigin = w.replay?.origin
-                ?? (w.recorder.settings != w.baseSettings && w.recorder.settings == TrackOrigin.device.settings(w.baseSettings) ? .device : .receiver)
+            let origin = w.replay?.origin ?? w.origin
             let from = w.baseSettings.live, t = w.time(at: now)
             w.baseSettings = settings
             let events = w.recorder.changeSettings(to: origin.settings(settings), at: t)

@@ -101,7 +101,8 @@ extension WorkoutLifecycle {
             let sensorsWereOpen = wantsSensors
             let wasRecording = !w.recorder.isPaused
             let t = w.time(at: now)
-            let workout = w.recorder.finishRecording(at: t)
+            var workout = w.recorder.finishRecording(at: t)
+            workout.source = w.origin.recordedSource
             state = .saving(SaveJob(workout: workout))
             var actions: [LifecycleAction] = [.journal(.stopped(time: t))]
             if gpsWasOpen { actions.append(.closeGPS) }
@@ -136,6 +137,7 @@ extension WorkoutLifecycle {
                 let settings = replay.origin.settings(w.baseSettings)
                 if w.recorder.points.isEmpty && (w.recorder.startedAt != fix.time || w.recorder.settings != settings) {
                     w.recorder = WorkoutRecorder(id: w.id, activity: w.activity, startedAt: fix.time, settings: settings)
+                    w.origin = replay.origin
                     actions.append(.journal(.rebased(time: fix.time, origin: replay.origin)))
                 }
                 w.clock = .feed(lastFixTime: fix.time, receivedAt: now, speed: max(replay.speed, 0.001))
@@ -221,7 +223,8 @@ extension WorkoutLifecycle {
     public mutating func restoredSetAside(_ records: [JournalRecord], settings: MetricsSettings) -> [LifecycleAction] {
         guard let replay = JournalReplay(records: records, settings: settings), let stoppedAt = replay.stoppedAt else { return [] }
         let recorder = replay.recorder
-        let workout = recorder.finishRecording(at: stoppedAt)
+        var workout = recorder.finishRecording(at: stoppedAt)
+        workout.source = replay.origin.recordedSource
         guard !unsaved.contains(where: { $0.workout.id == workout.id }) else { return [] }
         unsaved.append(SaveJob(workout: workout))
         return [.log(.restoreCompletingStop(workout.id)), .save(workout), .publish]
@@ -269,7 +272,8 @@ extension WorkoutLifecycle {
         var recorder = replay.recorder
         let id = recorder.id
         if let stoppedAt = replay.stoppedAt {
-            let workout = recorder.finishRecording(at: stoppedAt)
+            var workout = recorder.finishRecording(at: stoppedAt)
+            workout.source = replay.origin.recordedSource
             state = .saving(SaveJob(workout: workout))
             return [.log(.restoreCompletingStop(id)), .save(workout), .publish]
         }
@@ -283,7 +287,7 @@ extension WorkoutLifecycle {
                 .journal(.recovered(time: now, gapFrom: gapFrom)),
                 .log(.continued(id, recorder.activity, gapSeconds: max(0, now - gapFrom), points: recorder.summary(now: now).pointCount, paused: paused)),
             ]
-            state = .recording(WorkoutInProgress(recorder: recorder, baseSettings: replay.settings))
+            state = .recording(WorkoutInProgress(recorder: recorder, baseSettings: replay.settings, origin: replay.origin))
             actions += settingsChanged(settings, at: now)  // the configuration changed while the daemon was down
             if !paused {
                 if recorder.activity.supportsGPS { actions.append(.openGPS) }
@@ -301,7 +305,7 @@ extension WorkoutLifecycle {
             .journal(.recovered(time: now, gapFrom: gapFrom)),
             .log(.restored(id, recorder.activity, gapSeconds: max(0, now - gapFrom), points: recorder.summary(now: now).pointCount)),
         ]
-        state = .recording(WorkoutInProgress(recorder: recorder, baseSettings: replay.settings))
+        state = .recording(WorkoutInProgress(recorder: recorder, baseSettings: replay.settings, origin: replay.origin))
         actions += settingsChanged(settings, at: now)  // the configuration changed while the daemon was down
         if autoResume, case .success(let more) = resume(at: now) { return actions + more }
         return actions + [.publish]

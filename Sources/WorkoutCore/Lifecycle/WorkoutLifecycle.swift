@@ -70,12 +70,18 @@ public struct WorkoutInProgress: Sendable {
     /// rules derived from them).
     /// (A reload replaces them: `WorkoutLifecycle.settingsChanged`.)
     public internal(set) var baseSettings: MetricsSettings
+    /// What the recorded fixes are: a receiver's output, or a device's track replayed by
+    /// `simulate` (measured with the import rules). Set when the workout is rebased on a replay's
+    /// first fix; the saved workout's `source` keeps it, so `edit` and `recompute` measure it
+    /// with the same rules (`TrackOrigin.recordedSource`).
+    public internal(set) var origin = TrackOrigin.receiver
     public var id: WorkoutID { recorder.id }
     public var activity: ActivityType { recorder.activity }
 
-    public init(recorder: WorkoutRecorder, baseSettings: MetricsSettings) {
+    public init(recorder: WorkoutRecorder, baseSettings: MetricsSettings, origin: TrackOrigin = .receiver) {
         self.recorder = recorder
         self.baseSettings = baseSettings
+        self.origin = origin
     }
 
     /// The workout's time at the daemon's `now`.

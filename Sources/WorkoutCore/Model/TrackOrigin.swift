@@ -11,4 +11,14 @@ public enum TrackOrigin: String, Sendable, Equatable {
         case .device: return Importer.importSettings(base)
         }
     }
+
+    /// The saved `source` of a workout recorded live from fixes of this origin: "recorded", or
+    /// "recorded:device-track" for a device's track replayed by `simulate`
+    /// (`Importer.origin(ofSource:)` reads it back).
+    public var recordedSource: String {
+        switch self {
+        case .receiver: return "recorded"
+        case .device: return "recorded:device-track"
+        }
+    }
 }

@@ -131,7 +131,8 @@ public struct Workout: Sendable, Equatable {
     public var summary: WorkoutSummary
     public var points: [TrackPoint]
     public var events: [WorkoutEvent]
-    /// Where it came from: "recorded", or "imported:<file name>".
+    /// Where it came from: "recorded", "recorded:device-track" (a device's track replayed live by
+    /// `simulate`), or "imported:<file name>".
     public var source: String
     /// Heart-rate samples (with gaps) and RR intervals recorded beside the fixes.
     public var heartRate = HeartRateSeries()
