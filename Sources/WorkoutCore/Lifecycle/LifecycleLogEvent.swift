@@ -54,7 +54,7 @@ public enum LifecycleLogEvent: LogEvent, Equatable {
         case .saveFailed(_, let error, _, let retry): return "Could not save the workout: \(error); retrying in \(Int(retry)) s"
         case .restored(_, let a, _, _): return "Restored the interrupted \(a.displayName.lowercased()) workout (paused)"
         case .settingsChanged(_, let changes):
-            let live = changes.filter(\.live), kept = changes.filter { !$0.live }
+            let live = changes.filter(\.appliesNow), kept = changes.filter { !$0.appliesNow }
             var m = live.isEmpty ? "Settings changed; the workout in progress keeps its rules"
                                  : "The workout in progress follows the new settings from now: " + live.map(\.description).joined(separator: ", ")
             if !kept.isEmpty { m += "; from the next workout: " + kept.map(\.description).joined(separator: ", ") }
@@ -92,8 +92,8 @@ public enum LifecycleLogEvent: LogEvent, Equatable {
             return [("id", .string(id.rawValue)), ("activity", .string(a.rawValue)), ("gap_s", .double(gap, decimals: 0)),
                     ("points", .int(points)), ("paused", .bool(paused))]
         case .settingsChanged(let id, let changes):
-            return [("id", .string(id.rawValue)), ("now", .string(changes.filter(\.live).map { "\($0.key)=\($0.to)" }.joined(separator: " "))),
-                    ("next_workout", .string(changes.filter { !$0.live }.map { "\($0.key)=\($0.to)" }.joined(separator: " ")))]
+            return [("id", .string(id.rawValue)), ("now", .string(changes.filter(\.appliesNow).map { "\($0.key)=\($0.to)" }.joined(separator: " "))),
+                    ("next_workout", .string(changes.filter { !$0.appliesNow }.map { "\($0.key)=\($0.to)" }.joined(separator: " ")))]
         }
     }
 }

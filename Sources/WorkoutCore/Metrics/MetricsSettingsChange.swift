@@ -5,14 +5,29 @@ public struct MetricsSettingsChange: Sendable, Equatable {
     public var key: String
     public var from: String
     public var to: String
-    /// Whether the workout in progress follows it from the moment of the reload (the fix filter,
-    /// auto-pause, signal loss and auto-lap rules), or keeps the value it began with until it
-    /// ends (split unit, body and heart-rate figures: a workout's splits and calories are never
-    /// measured two ways).
-    public var live: Bool
+    /// When a workout in progress follows it.
+    public var applies: Applies
 
-    public init(key: String, from: String, to: String, live: Bool) {
-        self.key = key; self.from = from; self.to = to; self.live = live
+    /// When a changed setting reaches a workout in progress.
+    public enum Applies: Sendable, Equatable {
+        /// From the moment of the reload (the fix filter, auto-pause, signal loss and auto-lap rules).
+        case now
+        /// From the next workout: the one in progress keeps the value it began with (split
+        /// unit, body and heart-rate figures: a workout's splits and calories are never measured
+        /// two ways).
+        case nextWorkout
+    }
+
+    public init(key: String, from: String, to: String, applies: Applies) {
+        self.key = key; self.from = from; self.to = to; self.applies = applies
+    }
+
+    /// Whether the workout in progress follows it from the reload on.
+    public var appliesNow: Bool {
+        switch applies {
+        case .now: return true
+        case .nextWorkout: return false
+        }
     }
 
     /// `metrics.autoPauseSeconds 10 -> 0`.
@@ -23,37 +38,37 @@ extension MetricsSettings {
     /// The settings that differ from `self` in `new`, in configuration order.
     public func changes(to new: MetricsSettings) -> [MetricsSettingsChange] {
         var out: [MetricsSettingsChange] = []
-        func add<T: Equatable>(_ key: String, _ path: KeyPath<MetricsSettings, T>, live: Bool, _ text: (T) -> String) {
+        func add<T: Equatable>(_ key: String, _ path: KeyPath<MetricsSettings, T>, applies: MetricsSettingsChange.Applies, _ text: (T) -> String) {
             let a = self[keyPath: path], b = new[keyPath: path]
-            if a != b { out.append(MetricsSettingsChange(key: key, from: text(a), to: text(b), live: live)) }
+            if a != b { out.append(MetricsSettingsChange(key: key, from: text(a), to: text(b), applies: applies)) }
         }
         func number(_ v: Double) -> String { JSON.format(v) }
-        add("metrics.minFixMode", \.minimumFixMode, live: true) { $0 == .threeD ? "3" : "2" }
-        add("metrics.maxHorizontalAccuracyMeters", \.maximumHorizontalAccuracy, live: true, number)
-        add("metrics.warmUpFixes", \.warmUpCount, live: true) { String($0) }
-        add("metrics.jumpMeters", \.jumpThreshold, live: true, number)
-        add("metrics.signalLostSeconds", \.signalLostTimeout, live: true, number)
-        add("metrics.autoPauseSeconds", \.autoPauseDelay, live: true) { $0.map(number) ?? "0" }
-        add("metrics.autoLapMeters", \.autoLapDistance, live: true) { $0.map(number) ?? "null" }
-        add("stationaryRadius", \.stationaryRadius, live: true, number)
-        add("autoResumeDistance", \.autoResumeDistance, live: true, number)
-        add("units", \.splitUnit, live: false) { $0 == .mile ? "imperial" : "metric" }
-        add("weightKg", \.bodyWeightKilograms, live: false) { $0.map(number) ?? "null" }
-        add("age", \.age, live: false) { $0.map(String.init) ?? "null" }
-        add("sex", \.sex, live: false) { $0?.rawValue ?? "null" }
-        add("heartRate", \.heartRateZones, live: false) { $0 == nil ? "no zones" : "zones" }
-        add("elevationSmoothingWindow", \.elevationSmoothingWindow, live: false) { String($0) }
-        add("elevationHysteresis", \.elevationHysteresis, live: false, number)
-        add("speedWindow", \.speedWindow, live: false, number)
+        add("metrics.minFixMode", \.minimumFixMode, applies: .now) { $0 == .threeD ? "3" : "2" }
+        add("metrics.maxHorizontalAccuracyMeters", \.maximumHorizontalAccuracy, applies: .now, number)
+        add("metrics.warmUpFixes", \.warmUpCount, applies: .now) { String($0) }
+        add("metrics.jumpMeters", \.jumpThreshold, applies: .now, number)
+        add("metrics.signalLostSeconds", \.signalLostTimeout, applies: .now, number)
+        add("metrics.autoPauseSeconds", \.autoPauseDelay, applies: .now) { $0.map(number) ?? "0" }
+        add("metrics.autoLapMeters", \.autoLapDistance, applies: .now) { $0.map(number) ?? "null" }
+        add("stationaryRadius", \.stationaryRadius, applies: .now, number)
+        add("autoResumeDistance", \.autoResumeDistance, applies: .now, number)
+        add("units", \.splitUnit, applies: .nextWorkout) { $0 == .mile ? "imperial" : "metric" }
+        add("weightKg", \.bodyWeightKilograms, applies: .nextWorkout) { $0.map(number) ?? "null" }
+        add("age", \.age, applies: .nextWorkout) { $0.map(String.init) ?? "null" }
+        add("sex", \.sex, applies: .nextWorkout) { $0?.rawValue ?? "null" }
+        add("heartRate", \.heartRateZones, applies: .nextWorkout) { $0 == nil ? "no zones" : "zones" }
+        add("elevationSmoothingWindow", \.elevationSmoothingWindow, applies: .nextWorkout) { String($0) }
+        add("elevationHysteresis", \.elevationHysteresis, applies: .nextWorkout, number)
+        add("speedWindow", \.speedWindow, applies: .nextWorkout, number)
         return out
     }
 
-    /// `self` with the settings a workout in progress follows (`MetricsSettingsChange.live`)
+    /// `self` with the settings a workout in progress follows (`MetricsSettingsChange.applies`)
     /// taken from `new`; the others stay.
     public func takingLiveSettings(from new: MetricsSettings) -> MetricsSettings { taking(new.live) }
 }
 
-/// The metrics rules a workout in progress follows live (`MetricsSettingsChange.live`): what a
+/// The metrics rules a workout in progress follows live (`MetricsSettingsChange.applies`): what a
 /// reload changes mid-workout, and what the journal records of it (`JournalRecord.settings`).
 public struct LiveMetricsSettings: Sendable, Equatable {
     public var minimumFixMode: FixMode

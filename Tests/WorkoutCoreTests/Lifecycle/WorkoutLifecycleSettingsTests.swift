@@ -46,7 +46,7 @@ struct WorkoutLifecycleSettingsTests {
             if case .log(.settingsChanged(_, let c)) = a { return c }
             return nil
         }
-        #expect(logged == [[MetricsSettingsChange(key: "metrics.autoPauseSeconds", from: "10", to: "0", live: true)]])
+        #expect(logged == [[MetricsSettingsChange(key: "metrics.autoPauseSeconds", from: "10", to: "0", applies: .now)]])
     }
 
     /// Turned off during an auto-pause: the pause ends at the reload.
@@ -100,7 +100,7 @@ struct WorkoutLifecycleSettingsTests {
         #expect(l.settingsChanged(MetricsSettings(), at: Self.t0 + 1).isEmpty)
         let a = l.settingsChanged(imperial, at: Self.t0 + 2)
         guard case .log(.settingsChanged(_, let changes))? = a.first else { Issue.record("\(a)"); return }
-        #expect(changes == [MetricsSettingsChange(key: "units", from: "metric", to: "imperial", live: false)])
+        #expect(changes == [MetricsSettingsChange(key: "units", from: "metric", to: "imperial", applies: .nextWorkout)])
         #expect(l.workout?.recorder.settings.splitUnit == .kilometer)
         #expect(l.settingsChanged(imperial, at: Self.t0 + 3).isEmpty, "already known")
     }
