@@ -5,8 +5,9 @@ import WorkoutCore
 extension Daemon {
     /// `descriptors`: what the request carried (SCM_RIGHTS), owned from here on.
     func handle(_ request: ControlRequest, descriptors: [Int32] = []) -> ControlReply {
-        // Every feed line sent before this request counts in its answer (`simulate FILE; stop`).
-        feeds?.catchUp()
+        // Every feed line sent before a stop (pause, lap ...) counts in it (`simulate FILE; stop`);
+        // other requests are not held up by a flood on the feed socket.
+        if request.readsFeedFirst { feeds?.catchUp() }
         let t = now()
         switch request {
         case .status: return .encodedSuccess(encodedStatus(.reply))

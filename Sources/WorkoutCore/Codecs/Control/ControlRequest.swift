@@ -317,3 +317,19 @@ extension ControlRequest {
         return .object(o)
     }
 }
+
+extension ControlRequest {
+    /// Whether the daemon reads every feed line already sent before it answers
+    /// (`FeedHub.catchUp`): the requests that end or mark the workout at this moment, so
+    /// `simulate FILE; stop` counts every line the simulation sent. Others (`status` above all)
+    /// are answered without it, so a feed flood never delays them (each read turn stays within
+    /// the feed's budget).
+    public var readsFeedFirst: Bool {
+        switch self {
+        case .stop, .toggle, .pause, .lap, .marker: return true
+        case .start, .resume, .status, .watch, .activities, .list, .show, .export, .importFiles, .importDescriptors, .exportTo,
+             .edit, .recompute, .delete, .undelete, .streak, .totals, .reload, .debugHang:
+            return false
+        }
+    }
+}
