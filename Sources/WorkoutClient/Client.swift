@@ -49,11 +49,13 @@ public struct Client: Sendable {
             return ExportCommand(client: self, invocation: inv, options: o).run()
         case .send, .list, .export:
             guard let request = inv.command.request else { return .failed }
-            let timeout: Double
+            let bulk: Bool
             switch inv.command {
-            case .send(.importFiles), .send(.edit), .send(.recompute), .export: timeout = importTimeout
-            default: timeout = requestTimeout
+            case .send(let r): bulk = r.isBulkWork
+            case .export: bulk = true
+            case .list, .importFiles, .watch, .statusBar, .simulate, .help, .version: bulk = false
             }
+            let timeout = bulk ? importTimeout : requestTimeout
             switch exchange(request, socket: controlPath(inv), timeout: timeout) {
             case .failure(let f): return report(f, json: inv.json)
             case .success(let reply): return present(reply, for: inv)

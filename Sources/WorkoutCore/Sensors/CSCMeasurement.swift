@@ -15,24 +15,11 @@ public struct CSCMeasurement: Sendable, Equatable {
     /// Parses a notification value: every flag combination; a value shorter than its flags
     /// promise is an error naming the field; extra bytes are ignored.
     public static func parse(_ bytes: some Collection<UInt8>) throws(BikeSensorMeasurementError) -> CSCMeasurement {
-        let b = Array(bytes)
-        guard let flags = b.first else { throw .empty }
-        var i = 1
-        func need(_ n: Int, _ field: String) throws(BikeSensorMeasurementError) {
-            if b.count - i < n { throw .truncated(field: field, needed: n, remaining: b.count - i) }
-        }
-        func u16() -> UInt16 { let v = UInt16(b[i]) | UInt16(b[i + 1]) << 8; i += 2; return v }
+        var r = try BikeSensorBytes(bytes)
+        let flags = r.u8()
         var m = CSCMeasurement(reservedFlags: flags & 0xFC)
-        if flags & 0x01 != 0 {
-            try need(6, "wheel revolution data")
-            let revs = UInt32(u16()) | UInt32(u16()) << 16
-            m.wheel = RevolutionData(revolutions: revs, eventTime: u16(), ticksPerSecond: 1024)
-        }
-        if flags & 0x02 != 0 {
-            try need(4, "crank revolution data")
-            let revs = UInt32(u16())
-            m.crank = RevolutionData(revolutions: revs, eventTime: u16(), ticksPerSecond: 1024)
-        }
+        if flags & 0x01 != 0 { m.wheel = try r.wheel(ticksPerSecond: 1024) }
+        if flags & 0x02 != 0 { m.crank = try r.crank() }
         return m
     }
 

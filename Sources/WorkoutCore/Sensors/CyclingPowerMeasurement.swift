@@ -51,65 +51,49 @@ public struct CyclingPowerMeasurement: Sendable, Equatable {
     /// flags promise is an error naming the field; bytes after the last flagged field are ignored
     /// (fields of a later version of the spec).
     public static func parse(_ bytes: some Collection<UInt8>) throws(BikeSensorMeasurementError) -> CyclingPowerMeasurement {
-        let b = Array(bytes)
-        guard !b.isEmpty else { throw .empty }
-        var i = 0
-        func need(_ n: Int, _ field: String) throws(BikeSensorMeasurementError) {
-            if b.count - i < n { throw .truncated(field: field, needed: n, remaining: b.count - i) }
-        }
-        func u16() -> UInt16 { let v = UInt16(b[i]) | UInt16(b[i + 1]) << 8; i += 2; return v }
-        func s16() -> Int { Int(Int16(bitPattern: u16())) }
-        try need(2, "flags")
-        let flags = u16()
-        try need(2, "instantaneous power")
-        var m = CyclingPowerMeasurement(watts: s16())
+        var r = try BikeSensorBytes(bytes)
+        try r.need(2, "flags")
+        let flags = r.u16()
+        try r.need(2, "instantaneous power")
+        var m = CyclingPowerMeasurement(watts: r.s16())
         m.balanceReferenceIsLeft = flags & 0x0002 != 0
         m.torqueSourceIsCrank = flags & 0x0008 != 0
         m.offsetCompensation = flags & 0x1000 != 0
         m.reservedFlags = flags & 0xE000
         if flags & 0x0001 != 0 {
-            try need(1, "pedal power balance")
-            m.pedalPowerBalancePercent = Double(b[i]) / 2; i += 1
+            try r.need(1, "pedal power balance")
+            m.pedalPowerBalancePercent = Double(r.u8()) / 2
         }
         if flags & 0x0004 != 0 {
-            try need(2, "accumulated torque")
-            m.accumulatedTorque = u16()
+            try r.need(2, "accumulated torque")
+            m.accumulatedTorque = r.u16()
         }
-        if flags & 0x0010 != 0 {
-            try need(6, "wheel revolution data")
-            let revs = UInt32(u16()) | UInt32(u16()) << 16
-            m.wheel = RevolutionData(revolutions: revs, eventTime: u16(), ticksPerSecond: 2048)
-        }
-        if flags & 0x0020 != 0 {
-            try need(4, "crank revolution data")
-            let revs = UInt32(u16())
-            m.crank = RevolutionData(revolutions: revs, eventTime: u16(), ticksPerSecond: 1024)
-        }
+        if flags & 0x0010 != 0 { m.wheel = try r.wheel(ticksPerSecond: 2048) }
+        if flags & 0x0020 != 0 { m.crank = try r.crank() }
         if flags & 0x0040 != 0 {
-            try need(4, "extreme force magnitudes")
-            let mx = s16(); m.extremeForces = (mx, s16())
+            try r.need(4, "extreme force magnitudes")
+            let mx = r.s16(); m.extremeForces = (mx, r.s16())
         }
         if flags & 0x0080 != 0 {
-            try need(4, "extreme torque magnitudes")
-            let mx = s16(); m.extremeTorques = (mx, s16())
+            try r.need(4, "extreme torque magnitudes")
+            let mx = r.s16(); m.extremeTorques = (mx, r.s16())
         }
         if flags & 0x0100 != 0 {
-            try need(3, "extreme angles")
-            let v = Int(b[i]) | Int(b[i + 1]) << 8 | Int(b[i + 2]) << 16
-            i += 3
+            try r.need(3, "extreme angles")
+            let v = r.u24()
             m.extremeAngles = (v & 0xFFF, v >> 12)
         }
         if flags & 0x0200 != 0 {
-            try need(2, "top dead spot angle")
-            m.topDeadSpotAngle = Int(u16())
+            try r.need(2, "top dead spot angle")
+            m.topDeadSpotAngle = Int(r.u16())
         }
         if flags & 0x0400 != 0 {
-            try need(2, "bottom dead spot angle")
-            m.bottomDeadSpotAngle = Int(u16())
+            try r.need(2, "bottom dead spot angle")
+            m.bottomDeadSpotAngle = Int(r.u16())
         }
         if flags & 0x0800 != 0 {
-            try need(2, "accumulated energy")
-            m.accumulatedEnergyKilojoules = Int(u16())
+            try r.need(2, "accumulated energy")
+            m.accumulatedEnergyKilojoules = Int(r.u16())
         }
         return m
     }

@@ -319,6 +319,17 @@ extension ControlRequest {
 }
 
 extension ControlRequest {
+    /// Whether the daemon answers it from its bulk worker (import, export, edit, recompute), so
+    /// a client waits for the reply with the long timeout, not the one for a loop request.
+    public var isBulkWork: Bool {
+        switch self {
+        case .export, .exportTo, .importFiles, .importDescriptors, .edit, .recompute: return true
+        case .start, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list, .show,
+             .delete, .undelete, .streak, .totals, .reload, .debugHang:
+            return false
+        }
+    }
+
     /// Whether the daemon reads every feed line already sent before it answers
     /// (`FeedHub.catchUp`): the requests that end or mark the workout at this moment, so
     /// `simulate FILE; stop` counts every line the simulation sent. Others (`status` above all)
