@@ -22,7 +22,7 @@ extension Renderer {
         rows.append(row("Elapsed") { Units.duration(self.num($0["elapsedSeconds"])) })
         rows.append(row("Moving") { Units.duration(self.num($0["movingSeconds"])) })
         rows.append(row("Pauses") { String($0["pauseCount"]?.intValue ?? 0) })
-        if let label = Units.effortLabel(for: activity) {
+        if let label = UnitFormatter.effortLabel(for: activity) {
             rows.append(row(label) { u.effort($0["movingAverageSpeed"]?.doubleValue, for: activity) ?? "-" })
         }
         rows.append(row("Climb") { "+" + u.elevation(self.num($0["elevationGainMeters"])) + " / -" + u.elevation(self.num($0["elevationLossMeters"])) })

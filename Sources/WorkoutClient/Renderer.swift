@@ -25,7 +25,7 @@ public struct Renderer: Sendable {
             lines.append(elapsed)
             if activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0 {
                 lines.append("Distance:  " + u.distance(num(w["distanceMeters"])))
-                if let label = Units.effortLabel(for: activity) {
+                if let label = UnitFormatter.effortLabel(for: activity) {
                     var e = pad(label + ":", 11) + (u.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) ?? "")
                     e += " avg"
                     if let now = w["currentSpeed"]?.doubleValue { e += ", " + (u.effort(now, for: activity) ?? "") + " now" }
@@ -195,7 +195,7 @@ public struct Renderer: Sendable {
         s += "Moving:    " + Units.duration(num(w["movingSeconds"])) + "\n"
         if activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0 {
             s += "Distance:  " + u.distance(num(w["distanceMeters"])) + "\n"
-            if let label = Units.effortLabel(for: activity), let e = u.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) {
+            if let label = UnitFormatter.effortLabel(for: activity), let e = u.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) {
                 s += pad(label + ":", 11) + e + " (moving average)\n"
             }
             if let max = w["maxSpeed"]?.doubleValue, max > 0 { s += "Max speed: " + u.speed(max) + "\n" }
@@ -238,7 +238,7 @@ public struct Renderer: Sendable {
             let withPower = items.contains { $0["averagePower"]?.intValue != nil }
             let withCadence = items.contains { $0["averageCadence"]?.intValue != nil }
             let withZones = items.contains { zones($0["heartRateZoneSeconds"]) != nil }
-            var rows = [["#", "TIME", "DISTANCE", Units.effortLabel(for: activity)?.uppercased() ?? "", "CLIMB"]
+            var rows = [["#", "TIME", "DISTANCE", UnitFormatter.effortLabel(for: activity)?.uppercased() ?? "", "CLIMB"]
                 + (withPower ? ["POWER", "MAX W"] : []) + (withCadence ? ["CAD"] : []) + (withHR ? ["HR AVG", "MAX"] : [])
                 + (withZones ? ["ZONES"] : [])]
             for it in items {

@@ -1,9 +1,9 @@
 import Glibc
 import WorkoutCore
 
-/// Numbers as people read them: durations h:mm:ss, and (metric only, kept for callers that
-/// know no unit system) distances, paces and speeds. The unit system a reply asks for is
-/// `UnitFormatter(reply:)`. Pure; every function accepts any Double (NaN, negative, huge).
+/// Durations as people read them (h:mm:ss). Distances, paces and speeds in either unit system
+/// are `UnitFormatter`'s (`UnitFormatter(reply:)`). Pure; every function accepts any Double
+/// (NaN, negative, huge).
 public enum Units {
     /// `h:mm:ss` (hours grow past 99 as needed); seconds are truncated like a stopwatch.
     /// Negative or non-finite values show as 0:00:00.
@@ -18,30 +18,6 @@ public enum Units {
         if t >= 3600 { return duration(seconds) }
         return "\(t / 60):" + two(t % 60)
     }
-
-    /// `12.34 km` (2 decimals, rounded half away from zero). Metric; `UnitFormatter` has both systems.
-    public static func distance(_ meters: Double) -> String { UnitFormatter.metric.distance(meters) }
-
-    /// Speeds below this (m/s, about 2.8 h per km) have no meaningful pace.
-    public static let slowestPaceSpeed = UnitFormatter.slowestPaceSpeed
-
-    /// `5:38 /km` for a speed in m/s; `-:-- /km` when standing still or unknown.
-    /// Paces of an hour or more per km show as h:mm:ss.
-    public static func pace(speed: Double?) -> String { UnitFormatter.metric.pace(speed: speed) }
-
-    /// `24.3 km/h` for a speed in m/s (1 decimal); `-- km/h` when unknown.
-    public static func speed(_ metersPerSecond: Double?) -> String { UnitFormatter.metric.speed(metersPerSecond) }
-
-    /// The effort figure of an activity: pace, speed, or nil for activities showing neither.
-    public static func effort(_ speed: Double?, for activity: ActivityType?) -> String? {
-        UnitFormatter.metric.effort(speed, for: activity)
-    }
-
-    /// The label of that figure ("Pace", "Speed").
-    public static func effortLabel(for activity: ActivityType?) -> String? { UnitFormatter.effortLabel(for: activity) }
-
-    /// Elevation in whole metres (`123 m`).
-    public static func meters(_ m: Double) -> String { UnitFormatter.metric.elevation(m) }
 
     static func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
 

@@ -18,45 +18,45 @@ import WorkoutCore
     }
 
     @Test func distances() {
-        #expect(Units.distance(0) == "0.00 km")
-        #expect(Units.distance(5) == "0.01 km")
-        #expect(Units.distance(4) == "0.00 km")
-        #expect(Units.distance(2134.6) == "2.13 km")
-        #expect(Units.distance(42_195) == "42.20 km")
-        #expect(Units.distance(123_456_789) == "123456.79 km")
-        #expect(Units.distance(-3) == "0.00 km")
-        #expect(Units.distance(.nan) == "0.00 km")
+        #expect(UnitFormatter.metric.distance(0) == "0.00 km")
+        #expect(UnitFormatter.metric.distance(5) == "0.01 km")
+        #expect(UnitFormatter.metric.distance(4) == "0.00 km")
+        #expect(UnitFormatter.metric.distance(2134.6) == "2.13 km")
+        #expect(UnitFormatter.metric.distance(42_195) == "42.20 km")
+        #expect(UnitFormatter.metric.distance(123_456_789) == "123456.79 km")
+        #expect(UnitFormatter.metric.distance(-3) == "0.00 km")
+        #expect(UnitFormatter.metric.distance(.nan) == "0.00 km")
     }
 
     @Test func pace() {
-        #expect(Units.pace(speed: 1000.0 / 338) == "5:38 /km")
-        #expect(Units.pace(speed: 1000.0 / 359.6) == "6:00 /km")  // rounds, never "5:60"
-        #expect(Units.pace(speed: 1000.0 / 180) == "3:00 /km")
-        #expect(Units.pace(speed: 0.2) == "1:23:20 /km")  // very slow: an hour or more per km
-        #expect(Units.pace(speed: 0) == "-:-- /km")
-        #expect(Units.pace(speed: 0.05) == "-:-- /km")
-        #expect(Units.pace(speed: nil) == "-:-- /km")
-        #expect(Units.pace(speed: .nan) == "-:-- /km")
-        #expect(Units.pace(speed: -1) == "-:-- /km")
+        #expect(UnitFormatter.metric.pace(speed: 1000.0 / 338) == "5:38 /km")
+        #expect(UnitFormatter.metric.pace(speed: 1000.0 / 359.6) == "6:00 /km")  // rounds, never "5:60"
+        #expect(UnitFormatter.metric.pace(speed: 1000.0 / 180) == "3:00 /km")
+        #expect(UnitFormatter.metric.pace(speed: 0.2) == "1:23:20 /km")  // very slow: an hour or more per km
+        #expect(UnitFormatter.metric.pace(speed: 0) == "-:-- /km")
+        #expect(UnitFormatter.metric.pace(speed: 0.05) == "-:-- /km")
+        #expect(UnitFormatter.metric.pace(speed: nil) == "-:-- /km")
+        #expect(UnitFormatter.metric.pace(speed: .nan) == "-:-- /km")
+        #expect(UnitFormatter.metric.pace(speed: -1) == "-:-- /km")
     }
 
     @Test func speed() {
-        #expect(Units.speed(6.75) == "24.3 km/h")
-        #expect(Units.speed(0) == "0.0 km/h")
-        #expect(Units.speed(nil) == "-- km/h")
-        #expect(Units.speed(-2) == "0.0 km/h")
+        #expect(UnitFormatter.metric.speed(6.75) == "24.3 km/h")
+        #expect(UnitFormatter.metric.speed(0) == "0.0 km/h")
+        #expect(UnitFormatter.metric.speed(nil) == "-- km/h")
+        #expect(UnitFormatter.metric.speed(-2) == "0.0 km/h")
     }
 
     @Test func effortFollowsTheActivity() {
-        #expect(Units.effort(1000.0 / 300, for: .running) == "5:00 /km")
-        #expect(Units.effort(1000.0 / 300, for: .walking) == "5:00 /km")
-        #expect(Units.effort(10, for: .cycling) == "36.0 km/h")
-        #expect(Units.effort(10, for: .yoga) == nil)
-        #expect(Units.effortLabel(for: .running) == "Pace")
-        #expect(Units.effortLabel(for: .cycling) == "Speed")
-        #expect(Units.effortLabel(for: .strength) == nil)
+        #expect(UnitFormatter.metric.effort(1000.0 / 300, for: .running) == "5:00 /km")
+        #expect(UnitFormatter.metric.effort(1000.0 / 300, for: .walking) == "5:00 /km")
+        #expect(UnitFormatter.metric.effort(10, for: .cycling) == "36.0 km/h")
+        #expect(UnitFormatter.metric.effort(10, for: .yoga) == nil)
+        #expect(UnitFormatter.effortLabel(for: .running) == "Pace")
+        #expect(UnitFormatter.effortLabel(for: .cycling) == "Speed")
+        #expect(UnitFormatter.effortLabel(for: .strength) == nil)
         // Every activity gets a consistent answer.
-        for a in ActivityType.allCases { #expect((Units.effort(3, for: a) == nil) == (Units.effortLabel(for: a) == nil)) }
+        for a in ActivityType.allCases { #expect((UnitFormatter.metric.effort(3, for: a) == nil) == (UnitFormatter.effortLabel(for: a) == nil)) }
     }
 
     @Test func localClock() {
