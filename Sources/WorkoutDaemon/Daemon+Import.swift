@@ -60,65 +60,65 @@ extension Daemon {
     /// `export`: the file encoded on the worker and written into the client's descriptor, or
     /// (older form) returned as `content` in the reply.
     func startExport(_ id: WorkoutID, _ format: ExportFormat, into fd: Int32?) -> ControlReply {
-        let pending = PendingReply()
+        let store = self.store
+        return onBulkWorker(id: id, replyCapacity: 256) { w in
+            defer { if let fd { close(fd) } }
+            let workout = try store.load(id)
+            if let refusal = Exporter.refusal(workout, format) { throw refusal }
+            if let fd {
+                let bytes = Exporter.bytes(workout, format)
+                var failure: (any Error)?
+                bytes.withUnsafeBytes { raw in
+                    do { try BulkWorker.write(raw, to: fd) } catch { failure = error }
+                }
+                if let failure { throw failure }
+                w.value(ControlServer.okReply([("format", .string(format.rawValue)), ("bytes", .int(bytes.count))]))
+            } else {
+                w.raw("{\"ok\":true,\"format\":"); w.string(format.rawValue)
+                w.raw(",\"content\":"); w.string(Exporter.export(workout, format))
+                if format.isBinary { w.raw(",\"encoding\":\"base64\"") }
+                w.raw("}")
+            }
+        }
+    }
+
+    /// `edit ID --activity A`: the saved workout recomputed from its points with the new
+    /// activity (its speed limits, pace or speed, calories, best efforts), then replaced.
+    func startEdit(_ id: WorkoutID, activity: ActivityType) -> ControlReply {
         let store = self.store
         let loop = self.loop
+        let settings = metricsSettings()
+        let units = unitsPair
+        return onBulkWorker(id: id, replyCapacity: 1024) { w in
+            let old = try store.load(id)
+            let new = Importer.edited(old, activity: activity, settings: settings)
+            try store.replace(new)
+            w.value(ControlServer.okReply([("workout", new.summary.json()), units]))
+            loop.post { self.log(HistoryLogEvent.edited(id: id.rawValue, from: old.activity, to: activity)) }
+        }
+    }
+
+    /// Runs `work` on the bulk worker and answers with the one reply it writes; an error it
+    /// throws is answered in words (`bulkErrorReply`). Export, edit and recompute.
+    func onBulkWorker(id: WorkoutID, replyCapacity: Int, _ work: @escaping @Sendable (inout JSONWriter) throws -> Void) -> ControlReply {
+        let pending = PendingReply()
+        let loop = self.loop
         bulk.async {
-            var w = JSONWriter(capacity: 256)
-            do {
-                defer { if let fd { close(fd) } }
-                let workout = try store.load(id)
-                if let refusal = Exporter.refusal(workout, format) { throw refusal }
-                if let fd {
-                    let bytes = Exporter.bytes(workout, format)
-                    var failure: (any Error)?
-                    bytes.withUnsafeBytes { raw in
-                        do { try BulkWorker.write(raw, to: fd) } catch { failure = error }
-                    }
-                    if let failure { throw failure }
-                    w.value(ControlServer.okReply([("format", .string(format.rawValue)), ("bytes", .int(bytes.count))]))
-                } else {
-                    w.raw("{\"ok\":true,\"format\":"); w.string(format.rawValue)
-                    w.raw(",\"content\":"); w.string(Exporter.export(workout, format))
-                    if format.isBinary { w.raw(",\"encoding\":\"base64\"") }
-                    w.raw("}")
-                }
-            } catch let e as ExportRefusal {
-                w.value(ControlServer.errorReply(ProtocolError(code: e.code, message: e.description)))
-            } catch let e as ImportReader.Refusal {
-                w.value(ControlServer.errorReply(ProtocolError(code: "io_error", message: e.description)))
-            } catch {
-                w.value(self.storeErrorReply(error, id: id))
-            }
+            var w = JSONWriter(capacity: replyCapacity)
+            do { try work(&w) } catch { w = JSONWriter(capacity: 256); w.value(self.bulkErrorReply(error, id: id)) }
             let line = w.bytes
             loop.post { pending.finish(.encodedSuccess(line)) }
         }
         return .pending(pending)
     }
 
-    /// `edit ID --activity A`: the saved workout recomputed from its points with the new
-    /// activity (its speed limits, pace or speed, calories, best efforts), then replaced.
-    func startEdit(_ id: WorkoutID, activity: ActivityType) -> ControlReply {
-        let pending = PendingReply()
-        let store = self.store
-        let loop = self.loop
-        let settings = metricsSettings()
-        let units = unitsPair
-        bulk.async {
-            var w = JSONWriter(capacity: 1024)
-            do {
-                let old = try store.load(id)
-                let new = Importer.edited(old, activity: activity, settings: settings)
-                try store.replace(new)
-                w.value(ControlServer.okReply([("workout", new.summary.json()), units]))
-                loop.post { self.log(HistoryLogEvent.edited(id: id.rawValue, from: old.activity, to: activity)) }
-            } catch {
-                w.value(self.storeErrorReply(error, id: id))
-            }
-            let line = w.bytes
-            loop.post { pending.finish(.encodedSuccess(line)) }
+    /// The reply to a failed export, edit or recompute.
+    func bulkErrorReply(_ error: any Error, id: WorkoutID) -> JSON {
+        switch error {
+        case let e as ExportRefusal: return ControlServer.errorReply(ProtocolError(code: e.code, message: e.description))
+        case let e as ImportReader.Refusal: return ControlServer.errorReply(ProtocolError(code: "io_error", message: e.description))
+        default: return storeErrorReply(error, id: id)
         }
-        return .pending(pending)
     }
 }
 

@@ -12,28 +12,19 @@ extension Daemon {
         let settings = MetricsSettings(config: changed)
         let names = overrides.map { "\($0.key)=\($0.value.serialized())" }
         let units = unitsPair
-        let pending = PendingReply()
         let store = self.store
         let loop = self.loop
-        bulk.async {
-            var w = JSONWriter(capacity: 4096)
-            do {
-                let r = Recomputation(try store.load(id), settings: settings)
-                let notes = Recomputation.notes(overrides, for: r.before)
-                if save { try store.replace(r.after) }
-                let j = r.json()
-                w.value(ControlServer.okReply([("before", j["before"] ?? .null), ("after", j["after"] ?? .null), ("saved", .bool(save)),
-                                               ("settings", .array(names.map { .string($0) })), ("notes", .array(notes.map { .string($0) })), units]))
-                let before = r.before.summary.distanceMeters, after = r.after.summary.distanceMeters
-                loop.post {
-                    self.log(HistoryLogEvent.recomputed(id: id.rawValue, settings: names, distanceBefore: before, distanceAfter: after, saved: save))
-                }
-            } catch {
-                w.value(self.storeErrorReply(error, id: id))
+        return onBulkWorker(id: id, replyCapacity: 4096) { w in
+            let r = Recomputation(try store.load(id), settings: settings)
+            let notes = Recomputation.notes(overrides, for: r.before)
+            if save { try store.replace(r.after) }
+            let j = r.json()
+            w.value(ControlServer.okReply([("before", j["before"] ?? .null), ("after", j["after"] ?? .null), ("saved", .bool(save)),
+                                           ("settings", .array(names.map { .string($0) })), ("notes", .array(notes.map { .string($0) })), units]))
+            let before = r.before.summary.distanceMeters, after = r.after.summary.distanceMeters
+            loop.post {
+                self.log(HistoryLogEvent.recomputed(id: id.rawValue, settings: names, distanceBefore: before, distanceAfter: after, saved: save))
             }
-            let line = w.bytes
-            loop.post { pending.finish(.encodedSuccess(line)) }
         }
-        return .pending(pending)
     }
 }
