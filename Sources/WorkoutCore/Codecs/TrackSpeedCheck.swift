@@ -12,19 +12,40 @@ struct TrackSpeedCheck {
 
     /// Steps between consecutive fixes of the same segment with a later time.
     init(fixes: some Sequence<Fix>, segments: some Sequence<Int>) {
-        var speeds: [Double] = []
-        var previous: (fix: Fix, segment: Int)?
-        for (f, s) in zip(fixes, segments) {
-            defer { previous = (f, s) }
-            guard let p = previous, p.segment == s, f.time > p.fix.time, FixFilter.qualityRejection(f, settings: MetricsSettings()) == nil,
-                  FixFilter.qualityRejection(p.fix, settings: MetricsSettings()) == nil else { continue }
-            let v = MeasuredDistance.geodesic(p.fix, f) / (f.time - p.fix.time)
-            if v.isFinite, v >= TrackSpeedCheck.movingSpeed { speeds.append(v) }
-        }
+        var steps = Steps()
+        for (f, s) in zip(fixes, segments) { steps.add(f, segment: s) }
+        self = steps.check
+    }
+
+    init(medianOf speeds: [Double]) {
         guard speeds.count >= TrackSpeedCheck.minimumSteps else { medianMovingSpeed = nil; return }
-        speeds.sort()
+        let speeds = speeds.sorted()
         let n = speeds.count
         medianMovingSpeed = n % 2 == 1 ? speeds[n / 2] : (speeds[n / 2 - 1] + speeds[n / 2]) / 2
+    }
+
+    /// The steps fed one fix at a time (the importer does it beside the recorder, reusing the
+    /// distance the fix filter measured when the step is the filter's anchor-to-fix pair).
+    struct Steps {
+        private var speeds: [Double] = []
+        /// The previous fix (what a step needs of it), its segment, and whether it passes the
+        /// quality gates.
+        private var previous: (position: FixFilter.Position, segment: Int, usable: Bool)?
+        private let defaults = MetricsSettings()
+
+        /// The next fix in order; `known` may hold the geodesic already measured between the
+        /// previous fix and this one (used only when it is that exact pair).
+        mutating func add(_ f: Fix, segment s: Int, known: MeasuredPair = .none) {
+            let here = FixFilter.Position(f)
+            let usable = FixFilter.qualityRejection(f, settings: defaults) == nil
+            defer { previous = (here, s, usable) }
+            guard let p = previous, p.segment == s, here.time > p.position.time, usable, p.usable else { return }
+            let d = known.meters(from: p.position, to: here) ?? MeasuredPair.measure(p.position, here).meters
+            let v = d / (here.time - p.position.time)
+            if v.isFinite, v >= TrackSpeedCheck.movingSpeed { speeds.append(v) }
+        }
+
+        var check: TrackSpeedCheck { TrackSpeedCheck(medianOf: speeds) }
     }
 
     /// The activity a typical moving speed (m/s) suggests, or nil beyond any (a vehicle).

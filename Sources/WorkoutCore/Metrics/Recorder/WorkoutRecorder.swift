@@ -90,6 +90,10 @@ public struct WorkoutRecorder: Sendable {
     /// Whether the workout is paused by the user (fixes are not recorded).
     public var isPaused: Bool { userPause != nil }
 
+    /// The last distance the fix filter measured and between which positions (reused by the
+    /// importer's speed check for the same pair).
+    var lastMeasured: MeasuredPair { filter.lastMeasured }
+
     // MARK: - Time accounting
 
     private var autoPauseEnabled: Bool {
@@ -140,9 +144,16 @@ public struct WorkoutRecorder: Sendable {
     @discardableResult
     public mutating func ingest(_ fix: Fix) -> [RecorderEvent] {
         var out: [RecorderEvent] = []
-        if isPaused { return [.ignoredWhilePaused] }
+        ingest(fix, into: &out)
+        return out
+    }
+
+    /// `ingest(_:)` appending what happened to `out`: a bulk caller (import, rebuild) reuses one
+    /// array for every fix instead of allocating one per fix.
+    public mutating func ingest(_ fix: Fix, into out: inout [RecorderEvent]) {
+        if isPaused { out.append(.ignoredWhilePaused); return }
         if fix.time.isFinite {
-            if fix.time <= userEventFloor { recordLate(fix); return [.rejected(.late)] }
+            if fix.time <= userEventFloor { recordLate(fix); out.append(.rejected(.late)); return }
             lastFixTime = max(lastFixTime, fix.time)
             detectSignalLoss(at: fix.time, into: &out)
         }
@@ -163,7 +174,6 @@ public struct WorkoutRecorder: Sendable {
         case .accepted(let d, let newSegment):
             accepted(fix, distance: d, newSegment: newSegment, into: &out)
         }
-        return out
     }
 
     /// A fix stamped at or before the last pause, resume or lap that arrived after it: kept and
@@ -176,11 +186,12 @@ public struct WorkoutRecorder: Sendable {
 
     /// Records a stored point again (`rebuild`): a point kept as late is late again whatever
     /// the user events around it, every other is ingested.
-    mutating func reingest(_ point: TrackPoint) {
+    mutating func reingest(_ point: TrackPoint, scratch: inout [RecorderEvent]) {
         switch point.rejection {
         case .late?: recordLate(point.fix)
         case nil, .noFix?, .lowAccuracy?, .nullIsland?, .warmUp?, .tooFast?, .outOfOrder?, .stationaryJitter?, .invalidPosition?:
-            ingest(point.fix)
+            scratch.removeAll(keepingCapacity: true)
+            ingest(point.fix, into: &scratch)
         }
     }
 
@@ -208,7 +219,7 @@ public struct WorkoutRecorder: Sendable {
             lastEvidence = max(lastEvidence, fix.time)
             guard autoPauseEnabled && fix.time - lastMove >= stopDelay(radius: filter.radius(for: fix)) else { return }
             account(until: lastMove)
-            phase = .autoPaused(StopArea(at: fix, lastAccepted: filter.lastAccepted))
+            phase = .autoPaused(StopArea(at: fix, anchor: filter.lastAccepted))
             emit(WorkoutEvent(kind: .motionPaused, time: lastMove, cause: .auto), into: &out)
         case .acquiring, .signalLost, .paused:
             return
