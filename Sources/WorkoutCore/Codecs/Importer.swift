@@ -303,6 +303,7 @@ public enum Importer {
                 previous.time = max(previous.time, r.time)
             }
         }
+        recorder.reserveCapacity(fixes: order.indices.count)
         var scratch: [RecorderEvent] = []  // what `ingest` reports, unused here: one array for all
         // The track's speed check, step by step beside the recorder (its distances reused).
         var speedSteps = TrackSpeedCheck.Steps()
@@ -329,7 +330,7 @@ public enum Importer {
         w.source = source
         var warnings = track.notes
         if let backwards = order.backwardsWarning(outOfOrder: w.summary.rejectedByReason[.outOfOrder, default: 0]) { warnings.append(backwards) }
-        if let fast = speedSteps.check.warning(activity: kind, distance: w.summary.distanceMeters) { warnings.append(fast) }
+        if let fast = speedSteps.warning(activity: kind, distance: w.summary.distanceMeters) { warnings.append(fast) }
         return ImportedWorkout(workout: w, warnings: warnings)
     }
 

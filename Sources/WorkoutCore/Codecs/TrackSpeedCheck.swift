@@ -46,6 +46,19 @@ struct TrackSpeedCheck {
         }
 
         var check: TrackSpeedCheck { TrackSpeedCheck(medianOf: speeds) }
+
+        /// `check.warning(activity:distance:)`, without sorting the speeds when a count decides.
+        /// Sorted, the median is `s[n/2]` (n odd) or `(s[n/2-1] + s[n/2]) / 2` (n even), never
+        /// above `s[n/2]` (rounding is monotone); with fewer than `n - n/2` speeds above the limit,
+        /// `s[n/2]` is not above it, so neither is the median: no warning, as the sort would say.
+        func warning(activity: ActivityType, distance: Double) -> String? {
+            guard activity.supportsGPS, speeds.count >= TrackSpeedCheck.minimumSteps else { return nil }
+            let limit = activity.maxPlausibleSpeed
+            var above = 0
+            for v in speeds where v > limit { above += 1 }
+            if above < speeds.count - speeds.count / 2 { return nil }
+            return check.warning(activity: activity, distance: distance)
+        }
     }
 
     /// The activity a typical moving speed (m/s) suggests, or nil beyond any (a vehicle).

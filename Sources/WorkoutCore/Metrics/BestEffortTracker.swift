@@ -53,8 +53,8 @@ public struct BestEffortTracker: Sendable, Equatable {
     /// The efforts found so far, shortest distance first.
     public var efforts: [BestEffort] { best.compactMap { $0 } }
 
-    /// Room for `n` points in all (an import knows its count).
-    public mutating func reserveCapacity(_ n: Int) { points.reserveCapacity(n) }
+    /// Room for `n` more points (an import knows its count).
+    public mutating func reserveCapacity(_ n: Int) { points.reserveCapacity(points.count + n) }
 
     /// Adds one accepted point: cumulative distance (m, non-decreasing), elapsed clock (s) and
     /// wall time (s).

@@ -27,7 +27,9 @@ public enum FixDecision: Sendable, Equatable {
 public struct FixFilter: Sendable {
     public let activity: ActivityType
     /// The rules in force (changed by a reload while a workout records: the next fix follows them).
-    public internal(set) var settings: MetricsSettings
+    public internal(set) var settings: MetricsSettings {
+        didSet { maximumSpeed = settings.speedLimit.maximumSpeed(for: activity) }
+    }
     /// Fixes at or before this time are out of order until one is accepted (the workout start).
     private let startFloor: Double
     private var phase: Phase
@@ -75,6 +77,7 @@ public struct FixFilter: Sendable {
     public init(activity: ActivityType, settings: MetricsSettings, startedAt: Double = -Double.infinity) {
         self.activity = activity
         self.settings = settings
+        self.maximumSpeed = settings.speedLimit.maximumSpeed(for: activity)
         self.startFloor = startedAt.nextDown  // a fix stamped exactly at the start is in order
         self.phase = .warmingUp(anchor: nil, chain: .empty)
     }
@@ -124,7 +127,8 @@ public struct FixFilter: Sendable {
     }
 
     /// The highest plausible speed (m/s): the activity's, or any activity's for a device's track.
-    public var maximumSpeed: Double { settings.speedLimit.maximumSpeed(for: activity) }
+    /// Kept with the settings (asked for every fix; the activity's builds its whole profile).
+    public private(set) var maximumSpeed: Double
 
     /// The stationary radius used for a fix: the setting, widened to the fix's own accuracy.
     public func radius(for fix: Fix) -> Double {
