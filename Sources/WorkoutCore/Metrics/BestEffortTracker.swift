@@ -30,9 +30,11 @@ public struct BestEffortTracker: Sendable, Equatable {
         var seconds = Double.infinity
         var startTime = 0.0
 
+        /// The previous tracker's `isFinite, >= 0, better than the best` in two comparisons:
+        /// `seconds` is +infinity or finite, so `s < seconds` already refuses +infinity (and NaN).
         @inline(__always)
         mutating func offer(seconds s: Double, start: Double) {
-            guard s.isFinite, s >= 0, s < seconds else { return }
+            guard s >= 0, s < seconds else { return }
             seconds = s
             startTime = start
         }
