@@ -110,6 +110,16 @@ public struct Geodesic: Sendable {
         return solve(latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2, azimuths: false).distance
     }
 
+    /// sin and cos of an angle under 1e-3 rad (half of `shortLineDegrees`) by their Taylor
+    /// series, nested: the first omitted terms (x^9/9!, x^10/10!) are below 1e-30.
+    @inline(__always)
+    static func smallSinCos(_ x: Double) -> (sin: Double, cos: Double) {
+        let x2 = x * x
+        let s = x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42 * (1 - x2 / 72))))
+        let c = 1 - x2 / 2 * (1 - x2 / 12 * (1 - x2 / 30 * (1 - x2 / 56)))
+        return (s, c)
+    }
+
     /// Largest latitude or longitude difference (degrees) `distance` measures as a short line.
     public static let shortLineDegrees = 0.1
 
@@ -124,9 +134,9 @@ public struct Geodesic: Sendable {
         let rad = Double.pi / 180
         let h = (latitude2 - latitude1) * (rad / 2)           // half the latitude difference
         let phim = (latitude1 + latitude2) * (rad / 2)         // mid latitude
-        let sh = sin(h), ch = cos(h)
+        let (sh, ch) = Geodesic.smallSinCos(h)
         let sm = sin(phim), cm = cos(phim)
-        let sl = sin(dlon * (rad / 2)), cl = cos(dlon * (rad / 2))
+        let (sl, cl) = Geodesic.smallSinCos(dlon * (rad / 2))
         let s1 = sm * ch - cm * sh, c1 = cm * ch + sm * sh     // latitude 1
         let s2 = sm * ch + cm * sh, c2 = cm * ch - sm * sh     // latitude 2
         let dsin = 2 * cm * sh                                 // sin(phi2) - sin(phi1)

@@ -101,6 +101,18 @@ import Testing
         print("Geodesic short lines vs geographiclib: \(count) pairs, worst \(worst) m, worst relative \(worstRelative)")
     }
 
+    /// The series sine and cosine the short-line path uses agree with libm to an ulp or two
+    /// over their whole range (|x| <= 1e-3 rad).
+    @Test func smallSinCosMatchesLibm() {
+        var x = -1e-3
+        while x <= 1e-3 {
+            let (s, c) = Geodesic.smallSinCos(x)
+            #expect(Swift.abs(s - sin(x)) <= 2 * sin(Swift.abs(x)).ulp, "sin \(x)")
+            #expect(Swift.abs(c - cos(x)) <= 2 * cos(x).ulp, "cos \(x)")
+            x += 1.37e-6
+        }
+    }
+
     /// The short-line path is taken exactly where documented: a pair 0.1 degree apart or a
     /// pole-side pair goes to Karney's solution (the same number as `inverse`).
     @Test func shortLineBoundary() {
