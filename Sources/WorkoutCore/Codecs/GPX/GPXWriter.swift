@@ -67,7 +67,7 @@ public enum GPXWriter {
         }
         if segment != nil { out.append("  </trkseg>\n") }
         out.append(" </trk>\n</gpx>\n")
-        return out.bytes
+        return out.takeBytes()
     }
 
     /// The GPX document as a string.
