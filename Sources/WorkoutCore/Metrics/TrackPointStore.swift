@@ -1,36 +1,24 @@
-/// The points of a workout in progress, stored by column and compactly, without losing a bit:
-/// reading a point back gives exactly the `TrackPoint` that was appended.
+/// The points of a workout in progress, stored compactly, one row per point, without losing a
+/// bit: reading a point back gives exactly the `TrackPoint` that was appended.
 ///
 /// A `TrackPoint` in an array takes 160 bytes (a `Fix` of optionals plus the rejection and the
-/// segment); a 24-hour 1 Hz workout is 86,400 of them. Here a point takes about 52 bytes:
+/// segment); a 24-hour 1 Hz workout is 86,400 of them. Here a point is a 56-byte `Row`:
 /// - time, latitude and longitude: `Double` (8 bytes each, as they are);
-/// - altitude, speed, course, HDOP and horizontal accuracy: `DecimalColumn`, 4 bytes while every
-///   value is a decimal with at most 3 places (what receivers, gpsd and the feed send), else 8;
-/// - satellites, heart rate, cadence, power, temperature: `SmallIntColumn`, 2 bytes while they fit, else 16;
+/// - altitude, speed, course, HDOP and horizontal accuracy: thousandths in an `Int32` while the
+///   value is a decimal with at most 3 places (what receivers, gpsd and the feed send);
+/// - satellites, heart rate, cadence, power, temperature: `Int16` while they fit;
 /// - mode, quality and rejection reason packed in 2 bytes; the segment as runs.
+/// The first value of a column that does not fit its slot moves that whole column aside, at full
+/// width (`WideColumns`); appending checks one row array, not a capacity per column.
 public struct TrackPointStore: RandomAccessCollection, Sendable, Equatable {
     public typealias Index = Int
     public typealias Element = TrackPoint
 
-    private var time: [Double] = []
-    private var latitude: [Double] = []
-    private var longitude: [Double] = []
-    private var altitude = DecimalColumn()
-    private var speed = DecimalColumn()
-    private var course = DecimalColumn()
-    private var hdop = DecimalColumn()
-    private var accuracy = DecimalColumn()
-    private var satellites = SmallIntColumn()
-    private var heartRate = SmallIntColumn()
-    private var cadence = SmallIntColumn()
-    private var power = SmallIntColumn()
-    private var temperature = SmallIntColumn()
-    /// Bits 0-3: mode (raw value), 4-7: quality (index + 1, 0 = nil), 8-11: rejection (index + 1,
-    /// 0 = nil). A mode outside 0...15 cannot exist (three cases).
-    private var codes: [UInt16] = []
+    private var rows: [Row] = []
     /// The segment of every point as runs: run k covers points `runStart[k] ..< runStart[k + 1]`.
     private var runStart: [Int] = []
     private var runSegment: [Int] = []
+    private var wide = WideColumns()
 
     public init() {}
 
@@ -39,17 +27,15 @@ public struct TrackPointStore: RandomAccessCollection, Sendable, Equatable {
     }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { time.count }
+    public var endIndex: Int { rows.count }
 
     public subscript(i: Int) -> TrackPoint {
-        precondition(i >= 0 && i < time.count, "TrackPointStore index out of range")
-        var p = self[unchecked: i]
-        p.segment = segment(at: i)
-        return p
+        precondition(i >= 0 && i < rows.count, "TrackPointStore index out of range")
+        return point(rows[i], at: i, segment: segment(at: i))
     }
 
     /// Time of point `i` (without building the point).
-    public func time(at i: Int) -> Double { time[i] }
+    public func time(at i: Int) -> Double { rows[i].time }
 
     private func segment(at i: Int) -> Int {
         // Binary search for the last run starting at or before i (runs are few).
@@ -101,36 +87,43 @@ public struct TrackPointStore: RandomAccessCollection, Sendable, Equatable {
     /// `append(TrackPoint(fix:rejection:segment:))` without building the point (the recorder's
     /// per-fix path).
     public mutating func append(_ f: Fix, rejection: RejectionReason?, segment: Int) {
-        if runSegment.last != segment { runStart.append(time.count); runSegment.append(segment) }
-        time.append(f.time)
-        latitude.append(f.latitude)
-        longitude.append(f.longitude)
-        altitude.append(f.altitude)
-        speed.append(f.speed)
-        course.append(f.course)
-        hdop.append(f.hdop)
-        accuracy.append(f.horizontalAccuracy)
-        satellites.append(f.satellites)
-        heartRate.append(f.heartRate)
-        cadence.append(f.cadence)
-        power.append(f.power)
-        temperature.append(f.temperature)
-        codes.append(UInt16(truncatingIfNeeded: f.mode.rawValue) & 0xF | TrackPointStore.code(f.quality) << 4
-                     | TrackPointStore.code(rejection) << 8)
+        if runSegment.last != segment { runStart.append(rows.count); runSegment.append(segment) }
+        var misfits: UInt16 = 0
+        let code = UInt16(truncatingIfNeeded: f.mode.rawValue) & 0xF | TrackPointStore.code(f.quality) << 4
+            | TrackPointStore.code(rejection) << 8
+        rows.append(Row(time: f.time, latitude: f.latitude, longitude: f.longitude,
+                        altitude: Row.milli(f.altitude, .altitude, &misfits), speed: Row.milli(f.speed, .speed, &misfits),
+                        course: Row.milli(f.course, .course, &misfits), hdop: Row.milli(f.hdop, .hdop, &misfits),
+                        accuracy: Row.milli(f.horizontalAccuracy, .accuracy, &misfits),
+                        satellites: Row.small(f.satellites, .satellites, &misfits),
+                        heartRate: Row.small(f.heartRate, .heartRate, &misfits), cadence: Row.small(f.cadence, .cadence, &misfits),
+                        power: Row.small(f.power, .power, &misfits), temperature: Row.small(f.temperature, .temperature, &misfits),
+                        code: code))
+        if misfits | wide.mask != 0 { wide.append(f, misfits: misfits, rows: rows) }
     }
 
-    /// Room for `n` points in all in every column (an import knows its count).
+    /// Room for `n` points in all (an import knows its count).
     public mutating func reserveCapacity(_ n: Int) {
-        time.reserveCapacity(n); latitude.reserveCapacity(n); longitude.reserveCapacity(n)
-        altitude.reserveCapacity(n); speed.reserveCapacity(n); course.reserveCapacity(n)
-        hdop.reserveCapacity(n); accuracy.reserveCapacity(n)
-        satellites.reserveCapacity(n); heartRate.reserveCapacity(n); cadence.reserveCapacity(n)
-        power.reserveCapacity(n); temperature.reserveCapacity(n)
-        codes.reserveCapacity(n)
+        rows.reserveCapacity(n)
+        wide.reserveCapacity(n)
     }
 
-    /// Every point as an array (what a finished `Workout` holds).
-    public func toArray() -> [TrackPoint] { Array(self) }
+    /// Every point as an array (what a finished `Workout` holds), run by run.
+    public func toArray() -> [TrackPoint] {
+        let n = rows.count
+        return rows.withUnsafeBufferPointer { rs in
+            [TrackPoint](unsafeUninitializedCapacity: n) { out, initialized in
+                for run in runStart.indices {
+                    let end = run + 1 < runStart.count ? runStart[run + 1] : n
+                    let segment = runSegment[run]
+                    for i in runStart[run] ..< end {
+                        (out.baseAddress! + i).initialize(to: point(rs[i], at: i, segment: segment))
+                    }
+                }
+                initialized = n
+            }
+        }
+    }
 
     /// Walks the segment runs alongside the points (no search per point).
     public struct Iterator: IteratorProtocol {
@@ -147,8 +140,7 @@ public struct TrackPointStore: RandomAccessCollection, Sendable, Equatable {
                 run += 1
                 runEnd = run < store.runStart.count ? store.runStart[run] : store.count
             }
-            var p = store[unchecked: i]
-            p.segment = segment
+            let p = store.point(store.rows[i], at: i, segment: segment)
             i += 1
             return p
         }
@@ -156,41 +148,124 @@ public struct TrackPointStore: RandomAccessCollection, Sendable, Equatable {
 
     public func makeIterator() -> Iterator { Iterator(store: self) }
 
-    /// The point without its segment (callers set it): avoids the run search in `toArray`.
-    private subscript(unchecked i: Int) -> TrackPoint {
-        let c = codes[i]
-        let q = Int((c >> 4) & 0xF), r = Int((c >> 8) & 0xF)
-        let fix = Fix(time: time[i], latitude: latitude[i], longitude: longitude[i],
-                      altitude: altitude[i], speed: speed[i], course: course[i],
-                      mode: FixMode(rawValue: Int(c & 0xF)) ?? .noFix,
+    /// Point `i` from its row (and the wide columns, if any).
+    @inline(__always)
+    private func point(_ r: Row, at i: Int, segment: Int) -> TrackPoint {
+        let q = Int((r.code >> 4) & 0xF), c = Int((r.code >> 8) & 0xF)
+        var fix = Fix(time: r.time, latitude: r.latitude, longitude: r.longitude,
+                      altitude: Row.decimal(r.altitude), speed: Row.decimal(r.speed), course: Row.decimal(r.course),
+                      mode: FixMode(rawValue: Int(r.code & 0xF)) ?? .noFix,
                       quality: q == 0 ? nil : TrackPointStore.qualities[q - 1],
-                      satellites: satellites[i], hdop: hdop[i], horizontalAccuracy: accuracy[i],
-                      heartRate: heartRate[i], cadence: cadence[i], power: power[i], temperature: temperature[i])
-        return TrackPoint(fix: fix, rejection: r == 0 ? nil : TrackPointStore.reasons[r - 1], segment: 0)
+                      satellites: Row.int(r.satellites), hdop: Row.decimal(r.hdop), horizontalAccuracy: Row.decimal(r.accuracy),
+                      heartRate: Row.int(r.heartRate), cadence: Row.int(r.cadence), power: Row.int(r.power),
+                      temperature: Row.int(r.temperature))
+        if wide.mask != 0 { wide.restore(&fix, at: i) }
+        return TrackPoint(fix: fix, rejection: c == 0 ? nil : TrackPointStore.reasons[c - 1], segment: segment)
     }
 
     public static func == (a: TrackPointStore, b: TrackPointStore) -> Bool { a.elementsEqual(b) }
 }
 
-/// A column of `Double?` that holds each value as thousandths in an `Int32` (4 bytes) while
-/// every value is exactly `Double(k) / 1000` for an integer k (any decimal with at most three
-/// places, written or parsed correctly rounded); the first value that is not makes the column
-/// switch to full `Double`s (8 bytes; nil as one NaN bit pattern). Lossless either way.
-struct DecimalColumn: Sendable {
-    private var milli: [Int32] = []
-    private var full: [UInt64]?
-    private static let nilMilli = Int32.min
-    /// A quiet NaN with a payload no arithmetic produces: marks nil in `full`.
-    private static let nilBits: UInt64 = 0x7FF8_DEAD_BEEF_0001
+/// The optional columns of a point (their bit in `WideColumns.mask`: `1 << rawValue`).
+enum PointColumn: Int, CaseIterable {
+    case altitude, speed, course, hdop, accuracy, satellites, heartRate, cadence, power, temperature
 
-    subscript(i: Int) -> Double? {
-        if let full {
-            let b = full[i]
-            return b == DecimalColumn.nilBits ? nil : Double(bitPattern: b)
+    var bit: UInt16 { 1 << UInt16(rawValue) }
+
+    /// The bits of the `Double?` columns (altitude ... accuracy) and of the `Int?` ones.
+    static let decimalBits: UInt16 = 0b00000_11111
+    static let intBits: UInt16 = 0b11111_00000
+
+    func decimal(_ f: Fix) -> Double? {
+        switch self {
+        case .altitude: return f.altitude
+        case .speed: return f.speed
+        case .course: return f.course
+        case .hdop: return f.hdop
+        case .accuracy: return f.horizontalAccuracy
+        case .satellites, .heartRate, .cadence, .power, .temperature: return nil
         }
-        let k = milli[i]
-        return k == DecimalColumn.nilMilli ? nil : Double(k) / 1000
     }
+
+    func int(_ f: Fix) -> Int? {
+        switch self {
+        case .satellites: return f.satellites
+        case .heartRate: return f.heartRate
+        case .cadence: return f.cadence
+        case .power: return f.power
+        case .temperature: return f.temperature
+        case .altitude, .speed, .course, .hdop, .accuracy: return nil
+        }
+    }
+
+    func setDecimal(_ v: Double?, in f: inout Fix) {
+        switch self {
+        case .altitude: f.altitude = v
+        case .speed: f.speed = v
+        case .course: f.course = v
+        case .hdop: f.hdop = v
+        case .accuracy: f.horizontalAccuracy = v
+        case .satellites, .heartRate, .cadence, .power, .temperature: break
+        }
+    }
+
+    func setInt(_ v: Int?, in f: inout Fix) {
+        switch self {
+        case .satellites: f.satellites = v
+        case .heartRate: f.heartRate = v
+        case .cadence: f.cadence = v
+        case .power: f.power = v
+        case .temperature: f.temperature = v
+        case .altitude, .speed, .course, .hdop, .accuracy: break
+        }
+    }
+
+    /// The compact slot of the column in a row, widened back to its value.
+    func compactDecimal(_ r: Row) -> Double? {
+        switch self {
+        case .altitude: return Row.decimal(r.altitude)
+        case .speed: return Row.decimal(r.speed)
+        case .course: return Row.decimal(r.course)
+        case .hdop: return Row.decimal(r.hdop)
+        case .accuracy: return Row.decimal(r.accuracy)
+        case .satellites, .heartRate, .cadence, .power, .temperature: return nil
+        }
+    }
+
+    func compactInt(_ r: Row) -> Int? {
+        switch self {
+        case .satellites: return Row.int(r.satellites)
+        case .heartRate: return Row.int(r.heartRate)
+        case .cadence: return Row.int(r.cadence)
+        case .power: return Row.int(r.power)
+        case .temperature: return Row.int(r.temperature)
+        case .altitude, .speed, .course, .hdop, .accuracy: return nil
+        }
+    }
+}
+
+/// One point of a `TrackPointStore`: 56 bytes, nothing boxed.
+struct Row: Sendable {
+    var time: Double
+    var latitude: Double
+    var longitude: Double
+    /// Thousandths (`nilMilli` = nil); meaningless once the column is wide.
+    var altitude: Int32
+    var speed: Int32
+    var course: Int32
+    var hdop: Int32
+    var accuracy: Int32
+    /// `Int16.min` = nil; meaningless once the column is wide.
+    var satellites: Int16
+    var heartRate: Int16
+    var cadence: Int16
+    var power: Int16
+    var temperature: Int16
+    /// Bits 0-3: mode (raw value), 4-7: quality (index + 1, 0 = nil), 8-11: rejection (index + 1,
+    /// 0 = nil). A mode outside 0...15 cannot exist (three cases).
+    var code: UInt16
+
+    static let nilMilli = Int32.min
 
     /// Thousandths of `v` if they give `v` back exactly (and `v` is not -0.0), else nil.
     @inline(__always)
@@ -202,48 +277,125 @@ struct DecimalColumn: Sendable {
         return Int32(k)
     }
 
-    mutating func reserveCapacity(_ n: Int) {
-        if full != nil { full!.reserveCapacity(n) } else { milli.reserveCapacity(n) }
+    /// The slot for `v`, or 0 with the column's bit set in `misfits` when it does not fit.
+    @inline(__always)
+    static func milli(_ v: Double?, _ column: PointColumn, _ misfits: inout UInt16) -> Int32 {
+        guard let v else { return nilMilli }
+        if let k = thousandths(v) { return k }
+        misfits |= column.bit
+        return 0
     }
 
-    mutating func append(_ v: Double?) {
-        if full != nil {
-            full!.append(v.map(\.bitPattern) ?? DecimalColumn.nilBits)
-            return
-        }
-        guard let v else { milli.append(DecimalColumn.nilMilli); return }
-        if let k = DecimalColumn.thousandths(v) { milli.append(k); return }
-        var f = [UInt64]()
-        f.reserveCapacity(Swift.max(16, milli.count * 2))
-        for k in milli { f.append(k == DecimalColumn.nilMilli ? DecimalColumn.nilBits : (Double(k) / 1000).bitPattern) }
-        f.append(v.bitPattern)
-        milli = []
-        full = f
+    @inline(__always)
+    static func small(_ v: Int?, _ column: PointColumn, _ misfits: inout UInt16) -> Int16 {
+        guard let v else { return Int16.min }
+        if v > Int(Int16.min), v <= Int(Int16.max) { return Int16(truncatingIfNeeded: v) }
+        misfits |= column.bit
+        return 0
     }
+
+    @inline(__always)
+    static func decimal(_ k: Int32) -> Double? { k == nilMilli ? nil : Double(k) / 1000 }
+
+    @inline(__always)
+    static func int(_ k: Int16) -> Int? { k == Int16.min ? nil : Int(k) }
 }
 
-/// A column of `Int?` as `Int16` (Int16.min = nil) while every value fits, else `Int?`.
-struct SmallIntColumn: Sendable {
-    private var small: [Int16] = []
-    private var full: [Int?]?
-
-    subscript(i: Int) -> Int? {
-        if let full { return full[i] }
-        let k = small[i]
-        return k == Int16.min ? nil : Int(k)
-    }
+/// The columns of a `TrackPointStore` that stopped fitting their compact slot, at full width for
+/// every point (`mask` says which). Rare for most columns, but some are wide from their first
+/// value: a FIT altitude (`x / 5 - 500`), an accuracy computed from HDOP. The wide decimal
+/// columns of point i are the words `words[i * stride ..< (i + 1) * stride]`, in column order
+/// (bit patterns, nil as one NaN pattern no arithmetic produces): one append per column, no
+/// array per column. Wide integer columns (a value beyond `Int16`) are `Int?` arrays.
+struct WideColumns: Sendable {
+    private(set) var mask: UInt16 = 0
+    private var words: [UInt64] = []
+    /// Wide decimal columns (words per point).
+    private var stride = 0
+    /// Indexed by `PointColumn.rawValue`; empty until the first integer column goes wide.
+    private var ints: [[Int?]] = []
+    private var reserved = 0
+    private static let nilBits: UInt64 = 0x7FF8_DEAD_BEEF_0001
 
     mutating func reserveCapacity(_ n: Int) {
-        if full != nil { full!.reserveCapacity(n) } else { small.reserveCapacity(n) }
+        reserved = n
+        words.reserveCapacity(n * stride)
+        for c in PointColumn.allCases where mask & PointColumn.intBits & c.bit != 0 { ints[c.rawValue].reserveCapacity(n) }
     }
 
-    mutating func append(_ v: Int?) {
-        if full != nil { full!.append(v); return }
-        guard let v else { small.append(Int16.min); return }
-        if v > Int(Int16.min), v <= Int(Int16.max) { small.append(Int16(v)); return }
-        var f = small.map { $0 == Int16.min ? nil : Int($0) } as [Int?]
-        f.append(v)
-        small = []
-        full = f
+    /// Appends the wide columns of the point just appended as the last of `rows`, first moving
+    /// aside every column in `misfits` that was still compact.
+    mutating func append(_ f: Fix, misfits: UInt16, rows: [Row]) {
+        let fresh = misfits & ~mask
+        if fresh != 0 { widen(fresh, rows: rows.dropLast()) }
+        var todo = mask & PointColumn.decimalBits
+        while todo != 0 {
+            let c = PointColumn(rawValue: todo.trailingZeroBitCount)!
+            todo &= todo - 1
+            words.append(c.decimal(f).map(\.bitPattern) ?? WideColumns.nilBits)
+        }
+        todo = mask & PointColumn.intBits
+        while todo != 0 {
+            let c = PointColumn(rawValue: todo.trailingZeroBitCount)!
+            todo &= todo - 1
+            ints[c.rawValue].append(c.int(f))
+        }
+    }
+
+    /// Adds the columns in `fresh` to the wide ones, with the values `rows` hold compactly.
+    private mutating func widen(_ fresh: UInt16, rows: ArraySlice<Row>) {
+        let old = mask
+        mask |= fresh
+        let decimals = mask & PointColumn.decimalBits
+        if fresh & PointColumn.decimalBits != 0 {
+            let newStride = decimals.nonzeroBitCount
+            var w: [UInt64] = []
+            w.reserveCapacity(Swift.max(reserved, 16, rows.count * 2) * newStride)
+            for (i, r) in rows.enumerated() {
+                var k = i * stride
+                var todo = decimals
+                while todo != 0 {
+                    let c = PointColumn(rawValue: todo.trailingZeroBitCount)!
+                    todo &= todo - 1
+                    if old & c.bit != 0 {
+                        w.append(words[k])
+                        k += 1
+                    } else {
+                        w.append(c.compactDecimal(r).map(\.bitPattern) ?? WideColumns.nilBits)
+                    }
+                }
+            }
+            words = w
+            stride = newStride
+        }
+        var todo = fresh & PointColumn.intBits
+        while todo != 0 {
+            let c = PointColumn(rawValue: todo.trailingZeroBitCount)!
+            todo &= todo - 1
+            if ints.isEmpty { ints = Array(repeating: [], count: PointColumn.allCases.count) }
+            var d: [Int?] = []
+            d.reserveCapacity(Swift.max(reserved, 16, rows.count * 2))
+            for r in rows { d.append(c.compactInt(r)) }
+            ints[c.rawValue] = d
+        }
+    }
+
+    /// Sets the wide columns of point `i` in `f`.
+    func restore(_ f: inout Fix, at i: Int) {
+        var k = i * stride
+        var todo = mask & PointColumn.decimalBits
+        while todo != 0 {
+            let c = PointColumn(rawValue: todo.trailingZeroBitCount)!
+            todo &= todo - 1
+            let b = words[k]
+            k += 1
+            c.setDecimal(b == WideColumns.nilBits ? nil : Double(bitPattern: b), in: &f)
+        }
+        todo = mask & PointColumn.intBits
+        while todo != 0 {
+            let c = PointColumn(rawValue: todo.trailingZeroBitCount)!
+            todo &= todo - 1
+            c.setInt(ints[c.rawValue][i], in: &f)
+        }
     }
 }

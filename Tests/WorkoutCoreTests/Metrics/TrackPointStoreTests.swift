@@ -42,4 +42,23 @@ import Testing
         #expect(back == points)
         #expect(back[5].fix.altitude?.sign == .minus)
     }
+
+    /// Columns go wide at different points, in any order, with nils between: each keeps its
+    /// values, and the columns still compact keep theirs.
+    @Test func columnsWidenOneByOneInAnyOrder() {
+        var points: [TrackPoint] = []
+        for k in 0..<40 {
+            func v(_ from: Int, _ base: Double) -> Double? {
+                k % 7 == 3 ? nil : (k >= from ? base + Double(k) / 3 : base + Double(k) / 8)
+            }
+            let fix = Fix(time: Double(k), latitude: 1, longitude: 2, altitude: v(9, 100), speed: v(2, 5), course: v(20, 90),
+                          satellites: k, hdop: v(0, 1), horizontalAccuracy: v(41, 4),
+                          heartRate: k >= 15 ? 40_000 + k : 120, power: k == 30 ? -1 << 40 : k)
+            points.append(TrackPoint(fix: fix, rejection: k % 5 == 0 ? .tooFast : nil, segment: k / 10))
+        }
+        let store = TrackPointStore(points)
+        #expect(Array(store) == points)
+        #expect(store.toArray() == points)
+        for i in points.indices { #expect(store[i] == points[i]) }
+    }
 }
