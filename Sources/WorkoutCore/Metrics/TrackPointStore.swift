@@ -272,9 +272,11 @@ struct Row: Sendable {
     static func thousandths(_ v: Double) -> Int32? {
         let s = v * 1000
         guard s.magnitude < 2_000_000_000 else { return nil }  // also false for NaN
-        let k = s.rounded()
-        guard k / 1000 == v, v != 0 || v.sign == .plus else { return nil }
-        return Int32(k)
+        // Nearest by one truncating conversion, not a call to libm's `round`; a rounding slip
+        // (ties, which no three-place decimal has) only fails the exactness check below.
+        let k = Int32(s + (s < 0 ? -0.5 : 0.5))
+        guard Double(k) / 1000 == v, v != 0 || v.sign == .plus else { return nil }
+        return k
     }
 
     /// The slot for `v`, or 0 with the column's bit set in `misfits` when it does not fit.
