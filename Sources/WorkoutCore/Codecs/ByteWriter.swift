@@ -16,7 +16,7 @@ struct ByteWriter {
 
     /// The longest text of one primitive: a `Double`'s `description` (24 bytes), an `Int` (20),
     /// a fixed decimal (sign, 19 digits, point), with room to spare.
-    static let maxNumberBytes = 32
+    static var maxNumberBytes: Int { 32 }
 
     @inline(__always)
     init(_ scratch: UnsafeMutableBufferPointer<UInt8>) {
@@ -219,7 +219,7 @@ struct UTCDayText: Sendable {
 
 extension ByteWriter {
     /// The longest `utcTime`: a 7-digit year, the rest of the date and time, `.mmm` and `Z`.
-    static let maxTimeBytes = 40
+    static var maxTimeBytes: Int { 40 }
 
     /// `seconds` since 1970 as `YYYY-MM-DDTHH:MM:SSZ`, with `.mmm` when the time rounded to the
     /// millisecond is not a whole second (`1970-01-01T00:00:00Z` when not finite or |t| >= 1e14).

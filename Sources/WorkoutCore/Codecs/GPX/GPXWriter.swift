@@ -76,7 +76,7 @@ public enum GPXWriter {
     }
 
     /// The scratch buffer of one `<trkpt>`: its markup (~260 bytes) and every number at its longest.
-    static let maxPointBytes = 1024
+    static var maxPointBytes: Int { 1024 }
 
     private static func writePoint(_ f: Fix, _ out: inout XMLOutput) {
         out.appendPiece(capacity: maxPointBytes) { w, day in

@@ -122,7 +122,7 @@ public enum WorkoutFile {
 
     /// The scratch buffer of one point: its 17 fields at their longest (a number's 32 bytes or
     /// a quoted enum name), commas, brackets and the `,\n` before it, with room to spare.
-    static let maxPointBytes = 1024
+    static var maxPointBytes: Int { 1024 }
 
     @inline(__always)
     static func writePoint(_ p: TrackPoint, _ w: inout ByteWriter) {
