@@ -67,7 +67,7 @@ public enum GPXWriter {
         }
         if segment != nil { out.append("  </trkseg>\n") }
         out.append(" </trk>\n</gpx>\n")
-        return out.bytes
+        return out.takeBytes()
     }
 
     /// The GPX document as a string.
@@ -75,7 +75,7 @@ public enum GPXWriter {
         String(decoding: write(workout, options: options), as: UTF8.self)
     }
 
-    /// The scratch buffer of one `<trkpt>`: its markup (~260 bytes) and every number at its longest.
+    /// The room of one `<trkpt>`: its markup (~260 bytes) and every number at its longest.
     static var maxPointBytes: Int { 1024 }
 
     private static func writePoint(_ f: Fix, _ out: inout XMLOutput) {
