@@ -25,6 +25,8 @@ public struct XMLOutput: Sendable {
     private var cachedDay = Int.min
     private var cachedDate: (UInt64, UInt64) = (0, 0)
     private var cachedDateCount = 0
+    /// The same for `appendPiece` writers (`ByteWriter.utcTime`).
+    private var pieceDay = UTCDayText()
 
     public init(capacity: Int = 4096) {
         buffer = Buffer(capacity: capacity)
@@ -71,6 +73,16 @@ public struct XMLOutput: Sendable {
             reserve(u.count).update(from: u.baseAddress!, count: u.count)
             used += u.count
         }
+    }
+
+    /// Writes one piece (a track point) of at most `capacity` bytes straight into the buffer
+    /// through a `ByteWriter` (room checked once for the piece): what the GPX writer does per
+    /// point. The writer's `utcTime` takes the day cache passed along.
+    mutating func appendPiece(capacity: Int, _ body: (inout ByteWriter, inout UTCDayText) -> Void) {
+        let p = reserve(capacity)
+        var w = ByteWriter(UnsafeMutableBufferPointer(start: p, count: capacity))
+        body(&w, &pieceDay)
+        used += w.count
     }
 
     /// Appends text escaped for element content or a double-quoted attribute value
