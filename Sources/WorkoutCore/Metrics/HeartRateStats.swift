@@ -22,12 +22,14 @@ public struct HeartRateStats: Sendable, Equatable {
     /// Mean of the samples, nil without any.
     public var average: Double? { sampleCount > 0 ? Double(sum) / Double(sampleCount) : nil }
 
+    @inline(__always)
     mutating func add(bpm: Int) {
         sampleCount += 1
         sum += bpm
         maximum = Swift.max(maximum ?? bpm, bpm)
     }
 
+    @inline(__always)
     mutating func cover(seconds: Double, zone: Int?, kcalPerMinute: Double?) {
         coveredSeconds += seconds
         if let z = zone, z < zoneSeconds.count { zoneSeconds[z] += seconds }
