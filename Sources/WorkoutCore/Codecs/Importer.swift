@@ -324,8 +324,8 @@ public enum Importer {
         w.source = source
         var warnings = track.notes
         if let backwards = order.backwardsWarning(outOfOrder: w.summary.rejectedByReason[.outOfOrder, default: 0]) { warnings.append(backwards) }
-        if let fast = TrackSpeedCheck(fixes: order.indices.lazy.map { track.fixes[$0] }, segments: order.indices.lazy.map { track.segments[$0] })
-            .warning(activity: kind, distance: w.summary.distanceMeters) { warnings.append(fast) }
+        if let fast = TrackSpeedCheck.warning(fixes: order.indices.lazy.map { track.fixes[$0] }, segments: order.indices.lazy.map { track.segments[$0] },
+                                              activity: kind, distance: w.summary.distanceMeters) { warnings.append(fast) }
         return ImportedWorkout(workout: w, warnings: warnings)
     }
 
