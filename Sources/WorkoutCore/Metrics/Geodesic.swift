@@ -90,8 +90,77 @@ public struct Geodesic: Sendable {
     }
 
     /// Geodesic distance in metres between two points given in degrees.
+    ///
+    /// Points less than `shortLineDegrees` apart in latitude and longitude (about 11 km; every
+    /// pair of consecutive fixes) take `shortLineDistance`, a few trigonometric calls instead of
+    /// Karney's series and Newton steps; it agrees with them to a few nanometres (GeodesicTests).
+    /// Everything else, and anything within half a degree of a pole, is solved by Karney's method.
     public func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
-        solve(latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2, azimuths: false).distance
+        var dlon = longitude2 - longitude1
+        if Swift.abs(dlon) > 180 {
+            // Across the antimeridian: keep the subtraction's rounding error (it is of the
+            // order of a nanometre at 360 degrees) and add it back after the wrap.
+            let (d, t) = Geodesic.sum(longitude2, -longitude1)
+            dlon = (d > 0 ? d - 360 : d + 360) + t
+        }
+        if Swift.abs(latitude2 - latitude1) < Geodesic.shortLineDegrees, Swift.abs(dlon) < Geodesic.shortLineDegrees,
+           Swift.abs(latitude1) < 89.5, Swift.abs(latitude2) < 89.5 {
+            return shortLineDistance(latitude1: latitude1, latitude2: latitude2, longitudeDifference: dlon)
+        }
+        return solve(latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2, azimuths: false).distance
+    }
+
+    /// sin and cos of an angle under 1e-3 rad (half of `shortLineDegrees`) by their Taylor
+    /// series, nested: the first omitted terms (x^9/9!, x^10/10!) are below 1e-30.
+    @inline(__always)
+    static func smallSinCos(_ x: Double) -> (sin: Double, cos: Double) {
+        let x2 = x * x
+        let s = x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42 * (1 - x2 / 72))))
+        let c = 1 - x2 / 2 * (1 - x2 / 12 * (1 - x2 / 30 * (1 - x2 / 56)))
+        return (s, c)
+    }
+
+    /// Largest latitude or longitude difference (degrees) `distance` measures as a short line.
+    public static let shortLineDegrees = 0.1
+
+    /// Length of a short geodesic from its chord. The chord between the two points on the
+    /// ellipsoid is computed from differences only (half-angle identities, no subtraction of two
+    /// Earth-sized coordinates, so a 1 m step keeps its full precision). A short geodesic is,
+    /// to within terms of order c^5 * kappa^4 * e^2 (far below a nanometre at 11 km), an arc of a
+    /// circle whose curvature is the normal curvature kappa of the ellipsoid in the line's
+    /// direction at its midpoint (Euler: cos^2(alpha)/M + sin^2(alpha)/N), so the length is
+    /// 2R asin(c / 2R) with R = 1/kappa, taken as its series in x = c * kappa / 2 (x < 1e-3).
+    func shortLineDistance(latitude1: Double, latitude2: Double, longitudeDifference dlon: Double) -> Double {
+        let rad = Double.pi / 180
+        let h = (latitude2 - latitude1) * (rad / 2)           // half the latitude difference
+        let phim = (latitude1 + latitude2) * (rad / 2)         // mid latitude
+        let (sh, ch) = Geodesic.smallSinCos(h)
+        let sm = sin(phim), cm = cos(phim)
+        let (sl, cl) = Geodesic.smallSinCos(dlon * (rad / 2))
+        let s1 = sm * ch - cm * sh, c1 = cm * ch + sm * sh     // latitude 1
+        let s2 = sm * ch + cm * sh, c2 = cm * ch - sm * sh     // latitude 2
+        let dsin = 2 * cm * sh                                 // sin(phi2) - sin(phi1)
+        let dcos = -2 * sm * sh                                // cos(phi2) - cos(phi1)
+        let w1 = (1 - e2 * s1 * s1).squareRoot(), w2 = (1 - e2 * s2 * s2).squareRoot()
+        let dInvW = e2 * dsin * (s1 + s2) / (w1 * w2 * (w1 + w2))   // 1/w2 - 1/w1
+        let a2 = a * c2 / w2                                   // radius of the parallel at point 2
+        let dA = a * (dcos / w2 + c1 * dInvW)                  // its change from point 1
+        // Chord in the frame of point 1's meridian (x outwards, y east, z north).
+        let dx = dA - 2 * a2 * sl * sl
+        let dy = 2 * a2 * sl * cl
+        let dz = a * (1 - e2) * (dsin / w2 + s1 * dInvW)
+        let c = (dx * dx + dy * dy + dz * dz).squareRoot()
+        // Direction at the midpoint: east and north components of the chord there.
+        let east = -sl * dx + cl * dy
+        let north = -sm * (cl * dx + sl * dy) + cm * dz
+        let wm2 = 1 - e2 * sm * sm
+        let wm = wm2.squareRoot()
+        let horizontal = north * north + east * east
+        guard horizontal > 0 else { return c }
+        let kappa = (north * north * wm * wm2 / (a * (1 - e2)) + east * east * wm / a) / horizontal
+        let x = c * kappa / 2
+        let x2 = x * x
+        return c * (1 + x2 * (1.0 / 6 + x2 * (3.0 / 40)))
     }
 
     /// Solves the inverse problem: distance and azimuths between two points (degrees).
