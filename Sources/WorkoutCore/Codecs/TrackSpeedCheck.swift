@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// How fast a recorded track moves, against the activity named for it: a device's track far
 /// faster than its activity allows (a ride imported as a hike) keeps its distance
 /// (`SpeedLimit.anyActivity`), and the import says so, naming the speed and a likely activity.
@@ -63,53 +57,64 @@ struct TrackSpeedCheck {
     }
 }
 
-/// Cheap, certain bounds on the speed of a step, for `TrackSpeedCheck.warning`: the straight
-/// line through the earth (the chord between the two points on the WGS84 ellipsoid) is never
-/// longer than the geodesic, and a geodesic no longer than `π/κ` (κ: the ellipsoid's largest
-/// curvature, a/b²) is at most `(2/κ)·asin(κ·chord/2)` (Schur's comparison theorem: its
-/// curvature as a space curve is at most κ), under `chord·(1 + 2e-5)` for chords up to 100 km.
-/// Margins far above the rounding of either computation (chord ~1e-7 m, Karney ~1e-8 m) are
-/// added; a step the bounds cannot place (longer hops, a speed near a threshold, anything
-/// not finite) counts against the shortcut, so the exact pass decides.
+/// Cheap, certain bounds on the length of a step, for `TrackSpeedCheck.warning`, without
+/// trigonometry. On the WGS84 ellipsoid the line element is `ds² = M²dφ² + p²dλ²` (M the
+/// meridian radius, between b²/a and a²/b; p = N·cos φ the parallel's radius, at most
+/// (a²/b)·cos φ). So the geodesic (the shortest path) is at most the length of the path
+/// straight in (φ, λ): `(a²/b)·√(Δφ² + (cosmax·Δλ)²)`, cosmax an upper bound of cos φ over the
+/// latitudes between the two ends (`1 − x²/2 + x⁴/24 ≥ cos x`, at the end nearer the equator,
+/// or 1 across it); and at least `(b²/a)·|Δφ|` (no path changes latitude faster). Margins far
+/// above the rounding of either side (Karney's, or the short-line formula's, ~1e-8 m) are added.
 enum SpeedBounds {
     static let a = 6378137.0
-    static let f = 1 / 298.257223563
-    static let e2 = f * (2 - f)
-    /// Longest chord (m) the upper bound is used for.
-    static let maxChord = 100_000.0
+    static let b = a * (1 - 1 / 298.257223563)
+    static let radians = Double.pi / 180
 
-    /// Earth-centred coordinates of a point on the ellipsoid (height 0).
-    static func ecef(latitude: Double, longitude: Double) -> (Double, Double, Double) {
-        let phi = latitude * .pi / 180, lambda = longitude * .pi / 180
-        let sphi = sin(phi), cphi = cos(phi)
-        let n = a / (1 - e2 * sphi * sphi).squareRoot()
-        return (n * cphi * cos(lambda), n * cphi * sin(lambda), n * (1 - e2) * sphi)
+    /// Metres, at least the geodesic between the two points.
+    @inline(__always) static func upper(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let dphi = abs(lat2 - lat1) * radians
+        var dl = abs(lon2 - lon1)
+        if dl > 180 { dl = 360 - dl }
+        let x = (lat1 * lat2 <= 0 ? 0 : min(abs(lat1), abs(lat2))) * radians
+        let x2 = x * x
+        let cosmax = min(1, 1 - x2 / 2 + x2 * x2 / 24)
+        let dlambda = dl * radians * cosmax
+        return (a * a / b) * (dphi * dphi + dlambda * dlambda).squareRoot() * (1 + 1e-9) + 1e-6
+    }
+
+    /// Metres, at most the geodesic between the two points.
+    @inline(__always) static func lower(_ lat1: Double, _ lat2: Double) -> Double {
+        max(0, (b * b / a) * abs(lat2 - lat1) * radians * (1 - 1e-9) - 1e-6)
     }
 
     /// True when the track's median moving speed (as `TrackSpeedCheck` measures it) is certainly
-    /// at most `limit`: the steps certainly moving and certainly at most `limit` outnumber all
-    /// the others that might be above it (so the middle value, or both middle values of an even
-    /// count, are at most `limit`), or the track certainly has too few moving steps to say anything.
+    /// at most `limit`. A step whose bound may exceed `limit` is measured exactly (the same
+    /// division of the same geodesic as `TrackSpeedCheck`), so the steps above `limit` are
+    /// counted exactly; then none above, or more steps certainly moving and at most `limit`
+    /// than above (the middle value, or both middle values of an even count, are then at most
+    /// `limit`), or certainly too few moving steps to say anything, settles it.
     static func medianCannotExceed<F: Collection<Fix>, S: Collection<Int>>(_ limit: Double, fixes: F, segments: S) -> Bool {
         guard limit.isFinite, limit >= TrackSpeedCheck.movingSpeed else { return false }
         let settings = MetricsSettings()
-        var atMost = 0, maybeAbove = 0, maybeMoving = 0
-        var previous: (fix: Fix, segment: Int, ok: Bool, p: (Double, Double, Double))?
+        var atMost = 0, above = 0, maybeMoving = 0
+        var previous: (fix: Fix, segment: Int, ok: Bool)?
         for (f, s) in zip(fixes, segments) {
             let ok = FixFilter.qualityRejection(f, settings: settings) == nil
-            let p = ok ? ecef(latitude: f.latitude, longitude: f.longitude) : (0, 0, 0)
-            defer { previous = (f, s, ok, p) }
+            defer { previous = (f, s, ok) }
             guard let q = previous, q.segment == s, f.time > q.fix.time, ok, q.ok else { continue }
-            let dx = p.0 - q.p.0, dy = p.1 - q.p.1, dz = p.2 - q.p.2
-            let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
             let dt = f.time - q.fix.time
-            let low = max(0, chord * (1 - 1e-9) - 1e-6) / dt
-            let high = (chord * (1 + 2e-5) + 1e-6) / dt
-            guard chord.isFinite, chord <= maxChord, low.isFinite, high.isFinite else { maybeAbove += 1; maybeMoving += 1; continue }
+            let high = upper(q.fix.latitude, q.fix.longitude, f.latitude, f.longitude) / dt
             if high < TrackSpeedCheck.movingSpeed { continue }  // certainly standing
             maybeMoving += 1
-            if low >= TrackSpeedCheck.movingSpeed && high <= limit { atMost += 1 } else { maybeAbove += 1 }
+            if high <= limit {
+                if lower(q.fix.latitude, f.latitude) / dt >= TrackSpeedCheck.movingSpeed { atMost += 1 }
+                continue
+            }
+            let v = MeasuredDistance.geodesic(q.fix, f) / dt
+            if v.isFinite, v >= TrackSpeedCheck.movingSpeed {
+                if v > limit { above += 1 } else { atMost += 1 }
+            }
         }
-        return maybeMoving < TrackSpeedCheck.minimumSteps || atMost > maybeAbove
+        return maybeMoving < TrackSpeedCheck.minimumSteps || above == 0 || atMost > above
     }
 }
