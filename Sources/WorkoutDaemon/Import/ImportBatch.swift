@@ -85,7 +85,9 @@ struct ImportBatch: Sendable {
             let item = items[index]
             index += 1
             if groupStart == nil { groupStart = EventLoop.monotonic() }
-            results += importOne(item, store: store, pending: &written, files: &files, last: &last)
+            // Only the request's last file is kept for an export after it: holding a workout
+            // across files keeps malloc from reusing its memory (twice the page faults).
+            results += importOne(item, store: store, pending: &written, files: &files, last: &last, keep: index == items.count)
             if written.count >= ImportBatch.groupSize || EventLoop.monotonic() - (groupStart ?? 0) >= ImportBatch.groupAge { flush() }
         }
         // Descriptors of files not reached (cancelled) are closed unread.
@@ -98,8 +100,9 @@ struct ImportBatch: Sendable {
     }
 
     /// Reads, parses and writes one file; nothing is written unless the whole file parses.
-    /// `last` is the workout written last (kept in memory after the commit: `RecentWorkout`).
-    func importOne(_ item: Item, store: HistoryStore, pending: inout [WorkoutSummary], files: inout [Int32], last: inout Workout?) -> [Result] {
+    /// With `keep`, `last` gets the workout written last (kept in memory after the commit: `RecentWorkout`).
+    func importOne(_ item: Item, store: HistoryStore, pending: inout [WorkoutSummary], files: inout [Int32],
+                   last: inout Workout?, keep: Bool) -> [Result] {
         func failure(_ why: String) -> [Result] { [Result(file: item.file, kind: .error, id: nil, activity: nil, error: why)] }
         let bytes: [UInt8]
         do {
@@ -127,7 +130,7 @@ struct ImportBatch: Sendable {
                     continue
                 }
                 files.append(try store.writeUnsynced(w))
-                last = w
+                if keep { last = w }
                 pending.append(w.summary)
                 out.append(Result(file: item.file, kind: .imported, id: w.id, activity: w.activity, error: nil, warnings: imported.warnings))
             } catch let e as Importer.Failure {
