@@ -303,6 +303,10 @@ public enum Importer {
                 previous.time = max(previous.time, r.time)
             }
         }
+        recorder.reserveCapacity(fixes: order.indices.count)
+        var scratch: [RecorderEvent] = []  // what `ingest` reports, unused here: one array for all
+        // The track's speed check, step by step beside the recorder (its distances reused).
+        var speedSteps = TrackSpeedCheck.Steps()
         for i in order.indices {
             var f = track.fixes[i]
             let seg = track.segments[i]
@@ -315,7 +319,9 @@ public enum Importer {
             } else {
                 recorder.heartRateGap(at: f.time)
             }
-            _ = recorder.ingest(f)
+            scratch.removeAll(keepingCapacity: true)
+            recorder.ingest(f, into: &scratch)
+            speedSteps.add(f, segment: seg, known: recorder.lastMeasured)
             previous = (max(previous.time, f.time), seg)
         }
         feedRecords(through: end)
@@ -324,8 +330,7 @@ public enum Importer {
         w.source = source
         var warnings = track.notes
         if let backwards = order.backwardsWarning(outOfOrder: w.summary.rejectedByReason[.outOfOrder, default: 0]) { warnings.append(backwards) }
-        if let fast = TrackSpeedCheck.warning(fixes: order.indices.lazy.map { track.fixes[$0] }, segments: order.indices.lazy.map { track.segments[$0] },
-                                              activity: kind, distance: w.summary.distanceMeters) { warnings.append(fast) }
+        if let fast = speedSteps.warning(activity: kind, distance: w.summary.distanceMeters) { warnings.append(fast) }
         return ImportedWorkout(workout: w, warnings: warnings)
     }
 

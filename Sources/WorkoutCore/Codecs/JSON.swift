@@ -482,28 +482,15 @@ public func formatFixed(_ value: Double, decimals: Int) -> String {
     return out
 }
 
-/// `formatFixed` appended as UTF-8 bytes, without building intermediate strings (the writers of
-/// saved workouts and journal lines call it ~10 times per point). Same text as `formatFixed`.
+/// `formatFixed` appended as UTF-8 bytes, without building intermediate strings. Same text as
+/// `formatFixed` (`ByteWriter.fixed`); decimals 0...19.
 public func appendFixed(_ value: Double, decimals: Int, to out: inout [UInt8]) {
-    guard value.isFinite else { out.append(UInt8(ascii: "0")); return }
-    var scale: Double = 1
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
-    if scaled >= 9.0e18 { out.append(contentsOf: String(value).utf8); return }
-    let n = UInt64(scaled)
-    let s = UInt64(scale)
-    if value < 0 && n != 0 { out.append(UInt8(ascii: "-")) }
-    appendDigits(n / s, minimumCount: 1, to: &out)
-    if decimals > 0 {
-        out.append(UInt8(ascii: "."))
-        appendDigits(n % s, minimumCount: decimals, to: &out)
-    }
+    ByteWriter.append(to: &out, capacity: ByteWriter.maxNumberBytes) { $0.fixed(value, decimals: decimals) }
 }
 
 /// `String(value)` of an integer appended as UTF-8 bytes.
 public func appendInt(_ value: Int, to out: inout [UInt8]) {
-    if value < 0 { out.append(UInt8(ascii: "-")) }
-    appendDigits(value.magnitude.toUInt64, minimumCount: 1, to: &out)
+    ByteWriter.append(to: &out, capacity: ByteWriter.maxNumberBytes) { $0.int(value) }
 }
 
 /// Decimal digits of `v`, left-padded with zeros to `minimumCount`. Formed in a stack buffer
@@ -529,8 +516,4 @@ func appendDigits(_ v: UInt64, minimumCount: Int, to out: inout [UInt8]) {
     // Byte by byte: for 1-10 digits this beats `append(contentsOf:)`, which goes through memcpy.
     var i = 24 - count
     while i < 24 { out.append(buf[i]); i += 1 }
-}
-
-private extension UInt {
-    var toUInt64: UInt64 { UInt64(self) }
 }

@@ -12,31 +12,53 @@ struct TrackSpeedCheck {
 
     /// Steps between consecutive fixes of the same segment with a later time.
     init(fixes: some Sequence<Fix>, segments: some Sequence<Int>) {
-        var speeds: [Double] = []
-        var previous: (fix: Fix, segment: Int)?
-        for (f, s) in zip(fixes, segments) {
-            defer { previous = (f, s) }
-            guard let p = previous, p.segment == s, f.time > p.fix.time, FixFilter.qualityRejection(f, settings: MetricsSettings()) == nil,
-                  FixFilter.qualityRejection(p.fix, settings: MetricsSettings()) == nil else { continue }
-            let v = MeasuredDistance.geodesic(p.fix, f) / (f.time - p.fix.time)
-            if v.isFinite, v >= TrackSpeedCheck.movingSpeed { speeds.append(v) }
-        }
+        var steps = Steps()
+        for (f, s) in zip(fixes, segments) { steps.add(f, segment: s) }
+        self = steps.check
+    }
+
+    init(medianOf speeds: [Double]) {
         guard speeds.count >= TrackSpeedCheck.minimumSteps else { medianMovingSpeed = nil; return }
-        speeds.sort()
+        let speeds = speeds.sorted()
         let n = speeds.count
         medianMovingSpeed = n % 2 == 1 ? speeds[n / 2] : (speeds[n / 2 - 1] + speeds[n / 2]) / 2
     }
 
-    /// The import's warning for a whole track (`warning(activity:distance:)` of the check over
-    /// `fixes`), without measuring every step when the answer is certain anyway: an activity
-    /// without GPS never warns, and a track whose steps are, by cheap bounds, mostly at or
-    /// below the activity's limit cannot have a median above it. Only a track that might warn
-    /// is measured step by step (Karney's geodesic, as always). Same answer for every input
-    /// (`TrackSpeedCheckTests`); the exact pass cost ~15 % of a FIT batch's import CPU.
-    static func warning<F: Collection<Fix>, S: Collection<Int>>(fixes: F, segments: S, activity: ActivityType, distance: Double) -> String? {
-        guard activity.supportsGPS else { return nil }
-        if SpeedBounds.medianCannotExceed(activity.maxPlausibleSpeed, fixes: fixes, segments: segments) { return nil }
-        return TrackSpeedCheck(fixes: fixes, segments: segments).warning(activity: activity, distance: distance)
+    /// The steps fed one fix at a time (the importer does it beside the recorder, reusing the
+    /// distance the fix filter measured when the step is the filter's anchor-to-fix pair).
+    struct Steps {
+        private var speeds: [Double] = []
+        /// The previous fix (what a step needs of it), its segment, and whether it passes the
+        /// quality gates.
+        private var previous: (position: FixFilter.Position, segment: Int, usable: Bool)?
+        private let defaults = MetricsSettings()
+
+        /// The next fix in order; `known` may hold the geodesic already measured between the
+        /// previous fix and this one (used only when it is that exact pair).
+        mutating func add(_ f: Fix, segment s: Int, known: MeasuredPair = .none) {
+            let here = FixFilter.Position(f)
+            let usable = FixFilter.qualityRejection(f, settings: defaults) == nil
+            defer { previous = (here, s, usable) }
+            guard let p = previous, p.segment == s, here.time > p.position.time, usable, p.usable else { return }
+            let d = known.meters(from: p.position, to: here) ?? MeasuredPair.measure(p.position, here).meters
+            let v = d / (here.time - p.position.time)
+            if v.isFinite, v >= TrackSpeedCheck.movingSpeed { speeds.append(v) }
+        }
+
+        var check: TrackSpeedCheck { TrackSpeedCheck(medianOf: speeds) }
+
+        /// `check.warning(activity:distance:)`, without sorting the speeds when a count decides.
+        /// Sorted, the median is `s[n/2]` (n odd) or `(s[n/2-1] + s[n/2]) / 2` (n even), never
+        /// above `s[n/2]` (rounding is monotone); with fewer than `n - n/2` speeds above the limit,
+        /// `s[n/2]` is not above it, so neither is the median: no warning, as the sort would say.
+        func warning(activity: ActivityType, distance: Double) -> String? {
+            guard activity.supportsGPS, speeds.count >= TrackSpeedCheck.minimumSteps else { return nil }
+            let limit = activity.maxPlausibleSpeed
+            var above = 0
+            for v in speeds where v > limit { above += 1 }
+            if above < speeds.count - speeds.count / 2 { return nil }
+            return check.warning(activity: activity, distance: distance)
+        }
     }
 
     /// The activity a typical moving speed (m/s) suggests, or nil beyond any (a vehicle).
@@ -54,67 +76,5 @@ struct TrackSpeedCheck {
         let likely = TrackSpeedCheck.likelyActivity(speed: v).map { "likely " + $0.displayName.lowercased() } ?? "likely a motor vehicle"
         return "moves at \(kmh(v)) km/h median, far faster than \(activity.displayName.lowercased()) allows (\(kmh(activity.maxPlausibleSpeed)) km/h); "
             + "\(likely); distance kept as recorded (\(formatFixed(distance / 1000, decimals: 2)) km)"
-    }
-}
-
-/// Cheap, certain bounds on the length of a step, for `TrackSpeedCheck.warning`, without
-/// trigonometry. On the WGS84 ellipsoid the line element is `ds² = M²dφ² + p²dλ²` (M the
-/// meridian radius, between b²/a and a²/b; p = N·cos φ the parallel's radius, at most
-/// (a²/b)·cos φ). So the geodesic (the shortest path) is at most the length of the path
-/// straight in (φ, λ): `(a²/b)·√(Δφ² + (cosmax·Δλ)²)`, cosmax an upper bound of cos φ over the
-/// latitudes between the two ends (`1 − x²/2 + x⁴/24 ≥ cos x`, at the end nearer the equator,
-/// or 1 across it); and at least `(b²/a)·|Δφ|` (no path changes latitude faster). Margins far
-/// above the rounding of either side (Karney's, or the short-line formula's, ~1e-8 m) are added.
-enum SpeedBounds {
-    static let a = 6378137.0
-    static let b = a * (1 - 1 / 298.257223563)
-    static let radians = Double.pi / 180
-
-    /// Metres, at least the geodesic between the two points.
-    @inline(__always) static func upper(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let dphi = abs(lat2 - lat1) * radians
-        var dl = abs(lon2 - lon1)
-        if dl > 180 { dl = 360 - dl }
-        let x = (lat1 * lat2 <= 0 ? 0 : min(abs(lat1), abs(lat2))) * radians
-        let x2 = x * x
-        let cosmax = min(1, 1 - x2 / 2 + x2 * x2 / 24)
-        let dlambda = dl * radians * cosmax
-        return (a * a / b) * (dphi * dphi + dlambda * dlambda).squareRoot() * (1 + 1e-9) + 1e-6
-    }
-
-    /// Metres, at most the geodesic between the two points.
-    @inline(__always) static func lower(_ lat1: Double, _ lat2: Double) -> Double {
-        max(0, (b * b / a) * abs(lat2 - lat1) * radians * (1 - 1e-9) - 1e-6)
-    }
-
-    /// True when the track's median moving speed (as `TrackSpeedCheck` measures it) is certainly
-    /// at most `limit`. A step whose bound may exceed `limit` is measured exactly (the same
-    /// division of the same geodesic as `TrackSpeedCheck`), so the steps above `limit` are
-    /// counted exactly; then none above, or more steps certainly moving and at most `limit`
-    /// than above (the middle value, or both middle values of an even count, are then at most
-    /// `limit`), or certainly too few moving steps to say anything, settles it.
-    static func medianCannotExceed<F: Collection<Fix>, S: Collection<Int>>(_ limit: Double, fixes: F, segments: S) -> Bool {
-        guard limit.isFinite, limit >= TrackSpeedCheck.movingSpeed else { return false }
-        let settings = MetricsSettings()
-        var atMost = 0, above = 0, maybeMoving = 0
-        var previous: (fix: Fix, segment: Int, ok: Bool)?
-        for (f, s) in zip(fixes, segments) {
-            let ok = FixFilter.qualityRejection(f, settings: settings) == nil
-            defer { previous = (f, s, ok) }
-            guard let q = previous, q.segment == s, f.time > q.fix.time, ok, q.ok else { continue }
-            let dt = f.time - q.fix.time
-            let high = upper(q.fix.latitude, q.fix.longitude, f.latitude, f.longitude) / dt
-            if high < TrackSpeedCheck.movingSpeed { continue }  // certainly standing
-            maybeMoving += 1
-            if high <= limit {
-                if lower(q.fix.latitude, f.latitude) / dt >= TrackSpeedCheck.movingSpeed { atMost += 1 }
-                continue
-            }
-            let v = MeasuredDistance.geodesic(q.fix, f) / dt
-            if v.isFinite, v >= TrackSpeedCheck.movingSpeed {
-                if v > limit { above += 1 } else { atMost += 1 }
-            }
-        }
-        return maybeMoving < TrackSpeedCheck.minimumSteps || above == 0 || atMost > above
     }
 }

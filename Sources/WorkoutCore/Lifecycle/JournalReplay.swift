@@ -27,6 +27,7 @@ struct JournalReplay {
         var last = t0
         var stopped: Double?
         var shutdown: Double?
+        var scratch: [RecorderEvent] = []  // what `ingest` reports, unused here: one array for all
         for record in records.dropFirst() {
             switch record {
             case .alive, .shutdown: break
@@ -45,7 +46,8 @@ struct JournalReplay {
             case .marker(let t, let text):
                 recorder.marker(at: t, text: text); last = max(last, t)
             case .fix(let fix):
-                _ = recorder.ingest(fix)
+                scratch.removeAll(keepingCapacity: true)
+                recorder.ingest(fix, into: &scratch)
             case .heartRate(let t, let bpm, let rr):
                 recorder.heartRate(time: t, bpm: bpm, rr: rr)
             case .heartRateGap(let t):

@@ -9,67 +9,104 @@ public let standardBestEffortDistances: [Double] = [400, 1000, 1609.344, 5000, 1
 /// distance two monotone pointers find the best effort ending at a point (start interpolated)
 /// and starting at a point (end interpolated); the optimum of a piecewise-linear track always
 /// has one of its ends on a point, so this is exact and O(1) amortised per point.
+///
+/// Laid out for the per-point loop (it runs for every accepted fix of a day-long import): the
+/// points are one array of `Point`, and each distance's pointers and best time one `Lane`, both
+/// walked through unsafe buffers (the indices are bounded by the loop conditions).
 public struct BestEffortTracker: Sendable, Equatable {
     public let distances: [Double]
-    private var cum: [Double] = []
-    private var clock: [Double] = []
-    private var wall: [Double] = []
-    private var endPointer: [Int]
-    private var startPointer: [Int]
-    /// Best effort per distance (same order as `distances`), nil until the workout is that long.
-    public private(set) var best: [BestEffort?]
+    /// One accepted point: cumulative distance (m), elapsed clock (s), wall time (s).
+    private struct Point: Sendable, Equatable {
+        var cum: Double
+        var clock: Double
+        var wall: Double
+    }
+    /// One distance: its two pointers and its best effort so far (`seconds` is +infinity until
+    /// the workout is that long: every offered time is finite, so "none" needs no Optional).
+    private struct Lane: Sendable, Equatable {
+        let meters: Double
+        var endPointer = 0
+        var startPointer = 0
+        var seconds = Double.infinity
+        var startTime = 0.0
+
+        /// The previous tracker's `isFinite, >= 0, better than the best` in two comparisons:
+        /// `seconds` is +infinity or finite, so `s < seconds` already refuses +infinity (and NaN).
+        @inline(__always)
+        mutating func offer(seconds s: Double, start: Double) {
+            guard s >= 0, s < seconds else { return }
+            seconds = s
+            startTime = start
+        }
+    }
+    private var points: [Point] = []
+    private var lanes: [Lane]
 
     public init(distances: [Double] = standardBestEffortDistances) {
         self.distances = distances
-        endPointer = Array(repeating: 0, count: distances.count)
-        startPointer = Array(repeating: 0, count: distances.count)
-        best = Array(repeating: nil, count: distances.count)
+        lanes = distances.map { Lane(meters: $0) }
+    }
+
+    /// Best effort per distance (same order as `distances`), nil until the workout is that long.
+    public var best: [BestEffort?] {
+        lanes.map { $0.seconds < .infinity ? BestEffort(distanceMeters: $0.meters, seconds: $0.seconds, startTime: $0.startTime) : nil }
     }
 
     /// The efforts found so far, shortest distance first.
     public var efforts: [BestEffort] { best.compactMap { $0 } }
 
-    private func interpolate(_ a: [Double], _ i: Int, _ phi: Double) -> Double {
-        a[i] + phi * (a[i + 1] - a[i])
-    }
-
-    private mutating func offer(_ k: Int, seconds: Double, start: Double) {
-        guard seconds.isFinite, seconds >= 0 else { return }
-        if let b = best[k], b.seconds <= seconds { return }
-        best[k] = BestEffort(distanceMeters: distances[k], seconds: seconds, startTime: start)
-    }
+    /// Room for `n` more points (an import knows its count).
+    public mutating func reserveCapacity(_ n: Int) { points.reserveCapacity(points.count + n) }
 
     /// Adds one accepted point: cumulative distance (m, non-decreasing), elapsed clock (s) and
     /// wall time (s).
     public mutating func add(distance: Double, elapsed: Double, time: Double) {
-        cum.append(distance); clock.append(elapsed); wall.append(time)
-        let j = cum.count - 1
+        points.append(Point(cum: distance, clock: elapsed, wall: time))
+        let j = points.count - 1
         guard j > 0 else { return }
-        for k in distances.indices {
-            let x = distances[k]
+        points.withUnsafeBufferPointer { p in
+            lanes.withUnsafeMutableBufferPointer { lanes in
+                BestEffortTracker.advance(lanes, p, j)
+            }
+        }
+    }
+
+    /// The per-point step over every lane, `j` the new point (> 0). The arithmetic is the
+    /// original's, term for term (`a[i] + phi * (a[i + 1] - a[i])`), so results are bit-identical.
+    @inline(__always)
+    private static func advance(_ lanes: UnsafeMutableBufferPointer<Lane>, _ p: UnsafeBufferPointer<Point>, _ j: Int) {
+        let first = p[0].cum
+        let now = p[j], before = p[j - 1]
+        for k in 0..<lanes.count {
+            var lane = lanes[k]
+            let x = lane.meters
             // Efforts ending at point j: the start is where cum = cum[j] - x.
-            let target = cum[j] - x
-            if cum[0] <= target {
-                var s = endPointer[k]
-                while s + 1 <= j && cum[s + 1] <= target { s += 1 }
-                endPointer[k] = s
-                if s < j, cum[s + 1] > cum[s] {
-                    let phi = (target - cum[s]) / (cum[s + 1] - cum[s])
-                    offer(k, seconds: clock[j] - interpolate(clock, s, phi), start: interpolate(wall, s, phi))
+            let target = now.cum - x
+            if first <= target {
+                var s = lane.endPointer
+                while s + 1 <= j && p[s + 1].cum <= target { s += 1 }
+                lane.endPointer = s
+                let a = p[s]
+                if s < j, p[s + 1].cum > a.cum {
+                    let b = p[s + 1]
+                    let phi = (target - a.cum) / (b.cum - a.cum)
+                    lane.offer(seconds: now.clock - (a.clock + phi * (b.clock - a.clock)), start: a.wall + phi * (b.wall - a.wall))
                 } else {
-                    offer(k, seconds: clock[j] - clock[s], start: wall[s])
+                    lane.offer(seconds: now.clock - a.clock, start: a.wall)
                 }
             }
             // Efforts starting at points q whose end (cum[q] + x) is reached between j-1 and j.
-            var q = startPointer[k]
-            while q < j && cum[q] + x <= cum[j] {
-                let end = cum[q] + x
-                let phi = cum[j] > cum[j - 1] ? (end - cum[j - 1]) / (cum[j] - cum[j - 1]) : 1
-                let endClock = cum[q] + x <= cum[j - 1] ? clock[j - 1] : interpolate(clock, j - 1, phi)
-                offer(k, seconds: endClock - clock[q], start: wall[q])
+            var q = lane.startPointer
+            while q < j && p[q].cum + x <= now.cum {
+                let start = p[q]
+                let end = start.cum + x
+                let phi = now.cum > before.cum ? (end - before.cum) / (now.cum - before.cum) : 1
+                let endClock = start.cum + x <= before.cum ? before.clock : before.clock + phi * (now.clock - before.clock)
+                lane.offer(seconds: endClock - start.clock, start: start.wall)
                 q += 1
             }
-            startPointer[k] = q
+            lane.startPointer = q
+            lanes[k] = lane
         }
     }
 }

@@ -27,10 +27,28 @@ public enum FixDecision: Sendable, Equatable {
 public struct FixFilter: Sendable {
     public let activity: ActivityType
     /// The rules in force (changed by a reload while a workout records: the next fix follows them).
-    public internal(set) var settings: MetricsSettings
+    public internal(set) var settings: MetricsSettings {
+        didSet { maximumSpeed = settings.speedLimit.maximumSpeed(for: activity) }
+    }
     /// Fixes at or before this time are out of order until one is accepted (the workout start).
     private let startFloor: Double
     private var phase: Phase
+    /// The last anchor-to-fix distance `evaluate` (tracking) or `acceptMovement` measured.
+    public private(set) var lastMeasured = MeasuredPair.none
+
+    /// What the filter keeps of a fix: when, where, and the accuracy its radius widens to. A
+    /// `Fix` carries a dozen more optionals (about 190 bytes); the phase, rewritten for every
+    /// accepted fix, holds this 40-byte summary of it instead.
+    public struct Position: Sendable, Equatable {
+        public var time: Double
+        public var latitude: Double
+        public var longitude: Double
+        public var horizontalAccuracy: Double?
+
+        public init(_ fix: Fix) {
+            time = fix.time; latitude = fix.latitude; longitude = fix.longitude; horizontalAccuracy = fix.horizontalAccuracy
+        }
+    }
 
     /// Where the filter stands. Each case carries what exists in it; nothing is reset by hand.
     enum Phase: Sendable {
@@ -38,19 +56,19 @@ public struct FixFilter: Sendable {
         /// needed (`chain`). `anchor` is the last accepted fix before the loss, if any: a fix that
         /// agrees with it is trusted at once.
         /// -> tracking (a fix is trusted)
-        case warmingUp(anchor: Fix?, chain: Chain)
+        case warmingUp(anchor: Position?, chain: Chain)
         /// After a pause: the next acceptable fix starts a new segment, measured from nothing.
         /// -> tracking (next fix), warmingUp (restart after a signal loss)
-        case segmentPending(anchor: Fix)
+        case segmentPending(anchor: Position)
         /// Extending the track from `anchor`; `chain` holds too-fast fixes that agree with each
         /// other (enough of them and the receiver has really moved: a new segment).
         /// -> segmentPending, warmingUp (restart)
-        case tracking(anchor: Fix, chain: Chain)
+        case tracking(anchor: Position, chain: Chain)
     }
 
     /// Candidate fixes agreeing with each other but not (yet) with the anchor.
     struct Chain: Sendable {
-        var last: Fix?
+        var last: Position?
         var count = 0
         static let empty = Chain()
     }
@@ -59,12 +77,13 @@ public struct FixFilter: Sendable {
     public init(activity: ActivityType, settings: MetricsSettings, startedAt: Double = -Double.infinity) {
         self.activity = activity
         self.settings = settings
+        self.maximumSpeed = settings.speedLimit.maximumSpeed(for: activity)
         self.startFloor = startedAt.nextDown  // a fix stamped exactly at the start is in order
         self.phase = .warmingUp(anchor: nil, chain: .empty)
     }
 
-    /// The last accepted fix: the anchor distances are measured from.
-    public var lastAccepted: Fix? {
+    /// The last accepted fix (what the filter keeps of it): the anchor distances are measured from.
+    public var lastAccepted: Position? {
         switch phase {
         case .warmingUp(let anchor, _): return anchor
         case .segmentPending(let anchor), .tracking(let anchor, _): return anchor
@@ -72,7 +91,12 @@ public struct FixFilter: Sendable {
     }
 
     /// Time before which fixes are out of order (the workout start, then the last accepted fix).
-    public var floorTime: Double { lastAccepted?.time ?? startFloor }
+    public var floorTime: Double {
+        switch phase {
+        case .warmingUp(let anchor, _): return anchor?.time ?? startFloor
+        case .segmentPending(let anchor), .tracking(let anchor, _): return anchor.time
+        }
+    }
 
     /// Whether `warmUpCount` consistent fixes are still needed (at the start and after a loss).
     public var warmingUp: Bool {
@@ -103,11 +127,17 @@ public struct FixFilter: Sendable {
     }
 
     /// The highest plausible speed (m/s): the activity's, or any activity's for a device's track.
-    public var maximumSpeed: Double { settings.speedLimit.maximumSpeed(for: activity) }
+    /// Kept with the settings (asked for every fix; the activity's builds its whole profile).
+    public private(set) var maximumSpeed: Double
 
     /// The stationary radius used for a fix: the setting, widened to the fix's own accuracy.
     public func radius(for fix: Fix) -> Double {
         max(settings.stationaryRadius, fix.horizontalAccuracy ?? 0)
+    }
+
+    /// `radius(for:)` of a kept position (the same arithmetic).
+    private func radius(for p: Position) -> Double {
+        max(settings.stationaryRadius, p.horizontalAccuracy ?? 0)
     }
 
     /// The next accepted fix starts a new segment; with `warmUp`, only after a new warm-up
@@ -122,7 +152,7 @@ public struct FixFilter: Sendable {
     }
 
     /// Whether `b` follows `a` plausibly: later, not a jump, not faster than the activity allows.
-    private func consistent(_ a: Fix, _ b: Fix) -> Bool {
+    private func consistent(_ a: Position, _ b: Position) -> Bool {
         let dt = b.time - a.time
         guard dt > 0 else { return false }
         let d = Geodesic.wgs84.distance(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude)
@@ -131,7 +161,7 @@ public struct FixFilter: Sendable {
     }
 
     /// Adds `fix` to `chain`; true when the chain is long enough to be trusted.
-    private func extend(_ chain: inout Chain, with fix: Fix) -> Bool {
+    private func extend(_ chain: inout Chain, with fix: Position) -> Bool {
         if let last = chain.last, consistent(last, fix) {
             chain.count += 1
         } else {
@@ -141,7 +171,7 @@ public struct FixFilter: Sendable {
         return chain.count >= max(1, settings.warmUpCount)
     }
 
-    private mutating func accept(_ fix: Fix, distance: Double, newSegment: Bool) -> FixDecision {
+    private mutating func accept(_ fix: Position, distance: Double, newSegment: Bool) -> FixDecision {
         phase = .tracking(anchor: fix, chain: .empty)
         return .accepted(distance: distance, newSegment: newSegment)
     }
@@ -151,8 +181,9 @@ public struct FixFilter: Sendable {
     /// from the last accepted fix.
     public mutating func acceptMovement(_ fix: Fix) -> FixDecision {
         guard let anchor = lastAccepted, fix.time > anchor.time else { return .rejected(.outOfOrder) }
-        let d = Geodesic.wgs84.distance(latitude1: anchor.latitude, longitude1: anchor.longitude, latitude2: fix.latitude, longitude2: fix.longitude)
-        return accept(fix, distance: d, newSegment: false)
+        let here = Position(fix)
+        lastMeasured = .measure(anchor, here)
+        return accept(here, distance: lastMeasured.meters, newSegment: false)
     }
 
     /// Decides about `fix`. `minimumMove` raises the stationary radius: the recorder passes
@@ -160,33 +191,39 @@ public struct FixFilter: Sendable {
     public mutating func evaluate(_ fix: Fix, minimumMove: Double = 0) -> FixDecision {
         if let reason = FixFilter.qualityRejection(fix, settings: settings) { return .rejected(reason) }
         if !(fix.time > floorTime) { return .rejected(.outOfOrder) }
+        let here = Position(fix)
         switch phase {
         case .warmingUp(let anchor, var chain):
-            if let last = chain.last, fix.time <= last.time {
-                if fix.time == last.time { return .rejected(.outOfOrder) }
+            if let last = chain.last, here.time <= last.time {
+                if here.time == last.time { return .rejected(.outOfOrder) }
                 chain = .empty  // time went backwards: start the chain again
             }
             // After a signal loss, a fix that agrees with where the track was is trusted at once.
-            if let anchor, consistent(anchor, fix) { return accept(fix, distance: 0, newSegment: true) }
-            if extend(&chain, with: fix) { return accept(fix, distance: 0, newSegment: true) }
+            if let anchor, consistent(anchor, here) { return accept(here, distance: 0, newSegment: true) }
+            if extend(&chain, with: here) { return accept(here, distance: 0, newSegment: true) }
             phase = .warmingUp(anchor: anchor, chain: chain)
             return .rejected(.warmUp)
         case .segmentPending:
-            return accept(fix, distance: 0, newSegment: true)
-        case .tracking(let anchor, var chain):
-            let d = Geodesic.wgs84.distance(latitude1: anchor.latitude, longitude1: anchor.longitude, latitude2: fix.latitude, longitude2: fix.longitude)
-            let r = radius(for: fix)
-            let dt = fix.time - anchor.time
+            return accept(here, distance: 0, newSegment: true)
+        case .tracking(let anchor, let pending):
+            lastMeasured = .measure(anchor, here)
+            let d = lastMeasured.meters
+            let r = radius(for: here)
+            let dt = here.time - anchor.time
             if max(0, d - 2 * max(r, radius(for: anchor))) / dt > maximumSpeed {
-                if let last = chain.last, fix.time <= last.time { chain = .empty }
-                if extend(&chain, with: fix) { return accept(fix, distance: 0, newSegment: true) }
+                var chain = pending
+                if let last = chain.last, here.time <= last.time { chain = .empty }
+                if extend(&chain, with: here) { return accept(here, distance: 0, newSegment: true) }
                 phase = .tracking(anchor: anchor, chain: chain)
                 return .rejected(.tooFast)
             }
-            phase = .tracking(anchor: anchor, chain: .empty)
-            if d > settings.jumpThreshold { return accept(fix, distance: 0, newSegment: true) }
-            if d < max(r, minimumMove) { return .rejected(.stationaryJitter) }
-            return accept(fix, distance: d, newSegment: false)
+            if d > settings.jumpThreshold { return accept(here, distance: 0, newSegment: true) }
+            if d < max(r, minimumMove) {
+                phase = .tracking(anchor: anchor, chain: .empty)
+                return .rejected(.stationaryJitter)
+            }
+            // `accept` writes the phase once (not first the emptied chain, then the new anchor).
+            return accept(here, distance: d, newSegment: false)
         }
     }
 }

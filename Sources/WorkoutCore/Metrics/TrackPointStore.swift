@@ -95,8 +95,13 @@ public struct TrackPointStore: RandomAccessCollection, Sendable, Equatable {
     }
 
     public mutating func append(_ p: TrackPoint) {
-        let f = p.fix
-        if runSegment.last != p.segment { runStart.append(time.count); runSegment.append(p.segment) }
+        append(p.fix, rejection: p.rejection, segment: p.segment)
+    }
+
+    /// `append(TrackPoint(fix:rejection:segment:))` without building the point (the recorder's
+    /// per-fix path).
+    public mutating func append(_ f: Fix, rejection: RejectionReason?, segment: Int) {
+        if runSegment.last != segment { runStart.append(time.count); runSegment.append(segment) }
         time.append(f.time)
         latitude.append(f.latitude)
         longitude.append(f.longitude)
@@ -111,7 +116,17 @@ public struct TrackPointStore: RandomAccessCollection, Sendable, Equatable {
         power.append(f.power)
         temperature.append(f.temperature)
         codes.append(UInt16(truncatingIfNeeded: f.mode.rawValue) & 0xF | TrackPointStore.code(f.quality) << 4
-                     | TrackPointStore.code(p.rejection) << 8)
+                     | TrackPointStore.code(rejection) << 8)
+    }
+
+    /// Room for `n` points in all in every column (an import knows its count).
+    public mutating func reserveCapacity(_ n: Int) {
+        time.reserveCapacity(n); latitude.reserveCapacity(n); longitude.reserveCapacity(n)
+        altitude.reserveCapacity(n); speed.reserveCapacity(n); course.reserveCapacity(n)
+        hdop.reserveCapacity(n); accuracy.reserveCapacity(n)
+        satellites.reserveCapacity(n); heartRate.reserveCapacity(n); cadence.reserveCapacity(n)
+        power.reserveCapacity(n); temperature.reserveCapacity(n)
+        codes.reserveCapacity(n)
     }
 
     /// Every point as an array (what a finished `Workout` holds).
@@ -187,6 +202,10 @@ struct DecimalColumn: Sendable {
         return Int32(k)
     }
 
+    mutating func reserveCapacity(_ n: Int) {
+        if full != nil { full!.reserveCapacity(n) } else { milli.reserveCapacity(n) }
+    }
+
     mutating func append(_ v: Double?) {
         if full != nil {
             full!.append(v.map(\.bitPattern) ?? DecimalColumn.nilBits)
@@ -212,6 +231,10 @@ struct SmallIntColumn: Sendable {
         if let full { return full[i] }
         let k = small[i]
         return k == Int16.min ? nil : Int(k)
+    }
+
+    mutating func reserveCapacity(_ n: Int) {
+        if full != nil { full!.reserveCapacity(n) } else { small.reserveCapacity(n) }
     }
 
     mutating func append(_ v: Int?) {

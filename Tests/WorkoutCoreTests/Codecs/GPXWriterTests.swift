@@ -40,6 +40,36 @@ import Testing
         }
     }
 
+    /// The buffer grows from the smallest room and hands over exactly what was written, the
+    /// same text a `String` built piece by piece gives; the output is empty afterwards.
+    @Test func outputGrowsAndHandsOverWhatWasWritten() {
+        var out = XMLOutput(capacity: 0)
+        var expected = ""
+        for i in 0..<5_000 {
+            out.append("<a x=\"")
+            out.appendFixed(Double(i) / 7, decimals: 7)
+            out.append("\">")
+            out.appendInt(i - 2_500)
+            out.appendEscaped("<&\"'>\u{01}é")
+            out.appendTime(1_709_164_799.5 + Double(i) * 3_600)
+            out.append("</a>\n")
+            expected += "<a x=\"\(formatFixed(Double(i) / 7, decimals: 7))\">\(i - 2_500)&lt;&amp;&quot;&apos;&gt;é"
+                + ISO8601.format(1_709_164_799.5 + Double(i) * 3_600, fractionDigits: 3) + "</a>\n"
+        }
+        out.appendFixed(1e300, decimals: 2)
+        expected += formatFixed(1e300, decimals: 2)
+        #expect(String(decoding: out.bytes, as: UTF8.self) == expected)
+        #expect(String(decoding: out.takeBytes(), as: UTF8.self) == expected)
+        #expect(out.takeBytes().isEmpty)
+        // A copy is a value: writing to one leaves the other as it was.
+        out.append("a")
+        var copy = out
+        copy.append("b")
+        out.append("c")
+        #expect(String(decoding: out.bytes, as: UTF8.self) == "ac")
+        #expect(String(decoding: copy.bytes, as: UTF8.self) == "ab")
+    }
+
     /// Export of every shared file: schema-valid, read back by gpsbabel, gpxpy and our reader
     /// with the same points; rejected fixes left out; lap and marker as waypoints.
     @Test(.enabled(if: SharedData.usable),

@@ -39,8 +39,13 @@ extension FITActivityFile {
         if let t = truncatedAt { notes.append("cut short at byte \(t): kept the whole messages before it (no CRC to check)") }
         let lapList = laps.sorted { $0.startTime < $1.startTime }
         func track(_ recs: ArraySlice<FITRecord>, _ session: FITSpan?, label: String?) -> Importer.Track? {
-            let fixes = recs.compactMap(\.fix)
-            let heartOnly = recs.filter { $0.fix == nil }.map { HeartRateSample(time: $0.time, bpm: $0.heartRate) }
+            // One pass: a record with a position is a fix, one without gives its heart rate.
+            var fixes: [Fix] = []
+            fixes.reserveCapacity(recs.count)
+            var heartOnly: [HeartRateSample] = []
+            for r in recs {
+                if let f = r.fix { fixes.append(f) } else { heartOnly.append(HeartRateSample(time: r.time, bpm: r.heartRate)) }
+            }
             guard !fixes.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) else { return nil }
             let inside = lapList.filter { l in session.map { l.startTime >= $0.startTime - 1 && l.endTime <= $0.endTime + 1 } ?? true }
             return Importer.Track(fixes: fixes, activity: activity(of: session), origin: .device, format: .fit,

@@ -112,6 +112,8 @@ public struct FITActivityFile: Sendable, Equatable {
     /// `file_id` type). A file cut short keeps its whole messages (`truncatedAt` says where).
     public static func read(_ bytes: [UInt8]) throws(FITError) -> FITActivityFile {
         var out = FITActivityFile()
+        // A record message takes ~30-60 bytes: room for most files' records without regrowing.
+        out.records.reserveCapacity(bytes.count / 48)
         var sawFileID = false
         let result: Result<FITMessageDecoder.Outcome, FITError> = bytes.withUnsafeBufferPointer { buf in
             do throws(FITError) {

@@ -14,12 +14,45 @@
 ///
 /// Memory: 16 definitions at most per file; nothing else grows with the input.
 public struct FITMessageDecoder {
-    /// One field of a definition.
+    /// One field of a definition, with how its first element reads, worked out once per
+    /// definition instead of once per value read.
     struct Field: Sendable {
         var number: UInt8
         var size: UInt8
         var baseType: UInt8
         var offset: Int
+        /// Bytes of the first element when the base type is an integer one that fits the field
+        /// (1, 2, 4 or 8), else 0: floats, strings, unknown types and fields too short read as absent.
+        var elementSize: UInt8
+        /// The base type's invalid value (the field is absent when it holds it).
+        var invalid: UInt64
+        var sign: Signedness
+
+        enum Signedness: Sendable { case signed, unsigned }
+
+        init(number: UInt8, size: UInt8, baseType: UInt8, offset: Int) {
+            self.number = number
+            self.size = size
+            self.baseType = baseType
+            self.offset = offset
+            let element: UInt8
+            switch baseType & 0x1F {
+            case 0, 2, 13: element = 1; invalid = 0xFF; sign = .unsigned
+            case 1: element = 1; invalid = 0x7F; sign = .signed
+            case 3: element = 2; invalid = 0x7FFF; sign = .signed
+            case 4: element = 2; invalid = 0xFFFF; sign = .unsigned
+            case 5: element = 4; invalid = 0x7FFF_FFFF; sign = .signed
+            case 6: element = 4; invalid = 0xFFFF_FFFF; sign = .unsigned
+            case 14: element = 8; invalid = 0x7FFF_FFFF_FFFF_FFFF; sign = .signed
+            case 15: element = 8; invalid = UInt64.max; sign = .unsigned
+            case 10: element = 1; invalid = 0; sign = .unsigned  // uint8z
+            case 11: element = 2; invalid = 0; sign = .unsigned  // uint16z
+            case 12: element = 4; invalid = 0; sign = .unsigned  // uint32z
+            case 16: element = 8; invalid = 0; sign = .unsigned  // uint64z
+            default: element = 0; invalid = 0; sign = .unsigned  // 7 string, 8/9 floats (no profile field workoutd reads is a float), unknown
+            }
+            elementSize = size >= element ? element : 0
+        }
     }
 
     /// A definition message: the layout of the data messages of one local type.
@@ -61,42 +94,31 @@ public struct FITMessageDecoder {
         }
 
         /// The raw bits of the field's first element, nil when absent or invalid for its type.
+        /// Reads straight from the input: `walkMessages` checked that the whole message is in
+        /// it, and a field lies inside its message.
         @inline(__always)
         private func raw(_ number: UInt8) -> (bits: UInt64, size: Int, signed: Bool)? {
-            guard let f = field(number) else { return nil }
-            let t = f.baseType & 0x1F
-            let size: Int
-            switch t {
-            case 0, 1, 2, 7, 10, 13: size = 1
-            case 3, 4, 11: size = 2
-            case 5, 6, 8, 12: size = 4
-            case 9, 14, 15, 16: size = 8
-            default: return nil
+            guard let f = field(number), f.elementSize != 0 else { return nil }
+            let p = UnsafeRawPointer(bytes.baseAddress! + (start + f.offset))
+            let big = definition.bigEndian
+            let v: UInt64
+            switch f.elementSize {
+            case 1: v = UInt64(p.load(as: UInt8.self))
+            case 2:
+                let x = p.loadUnaligned(as: UInt16.self)
+                v = UInt64(big ? UInt16(bigEndian: x) : UInt16(littleEndian: x))
+            case 4:
+                let x = p.loadUnaligned(as: UInt32.self)
+                v = UInt64(big ? UInt32(bigEndian: x) : UInt32(littleEndian: x))
+            default:
+                let x = p.loadUnaligned(as: UInt64.self)
+                v = big ? UInt64(bigEndian: x) : UInt64(littleEndian: x)
             }
-            guard Int(f.size) >= size else { return nil }
-            var v: UInt64 = 0
-            let base = start + f.offset
-            if definition.bigEndian {
-                for k in 0..<size { v = v << 8 | UInt64(bytes[base + k]) }
-            } else {
-                for k in (0..<size).reversed() { v = v << 8 | UInt64(bytes[base + k]) }
+            if v == f.invalid { return nil }
+            switch f.sign {
+            case .signed: return (v, Int(f.elementSize), true)
+            case .unsigned: return (v, Int(f.elementSize), false)
             }
-            let invalid: UInt64
-            let signed: Bool
-            switch t {
-            case 0, 2, 13: invalid = 0xFF; signed = false
-            case 1: invalid = 0x7F; signed = true
-            case 3: invalid = 0x7FFF; signed = true
-            case 4: invalid = 0xFFFF; signed = false
-            case 5: invalid = 0x7FFF_FFFF; signed = true
-            case 6: invalid = 0xFFFF_FFFF; signed = false
-            case 14: invalid = 0x7FFF_FFFF_FFFF_FFFF; signed = true
-            case 15: invalid = UInt64.max; signed = false
-            case 10, 11, 12, 16: invalid = 0; signed = false
-            case 8, 9: return nil  // floats: no profile field workoutd reads is a float
-            default: return nil  // strings
-            }
-            return v == invalid ? nil : (v, size, signed)
         }
 
         /// A field's value whatever its integer type (sign-extended when signed), nil when absent,

@@ -67,7 +67,7 @@ public enum GPXWriter {
         }
         if segment != nil { out.append("  </trkseg>\n") }
         out.append(" </trk>\n</gpx>\n")
-        return out.bytes
+        return out.takeBytes()
     }
 
     /// The GPX document as a string.
@@ -75,55 +75,60 @@ public enum GPXWriter {
         String(decoding: write(workout, options: options), as: UTF8.self)
     }
 
+    /// The room of one `<trkpt>`: its markup (~260 bytes) and every number at its longest.
+    static var maxPointBytes: Int { 1024 }
+
     private static func writePoint(_ f: Fix, _ out: inout XMLOutput) {
-        out.append("   <trkpt lat=\"")
-        out.appendFixed(f.latitude, decimals: coordinateDecimals)
-        out.append("\" lon=\"")
-        out.appendFixed(f.longitude, decimals: coordinateDecimals)
-        out.append("\">")
-        if let ele = f.altitude, ele.isFinite {
-            out.append("<ele>")
-            out.appendFixed(ele, decimals: elevationDecimals)
-            out.append("</ele>")
-        }
-        out.append("<time>")
-        out.appendTime(f.time)
-        out.append("</time>")
-        if let sat = f.satellites, sat >= 0 {
-            out.append("<sat>")
-            out.appendInt(sat)
-            out.append("</sat>")
-        }
-        if let hdop = f.hdop, hdop.isFinite, hdop >= 0 {
-            out.append("<hdop>")
-            out.appendFixed(hdop, decimals: 2)
-            out.append("</hdop>")
-        }
-        // TrackPointExtension v1 (in its order atemp, hr, cad): hr is 1...255, cad 0...254; anything
-        // else is not writable. Power has no element in v1 and is not written.
-        let hr = f.heartRate.flatMap { (1...255).contains($0) ? $0 : nil }
-        let cad = f.cadence.flatMap { (0...254).contains($0) ? $0 : nil }
-        let atemp = f.temperature.flatMap { (-273...1000).contains($0) ? $0 : nil }
-        if hr != nil || cad != nil || atemp != nil {
-            out.append("<extensions><gpxtpx:TrackPointExtension>")
-            if let atemp {
-                out.append("<gpxtpx:atemp>")
-                out.appendInt(atemp)
-                out.append("</gpxtpx:atemp>")
+        out.appendPiece(capacity: maxPointBytes) { w, day in
+            w.literal("   <trkpt lat=\"")
+            w.fixed(f.latitude, decimals: coordinateDecimals)
+            w.literal("\" lon=\"")
+            w.fixed(f.longitude, decimals: coordinateDecimals)
+            w.literal("\">")
+            if let ele = f.altitude, ele.isFinite {
+                w.literal("<ele>")
+                w.fixed(ele, decimals: elevationDecimals)
+                w.literal("</ele>")
             }
-            if let hr {
-                out.append("<gpxtpx:hr>")
-                out.appendInt(hr)
-                out.append("</gpxtpx:hr>")
+            w.literal("<time>")
+            w.utcTime(f.time, &day)
+            w.literal("</time>")
+            if let sat = f.satellites, sat >= 0 {
+                w.literal("<sat>")
+                w.int(sat)
+                w.literal("</sat>")
             }
-            if let cad {
-                out.append("<gpxtpx:cad>")
-                out.appendInt(cad)
-                out.append("</gpxtpx:cad>")
+            if let hdop = f.hdop, hdop.isFinite, hdop >= 0 {
+                w.literal("<hdop>")
+                w.fixed(hdop, decimals: 2)
+                w.literal("</hdop>")
             }
-            out.append("</gpxtpx:TrackPointExtension></extensions>")
+            // TrackPointExtension v1 (in its order atemp, hr, cad): hr is 1...255, cad 0...254; anything
+            // else is not writable. Power has no element in v1 and is not written.
+            let hr = f.heartRate.flatMap { (1...255).contains($0) ? $0 : nil }
+            let cad = f.cadence.flatMap { (0...254).contains($0) ? $0 : nil }
+            let atemp = f.temperature.flatMap { (-273...1000).contains($0) ? $0 : nil }
+            if hr != nil || cad != nil || atemp != nil {
+                w.literal("<extensions><gpxtpx:TrackPointExtension>")
+                if let atemp {
+                    w.literal("<gpxtpx:atemp>")
+                    w.int(atemp)
+                    w.literal("</gpxtpx:atemp>")
+                }
+                if let hr {
+                    w.literal("<gpxtpx:hr>")
+                    w.int(hr)
+                    w.literal("</gpxtpx:hr>")
+                }
+                if let cad {
+                    w.literal("<gpxtpx:cad>")
+                    w.int(cad)
+                    w.literal("</gpxtpx:cad>")
+                }
+                w.literal("</gpxtpx:TrackPointExtension></extensions>")
+            }
+            w.literal("</trkpt>\n")
         }
-        out.append("</trkpt>\n")
     }
 
     /// Lap and marker events as waypoints, named "Lap n" / the marker text ("Marker n").

@@ -217,13 +217,14 @@ public struct NMEADecoder: Sendable {
         }
         // A '$' inside the line means a sentence was cut and the next one glued on: the fragment
         // before it is malformed, the rest is decoded on its own.
-        var k = s + 1
-        while k < end {
-            if b[k] == UInt8(ascii: "$") {
+        if s + 1 < end, let base = b.baseAddress {
+            var from = s + 1
+            while from < end, let hit = memchr(base + from, Int32(UInt8(ascii: "$")), end - from) {
+                let k = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                 stats.malformed += 1
                 s = k
+                from = k + 1
             }
-            k += 1
         }
         processSentence(b, s, end, emit)
     }
@@ -241,62 +242,69 @@ public struct NMEADecoder: Sendable {
             expected = hi << 4 | lo
             bodyEnd = end - 3
         }
-        var x: UInt8 = 0
-        var k = s + 1
-        while k < bodyEnd {
-            let c = b[k]
-            if c < 0x20 || c > 0x7E || c == UInt8(ascii: "*") { stats.malformed += 1; return }
-            x ^= c
-            k += 1
-        }
-        if let expected {
-            guard expected == x else { stats.badChecksum += 1; return }
-        } else if !options.acceptMissingChecksum {
-            stats.missingChecksum += 1
-            return
-        }
-        // Address field.
-        var comma = s + 1
-        while comma < bodyEnd, b[comma] != UInt8(ascii: ",") { comma += 1 }
-        let addrLen = comma - (s + 1)
-        guard addrLen >= 2 else { stats.malformed += 1; return }
-        stats.sentences += 1
-        if b[s] == UInt8(ascii: "!") { stats.unsupported += 1; return }
-        if b[s + 1] == UInt8(ascii: "P") { stats.proprietary += 1; return }
-        guard addrLen == 5 || addrLen == 6, comma < bodyEnd else { stats.unsupported += 1; return }
-        let t0 = UInt32(b[comma - 3]), t1 = UInt32(b[comma - 2]), t2 = UInt32(b[comma - 1])
-        let type = t0 << 16 | t1 << 8 | t2
-        let kind: SentenceKind
-        switch type {
-        case NMEADecoder.code("GGA"): kind = .gga
-        case NMEADecoder.code("RMC"): kind = .rmc
-        case NMEADecoder.code("GLL"): kind = .gll
-        case NMEADecoder.code("VTG"): kind = .vtg
-        case NMEADecoder.code("GSA"): kind = .gsa
-        case NMEADecoder.code("GSV"): kind = .gsv
-        case NMEADecoder.code("ZDA"): kind = .zda
-        default: stats.unsupported += 1; return
-        }
-        let ok = withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * NMEADecoder.maxFields) { tmp -> Bool in
+        // One pass over the body: the XOR checksum, the characters (printable ASCII, no '*'),
+        // and where the commas are (the first NMEADecoder.maxFields of them).
+        let ok = withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * NMEADecoder.maxFields) { tmp -> Bool? in
             let starts = tmp.baseAddress!
             let ends = starts + NMEADecoder.maxFields
-            var count = 1
+            let commas = ends + NMEADecoder.maxFields
+            var commaCount = 0
+            var x: UInt8 = 0
+            var bad = false
+            let p = b.baseAddress!
+            var k = s + 1
+            while k < bodyEnd {
+                let c = p[k]
+                bad = bad || c < 0x20 || c > 0x7E || c == UInt8(ascii: "*")
+                x ^= c
+                if c == UInt8(ascii: ","), commaCount < NMEADecoder.maxFields {
+                    commas[commaCount] = k
+                    commaCount += 1
+                }
+                k += 1
+            }
+            if bad { stats.malformed += 1; return nil }
+            if let expected {
+                guard expected == x else { stats.badChecksum += 1; return nil }
+            } else if !options.acceptMissingChecksum {
+                stats.missingChecksum += 1
+                return nil
+            }
+            // Address field.
+            let comma = commaCount > 0 ? commas[0] : bodyEnd
+            let addrLen = comma - (s + 1)
+            guard addrLen >= 2 else { stats.malformed += 1; return nil }
+            stats.sentences += 1
+            if b[s] == UInt8(ascii: "!") { stats.unsupported += 1; return nil }
+            if b[s + 1] == UInt8(ascii: "P") { stats.proprietary += 1; return nil }
+            guard addrLen == 5 || addrLen == 6, comma < bodyEnd else { stats.unsupported += 1; return nil }
+            let t0 = UInt32(b[comma - 3]), t1 = UInt32(b[comma - 2]), t2 = UInt32(b[comma - 1])
+            let type = t0 << 16 | t1 << 8 | t2
+            let kind: SentenceKind
+            switch type {
+            case NMEADecoder.code("GGA"): kind = .gga
+            case NMEADecoder.code("RMC"): kind = .rmc
+            case NMEADecoder.code("GLL"): kind = .gll
+            case NMEADecoder.code("VTG"): kind = .vtg
+            case NMEADecoder.code("GSA"): kind = .gsa
+            case NMEADecoder.code("GSV"): kind = .gsv
+            case NMEADecoder.code("ZDA"): kind = .zda
+            default: stats.unsupported += 1; return nil
+            }
+            // Field k (k >= 1) runs from the comma before it to the next one, or the end of the
+            // body; at most NMEADecoder.maxFields fields (the address is field 0).
+            let count = min(commaCount + 1, NMEADecoder.maxFields)
             starts[0] = s + 1
             ends[0] = comma
-            var fs = comma + 1
-            var j = fs
-            while j <= bodyEnd && count < NMEADecoder.maxFields {
-                if j == bodyEnd || b[j] == UInt8(ascii: ",") {
-                    starts[count] = fs
-                    ends[count] = j
-                    count += 1
-                    fs = j + 1
-                }
-                j += 1
+            var f = 1
+            while f < count {
+                starts[f] = commas[f - 1] + 1
+                ends[f] = f < commaCount ? commas[f] : bodyEnd
+                f += 1
             }
-            let f = Fields(b: b, start: starts, end: ends, count: count)
-            return decode(kind, f, emit)
+            return decode(kind, Fields(b: b, start: starts, end: ends, count: count), emit)
         }
+        guard let ok else { return }
         if ok { stats.decoded += 1 } else { stats.malformed += 1 }
     }
 

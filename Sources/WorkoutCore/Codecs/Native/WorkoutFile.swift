@@ -47,9 +47,17 @@ public enum WorkoutFile {
         var out: [UInt8] = []
         out.reserveCapacity(head.utf8.count + 16 + points.count * 100)
         out.append(contentsOf: head.utf8)
-        for (k, p) in points.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")); out.append(10) }
-            writePoint(p, to: &out)
+        // Each point is formed in one scratch buffer and appended at once (see `ByteWriter`).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxPointBytes) { scratch in
+            var w = ByteWriter(scratch)
+            var first = true
+            for p in points {
+                w.reset()
+                if !first { w.byte(UInt8(ascii: ",")); w.byte(10) }
+                first = false
+                writePoint(p, &w)
+                out.append(contentsOf: w.written)
+            }
         }
         out.append(UInt8(ascii: "]"))
         if !heartRate.isEmpty { writeHeartRate(heartRate, to: &out) }
@@ -60,22 +68,29 @@ public enum WorkoutFile {
     /// `,"heartRate":{"samples":[[t,bpm],...],"rr":[[t,v],...]}`
     static func writeHeartRate(_ h: HeartRateSeries, to out: inout [UInt8]) {
         out.append(contentsOf: #","heartRate":{"samples":["#.utf8)
-        for (k, s) in h.samples.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "["))
-            appendFixed(s.time, decimals: 3, to: &out)
-            out.append(UInt8(ascii: ","))
-            optInt(s.bpm, &out)
-            out.append(UInt8(ascii: "]"))
-        }
-        out.append(contentsOf: #"],"rr":["#.utf8)
-        for (k, r) in h.rrIntervals.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "["))
-            appendFixed(r.time, decimals: 3, to: &out)
-            out.append(UInt8(ascii: ","))
-            appendInt(Int(r.interval1024), to: &out)
-            out.append(UInt8(ascii: "]"))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { scratch in
+            var w = ByteWriter(scratch)
+            for (k, s) in h.samples.enumerated() {
+                w.reset()
+                if k > 0 { w.byte(UInt8(ascii: ",")) }
+                w.byte(UInt8(ascii: "["))
+                w.fixed(s.time, decimals: 3)
+                w.byte(UInt8(ascii: ","))
+                optInt(s.bpm, &w)
+                w.byte(UInt8(ascii: "]"))
+                out.append(contentsOf: w.written)
+            }
+            out.append(contentsOf: #"],"rr":["#.utf8)
+            for (k, r) in h.rrIntervals.enumerated() {
+                w.reset()
+                if k > 0 { w.byte(UInt8(ascii: ",")) }
+                w.byte(UInt8(ascii: "["))
+                w.fixed(r.time, decimals: 3)
+                w.byte(UInt8(ascii: ","))
+                w.int(Int(r.interval1024))
+                w.byte(UInt8(ascii: "]"))
+                out.append(contentsOf: w.written)
+            }
         }
         out.append(contentsOf: "]}".utf8)
     }
@@ -102,44 +117,53 @@ public enum WorkoutFile {
     /// optional tail is written only as far as needed (quality `null` when power or temperature
     /// follow), so points without them are byte for byte what older versions wrote.
     static func writePoint(_ p: TrackPoint, to out: inout [UInt8]) {
-        let f = p.fix
-        let comma = UInt8(ascii: ",")
-        out.append(UInt8(ascii: "["))
-        appendFixed(f.time, decimals: 3, to: &out); out.append(comma)
-        appendFixed(f.latitude, decimals: 9, to: &out); out.append(comma)
-        appendFixed(f.longitude, decimals: 9, to: &out); out.append(comma)
-        opt(f.altitude, 3, &out); out.append(comma)
-        opt(f.speed, 3, &out); out.append(comma)
-        opt(f.course, 2, &out); out.append(comma)
-        appendInt(f.mode.rawValue, to: &out); out.append(comma)
-        opt(f.horizontalAccuracy, 2, &out); out.append(comma)
-        optInt(f.satellites, &out); out.append(comma)
-        opt(f.hdop, 2, &out); out.append(comma)
-        optInt(f.heartRate, &out); out.append(comma)
-        optInt(f.cadence, &out); out.append(comma)
-        appendInt(p.segment, to: &out); out.append(comma)
-        if let r = p.rejection { quoted(r.rawValue, &out) } else { out.append(contentsOf: "null".utf8) }
-        if f.quality != nil || f.power != nil || f.temperature != nil {
-            out.append(comma)
-            if let q = f.quality { quoted(q.rawValue, &out) } else { out.append(contentsOf: "null".utf8) }
-        }
-        if f.power != nil || f.temperature != nil {
-            out.append(comma); optInt(f.power, &out)
-            out.append(comma); optInt(f.temperature, &out)
-        }
-        out.append(UInt8(ascii: "]"))
+        ByteWriter.append(to: &out, capacity: maxPointBytes) { writePoint(p, &$0) }
     }
 
-    @inline(__always) static func quoted(_ s: String, _ out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: s.utf8)  // enum raw values: plain ASCII, nothing to escape
-        out.append(UInt8(ascii: "\""))
+    /// The scratch buffer of one point: its 17 fields at their longest (a number's 32 bytes or
+    /// a quoted enum name), commas, brackets and the `,\n` before it, with room to spare.
+    static var maxPointBytes: Int { 1024 }
+
+    @inline(__always)
+    static func writePoint(_ p: TrackPoint, _ w: inout ByteWriter) {
+        let f = p.fix
+        let comma = UInt8(ascii: ",")
+        w.byte(UInt8(ascii: "["))
+        w.fixed(f.time, decimals: 3); w.byte(comma)
+        w.fixed(f.latitude, decimals: 9); w.byte(comma)
+        w.fixed(f.longitude, decimals: 9); w.byte(comma)
+        opt(f.altitude, 3, &w); w.byte(comma)
+        opt(f.speed, 3, &w); w.byte(comma)
+        opt(f.course, 2, &w); w.byte(comma)
+        w.int(f.mode.rawValue); w.byte(comma)
+        opt(f.horizontalAccuracy, 2, &w); w.byte(comma)
+        optInt(f.satellites, &w); w.byte(comma)
+        opt(f.hdop, 2, &w); w.byte(comma)
+        optInt(f.heartRate, &w); w.byte(comma)
+        optInt(f.cadence, &w); w.byte(comma)
+        w.int(p.segment); w.byte(comma)
+        if let r = p.rejection { quoted(r.rawValue, &w) } else { w.literal("null") }
+        if f.quality != nil || f.power != nil || f.temperature != nil {
+            w.byte(comma)
+            if let q = f.quality { quoted(q.rawValue, &w) } else { w.literal("null") }
+        }
+        if f.power != nil || f.temperature != nil {
+            w.byte(comma); optInt(f.power, &w)
+            w.byte(comma); optInt(f.temperature, &w)
+        }
+        w.byte(UInt8(ascii: "]"))
     }
-    @inline(__always) static func opt(_ v: Double?, _ d: Int, _ out: inout [UInt8]) {
-        if let v, v.isFinite { appendFixed(v, decimals: d, to: &out) } else { out.append(contentsOf: "null".utf8) }
+
+    @inline(__always) static func quoted(_ s: String, _ w: inout ByteWriter) {
+        w.byte(UInt8(ascii: "\""))
+        w.utf8(s)  // enum raw values: plain ASCII, nothing to escape
+        w.byte(UInt8(ascii: "\""))
     }
-    @inline(__always) static func optInt(_ v: Int?, _ out: inout [UInt8]) {
-        if let v { appendInt(v, to: &out) } else { out.append(contentsOf: "null".utf8) }
+    @inline(__always) static func opt(_ v: Double?, _ d: Int, _ w: inout ByteWriter) {
+        if let v, v.isFinite { w.fixed(v, decimals: d) } else { w.literal("null") }
+    }
+    @inline(__always) static func optInt(_ v: Int?, _ w: inout ByteWriter) {
+        if let v { w.int(v) } else { w.literal("null") }
     }
 
     public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> Workout {

@@ -77,7 +77,7 @@ public enum TCXWriter {
             writeLap(lap, byLap[k], points, cumulative, sport, &out, heartOnly: heartOnly[k])
         }
         out.append("  </Activity>\n </Activities>\n</TrainingCenterDatabase>\n")
-        return out.bytes
+        return out.takeBytes()
     }
 
     /// The TCX document as a string.

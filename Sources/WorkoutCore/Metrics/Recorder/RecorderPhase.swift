@@ -75,8 +75,13 @@ struct StopArea: Sendable {
 
     /// A stop seen at `fix`, with the last accepted fix (where the runner stood) if any.
     init(at fix: Fix, lastAccepted: Fix?) {
+        self.init(at: fix, anchor: lastAccepted.map(FixFilter.Position.init))
+    }
+
+    /// The same with the filter's kept position of the last accepted fix.
+    init(at fix: Fix, anchor: FixFilter.Position?) {
         latitudeSum = fix.latitude; longitudeSum = fix.longitude; count = 1
-        if let a = lastAccepted { latitudeSum += a.latitude; longitudeSum += a.longitude; count += 1 }
+        if let a = anchor { latitudeSum += a.latitude; longitudeSum += a.longitude; count += 1 }
     }
 
     /// Another fix showing no movement.

@@ -13,6 +13,12 @@ struct SpeedWindow: Sendable {
 
     init(window: Double) { self.window = window }
 
+    /// Room for `n` more points.
+    mutating func reserveCapacity(_ n: Int) {
+        times.reserveCapacity(times.count + n)
+        distances.reserveCapacity(distances.count + n)
+    }
+
     /// The next point starts a new segment: speeds never span two.
     mutating func startSegment() { segmentStart = times.count }
 

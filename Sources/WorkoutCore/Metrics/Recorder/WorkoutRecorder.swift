@@ -43,6 +43,9 @@ public struct WorkoutRecorder: Sendable {
     private var efforts = BestEffortTracker()
     /// `activity.tracksBestEfforts`, asked once (the tracker is fed only when the summary shows it).
     private let tracksBestEfforts: Bool
+    /// `activity.profile`, built once: every `ActivityType` property builds the whole profile
+    /// again, and the per-fix rules ask for `supportsGPS`, `autoPauseSpeed` and `maxPlausibleSpeed`.
+    private let profile: ActivityProfile
     private var speeds: SpeedWindow
     private var intervals: IntervalTracker
     /// Heart rate recorded beside the fixes (strap, feed HR lines): samples with gaps, RR
@@ -66,6 +69,7 @@ public struct WorkoutRecorder: Sendable {
         self.settings = settings
         filter = FixFilter(activity: activity, settings: settings, startedAt: startedAt)
         tracksBestEfforts = activity.tracksBestEfforts
+        profile = activity.profile
         phase = activity.supportsGPS ? .acquiring : .moving
         time = TimeBuckets(from: startedAt)
         lastEvidence = startedAt
@@ -90,15 +94,27 @@ public struct WorkoutRecorder: Sendable {
     /// Whether the workout is paused by the user (fixes are not recorded).
     public var isPaused: Bool { userPause != nil }
 
+    /// Room for `n` more fixes (an import knows how many it will ingest): the point store and the
+    /// per-point series grow once instead of doubling their way up.
+    public mutating func reserveCapacity(fixes n: Int) {
+        points.reserveCapacity(points.count + n)
+        if tracksBestEfforts { efforts.reserveCapacity(n) }
+        speeds.reserveCapacity(n)
+    }
+
+    /// The last distance the fix filter measured and between which positions (reused by the
+    /// importer's speed check for the same pair).
+    var lastMeasured: MeasuredPair { filter.lastMeasured }
+
     // MARK: - Time accounting
 
     private var autoPauseEnabled: Bool {
-        activity.supportsGPS && settings.autoPauseDelay != nil && activity.autoPauseSpeed != nil
+        profile.supportsGPS && settings.autoPauseDelay != nil && profile.autoPauseSpeed != nil
     }
 
     /// Seconds without movement that make a stop, for a given stationary radius.
     private func stopDelay(radius: Double) -> Double {
-        guard let d = settings.autoPauseDelay, let v = activity.autoPauseSpeed, v > 0 else { return .infinity }
+        guard let d = settings.autoPauseDelay, let v = profile.autoPauseSpeed, v > 0 else { return .infinity }
         return max(d, radius / v)
     }
 
@@ -114,7 +130,7 @@ public struct WorkoutRecorder: Sendable {
 
     /// Notices a signal loss that began at the last usable fix, if `t` is past the timeout.
     private mutating func detectSignalLoss(at t: Double, into out: inout [RecorderEvent]) {
-        guard activity.supportsGPS, phase.hasSignal, t - lastEvidence > settings.signalLostTimeout else { return }
+        guard profile.supportsGPS, phase.hasSignal, t - lastEvidence > settings.signalLostTimeout else { return }
         let l = max(lastEvidence, time.accountedUntil)
         account(until: l)
         if phase.isAutoPaused {
@@ -140,22 +156,29 @@ public struct WorkoutRecorder: Sendable {
     @discardableResult
     public mutating func ingest(_ fix: Fix) -> [RecorderEvent] {
         var out: [RecorderEvent] = []
-        if isPaused { return [.ignoredWhilePaused] }
+        ingest(fix, into: &out)
+        return out
+    }
+
+    /// `ingest(_:)` appending what happened to `out`: a bulk caller (import, rebuild) reuses one
+    /// array for every fix instead of allocating one per fix.
+    public mutating func ingest(_ fix: Fix, into out: inout [RecorderEvent]) {
+        if isPaused { out.append(.ignoredWhilePaused); return }
         if fix.time.isFinite {
-            if fix.time <= userEventFloor { recordLate(fix); return [.rejected(.late)] }
+            if fix.time <= userEventFloor { recordLate(fix); out.append(.rejected(.late)); return }
             lastFixTime = max(lastFixTime, fix.time)
             detectSignalLoss(at: fix.time, into: &out)
         }
         var decision = filter.evaluate(fix, minimumMove: phase.isAutoPaused ? .infinity : 0)
         if case .autoPaused(var stop) = phase, decision == .rejected(.stationaryJitter) {
             let radius = max(settings.autoResumeDistance, 2 * filter.radius(for: fix))
-            let departs = stop.confirmsDeparture(fix, radius: radius, speed: activity.autoPauseSpeed ?? 0, lastEvidence: lastEvidence)
+            let departs = stop.confirmsDeparture(fix, radius: radius, speed: profile.autoPauseSpeed ?? 0, lastEvidence: lastEvidence)
             phase = .autoPaused(stop)
             if departs { decision = filter.acceptMovement(fix) }
         }
         switch decision {
         case .rejected(let reason):
-            points.append(TrackPoint(fix: fix, rejection: reason, segment: max(segment, 0)))
+            points.append(fix, rejection: reason, segment: max(segment, 0))
             rejectedByReason[reason, default: 0] += 1
             out.append(.rejected(reason))
             if reason == .stationaryJitter { stationary(fix, into: &out) }
@@ -163,7 +186,6 @@ public struct WorkoutRecorder: Sendable {
         case .accepted(let d, let newSegment):
             accepted(fix, distance: d, newSegment: newSegment, into: &out)
         }
-        return out
     }
 
     /// A fix stamped at or before the last pause, resume or lap that arrived after it: kept and
@@ -176,11 +198,12 @@ public struct WorkoutRecorder: Sendable {
 
     /// Records a stored point again (`rebuild`): a point kept as late is late again whatever
     /// the user events around it, every other is ingested.
-    mutating func reingest(_ point: TrackPoint) {
+    mutating func reingest(_ point: TrackPoint, scratch: inout [RecorderEvent]) {
         switch point.rejection {
         case .late?: recordLate(point.fix)
         case nil, .noFix?, .lowAccuracy?, .nullIsland?, .warmUp?, .tooFast?, .outOfOrder?, .stationaryJitter?, .invalidPosition?:
-            ingest(point.fix)
+            scratch.removeAll(keepingCapacity: true)
+            ingest(point.fix, into: &scratch)
         }
     }
 
@@ -208,7 +231,7 @@ public struct WorkoutRecorder: Sendable {
             lastEvidence = max(lastEvidence, fix.time)
             guard autoPauseEnabled && fix.time - lastMove >= stopDelay(radius: filter.radius(for: fix)) else { return }
             account(until: lastMove)
-            phase = .autoPaused(StopArea(at: fix, lastAccepted: filter.lastAccepted))
+            phase = .autoPaused(StopArea(at: fix, anchor: filter.lastAccepted))
             emit(WorkoutEvent(kind: .motionPaused, time: lastMove, cause: .auto), into: &out)
         case .acquiring, .signalLost, .paused:
             return
@@ -242,7 +265,7 @@ public struct WorkoutRecorder: Sendable {
             }
             out.append(.segmentStarted(segment))
         }
-        points.append(TrackPoint(fix: fix, rejection: nil, segment: segment))
+        points.append(fix, rejection: nil, segment: segment)
         acceptedCount += 1
         out.append(.accepted)
         distance += d
@@ -250,7 +273,7 @@ public struct WorkoutRecorder: Sendable {
         if tracksBestEfforts { efforts.add(distance: distance, elapsed: t - startedAt - time.userPaused, time: t) }
         if let v = speeds.add(time: t, distance: distance) {
             intervals.add(speed: v)
-            if v > activity.maxPlausibleSpeed { tooFast(at: t, into: &out) } else { tooFastRun = 0 }
+            if v > profile.maxPlausibleSpeed { tooFast(at: t, into: &out) } else { tooFastRun = 0 }
         }
         if let hr = fix.heartRate, HeartRateTrack.plausibleRange.contains(hr) {
             intervals.add(heartRate: hr)

@@ -149,3 +149,22 @@ struct FITDecoderTests {
         #expect(FITCRC.checksum(data + [UInt8(c & 0xFF), UInt8(c >> 8)]) == 0)
     }
 }
+
+extension FITDecoderTests {
+    /// `checksum` (eight bytes at a time) is the protocol's nibble-at-a-time CRC for every length,
+    /// start and initial value.
+    @Test func fastCRCMatchesTheProtocolsNibbleForm() {
+        var rng = SeededRandom(seed: 16)
+        let data = (0..<300).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        for _ in 0..<2_000 {
+            let from = Int.random(in: 0...data.count, using: &rng)
+            let to = Int.random(in: from...data.count, using: &rng)
+            let initial = UInt16.random(in: 0...UInt16.max, using: &rng)
+            var reference = initial
+            for k in from..<to { reference = FITCRC.update(reference, data[k]) }
+            let fast = data.withUnsafeBufferPointer { FITCRC.checksum($0, from: from, to: to, initial: initial) }
+            #expect(fast == reference, "bytes \(from)..<\(to) from \(initial)")
+            if fast != reference { return }
+        }
+    }
+}
