@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import WorkoutCore
+import WorkoutSystem
 
 /// Where bulk work runs: imports, exports and edits, one job at a time on one thread of its
 /// own, never on the event loop (which only posts the job and, later, the replies). Not the
@@ -37,6 +38,8 @@ final class BulkWorker: Sendable {
             wake.wait()
             guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
             job()
+            // Freed memory was kept for the next file (MemoryPolicy); with nothing queued, give it back.
+            if jobs.withLock({ $0.isEmpty }) { MemoryPolicy.returnFreedMemory() }
         }
     }
 
