@@ -226,6 +226,7 @@ public final class Daemon: @unchecked Sendable {
             do { try store.save(workout); result = .success((EventLoop.monotonic() - t0) * 1000) }
             catch let e as SystemError { result = .failure(e) }
             catch { result = .failure(SystemError("save", code: EIO)) }
+            MemoryPolicy.returnFreedMemory()
             loop.post { self.saveFinished(workout, result) }
         }
     }

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import WorkoutCore
+import WorkoutSystem
 
 /// Where bulk work runs: imports, exports and edits, one job at a time on one thread of its
 /// own, never on the event loop (which only posts the job and, later, the replies). Not the
@@ -43,12 +44,15 @@ final class BulkWorker: Sendable {
         while true {
             if idled { wake.wait() } else if wake.wait(timeout: .now() + .seconds(idleSeconds)) == .timedOut {
                 idle()
+                MemoryPolicy.returnFreedMemory()  // what `idle` dropped
                 idled = true
                 continue
             }
             guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
             job()
             idled = false
+            // Freed memory was kept for the next file (MemoryPolicy); with nothing queued, give it back.
+            if jobs.withLock({ $0.isEmpty }) { MemoryPolicy.returnFreedMemory() }
         }
     }
 
