@@ -29,7 +29,7 @@ public final class Daemon: @unchecked Sendable {
     /// Where the journal's periodic fsync runs, off the event loop.
     let journalSyncer = DispatchQueue(label: "workoutd.journal-sync")
     /// Imports, exports and edits (Daemon+Import.swift).
-    let bulk = BulkWorker()
+    let bulk: BulkWorker
     var signalSources: [DispatchSourceSignal] = []
     var timers: [RepeatingTimer] = []
     var statusLogTimer: RepeatingTimer?
@@ -74,6 +74,8 @@ public final class Daemon: @unchecked Sendable {
         }
         try PrivateDirectory.prepareOwned(paths.stateDir)
         self.store = try HistoryStore(paths: paths, faultInjector: faults)
+        let history = self.store
+        bulk = BulkWorker(idleSeconds: HistoryStore.recentIdleSeconds) { history.forgetRecent() }
         self.journal = Journal(path: paths.journalFile)
         configureLogFile()
         installHooks()
@@ -224,6 +226,7 @@ public final class Daemon: @unchecked Sendable {
             do { try store.save(workout); result = .success((EventLoop.monotonic() - t0) * 1000) }
             catch let e as SystemError { result = .failure(e) }
             catch { result = .failure(SystemError("save", code: EIO)) }
+            MemoryPolicy.returnFreedMemory()
             loop.post { self.saveFinished(workout, result) }
         }
     }

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import WorkoutCore
+import WorkoutSystem
 
 /// Where bulk work runs: imports, exports and edits, one job at a time on one thread of its
 /// own, never on the event loop (which only posts the job and, later, the replies). Not the
@@ -13,8 +14,14 @@ final class BulkWorker: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     /// The niceness of the worker thread (0 = the daemon's own).
     static let niceness: Int32 = 19
+    /// Runs on the worker once it has had no job for `idleSeconds` (then again only after the
+    /// next job): drops what the jobs kept for the next one (`HistoryStore.forgetRecent`).
+    private let idle: @Sendable () -> Void
+    private let idleSeconds: Int
 
-    init() {
+    init(idleSeconds: Int = 30, idle: @escaping @Sendable () -> Void = {}) {
+        self.idle = idle
+        self.idleSeconds = idleSeconds
         let box = Unmanaged.passRetained(self)
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { arg in
@@ -33,10 +40,19 @@ final class BulkWorker: Sendable {
     }
 
     private func serve() {
+        var idled = true
         while true {
-            wake.wait()
+            if idled { wake.wait() } else if wake.wait(timeout: .now() + .seconds(idleSeconds)) == .timedOut {
+                idle()
+                MemoryPolicy.returnFreedMemory()  // what `idle` dropped
+                idled = true
+                continue
+            }
             guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
             job()
+            idled = false
+            // Freed memory was kept for the next file (MemoryPolicy); with nothing queued, give it back.
+            if jobs.withLock({ $0.isEmpty }) { MemoryPolicy.returnFreedMemory() }
         }
     }
 

@@ -60,13 +60,15 @@ struct ImportBatch: Sendable {
         var results: [Result] = []
         var written: [WorkoutSummary] = []
         var files: [Int32] = []
+        var last: Workout?
         var groupStart: Double?
         var cancelled = false
         var index = 0
         func flush() {
             guard !results.isEmpty else { return }
             defer { files.removeAll(keepingCapacity: true) }
-            do { try store.commit(written, files: files) } catch {
+            defer { last = nil }
+            do { try store.commit(written, files: files, recent: last) } catch {
                 // Not durable, so not listed: the files stay unlisted and each is reported failed.
                 for k in results.indices where results[k].kind == .imported {
                     unlink(store.path(of: results[k].id!))
@@ -83,7 +85,9 @@ struct ImportBatch: Sendable {
             let item = items[index]
             index += 1
             if groupStart == nil { groupStart = EventLoop.monotonic() }
-            results += importOne(item, store: store, pending: &written, files: &files)
+            // Only the request's last file is kept for an export after it: holding a workout
+            // across files keeps malloc from reusing its memory (twice the page faults).
+            results += importOne(item, store: store, pending: &written, files: &files, last: &last, keep: index == items.count)
             if written.count >= ImportBatch.groupSize || EventLoop.monotonic() - (groupStart ?? 0) >= ImportBatch.groupAge { flush() }
         }
         // Descriptors of files not reached (cancelled) are closed unread.
@@ -96,7 +100,9 @@ struct ImportBatch: Sendable {
     }
 
     /// Reads, parses and writes one file; nothing is written unless the whole file parses.
-    func importOne(_ item: Item, store: HistoryStore, pending: inout [WorkoutSummary], files: inout [Int32]) -> [Result] {
+    /// With `keep`, `last` gets the workout written last (kept in memory after the commit: `RecentWorkout`).
+    func importOne(_ item: Item, store: HistoryStore, pending: inout [WorkoutSummary], files: inout [Int32],
+                   last: inout Workout?, keep: Bool) -> [Result] {
         func failure(_ why: String) -> [Result] { [Result(file: item.file, kind: .error, id: nil, activity: nil, error: why)] }
         let bytes: [UInt8]
         do {
@@ -124,6 +130,7 @@ struct ImportBatch: Sendable {
                     continue
                 }
                 files.append(try store.writeUnsynced(w))
+                if keep { last = w }
                 pending.append(w.summary)
                 out.append(Result(file: item.file, kind: .imported, id: w.id, activity: w.activity, error: nil, warnings: imported.warnings))
             } catch let e as Importer.Failure {

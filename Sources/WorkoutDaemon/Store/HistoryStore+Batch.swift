@@ -10,12 +10,13 @@ import WorkoutCore
 extension HistoryStore {
     /// The saved workout that `summary` is a copy of (same start to the second, same point count).
     func duplicate(of summary: WorkoutSummary) -> WorkoutSummary? {
-        state.withLock { map in map.values.first { Importer.isDuplicate(summary, of: $0) } }
+        state.withLock { $0.duplicate(of: summary) }
     }
 
     /// Writes a workout's file (temporary name, rename) without syncing it: not yet durable,
     /// not yet listed; returns its open descriptor for `commit`, which does both.
     func writeUnsynced(_ workout: Workout) throws -> Int32 {
+        forgetRecent()
         if let e = faultInjector?() { throw e }
         let target = path(of: workout.id)
         let tmp = target + ".tmp-import"
@@ -33,8 +34,9 @@ extension HistoryStore {
 
     /// Makes the files written since the last commit durable (their descriptors, `files`, are
     /// synced and closed; then the directory), then appends their index lines in one write and
-    /// fsyncs the index.
-    func commit(_ summaries: [WorkoutSummary], files: [Int32]) throws {
+    /// fsyncs the index. `recent`, one of the workouts committed (the last), is then kept in
+    /// memory for an export right after the import (`RecentWorkout`).
+    func commit(_ summaries: [WorkoutSummary], files: [Int32], recent workout: Workout? = nil) throws {
         var failure: SystemError?
         for fd in files {
             if failure == nil, fdatasync(fd) != 0 { failure = SystemError.last("fdatasync of an imported workout") }
@@ -47,6 +49,7 @@ extension HistoryStore {
         for s in summaries { lines += HistoryStore.indexLine(put: s) }
         try appendIndex(lines)
         state.withLock { map in for s in summaries { map[s.id] = s } }
+        if let workout, let file = FileIdentity.of(path: path(of: workout.id)) { keepRecent(workout, file: file) }
     }
 
     /// Replaces a saved workout (edit): file written atomically and synced, then its index line.

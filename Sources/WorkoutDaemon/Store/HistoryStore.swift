@@ -8,7 +8,9 @@ import WorkoutCore
 /// saver thread and the main loop both use it.
 public final class HistoryStore: Sendable {
     public let paths: Paths
-    let state: Mutex<[WorkoutID: WorkoutSummary]>
+    let state: Mutex<SavedSummaries>
+    /// The workout an import saved last (`RecentWorkout`), for an export right after it.
+    let recent = Mutex<RecentWorkout?>(nil)
     /// Test hook: when this returns an error, writes fail with it (full disk, read-only ...).
     let faultInjector: (@Sendable () -> SystemError?)?
 
@@ -18,7 +20,7 @@ public final class HistoryStore: Sendable {
         try PrivateDirectory.prepareOwned(paths.dataDir)
         try makeDirectories(paths.workoutsDir)
         try makeDirectories(paths.trashDir)
-        state = Mutex(HistoryStore.loadIndex(paths))
+        state = Mutex(SavedSummaries(HistoryStore.loadIndex(paths)))
     }
 
     /// Reads the index. Lines: `{"put": SUMMARY}` or `{"del": ID}`; a damaged line is skipped.
@@ -81,6 +83,7 @@ public final class HistoryStore: Sendable {
 
     /// Writes a workout durably, then records it in the index. Safe from any thread.
     public func save(_ workout: Workout) throws {
+        forgetRecent()
         if let e = faultInjector?() { throw e }
         try AtomicFile.write(WorkoutFile.encode(workout), to: path(of: workout.id))
         try record(workout.summary)
@@ -88,6 +91,7 @@ public final class HistoryStore: Sendable {
 
     /// The same for a workout just recorded (encoded straight from the recorder's point store).
     public func save(_ workout: RecordedWorkout) throws {
+        forgetRecent()
         if let e = faultInjector?() { throw e }
         try AtomicFile.write(WorkoutFile.encode(workout), to: path(of: workout.id))
         try record(workout.summary)
@@ -126,6 +130,7 @@ public final class HistoryStore: Sendable {
     }
 
     public func load(_ id: WorkoutID) throws -> Workout {
+        if let w = recentWorkout(id) { return w }
         let bytes = try readFile(path(of: id))
         do { return try WorkoutFile.decode(bytes) } catch {
             throw StoreError.damaged(path(of: id), error.description)
@@ -135,6 +140,7 @@ public final class HistoryStore: Sendable {
     /// Moves the workout to the trash (undoable).
     public func delete(_ id: WorkoutID) throws {
         guard summary(id) != nil else { throw StoreError.notFound(id) }
+        forgetRecent()
         guard rename(path(of: id), paths.trashDir + "/" + id.rawValue + ".json") == 0 else { throw SystemError.last("move \(id) to trash") }
         try appendIndex(JSON.object(JSONObject([("del", .string(id.rawValue))])).serialized() + "\n")
         state.withLock { $0[id] = nil }
@@ -144,6 +150,7 @@ public final class HistoryStore: Sendable {
     public func undelete(_ id: WorkoutID) throws {
         let trashed = paths.trashDir + "/" + id.rawValue + ".json"
         guard access(trashed, F_OK) == 0 else { throw StoreError.notInTrash(id) }
+        forgetRecent()
         let w: Workout
         do { w = try WorkoutFile.decode(try readFile(trashed)) } catch let e as WorkoutFile.DecodeError {
             throw StoreError.damaged(trashed, e.description)
