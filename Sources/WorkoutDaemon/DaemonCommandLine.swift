@@ -1,6 +1,5 @@
 import Glibc
 import WorkoutCore
-import WorkoutSystem
 
 /// `workoutd` flags: --help, --version, --config PATH, --check-config. Exit 78 (EX_CONFIG) on a
 /// bad configuration so systemd (RestartPreventExitStatus=78) does not restart it in a loop.
@@ -42,7 +41,6 @@ public enum DaemonCommandLine {
         case .success(let c): config = c
         }
         if checkOnly { print("workoutd: configuration \(configPath) is valid"); return 0 }
-        MemoryPolicy.keepFreedMemoryForReuse()
         do {
             let daemon = try Daemon(config: config, configPath: configPath, paths: paths, environment: env)
             return try daemon.run()

@@ -2,17 +2,17 @@
 import Glibc
 #endif
 
-/// How the daemon's allocator hands memory back to the kernel.
+/// How the daemon's allocator hands memory back to the kernel during bulk work.
 ///
 /// By default glibc maps each block over 128 KiB on its own and unmaps it when freed, and gives
 /// the top of a heap back as soon as 128 KiB are free there. Bulk work allocates and frees
 /// megabytes per file (the file, its points, the encoded workout), so every file faulted fresh,
 /// zeroed pages in again: 722,000 page faults and 2.5 s of kernel time for a batch of 1,000 FIT
-/// files, a third of its CPU. `keepFreedMemoryForReuse` keeps blocks up to 32 MiB in the heap and
-/// up to 16 MiB free at a heap's top (15,000 page faults, 0.6-1.3 s for that batch);
-/// `returnFreedMemory` gives free memory back once the work is done (the bulk worker when its
-/// queue empties, the saver after a save). glibc's `malloc_trim` cannot shrink the top of a
-/// thread's own heap, so up to 16 MiB may stay with the bulk worker after an import.
+/// files, a third of its CPU. While bulk work runs (`beginBulkWork`) blocks up to 32 MiB stay in
+/// the heap and up to 16 MiB may stay free at a heap's top (15,000 page faults, 0.6-1.3 s for
+/// that batch). When the bulk worker's queue is empty (`endBulkWork`) both thresholds go back to
+/// 128 KiB and free memory is given back (`returnFreedMemory`, also after each save), so a
+/// recording daemon keeps the footprint it had without the policy (`workoutbench memory`).
 ///
 /// `mallopt` and `malloc_trim` are glibc's (malloc.h, not in Swift's Glibc module): looked up by
 /// name, and nothing happens where they are missing (another C library).
@@ -24,10 +24,12 @@ public enum MemoryPolicy {
     private static let trimThresholdParameter: Int32 = -1
     private static let mmapThresholdParameter: Int32 = -3
 
-    /// Blocks up to this size come from the heap (32 MiB: glibc's largest allowed value).
-    public static let mmapThreshold: Int32 = 32 << 20
-    /// Free memory at the heap's top up to this size is kept for the next allocation.
-    public static let trimThreshold: Int32 = 16 << 20
+    /// During bulk work, blocks up to this size come from the heap (32 MiB: glibc's largest).
+    public static let bulkMmapThreshold: Int32 = 32 << 20
+    /// During bulk work, free memory at a heap's top up to this size is kept for the next file.
+    public static let bulkTrimThreshold: Int32 = 16 << 20
+    /// Both thresholds outside bulk work: glibc's defaults (128 KiB).
+    public static let defaultThreshold: Int32 = 128 << 10
 
     private static func symbol(_ name: String) -> UnsafeMutableRawPointer? {
         #if canImport(Glibc)
@@ -37,12 +39,23 @@ public enum MemoryPolicy {
         #endif
     }
 
-    /// Sets the thresholds above (once, at start-up). Returns false where they could not be set.
+    /// Keeps freed memory for the next file. Returns false where the thresholds could not be set.
     @discardableResult
-    public static func keepFreedMemoryForReuse() -> Bool {
+    public static func beginBulkWork() -> Bool {
+        setThresholds(mmap: bulkMmapThreshold, trim: bulkTrimThreshold)
+    }
+
+    /// Back to the default thresholds, and free memory given back.
+    public static func endBulkWork() {
+        setThresholds(mmap: defaultThreshold, trim: defaultThreshold)
+        returnFreedMemory()
+    }
+
+    @discardableResult
+    private static func setThresholds(mmap: Int32, trim: Int32) -> Bool {
         guard let p = symbol("mallopt") else { return false }
         let mallopt = unsafeBitCast(p, to: Mallopt.self)
-        return mallopt(mmapThresholdParameter, mmapThreshold) == 1 && mallopt(trimThresholdParameter, trimThreshold) == 1
+        return mallopt(mmapThresholdParameter, mmap) == 1 && mallopt(trimThresholdParameter, trim) == 1
     }
 
     /// Gives free heap memory back to the kernel (all arenas).

@@ -49,10 +49,12 @@ final class BulkWorker: Sendable {
                 continue
             }
             guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+            MemoryPolicy.beginBulkWork()
             job()
             idled = false
-            // Freed memory was kept for the next file (MemoryPolicy); with nothing queued, give it back.
-            if jobs.withLock({ $0.isEmpty }) { MemoryPolicy.returnFreedMemory() }
+            // Freed memory was kept for the next file (MemoryPolicy); with nothing queued, the
+            // default thresholds again, and what is free given back.
+            if jobs.withLock({ $0.isEmpty }) { MemoryPolicy.endBulkWork() }
         }
     }
 
