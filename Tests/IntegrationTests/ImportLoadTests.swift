@@ -16,16 +16,7 @@ struct ImportLoadTests {
         try d.start()
         defer { d.stop() }
         let folder = d.dir + "/logs"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let script = DaemonHarness.projectRoot.appendingPathComponent("scripts/retime-nmea.py").path
-        let capture = DaemonHarness.sharedRoot.appendingPathComponent("data/nmea/nmea-rtk.log").path
-        var bytes = 0
-        for k in 1...6 {
-            let out = folder + "/copy\(k).nmea"
-            let r = try Reliability.run(["/bin/sh", "-c", "python3 \"$0\" \"$1\" 6700 \"$2\" > \"$3\"", script, capture, "\(k)", out])
-            try #require(r.status == 0, "retime-nmea.py: \(r.err)")
-            bytes += Int((try FileManager.default.attributesOfItem(atPath: out)[.size] as? NSNumber)?.intValue ?? 0)
-        }
+        let bytes = try RetimedLogs.write(capture: "nmea-rtk.log", seconds: 6700, copies: 6, into: folder)
         #expect(bytes >= 6 * 12_000_000, "six logs of 12 MB: \(bytes) bytes")
 
         _ = try d.request(#"{"command":"start","activity":"cycling"}"#)

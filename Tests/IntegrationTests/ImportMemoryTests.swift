@@ -22,16 +22,7 @@ struct ImportMemoryTests {
         try d.start()
         defer { d.stop() }
         let folder = d.dir + "/logs"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let script = DaemonHarness.projectRoot.appendingPathComponent("scripts/retime-nmea.py").path
-        let capture = DaemonHarness.sharedRoot.appendingPathComponent("data/nmea/bundg_zeus_9.log").path
-        var bytes = 0
-        for k in 1...8 {
-            let out = folder + "/copy\(k).nmea"
-            let r = try Reliability.run(["/bin/sh", "-c", "python3 \"$0\" \"$1\" 10800 \"$2\" > \"$3\"", script, capture, "\(k)", out])
-            try #require(r.status == 0, "retime-nmea.py: \(r.err)")
-            bytes += Int((try FileManager.default.attributesOfItem(atPath: out)[.size] as? NSNumber)?.intValue ?? 0)
-        }
+        let bytes = try RetimedLogs.write(capture: "bundg_zeus_9.log", seconds: 10800, copies: 8, into: folder)
         let pid = try #require(d.process?.processIdentifier)
         let before = try Self.minorFaults(pid)
         let r = try Reliability.run([DaemonHarness.binary("workoutctl"), "import", folder], environment: d.environment)
