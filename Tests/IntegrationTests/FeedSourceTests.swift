@@ -35,4 +35,33 @@ import Testing
         a.close(); b.close()
         _ = d.stop()
     }
+
+    /// A new workout chooses its source afresh: a connection that fed the last workout and went
+    /// quiet (open, or closed with its hang-up not yet read) does not keep the next workout's
+    /// sender out for the handover delay. Before, all of B's fixes were dropped as another
+    /// source's for 5 s (seen as a ride of 300 fixes recorded as 0 m in ReceiverClockFeedTests).
+    @Test func aNewConnectionFeedsTheNextWorkout() throws {
+        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"statusLogSeconds":0,"metrics":{"autoPauseSeconds":0}}"#)
+        try d.start()
+        defer { d.stop() }
+        _ = try d.request(#"{"command":"start","activity":"cycling"}"#)
+        let a = try UnixClient(path: d.feedSocket)
+        defer { a.close() }
+        let t0 = Date().timeIntervalSince1970
+        for i in 0..<5 { try a.send(Self.line(t0 + Double(i), north: 2 * Double(i))) }
+        try d.waitForStatus(seconds: 5) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) >= 5 }
+        _ = try d.request(#"{"command":"stop"}"#)
+        try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        // A stays connected and silent; the next workout is fed by B at once.
+        _ = try d.request(#"{"command":"start","activity":"cycling"}"#)
+        let b = try UnixClient(path: d.feedSocket)
+        defer { b.close() }
+        let t1 = Date().timeIntervalSince1970
+        for i in 0..<5 { try b.send(Self.line(t1 + Double(i), north: 2 * Double(i))) }
+        let s = try d.waitForStatus(seconds: 3) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) >= 5 }
+        let w = s["workout"] as? [String: Any] ?? [:]
+        let gps = s["gps"] as? [String: Any] ?? [:]
+        #expect(w["pointCount"] as? Int == 5, "\(w)")
+        #expect(gps["otherSourceFixes"] as? Int ?? 0 == 0, "\(gps)")
+    }
 }

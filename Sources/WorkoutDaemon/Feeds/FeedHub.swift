@@ -15,7 +15,8 @@ enum FeedBudget {
 /// also starts the configured network sources in failover order.
 ///
 /// One source feeds the workout at a time: the first in the configured order (`feeds`) that
-/// delivers, and among feed-socket connections the first come. Another source takes over when
+/// delivers, and among feed-socket connections the first come, chosen afresh at each `open`
+/// (a new workout or a resume). Another source takes over when
 /// it ranks higher, or when the feeding one has been silent for `handoverSeconds` or closed.
 /// Fixes from the others are counted in `status` (`otherSources`, `otherSourceFixes`), never
 /// reported, so they neither join the track nor (with a `SIMULATION` header) move its clock.
@@ -145,8 +146,11 @@ final class FeedHub {
         status.clockProblem = nil
         status.clockOffsetSeconds = nil
         status.source = feedSocketPath.map { "feed socket \($0)" } ?? feeds.first?.label
-        // A new workout (or a resume) learns which source feeds it, and whether it replays.
-        if case .client(let fd)? = feeding?.source, let c = clients[fd] { report(.sourceChanged(replay: c.decoder.replay)) }
+        // A new workout (or a resume) chooses which source feeds it afresh, and learns whether it
+        // replays, from the first fix delivered (`deliver`). Keeping the last workout's source
+        // dropped the fixes of a feed connection opened after it closed, for as long as its
+        // hang-up was not yet read (regression: FeedSourceTests.aNewConnectionFeedsTheNextWorkout).
+        feeding = nil
         networkIndex = 0
         failures = 0
         tryNetwork()
