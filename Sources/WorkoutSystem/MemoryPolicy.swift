@@ -39,6 +39,10 @@ public enum MemoryPolicy {
         #endif
     }
 
+    /// Looked up once (every bulk job and every save calls them).
+    private static let mallopt: Mallopt? = symbol("mallopt").map { unsafeBitCast($0, to: Mallopt.self) }
+    private static let mallocTrim: MallocTrim? = symbol("malloc_trim").map { unsafeBitCast($0, to: MallocTrim.self) }
+
     /// Keeps freed memory for the next file. Returns false where the thresholds could not be set.
     @discardableResult
     public static func beginBulkWork() -> Bool {
@@ -53,14 +57,12 @@ public enum MemoryPolicy {
 
     @discardableResult
     private static func setThresholds(mmap: Int32, trim: Int32) -> Bool {
-        guard let p = symbol("mallopt") else { return false }
-        let mallopt = unsafeBitCast(p, to: Mallopt.self)
+        guard let mallopt else { return false }
         return mallopt(mmapThresholdParameter, mmap) == 1 && mallopt(trimThresholdParameter, trim) == 1
     }
 
     /// Gives free heap memory back to the kernel (all arenas).
     public static func returnFreedMemory() {
-        guard let p = symbol("malloc_trim") else { return }
-        _ = unsafeBitCast(p, to: MallocTrim.self)(0)
+        _ = mallocTrim?(0)
     }
 }
