@@ -304,7 +304,7 @@ public enum Importer {
             }
         }
         recorder.reserveCapacity(fixes: order.indices.count)
-        var scratch: [RecorderEvent] = []  // what `ingest` reports, unused here: one array for all
+        var discarded = DiscardedRecorderEvents()  // what `ingest` reports, unused here
         // The track's speed check, step by step beside the recorder (its distances reused).
         var speedSteps = TrackSpeedCheck.Steps()
         for i in order.indices {
@@ -319,8 +319,7 @@ public enum Importer {
             } else {
                 recorder.heartRateGap(at: f.time)
             }
-            scratch.removeAll(keepingCapacity: true)
-            recorder.ingest(f, into: &scratch)
+            recorder.ingest(f, reportingTo: &discarded)
             speedSteps.add(f, segment: seg, known: recorder.lastMeasured)
             previous = (max(previous.time, f.time), seg)
         }

@@ -112,7 +112,7 @@ struct IntervalTracker: Sendable {
 
     /// The counters moved from `last` to `now` (an accepted point): closes every split and
     /// automatic lap whose distance was reached, cut at the interpolated instant.
-    mutating func advance(to now: RecorderSnapshot, heartRate track: inout HeartRateTrack, into out: inout [RecorderEvent]) {
+    mutating func advance(to now: RecorderSnapshot, heartRate track: inout HeartRateTrack, into out: inout some RecorderEventSink) {
         let a = last
         last = now
         while now.distance >= Double(splits.count + 1) * splitUnit {
@@ -137,7 +137,7 @@ struct IntervalTracker: Sendable {
     }
 
     /// The same without heart rate beside the fixes (the fixes' own, if any, is used).
-    mutating func advance(to now: RecorderSnapshot, into out: inout [RecorderEvent]) {
+    mutating func advance(to now: RecorderSnapshot, into out: inout some RecorderEventSink) {
         var none = HeartRateTrack()
         advance(to: now, heartRate: &none, into: &out)
     }
