@@ -312,7 +312,13 @@ public enum Importer {
             let seg = track.segments[i]
             feedRecords(through: f.time)
             if f.time > previous.time {
-                gap(to: f.time, newSegment: previous.segment.map { $0 != seg } ?? false, final: false)
+                let newSegment = previous.segment.map { $0 != seg } ?? false
+                // Nothing to do in the gap (no segment change, no lap end or pause before the fix):
+                // `gap` would close nothing and pass no pause (a pause starting at or after the
+                // fix also ends after the previous time).
+                if newSegment || (li < laps.count && laps[li] < f.time) || (pi < pauses.count && pauses[pi].start < f.time) {
+                    gap(to: f.time, newSegment: newSegment, final: false)
+                }
             }
             if let bpm = f.heartRate, bpm > 0 {
                 if recorder.heartRate(time: f.time, bpm: bpm) == .recorded { f.heartRate = nil }

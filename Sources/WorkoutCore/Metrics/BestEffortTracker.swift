@@ -32,11 +32,26 @@ public struct BestEffortTracker: Sendable, Equatable {
 
         /// The previous tracker's `isFinite, >= 0, better than the best` in two comparisons:
         /// `seconds` is +infinity or finite, so `s < seconds` already refuses +infinity (and NaN).
+        /// The start time is computed only for an effort that is kept.
         @inline(__always)
-        mutating func offer(seconds s: Double, start: Double) {
+        mutating func offer(seconds s: Double, start: () -> Double) {
             guard s >= 0, s < seconds else { return }
             seconds = s
-            startTime = start
+            startTime = start()
+        }
+
+        /// False when every effort whose time is an interpolation between two clocks and is at
+        /// least `bound` (computed as `a - max(clocks)` or `min(clocks) - b`) is surely refused
+        /// by `offer`: then the interpolation need not be computed. `scale` is the sum of the
+        /// magnitudes of the clocks interpolated between. The interpolation's rounding is at most
+        /// about 4 ulp of `scale` (`a + phi * (b - a)` with `phi` in [0, 1]: three roundings),
+        /// and the subtractions' 1 ulp each; the margin (1e-12 relative, 1e-9 s absolute) is
+        /// thousands of times that, so a skipped effort is one `offer` would refuse: the results
+        /// are bit-identical (BestEffortTrackerTests compares with the tracker without it).
+        /// NaN never skips; `seconds` of +infinity never skips.
+        @inline(__always)
+        func mayImprove(bound: Double, scale: Double) -> Bool {
+            !(bound > seconds + 1e-9 + 1e-12 * (seconds + scale))
         }
     }
     private var points: [Point] = []
@@ -77,6 +92,9 @@ public struct BestEffortTracker: Sendable, Equatable {
     private static func advance(_ lanes: UnsafeMutableBufferPointer<Lane>, _ p: UnsafeBufferPointer<Point>, _ j: Int) {
         let first = p[0].cum
         let now = p[j], before = p[j - 1]
+        // The end of an effort starting at a point lies between `before` and `now`: its clock is
+        // at least the smaller of theirs (up to rounding, see `Lane.mayImprove`).
+        let endClockFloor = min(before.clock, now.clock), endClockScale = abs(before.clock) + abs(now.clock)
         for k in 0..<lanes.count {
             var lane = lanes[k]
             let x = lane.meters
@@ -89,21 +107,25 @@ public struct BestEffortTracker: Sendable, Equatable {
                 let a = p[s]
                 if s < j, p[s + 1].cum > a.cum {
                     let b = p[s + 1]
-                    let phi = (target - a.cum) / (b.cum - a.cum)
-                    lane.offer(seconds: now.clock - (a.clock + phi * (b.clock - a.clock)), start: a.wall + phi * (b.wall - a.wall))
+                    // The start lies between a and b: its clock is at most the larger of theirs.
+                    if lane.mayImprove(bound: now.clock - max(a.clock, b.clock), scale: abs(a.clock) + abs(b.clock)) {
+                        let phi = (target - a.cum) / (b.cum - a.cum)
+                        lane.offer(seconds: now.clock - (a.clock + phi * (b.clock - a.clock)), start: { a.wall + phi * (b.wall - a.wall) })
+                    }
                 } else {
-                    lane.offer(seconds: now.clock - a.clock, start: a.wall)
+                    lane.offer(seconds: now.clock - a.clock, start: { a.wall })
                 }
             }
             // Efforts starting at points q whose end (cum[q] + x) is reached between j-1 and j.
             var q = lane.startPointer
             while q < j && p[q].cum + x <= now.cum {
                 let start = p[q]
+                q += 1
+                guard lane.mayImprove(bound: endClockFloor - start.clock, scale: endClockScale) else { continue }
                 let end = start.cum + x
                 let phi = now.cum > before.cum ? (end - before.cum) / (now.cum - before.cum) : 1
                 let endClock = start.cum + x <= before.cum ? before.clock : before.clock + phi * (now.clock - before.clock)
-                lane.offer(seconds: endClock - start.clock, start: start.wall)
-                q += 1
+                lane.offer(seconds: endClock - start.clock, start: { start.wall })
             }
             lane.startPointer = q
             lanes[k] = lane

@@ -68,8 +68,14 @@ struct IntervalTracker: Sendable {
 
     /// A fix's power and cadence inside the open split and lap.
     mutating func add(power: Int?, cadence: Int?) {
-        splitOpen.power.add(power: power); lapOpen.power.add(power: power)
-        splitOpen.cadence.add(cadence: cadence); lapOpen.cadence.add(cadence: cadence)
+        add(countedPower: SampleStats.counted(power: power), countedCadence: SampleStats.counted(cadence: cadence))
+    }
+
+    /// The same with values already checked (`SampleStats.counted`).
+    @inline(__always)
+    mutating func add(countedPower power: Int?, countedCadence cadence: Int?) {
+        if let w = power { splitOpen.power.add(w); lapOpen.power.add(w) }
+        if let c = cadence { splitOpen.cadence.add(c); lapOpen.cadence.add(c) }
     }
 
     /// A heart-rate sample inside the open split and lap.

@@ -285,9 +285,11 @@ public struct WorkoutRecorder: Sendable {
             intervals.add(heartRate: hr)
             fixHeartRate.sum += hr; fixHeartRate.count += 1; fixHeartRate.max = max(fixHeartRate.max, hr)
         }
-        power.add(power: fix.power)
-        cadence.add(cadence: fix.cadence)
-        intervals.add(power: fix.power, cadence: fix.cadence)
+        // Power and cadence checked once, counted in the workout, the open split and lap.
+        let countedPower = SampleStats.counted(power: fix.power), countedCadence = SampleStats.counted(cadence: fix.cadence)
+        if let w = countedPower { power.add(w) }
+        if let c = countedCadence { cadence.add(c) }
+        intervals.add(countedPower: countedPower, countedCadence: countedCadence)
         let now = RecorderSnapshot(time: t, elapsed: t - startedAt - time.userPaused, moving: time.moving, distance: distance, gain: elevation.gain)
         intervals.advance(to: now, heartRate: &heartRate, into: &out)
     }
