@@ -36,27 +36,34 @@ public enum WorkoutFile {
 
     static func encode<P: Collection<TrackPoint>>(source: String, summary: WorkoutSummary, events: [WorkoutEvent], points: P,
                                                   heartRate: HeartRateSeries = HeartRateSeries()) -> [UInt8] {
-        var head = ""
-        head += "{\"format\":\"\(format)\",\"source\":"
-        JSON.writeString(source, to: &head)
-        head += ",\"summary\":"
-        summary.json().write(to: &head)
-        head += ",\"events\":"
-        JSON.array(events.map { $0.json() }).write(to: &head)
-        head += ",\"points\":["
+        // The head straight to bytes (the text of the `JSON` trees `summary.json()` and
+        // `json()` of the events, serialized: SummaryJSONCacheTests, WorkoutFileEncodeTests).
+        var head = JSONWriter(capacity: 4096 + 320 * (summary.splits.count + summary.laps.count + events.count))
+        head.raw("{\"format\":\"")
+        head.bytes.append(contentsOf: format.utf8)
+        head.raw("\",\"source\":")
+        head.string(source)
+        head.raw(",\"summary\":")
+        var cache = SummaryJSONCache()
+        summary.writeJSON(to: &head, cache: &cache)
+        head.raw(",\"events\":[")
+        for (k, e) in events.enumerated() {
+            if k > 0 { head.raw(",") }
+            e.writeJSON(to: &head)
+        }
+        head.raw("],\"points\":[")
         var out: [UInt8] = []
-        out.reserveCapacity(head.utf8.count + 16 + points.count * 100)
-        out.append(contentsOf: head.utf8)
-        // Each point is formed in one scratch buffer and appended at once (see `ByteWriter`).
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxPointBytes) { scratch in
-            var w = ByteWriter(scratch)
+        out.reserveCapacity(head.bytes.count + 16 + points.count * 130 + heartRate.samples.count * 20 + heartRate.rrIntervals.count * 22)
+        out.append(contentsOf: head.bytes)
+        // The points are formed in a scratch buffer (see `ByteWriter`) and appended to `out`
+        // in batches of up to 64 KiB: one room check per point, one array append per batch.
+        ByteWriter.batched(to: &out) { w, out in
             var first = true
             for p in points {
-                w.reset()
+                w.flush(before: maxPointBytes, to: &out)
                 if !first { w.byte(UInt8(ascii: ",")); w.byte(10) }
                 first = false
                 writePoint(p, &w)
-                out.append(contentsOf: w.written)
             }
         }
         out.append(UInt8(ascii: "]"))
@@ -68,28 +75,28 @@ public enum WorkoutFile {
     /// `,"heartRate":{"samples":[[t,bpm],...],"rr":[[t,v],...]}`
     static func writeHeartRate(_ h: HeartRateSeries, to out: inout [UInt8]) {
         out.append(contentsOf: #","heartRate":{"samples":["#.utf8)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { scratch in
-            var w = ByteWriter(scratch)
-            for (k, s) in h.samples.enumerated() {
-                w.reset()
+        // One entry: brackets, a comma, a time (32 bytes) and a number (32 bytes).
+        let entry = 80
+        ByteWriter.batched(to: &out) { w, out in
+            for k in h.samples.indices {
+                w.flush(before: entry, to: &out)
                 if k > 0 { w.byte(UInt8(ascii: ",")) }
                 w.byte(UInt8(ascii: "["))
-                w.fixed(s.time, decimals: 3)
+                w.fixed(h.samples[k].time, decimals: 3)
                 w.byte(UInt8(ascii: ","))
-                optInt(s.bpm, &w)
+                optInt(h.samples[k].bpm, &w)
                 w.byte(UInt8(ascii: "]"))
-                out.append(contentsOf: w.written)
             }
-            out.append(contentsOf: #"],"rr":["#.utf8)
-            for (k, r) in h.rrIntervals.enumerated() {
-                w.reset()
+            w.flush(before: 16, to: &out)
+            w.literal(#"],"rr":["#)
+            for k in h.rrIntervals.indices {
+                w.flush(before: entry, to: &out)
                 if k > 0 { w.byte(UInt8(ascii: ",")) }
                 w.byte(UInt8(ascii: "["))
-                w.fixed(r.time, decimals: 3)
+                w.fixed(h.rrIntervals[k].time, decimals: 3)
                 w.byte(UInt8(ascii: ","))
-                w.int(Int(r.interval1024))
+                w.int(Int(h.rrIntervals[k].interval1024))
                 w.byte(UInt8(ascii: "]"))
-                out.append(contentsOf: w.written)
             }
         }
         out.append(contentsOf: "]}".utf8)
@@ -215,6 +222,15 @@ extension WorkoutEvent {
         if let cause { o["cause"] = .string(cause.rawValue) }
         if let text { o["text"] = .string(text) }
         return .object(o)
+    }
+
+    /// `json().serialized()` written straight to bytes, the same text.
+    func writeJSON(to w: inout JSONWriter) {
+        w.raw("{\"kind\":"); w.string(kind.rawValue)
+        w.raw(",\"time\":"); w.time(time, fractionDigits: 3)
+        if let cause { w.raw(",\"cause\":"); w.string(cause.rawValue) }
+        if let text { w.raw(",\"text\":"); w.string(text) }
+        w.raw("}")
     }
 
     public init?(json j: JSON) {
