@@ -72,6 +72,17 @@ struct ByteWriter {
         }
     }
 
+    /// Runs `body` with a cursor on the next `n` bytes, whose room is checked once here; `body`
+    /// writes at most `n` bytes (one piece whose largest size is known, such as a track point).
+    @inline(__always)
+    mutating func piece(_ n: Int, _ body: (inout ByteCursor) -> Void) {
+        room(n)
+        var c = ByteCursor(p: base + count)
+        body(&c)
+        count = c.p - base
+        precondition(count <= capacity, "ByteWriter: a piece outgrew its room")
+    }
+
     @inline(__always)
     mutating func byte(_ b: UInt8) {
         room(1)
@@ -200,6 +211,11 @@ struct ByteWriter {
     /// `v` in decimal at `p`; returns how many digits that is.
     @inline(__always)
     static func decimal(_ v: UInt64, _ p: UnsafeMutablePointer<UInt8>) -> Int {
+        if v < 100 {
+            if v < 10 { p[0] = 48 &+ UInt8(truncatingIfNeeded: v); return 1 }
+            digits9(v, 2, p)
+            return 2
+        }
         if v < 1_000_000_000 {
             let k = digitCount(v)
             digits9(v, k, p)
@@ -213,36 +229,32 @@ struct ByteWriter {
             return k &+ 9
         }
         let k = digitCount(v)
-        digits20(v, k, p)
+        digitsWide(v, k, p)
         return k
     }
 
-    /// `v` in exactly `width` digits (1...20); the caller knows `v < 10^width` (leading zeros
+    /// `v` in exactly `k` digits (1...20) at `p`; the caller knows `v < 10^k` (leading zeros
     /// are written when it has fewer).
     @inline(__always)
-    private mutating func digits(_ v: UInt64, width k: Int) {
-        let p = base + count
-        if k <= 9 {
-            ByteWriter.digits9(v, k, p)
-        } else if k <= 18 {
-            let hi = v / 1_000_000_000
-            ByteWriter.digits9(hi, k &- 9, p)
-            ByteWriter.digits9(v &- hi &* 1_000_000_000, 9, p + (k &- 9))
-        } else {
-            ByteWriter.digits20(v, k, p)
-        }
-        count &+= k
+    static func digits(_ v: UInt64, width k: Int, _ p: UnsafeMutablePointer<UInt8>) {
+        if k <= 9 { digits9(v, k, p) } else { digitsWide(v, k, p) }
     }
 
-    /// `digits` of 19 or 20 digits (a large `Int`).
+    /// `digits` of 10...20 digits.
     @inline(never)
-    private static func digits20(_ v: UInt64, _ k: Int, _ p: UnsafeMutablePointer<UInt8>) {
-        let hi = v / 1_000_000_000_000_000_000
-        let low = v &- hi &* 1_000_000_000_000_000_000
-        let mid = low / 1_000_000_000
-        digits9(hi, k &- 18, p)
-        digits9(mid, 9, p + (k &- 18))
-        digits9(low &- mid &* 1_000_000_000, 9, p + (k &- 9))
+    static func digitsWide(_ v: UInt64, _ k: Int, _ p: UnsafeMutablePointer<UInt8>) {
+        if k <= 18 {
+            let hi = v / 1_000_000_000
+            digits9(hi, k &- 9, p)
+            digits9(v &- hi &* 1_000_000_000, 9, p + (k &- 9))
+        } else {
+            let hi = v / 1_000_000_000_000_000_000
+            let low = v &- hi &* 1_000_000_000_000_000_000
+            let mid = low / 1_000_000_000
+            digits9(hi, k &- 18, p)
+            digits9(mid, 9, p + (k &- 18))
+            digits9(low &- mid &* 1_000_000_000, 9, p + (k &- 9))
+        }
     }
 
     /// `v` in decimal.
@@ -266,98 +278,175 @@ struct ByteWriter {
     @inline(__always)
     mutating func unsigned(_ v: UInt64, minimumWidth width: Int) {
         room(20)
-        digits(v, width: max(ByteWriter.digitCount(v), min(width, 20)))
+        let k = max(ByteWriter.digitCount(v), min(width, 20))
+        ByteWriter.digits(v, width: k, base + count)
+        count &+= k
     }
 
-    /// `String(v)`. The small values of a point's fields (mode, satellites, heart rate,
-    /// cadence, segment) take a short inline path.
+    /// `String(v)`.
     @inline(__always)
     mutating func int(_ v: Int) {
-        let u = UInt64(bitPattern: Int64(v))
-        if u < 1000 {
-            room(3)
-            let p = base + count
-            if u < 10 {
-                p[0] = 48 &+ UInt8(truncatingIfNeeded: u)
-                count &+= 1
-            } else if u < 100 {
-                ByteWriter.digits9(u, 2, p)
-                count &+= 2
-            } else {
-                ByteWriter.digits9(u, 3, p)
-                count &+= 3
-            }
-        } else {
-            anyInt(v)
-        }
+        room(20)
+        var c = ByteCursor(p: base + count)
+        c.int(v)
+        count = c.p - base
     }
 
+    /// `String(v)` at `p` (at most 20 bytes); returns the end.
     @inline(never)
-    private mutating func anyInt(_ v: Int) {
-        room(21)
-        if v < 0 { base[count] = UInt8(ascii: "-"); count &+= 1 }
-        count &+= ByteWriter.decimal(UInt64(v.magnitude), base + count)
+    static func anyInt(_ v: Int, _ p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var q = p
+        if v < 0 { q[0] = UInt8(ascii: "-"); q += 1 }
+        return q + decimal(UInt64(v.magnitude), q)
     }
 
     /// `formatFixed(value, decimals:)`: exactly `decimals` (0...19) digits after the point, the
     /// value rounded half away from zero, "0" for a value that is not finite, and
-    /// `String(value)` when the scaled value reaches 9e18.
+    /// `String(value)` when the scaled value reaches 9e18. At most 32 bytes.
+    @inline(__always)
+    mutating func fixed(_ value: Double, decimals d: Int) {
+        room(ByteWriter.maxNumberBytes)
+        count = ByteWriter.fixed(value, d, base + count) - base
+    }
+
+    /// `formatFixed(value, decimals: d)` at `p` (at most 32 bytes); returns the end.
     ///
     /// The decimals the writers use go to copies of `fixedCore` where they are constants (the
     /// divisions by 10^d become multiplications, the digit loops unroll); those copies are not
     /// inlined (a writer of 17 fields would outgrow the optimizer's limits and keep none inline).
     @inline(__always)
-    mutating func fixed(_ value: Double, decimals d: Int) {
+    static func fixed(_ value: Double, _ d: Int, _ p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         switch d {
-        case 2: fixed2(value)
-        case 3: fixed3(value)
-        case 9: fixed9(value)
-        default: fixedAny(value, d)
+        case 2: return fixed2(value, p)
+        case 3: return fixed3(value, p)
+        case 9: return fixed9(value, p)
+        default: return fixedAny(value, d, p)
         }
     }
 
-    @inline(never) mutating func fixed2(_ value: Double) { fixedCore(value, 2) }
-    @inline(never) mutating func fixed3(_ value: Double) { fixedCore(value, 3) }
-    @inline(never) mutating func fixed9(_ value: Double) { fixedCore(value, 9) }
-    @inline(never) mutating func fixedAny(_ value: Double, _ d: Int) {
+    @inline(never) static func fixed2(_ v: Double, _ p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> { fixedCore(v, 2, p) }
+    @inline(never) static func fixed3(_ v: Double, _ p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> { fixedCore(v, 3, p) }
+    @inline(never) static func fixed9(_ v: Double, _ p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> { fixedCore(v, 9, p) }
+    @inline(never) static func fixedAny(_ v: Double, _ d: Int, _ p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         precondition(d >= 0 && d <= 19, "fixed: 0...19 decimals")
-        fixedCore(value, d)
+        return fixedCore(v, d, p)
     }
 
+    /// The scaled magnitude below which `fixedCore` rounds by adding 2^52 (above 2^52 - 1 the
+    /// sum would reach 2^53 and lose its last bit).
+    @inline(__always) static var fastFixedLimit: Double { 4.5e15 }
+
     @inline(__always)
-    private mutating func fixedCore(_ value: Double, _ d: Int) {
-        room(ByteWriter.maxNumberBytes)
-        let unit = ByteWriter.powerOf10(d)
+    private static func fixedCore(_ value: Double, _ d: Int, _ start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        let unit = powerOf10(d)
         let x = Swift.abs(value) * Double(unit)
-        // Not finite (NaN fails the comparison too) or too large for the integer path.
-        guard x < 9.0e18 else { notFixed(value); return }
-        // `x.rounded(.toNearestOrAwayFromZero)` without the call into libm: below 2^52 both
-        // `Double(n)` and `x - Double(n)` are exact, so the fraction decides; from 2^52 on x is
-        // a whole number and the fraction is 0.
-        // (Through Int64: x < 9e18 < 2^63, and the signed conversions are single instructions.)
+        // Large, not finite (NaN fails the comparison too): the general path.
+        guard x < fastFixedLimit else { return fixedLarge(value, d, start) }
+        // `x.rounded(.toNearestOrAwayFromZero)` without the call into libm or a checked
+        // conversion: below 2^52 - 1, x + 2^52 holds x rounded to the nearest whole number (ties
+        // to even) in its low 52 bits; x - r is then exact and in [-0.5, 0.5], and only a tie
+        // rounded down (x - r = 0.5) must go up to round half away from zero.
+        let r = (x + 0x1p52).bitPattern & ((1 << 52) &- 1)
+        let n = x - Double(Int64(bitPattern: r)) >= 0.5 ? r &+ 1 : r
+        return fixedDigits(value < 0 && n != 0, n, d, start)
+    }
+
+    /// The text of the rounded scaled value `n`: sign, whole part, point, `d` decimals.
+    @inline(__always)
+    private static func fixedDigits(_ negative: Bool, _ n: UInt64, _ d: Int, _ start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var p = start
+        if negative { p[0] = UInt8(ascii: "-"); p += 1 }
+        let unit = powerOf10(d)
+        let whole = n / unit
+        p += decimal(whole, p)
+        if d > 0 {
+            p[0] = UInt8(ascii: ".")
+            digits(n &- whole &* unit, width: d, p + 1)
+            p += d &+ 1
+        }
+        return p
+    }
+
+    /// `fixedCore` for a scaled magnitude from 4.5e15 on (rounded through `Int64`, exact:
+    /// above 2^52 x is whole), and for values that are not finite ("0") or whose scaled
+    /// magnitude reaches 9e18 (`String(value)`, as `formatFixed`).
+    @inline(never)
+    private static func fixedLarge(_ value: Double, _ d: Int, _ start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        guard value.isFinite else { start[0] = UInt8(ascii: "0"); return start + 1 }
+        let x = Swift.abs(value) * Double(powerOf10(d))
+        if x >= 9.0e18 {
+            var text = String(value)
+            return text.withUTF8 { b in
+                precondition(b.count <= 32, "fixed: text too long")
+                start.update(from: b.baseAddress!, count: b.count)
+                return start + b.count
+            }
+        }
         var i = Int64(x)
         if x - Double(i) >= 0.5 { i &+= 1 }
         let n = UInt64(bitPattern: i)
-        if value < 0 && n != 0 { base[count] = UInt8(ascii: "-"); count &+= 1 }
-        let whole = n / unit
-        count &+= ByteWriter.decimal(whole, base + count)
-        if d > 0 {
-            base[count] = UInt8(ascii: ".")
-            count &+= 1
-            if d <= 9 {
-                ByteWriter.digits9(n &- whole &* unit, d, base + count)
-                count &+= d
-            } else {
-                digits(n &- whole &* unit, width: d)
-            }
+        return fixedDigits(value < 0 && n != 0, n, d, start)
+    }
+}
+
+/// Writes through a raw pointer with no room checks, for a piece whose largest size its writer
+/// knows and had checked once (`ByteWriter.piece(_:_:)`): one track point of the native file.
+/// Each primitive documents its largest output; a point's fields at their longest stay far
+/// below the room checked (`WorkoutFile.maxPointBytes`).
+struct ByteCursor {
+    var p: UnsafeMutablePointer<UInt8>
+
+    /// 1 byte.
+    @inline(__always)
+    mutating func byte(_ b: UInt8) {
+        p.pointee = b
+        p += 1
+    }
+
+    /// The literal's length.
+    @inline(__always)
+    mutating func literal(_ s: StaticString) {
+        let n = s.utf8CodeUnitCount
+        p.update(from: s.utf8Start, count: n)
+        p += n
+    }
+
+    /// `"s"`: at most 34 bytes (longer text traps; enum raw values, plain ASCII, no escaping).
+    @inline(__always)
+    mutating func quoted(_ s: String) {
+        var s = s
+        s.withUTF8 { b in
+            precondition(b.count <= 32, "ByteCursor: text too long")
+            p[0] = UInt8(ascii: "\"")
+            if let q = b.baseAddress { (p + 1).update(from: q, count: b.count) }
+            p[b.count &+ 1] = UInt8(ascii: "\"")
+            p += b.count &+ 2
         }
     }
 
-    /// `formatFixed`'s text for a value that is not finite ("0") or whose scaled magnitude
-    /// reaches 9e18 (`String(value)`).
-    @inline(never)
-    private mutating func notFixed(_ value: Double) {
-        if value.isFinite { utf8(String(value)) } else { base[count] = UInt8(ascii: "0"); count &+= 1 }
+    /// `String(v)`: at most 20 bytes. Small values (a point's mode, satellites, heart rate,
+    /// cadence, segment) take a short inline path.
+    @inline(__always)
+    mutating func int(_ v: Int) {
+        let u = UInt64(bitPattern: Int64(v))
+        if u < 10 {
+            p[0] = 48 &+ UInt8(truncatingIfNeeded: u)
+            p += 1
+        } else if u < 100 {
+            ByteWriter.digits9(u, 2, p)
+            p += 2
+        } else if u < 1000 {
+            ByteWriter.digits9(u, 3, p)
+            p += 3
+        } else {
+            p = ByteWriter.anyInt(v, p)
+        }
+    }
+
+    /// `formatFixed(value, decimals: d)` (d in 0...19): at most 32 bytes (`ByteWriter.fixed`).
+    @inline(__always)
+    mutating func fixed(_ value: Double, decimals d: Int) {
+        p = ByteWriter.fixed(value, d, p)
     }
 }
 

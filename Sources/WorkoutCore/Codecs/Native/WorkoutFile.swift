@@ -61,9 +61,11 @@ public enum WorkoutFile {
             var first = true
             for p in points {
                 w.flush(before: maxPointBytes, to: &out)
-                if !first { w.byte(UInt8(ascii: ",")); w.byte(10) }
+                w.piece(maxPointBytes) { c in
+                    if !first { c.byte(UInt8(ascii: ",")); c.byte(10) }
+                    writePoint(p, &c)
+                }
                 first = false
-                writePoint(p, &w)
             }
         }
         out.append(UInt8(ascii: "]"))
@@ -80,23 +82,27 @@ public enum WorkoutFile {
         ByteWriter.batched(to: &out) { w, out in
             for k in h.samples.indices {
                 w.flush(before: entry, to: &out)
-                if k > 0 { w.byte(UInt8(ascii: ",")) }
-                w.byte(UInt8(ascii: "["))
-                w.fixed(h.samples[k].time, decimals: 3)
-                w.byte(UInt8(ascii: ","))
-                optInt(h.samples[k].bpm, &w)
-                w.byte(UInt8(ascii: "]"))
+                w.piece(entry) { c in
+                    if k > 0 { c.byte(UInt8(ascii: ",")) }
+                    c.byte(UInt8(ascii: "["))
+                    c.fixed(h.samples[k].time, decimals: 3)
+                    c.byte(UInt8(ascii: ","))
+                    optInt(h.samples[k].bpm, &c)
+                    c.byte(UInt8(ascii: "]"))
+                }
             }
             w.flush(before: 16, to: &out)
             w.literal(#"],"rr":["#)
             for k in h.rrIntervals.indices {
                 w.flush(before: entry, to: &out)
-                if k > 0 { w.byte(UInt8(ascii: ",")) }
-                w.byte(UInt8(ascii: "["))
-                w.fixed(h.rrIntervals[k].time, decimals: 3)
-                w.byte(UInt8(ascii: ","))
-                w.int(Int(h.rrIntervals[k].interval1024))
-                w.byte(UInt8(ascii: "]"))
+                w.piece(entry) { c in
+                    if k > 0 { c.byte(UInt8(ascii: ",")) }
+                    c.byte(UInt8(ascii: "["))
+                    c.fixed(h.rrIntervals[k].time, decimals: 3)
+                    c.byte(UInt8(ascii: ","))
+                    c.int(Int(h.rrIntervals[k].interval1024))
+                    c.byte(UInt8(ascii: "]"))
+                }
             }
         }
         out.append(contentsOf: "]}".utf8)
@@ -133,6 +139,12 @@ public enum WorkoutFile {
 
     @inline(__always)
     static func writePoint(_ p: TrackPoint, _ w: inout ByteWriter) {
+        w.piece(maxPointBytes) { writePoint(p, &$0) }
+    }
+
+    /// At most 17 fields of 34 bytes, 16 commas and 2 brackets: 598 bytes (`maxPointBytes`).
+    @inline(__always)
+    static func writePoint(_ p: TrackPoint, _ w: inout ByteCursor) {
         let f = p.fix
         let comma = UInt8(ascii: ",")
         w.byte(UInt8(ascii: "["))
@@ -149,10 +161,10 @@ public enum WorkoutFile {
         optInt(f.heartRate, &w); w.byte(comma)
         optInt(f.cadence, &w); w.byte(comma)
         w.int(p.segment); w.byte(comma)
-        if let r = p.rejection { quoted(r.rawValue, &w) } else { w.literal("null") }
+        if let r = p.rejection { w.quoted(r.rawValue) } else { w.literal("null") }
         if f.quality != nil || f.power != nil || f.temperature != nil {
             w.byte(comma)
-            if let q = f.quality { quoted(q.rawValue, &w) } else { w.literal("null") }
+            if let q = f.quality { w.quoted(q.rawValue) } else { w.literal("null") }
         }
         if f.power != nil || f.temperature != nil {
             w.byte(comma); optInt(f.power, &w)
@@ -161,15 +173,10 @@ public enum WorkoutFile {
         w.byte(UInt8(ascii: "]"))
     }
 
-    @inline(__always) static func quoted(_ s: String, _ w: inout ByteWriter) {
-        w.byte(UInt8(ascii: "\""))
-        w.utf8(s)  // enum raw values: plain ASCII, nothing to escape
-        w.byte(UInt8(ascii: "\""))
-    }
-    @inline(__always) static func opt(_ v: Double?, _ d: Int, _ w: inout ByteWriter) {
+    @inline(__always) static func opt(_ v: Double?, _ d: Int, _ w: inout ByteCursor) {
         if let v, v.isFinite { w.fixed(v, decimals: d) } else { w.literal("null") }
     }
-    @inline(__always) static func optInt(_ v: Int?, _ w: inout ByteWriter) {
+    @inline(__always) static func optInt(_ v: Int?, _ w: inout ByteCursor) {
         if let v { w.int(v) } else { w.literal("null") }
     }
 
