@@ -221,6 +221,13 @@ struct ByteWriter {
             digits9(v, k, p)
             return k
         }
+        if v < 10_000_000_000 {
+            // Ten digits (a time in seconds since 1970, 2001 to 2286): one, then nine.
+            let hi = v / 1_000_000_000
+            p[0] = 48 &+ UInt8(truncatingIfNeeded: hi)
+            digits9(v &- hi &* 1_000_000_000, 9, p + 1)
+            return 10
+        }
         if v < 1_000_000_000_000_000_000 {
             let hi = v / 1_000_000_000
             let k = digitCount(hi)
