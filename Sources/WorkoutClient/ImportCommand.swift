@@ -12,7 +12,7 @@ struct ImportCommand {
     let invocation: Invocation
     let options: ImportOptions
     /// Files per request (each a descriptor in flight).
-    var chunk = 64
+    var chunk = ControlRequest.maxDescriptors
 
     func run() -> ExitCode {
         let console = client.console
