@@ -28,6 +28,10 @@ struct ByteWriterTests {
             let whole = Double(Int.random(in: -10_000_000...10_000_000, using: &rng))
             values.append((whole + 0.5) / pow10(Double(d)))
         }
+        // Around the scaled magnitude where `fixed` leaves its fast rounding (4.5e15, 2^52).
+        for d in [0, 2, 3, 9] {
+            for k in -6...6 { values += [(4.5e15 + Double(k) * 0.5) / pow10(Double(d)), -(4_503_599_627_370_496 + Double(k)) / pow10(Double(d))] }
+        }
         var failures = 0
         for v in values {
             for d in [0, 1, 2, 3, 4, 6, 7, 9, 12, 15, 18, 19] {
@@ -39,6 +43,39 @@ struct ByteWriterTests {
             }
         }
         #expect(failures == 0)
+    }
+
+    /// `digits9` forms digits by multiplying with 2^57/10^m (its proof is in its comment; the
+    /// whole range below 10^9 was checked once offline): every value of up to 5 digits here, and
+    /// the edges and random values of 6 to 9 digits, at every width that holds them.
+    @Test func digitChunksAreExact() {
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 16)
+        defer { buffer.deallocate() }
+        func text(_ v: UInt64, _ k: Int) -> String {
+            ByteWriter.digits9(v, k, buffer)
+            return String(decoding: UnsafeBufferPointer(start: buffer, count: k), as: UTF8.self)
+        }
+        func expected(_ v: UInt64, _ k: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: k - s.count) + s
+        }
+        var rng = SeededRandom(seed: 3)
+        var failures = 0
+        for k in 1...9 {
+            let limit = ByteWriter.powerOf10(k)
+            var values: [UInt64] = [0, 1, limit - 1, limit / 10, limit / 10 &- 1, limit / 2, limit / 2 &- 1]
+            if k <= 5 { values = Array(0..<limit) } else { for _ in 0..<50_000 { values.append(UInt64.random(in: 0..<limit, using: &rng)) } }
+            for v in values where text(v, k) != expected(v, k) {
+                failures += 1
+                if failures < 5 { Issue.record("\(v) in \(k) digits: \(text(v, k))") }
+            }
+        }
+        #expect(failures == 0)
+        for k in 0...19 {
+            let p = ByteWriter.powerOf10(k)
+            for v in [p, p &- 1, p &+ 1] { #expect(ByteWriter.digitCount(v) == String(v).count, "\(v)") }
+        }
+        #expect(ByteWriter.digitCount(.max) == 20 && ByteWriter.digitCount(0) == 1)
     }
 
     @Test func intMatchesString() {

@@ -36,27 +36,36 @@ public enum WorkoutFile {
 
     static func encode<P: Collection<TrackPoint>>(source: String, summary: WorkoutSummary, events: [WorkoutEvent], points: P,
                                                   heartRate: HeartRateSeries = HeartRateSeries()) -> [UInt8] {
-        var head = ""
-        head += "{\"format\":\"\(format)\",\"source\":"
-        JSON.writeString(source, to: &head)
-        head += ",\"summary\":"
-        summary.json().write(to: &head)
-        head += ",\"events\":"
-        JSON.array(events.map { $0.json() }).write(to: &head)
-        head += ",\"points\":["
+        // The head straight to bytes (the text of the `JSON` trees `summary.json()` and
+        // `json()` of the events, serialized: SummaryJSONCacheTests, WorkoutFileEncodeTests).
+        var head = JSONWriter(capacity: 4096 + 320 * (summary.splits.count + summary.laps.count + events.count))
+        head.raw("{\"format\":\"")
+        head.bytes.append(contentsOf: format.utf8)
+        head.raw("\",\"source\":")
+        head.string(source)
+        head.raw(",\"summary\":")
+        var cache = SummaryJSONCache()
+        summary.writeJSON(to: &head, cache: &cache)
+        head.raw(",\"events\":[")
+        for (k, e) in events.enumerated() {
+            if k > 0 { head.raw(",") }
+            e.writeJSON(to: &head)
+        }
+        head.raw("],\"points\":[")
         var out: [UInt8] = []
-        out.reserveCapacity(head.utf8.count + 16 + points.count * 100)
-        out.append(contentsOf: head.utf8)
-        // Each point is formed in one scratch buffer and appended at once (see `ByteWriter`).
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxPointBytes) { scratch in
-            var w = ByteWriter(scratch)
+        out.reserveCapacity(head.bytes.count + 16 + points.count * 130 + heartRate.samples.count * 20 + heartRate.rrIntervals.count * 22)
+        out.append(contentsOf: head.bytes)
+        // The points are formed in a scratch buffer (see `ByteWriter`) and appended to `out`
+        // in batches of up to 64 KiB: one room check per point, one array append per batch.
+        ByteWriter.batched(to: &out) { w, out in
             var first = true
             for p in points {
-                w.reset()
-                if !first { w.byte(UInt8(ascii: ",")); w.byte(10) }
+                w.flush(before: maxPointBytes, to: &out)
+                w.piece(maxPointBytes) { c in
+                    if !first { c.byte(UInt8(ascii: ",")); c.byte(10) }
+                    writePoint(p, &c)
+                }
                 first = false
-                writePoint(p, &w)
-                out.append(contentsOf: w.written)
             }
         }
         out.append(UInt8(ascii: "]"))
@@ -68,28 +77,32 @@ public enum WorkoutFile {
     /// `,"heartRate":{"samples":[[t,bpm],...],"rr":[[t,v],...]}`
     static func writeHeartRate(_ h: HeartRateSeries, to out: inout [UInt8]) {
         out.append(contentsOf: #","heartRate":{"samples":["#.utf8)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { scratch in
-            var w = ByteWriter(scratch)
-            for (k, s) in h.samples.enumerated() {
-                w.reset()
-                if k > 0 { w.byte(UInt8(ascii: ",")) }
-                w.byte(UInt8(ascii: "["))
-                w.fixed(s.time, decimals: 3)
-                w.byte(UInt8(ascii: ","))
-                optInt(s.bpm, &w)
-                w.byte(UInt8(ascii: "]"))
-                out.append(contentsOf: w.written)
+        // One entry: brackets, a comma, a time (32 bytes) and a number (32 bytes).
+        let entry = 80
+        ByteWriter.batched(to: &out) { w, out in
+            for k in h.samples.indices {
+                w.flush(before: entry, to: &out)
+                w.piece(entry) { c in
+                    if k > 0 { c.byte(UInt8(ascii: ",")) }
+                    c.byte(UInt8(ascii: "["))
+                    c.fixed(h.samples[k].time, decimals: 3)
+                    c.byte(UInt8(ascii: ","))
+                    optInt(h.samples[k].bpm, &c)
+                    c.byte(UInt8(ascii: "]"))
+                }
             }
-            out.append(contentsOf: #"],"rr":["#.utf8)
-            for (k, r) in h.rrIntervals.enumerated() {
-                w.reset()
-                if k > 0 { w.byte(UInt8(ascii: ",")) }
-                w.byte(UInt8(ascii: "["))
-                w.fixed(r.time, decimals: 3)
-                w.byte(UInt8(ascii: ","))
-                w.int(Int(r.interval1024))
-                w.byte(UInt8(ascii: "]"))
-                out.append(contentsOf: w.written)
+            w.flush(before: 16, to: &out)
+            w.literal(#"],"rr":["#)
+            for k in h.rrIntervals.indices {
+                w.flush(before: entry, to: &out)
+                w.piece(entry) { c in
+                    if k > 0 { c.byte(UInt8(ascii: ",")) }
+                    c.byte(UInt8(ascii: "["))
+                    c.fixed(h.rrIntervals[k].time, decimals: 3)
+                    c.byte(UInt8(ascii: ","))
+                    c.int(Int(h.rrIntervals[k].interval1024))
+                    c.byte(UInt8(ascii: "]"))
+                }
             }
         }
         out.append(contentsOf: "]}".utf8)
@@ -126,6 +139,12 @@ public enum WorkoutFile {
 
     @inline(__always)
     static func writePoint(_ p: TrackPoint, _ w: inout ByteWriter) {
+        w.piece(maxPointBytes) { writePoint(p, &$0) }
+    }
+
+    /// At most 17 fields of 34 bytes, 16 commas and 2 brackets: 598 bytes (`maxPointBytes`).
+    @inline(__always)
+    static func writePoint(_ p: TrackPoint, _ w: inout ByteCursor) {
         let f = p.fix
         let comma = UInt8(ascii: ",")
         w.byte(UInt8(ascii: "["))
@@ -142,10 +161,10 @@ public enum WorkoutFile {
         optInt(f.heartRate, &w); w.byte(comma)
         optInt(f.cadence, &w); w.byte(comma)
         w.int(p.segment); w.byte(comma)
-        if let r = p.rejection { quoted(r.rawValue, &w) } else { w.literal("null") }
+        if let r = p.rejection { w.quoted(r.rawValue) } else { w.literal("null") }
         if f.quality != nil || f.power != nil || f.temperature != nil {
             w.byte(comma)
-            if let q = f.quality { quoted(q.rawValue, &w) } else { w.literal("null") }
+            if let q = f.quality { w.quoted(q.rawValue) } else { w.literal("null") }
         }
         if f.power != nil || f.temperature != nil {
             w.byte(comma); optInt(f.power, &w)
@@ -154,15 +173,10 @@ public enum WorkoutFile {
         w.byte(UInt8(ascii: "]"))
     }
 
-    @inline(__always) static func quoted(_ s: String, _ w: inout ByteWriter) {
-        w.byte(UInt8(ascii: "\""))
-        w.utf8(s)  // enum raw values: plain ASCII, nothing to escape
-        w.byte(UInt8(ascii: "\""))
-    }
-    @inline(__always) static func opt(_ v: Double?, _ d: Int, _ w: inout ByteWriter) {
+    @inline(__always) static func opt(_ v: Double?, _ d: Int, _ w: inout ByteCursor) {
         if let v, v.isFinite { w.fixed(v, decimals: d) } else { w.literal("null") }
     }
-    @inline(__always) static func optInt(_ v: Int?, _ w: inout ByteWriter) {
+    @inline(__always) static func optInt(_ v: Int?, _ w: inout ByteCursor) {
         if let v { w.int(v) } else { w.literal("null") }
     }
 
@@ -215,6 +229,15 @@ extension WorkoutEvent {
         if let cause { o["cause"] = .string(cause.rawValue) }
         if let text { o["text"] = .string(text) }
         return .object(o)
+    }
+
+    /// `json().serialized()` written straight to bytes, the same text.
+    func writeJSON(to w: inout JSONWriter) {
+        w.raw("{\"kind\":"); w.string(kind.rawValue)
+        w.raw(",\"time\":"); w.time(time, fractionDigits: 3)
+        if let cause { w.raw(",\"cause\":"); w.string(cause.rawValue) }
+        if let text { w.raw(",\"text\":"); w.string(text) }
+        w.raw("}")
     }
 
     public init?(json j: JSON) {
