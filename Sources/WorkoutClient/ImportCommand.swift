@@ -2,7 +2,8 @@ import Glibc
 import WorkoutCore
 
 /// `import PATH... [--activity A]`: files and folders (recursively). The client opens each file
-/// and passes its descriptor (SCM_RIGHTS) in requests of up to `chunk` files; the daemon reads
+/// and passes its descriptor (SCM_RIGHTS) in requests of up to `chunk` files (fewer when their
+/// names are long, so the line stays under the daemon's limit); the daemon reads
 /// them off its event loop and answers one `import` event per file, then counts. On a terminal a
 /// progress line (done/total, current file) stays under the result lines; piped, one line per
 /// file. Ctrl-C shuts the connection's writing side: the daemon stops after the current file,
@@ -11,8 +12,10 @@ struct ImportCommand {
     let client: Client
     let invocation: Invocation
     let options: ImportOptions
-    /// Files per request (each a descriptor in flight).
-    var chunk = 64
+    /// Files per request (each a descriptor in flight); fewer when their names are long.
+    var chunk = ControlRequest.maxDescriptors
+    /// The longest request line the client sends (the daemon's default limit is 64 KiB).
+    static let maxLineBytes = 60_000
 
     func run() -> ExitCode {
         let console = client.console
@@ -59,15 +62,22 @@ struct ImportCommand {
         var start = 0
         var failure: Client.Failure?
         batches: while start < total, !interrupted {
-            let slice = found.files[start..<min(total, start + chunk)]
-            start += slice.count
             var items: [ImportItem] = []
             var fds: [Int32] = []
-            for c in slice {
+            var lineBytes = 64
+            while start < total, items.count < chunk {
+                let c = found.files[start]
+                // The request line stays under the daemon's default limit (`limits.maxRequestBytes`,
+                // 64 KiB) whatever the paths: a file's item is its name and title as JSON strings
+                // plus the keys and the activity.
+                let itemBytes = JSON.string(c.path).serialized().utf8.count + (c.title.map { JSON.string($0).serialized().utf8.count } ?? 0) + 64
+                if !items.isEmpty, lineBytes + itemBytes > ImportCommand.maxLineBytes { break }
+                start += 1
                 switch ImportFiles.open(c.path) {
                 case .success(let fd):
                     fds.append(fd)
                     items.append(ImportItem(file: c.path, activity: c.activity, title: c.title))
+                    lineBytes += itemBytes
                 case .failure(let why):
                     done += 1
                     show(["file": .string(c.path), "id": nil, "result": "error", "error": .string(why.description)])

@@ -12,10 +12,11 @@ extension Daemon {
         let store = self.store
         let loop = self.loop
         let cancel = pending.cancel
+        let stages = importStages
         bulk.async {
             let t0 = EventLoop.monotonic()
             var all: [ImportBatch.Result] = []
-            let cancelled = batch.run(store: store, cancel: cancel) { group in
+            let cancelled = batch.run(store: store, stages: stages, cancel: cancel) { group in
                 all += group
                 let lines = streamed ? group.map { r -> [UInt8] in
                     var w = JSONWriter(capacity: 160)

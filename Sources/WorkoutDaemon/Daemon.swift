@@ -30,6 +30,8 @@ public final class Daemon: @unchecked Sendable {
     let journalSyncer = DispatchQueue(label: "workoutd.journal-sync")
     /// Imports, exports and edits (Daemon+Import.swift).
     let bulk: BulkWorker
+    /// Write and commit what an import on `bulk` has measured.
+    let importStages = ImportStages()
     var signalSources: [DispatchSourceSignal] = []
     var timers: [RepeatingTimer] = []
     var statusLogTimer: RepeatingTimer?

@@ -85,3 +85,15 @@ public func makeDirectories(_ path: String, mode: mode_t = 0o700) throws(SystemE
         if mkdir(current, mode) != 0 && errno != EEXIST { throw SystemError.last("mkdir \(current)") }
     }
 }
+
+/// Starts writing a file's dirty pages to the disk without waiting (Linux `sync_file_range`
+/// with `SYNC_FILE_RANGE_WRITE`), so a later `fdatasync` finds most of the data already written.
+/// A hint, not a sync: nothing is durable until the fdatasync; failures are ignored. (Looked up
+/// at run time: the C library module does not declare it.)
+public func startWriteback(_ fd: Int32) {
+    _ = syncFileRange.map { $0(fd, 0, 0, syncFileRangeWrite) }
+}
+
+private typealias SyncFileRange = @convention(c) (Int32, Int64, Int64, UInt32) -> Int32
+private let syncFileRangeWrite: UInt32 = 2  // SYNC_FILE_RANGE_WRITE, <fcntl.h>
+private let syncFileRange: SyncFileRange? = dlsym(nil, "sync_file_range").map { unsafeBitCast($0, to: SyncFileRange.self) }

@@ -129,6 +129,35 @@ struct ImportTests {
         #expect(again.stdout.contains("\"duplicates\" : 3") || again.stdout.contains("\"duplicates\": 3"), "\(again.stdout)")
     }
 
+    /// A folder of files with long names (paths of ~460 bytes): 250 of them would make a request
+    /// line longer than the daemon's 64 KiB limit (refused: every file an error), so the client
+    /// sends fewer per request; all are imported.
+    @Test func longPathsAreSentInRequestsUnderTheLineLimit() throws {
+        // Warnings only: the harness reads the daemon's stderr pipe at the end, and 260 "imported"
+        // lines with these paths would fill it (the daemon would wait on its log writes).
+        let d = try DaemonHarness(config: #"{"log":{"level":"warning"}}"#)
+        try d.start()
+        defer { d.stop() }
+        let folder = d.dir + "/" + String(repeating: "d", count: 200) + "/" + String(repeating: "e", count: 200)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let n = 260
+        for k in 0..<n {  // a tiny track each, each on another day
+            let day = String(format: "2020-%02d-%02d", k / 28 + 1, k % 28 + 1)
+            let gpx = """
+            <?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lat="48.0" lon="11.0"><time>\(day)T10:00:00Z</time></trkpt>
+            <trkpt lat="48.0005" lon="11.0"><time>\(day)T10:00:20Z</time></trkpt>
+            <trkpt lat="48.0010" lon="11.0"><time>\(day)T10:00:40Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """
+            try gpx.write(toFile: folder + "/" + String(format: "%03d-", k) + String(repeating: "f", count: 40) + ".gpx", atomically: true, encoding: .utf8)
+        }
+        let r = try d.ctl(["import", folder])
+        #expect(r.status == 0, "\(r.stdout.suffix(500))\(r.stderr)")
+        #expect(r.stdout.contains("\(n) imported, 0 duplicates, 0 errors."), "\(r.stdout.suffix(500))")
+        #expect((try d.request(#"{"command":"list"}"#)["workouts"] as? [Any])?.count == n)
+    }
+
     /// Export into a descriptor: --output, stdout as a pipe and as a file all give the bytes of
     /// the older content-in-JSON form; `edit` changes the activity and survives a restart.
     @Test func exportIntoADescriptorAndEdit() throws {

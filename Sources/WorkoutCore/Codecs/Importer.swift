@@ -304,7 +304,7 @@ public enum Importer {
             }
         }
         recorder.reserveCapacity(fixes: order.indices.count)
-        var scratch: [RecorderEvent] = []  // what `ingest` reports, unused here: one array for all
+        var discarded = DiscardedRecorderEvents()  // what `ingest` reports, unused here
         // The track's speed check, step by step beside the recorder (its distances reused).
         var speedSteps = TrackSpeedCheck.Steps()
         for i in order.indices {
@@ -312,15 +312,20 @@ public enum Importer {
             let seg = track.segments[i]
             feedRecords(through: f.time)
             if f.time > previous.time {
-                gap(to: f.time, newSegment: previous.segment.map { $0 != seg } ?? false, final: false)
+                let newSegment = previous.segment.map { $0 != seg } ?? false
+                // Nothing to do in the gap (no segment change, no lap end or pause before the fix):
+                // `gap` would close nothing and pass no pause (a pause starting at or after the
+                // fix also ends after the previous time).
+                if newSegment || (li < laps.count && laps[li] < f.time) || (pi < pauses.count && pauses[pi].start < f.time) {
+                    gap(to: f.time, newSegment: newSegment, final: false)
+                }
             }
             if let bpm = f.heartRate, bpm > 0 {
                 if recorder.heartRate(time: f.time, bpm: bpm) == .recorded { f.heartRate = nil }
             } else {
                 recorder.heartRateGap(at: f.time)
             }
-            scratch.removeAll(keepingCapacity: true)
-            recorder.ingest(f, into: &scratch)
+            recorder.ingest(f, reportingTo: &discarded)
             speedSteps.add(f, segment: seg, known: recorder.lastMeasured)
             previous = (max(previous.time, f.time), seg)
         }

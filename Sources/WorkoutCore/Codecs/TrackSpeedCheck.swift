@@ -31,13 +31,22 @@ struct TrackSpeedCheck {
         /// The previous fix (what a step needs of it), its segment, and whether it passes the
         /// quality gates.
         private var previous: (position: FixFilter.Position, segment: Int, usable: Bool)?
-        private let defaults = MetricsSettings()
+        /// The default quality gates (`MetricsSettings()`'s), kept beside the steps (not the
+        /// whole settings, nor a global read for every fix).
+        private let gateMode: FixMode
+        private let gateAccuracy: Double
+
+        init() {
+            let defaults = MetricsSettings()
+            gateMode = defaults.minimumFixMode
+            gateAccuracy = defaults.maximumHorizontalAccuracy
+        }
 
         /// The next fix in order; `known` may hold the geodesic already measured between the
         /// previous fix and this one (used only when it is that exact pair).
         mutating func add(_ f: Fix, segment s: Int, known: MeasuredPair = .none) {
             let here = FixFilter.Position(f)
-            let usable = FixFilter.qualityRejection(f, settings: defaults) == nil
+            let usable = FixFilter.qualityRejection(f, minimumFixMode: gateMode, maximumHorizontalAccuracy: gateAccuracy) == nil
             defer { previous = (here, s, usable) }
             guard let p = previous, p.segment == s, here.time > p.position.time, usable, p.usable else { return }
             let d = known.meters(from: p.position, to: here) ?? MeasuredPair.measure(p.position, here).meters

@@ -12,7 +12,10 @@ public let standardBestEffortDistances: [Double] = [400, 1000, 1609.344, 5000, 1
 ///
 /// Laid out for the per-point loop (it runs for every accepted fix of a day-long import): the
 /// points are one array of `Point`, and each distance's pointers and best time one `Lane`, both
-/// walked through unsafe buffers (the indices are bounded by the loop conditions).
+/// walked through unsafe buffers (the indices are bounded by the loop conditions). The lanes walk
+/// the points in batches (`batch` points, or fewer when the bests are read): one lane at a time
+/// over the new points, its pointers and best in registers. Lanes are independent and each walks
+/// every point in order, so the results are those of walking every lane at every point.
 public struct BestEffortTracker: Sendable, Equatable {
     public let distances: [Double]
     /// One accepted point: cumulative distance (m), elapsed clock (s), wall time (s).
@@ -32,15 +35,34 @@ public struct BestEffortTracker: Sendable, Equatable {
 
         /// The previous tracker's `isFinite, >= 0, better than the best` in two comparisons:
         /// `seconds` is +infinity or finite, so `s < seconds` already refuses +infinity (and NaN).
+        /// The start time is computed only for an effort that is kept.
         @inline(__always)
-        mutating func offer(seconds s: Double, start: Double) {
+        mutating func offer(seconds s: Double, start: () -> Double) {
             guard s >= 0, s < seconds else { return }
             seconds = s
-            startTime = start
+            startTime = start()
+        }
+
+        /// False when every effort whose time is an interpolation between two clocks and is at
+        /// least `bound` (computed as `a - max(clocks)` or `min(clocks) - b`) is surely refused
+        /// by `offer`: then the interpolation need not be computed. `scale` is the sum of the
+        /// magnitudes of the clocks interpolated between. The interpolation's rounding is at most
+        /// about 4 ulp of `scale` (`a + phi * (b - a)` with `phi` in [0, 1]: three roundings),
+        /// and the subtractions' 1 ulp each; the margin (1e-12 relative, 1e-9 s absolute) is
+        /// thousands of times that, so a skipped effort is one `offer` would refuse: the results
+        /// are bit-identical (BestEffortTrackerTests compares with the tracker without it).
+        /// NaN never skips; `seconds` of +infinity never skips.
+        @inline(__always)
+        func mayImprove(bound: Double, scale: Double) -> Bool {
+            !(bound > seconds + 1e-9 + 1e-12 * (seconds + scale))
         }
     }
     private var points: [Point] = []
     private var lanes: [Lane]
+    /// The lanes have walked the points before this index (point 0 starts no effort).
+    private var walked = 1
+    /// New points wait for this many before the lanes walk them (a read walks the rest, on a copy).
+    static let batch = 32
 
     public init(distances: [Double] = standardBestEffortDistances) {
         self.distances = distances
@@ -49,7 +71,9 @@ public struct BestEffortTracker: Sendable, Equatable {
 
     /// Best effort per distance (same order as `distances`), nil until the workout is that long.
     public var best: [BestEffort?] {
-        lanes.map { $0.seconds < .infinity ? BestEffort(distanceMeters: $0.meters, seconds: $0.seconds, startTime: $0.startTime) : nil }
+        var c = self
+        c.walk()
+        return c.lanes.map { $0.seconds < .infinity ? BestEffort(distanceMeters: $0.meters, seconds: $0.seconds, startTime: $0.startTime) : nil }
     }
 
     /// The efforts found so far, shortest distance first.
@@ -62,51 +86,62 @@ public struct BestEffortTracker: Sendable, Equatable {
     /// wall time (s).
     public mutating func add(distance: Double, elapsed: Double, time: Double) {
         points.append(Point(cum: distance, clock: elapsed, wall: time))
-        let j = points.count - 1
-        guard j > 0 else { return }
-        points.withUnsafeBufferPointer { p in
-            lanes.withUnsafeMutableBufferPointer { lanes in
-                BestEffortTracker.advance(lanes, p, j)
-            }
-        }
+        if points.count - walked >= BestEffortTracker.batch { walk() }
     }
 
-    /// The per-point step over every lane, `j` the new point (> 0). The arithmetic is the
+    /// Every lane walks the points it has not seen.
+    private mutating func walk() {
+        let from = walked, end = points.count
+        guard end > from else { return }
+        points.withUnsafeBufferPointer { p in
+            lanes.withUnsafeMutableBufferPointer { lanes in
+                for k in 0..<lanes.count { BestEffortTracker.advance(&lanes[k], p, from: from, to: end) }
+            }
+        }
+        walked = end
+    }
+
+    /// One lane's steps at points `from ..< end` (from > 0), in order. The arithmetic is the
     /// original's, term for term (`a[i] + phi * (a[i + 1] - a[i])`), so results are bit-identical.
     @inline(__always)
-    private static func advance(_ lanes: UnsafeMutableBufferPointer<Lane>, _ p: UnsafeBufferPointer<Point>, _ j: Int) {
+    private static func advance(_ laneInOut: inout Lane, _ p: UnsafeBufferPointer<Point>, from: Int, to end: Int) {
+        var lane = laneInOut
         let first = p[0].cum
-        let now = p[j], before = p[j - 1]
-        for k in 0..<lanes.count {
-            var lane = lanes[k]
-            let x = lane.meters
+        let x = lane.meters
+        var s = lane.endPointer, q = lane.startPointer
+        for j in from..<end {
+            let now = p[j]
             // Efforts ending at point j: the start is where cum = cum[j] - x.
             let target = now.cum - x
             if first <= target {
-                var s = lane.endPointer
                 while s + 1 <= j && p[s + 1].cum <= target { s += 1 }
-                lane.endPointer = s
                 let a = p[s]
                 if s < j, p[s + 1].cum > a.cum {
                     let b = p[s + 1]
-                    let phi = (target - a.cum) / (b.cum - a.cum)
-                    lane.offer(seconds: now.clock - (a.clock + phi * (b.clock - a.clock)), start: a.wall + phi * (b.wall - a.wall))
+                    // The start lies between a and b: its clock is at most the larger of theirs.
+                    if lane.mayImprove(bound: now.clock - max(a.clock, b.clock), scale: abs(a.clock) + abs(b.clock)) {
+                        let phi = (target - a.cum) / (b.cum - a.cum)
+                        lane.offer(seconds: now.clock - (a.clock + phi * (b.clock - a.clock)), start: { a.wall + phi * (b.wall - a.wall) })
+                    }
                 } else {
-                    lane.offer(seconds: now.clock - a.clock, start: a.wall)
+                    lane.offer(seconds: now.clock - a.clock, start: { a.wall })
                 }
             }
             // Efforts starting at points q whose end (cum[q] + x) is reached between j-1 and j.
-            var q = lane.startPointer
             while q < j && p[q].cum + x <= now.cum {
                 let start = p[q]
+                q += 1
+                let before = p[j - 1]
+                // The end lies between `before` and `now`: its clock is at least the smaller of theirs.
+                guard lane.mayImprove(bound: min(before.clock, now.clock) - start.clock, scale: abs(before.clock) + abs(now.clock)) else { continue }
                 let end = start.cum + x
                 let phi = now.cum > before.cum ? (end - before.cum) / (now.cum - before.cum) : 1
                 let endClock = start.cum + x <= before.cum ? before.clock : before.clock + phi * (now.clock - before.clock)
-                lane.offer(seconds: endClock - start.clock, start: start.wall)
-                q += 1
+                lane.offer(seconds: endClock - start.clock, start: { start.wall })
             }
-            lane.startPointer = q
-            lanes[k] = lane
         }
+        lane.endPointer = s
+        lane.startPointer = q
+        laneInOut = lane
     }
 }

@@ -43,7 +43,8 @@ public struct ElevationAccumulator: Sendable, Equatable {
         } else {
             sum += altitude - ring[next]
             ring[next] = altitude
-            next = (next + 1) % window
+            next += 1
+            if next == window { next = 0 }
             if next == 0 { sum = ring.reduce(0, +) }  // bound floating-point drift
         }
         let s = sum / Double(ring.count)

@@ -116,13 +116,20 @@ public struct FixFilter: Sendable {
 
     /// The rejection a fix earns on its own, before any comparison with other fixes.
     public static func qualityRejection(_ fix: Fix, settings: MetricsSettings) -> RejectionReason? {
+        qualityRejection(fix, minimumFixMode: settings.minimumFixMode, maximumHorizontalAccuracy: settings.maximumHorizontalAccuracy)
+    }
+
+    /// `qualityRejection(_:settings:)` with the two settings it reads (the per-fix path passes
+    /// them, not the whole settings).
+    @inline(__always)
+    static func qualityRejection(_ fix: Fix, minimumFixMode: FixMode, maximumHorizontalAccuracy: Double) -> RejectionReason? {
         if !fix.time.isFinite { return .outOfOrder }
         if !fix.latitude.isFinite || !fix.longitude.isFinite || Swift.abs(fix.latitude) > 90 || Swift.abs(fix.longitude) > 180 {
             return .invalidPosition
         }
         if Swift.abs(fix.latitude) < 1e-6 && Swift.abs(fix.longitude) < 1e-6 { return .nullIsland }
-        if fix.mode < settings.minimumFixMode { return .noFix }
-        if let acc = fix.horizontalAccuracy, !(acc <= settings.maximumHorizontalAccuracy) { return .lowAccuracy }
+        if fix.mode < minimumFixMode { return .noFix }
+        if let acc = fix.horizontalAccuracy, !(acc <= maximumHorizontalAccuracy) { return .lowAccuracy }
         return nil
     }
 
@@ -189,7 +196,8 @@ public struct FixFilter: Sendable {
     /// Decides about `fix`. `minimumMove` raises the stationary radius: the recorder passes
     /// `.infinity` while auto-paused, so that only its departure rule (`acceptMovement`) resumes.
     public mutating func evaluate(_ fix: Fix, minimumMove: Double = 0) -> FixDecision {
-        if let reason = FixFilter.qualityRejection(fix, settings: settings) { return .rejected(reason) }
+        if let reason = FixFilter.qualityRejection(fix, minimumFixMode: settings.minimumFixMode,
+                                                   maximumHorizontalAccuracy: settings.maximumHorizontalAccuracy) { return .rejected(reason) }
         if !(fix.time > floorTime) { return .rejected(.outOfOrder) }
         let here = Position(fix)
         switch phase {

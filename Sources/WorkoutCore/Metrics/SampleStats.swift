@@ -12,14 +12,26 @@ public struct SampleStats: Sendable, Equatable {
 
     /// Power counts every sample, zeros (coasting) included, as bike computers average it.
     mutating func add(power w: Int?) {
-        guard let w, SampleStats.plausiblePower.contains(w) else { return }
-        add(w)
+        if let w = SampleStats.counted(power: w) { add(w) }
     }
 
     /// Cadence leaves zeros out (coasting, standing), as bike computers average it.
     mutating func add(cadence c: Int?) {
-        guard let c, c > 0, FixBounds.cadence.contains(c) else { return }
-        add(c)
+        if let c = SampleStats.counted(cadence: c) { add(c) }
+    }
+
+    /// The power a fix brings into the figures (nil: none, or implausible).
+    @inline(__always)
+    static func counted(power w: Int?) -> Int? {
+        guard let w, SampleStats.plausiblePower.contains(w) else { return nil }
+        return w
+    }
+
+    /// The cadence a fix brings into the figures (nil: none, zero, or implausible).
+    @inline(__always)
+    static func counted(cadence c: Int?) -> Int? {
+        guard let c, c > 0, FixBounds.cadence.contains(c) else { return nil }
+        return c
     }
 
     mutating func add(_ v: Int) {

@@ -1,8 +1,10 @@
 import Glibc
+import Synchronization
 import WorkoutCore
 
-/// One `import` request as the bulk worker runs it: file after file (memory bounded by one
-/// file), results grouped so that each group costs one sync of the data and one of the index
+/// One `import` request as the bulk worker runs it: file after file, each read while the ones
+/// before it are measured and written (`ImportStages`: memory bounded by a few files), results
+/// grouped so that each group costs one sync of the data and one of the index
 /// (`HistoryStore.commit`), reported per file once their group is durable. Stops after the
 /// current file when the client cancels.
 struct ImportBatch: Sendable {
@@ -54,56 +56,51 @@ struct ImportBatch: Sendable {
     /// ...or its first result is this old (seconds), so progress keeps flowing on slow files.
     static let groupAge = 0.25
 
-    /// Runs the batch on the calling (worker) thread. `report` gets each committed group's
-    /// results in file order. Returns whether it stopped early (cancelled).
-    func run(store: HistoryStore, cancel: CancelFlag, report: ([Result]) -> Void) -> Bool {
-        var results: [Result] = []
-        var written: [WorkoutSummary] = []
-        var files: [Int32] = []
-        var last: Workout?
-        var groupStart: Double?
+    /// Runs the batch: files are read and decoded on the calling (worker) thread, one after
+    /// another; the `stages` measure, write and commit the ones before meanwhile. `report` gets
+    /// each committed group's results in file order, on the calling thread. Returns whether it
+    /// stopped early (cancelled), once everything it wrote is committed.
+    func run(store: HistoryStore, stages: ImportStages, cancel: CancelFlag, report: ([Result]) -> Void) -> Bool {
+        let groups = CommitGroups(store: store, stages: stages)
+        let measuring = Measuring(batch: self, store: store)
         var cancelled = false
         var index = 0
-        func flush() {
-            guard !results.isEmpty else { return }
-            defer { files.removeAll(keepingCapacity: true) }
-            defer { last = nil }
-            do { try store.commit(written, files: files, recent: last) } catch {
-                // Not durable, so not listed: the files stay unlisted and each is reported failed.
-                for k in results.indices where results[k].kind == .imported {
-                    unlink(store.path(of: results[k].id!))
-                    results[k] = Result(file: results[k].file, kind: .error, id: nil, activity: nil, error: "saving: \(error)")
-                }
-            }
-            report(results)
-            results.removeAll(keepingCapacity: true)
-            written.removeAll(keepingCapacity: true)
-            groupStart = nil
-        }
         while index < items.count {
             if cancel.isSet { cancelled = true; break }
             let item = items[index]
             index += 1
-            if groupStart == nil { groupStart = EventLoop.monotonic() }
             // Only the request's last file is kept for an export after it: holding a workout
             // across files keeps malloc from reusing its memory (twice the page faults).
-            results += importOne(item, store: store, pending: &written, files: &files, last: &last, keep: index == items.count)
-            if written.count >= ImportBatch.groupSize || EventLoop.monotonic() - (groupStart ?? 0) >= ImportBatch.groupAge { flush() }
+            let keep = index == items.count
+            let decoded = ImportBatch.decode(item)
+            stages.measure.submit {
+                // Cancelled while it waited: dropped unmeasured, like the files not read.
+                guard !cancel.isSet else { return }
+                for step in measuring.steps(item, decoded) {
+                    stages.write.submit { groups.take(step, keep: keep) }
+                }
+            }
+            groups.committed().forEach(report)
         }
         // Descriptors of files not reached (cancelled) are closed unread.
         while index < items.count {
             if case .descriptor(let fd) = items[index].source { close(fd) }
             index += 1
         }
-        flush()
+        stages.measure.submit { stages.write.submit { groups.flush() } }
+        stages.drain()
+        groups.committed().forEach(report)
         return cancelled
     }
 
-    /// Reads, parses and writes one file; nothing is written unless the whole file parses.
-    /// With `keep`, `last` gets the workout written last (kept in memory after the commit: `RecentWorkout`).
-    func importOne(_ item: Item, store: HistoryStore, pending: inout [WorkoutSummary], files: inout [Int32],
-                   last: inout Workout?, keep: Bool) -> [Result] {
-        func failure(_ why: String) -> [Result] { [Result(file: item.file, kind: .error, id: nil, activity: nil, error: why)] }
+    /// A file read and decoded: its tracks (one per session), or why not.
+    enum Decoded: Sendable {
+        case tracks([Importer.Track], fileName: String)
+        case failed(String)
+    }
+
+    /// Reads and decodes one file (closing a passed descriptor).
+    static func decode(_ item: Item) -> Decoded {
         let bytes: [UInt8]
         do {
             let fd: Int32
@@ -113,33 +110,130 @@ struct ImportBatch: Sendable {
             }
             defer { close(fd) }
             bytes = try ImportReader.read(fd)
-        } catch { return failure(error.description) }
+        } catch { return .failed(error.description) }
         let name = String(item.file.split(separator: "/").last ?? Substring(item.file))
-        let tracks: [Importer.Track]
-        do { tracks = try ImportBatch.tracks(bytes, fileName: name) } catch { return failure(error.description) }
-        var out: [Result] = []
-        for track in tracks {
-            do {
-                var source = "imported:" + name
-                if let title = item.title, !title.isEmpty { source += " (" + title + ")" }
-                let imported = try Importer.imported(from: track, activity: activity ?? item.activity, defaultActivity: defaultActivity,
-                                                     id: UInt16.random(in: 0...UInt16.max), settings: settings, source: source)
-                let w = imported.workout
-                if let dup = store.duplicate(of: w.summary) ?? pending.first(where: { Importer.isDuplicate(w.summary, of: $0) }) {
-                    out.append(Result(file: item.file, kind: .duplicate, id: dup.id, activity: dup.activity, error: nil))
-                    continue
-                }
-                files.append(try store.writeUnsynced(w))
-                if keep { last = w }
-                pending.append(w.summary)
-                out.append(Result(file: item.file, kind: .imported, id: w.id, activity: w.activity, error: nil, warnings: imported.warnings))
-            } catch let e as Importer.Failure {
-                out.append(Result(file: item.file, kind: .error, id: nil, activity: nil, error: e.description))
-            } catch {
-                out.append(Result(file: item.file, kind: .error, id: nil, activity: nil, error: "saving: \(error)"))
+        do { return .tracks(try ImportBatch.tracks(bytes, fileName: name), fileName: name) } catch { return .failed(error.description) }
+    }
+
+    /// What the measuring stage hands the writer for one workout of a file, in file order.
+    enum Step: Sendable {
+        /// A result with nothing to write (an error or a duplicate).
+        case result(Result)
+        /// A measured workout to write, and its result once written.
+        case write(Workout, Result)
+    }
+
+    /// The measuring stage of a batch (`stages.measure`): each decoded file's tracks through the
+    /// recorder (`Importer.imported`), duplicates found; nothing is written unless the whole
+    /// file parsed.
+    final class Measuring: Sendable {
+        private let batch: ImportBatch
+        private let store: HistoryStore
+        /// This batch's workouts so far, for the duplicates within it (the store knows the
+        /// committed ones). One whose write fails stays here: a later copy of it in the same
+        /// batch is then reported as its duplicate (the failure was reported first).
+        private let measured = Mutex<[WorkoutSummary]>([])
+
+        init(batch: ImportBatch, store: HistoryStore) { self.batch = batch; self.store = store }
+
+        func steps(_ item: Item, _ decoded: Decoded) -> [Step] {
+            let tracks: [Importer.Track], name: String
+            switch decoded {
+            case .failed(let why): return [.result(Result(file: item.file, kind: .error, id: nil, activity: nil, error: why))]
+            case .tracks(let t, let n): tracks = t; name = n
             }
+            var out: [Step] = []
+            for track in tracks {
+                do {
+                    var source = "imported:" + name
+                    if let title = item.title, !title.isEmpty { source += " (" + title + ")" }
+                    let imported = try Importer.imported(from: track, activity: batch.activity ?? item.activity, defaultActivity: batch.defaultActivity,
+                                                         id: UInt16.random(in: 0...UInt16.max), settings: batch.settings, source: source)
+                    let w = imported.workout
+                    let dup = store.duplicate(of: w.summary) ?? measured.withLock { m in
+                        if let d = m.first(where: { Importer.isDuplicate(w.summary, of: $0) }) { return d }
+                        m.append(w.summary)
+                        return nil
+                    }
+                    if let dup {
+                        out.append(.result(Result(file: item.file, kind: .duplicate, id: dup.id, activity: dup.activity, error: nil)))
+                        continue
+                    }
+                    out.append(.write(w, Result(file: item.file, kind: .imported, id: w.id, activity: w.activity, error: nil, warnings: imported.warnings)))
+                } catch {
+                    out.append(.result(Result(file: item.file, kind: .error, id: nil, activity: nil, error: error.description)))
+                }
+            }
+            return out
         }
-        return out
+    }
+
+    /// The later stages of a batch: workouts written unsynced and grouped (`stages.write`), each
+    /// group committed with one sync of the data and one of the index (`HistoryStore.commit`, on
+    /// `stages.commit`) when it holds `groupSize` workouts or its first result is `groupAge` old;
+    /// the committed groups' results wait in `committed` for the first stage to report. Only
+    /// write jobs change the group.
+    final class CommitGroups: Sendable {
+        struct Group {
+            var results: [Result] = []
+            var written: [WorkoutSummary] = []
+            var files: [Int32] = []
+            var last: Workout?
+            var start: Double?
+        }
+        private let store: HistoryStore
+        private let stages: ImportStages
+        private let group = Mutex(Group())
+        private let done = Mutex<[[Result]]>([])
+
+        init(store: HistoryStore, stages: ImportStages) { self.store = store; self.stages = stages }
+
+        /// Adds one step's result to the group, writing its workout first.
+        func take(_ step: Step, keep: Bool) {
+            let full = group.withLock { g -> Bool in
+                if g.start == nil { g.start = EventLoop.monotonic() }
+                switch step {
+                case .result(let r): g.results.append(r)
+                case .write(let w, let r):
+                    do {
+                        g.files.append(try store.writeUnsynced(w))
+                        if keep { g.last = w }
+                        g.written.append(w.summary)
+                        g.results.append(r)
+                    } catch {
+                        g.results.append(Result(file: r.file, kind: .error, id: nil, activity: nil, error: "saving: \(error)"))
+                    }
+                }
+                return g.written.count >= ImportBatch.groupSize || EventLoop.monotonic() - (g.start ?? 0) >= ImportBatch.groupAge
+            }
+            if full { flush() }
+        }
+
+        /// Hands the group to the commit stage and starts the next one.
+        func flush() {
+            let g = group.withLock { g -> Group in defer { g = Group() }; return g }
+            guard !g.results.isEmpty else { return }
+            stages.commit.submit { self.commit(g) }
+        }
+
+        /// Commits a group; its results (imported ones turned to errors if the commit failed) go to `committed`.
+        private func commit(_ group: Group) {
+            var g = group
+            do { try store.commit(g.written, files: g.files, recent: g.last) } catch {
+                // Not durable, so not listed: the files stay unlisted and each is reported failed.
+                for k in g.results.indices where g.results[k].kind == .imported {
+                    unlink(store.path(of: g.results[k].id!))
+                    g.results[k] = Result(file: g.results[k].file, kind: .error, id: nil, activity: nil, error: "saving: \(error)")
+                }
+            }
+            let results = g.results
+            done.withLock { $0.append(results) }
+        }
+
+        /// The results of the groups committed since the last call, in order.
+        func committed() -> [[Result]] {
+            done.withLock { d in defer { d.removeAll() }; return d }
+        }
     }
 
     /// The tracks of a file: one per session (a multisport FIT file has several); gzip is undone.

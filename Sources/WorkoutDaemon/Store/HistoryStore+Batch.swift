@@ -24,6 +24,9 @@ extension HistoryStore {
         guard fd >= 0 else { throw SystemError.last("create \(tmp)") }
         do {
             try WorkoutFile.encode(workout).withUnsafeBytes { try writeAll(fd, $0) }
+            // Starts writing it to the disk now, without waiting: by the group's `commit` most
+            // of the data is there and its fdatasync is short (a hint: fails harmlessly).
+            startWriteback(fd)
         } catch {
             close(fd); unlink(tmp)
             throw error

@@ -36,7 +36,7 @@ import WorkoutCore
         let batch = ImportBatch(items: [ImportBatch.Item(source: .path(file), file: file, activity: nil, title: nil)],
                                 activity: nil, settings: MetricsSettings())
         var results: [ImportBatch.Result] = []
-        let cancelled = batch.run(store: store, cancel: CancelFlag()) { results += $0 }
+        let cancelled = batch.run(store: store, stages: ImportStages(), cancel: CancelFlag()) { results += $0 }
         #expect(!cancelled)
         #expect(results.map(\.kind) == [.imported, .imported])
         #expect(results.map(\.activity) == [.running, .cycling])
@@ -46,7 +46,7 @@ import WorkoutCore
         #expect(saved.map(\.acceptedCount) == [10, 15])
         // Imported again: each session is a duplicate of its own workout.
         var again: [ImportBatch.Result] = []
-        _ = batch.run(store: store, cancel: CancelFlag()) { again += $0 }
+        _ = batch.run(store: store, stages: ImportStages(), cancel: CancelFlag()) { again += $0 }
         #expect(again.map(\.kind) == [.duplicate, .duplicate])
         #expect(again.map(\.id) == results.map(\.id))
     }

@@ -37,7 +37,7 @@ struct RecentWorkoutTests {
         let file = SharedData.url("data/" + relative).path
         let batch = ImportBatch(items: [ImportBatch.Item(source: .path(file), file: file, activity: nil, title: nil)], activity: nil, settings: MetricsSettings())
         var results: [ImportBatch.Result] = []
-        _ = batch.run(store: store, cancel: CancelFlag()) { results += $0 }
+        _ = batch.run(store: store, stages: ImportStages(), cancel: CancelFlag()) { results += $0 }
         return results
     }
 

@@ -68,8 +68,14 @@ struct IntervalTracker: Sendable {
 
     /// A fix's power and cadence inside the open split and lap.
     mutating func add(power: Int?, cadence: Int?) {
-        splitOpen.power.add(power: power); lapOpen.power.add(power: power)
-        splitOpen.cadence.add(cadence: cadence); lapOpen.cadence.add(cadence: cadence)
+        add(countedPower: SampleStats.counted(power: power), countedCadence: SampleStats.counted(cadence: cadence))
+    }
+
+    /// The same with values already checked (`SampleStats.counted`).
+    @inline(__always)
+    mutating func add(countedPower power: Int?, countedCadence cadence: Int?) {
+        if let w = power { splitOpen.power.add(w); lapOpen.power.add(w) }
+        if let c = cadence { splitOpen.cadence.add(c); lapOpen.cadence.add(c) }
     }
 
     /// A heart-rate sample inside the open split and lap.
@@ -112,7 +118,7 @@ struct IntervalTracker: Sendable {
 
     /// The counters moved from `last` to `now` (an accepted point): closes every split and
     /// automatic lap whose distance was reached, cut at the interpolated instant.
-    mutating func advance(to now: RecorderSnapshot, heartRate track: inout HeartRateTrack, into out: inout [RecorderEvent]) {
+    mutating func advance(to now: RecorderSnapshot, heartRate track: inout HeartRateTrack, into out: inout some RecorderEventSink) {
         let a = last
         last = now
         while now.distance >= Double(splits.count + 1) * splitUnit {
@@ -137,7 +143,7 @@ struct IntervalTracker: Sendable {
     }
 
     /// The same without heart rate beside the fixes (the fixes' own, if any, is used).
-    mutating func advance(to now: RecorderSnapshot, into out: inout [RecorderEvent]) {
+    mutating func advance(to now: RecorderSnapshot, into out: inout some RecorderEventSink) {
         var none = HeartRateTrack()
         advance(to: now, heartRate: &none, into: &out)
     }

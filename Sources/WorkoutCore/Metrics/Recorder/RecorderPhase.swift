@@ -69,9 +69,11 @@ struct StopArea: Sendable {
     private var latitudeSum: Double
     private var longitudeSum: Double
     private var count: Double
-    /// The departure candidate: the fix, its distance from the stop, and the last evidence of
-    /// standing still before it (where the resume is dated).
-    private(set) var candidate: (fix: Fix, distance: Double, before: Double)?
+    /// The departure candidate: the time of its fix, its distance from the stop, and the last
+    /// evidence of standing still before it (where the resume is dated). Only the time of the
+    /// fix is kept: the phase that holds this is read for every fix, and a whole `Fix` made it
+    /// a 250-byte copy each time.
+    private(set) var candidate: (time: Double, distance: Double, before: Double)?
 
     /// A stop seen at `fix`, with the last accepted fix (where the runner stood) if any.
     init(at fix: Fix, lastAccepted: Fix?) {
@@ -96,10 +98,10 @@ struct StopArea: Sendable {
         let d = Geodesic.wgs84.distance(latitude1: latitudeSum / count, longitude1: longitudeSum / count,
                                         latitude2: fix.latitude, longitude2: fix.longitude)
         guard d >= r else { candidate = nil; return false }
-        guard let c = candidate else { candidate = (fix, d, lastEvidence); return false }
-        let dt = fix.time - c.fix.time
+        guard let c = candidate else { candidate = (fix.time, d, lastEvidence); return false }
+        let dt = fix.time - c.time
         if dt >= 1 && d >= c.distance + speed * dt { return true }
-        if d < c.distance { candidate = (fix, d, c.before) }
+        if d < c.distance { candidate = (fix.time, d, c.before) }
         return false
     }
 }

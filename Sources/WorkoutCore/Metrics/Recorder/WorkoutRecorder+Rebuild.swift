@@ -46,14 +46,13 @@ extension WorkoutRecorder {
                 h += 1
             }
         }
-        var scratch: [RecorderEvent] = []
         for p in points {
             let t = p.fix.time
             if t.isFinite { replayHeartRate(before: t, to: &r) }
             while e < user.count, t.isFinite, user[e].time < t {
                 apply(user[e], to: &r); e += 1
             }
-            r.reingest(p, scratch: &scratch)
+            r.reingest(p)
         }
         replayHeartRate(before: .infinity, to: &r)
         while e < user.count { apply(user[e], to: &r); e += 1 }

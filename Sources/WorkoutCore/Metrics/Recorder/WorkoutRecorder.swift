@@ -123,13 +123,13 @@ public struct WorkoutRecorder: Sendable {
         time.account(until: t, in: phase.bucket)
     }
 
-    private mutating func emit(_ e: WorkoutEvent, into out: inout [RecorderEvent]) {
+    private mutating func emit(_ e: WorkoutEvent, into out: inout some RecorderEventSink) {
         events.append(e)
         out.append(.timeline(e))
     }
 
     /// Notices a signal loss that began at the last usable fix, if `t` is past the timeout.
-    private mutating func detectSignalLoss(at t: Double, into out: inout [RecorderEvent]) {
+    private mutating func detectSignalLoss(at t: Double, into out: inout some RecorderEventSink) {
         guard profile.supportsGPS, phase.hasSignal, t - lastEvidence > settings.signalLostTimeout else { return }
         let l = max(lastEvidence, time.accountedUntil)
         account(until: l)
@@ -163,6 +163,12 @@ public struct WorkoutRecorder: Sendable {
     /// `ingest(_:)` appending what happened to `out`: a bulk caller (import, rebuild) reuses one
     /// array for every fix instead of allocating one per fix.
     public mutating func ingest(_ fix: Fix, into out: inout [RecorderEvent]) {
+        ingest(fix, reportingTo: &out)
+    }
+
+    /// `ingest(_:into:)` reporting to any sink (`DiscardedRecorderEvents` for a bulk caller that
+    /// reads only the result).
+    mutating func ingest(_ fix: Fix, reportingTo out: inout some RecorderEventSink) {
         if isPaused { out.append(.ignoredWhilePaused); return }
         if fix.time.isFinite {
             if fix.time <= userEventFloor { recordLate(fix); out.append(.rejected(.late)); return }
@@ -198,18 +204,18 @@ public struct WorkoutRecorder: Sendable {
 
     /// Records a stored point again (`rebuild`): a point kept as late is late again whatever
     /// the user events around it, every other is ingested.
-    mutating func reingest(_ point: TrackPoint, scratch: inout [RecorderEvent]) {
+    mutating func reingest(_ point: TrackPoint) {
         switch point.rejection {
         case .late?: recordLate(point.fix)
         case nil, .noFix?, .lowAccuracy?, .nullIsland?, .warmUp?, .tooFast?, .outOfOrder?, .stationaryJitter?, .invalidPosition?:
-            scratch.removeAll(keepingCapacity: true)
-            ingest(point.fix, into: &scratch)
+            var discarded = DiscardedRecorderEvents()
+            ingest(point.fix, reportingTo: &discarded)
         }
     }
 
     /// One more fix too fast for the activity: a run of them means the fixes come far faster than
     /// the activity allows (said once, when the recent median speed is above it too).
-    private mutating func tooFast(at t: Double, into out: inout [RecorderEvent]) {
+    private mutating func tooFast(at t: Double, into out: inout some RecorderEventSink) {
         tooFastRun += 1
         guard speedWarning == nil, tooFastRun >= SpeedWarning.tooFastRun else { return }
         let recent = points.suffix(SpeedWarning.window).lazy.filter { $0.isOnTrack || $0.rejection == .tooFast }.map(\.fix)
@@ -221,7 +227,7 @@ public struct WorkoutRecorder: Sendable {
     }
 
     /// A fix showing no movement: evidence of signal, and perhaps of a stop.
-    private mutating func stationary(_ fix: Fix, into out: inout [RecorderEvent]) {
+    private mutating func stationary(_ fix: Fix, into out: inout some RecorderEventSink) {
         switch phase {
         case .autoPaused(var stop):
             lastEvidence = max(lastEvidence, fix.time)
@@ -238,7 +244,7 @@ public struct WorkoutRecorder: Sendable {
         }
     }
 
-    private mutating func accepted(_ fix: Fix, distance d: Double, newSegment: Bool, into out: inout [RecorderEvent]) {
+    private mutating func accepted(_ fix: Fix, distance d: Double, newSegment: Bool, into out: inout some RecorderEventSink) {
         let t = fix.time
         switch phase {
         case .acquiring, .signalLost:
@@ -279,9 +285,11 @@ public struct WorkoutRecorder: Sendable {
             intervals.add(heartRate: hr)
             fixHeartRate.sum += hr; fixHeartRate.count += 1; fixHeartRate.max = max(fixHeartRate.max, hr)
         }
-        power.add(power: fix.power)
-        cadence.add(cadence: fix.cadence)
-        intervals.add(power: fix.power, cadence: fix.cadence)
+        // Power and cadence checked once, counted in the workout, the open split and lap.
+        let countedPower = SampleStats.counted(power: fix.power), countedCadence = SampleStats.counted(cadence: fix.cadence)
+        if let w = countedPower { power.add(w) }
+        if let c = countedCadence { cadence.add(c) }
+        intervals.add(countedPower: countedPower, countedCadence: countedCadence)
         let now = RecorderSnapshot(time: t, elapsed: t - startedAt - time.userPaused, moving: time.moving, distance: distance, gain: elevation.gain)
         intervals.advance(to: now, heartRate: &heartRate, into: &out)
     }

@@ -1,0 +1,35 @@
+import Dispatch
+import Synchronization
+import Testing
+@testable import WorkoutDaemon
+
+/// The import pipeline's stage thread: jobs run in order, off the caller's thread, and a full
+/// stage makes the submitter wait (what bounds an import's memory).
+@Suite struct StageThreadTests {
+    @Test func jobsRunInOrderAndDrainWaitsForThem() {
+        let stage = StageThread(depth: 2)
+        let seen = Mutex<[Int]>([])
+        for k in 0..<50 { stage.submit { seen.withLock { $0.append(k) } } }
+        stage.drain()
+        #expect(seen.withLock { $0 } == Array(0..<50))
+    }
+
+    @Test func aFullStageMakesTheSubmitterWait() {
+        let stage = StageThread(depth: 1)
+        let gate = DispatchSemaphore(value: 0)
+        let submitted = Atomic<Int>(0)
+        stage.submit { gate.wait() }  // holds the stage's one slot
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            stage.submit {}
+            submitted.store(1, ordering: .sequentiallyConsistent)
+            done.signal()
+        }
+        // While the first job runs, the second submit cannot return.
+        #expect(done.wait(timeout: .now() + .milliseconds(300)) == .timedOut)
+        #expect(submitted.load(ordering: .sequentiallyConsistent) == 0)
+        gate.signal()
+        #expect(done.wait(timeout: .now() + .seconds(10)) == .success)
+        stage.drain()
+    }
+}
