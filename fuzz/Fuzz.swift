@@ -8,7 +8,8 @@
 //   control   ControlRequest.decode(line:)  (the control socket)
 //   gpx       GPXReader.read                (import)
 //   tcx       TCXReader.read                (import)
-//   fit       FITActivityFile.read + Importer.readAll + Importer.workout (import), FITWriter (export)
+//   fit       FITActivityFile.read (with and without records: they agree) + Importer.readAll +
+//             Importer.workout (import), FITWriter (export)
 //   inflate   Inflate.inflate (raw deflate) and Gzip.decompress (the gzip framing), capped
 //   hrm       HeartRateMeasurement.parse    (Bluetooth heart-rate strap notifications)
 //   cpm       CyclingPowerMeasurement.parse (Bluetooth power meter notifications, 0x2A63)
@@ -118,6 +119,16 @@ private func tcx(_ bytes: [UInt8]) {
 /// time, and a file that decodes re-encodes (as our export) into a file that decodes again with
 /// the same number of accepted points.
 private func fit(_ bytes: [UInt8]) {
+    // The import's lean read (no records) gives the fixes and heart rate of the full one's records.
+    switch (Result { () throws(FITError) in try FITActivityFile.read(bytes) }, Result { () throws(FITError) in try FITActivityFile.read(bytes, keepingRecords: false) }) {
+    case (.success(let full), .success(let lean)):
+        if lean.fixes != full.records.compactMap(\.fix) || lean.heartRateOnly.count + lean.fixes.count != full.records.count
+            || lean.sessions != full.sessions || lean.laps != full.laps || lean.timerEvents != full.timerEvents {
+            violated("FIT: the import's read differs from the full read")
+        }
+    case (.failure(let a), .failure(let b)): if a != b { violated("FIT: the two reads refuse differently: \(a) vs \(b)") }
+    case (.success, .failure(let e)), (.failure(let e), .success): violated("FIT: one read refuses (\(e)), the other reads")
+    }
     guard let tracks = try? Importer.readAll(bytes, fileName: "fuzz.fit") else { return }
     for t in tracks {
         for f in t.fixes { checkFix(f, "FIT") }

@@ -164,13 +164,13 @@ public enum Importer {
 
     private static func readFIT(_ bytes: [UInt8], fileName: String) throws(Failure) -> [Track] {
         let file: FITActivityFile
-        do { file = try FITActivityFile.read(bytes) } catch {
+        do { file = try FITActivityFile.read(bytes, keepingRecords: false) } catch {
             if case .notActivity(let type) = error { throw .notActivity(file: baseName(fileName), type: type) }
             throw .file(error.description)
         }
         let tracks = file.tracks()
         if tracks.isEmpty {
-            if !file.records.isEmpty { throw .file(FITError.noPositions(records: file.records.count).description) }
+            if file.recordCount > 0 { throw .file(FITError.noPositions(records: file.recordCount).description) }
             throw .noPoints
         }
         return tracks

@@ -38,14 +38,7 @@ extension FITActivityFile {
         var notes: [String] = []
         if let t = truncatedAt { notes.append("cut short at byte \(t): kept the whole messages before it (no CRC to check)") }
         let lapList = laps.sorted { $0.startTime < $1.startTime }
-        func track(_ recs: ArraySlice<FITRecord>, _ session: FITSpan?, label: String?) -> Importer.Track? {
-            // One pass: a record with a position is a fix, one without gives its heart rate.
-            var fixes: [Fix] = []
-            fixes.reserveCapacity(recs.count)
-            var heartOnly: [HeartRateSample] = []
-            for r in recs {
-                if let f = r.fix { fixes.append(f) } else { heartOnly.append(HeartRateSample(time: r.time, bpm: r.heartRate)) }
-            }
+        func track(_ fixes: [Fix], _ heartOnly: [HeartRateSample], _ session: FITSpan?, label: String?) -> Importer.Track? {
             guard !fixes.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) else { return nil }
             let inside = lapList.filter { l in session.map { l.startTime >= $0.startTime - 1 && l.endTime <= $0.endTime + 1 } ?? true }
             return Importer.Track(fixes: fixes, activity: activity(of: session), origin: .device, format: .fit,
@@ -55,18 +48,26 @@ extension FITActivityFile {
         }
         let ordered = sessions.sorted { $0.startTime < $1.startTime }
         if ordered.count <= 1 {
-            return track(records[...], ordered.first, label: nil).map { [$0] } ?? []
+            // The decoded arrays themselves (shared, not copied).
+            return track(fixes, heartRateOnly, ordered.first, label: nil).map { [$0] } ?? []
         }
+        // Each session takes the records whose time falls in it, in time order (a stable sort:
+        // records of the same second keep their file order). Which session a record goes to
+        // depends on its time alone, so fixes and heart-rate records are split apart, alike.
         var out: [Importer.Track] = []
-        let recs = records.sorted { $0.time < $1.time }
-        var r = 0
+        let sortedFixes = fixes.sorted { $0.time < $1.time }
+        let sortedHeart = heartRateOnly.sorted { $0.time < $1.time }
+        var f = 0, h = 0
         for (k, s) in ordered.enumerated() {
-            while r < recs.count, recs[r].time < s.startTime { r += 1 }
-            let from = r
-            while r < recs.count, recs[r].time <= s.endTime { r += 1 }
+            while f < sortedFixes.count, sortedFixes[f].time < s.startTime { f += 1 }
+            while h < sortedHeart.count, sortedHeart[h].time < s.startTime { h += 1 }
+            let fromFix = f, fromHeart = h
+            while f < sortedFixes.count, sortedFixes[f].time <= s.endTime { f += 1 }
+            while h < sortedHeart.count, sortedHeart[h].time <= s.endTime { h += 1 }
             if s.sport == 3 { continue }
             let name = activity(of: s)?.rawValue ?? "sport \(s.sport.map { String($0) } ?? "unknown")"
-            if let t = track(recs[from..<r], s, label: "session \(k + 1) of \(ordered.count) (\(name))") { out.append(t) }
+            if let t = track(Array(sortedFixes[fromFix..<f]), Array(sortedHeart[fromHeart..<h]), s,
+                             label: "session \(k + 1) of \(ordered.count) (\(name))") { out.append(t) }
         }
         return out
     }

@@ -66,7 +66,15 @@ public struct FITActivityFile: Sendable, Equatable {
     public var fileType: UInt8?
     public var manufacturer: Int?
     public var product: Int?
+    /// Every record with a timestamp, in file order (kept by `read(_:)`; the import's
+    /// `read(_:keepingRecords: false)` leaves it empty and keeps only `fixes` and `heartRateOnly`).
     public var records: [FITRecord] = []
+    /// The records with a position as fixes (`FITRecord.fix`), in file order: what tracks are made of.
+    public var fixes: [Fix] = []
+    /// The records without a position: their time and heart rate (nil: none), in file order.
+    public var heartRateOnly: [HeartRateSample] = []
+    /// How many records have a timestamp (`fixes` + `heartRateOnly`).
+    public var recordCount: Int { fixes.count + heartRateOnly.count }
     public var laps: [FITSpan] = []
     public var sessions: [FITSpan] = []
     public var timerEvents: [FITTimerEvent] = []
@@ -111,45 +119,22 @@ public struct FITActivityFile: Sendable, Equatable {
     /// CRC mismatch, a corrupt definition, and a valid FIT file that is not an activity (by its
     /// `file_id` type). A file cut short keeps its whole messages (`truncatedAt` says where).
     public static func read(_ bytes: [UInt8]) throws(FITError) -> FITActivityFile {
-        var out = FITActivityFile()
-        // A record message takes ~30-60 bytes: room for most files' records without regrowing.
-        out.records.reserveCapacity(bytes.count / 48)
-        var sawFileID = false
+        try read(bytes, keepingRecords: true)
+    }
+
+    /// `read(_:)`; without `records` when `keepingRecords` is false (the import needs only the
+    /// fixes and heart rate: no second copy of every record).
+    public static func read(_ bytes: [UInt8], keepingRecords: Bool) throws(FITError) -> FITActivityFile {
+        var reader = Reader(keepingRecords: keepingRecords, inputBytes: bytes.count)
         let result: Result<FITMessageDecoder.Outcome, FITError> = bytes.withUnsafeBufferPointer { buf in
             do throws(FITError) {
-                let o = try FITMessageDecoder.walk(buf) { (m) throws(FITError) in
-                    switch m.global {
-                    case 0:  // file_id
-                        if !sawFileID {
-                            sawFileID = true
-                            let t = m.uint(0).map { UInt8(truncatingIfNeeded: $0) }
-                            out.fileType = t
-                            if let t, t != 4 { throw .notActivity(type: fileTypeName(t)) }
-                            out.manufacturer = m.int(1).map { Int($0) }
-                            out.product = m.int(2).map { Int($0) }
-                        }
-                    case 20: if let r = record(m) { out.records.append(r) }
-                    case 19: if let l = span(m) { out.laps.append(l) }
-                    case 18: if let s = span(m) { out.sessions.append(s) }
-                    case 21:  // event: timer (0) start (0) / stop (1, 4 stop_all, 8, 9 disable)
-                        if m.uint(0) == 0, let ts = m.timestamp, let type = m.uint(1) {
-                            let t = Double(ts) + fitEpochOffset
-                            switch type {
-                            case 0: out.timerEvents.append(FITTimerEvent(time: t, change: .started))
-                            case 1, 4, 8, 9: out.timerEvents.append(FITTimerEvent(time: t, change: .stopped))
-                            default: break
-                            }
-                        }
-                    case 12:  // sport
-                        if let s = m.uint(0) { out.sports.append((UInt8(truncatingIfNeeded: s), m.uint(1).map { UInt8(truncatingIfNeeded: $0) })) }
-                    default: break
-                    }
-                }
+                let o = try FITMessageDecoder.walk(buf) { (m) throws(FITError) in try reader.visit(m) }
                 return .success(o)
             } catch {
                 return .failure(error)
             }
         }
+        var out = reader.out
         switch result {
         case .success(let o):
             out.files = o.files
@@ -158,30 +143,147 @@ public struct FITActivityFile: Sendable, Equatable {
             // A truncated file before any message is still reported as cut short.
             throw e
         }
-        guard sawFileID else {
+        guard reader.sawFileID else {
             if let t = out.truncatedAt { throw .truncated(offset: t) }
             throw .noFileID
         }
         return out
     }
 
+    /// The walk's visitor: what it has read so far, and the record layout of each definition.
+    private struct Reader {
+        var out = FITActivityFile()
+        var sawFileID = false
+        let keepingRecords: Bool
+        var layouts = RecordLayouts()
+
+        init(keepingRecords: Bool, inputBytes: Int) {
+            self.keepingRecords = keepingRecords
+            // A record message takes ~25-60 bytes: room for most files' records without
+            // regrowing (capped: a file of other messages reserves no more than a long ride needs).
+            let expected = min(inputBytes / 24, 1 << 17)
+            out.fixes.reserveCapacity(expected)
+            if keepingRecords { out.records.reserveCapacity(expected) }
+        }
+
+        mutating func visit(_ m: FITMessageDecoder.Message) throws(FITError) {
+            switch m.global {
+            case 0:  // file_id
+                if !sawFileID {
+                    sawFileID = true
+                    let t = m.uint(0).map { UInt8(truncatingIfNeeded: $0) }
+                    out.fileType = t
+                    if let t, t != 4 { throw .notActivity(type: fileTypeName(t)) }
+                    out.manufacturer = m.int(1).map { Int($0) }
+                    out.product = m.int(2).map { Int($0) }
+                }
+            case 20:
+                guard let ts = m.timestamp else { break }
+                layouts.select(m)
+                record(m, time: Double(ts) + fitEpochOffset)
+            case 19: if let l = span(m) { out.laps.append(l) }
+            case 18: if let s = span(m) { out.sessions.append(s) }
+            case 21:  // event: timer (0) start (0) / stop (1, 4 stop_all, 8, 9 disable)
+                if m.uint(0) == 0, let ts = m.timestamp, let type = m.uint(1) {
+                    let t = Double(ts) + fitEpochOffset
+                    switch type {
+                    case 0: out.timerEvents.append(FITTimerEvent(time: t, change: .started))
+                    case 1, 4, 8, 9: out.timerEvents.append(FITTimerEvent(time: t, change: .stopped))
+                    default: break
+                    }
+                }
+            case 12:  // sport
+                if let s = m.uint(0) { out.sports.append((UInt8(truncatingIfNeeded: s), m.uint(1).map { UInt8(truncatingIfNeeded: $0) })) }
+            default: break
+            }
+        }
+
+        /// A record message: its fix (with a position) or heart rate (without), and its
+        /// `FITRecord` when `keepingRecords` (then `distance` is read too: the import does not use it).
+        @inline(__always)
+        private mutating func record(_ m: FITMessageDecoder.Message, time: Double) {
+            var latitude: Double?, longitude: Double?
+            if let la = m.int(layouts.current.latitude), let lo = m.int(layouts.current.longitude) {
+                let lat = Double(la) * semicircle, lon = Double(lo) * semicircle
+                if lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 { latitude = lat; longitude = lon }
+            }
+            let altitude = (m.int(layouts.current.enhancedAltitude) ?? m.int(layouts.current.altitude)).map { Double($0) / 5 - 500 }
+            let speed = (m.int(layouts.current.enhancedSpeed) ?? m.int(layouts.current.speed)).map { Double($0) / 1000 }
+            let heartRate = m.int(layouts.current.heartRate).map { Int($0) }
+            let cadence = m.int(layouts.current.cadence).map { Int($0) }
+            let power = m.int(layouts.current.power).map { Int($0) }
+            let temperature = m.int(layouts.current.temperature).map { Int($0) }
+            if keepingRecords {
+                out.records.append(FITRecord(time: time, latitude: latitude, longitude: longitude, altitude: altitude, speed: speed,
+                                             distance: m.int(layouts.current.distance).map { Double($0) / 100 }, heartRate: heartRate,
+                                             cadence: cadence, power: power, temperature: temperature))
+            }
+            // As `FITRecord.fix` makes it.
+            if let latitude, let longitude {
+                out.fixes.append(Fix(time: time, latitude: latitude, longitude: longitude, altitude: altitude, speed: speed,
+                                     mode: altitude == nil ? .twoD : .threeD, heartRate: heartRate, cadence: cadence,
+                                     power: power, temperature: temperature))
+            } else {
+                out.heartRateOnly.append(HeartRateSample(time: time, bpm: heartRate))
+            }
+        }
+    }
+
     private static let semicircle = 180.0 / 2_147_483_648.0
 
-    private static func record(_ m: FITMessageDecoder.Message) -> FITRecord? {
-        guard let ts = m.timestamp else { return nil }
-        var r = FITRecord(time: Double(ts) + fitEpochOffset)
-        if let la = m.sint(0), let lo = m.sint(1) {
-            let lat = Double(la) * semicircle, lon = Double(lo) * semicircle
-            if lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 { r.latitude = lat; r.longitude = lon }
+    /// Where the fields of a `record` message lie in one definition: position_lat 0 and
+    /// position_long 1 (signed only), enhanced_altitude 78 else altitude 2, enhanced_speed 73
+    /// else speed 6, distance 5, heart_rate 3, cadence 4, power 7, temperature 13.
+    struct RecordLayout {
+        var latitude, longitude, enhancedAltitude, altitude, enhancedSpeed, speed: FITMessageDecoder.FieldRead
+        var distance, heartRate, cadence, power, temperature: FITMessageDecoder.FieldRead
+
+        static let absent = RecordLayout()
+
+        private init() {
+            latitude = .absent; longitude = .absent; enhancedAltitude = .absent; altitude = .absent; enhancedSpeed = .absent
+            speed = .absent; distance = .absent; heartRate = .absent; cadence = .absent; power = .absent; temperature = .absent
         }
-        if let a = m.int(78) { r.altitude = Double(a) / 5 - 500 } else if let a = m.int(2) { r.altitude = Double(a) / 5 - 500 }
-        if let s = m.int(73) { r.speed = Double(s) / 1000 } else if let s = m.int(6) { r.speed = Double(s) / 1000 }
-        if let d = m.int(5) { r.distance = Double(d) / 100 }
-        r.heartRate = m.int(3).map { Int($0) }
-        r.cadence = m.int(4).map { Int($0) }
-        r.power = m.int(7).map { Int($0) }
-        r.temperature = m.int(13).map { Int($0) }
-        return r
+
+        init(_ m: FITMessageDecoder.Message) {
+            latitude = m.reader(0, signedOnly: true)
+            longitude = m.reader(1, signedOnly: true)
+            enhancedAltitude = m.reader(78)
+            altitude = m.reader(2)
+            enhancedSpeed = m.reader(73)
+            speed = m.reader(6)
+            distance = m.reader(5)
+            heartRate = m.reader(3)
+            cadence = m.reader(4)
+            power = m.reader(7)
+            temperature = m.reader(13)
+        }
+    }
+
+    /// The record layout of the current message's definition (`current`), kept for the last 16
+    /// definitions by serial (`Message.definitionSerial`) modulo 16: a layout is worked out once
+    /// per definition, not once per record.
+    struct RecordLayouts {
+        private(set) var current = RecordLayout.absent
+        private var currentSerial = -1
+        private var serials = [Int](repeating: -1, count: 16)
+        private var layouts = [RecordLayout](repeating: .absent, count: 16)
+
+        @inline(__always)
+        mutating func select(_ m: FITMessageDecoder.Message) {
+            let serial = m.definitionSerial
+            if serial != currentSerial { change(to: serial, m) }
+        }
+
+        private mutating func change(to serial: Int, _ m: FITMessageDecoder.Message) {
+            let k = serial & 15
+            if serials[k] != serial {
+                serials[k] = serial
+                layouts[k] = RecordLayout(m)
+            }
+            current = layouts[k]
+            currentSerial = serial
+        }
     }
 
     /// A lap (19) or session (18): start_time 2, total_elapsed_time 7, total_timer_time 8,

@@ -66,6 +66,74 @@ public struct FITMessageDecoder {
         var timestampOffset: Int
         /// Field number -> index in `fields` + 1 (0 = absent): one lookup per value read.
         var slots: [UInt8]
+        /// Which definition of the walk this is (0, 1, 2, ... in reading order, across chained
+        /// files): a visitor that works out where its fields lie once per definition
+        /// (`FieldRead`) keys that on it.
+        var serial: Int
+    }
+
+    /// Where one field's first element lies in the data messages of one definition and how it
+    /// reads: looked up once per definition (`Message.reader`), then read per message
+    /// (`Message.int(_: FieldRead)`) without a search. Reads what `Message.int`/`sint` read.
+    public struct FieldRead: Sendable {
+        /// The element's integer type and byte order, or absent (the read gives nil): one
+        /// switch per value read.
+        enum Kind: UInt8, Sendable {
+            case absent
+            case uint8, sint8
+            case uint16, sint16, uint32, sint32, uint64, sint64
+            case uint16BE, sint16BE, uint32BE, sint32BE, uint64BE, sint64BE
+        }
+
+        /// Byte offset in the message (after its header).
+        var offset: Int32
+        var kind: Kind
+        /// The base type's invalid value (the field is absent when it holds it).
+        var invalid: UInt64
+
+        static let absent = FieldRead(offset: 0, kind: .absent, invalid: 0)
+
+        init(offset: Int32, kind: Kind, invalid: UInt64) {
+            self.offset = offset
+            self.kind = kind
+            self.invalid = invalid
+        }
+
+        init(_ f: Field, bigEndian: Bool) {
+            let signed: Bool
+            switch f.sign {
+            case .signed: signed = true
+            case .unsigned: signed = false
+            }
+            let kind: Kind
+            switch (f.elementSize, signed, bigEndian) {
+            case (1, false, _): kind = .uint8
+            case (1, true, _): kind = .sint8
+            case (2, false, false): kind = .uint16
+            case (2, true, false): kind = .sint16
+            case (4, false, false): kind = .uint32
+            case (4, true, false): kind = .sint32
+            case (8, false, false): kind = .uint64
+            case (8, true, false): kind = .sint64
+            case (2, false, true): kind = .uint16BE
+            case (2, true, true): kind = .sint16BE
+            case (4, false, true): kind = .uint32BE
+            case (4, true, true): kind = .sint32BE
+            case (8, false, true): kind = .uint64BE
+            case (8, true, true): kind = .sint64BE
+            default: kind = .absent  // elementSize 0: not an integer field that fits
+            }
+            // A message is at most 255 fields of 255 bytes: an offset fits 32 bits.
+            self.init(offset: Int32(f.offset), kind: kind, invalid: f.invalid)
+        }
+
+        /// Whether the field reads as a signed integer (what `sint` accepts).
+        var isSigned: Bool {
+            switch kind {
+            case .sint8, .sint16, .sint32, .sint64, .sint16BE, .sint32BE, .sint64BE: return true
+            case .absent, .uint8, .uint16, .uint32, .uint64, .uint16BE, .uint32BE, .uint64BE: return false
+            }
+        }
     }
 
     /// What the walk found besides the messages.
@@ -77,30 +145,87 @@ public struct FITMessageDecoder {
     }
 
     /// A data message as the visitor sees it: its global number and its fields' values.
-    /// Valid only inside the visitor (it points into the input).
+    /// Valid only inside the visitor (it points into the input and the walk's definitions).
     public struct Message {
         let bytes: UnsafeBufferPointer<UInt8>
-        let definition: Definition
+        /// The definition in the walk's storage: valid while the visitor runs, as the input is.
+        let definition: UnsafePointer<Definition>
         let start: Int
         /// The timestamp (seconds since the FIT epoch) from field 253 or a compressed header.
         public let timestamp: UInt32?
+        /// The message's first byte after its header.
+        let base: UnsafeRawPointer
 
-        public var global: UInt16 { definition.global }
+        init(bytes: UnsafeBufferPointer<UInt8>, definition: UnsafePointer<Definition>, start: Int, timestamp: UInt32?) {
+            self.bytes = bytes
+            self.definition = definition
+            self.start = start
+            self.timestamp = timestamp
+            base = UnsafeRawPointer(bytes.baseAddress! + start)
+        }
+
+        public var global: UInt16 { definition.pointee.global }
+        /// The serial number of the message's definition (see `Definition.serial`).
+        var definitionSerial: Int { definition.pointee.serial }
 
         @inline(__always)
         private func field(_ number: UInt8) -> Field? {
-            let k = Int(definition.slots[Int(number)])
-            return k == 0 ? nil : definition.fields[k - 1]
+            let k = Int(definition.pointee.slots[Int(number)])
+            return k == 0 ? nil : definition.pointee.fields[k - 1]
+        }
+
+        /// Where field `number` lies in this message's definition, to read it as `int` does
+        /// (`sint` when `signedOnly`: an unsigned field then reads as absent).
+        func reader(_ number: UInt8, signedOnly: Bool = false) -> FieldRead {
+            guard let f = field(number) else { return .absent }
+            let r = FieldRead(f, bigEndian: definition.pointee.bigEndian)
+            return signedOnly && !r.isSigned ? .absent : r
+        }
+
+        /// A field's value as `int(number)` gives it, through a `FieldRead` of this message's
+        /// definition. In bounds: `walkMessages` checked that the whole message is in the input,
+        /// and a field's first element lies inside its message.
+        @inline(__always)
+        func int(_ r: FieldRead) -> Int64? {
+            let o = Int(r.offset)
+            switch r.kind {
+            case .absent: return nil
+            case .uint8: return Self.unsigned(base.load(fromByteOffset: o, as: UInt8.self), r.invalid)
+            case .sint8: return Self.signed(base.load(fromByteOffset: o, as: UInt8.self), Int8.self, r.invalid)
+            case .uint16: return Self.unsigned(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: o, as: UInt16.self)), r.invalid)
+            case .sint16: return Self.signed(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: o, as: UInt16.self)), Int16.self, r.invalid)
+            case .uint32: return Self.unsigned(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: o, as: UInt32.self)), r.invalid)
+            case .sint32: return Self.signed(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: o, as: UInt32.self)), Int32.self, r.invalid)
+            case .uint64: return Self.unsigned(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: o, as: UInt64.self)), r.invalid)
+            case .sint64: return Self.signed(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: o, as: UInt64.self)), Int64.self, r.invalid)
+            case .uint16BE: return Self.unsigned(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: o, as: UInt16.self)), r.invalid)
+            case .sint16BE: return Self.signed(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: o, as: UInt16.self)), Int16.self, r.invalid)
+            case .uint32BE: return Self.unsigned(UInt32(bigEndian: base.loadUnaligned(fromByteOffset: o, as: UInt32.self)), r.invalid)
+            case .sint32BE: return Self.signed(UInt32(bigEndian: base.loadUnaligned(fromByteOffset: o, as: UInt32.self)), Int32.self, r.invalid)
+            case .uint64BE: return Self.unsigned(UInt64(bigEndian: base.loadUnaligned(fromByteOffset: o, as: UInt64.self)), r.invalid)
+            case .sint64BE: return Self.signed(UInt64(bigEndian: base.loadUnaligned(fromByteOffset: o, as: UInt64.self)), Int64.self, r.invalid)
+            }
+        }
+
+        /// An unsigned element: nil when it holds the invalid value or is above `Int64.max`.
+        @inline(__always)
+        private static func unsigned<T: FixedWidthInteger & UnsignedInteger>(_ x: T, _ invalid: UInt64) -> Int64? {
+            let v = UInt64(x)
+            return v == invalid || v > UInt64(Int64.max) ? nil : Int64(v)
+        }
+
+        /// A signed element (its bits `x`, sign-extended as `S`): nil when it holds the invalid value.
+        @inline(__always)
+        private static func signed<T: FixedWidthInteger & UnsignedInteger, S: FixedWidthInteger & SignedInteger>(_ x: T, _: S.Type, _ invalid: UInt64) -> Int64? {
+            UInt64(x) == invalid ? nil : Int64(S(truncatingIfNeeded: x))
         }
 
         /// The raw bits of the field's first element, nil when absent or invalid for its type.
-        /// Reads straight from the input: `walkMessages` checked that the whole message is in
-        /// it, and a field lies inside its message.
         @inline(__always)
         private func raw(_ number: UInt8) -> (bits: UInt64, size: Int, signed: Bool)? {
             guard let f = field(number), f.elementSize != 0 else { return nil }
             let p = UnsafeRawPointer(bytes.baseAddress! + (start + f.offset))
-            let big = definition.bigEndian
+            let big = definition.pointee.bigEndian
             let v: UInt64
             switch f.elementSize {
             case 1: v = UInt64(p.load(as: UInt8.self))
@@ -157,6 +282,7 @@ public struct FITMessageDecoder {
     public static func walk(_ bytes: UnsafeBufferPointer<UInt8>, _ visit: (Message) throws(FITError) -> Void) throws(FITError) -> Outcome {
         var offset = 0
         var files = 0
+        var serial = 0  // of the next definition, across the chained files
         while offset < bytes.count {
             // Header.
             let n = bytes.count - offset
@@ -199,7 +325,7 @@ public struct FITMessageDecoder {
             }
             var truncatedAt: Int?
             do {
-                truncatedAt = try walkMessages(bytes, from: dataStart, to: end, visit)
+                truncatedAt = try walkMessages(bytes, from: dataStart, to: end, serial: &serial, visit)
             } catch {
                 if case .notActivity = error { throw error }
                 throw crcFailure ?? error
@@ -221,9 +347,18 @@ public struct FITMessageDecoder {
 
     /// The messages of one file's data, `from..<to`; returns where the data ended inside a
     /// message (nil when the last message ends exactly at `to`).
-    static func walkMessages(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to end: Int,
+    /// `serial` numbers the definitions across every file of the walk (a chained file's own
+    /// definitions never take the serial of an earlier file's).
+    static func walkMessages(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to end: Int, serial: inout Int,
                              _ visit: (Message) throws(FITError) -> Void) throws(FITError) -> Int? {
-        var definitions = [Definition?](repeating: nil, count: 16)
+        // The 16 local definitions in storage of their own, so that a message points at its
+        // definition instead of copying it (and retaining its arrays) per message.
+        let definitions = UnsafeMutablePointer<Definition>.allocate(capacity: 16)
+        var defined: UInt16 = 0  // bit k: definitions[k] is initialized
+        defer {
+            for k in 0..<16 where defined & (1 << k) != 0 { (definitions + k).deinitialize(count: 1) }
+            definitions.deallocate()
+        }
         var lastTimestamp: UInt32?
         var p = from
         var truncatedAt: Int?
@@ -232,8 +367,10 @@ public struct FITMessageDecoder {
             if h & 0x80 != 0 {
                 // Compressed timestamp header: local type in bits 5-6, offset in bits 0-4.
                 let local = Int((h >> 5) & 0x3)
-                guard let d = definitions[local] else { throw .undefinedLocalType(offset: p, local: local) }
-                guard p + 1 + d.size <= end else { truncatedAt = p; break }
+                guard defined & (1 << local) != 0 else { throw .undefinedLocalType(offset: p, local: local) }
+                let d = UnsafePointer(definitions + local)
+                let size = d.pointee.size
+                guard p + 1 + size <= end else { truncatedAt = p; break }
                 var ts: UInt32?
                 if let last = lastTimestamp {
                     let off = UInt32(h & 0x1F)
@@ -243,7 +380,7 @@ public struct FITMessageDecoder {
                     lastTimestamp = t
                 }
                 try visit(Message(bytes: bytes, definition: d, start: p + 1, timestamp: ts))
-                p += 1 + d.size
+                p += 1 + size
             } else if h & 0x40 != 0 {
                 // Definition message.
                 let local = Int(h & 0xF)
@@ -276,22 +413,33 @@ public struct FITMessageDecoder {
                     guard q + 3 * devCount <= end else { truncatedAt = p; break }
                     for _ in 0..<devCount { size += Int(bytes[q + 1]); q += 3 }
                 }
-                definitions[local] = Definition(global: global, bigEndian: big, fields: fields, size: size, timestampOffset: tsOffset, slots: slots)
+                let definition = Definition(global: global, bigEndian: big, fields: fields, size: size, timestampOffset: tsOffset,
+                                            slots: slots, serial: serial)
+                serial += 1
+                if defined & (1 << local) != 0 {
+                    definitions[local] = definition
+                } else {
+                    (definitions + local).initialize(to: definition)
+                    defined |= 1 << local
+                }
                 p = q
             } else {
                 let local = Int(h & 0xF)
-                guard let d = definitions[local] else { throw .undefinedLocalType(offset: p, local: local) }
-                guard p + 1 + d.size <= end else { truncatedAt = p; break }
+                guard defined & (1 << local) != 0 else { throw .undefinedLocalType(offset: p, local: local) }
+                let d = UnsafePointer(definitions + local)
+                let size = d.pointee.size
+                guard p + 1 + size <= end else { truncatedAt = p; break }
                 var ts: UInt32?
-                if d.timestampOffset >= 0 {
-                    let b = p + 1 + d.timestampOffset
-                    let v = d.bigEndian
+                let tsOffset = d.pointee.timestampOffset
+                if tsOffset >= 0 {
+                    let b = p + 1 + tsOffset
+                    let v = d.pointee.bigEndian
                         ? UInt32(bytes[b]) << 24 | UInt32(bytes[b + 1]) << 16 | UInt32(bytes[b + 2]) << 8 | UInt32(bytes[b + 3])
                         : UInt32(bytes[b + 3]) << 24 | UInt32(bytes[b + 2]) << 16 | UInt32(bytes[b + 1]) << 8 | UInt32(bytes[b])
                     if v != 0xFFFF_FFFF { ts = v; lastTimestamp = v }
                 }
                 try visit(Message(bytes: bytes, definition: d, start: p + 1, timestamp: ts))
-                p += 1 + d.size
+                p += 1 + size
             }
         }
         return truncatedAt
