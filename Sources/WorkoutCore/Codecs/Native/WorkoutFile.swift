@@ -80,30 +80,24 @@ public enum WorkoutFile {
         // One entry: brackets, a comma, a time (32 bytes) and a number (32 bytes).
         let entry = 80
         ByteWriter.batched(to: &out) { w, out in
-            for k in h.samples.indices {
-                w.flush(before: entry, to: &out)
-                w.piece(entry) { c in
-                    if k > 0 { c.byte(UInt8(ascii: ",")) }
-                    c.byte(UInt8(ascii: "["))
-                    c.fixed(h.samples[k].time, decimals: 3)
-                    c.byte(UInt8(ascii: ","))
-                    optInt(h.samples[k].bpm, &c)
-                    c.byte(UInt8(ascii: "]"))
+            /// `[time,value]` entries, comma-separated.
+            func entries(_ n: Int, time: (Int) -> Double, value: (Int, inout ByteCursor) -> Void) {
+                for k in 0..<n {
+                    w.flush(before: entry, to: &out)
+                    w.piece(entry) { c in
+                        if k > 0 { c.byte(UInt8(ascii: ",")) }
+                        c.byte(UInt8(ascii: "["))
+                        c.fixed(time(k), decimals: 3)
+                        c.byte(UInt8(ascii: ","))
+                        value(k, &c)
+                        c.byte(UInt8(ascii: "]"))
+                    }
                 }
             }
+            entries(h.samples.count, time: { h.samples[$0].time }, value: { optInt(h.samples[$0].bpm, &$1) })
             w.flush(before: 16, to: &out)
             w.literal(#"],"rr":["#)
-            for k in h.rrIntervals.indices {
-                w.flush(before: entry, to: &out)
-                w.piece(entry) { c in
-                    if k > 0 { c.byte(UInt8(ascii: ",")) }
-                    c.byte(UInt8(ascii: "["))
-                    c.fixed(h.rrIntervals[k].time, decimals: 3)
-                    c.byte(UInt8(ascii: ","))
-                    c.int(Int(h.rrIntervals[k].interval1024))
-                    c.byte(UInt8(ascii: "]"))
-                }
-            }
+            entries(h.rrIntervals.count, time: { h.rrIntervals[$0].time }, value: { $1.int(Int(h.rrIntervals[$0].interval1024)) })
         }
         out.append(contentsOf: "]}".utf8)
     }
