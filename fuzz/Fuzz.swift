@@ -120,7 +120,7 @@ private func tcx(_ bytes: [UInt8]) {
 /// the same number of accepted points.
 private func fit(_ bytes: [UInt8]) {
     // The import's lean read (no records) gives the fixes and heart rate of the full one's records.
-    switch (Result { () throws(FITError) in try FITActivityFile.read(bytes) }, Result { () throws(FITError) in try FITActivityFile.read(bytes, keepingRecords: false) }) {
+    switch (Result { () throws(FITError) in try FITActivityFile.read(bytes) }, Result { () throws(FITError) in try FITActivityFile.read(bytes, keeping: .fixesOnly) }) {
     case (.success(let full), .success(let lean)):
         if lean.fixes != full.records.compactMap(\.fix) || lean.heartRateOnly.count + lean.fixes.count != full.records.count
             || lean.sessions != full.sessions || lean.laps != full.laps || lean.timerEvents != full.timerEvents {

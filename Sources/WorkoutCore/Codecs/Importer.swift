@@ -164,7 +164,7 @@ public enum Importer {
 
     private static func readFIT(_ bytes: [UInt8], fileName: String) throws(Failure) -> [Track] {
         let file: FITActivityFile
-        do { file = try FITActivityFile.read(bytes, keepingRecords: false) } catch {
+        do { file = try FITActivityFile.read(bytes, keeping: .fixesOnly) } catch {
             if case .notActivity(let type) = error { throw .notActivity(file: baseName(fileName), type: type) }
             throw .file(error.description)
         }

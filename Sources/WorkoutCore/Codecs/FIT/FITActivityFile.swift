@@ -67,7 +67,7 @@ public struct FITActivityFile: Sendable, Equatable {
     public var manufacturer: Int?
     public var product: Int?
     /// Every record with a timestamp, in file order (kept by `read(_:)`; the import's
-    /// `read(_:keepingRecords: false)` leaves it empty and keeps only `fixes` and `heartRateOnly`).
+    /// `read(_:keeping: .fixesOnly)` leaves it empty and keeps only `fixes` and `heartRateOnly`).
     public var records: [FITRecord] = []
     /// The records with a position as fixes (`FITRecord.fix`), in file order: what tracks are made of.
     public var fixes: [Fix] = []
@@ -119,13 +119,20 @@ public struct FITActivityFile: Sendable, Equatable {
     /// CRC mismatch, a corrupt definition, and a valid FIT file that is not an activity (by its
     /// `file_id` type). A file cut short keeps its whole messages (`truncatedAt` says where).
     public static func read(_ bytes: [UInt8]) throws(FITError) -> FITActivityFile {
-        try read(bytes, keepingRecords: true)
+        try read(bytes, keeping: .records)
     }
 
-    /// `read(_:)`; without `records` when `keepingRecords` is false (the import needs only the
-    /// fixes and heart rate: no second copy of every record).
-    public static func read(_ bytes: [UInt8], keepingRecords: Bool) throws(FITError) -> FITActivityFile {
-        var reader = Reader(keepingRecords: keepingRecords, inputBytes: bytes.count)
+    /// What `read` keeps of the record messages besides `fixes` and `heartRateOnly`.
+    public enum Keeping: Sendable {
+        /// Every record as a `FITRecord` too (`records`).
+        case records
+        /// Only the fixes and heart rate (the import: no second copy of every record).
+        case fixesOnly
+    }
+
+    /// `read(_:)`, keeping the records or not.
+    public static func read(_ bytes: [UInt8], keeping: Keeping) throws(FITError) -> FITActivityFile {
+        var reader = Reader(keeping: keeping, inputBytes: bytes.count)
         let result: Result<FITMessageDecoder.Outcome, FITError> = bytes.withUnsafeBufferPointer { buf in
             do throws(FITError) {
                 let o = try FITMessageDecoder.walk(buf) { (m) throws(FITError) in try reader.visit(m) }
@@ -154,16 +161,16 @@ public struct FITActivityFile: Sendable, Equatable {
     private struct Reader {
         var out = FITActivityFile()
         var sawFileID = false
-        let keepingRecords: Bool
+        let keeping: Keeping
         var layouts = RecordLayouts()
 
-        init(keepingRecords: Bool, inputBytes: Int) {
-            self.keepingRecords = keepingRecords
+        init(keeping: Keeping, inputBytes: Int) {
+            self.keeping = keeping
             // A record message takes ~25-60 bytes: room for most files' records without
             // regrowing (capped: a file of other messages reserves no more than a long ride needs).
             let expected = min(inputBytes / 24, 1 << 17)
             out.fixes.reserveCapacity(expected)
-            if keepingRecords { out.records.reserveCapacity(expected) }
+            if keeping.keepsRecords { out.records.reserveCapacity(expected) }
         }
 
         mutating func visit(_ m: FITMessageDecoder.Message) throws(FITError) {
@@ -199,7 +206,7 @@ public struct FITActivityFile: Sendable, Equatable {
         }
 
         /// A record message: its fix (with a position) or heart rate (without), and its
-        /// `FITRecord` when `keepingRecords` (then `distance` is read too: the import does not use it).
+        /// `FITRecord` when keeping `.records` (then `distance` is read too: the import does not use it).
         @inline(__always)
         private mutating func record(_ m: FITMessageDecoder.Message, time: Double) {
             var latitude: Double?, longitude: Double?
@@ -213,7 +220,7 @@ public struct FITActivityFile: Sendable, Equatable {
             let cadence = m.int(layouts.current.cadence).map { Int($0) }
             let power = m.int(layouts.current.power).map { Int($0) }
             let temperature = m.int(layouts.current.temperature).map { Int($0) }
-            if keepingRecords {
+            if keeping.keepsRecords {
                 out.records.append(FITRecord(time: time, latitude: latitude, longitude: longitude, altitude: altitude, speed: speed,
                                              distance: m.int(layouts.current.distance).map { Double($0) / 100 }, heartRate: heartRate,
                                              cadence: cadence, power: power, temperature: temperature))
@@ -300,5 +307,14 @@ public struct FITActivityFile: Sendable, Equatable {
         return FITSpan(startTime: start, endTime: max(end, start), elapsedSeconds: elapsed,
                        timerSeconds: m.int(8).map { Double($0) / 1000 }, distanceMeters: m.int(9).map { Double($0) / 100 },
                        sport: isSession ? u8(5) : u8(25), subSport: isSession ? u8(6) : u8(39), trigger: isSession ? nil : u8(24))
+    }
+}
+
+extension FITActivityFile.Keeping {
+    var keepsRecords: Bool {
+        switch self {
+        case .records: return true
+        case .fixesOnly: return false
+        }
     }
 }

@@ -1,7 +1,7 @@
 import Testing
 @testable import WorkoutCore
 
-/// The import's FIT path (`read(_:keepingRecords: false)`: fixes and heart rate straight from the
+/// The import's FIT path (`read(_:keeping: .fixesOnly)`: fixes and heart rate straight from the
 /// record messages, per-definition field reads, tracks split without a records array) against the
 /// way it was done before: every record kept as a `FITRecord`, read field by field with
 /// `Message.int`/`sint`, made a fix by `FITRecord.fix`, and split into sessions by sorting the
@@ -64,11 +64,11 @@ struct FITActivityFileTracksTests {
         let full: FITActivityFile
         do { full = try FITActivityFile.read(bytes) } catch {
             #expect(throws: FITError.self, "\(name): the import reads what read(_:) refuses") {
-                _ = try FITActivityFile.read(bytes, keepingRecords: false)
+                _ = try FITActivityFile.read(bytes, keeping: .fixesOnly)
             }
             return
         }
-        let lean = try FITActivityFile.read(bytes, keepingRecords: false)
+        let lean = try FITActivityFile.read(bytes, keeping: .fixesOnly)
         #expect(lean.records.isEmpty)
         #expect(full.fixes == full.records.compactMap(\.fix), "\(name): fixes are the records' fixes")
         #expect(full.heartRateOnly == full.records.filter { $0.fix == nil }.map { HeartRateSample(time: $0.time, bpm: $0.heartRate) })
@@ -135,7 +135,7 @@ struct FITActivityFileTracksTests {
         b.define(local: 1, global: 20, [F(253, .uint32), F(0, .sint32), F(1, .sint32), F(3, .uint8)])
         for i in 5..<10 { b.message(local: 1, [Self.t0 + Int64(i), 600_000_000 + Int64(i) * 1200, 100_000_000, 140]) }
         let bytes = a.file() + b.file()
-        let f = try FITActivityFile.read(bytes, keepingRecords: false)
+        let f = try FITActivityFile.read(bytes, keeping: .fixesOnly)
         #expect(f.files == 2)
         #expect(f.heartRateOnly.map(\.bpm) == Array(repeating: 130, count: 5))
         #expect(f.fixes.count == 5 && f.fixes.allSatisfy { $0.heartRate == 140 && $0.mode == .twoD })
