@@ -22,15 +22,7 @@ final class BulkWorker: Sendable {
     init(idleSeconds: Int = 30, idle: @escaping @Sendable () -> Void = {}) {
         self.idle = idle
         self.idleSeconds = idleSeconds
-        let box = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { arg in
-            let worker = Unmanaged<BulkWorker>.fromOpaque(arg!).takeRetainedValue()
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, BulkWorker.niceness)  // this thread only; refused under a seccomp filter: fine
-            worker.serve()
-            return nil
-        }, box.toOpaque())
-        if rc == 0 { pthread_detach(thread) } else { box.release() }
+        WorkerThread.start { self.serve() }
     }
 
     /// Runs `job` on the worker thread after the jobs before it.

@@ -14,18 +14,10 @@ final class StageThread: Sendable {
 
     init(depth: Int) {
         slots = DispatchSemaphore(value: depth)
-        let box = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { arg in
-            let stage = Unmanaged<StageThread>.fromOpaque(arg!).takeRetainedValue()
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, BulkWorker.niceness)  // this thread only
-            stage.serve()
-            return nil
-        }, box.toOpaque())
-        if rc == 0 { pthread_detach(thread) } else { box.release() }
+        WorkerThread.start { self.serve() }
     }
 
-    /// Runs `job` on the writer thread after the jobs before it; waits first while the stage is full.
+    /// Runs `job` on the stage's thread after the jobs before it; waits first while the stage is full.
     func submit(_ job: @escaping @Sendable () -> Void) {
         slots.wait()
         jobs.withLock { $0.append(job) }
