@@ -8,10 +8,5 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${BIN:-$ROOT/.build-release/release}
-H=$(mktemp -d /tmp/wbf.XXXXXX)
-mkdir -p "$H/run" && chmod 700 "$H/run"
-export HOME=$H XDG_RUNTIME_DIR=$H/run XDG_DATA_HOME=$H/data XDG_STATE_HOME=$H/state XDG_CONFIG_HOME=$H/config
-"$BIN/workoutd" > "$H/log" 2>&1 & DPID=$!
-trap 'kill $DPID 2>/dev/null; wait $DPID 2>/dev/null; rm -rf "$H"' EXIT
-for _ in $(seq 2000); do [[ -S $H/run/workoutd/control.sock ]] && break; sleep 0.005; done
+source "$ROOT/scripts/fresh-daemon.sh"
 "$BIN/workoutctl" import "$1" | tail -n1
