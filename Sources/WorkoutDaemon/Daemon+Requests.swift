@@ -33,7 +33,8 @@ extension Daemon {
         case .show(let id):
             do {
                 let w = try store.load(id)
-                return .value(ControlServer.okReply([("workout", w.summary.json()), ("events", .array(w.events.map { $0.json() })), ("source", .string(w.source)),
+                let summary = w.summary(splitIn: metricsSettings().splitUnit, settings: metricsSettings())
+                return .value(ControlServer.okReply([("workout", summary.json()), ("events", .array(w.events.map { $0.json() })), ("source", .string(w.source)),
                                                       ("personalBests", .array(personalBests(of: w.summary).map { $0.json() })), unitsPair]))
             } catch { return .value(storeErrorReply(error, id: id)) }
         case .export(let id, let format): return startExport(id, format, into: nil)
@@ -45,7 +46,7 @@ extension Daemon {
                 ImportBatch.Item(source: .descriptor(fd), file: item.file, activity: item.activity, title: item.title)
             }
             return startImport(batch, activity: activity, streamed: true)
-        case .edit(let id, let activity): return startEdit(id, activity: activity)
+        case .edit(let id, let edit): return startEdit(id, edit)
         case .recompute(let id, let overrides, let save): return startRecompute(id, overrides: overrides, save: save)
         case .delete(let id):
             do { try store.delete(id); log(DaemonLogEvent.deleted(id.rawValue)); return .value(ControlServer.okReply([("id", .string(id.rawValue))])) }
