@@ -1,8 +1,8 @@
 /// Every problem of a configuration, not just the first (`workoutd --check-config`): the
 /// strict decoder stops at the first error, so the offending key is taken out of the document
 /// and it is decoded again, until it decodes or nothing more can be taken out (at most
-/// `maximumProblems` rounds). A key reported twice is taken out with its parent object the
-/// second time (a feed missing `kind` is reported again without it).
+/// `maximumProblems` rounds). A key reported again once taken out (a feed's bad `kind` is then
+/// a missing one) is not said twice: its parent object is taken out instead.
 extension Config {
     /// Most problems reported for one file.
     public static let maximumProblems = 50
@@ -21,9 +21,12 @@ extension Config {
                 _ = try decode(json: value.serialized())
                 return found
             } catch let e {
-                if found.last != e { found.append(e) }
                 var path = Config.keyPath(e.key)
-                if removed.last == e.key { path.removeLast() }  // the same key again: its parent goes
+                if removed.last == e.key {
+                    path.removeLast()  // the same key again (taking it out made it missing): its parent goes, unsaid
+                } else {
+                    found.append(e)
+                }
                 guard !path.isEmpty, Config.remove(path, from: &value) else { return found }
                 removed.append(e.key)
             }

@@ -25,7 +25,7 @@ struct ActivityInferenceTests {
     }
 
     @Test func anUntypedDriveIsNotARun() throws {
-        let drive = Importer.Track(fixes: synth.run(start: 1000, seconds: 180, speed: 15), activity: nil, origin: .device)
+        let drive = Importer.Track(fixes: synth.run(start: 1000, seconds: 180, speed: 20), activity: nil, origin: .device)  // 72 km/h
         let w = try Importer.imported(from: drive, activity: nil, defaultActivity: .running, id: 1, settings: MetricsSettings(), source: "imported:d.gpx")
         #expect(w.workout.activity == .other)
         #expect(w.warnings.contains { $0.contains("motor vehicle") }, "\(w.warnings)")
