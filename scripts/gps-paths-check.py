@@ -80,7 +80,18 @@ def main():
     pts = positions(capture)
     g = Geodesic.WGS84
     truth = sum(g.Inverse(a[1], a[2], b[1], b[2])['s12'] for a, b in zip(pts, pts[1:]))
-    rows = []
+    print('positions: %d fixes, %.1f m (geodesic)\n' % (len(pts), truth))
+    print('| path | distance | vs positions | max speed | moving | accepted / recorded |')
+    print('|---|---|---|---|---|---|', flush=True)
+
+    class Rows(list):
+        """Each row printed as soon as it is measured (a 1x gpsd replay takes the capture's length)."""
+        def append(self, row):
+            label, w = row
+            dist = w.get('distanceMeters', 0.0)
+            print('| %s | %.1f m | %+.2f %% | %.1f km/h | %s s | %s / %s |' % (label, dist, 100 * (dist - truth) / truth, w.get('maxSpeed', 0) * 3.6,
+                                                                      round(w.get('movingSeconds', 0)), w.get('acceptedCount'), w.get('pointCount')), flush=True)
+    rows = Rows()
     for rate in rates:
         state = tempfile.mkdtemp(prefix='gpr.', dir='/tmp')
         subprocess.run([os.path.join(TOOLS, 'gpsd-replay'), 'start', capture, '--port', '2981', '--feed-port', '10181',
@@ -115,13 +126,6 @@ def main():
             rows.append((label, shown.get('workout', shown)))
     finally:
         d.close()
-    print('positions: %d fixes, %.1f m (geodesic)\n' % (len(pts), truth))
-    print('| path | distance | vs positions | max speed | moving | accepted / recorded |')
-    print('|---|---|---|---|---|---|')
-    for label, w in rows:
-        dist = w.get('distanceMeters', 0.0)
-        print('| %s | %.1f m | %+.2f %% | %.1f km/h | %s s | %s / %s |' % (label, dist, 100 * (dist - truth) / truth, w.get('maxSpeed', 0) * 3.6,
-                                                                  round(w.get('movingSeconds', 0)), w.get('acceptedCount'), w.get('pointCount')))
 
 
 if __name__ == '__main__':

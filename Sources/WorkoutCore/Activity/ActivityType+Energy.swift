@@ -17,7 +17,7 @@ extension ActivityType {
         case .cycling, .mountainBiking: return .cycling
         case .treadmillRunning, .indoorCycling, .openWaterSwimming, .poolSwimming, .rowing, .indoorRowing, .kayaking,
              .standUpPaddling, .crossCountrySkiing, .downhillSkiing, .snowboarding, .skating, .inlineSkating, .sailing,
-             .strength, .hiit, .elliptical, .yoga, .climbing, .dance, .other:
+             .strength, .hiit, .elliptical, .yoga, .climbing, .dance, .transition, .other:
             return .fixed
         }
     }

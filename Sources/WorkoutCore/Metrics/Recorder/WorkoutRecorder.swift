@@ -422,7 +422,7 @@ public struct WorkoutRecorder: Sendable {
         account(until: t)
         lastMove = t
         if tracksBestEfforts { efforts.add(distance: distance, elapsed: t - startedAt - time.userPaused, time: t) }
-        if let v = speeds.add(time: t, distance: distance) { intervals.add(speed: v) }
+        if let v = speeds.add(time: t, distance: distance) { intervals.add(speed: v.sustained) }
         let now = RecorderSnapshot(time: t, elapsed: t - startedAt - time.userPaused, moving: time.moving, distance: distance, gain: elevation.gain)
         intervals.advance(to: now, heartRate: &heartRate, into: &out)
     }
