@@ -81,7 +81,7 @@ extension Daemon {
     /// Re-reads the configuration; an invalid one is rejected and the old one stays in force.
     @discardableResult
     func reload() -> JSON {
-        notifier.notify(["RELOADING=1", "MONOTONIC_USEC=\(UInt64(EventLoop.monotonic() * 1e6))"])
+        notifier.notify(["RELOADING=1", "MONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())"])
         defer { notifier.notify(["READY=1", "STATUS=" + statusLine()]) }
         switch ConfigLoader.load(path: configPath) {
         case .failure(let e):

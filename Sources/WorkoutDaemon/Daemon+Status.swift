@@ -33,7 +33,7 @@ extension Daemon {
             w.null()
             statusCache = SummaryJSONCache()  // no workout: keep no bytes of the last one
         }
-        w.raw(",\"gps\":"); w.value(feeds?.status.json() ?? GPSStatus().json())
+        w.raw(",\"gps\":"); w.value((feeds?.status ?? GPSStatus()).json(nowMonotonic: loop.now()))
         w.raw(",\"sensors\":"); w.value(sensors?.json() ?? .array([]))
         w.raw(",\"action\":"); w.string(lifecycle.actionTitle(defaultActivity: config.defaultActivity))
         w.raw(",\"saveError\":"); w.string(lifecycle.saveError ?? journal.lastError?.description)

@@ -36,7 +36,7 @@ public final class Daemon: @unchecked Sendable {
     var timers: [RepeatingTimer] = []
     var statusLogTimer: RepeatingTimer?
     /// Where every `now` handed to the core comes from.
-    let clock = DaemonClock()
+    let clock: DaemonClock
     /// The logind lock on sleep while a workout records (nil: no system bus address).
     var sleepInhibitor: SleepInhibitor?
     /// Why there is no `sleepInhibitor`, for status.
@@ -60,8 +60,19 @@ public final class Daemon: @unchecked Sendable {
 
     enum ShutdownState { case running, draining(deadline: Double), done }
 
-    public init(config: Config, configPath: String, paths: Paths, environment: [String: String]) throws {
-        self.loop = try EventLoop()
+    /// `clock`: the system's clocks; a test's `ManualClock` to drive time.
+    public init(config: Config, configPath: String, paths: Paths, environment: [String: String],
+                clock: any LoopClock = SystemClock(), poller: EventLoop.Poller? = nil) throws {
+        var poller = poller
+        if poller == nil, environment["WORKOUTD_TEST_HOOKS"] == "1", let flag = environment["WORKOUTD_TEST_FAIL_POLL"] {
+            // Test hook: once this file exists, poll(2) fails (ENOMEM) as the loop's last call.
+            poller = { fds, timeout in
+                guard access(flag, F_OK) != 0 else { errno = ENOMEM; return -1 }
+                return Glibc.poll(&fds, nfds_t(fds.count), timeout)
+            }
+        }
+        self.loop = try poller.map { try EventLoop(clock: clock, poller: $0) } ?? EventLoop(clock: clock)
+        self.clock = DaemonClock(clock)
         self.config = config
         self.configPath = configPath
         self.paths = paths
@@ -125,17 +136,34 @@ public final class Daemon: @unchecked Sendable {
         logStreaksAtStartup()
         notifier.notify(["READY=1", "STATUS=" + statusLine()])
         let watchdogInterval = notifier.watchdogInterval
-        var lastPing = EventLoop.monotonic()
-        loop.run { [unowned self] in
-            // The watchdog is fed from the loop itself: a hung loop stops feeding it.
-            if let iv = watchdogInterval, EventLoop.monotonic() - lastPing >= iv {
-                self.notifier.notify(["WATCHDOG=1"])
-                lastPing = EventLoop.monotonic()
+        var lastPing = loop.now()
+        do {
+            try loop.run { [unowned self] in
+                // The watchdog is fed from the loop itself: a hung loop stops feeding it.
+                if let iv = watchdogInterval, loop.now() - lastPing >= iv {
+                    self.notifier.notify(["WATCHDOG=1"])
+                    lastPing = loop.now()
+                }
             }
+        } catch {
+            return loopFailed(error)
         }
         log(DaemonLogEvent.stopped)
         return 0
     }
+
+    /// The loop cannot go on (`poll` failed): say why, keep the workout in progress on disk
+    /// (the journal written and fsynced), and exit non-zero so that systemd's
+    /// `Restart=on-failure` starts the daemon again, which restores the workout.
+    func loopFailed(_ error: SystemError) -> Int32 {
+        log(DaemonLogEvent.loopFailed(error.description))
+        if lifecycle.hasWorkoutInProgress { journal.flush(alive: now()) }
+        notifier.notify(["STATUS=Event loop failed: \(error.description)"])
+        return Daemon.loopFailureExitStatus
+    }
+
+    /// The exit status after the event loop failed: EX_SOFTWARE (an internal error).
+    public static let loopFailureExitStatus: Int32 = 70
 
     // MARK: - Running the lifecycle
 
@@ -223,9 +251,9 @@ public final class Daemon: @unchecked Sendable {
         let store = self.store
         let loop = self.loop
         saver.async {
-            let t0 = EventLoop.monotonic()
+            let t0 = loop.now()
             let result: Result<Double, SystemError>
-            do { try store.save(workout); result = .success((EventLoop.monotonic() - t0) * 1000) }
+            do { try store.save(workout); result = .success((loop.now() - t0) * 1000) }
             catch let e as SystemError { result = .failure(e) }
             catch { result = .failure(SystemError("save", code: EIO)) }
             MemoryPolicy.returnFreedMemory()
@@ -355,7 +383,7 @@ public final class Daemon: @unchecked Sendable {
         feeds?.shutdown()
         sensors?.shutdown()
         perform(lifecycle.shutDown(at: now(), journalWritable: journal.lastError == nil))
-        shutdown = .draining(deadline: EventLoop.monotonic() + 10)
+        shutdown = .draining(deadline: loop.now() + 10)
         checkShutdownProgress()
         loop.after(10) { [unowned self] in self.finishShutdown() }
     }
