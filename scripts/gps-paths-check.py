@@ -102,7 +102,7 @@ def main():
         finally:
             d.close()
             subprocess.run([os.path.join(TOOLS, 'gpsd-replay'), 'stop', '--state', state], capture_output=True)
-    feeder = subprocess.Popen([sys.executable, os.path.join(TOOLS, 'nmea-feeder.py'), capture, '10182', '--rate', '10'],
+    feeder = subprocess.Popen([sys.executable, os.path.join(TOOLS, 'nmea-feeder.py'), capture, '10182', '--rate', '10', '--once'],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(0.5)
     d = Daemon({'feeds': [{'kind': 'nmea', 'address': '127.0.0.1:10182'}]})

@@ -95,4 +95,20 @@ import Testing
         #expect(abs(w.maxSpeed - 15) < 0.1, "\(w.maxSpeed)")
         #expect(w.current(distance: d, lastEvidence: 29_999) == 3)
     }
+
+    /// Regression (issue 25 item 9): the same watch run through gpsd read 16.9 km/h: at 13:30
+    /// in, its positions held 4.7 m/s for 10 s in a straight line while its Doppler speed said
+    /// 3.8-4.1 m/s (13.6-14.7 km/h). Where every fix of the window carries the receiver's speed,
+    /// that bounds the sustained speed; a GPX (no speed) keeps the positions' figure.
+    @Test func theReceiversSpeedBoundsTheMaximum() {
+        var w = SpeedWindow(window: 5), positionsOnly = SpeedWindow(window: 5)
+        w.startSegment(); positionsOnly.startSegment()
+        for t in 0...30 {
+            let d = 4.7 * Double(t), lat = 45 + d / 111_200
+            _ = w.add(time: Double(t), distance: d, latitude: lat, longitude: 7, receiverSpeed: 3.9)
+            _ = positionsOnly.add(time: Double(t), distance: d, latitude: lat, longitude: 7)
+        }
+        #expect(abs(w.maxSpeed - 3.9) < 1e-9, "\(w.maxSpeed)")
+        #expect(abs(positionsOnly.maxSpeed - 4.7) < 0.01, "\(positionsOnly.maxSpeed)")
+    }
 }
