@@ -33,7 +33,7 @@ extension ControlRouter {
             w.null()
             statusCache = SummaryJSONCache()  // no workout: keep no bytes of the last one
         }
-        w.raw(",\"gps\":"); w.value(recording.feeds?.status.json() ?? GPSStatus().json())
+        w.raw(",\"gps\":"); w.value(gpsStatus().json())
         w.raw(",\"sensors\":"); w.value(recording.sensors?.json() ?? .array([]))
         w.raw(",\"action\":"); w.string(recording.lifecycle.actionTitle(defaultActivity: config.defaultActivity))
         w.raw(",\"saveError\":"); w.string(recording.lifecycle.saveError ?? recording.journal.lastError?.description)
@@ -62,6 +62,15 @@ extension ControlRouter {
         case .manual, .auto, .signalLost, .device: break
         }
         return .object(o)
+    }
+
+    /// The GPS side of `status`: the feeds' status with the receiver clock's as the workout in
+    /// progress measures it (the core owns the receiver's clock).
+    func gpsStatus() -> GPSStatus {
+        var gps = recording.feeds?.status ?? GPSStatus()
+        gps.clockProblem = recording.lifecycle.receiverClockProblem
+        gps.clockOffsetSeconds = recording.lifecycle.receiverClockOffset
+        return gps
     }
 
     /// One line for `systemctl status` (sd_notify STATUS=).

@@ -21,11 +21,13 @@ enum FeedBudget {
 /// Fixes from the others are counted in `status` (`otherSources`, `otherSourceFixes`), never
 /// reported, so they neither join the track nor (with a `SIMULATION` header) move its clock.
 ///
-/// It reports through `report` and holds no reference to the daemon.
+/// Fixes are reported as they arrive, with the receiver's own times: placing them on the
+/// workout's clock is the core's (`WorkoutInProgress.receiver`, docs/time.md). It reports
+/// through `report` and holds no reference to the daemon.
 final class FeedHub {
     /// What the hub tells its owner.
     enum Report {
-        /// A fix from the feeding source.
+        /// A fix from the feeding source, as the receiver dated it, reported when it arrived.
         case fix(Fix)
         /// Another source feeds the workout from now on (`replay`: it is a simulation).
         case sourceChanged(replay: FeedReplay?)
@@ -53,7 +55,6 @@ final class FeedHub {
 
     private unowned let loop: EventLoop
     private let paths: Paths
-    private let clock: DaemonClock
     private let report: (Report) -> Void
     var maxClients: Int
     var status = GPSStatus()
@@ -75,8 +76,6 @@ final class FeedHub {
     private var sourceProblems: [String: String] = [:]
     /// One read buffer for every feed socket client (all read on the loop thread).
     private var reader = FeedReader()
-    /// The receiver's clock against the workout's (docs/time.md).
-    private(set) var receiverClock = ReceiverClock()
     /// The source feeding the workout and when it last delivered (monotonic).
     private var feeding: (source: Source, lastFix: Double)?
 
@@ -95,12 +94,11 @@ final class FeedHub {
         var resume: EventLoop.Token?
     }
 
-    init(loop: EventLoop, feeds: [FeedConfig], paths: Paths, maxClients: Int, clock: DaemonClock, report: @escaping (Report) -> Void) {
+    init(loop: EventLoop, feeds: [FeedConfig], paths: Paths, maxClients: Int, report: @escaping (Report) -> Void) {
         self.loop = loop
         self.feeds = feeds
         self.paths = paths
         self.maxClients = maxClients
-        self.clock = clock
         self.report = report
         listenFeedSocket()
     }
@@ -142,9 +140,6 @@ final class FeedHub {
     func open() {
         if case .open = state { return }
         state = .open
-        receiverClock = ReceiverClock()  // learned afresh for each workout (and after a pause)
-        status.clockProblem = nil
-        status.clockOffsetSeconds = nil
         status.source = feedSocketPath.map { "feed socket \($0)" } ?? feeds.first?.label
         // A new workout (or a resume) chooses which source feeds it afresh, and learns whether it
         // replays, from the first fix delivered (`deliver`). Keeping the last workout's source
@@ -154,14 +149,6 @@ final class FeedHub {
         networkIndex = 0
         failures = 0
         tryNetwork()
-    }
-
-    /// The workout's clock moved by `seconds` (`DaemonClock.shift`): the receiver's offset to it
-    /// is restated, and its clock problem with it.
-    func workoutClockShifted(by seconds: Double) {
-        for e in receiverClock.workoutClockShifted(by: seconds) { report(.log(ClockLogEvent.receiver(e))) }
-        status.clockProblem = receiverClock.problem
-        status.clockOffsetSeconds = receiverClock.measuredOffset
     }
 
     func close() {
@@ -420,18 +407,6 @@ final class FeedHub {
         status.fixMode = fix.mode
         status.lastFixMonotonic = t
         status.satellites = fix.satellites ?? status.satellites
-        var placed = fix
-        if replay == nil {
-            // Placed on the workout's clock by the receiver's own intervals (docs/time.md); a
-            // simulation's fix times drive the workout's clock instead.
-            let p = receiverClock.place(receiverTime: fix.time, arrival: clock.now())
-            placed.time = p.time
-            for e in p.events { report(.log(ClockLogEvent.receiver(e))) }
-            status.clockProblem = receiverClock.problem
-            status.clockOffsetSeconds = receiverClock.measuredOffset
-        } else {
-            status.clockOffsetSeconds = fix.time - clock.now()
-        }
-        report(.fix(placed))
+        report(.fix(fix))
     }
 }
