@@ -31,6 +31,15 @@ final class HistoryService: @unchecked Sendable {
     var loop: EventLoop { context.loop }
     func log(_ e: some LogEvent) { context.log(e) }
 
+    /// The shutdown: the bulk worker finishes the job it runs (an import stops at its next file:
+    /// its client is gone) and drops the rest, then the import stages run what they hold; their
+    /// threads end. Returns whether all ended within `seconds`.
+    func shutDown(seconds: Double) -> Bool {
+        let deadline = Deadline(seconds: seconds)
+        let bulkEnded = bulk.shutDown(seconds: deadline.remaining)
+        return importStages.shutDown(seconds: deadline.remaining) && bulkEnded
+    }
+
     // MARK: - Requests answered on the loop
 
     func list(_ filter: ListFilter) -> ControlReply {

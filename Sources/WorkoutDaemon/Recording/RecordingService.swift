@@ -311,8 +311,19 @@ final class RecordingService: @unchecked Sendable {
     /// Whether the shutdown must still wait for a save (the first one in flight).
     var isSaving: Bool { lifecycle.firstSaveRunning }
 
-    /// At exit the fsync is waited for (the periodic one runs in the background).
-    func finish() {
+    /// The saver's and the journal syncer's queues run what they hold (unlinks, closes, a
+    /// background fsync) within `seconds`; whether they did.
+    func drainQueues(seconds: Double) -> Bool {
+        let deadline = Deadline(seconds: seconds)
+        return [saver, journalSyncer].allSatisfy { q in
+            let done = DispatchSemaphore(value: 0)
+            q.async { done.signal() }
+            return done.wait(timeout: .now() + .milliseconds(Int(deadline.remaining * 1000))) == .success
+        }
+    }
+
+    /// At exit the journal's fsync is waited for (the periodic one runs in the background).
+    func flushJournalAtExit() {
         if lifecycle.hasWorkoutInProgress { journal.flush(alive: now()) }
     }
 }
