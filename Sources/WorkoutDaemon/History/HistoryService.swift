@@ -15,8 +15,9 @@ final class HistoryService: @unchecked Sendable {
     /// Write and commit what an import on `bulk` has measured.
     let importStages = ImportStages()
     /// `list` and `show`: read-only work off the loop, on a thread of its own so that a long
-    /// import on `bulk` does not hold them up.
-    let reader = BulkWorker()
+    /// import on `bulk` does not hold them up, at the daemon's own priority (a person waits for
+    /// the answer; at nice 19 a `list` of 12,000 workouts took over 30 s on a busy machine).
+    let reader = BulkWorker(niceness: 0)
     /// Test hook (`WORKOUTD_TEST_HOLD_READS`): while this file exists, `list` and `show` wait
     /// before they read (a slow disk, a huge workout), so a test can show the loop goes on.
     let holdReads: String?

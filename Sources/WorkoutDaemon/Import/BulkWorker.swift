@@ -26,10 +26,12 @@ final class BulkWorker: Sendable {
     private let idle: @Sendable () -> Void
     private let idleSeconds: Int
 
-    init(idleSeconds: Int = 30, idle: @escaping @Sendable () -> Void = {}) {
+    /// `niceness`: the thread's (bulk work: `BulkWorker.niceness`; 0 for answers a person waits
+    /// for, such as `list` and `show`, which must not starve behind a busy machine).
+    init(idleSeconds: Int = 30, niceness: Int32 = BulkWorker.niceness, idle: @escaping @Sendable () -> Void = {}) {
         self.idle = idle
         self.idleSeconds = idleSeconds
-        WorkerThread.start(thread) { self.serve() }
+        WorkerThread.start(thread, niceness: niceness) { self.serve() }
     }
 
     /// Runs `job` on the worker thread after the jobs before it (dropped after `shutDown`).

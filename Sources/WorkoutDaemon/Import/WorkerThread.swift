@@ -2,8 +2,9 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// Starts the detached threads bulk work runs on (`BulkWorker`, the import's `StageThread`s), at
-/// `BulkWorker.niceness`: Linux nice values are per thread, so only that thread is lowered.
+/// Starts the detached threads work off the loop runs on (`BulkWorker`, the import's
+/// `StageThread`s), at a niceness of their own (bulk work at `BulkWorker.niceness`): Linux nice
+/// values are per thread, so only that thread is lowered.
 enum WorkerThread {
     /// A started thread, to learn when its body has returned (the shutdown waits for it).
     final class Handle: Sendable {
@@ -32,17 +33,20 @@ enum WorkerThread {
     private final class Body {
         let run: @Sendable () -> Void
         let handle: Handle
-        init(_ run: @escaping @Sendable () -> Void, _ handle: Handle) { self.run = run; self.handle = handle }
+        let niceness: Int32
+        init(_ run: @escaping @Sendable () -> Void, _ handle: Handle, _ niceness: Int32) { self.run = run; self.handle = handle; self.niceness = niceness }
     }
 
     /// Runs `body` on a new detached thread; `handle` says when it returned.
     @discardableResult
-    static func start(_ handle: Handle = Handle(), _ body: @escaping @Sendable () -> Void) -> Handle {
-        let box = Unmanaged.passRetained(Body(body, handle))
+    static func start(_ handle: Handle = Handle(), niceness: Int32 = BulkWorker.niceness, _ body: @escaping @Sendable () -> Void) -> Handle {
+        let box = Unmanaged.passRetained(Body(body, handle, niceness))
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { arg in
             let body = Unmanaged<Body>.fromOpaque(arg!).takeRetainedValue()
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, BulkWorker.niceness)  // this thread only; refused under a seccomp filter: fine
+            if body.niceness != 0 {
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, body.niceness)  // this thread only; refused under a seccomp filter: fine
+            }
             body.run()
             body.handle.ended()
             return nil
