@@ -54,23 +54,23 @@ final class HistoryService: @unchecked Sendable {
 
     /// `list`: the summaries read and encoded on the reader.
     func list(_ filter: ListFilter) -> ControlReply {
-        let store = self.store, units = context.unitsPair, hold = holdReads
+        let store = self.store, units = context.config.units, hold = holdReads
         return onReader { w in
             HistoryService.waitWhileHeld(hold)
-            w.value(ControlServer.okReply([("workouts", .array(store.list(filter).map { $0.json() })), units]))
+            w.value(ListReply(workouts: store.list(filter).map { $0.json() }, units: units).json())
         }
     }
 
     /// `show`: the workout decoded and its reply encoded on the reader.
     func show(_ id: WorkoutID) -> ControlReply {
-        let store = self.store, units = context.unitsPair, hold = holdReads
+        let store = self.store, units = context.config.units, hold = holdReads
         return onReader { w in
             HistoryService.waitWhileHeld(hold)
             do {
                 let workout = try store.load(id)
                 let bests = HistoryService.personalBests(of: workout.summary, in: store)
-                w.value(ControlServer.okReply([("workout", workout.summary.json()), ("events", .array(workout.events.map { $0.json() })),
-                                               ("source", .string(workout.source)), ("personalBests", .array(bests.map { $0.json() })), units]))
+                w.value(ShowReply(workout: workout.summary.json(), events: workout.events.map { $0.json() }, source: workout.source,
+                                  personalBests: bests.map(PersonalBestReply.init), units: units).json())
             } catch {
                 w.value(HistoryService.storeErrorReply(error, id: id))
             }

@@ -310,9 +310,8 @@ public final class ControlServer {
         }
     }
 
-    public static func errorReply(_ e: ProtocolError) -> JSON {
-        ["ok": false, "error": ["code": .string(e.code), "message": .string(e.message)]]
-    }
+    /// The failure reply (`ProtocolError.reply`, typed once with the client's reading of it).
+    public static func errorReply(_ e: ProtocolError) -> JSON { e.reply }
 
     public static func okReply(_ fields: [(String, JSON)] = []) -> JSON {
         var o = JSONObject([("ok", true)])
