@@ -11,7 +11,7 @@ extension ControlRouter {
     func statusReply(personalBests: [PersonalBest]? = nil) -> StatusReply {
         let lifecycle = recording.lifecycle
         return StatusReply(state: lifecycle.stateName, workout: lifecycle.summary(now: context.now()).map { .summary($0) },
-                           gps: gpsStatus().reply(), sensors: recording.sensors?.json().arrayValue ?? [],
+                           gps: gpsStatus().reply(nowMonotonic: context.loop.now()), sensors: recording.sensors?.json().arrayValue ?? [],
                            action: lifecycle.actionTitle(defaultActivity: config.defaultActivity),
                            saveError: lifecycle.saveError ?? recording.journal.lastError?.description,
                            sleepInhibitor: integrations.sleepInhibitorReply(),

@@ -24,11 +24,11 @@ public struct GPSStatus: Sendable {
     public var fix: String { fixMode.label }
 
     /// As `status` shows it (`GPSReply`, docs/protocol.md).
-    public func reply(nowMonotonic: Double = EventLoop.monotonic()) -> GPSReply {
+    public func reply(nowMonotonic: Double) -> GPSReply {
         GPSReply(source: source, fix: fix, lastFixAgeSeconds: lastFixMonotonic.map { ((nowMonotonic - $0) * 10).rounded() / 10 },
                  satellites: satellites, problem: problem ?? clockProblem, clockOffsetSeconds: clockOffsetSeconds.map { $0.rounded() },
                  rejectedInput: rejectedInput, otherSources: otherSources, otherSourceFixes: otherSourceFixes)
     }
 
-    public func json(nowMonotonic: Double = EventLoop.monotonic()) -> JSON { reply(nowMonotonic: nowMonotonic).json() }
+    public func json(nowMonotonic: Double) -> JSON { reply(nowMonotonic: nowMonotonic).json() }
 }

@@ -25,7 +25,7 @@ final class NetworkFeed: @unchecked Sendable {
     /// Counts `connect` calls (see `Phase.resolving`).
     private var attempts = 0
     private(set) var decoder: StreamDecoder
-    private var reader = FeedReader()
+    private var reader: FeedReader
     private var pace = FeedPace()
     var onFix: (Fix) -> Void = { _ in }
     /// Called once when the connection fails or ends, with the reason in words.
@@ -38,6 +38,7 @@ final class NetworkFeed: @unchecked Sendable {
         self.config = config
         self.loop = loop
         self.resolver = resolver
+        self.reader = FeedReader(clock: loop.clock)
         self.decoder = StreamDecoder(for: config)
         switch config {
         case .gpsd(let h, let p), .nmea(let h, let p): host = h; port = p
@@ -114,7 +115,7 @@ final class NetworkFeed: @unchecked Sendable {
         }
         onReadEnd()
         guard case .connected(_, let token) = phase else { return }  // onFix may have closed us
-        if let mode = pace.next(after: outcome, bytes: bytes, now: EventLoop.monotonic()) {
+        if let mode = pace.next(after: outcome, bytes: bytes, now: loop.now()) {
             loop.setMode(token, mode)
         } else if case .ended(let e) = outcome {
             close()

@@ -63,13 +63,14 @@ final class HistoryService: @unchecked Sendable {
 
     /// `show`: the workout decoded and its reply encoded on the reader.
     func show(_ id: WorkoutID) -> ControlReply {
-        let store = self.store, units = context.config.units, hold = holdReads
+        let store = self.store, units = context.config.units, hold = holdReads, settings = context.metricsSettings()
         return onReader { w in
             HistoryService.waitWhileHeld(hold)
             do {
                 let workout = try store.load(id)
                 let bests = HistoryService.personalBests(of: workout.summary, in: store)
-                w.value(ShowReply(workout: workout.summary.json(), events: workout.events.map { $0.json() }, source: workout.source,
+                let summary = workout.summary(splitIn: settings.splitUnit, settings: settings)  // splits in the units shown
+                w.value(ShowReply(workout: summary.json(), events: workout.events.map { $0.json() }, source: workout.source,
                                   personalBests: bests.map(PersonalBestReply.init), units: units).json())
             } catch {
                 w.value(HistoryService.storeErrorReply(error, id: id))

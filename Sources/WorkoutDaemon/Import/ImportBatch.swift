@@ -146,10 +146,11 @@ struct ImportBatch: Sendable {
             var legs = MultisportLinker()
             for track in tracks {
                 do {
-                    var source = "imported:" + name
-                    if let title = item.title, !title.isEmpty { source += " (" + title + ")" }
-                    let imported = try Importer.imported(from: track, activity: batch.activity ?? item.activity, defaultActivity: batch.defaultActivity,
-                                                         id: UInt16.random(in: 0...UInt16.max), settings: batch.settings, source: source)
+                    var named = track
+                    // Strava's activities.csv names the workout: its title wins over the file's own.
+                    if let title = WorkoutAnnotation.cleaned(item.title) { named.annotation.title = title }
+                    let imported = try Importer.imported(from: named, activity: batch.activity ?? item.activity, defaultActivity: batch.defaultActivity,
+                                                         id: UInt16.random(in: 0...UInt16.max), settings: batch.settings, source: "imported:" + name)
                     var w = imported.workout
                     let dup = store.duplicate(of: w.summary) ?? measured.withLock { m in
                         if let d = m.first(where: { Importer.isDuplicate(w.summary, of: $0) }) { return d }
@@ -188,13 +189,15 @@ struct ImportBatch: Sendable {
         private let stages: ImportStages
         private let group = Mutex(Group())
         private let done = Mutex<[[Result]]>([])
+        /// Measures a group's age.
+        private let clock: any LoopClock
 
-        init(store: HistoryStore, stages: ImportStages) { self.store = store; self.stages = stages }
+        init(store: HistoryStore, stages: ImportStages, clock: any LoopClock = SystemClock()) { self.store = store; self.stages = stages; self.clock = clock }
 
         /// Adds one step's result to the group, writing its workout first.
         func take(_ step: Step, keep: Bool) {
             let full = group.withLock { g -> Bool in
-                if g.start == nil { g.start = EventLoop.monotonic() }
+                if g.start == nil { g.start = clock.monotonic() }
                 switch step {
                 case .result(let r): g.results.append(r)
                 case .write(let w, let r):
@@ -207,7 +210,7 @@ struct ImportBatch: Sendable {
                         g.results.append(Result(file: r.file, kind: .error, id: nil, activity: nil, error: "saving: \(error)"))
                     }
                 }
-                return g.written.count >= ImportBatch.groupSize || EventLoop.monotonic() - (g.start ?? 0) >= ImportBatch.groupAge
+                return g.written.count >= ImportBatch.groupSize || clock.monotonic() - (g.start ?? 0) >= ImportBatch.groupAge
             }
             if full { flush() }
         }

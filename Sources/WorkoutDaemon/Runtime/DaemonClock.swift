@@ -5,6 +5,8 @@ import WorkoutCore
 /// at start-up); while a workout is in progress it is that workout's time, which the workout
 /// owns in the core (`WorkoutInProgress.timeBase`, asked through `workoutTime`).
 final class DaemonClock {
+    /// Where every reading comes from (the loop's clock).
+    let system: any LoopClock
     /// The daemon's time at a reading: the recording service points this at its lifecycle's
     /// `now(_:)`; until then the wall clock.
     var workoutTime: (ClockReading) -> Double = { $0.realtime }
@@ -13,17 +15,19 @@ final class DaemonClock {
     /// The kernel's synchronization state as last read.
     private(set) var sync: SystemClockSync?
 
+    init(_ system: any LoopClock) { self.system = system }
+
     /// The three system clocks now.
-    func read() -> ClockReading { SystemClock.read() }
+    func read() -> ClockReading { system.read() }
 
     /// Seconds since the Unix epoch: the workout's clock during a workout, else the wall clock.
-    func now() -> Double { workoutTime(SystemClock.read()) }
+    func now() -> Double { workoutTime(system.read()) }
 
     /// Reads the clocks: suspends and steps since the last reading, and the synchronization
     /// state when it changed (nil when unchanged).
     func check() -> (events: [ClockEvent], syncChanged: SystemClockSync?) {
-        let events = watch.observe(SystemClock.read())
-        let s = SystemClock.sync()
+        let events = watch.observe(system.read())
+        let s = system.sync()
         guard s != sync else { return (events, nil) }
         sync = s
         return (events, s)

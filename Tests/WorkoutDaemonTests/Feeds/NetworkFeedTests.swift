@@ -34,7 +34,7 @@ import WorkoutCore
         loop.after(0) { loopRan.signal() }  // a turn of the loop while the lookup is waiting
         loop.after(30) { outcome = "timed out"; loop.stop() }
         feed.connect()
-        loop.run()
+        try loop.run()
         #expect(outcome == "connected")
         feed.close()
     }
@@ -54,7 +54,7 @@ import WorkoutCore
         release.signal()
         // Lookups run one at a time and post in order: this one's answer comes after the first's.
         NameResolver { h, _ in .failure(NameResolverError(host: h, reason: "-")) }.resolve("after", port: 1, on: loop) { _ in loop.stop() }
-        loop.run()
+        try loop.run()
         #expect(failures.isEmpty, "\(failures)")
     }
 }
