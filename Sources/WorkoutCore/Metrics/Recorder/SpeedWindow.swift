@@ -1,6 +1,7 @@
 /// Windowed speed: over at least `window` seconds, inside one track segment. Keeps the time and
-/// cumulative distance of every accepted point (one array of pairs: one append per point,
-/// amortised O(1)).
+/// cumulative distance of the accepted points from the window's oldest on (one array of pairs:
+/// one append per point, amortised O(1); the points before the window are dropped in blocks,
+/// so memory stays with the window, not the workout).
 struct SpeedWindow: Sendable {
     let window: Double
     private var points: [(time: Double, distance: Double)] = []
@@ -13,9 +14,10 @@ struct SpeedWindow: Sendable {
 
     init(window: Double) { self.window = window }
 
-    /// Room for `n` more points.
+    /// Room for `n` more points, up to what a window keeps (the points before it are dropped:
+    /// reserving for all of them would keep their memory).
     mutating func reserveCapacity(_ n: Int) {
-        points.reserveCapacity(points.count + n)
+        points.reserveCapacity(points.count + min(n, 1 << 13))
     }
 
     /// The next point starts a new segment: speeds never span two.
@@ -31,7 +33,18 @@ struct SpeedWindow: Sendable {
         guard pointer < j && points[pointer].time <= t - window else { return nil }
         let v = (distance - points[pointer].distance) / (t - points[pointer].time)
         maxSpeed = max(maxSpeed, v)
+        dropBeforeWindow()
         return v
+    }
+
+    /// Drops the points before the window's oldest (never read again: the pointer only moves
+    /// on, within the segment) once they are most of the array and at least 4,096.
+    private mutating func dropBeforeWindow() {
+        let dead = pointer
+        guard dead >= segmentStart, dead >= 4096, dead * 2 > points.count else { return }
+        points.removeFirst(dead)
+        pointer = 0
+        segmentStart = max(segmentStart - dead, 0)
     }
 
     /// The current speed: from the window's oldest point to `lastEvidence` (the last fix showing
