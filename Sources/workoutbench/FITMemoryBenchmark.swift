@@ -1,11 +1,13 @@
 import Glibc
 import WorkoutCore
 
-/// `workoutbench fit-memory [RECORDS] [DIR]`: the daemon's peak resident memory (VmHWM) importing
-/// one FIT activity of RECORDS 1 Hz records (issue 27 item 6: 1,500,000 records, 21 MB, peaked
-/// at ~800 MB). Each record is 14 bytes as a watch writes the smallest: header, timestamp,
-/// position, heart rate; the file (written to DIR, default a temp dir, and removed) has a
-/// session. Reports the peak before and after the import, the import's wall time and its result.
+/// `workoutbench fit-memory [RECORDS] [DIR|-] [daemon|stream|whole]`: the peak resident memory
+/// (VmHWM) importing one FIT activity of RECORDS 1 Hz records (issue 27 item 6: 1,500,000
+/// records, 21 MB, peaked at ~800 MB). Each record is 14 bytes as a watch writes the smallest:
+/// header, timestamp, position, heart rate; the file (written to DIR, default `-`: a temp dir,
+/// and removed) has a session. `daemon` (the default): the real daemon beside this binary
+/// imports it; reports its peak before and after, the wall time and the result. `stream` and
+/// `whole`: the core in this process, streaming or the file read whole (`inProcess`).
 enum FITMemoryBenchmark {
     static func file(records n: Int) -> [UInt8] {
         typealias F = FITEncoder.FieldDefinition
@@ -29,56 +31,13 @@ enum FITMemoryBenchmark {
 
     static func run(_ args: [String]) {
         let n = args.first.flatMap { Int($0) } ?? 1_500_000
-        let dir = args.count > 1 ? args[1] : BenchSupport.makeTempDir()
+        let dir = args.count > 1 && args[1] != "-" ? args[1] : BenchSupport.makeTempDir()
         let path = dir + "/large-\(n).fit"
         let bytes = file(records: n)
         BenchSupport.writeAll(path, bytes)
-        defer { if args.count < 2 { BenchSupport.removeTree(dir) } else { unlink(path) } }
-        if args.count > 2 && args[2] == "in-process" {
-            // The core alone (no daemon): FITImport over the file read a window at a time.
-            struct Source: FITByteSource {
-                let fd: Int32, count: Int
-                func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(FITError) -> Int {
-                    pread(fd, buffer.baseAddress, min(buffer.count, count - offset), off_t(offset))
-                }
-            }
-            let fd = open(path, O_RDONLY)
-            if args.count > 3 {
-                let h0 = BenchSupport.rssKB(getpid(), field: "VmHWM:") ?? -1
-                let f = try? FITActivityFile.read(Source(fd: fd, count: bytes.count), keeping: .summary)
-                let h1 = BenchSupport.rssKB(getpid(), field: "VmHWM:") ?? -1
-                var r = WorkoutRecorder(id: WorkoutID(start: 1e9, suffix: 1), activity: .running, startedAt: 1e9,
-                                        settings: Importer.importSettings(MetricsSettings()))
-                r.reserveCapacity(fixes: n)
-                r.reserveCapacity(heartRateSamples: n + 16)
-                let h2 = BenchSupport.rssKB(getpid(), field: "VmHWM:") ?? -1
-                for k in 0..<n {
-                    let a = Double(k) * 0.008
-                    let t = 1e9 + Double(k)
-                    if args[3] == "hr" { _ = r.heartRate(time: t, bpm: 120) }
-                    r.ingest(Fix(time: t, latitude: 47 + 0.003 * sin(a), longitude: 8.5 + 0.004 * cos(a), mode: .twoD))
-                }
-                let h3 = BenchSupport.rssKB(getpid(), field: "VmHWM:") ?? -1
-                let w = r.finishRecording(at: 1e9 + Double(n))
-                let h4 = BenchSupport.rssKB(getpid(), field: "VmHWM:") ?? -1
-                BenchSupport.report([("summary_records", String(f?.recordTimes.count ?? -1)), ("hwm0", String(h0)), ("hwm_summary", String(h1)),
-                                     ("hwm_reserved", String(h2)), ("hwm_ingested", String(h3)), ("hwm_finished", String(h4)),
-                                     ("points", String(w.points.count))])
-                return
-            }
-            let before = BenchSupport.rssKB(getpid(), field: "VmHWM:") ?? -1
-            let t0 = BenchSupport.now()
-            let ws = try? FITImport.workouts(Source(fd: fd, count: bytes.count), fileName: "large.fit", activity: nil, settings: MetricsSettings(),
-                                             source: "imported:large.fit", suffix: { 1 })
-            let afterImport = BenchSupport.rssKB(getpid(), field: "VmHWM:") ?? -1
-            var size = 0
-            if let w = ws?.first?.recorded { WorkoutFile.encode(w) { b in size += b.count; b.removeAll(keepingCapacity: true) } }
-            BenchSupport.report([("records", String(n)), ("workouts", String(ws?.count ?? 0)), ("peak_before_kb", String(before)),
-                                 ("peak_import_kb", String(afterImport)), ("peak_encoded_kb", String(BenchSupport.rssKB(getpid(), field: "VmHWM:") ?? -1)),
-                                 ("file_json_bytes", String(size)), ("import_s", BenchSupport.fmt(BenchSupport.now() - t0, 2))])
-            close(fd)
-            return
-        }
+        defer { if args.count < 2 || args[1] == "-" { BenchSupport.removeTree(dir) } else { unlink(path) } }
+        let mode = args.count > 2 ? args[2] : "daemon"
+        if mode == "stream" || mode == "whole" { inProcess(path: path, size: bytes.count, records: n, streaming: mode == "stream"); return }
         let daemon = DaemonProcess()
         daemon.start()
         defer { daemon.stop() }
@@ -93,5 +52,41 @@ enum FITMemoryBenchmark {
                              ("error", result?["error"]?.stringValue ?? "-"),
                              ("peak_rss_before_kb", String(before)), ("peak_rss_kb", String(daemon.peakRSSKB)),
                              ("rss_after_kb", String(daemon.rssKB)), ("import_s", BenchSupport.fmt(wall, 2))])
+    }
+
+    /// The core alone in this process (no daemon, no socket): `FITImport` over the file read a
+    /// window at a time (`stream`), or the file read whole, its tracks decoded and imported
+    /// (`whole`: `Importer.readAll` + `Importer.imported`, the path every FIT import took
+    /// before), then the workout file encoded a chunk at a time. Reports this process's peak.
+    static func inProcess(path: String, size: Int, records n: Int, streaming: Bool) {
+        struct Source: FITByteSource {
+            let fd: Int32, count: Int
+            func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(FITError) -> Int {
+                pread(fd, buffer.baseAddress, min(buffer.count, count - offset), off_t(offset))
+            }
+        }
+        let before = BenchSupport.rssKB(getpid(), field: "VmHWM:") ?? -1
+        let t0 = BenchSupport.now()
+        var ws: [ImportedWorkout] = []
+        if streaming {
+            let fd = open(path, O_RDONLY)
+            ws = (try? FITImport.workouts(Source(fd: fd, count: size), fileName: "large.fit", activity: nil, settings: MetricsSettings(),
+                                          source: "imported:large.fit", suffix: { 1 })) ?? []
+            close(fd)
+        } else {
+            let bytes = BenchSupport.readAll(path)
+            ws = (try? Importer.readAll(bytes, fileName: "large.fit").map { t throws(Importer.Failure) in
+                try Importer.imported(from: t, activity: nil, id: 1, settings: MetricsSettings(), source: "imported:large.fit")
+            }) ?? []
+        }
+        let afterImport = BenchSupport.rssKB(getpid(), field: "VmHWM:") ?? -1
+        var encoded = 0
+        if let w = ws.first?.recorded { WorkoutFile.encode(w) { b in encoded += b.count; b.removeAll(keepingCapacity: true) } }
+        BenchSupport.report([("mode", streaming ? "stream" : "whole"), ("records", String(n)), ("workouts", String(ws.count)),
+                             ("points", String(ws.first?.recorded.points.count ?? 0)),
+                             ("distance_m", BenchSupport.fmt(ws.first?.recorded.summary.distanceMeters ?? 0, 1)),
+                             ("peak_before_kb", String(before)), ("peak_import_kb", String(afterImport)),
+                             ("peak_encoded_kb", String(BenchSupport.rssKB(getpid(), field: "VmHWM:") ?? -1)),
+                             ("file_json_bytes", String(encoded)), ("import_s", BenchSupport.fmt(BenchSupport.now() - t0, 2))])
     }
 }

@@ -19,7 +19,7 @@ let usage = """
       fit-copies OUT COUNT FILE...  COUNT FIT activities, copies of FILEs each a day later (batch bench)
       fit-decode FILE [RUNS]        in-process FIT decode/import vs gpsbabel -i garmin_fit, median
       import-load FOLDER [RATE]     status latency during `workoutctl import FOLDER` with a live ride at RATE Hz
-      fit-memory [RECORDS] [DIR]    the daemon's peak RSS importing a FIT file of RECORDS (1500000) 1 Hz records
+      fit-memory [N] [DIR|-] [MODE] peak RSS importing a FIT file of N (1500000) 1 Hz records: daemon, stream, whole
     """
 
 let args = Array(CommandLine.arguments.dropFirst())

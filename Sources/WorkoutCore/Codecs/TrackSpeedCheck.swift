@@ -34,6 +34,12 @@ struct TrackSpeedCheck {
         private var stride = 1
         private var skipped = 0
         static let kept = 1 << 16
+        /// The length of the last moving step (m).
+        private(set) var lastDistance = 0.0
+        /// The moving steps' speeds so far (m/s; the sample beyond `kept`, as above).
+        var movingSpeeds: [Double] { speeds }
+        /// How many moving steps so far (all of them, sampled or not).
+        private(set) var movingCount = 0
         /// The previous fix (what a step needs of it), its segment, and whether it passes the
         /// quality gates.
         private var previous: (position: FixFilter.Position, segment: Int, usable: Bool)?
@@ -57,10 +63,11 @@ struct TrackSpeedCheck {
             guard let p = previous, p.segment == s, here.time > p.position.time, usable, p.usable else { return }
             let d = known.meters(from: p.position, to: here) ?? MeasuredPair.measure(p.position, here).meters
             let v = d / (here.time - p.position.time)
-            if v.isFinite, v >= TrackSpeedCheck.movingSpeed { keep(v) }
+            if v.isFinite, v >= TrackSpeedCheck.movingSpeed { keep(v); lastDistance = d }
         }
 
         private mutating func keep(_ v: Double) {
+            movingCount += 1
             skipped += 1
             guard skipped >= stride else { return }
             skipped = 0

@@ -150,11 +150,6 @@ struct ImportBatch: Sendable {
         init(batch: ImportBatch, store: HistoryStore) { self.batch = batch; self.store = store }
 
         func steps(_ item: Item, _ decoded: Decoded) -> [Step] {
-            func sourceText(_ name: String) -> String {
-                var s = "imported:" + name
-                if let title = item.title, !title.isEmpty { s += " (" + title + ")" }
-                return s
-            }
             let activity = batch.activity ?? item.activity
             var workouts: [Swift.Result<ImportedWorkout, Importer.Failure>] = []
             switch decoded {
@@ -163,14 +158,14 @@ struct ImportBatch: Sendable {
                 for track in tracks {
                     workouts.append(Swift.Result { () throws(Importer.Failure) in
                         try Importer.imported(from: track, activity: activity, defaultActivity: batch.defaultActivity,
-                                              id: UInt16.random(in: 0...UInt16.max), settings: batch.settings, source: sourceText(name))
+                                              id: UInt16.random(in: 0...UInt16.max), settings: batch.settings, source: "imported:" + name)
                     })
                 }
             case .fit(let fit, let name):
                 defer { fit.close() }
                 do {
                     workouts = try FITImport.workouts(fit, fileName: name, activity: activity, defaultActivity: batch.defaultActivity,
-                                                      settings: batch.settings, source: sourceText(name),
+                                                      settings: batch.settings, source: "imported:" + name,
                                                       suffix: { UInt16.random(in: 0...UInt16.max) }).map { .success($0) }
                 } catch {
                     return [.result(Result(file: item.file, kind: .error, id: nil, activity: nil, error: error.description))]
@@ -184,6 +179,8 @@ struct ImportBatch: Sendable {
                     out.append(.result(Result(file: item.file, kind: .error, id: nil, activity: nil, error: error.description)))
                 case .success(let imported):
                     var w = imported.recorded
+                    // Strava's activities.csv names the workout: its title wins over the file's own.
+                    if let title = WorkoutAnnotation.cleaned(item.title) { w.summary.annotation.title = title }
                     let dup = store.duplicate(of: w.summary) ?? measured.withLock { m in
                         if let d = m.first(where: { Importer.isDuplicate(w.summary, of: $0) }) { return d }
                         m.append(w.summary)
@@ -220,13 +217,15 @@ struct ImportBatch: Sendable {
         private let stages: ImportStages
         private let group = Mutex(Group())
         private let done = Mutex<[[Result]]>([])
+        /// Measures a group's age.
+        private let clock: any LoopClock
 
-        init(store: HistoryStore, stages: ImportStages) { self.store = store; self.stages = stages }
+        init(store: HistoryStore, stages: ImportStages, clock: any LoopClock = SystemClock()) { self.store = store; self.stages = stages; self.clock = clock }
 
         /// Adds one step's result to the group, writing its workout first.
         func take(_ step: Step, keep: Bool) {
             let full = group.withLock { g -> Bool in
-                if g.start == nil { g.start = EventLoop.monotonic() }
+                if g.start == nil { g.start = clock.monotonic() }
                 switch step {
                 case .result(let r): g.results.append(r)
                 case .write(let w, let r):
@@ -239,7 +238,7 @@ struct ImportBatch: Sendable {
                         g.results.append(Result(file: r.file, kind: .error, id: nil, activity: nil, error: "saving: \(error)"))
                     }
                 }
-                return g.written.count >= ImportBatch.groupSize || EventLoop.monotonic() - (g.start ?? 0) >= ImportBatch.groupAge
+                return g.written.count >= ImportBatch.groupSize || clock.monotonic() - (g.start ?? 0) >= ImportBatch.groupAge
             }
             if full { flush() }
         }

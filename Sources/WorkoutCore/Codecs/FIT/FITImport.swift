@@ -34,6 +34,8 @@ public enum FITImport {
         var heartTimes: (first: Double, last: Double) = (.infinity, -.infinity)
         var readingTimes: (first: Double, last: Double) = (.infinity, -.infinity)
         var outliers: [Double] = []
+        /// Fixes whose time was judged an outlier (kept, counting nothing).
+        var outlierFixes = 0
         var hasTopUp = false
     }
 
@@ -52,6 +54,29 @@ public enum FITImport {
         // The plan, and the records' times and kinds let go before the second walk.
         let (track, flags, planned) = plan(&file)
         var plans = planned
+
+        // A track whose file names no activity: judged from its speeds (`ActivityInference`),
+        // its fixes walked once more (only then), as `Importer.imported` judges a track's.
+        let fromFile = plans.map { p in p.fixes + p.outlierFixes == 0 ? p.activity.map { $0.indoorCounterpart ?? $0 } : p.activity }
+        let asked = plans.indices.map { activity == nil && fromFile[$0] == nil && plans[$0].fixes + plans[$0].outlierFixes > 0 }
+        var guesses = [ActivityInference?](repeating: nil, count: plans.count)
+        if asked.contains(true) {
+            var steps = [ActivityInference.Steps](repeating: ActivityInference.Steps(), count: plans.count)
+            var decoder = FITActivityFile.RecordDecoder()
+            var index = 0
+            do {
+                _ = try FITMessageDecoder.walk(input, windowSize: windowSize) { (m) throws(FITError) in
+                    guard m.global == 20, let ts = m.timestamp else { return }
+                    let i = index
+                    index += 1
+                    guard i < n, track[i] != dropped, asked[Int(track[i])] else { return }
+                    if let f = decoder.decode(m, time: Double(ts) + fitEpochOffset, keepingRecord: false).fix { steps[Int(track[i])].add(f, segment: 0) }
+                }
+            } catch {
+                throw .file(error.description)
+            }
+            for k in plans.indices where asked[k] { guesses[k] = steps[k].guess }
+        }
 
         // Each track's recorder, as `Importer.imported` makes it from the track.
         var recorders: [ImportRecorder?] = []
@@ -79,8 +104,7 @@ public enum FITImport {
             guard let first, let last, first.isFinite, last.isFinite else { recorders.append(nil); warnings.append([]); plans[k] = p; continue }
             let start = min(p.session?.startTime ?? first, first)
             let end = max(p.session?.endTime ?? last, last)
-            let fromFile = p.fixes == 0 ? p.activity.map { $0.indoorCounterpart ?? $0 } : p.activity
-            let kind = activity ?? fromFile ?? defaultActivity
+            let kind = activity ?? fromFile[k] ?? guesses[k]?.activity ?? defaultActivity
             var r = ImportRecorder(id: WorkoutID(start: start, suffix: suffix()), activity: kind, start: start, end: end,
                                    settings: TrackOrigin.device.settings(settings), pauses: file.timerPauses,
                                    lapEnds: Array(laps(of: p.session, file).dropLast()))
@@ -89,6 +113,7 @@ public enum FITImport {
             recorders.append(r)
             var w = notes
             if p.fixes == 0 && p.pool == nil && p.readings == 0 && !p.hasTopUp { w.append(Importer.heartRateOnlyNote) }
+            if asked[k] { w.append(ActivityInference.warning(guesses[k], kind: kind)) }
             warnings.append(w)
             plans[k] = p
         }
@@ -215,7 +240,7 @@ public enum FITImport {
             guard t.isFinite else { continue }
             if kinds[i] & FITActivityFile.kindHeartRate != 0 || kinds[i] & FITActivityFile.kindFix == 0 { plans[k].heartSamples += 1 }
             if kinds[i] & FITActivityFile.kindFix != 0 {
-                if flags[i] & outlierRecord != 0 { plans[k].outliers.append(t); continue }
+                if flags[i] & outlierRecord != 0 { plans[k].outliers.append(t); plans[k].outlierFixes += 1; continue }
                 plans[k].fixes += 1
                 plans[k].fixTimes = (min(plans[k].fixTimes.first, t), max(plans[k].fixTimes.last, t))
             } else if flags[i] & outlierRecord != 0 {
