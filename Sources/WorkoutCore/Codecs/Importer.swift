@@ -301,10 +301,21 @@ public enum Importer {
         r.reserveCapacity(fixes: order.indices.count, odometerReadings: odometer.count,
                           heartRateSamples: records.count + track.fixes.reduce(0) { $0 + ($1.heartRate != nil ? 1 : 0) })
         var ri = 0, oi = 0
-        /// The heart-rate records and readings stamped at or before `t` (a record goes before a fix).
+        /// The heart-rate records and readings stamped at or before `t` (a record goes before a
+        /// fix), by time: a reading before a record stamped at the same time, as a FIT record's
+        /// distance goes before its heart rate (`FITImport` feeds them in that order).
         func feed(through t: Double) {
-            while ri < records.count, records[ri].time <= t { r.heartRecord(records[ri]); ri += 1 }
-            while oi < odometer.count, odometer[oi].time <= t { r.reading(odometer[oi]); oi += 1 }
+            while true {
+                let record = ri < records.count && records[ri].time <= t ? records[ri].time : nil
+                let reading = oi < odometer.count && odometer[oi].time <= t ? odometer[oi].time : nil
+                if let reading, reading <= record ?? .infinity {
+                    r.reading(odometer[oi]); oi += 1
+                } else if record != nil {
+                    r.heartRecord(records[ri]); ri += 1
+                } else {
+                    return
+                }
+            }
         }
         for i in order.indices {
             let f = track.fixes[i]

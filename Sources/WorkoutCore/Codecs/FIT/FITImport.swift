@@ -37,6 +37,11 @@ public enum FITImport {
         /// Fixes whose time was judged an outlier (kept, counting nothing).
         var outlierFixes = 0
         var hasTopUp = false
+        /// The time of the track's last distance reading in file order (judged or not), and
+        /// when the session's total goes in: before the first record stamped at or after it,
+        /// as a track's readings go in before such a record (`Importer.imported`).
+        var lastReadingTime: Double?
+        var topUpTime = Double.infinity
     }
 
     /// Every workout of the FIT activity in `input`, measured as an import is (docs/formats.md),
@@ -91,6 +96,7 @@ public enum FITImport {
             // The session's total closes the device's distance (a reading at its end), as in `tracks()`.
             if let s = p.session, let total = s.distanceMeters, total > 0, p.readings > 0 || p.fixes == 0 {
                 p.hasTopUp = true
+                p.topUpTime = max(s.endTime, (p.pool != nil ? p.poolReadings.last?.time : p.lastReadingTime) ?? s.startTime)
                 p.readingTimes = (min(p.readingTimes.first, s.endTime), max(p.readingTimes.last, s.endTime))
             }
             let spans = p.session.map { $0.endTime > $0.startTime } ?? false
@@ -127,7 +133,18 @@ public enum FITImport {
         var index = 0
         var lastDistance: Double?  // the last distance read, in file order
         var base = [Double?](repeating: nil, count: plans.count)  // a leg's distance base
-        var fed = [OdometerReading?](repeating: nil, count: plans.count)
+        // Each track's last reading in file order (judged or not), and whether the session's
+        // total went in.
+        var lastRead = [OdometerReading?](repeating: nil, count: plans.count)
+        var toppedUp = [Bool](repeating: false, count: plans.count)
+        /// The session's total as a last reading, when the readings fall short of it (`tracks()`).
+        func topUp(_ k: Int, _ r: inout ImportRecorder) {
+            toppedUp[k] = true
+            let p = plans[k]
+            let last = p.pool != nil ? p.poolReadings.last : lastRead[k]
+            guard p.hasTopUp, let s = p.session, let total = s.distanceMeters, total > (last?.meters ?? 0) + 0.005 else { return }
+            r.reading(OdometerReading(time: max(s.endTime, last?.time ?? s.startTime), meters: total))
+        }
         var poolNext = [Int](repeating: 0, count: plans.count)
         var backward = [(steps: Int, first: Double?, last: Double)](repeating: (0, nil, -.infinity), count: plans.count)
         do {
@@ -146,11 +163,13 @@ public enum FITImport {
                 while poolNext[k] < plans[k].poolReadings.count, plans[k].poolReadings[poolNext[k]].time <= time {
                     recorders[k]!.reading(plans[k].poolReadings[poolNext[k]]); poolNext[k] += 1
                 }
-                if let d = record.distance, plans[k].pool == nil, flags[i] & outlierReading == 0, time.isFinite {
+                if let d = record.distance, plans[k].pool == nil {
                     if plans[k].leg != nil, base[k] == nil { base[k] = lastDistance.map { $0 <= d ? $0 : 0 } ?? 0 }
                     let reading = OdometerReading(time: time, meters: d - (base[k] ?? 0))
-                    if record.fix == nil || flags[i] & outlierRecord == 0 { recorders[k]!.reading(reading); fed[k] = reading }
+                    lastRead[k] = reading
+                    if flags[i] & outlierReading == 0, time.isFinite, record.fix == nil || flags[i] & outlierRecord == 0 { recorders[k]!.reading(reading) }
                 }
+                if !toppedUp[k], time >= plans[k].topUpTime, flags[i] & outlierRecord == 0 { topUp(k, &recorders[k]!) }
                 if let f = record.fix {
                     if flags[i] & outlierRecord != 0 { recorders[k]!.timeOutlier(f); return }
                     if f.time < backward[k].last {
@@ -173,9 +192,7 @@ public enum FITImport {
             recorders[k] = nil  // `r` alone holds its arrays: finishing appends to them in place
             let p = plans[k]
             while poolNext[k] < p.poolReadings.count { r.reading(p.poolReadings[poolNext[k]]); poolNext[k] += 1 }
-            if p.hasTopUp, let s = p.session, let total = s.distanceMeters, total > (fed[k]?.meters ?? p.poolReadings.last?.meters ?? 0) + 0.005 {
-                r.reading(OdometerReading(time: max(s.endTime, fed[k]?.time ?? p.poolReadings.last?.time ?? s.startTime), meters: total))
-            }
+            if !toppedUp[k] { topUp(k, &r) }
             let device = p.session.map { file.deviceTotals(of: $0, activity: p.activity, pool: p.pool) }
             let recorded = r.finish(source: source, device: device)
             var w = warnings[k]
@@ -237,6 +254,7 @@ public enum FITImport {
         // What each track holds, trusted.
         for i in 0..<n where track[i] != dropped {
             let k = Int(track[i]), t = time(i)
+            if kinds[i] & FITActivityFile.kindDistance != 0 { plans[k].lastReadingTime = t }
             guard t.isFinite else { continue }
             if kinds[i] & FITActivityFile.kindHeartRate != 0 || kinds[i] & FITActivityFile.kindFix == 0 { plans[k].heartSamples += 1 }
             if kinds[i] & FITActivityFile.kindFix != 0 {
