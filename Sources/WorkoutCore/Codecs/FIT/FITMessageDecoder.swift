@@ -317,8 +317,8 @@ public struct FITMessageDecoder {
     /// a CRC mismatch (header or file) is reported and every message is still visited; a
     /// message of an undefined local type, a malformed definition, a message running past the
     /// declared data, a truncation or a damaged chained header stops the walk there, and the
-    /// messages before it are kept (`Outcome.damage` says what and where; a file's CRC
-    /// mismatch comes first). Throws only when nothing can be read (no FIT header, a damaged
+    /// messages before it are kept (`Outcome.damage` says what and where; a header's
+    /// and then a file's CRC mismatch come first). Throws only when nothing can be read (no FIT header, a damaged
     /// first header, the input unreadable); the visitor may throw to stop the walk (its error
     /// is passed through).
     static func walk(_ input: FITInput, _ visit: (Message) throws(FITError) -> Void) throws(FITError) -> Outcome {
@@ -363,13 +363,13 @@ public struct FITMessageDecoder {
             outcome.files += 1
             input.beginCRC(from: offset, to: declaredEnd)
             let stop = try walkMessages(input, from: dataStart, to: end, serial: &serial, visit)
-            // The file's CRC, when it is whole (reported first: a damaged byte is then said as
-            // what it is, before whatever structure it happened to break).
+            // The file's CRC, when it is whole (reported before what the damage broke, after the
+            // header's own CRC: a damaged byte is said as what it is first).
             if whole {
                 let c = try input.finishCRC()
                 guard try input.ensure(declaredEnd, 2) else { throw .unreadable(offset: declaredEnd, why: "the file ended before its size") }
                 let stored = UInt16(input[declaredEnd]) | UInt16(input[declaredEnd + 1]) << 8
-                if c != stored { damage.insert(.fileCRC(offset: declaredEnd, stored: stored, computed: c), at: 0) }
+                if c != stored { damage.append(.fileCRC(offset: declaredEnd, stored: stored, computed: c)) }
             }
             outcome.damage += damage
             switch stop {
