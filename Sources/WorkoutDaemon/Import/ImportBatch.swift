@@ -118,8 +118,10 @@ struct ImportBatch: Sendable {
             case .descriptor(let d): fd = d
             case .path(let p): fd = try ImportReader.open(path: p)
             }
-            if let fit = try ImportReader.fit(fd) { return .fit(fit, fileName: name) }
-            defer { Glibc.close(fd) }
+            // Closed here unless a FIT file keeps it open for the measuring stage (refused or not).
+            var keptOpen = false
+            defer { if !keptOpen { Glibc.close(fd) } }
+            if let fit = try ImportReader.fit(fd) { keptOpen = true; return .fit(fit, fileName: name) }
             bytes = try ImportReader.read(fd)
         } catch { return .failed(error.description) }
         do {
