@@ -1,8 +1,10 @@
 /// The activity of a file that names none, judged from how its track moves: the median and the
 /// 95th percentile of its moving speeds (steps of at least 0.5 m/s between consecutive fixes of
 /// a segment) and its climb per kilometre. A reason in words goes with it (an import warning).
-/// Nil when nothing can be said (too few moving steps, under a minute or 200 m of movement):
-/// the configured `defaultActivity` then applies. Pure.
+/// Nil when nothing can be said (too few moving steps, under a minute or 200 m of movement, or
+/// under five minutes at a human pace: a clip that short is not a workout's pattern, and a
+/// sailing boat's 148 s at 10 km/h reads like a run): the configured `defaultActivity` then
+/// applies. A motor vehicle shows itself in a minute. Pure.
 ///
 /// | median | 95th percentile | climb | activity |
 /// |---|---|---|---|
@@ -21,6 +23,8 @@ public struct ActivityInference: Sendable, Equatable {
     static let minimumSteps = 30
     static let minimumSeconds = 60.0
     static let minimumMeters = 200.0
+    /// Fewest seconds of movement for a workout's activity (anything slower than a motor vehicle).
+    static let minimumWorkoutSeconds = 300.0
 
     /// Judges `speeds` (m/s of the moving steps, any order) over `seconds` and `meters` of
     /// movement with `climb` metres of elevation gain.
@@ -50,6 +54,7 @@ public struct ActivityInference: Sendable, Equatable {
         } else {
             return nil
         }
+        guard kind == .other || seconds >= ActivityInference.minimumWorkoutSeconds else { return nil }
         activity = kind
         reason = "no activity in the file; \(moves), \(why): imported as \(kind.displayName.lowercased()) (`workoutctl edit ID --activity ACTIVITY` changes it)"
     }

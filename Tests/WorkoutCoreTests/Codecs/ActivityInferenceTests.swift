@@ -21,6 +21,10 @@ struct ActivityInferenceTests {
         #expect(guess(15.5)?.reason.contains("motor vehicle") == true)
         #expect(guess(3.2)?.reason.hasPrefix("no activity in the file; it moves at 12 km/h") == true, "\(guess(3.2)?.reason ?? "")")
         #expect(guess(3.2, seconds: 40) == nil, "too little to tell")
+        #expect(guess(2.9, seconds: 148) == nil, "a 148 s clip at 10 km/h (a sailing boat's chartplotter) is not a run")
+        #expect(guess(1.3, seconds: 240) == nil, "nor four minutes a walk")
+        #expect(guess(15.5, seconds: 90)?.activity == .other, "a motor vehicle shows itself in a minute")
+        #expect(guess(2.9, seconds: 300)?.activity == .running)
         #expect(guess(0.2) == nil, "standing still")
     }
 
