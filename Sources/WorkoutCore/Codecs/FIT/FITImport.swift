@@ -4,16 +4,19 @@
 ///
 /// 1. `FITActivityFile.read(_:keeping: .summary)`: the file's sessions, laps, timer events,
 ///    lengths and damage, and each record's time and kind (5 bytes a record, at most
-///    `FITActivityFile.Limits.records`: 1,800,000, 20 days at 1 Hz; a larger file is refused). From them each track is planned as `FITActivityFile.tracks()`
-///    makes it (which session each record goes to, the leg, the activity, the pool, the
-///    device's totals) and its times are judged (`ImportTimeJudge`) as `Importer.imported`
-///    judges a track's.
+///    `FITActivityFile.Limits.records`: 1,800,000, 20 days at 1 Hz; a larger file is refused).
+///    From them each track is planned as `FITActivityFile.tracks()` makes it (which session
+///    each record goes to, the leg, the activity, the pool, the device's totals) and its times
+///    are judged (`ImportTimeJudge`) as `Importer.imported` judges a track's. A track whose file
+///    names no activity has its fixes walked once more for its speeds (`ActivityInference`).
 /// 2. Every record decoded again, in file order, straight into its track's recorder
-///    (`ImportRecorder`), as `Importer.imported` feeds a track read whole.
+///    (`ImportRecorder`), as `Importer.imported` feeds a track read whole: a record's distance
+///    just before its fix, the session's total before the first record stamped at or after it.
 ///
 /// The workouts are what `Importer.readAll` + `Importer.imported` give for files whose records
-/// are in time order (`FITImportTests.streamingGivesWhatTheTracksGive`); out of order, the
-/// records of a leg go in file order here (the tracks of a multisport file are sorted).
+/// are in time order (`FITImportStreamingTests`); where records are stamped backwards, each
+/// record's distance goes in before its own fix here, where a track's readings are merged by
+/// time (an interval's windowed maximum speed may differ).
 public enum FITImport {
     /// A record's place: its track (`dropped`: none), and whether it was judged an outlier.
     private static let dropped: UInt8 = 0xFF
