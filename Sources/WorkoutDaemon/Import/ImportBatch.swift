@@ -21,6 +21,10 @@ struct ImportBatch: Sendable {
         var file: String
         var activity: ActivityType?
         var title: String?
+        /// Strava's notes, gear and perceived effort for the file.
+        var notes: String? = nil
+        var gear: String? = nil
+        var effort: Int? = nil
     }
 
     /// What became of one file (one result per workout of the file, or one error).
@@ -181,8 +185,11 @@ struct ImportBatch: Sendable {
                     out.append(.result(Result(file: item.file, kind: .error, id: nil, activity: nil, error: error.description)))
                 case .success(let imported):
                     var w = imported.recorded
-                    // Strava's activities.csv names the workout: its title wins over the file's own.
+                    // Strava's activities.csv names the workout: its title and notes win over the file's own.
                     if let title = WorkoutAnnotation.cleaned(item.title) { w.summary.annotation.title = title }
+                    if let notes = WorkoutAnnotation.cleaned(item.notes) { w.summary.annotation.notes = notes }
+                    if let gear = WorkoutAnnotation.cleaned(item.gear) { w.summary.annotation.gear = gear }
+                    if let effort = item.effort { w.summary.annotation.effort = effort }
                     let dup = store.duplicate(of: w.summary) ?? measured.withLock { m in
                         if let d = m.first(where: { Importer.isDuplicate(w.summary, of: $0) }) { return d }
                         m.append(w.summary)
