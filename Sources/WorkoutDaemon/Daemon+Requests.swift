@@ -59,6 +59,16 @@ extension Daemon {
             return .value(ControlServer.okReply([("totals", totalsJSON(per, activity: activity)), unitsPair]))
         case .reload:
             return .value(reload())
+        case .web(let id):
+            return .value(webReply(path: id.map { "/workouts/" + $0.rawValue } ?? "/"))
+        case .charts(let id, let columns):
+            let store = self.store
+            let units = UnitFormatter(config.units)
+            return onBulkWorker(id: id, replyCapacity: 8192) { w in
+                let workout = try store.load(id)
+                let charts = TerminalChart.charts(of: workout, units: units, columns: columns)
+                w.value(ControlServer.okReply([("charts", .array(charts.map { $0.json() }))]))
+            }
         case .debugHang:
             guard testHooks else { return .value(ControlServer.errorReply(ProtocolError(code: "unknown_command", message: "unknown command 'debug-hang'"))) }
             while true { sleep(3600) }  // test-only: a hung main loop, for the watchdog test
@@ -93,6 +103,7 @@ extension Daemon {
             zoneCache = nil
             configureLogFile()
             server?.limits = new.limits
+            reconfigureWeb(changed: changed)
             rescheduleStatusLog()
             feeds?.maxClients = new.limits.maxClients
             feeds?.configure(new.feeds)

@@ -21,6 +21,8 @@ public final class Daemon: @unchecked Sendable {
     let store: HistoryStore
     let journal: Journal
     var server: ControlServer?
+    /// The web pages (docs/web.md); nil when off or unavailable.
+    var web: WebServer?
     var feeds: FeedHub?
     /// Heart-rate sensors (`sensors`), opened while a workout that uses them records.
     var sensors: SensorHub?
@@ -109,6 +111,7 @@ public final class Daemon: @unchecked Sendable {
         server?.onDescriptorExhaustion = { [unowned self] out, why in
             self.log(out ? DaemonLogEvent.descriptorsExhausted(why) : DaemonLogEvent.descriptorsAvailable)
         }
+        startWeb(activatedFD: activation.web)
         feeds = FeedHub(loop: loop, feeds: config.feeds, paths: paths, maxClients: config.limits.maxClients, clock: clock) { [unowned self] report in
             self.feedReported(report)
         }
@@ -352,6 +355,7 @@ public final class Daemon: @unchecked Sendable {
         log(DaemonLogEvent.shuttingDown(signal: reason))
         server?.close()
         server = nil
+        stopWeb()
         feeds?.shutdown()
         sensors?.shutdown()
         perform(lifecycle.shutDown(at: now(), journalWritable: journal.lastError == nil))

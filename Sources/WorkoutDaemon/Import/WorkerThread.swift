@@ -5,16 +5,18 @@ import Glibc
 enum WorkerThread {
     private final class Body {
         let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+        let niceness: Int32
+        init(_ run: @escaping @Sendable () -> Void, niceness: Int32) { self.run = run; self.niceness = niceness }
     }
 
-    /// Runs `body` on a new detached thread (it never returns for the workers).
-    static func start(_ body: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(Body(body))
+    /// Runs `body` on a new detached thread (it never returns for the workers), at `niceness`
+    /// (the web thread's is lower than bulk work's).
+    static func start(niceness: Int32 = BulkWorker.niceness, _ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(Body(body, niceness: niceness))
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { arg in
             let body = Unmanaged<Body>.fromOpaque(arg!).takeRetainedValue()
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, BulkWorker.niceness)  // this thread only; refused under a seccomp filter: fine
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, body.niceness)  // this thread only; refused under a seccomp filter: fine
             body.run()
             return nil
         }, box.toOpaque())
