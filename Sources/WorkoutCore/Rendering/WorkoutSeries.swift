@@ -25,8 +25,8 @@ public struct WorkoutSeries: Sendable {
     public var runs: [Range<Int>] = []
     /// Where the workout was paused (a gap starts): sample index before the pause.
     public var pauseIndices: [Int] = []
-    /// Where the person paused (a `pause` event: by hand, on the device, or for a lost signal;
-    /// not the automatic stops at every traffic light): the sample index at or before it.
+    /// Where the person paused by hand (a manual `pause` event; not the automatic stops at every
+    /// traffic light, nor a device's own auto-pause): the sample index at or before it.
     public var markedPauses: [Int] = []
     /// Sample index at the end of each lap but the last.
     public var lapIndices: [Int] = []
@@ -51,7 +51,7 @@ public struct WorkoutSeries: Sendable {
             self.init(points: points, heartRate: w.heartRate, start: start, pauses: pauses, totalDistance: w.summary.distanceMeters)
         }
         lapIndices = w.summary.laps.dropLast().compactMap { lap in index(at: lap.endTime - start) }
-        markedPauses = w.events.filter { $0.kind == .pause }.compactMap { index(at: $0.time - start) }
+        markedPauses = w.events.filter(\.isManualPause).compactMap { index(at: $0.time - start) }
     }
 
     init(points: [TrackPoint], heartRate hrSeries: HeartRateSeries, start: Double, pauses: [ClosedRange<Double>], totalDistance: Double) {
@@ -241,5 +241,16 @@ public struct WorkoutSeries: Sendable {
             }
         }
         return out
+    }
+}
+
+extension WorkoutEvent {
+    /// A pause the person made (`workoutctl pause`), as the route marks it.
+    var isManualPause: Bool {
+        guard kind == .pause else { return false }
+        switch cause {
+        case .manual?, nil: return true
+        case .auto?, .signalLost?, .recovered?, .device?: return false
+        }
     }
 }

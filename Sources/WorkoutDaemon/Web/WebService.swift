@@ -37,6 +37,9 @@ final class WebService: @unchecked Sendable {
         do {
             let fd: Int32
             if let activatedFD {
+                guard WebListener.boundPort(activatedFD) != nil else {
+                    throw SystemError("the socket systemd passed as \"web\" is not a TCP socket", code: ENOTSOCK)
+                }
                 fd = activatedFD
             } else {
                 var web = config.web!

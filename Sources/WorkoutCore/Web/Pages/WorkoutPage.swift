@@ -152,7 +152,7 @@ public struct WorkoutPage: Sendable {
         }
         w.raw("<span><svg class=\"dot\" viewBox=\"0 0 10 10\"><circle class=\"start\" cx=\"5\" cy=\"5\" r=\"4\"/></svg> start</span>")
         w.raw("<span><svg class=\"dot\" viewBox=\"0 0 10 10\"><circle class=\"finish\" cx=\"5\" cy=\"5\" r=\"4\"/></svg> finish</span>")
-        if workout.events.contains(where: { $0.kind == .pause }) {
+        if workout.events.contains(where: \.isManualPause) {
             w.raw("<span><svg class=\"dot\" viewBox=\"0 0 10 10\"><g class=\"pause\"><circle cx=\"5\" cy=\"5\" r=\"4.2\"/><path d=\"M3.8 3v4M6.2 3v4\"/></g></svg> paused</span>")
         }
         if workout.summary.laps.count > 1 { w.raw("<span><svg class=\"dot\" viewBox=\"0 0 10 10\"><g class=\"lapmark\"><circle cx=\"5\" cy=\"5\" r=\"4.2\"/></g></svg> lap</span>") }
