@@ -91,6 +91,7 @@ extension ActivityType {
         case .climbing: return "Climb"
         case .dance: return "Dance"
         case .other: return "Workout"
+        case .transition: return "Transition"
         }
     }
 }

@@ -143,22 +143,25 @@ struct ImportBatch: Sendable {
             case .tracks(let t, let n): tracks = t; name = n
             }
             var out: [Step] = []
+            var legs = MultisportLinker()
             for track in tracks {
                 do {
                     var source = "imported:" + name
                     if let title = item.title, !title.isEmpty { source += " (" + title + ")" }
                     let imported = try Importer.imported(from: track, activity: batch.activity ?? item.activity, defaultActivity: batch.defaultActivity,
                                                          id: UInt16.random(in: 0...UInt16.max), settings: batch.settings, source: source)
-                    let w = imported.workout
+                    var w = imported.workout
                     let dup = store.duplicate(of: w.summary) ?? measured.withLock { m in
                         if let d = m.first(where: { Importer.isDuplicate(w.summary, of: $0) }) { return d }
                         m.append(w.summary)
                         return nil
                     }
                     if let dup {
+                        legs.found(dup, leg: track.leg)
                         out.append(.result(Result(file: item.file, kind: .duplicate, id: dup.id, activity: dup.activity, error: nil)))
                         continue
                     }
+                    legs.link(&w.summary, leg: track.leg)
                     out.append(.write(w, Result(file: item.file, kind: .imported, id: w.id, activity: w.activity, error: nil, warnings: imported.warnings)))
                 } catch {
                     out.append(.result(Result(file: item.file, kind: .error, id: nil, activity: nil, error: error.description)))
@@ -185,13 +188,15 @@ struct ImportBatch: Sendable {
         private let stages: ImportStages
         private let group = Mutex(Group())
         private let done = Mutex<[[Result]]>([])
+        /// Measures a group's age.
+        private let clock: any LoopClock
 
-        init(store: HistoryStore, stages: ImportStages) { self.store = store; self.stages = stages }
+        init(store: HistoryStore, stages: ImportStages, clock: any LoopClock = SystemClock()) { self.store = store; self.stages = stages; self.clock = clock }
 
         /// Adds one step's result to the group, writing its workout first.
         func take(_ step: Step, keep: Bool) {
             let full = group.withLock { g -> Bool in
-                if g.start == nil { g.start = EventLoop.monotonic() }
+                if g.start == nil { g.start = clock.monotonic() }
                 switch step {
                 case .result(let r): g.results.append(r)
                 case .write(let w, let r):
@@ -204,7 +209,7 @@ struct ImportBatch: Sendable {
                         g.results.append(Result(file: r.file, kind: .error, id: nil, activity: nil, error: "saving: \(error)"))
                     }
                 }
-                return g.written.count >= ImportBatch.groupSize || EventLoop.monotonic() - (g.start ?? 0) >= ImportBatch.groupAge
+                return g.written.count >= ImportBatch.groupSize || clock.monotonic() - (g.start ?? 0) >= ImportBatch.groupAge
             }
             if full { flush() }
         }

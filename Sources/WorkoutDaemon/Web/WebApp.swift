@@ -16,7 +16,7 @@ struct WebApp: Sendable {
 
     func context() -> WebPageContext {
         let s = backend.settings()
-        return WebPageContext(units: s.units, calendar: s.calendar, now: SystemClock.wall(), formToken: access.token, version: s.version)
+        return WebPageContext(units: s.units, calendar: s.calendar, now: SystemClock().read().realtime, formToken: access.token, version: s.version)
     }
 
     /// The answer to a request that could not be read.

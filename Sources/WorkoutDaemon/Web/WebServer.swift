@@ -130,7 +130,11 @@ final class WebThread: @unchecked Sendable {
         guard let waiting else { return }  // stopped meanwhile
         sweeper = loop.every(1) { [unowned self] in self.sweep() }
         for fd in waiting { accept(fd) }
-        loop.run()
+        do { try loop.run() } catch {
+            // poll failed (never EINTR): the pages stop; the daemon and its recording go on.
+            state.withLock { $0 = .stopped }
+            for c in Array(connections.values) { drop(c) }
+        }
     }
 
     private func shutDown() {
@@ -153,7 +157,7 @@ final class WebThread: @unchecked Sendable {
             WebThread.refuse(fd, .serviceUnavailable, "too many connections (\(limits.maxConnections)); try again")
             return
         }
-        let c = WebConnection(fd: fd, id: nextID, limits: .default, now: EventLoop.monotonic())
+        let c = WebConnection(fd: fd, id: nextID, limits: .default, now: loop.now())
         nextID += 1
         connections[c.id] = c
         c.token = loop.watch(fd) { [unowned self, unowned c] revents in self.ready(c, revents) }
@@ -206,7 +210,7 @@ final class WebThread: @unchecked Sendable {
         case .idle, .reading: break
         case .answering, .writing, .streaming: return
         }
-        let now = EventLoop.monotonic()
+        let now = loop.now()
         switch c.parser.next() {
         case .needMore:
             if c.parser.isMidRequest {
@@ -246,10 +250,10 @@ final class WebThread: @unchecked Sendable {
     }
 
     private func write(_ c: WebConnection) {
-        guard c.flush(now: EventLoop.monotonic()) else { drop(c); return }
+        guard c.flush(now: loop.now()) else { drop(c); return }
         if c.pendingOutput == 0, case .writing(let close) = c.phase {
             if close { drop(c); return }
-            c.phase = .idle(since: EventLoop.monotonic())
+            c.phase = .idle(since: loop.now())
             if connections.values.allSatisfy({ $0.pendingOutput == 0 }) { MemoryPolicy.returnFreedMemory() }
             // A request that arrived while this one was answered (pipelining).
             process(c)
@@ -281,7 +285,7 @@ final class WebThread: @unchecked Sendable {
     /// Once a second: requests that take too long to arrive (slowloris) get 408, idle
     /// keep-alive connections and peers that stopped reading are closed.
     private func sweep() {
-        let now = EventLoop.monotonic()
+        let now = loop.now()
         for c in Array(connections.values) {
             switch c.phase {
             case .reading(let since) where now - since > limits.requestSeconds:

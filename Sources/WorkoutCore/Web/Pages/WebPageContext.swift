@@ -86,7 +86,7 @@ public enum PageLayout {
         case .rowing, .indoorRowing, .kayaking, .standUpPaddling, .sailing: return "#0d9488"
         case .crossCountrySkiing, .downhillSkiing, .snowboarding, .skating, .inlineSkating: return "#7c3aed"
         case .strength, .hiit, .elliptical, .climbing: return "#db2777"
-        case .yoga, .dance, .other: return "#64748b"
+        case .yoga, .dance, .other, .transition: return "#64748b"
         }
     }
 }
