@@ -188,8 +188,9 @@ public struct Client: Sendable {
             case .reload:
                 let changed = (reply["changed"]?.arrayValue ?? []).compactMap(\.stringValue)
                 console.out("Configuration reloaded" + (changed.isEmpty ? "; nothing changed.\n" : "; changed: " + changed.joined(separator: ", ") + ".\n"))
-            case .edit:
-                console.out("Changed; recomputed:\n" + (reply["workout"].map { renderer.summary($0, units: UnitFormatter(reply: reply)) } ?? ""))
+            case .edit(_, let e):
+                let head = e.activity != nil ? "Changed; recomputed:\n" : "Changed:\n"
+                console.out(head + (reply["workout"].map { renderer.summary($0, units: UnitFormatter(reply: reply)) } ?? ""))
             case .recompute: console.out(renderer.recompute(reply))
             case .delete(let id):
                 let shown = reply["id"]?.stringValue ?? id.rawValue

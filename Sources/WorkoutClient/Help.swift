@@ -34,11 +34,18 @@ public struct CommandHelp: Sendable {
                     details: """
                     Folders are read recursively (GPX, TCX, FIT, NMEA files, gzipped or not; other entries are skipped with
                     a word). A folder with Strava's activities.csv gives each file its title and activity. The activity
-                    comes from --activity, else the CSV, else the file, else other. Shows progress on a terminal; Ctrl-C
+                    comes from --activity, else the CSV, else the file, else the track's speeds (said in a warning),
+                    else the configured defaultActivity (running). Shows progress on a terminal; Ctrl-C
                     stops after the current file and keeps what was imported. Exits 1 if any file failed.
                     """),
-        CommandHelp(name: "edit", synopsis: "edit ID --activity ACTIVITY", summary: "change a saved workout's activity",
-                    details: "Its distance, speeds, calories and best efforts are recomputed from the recorded fixes."),
+        CommandHelp(name: "edit", synopsis: "edit ID [--activity ACTIVITY] [--title TEXT] [--notes TEXT] [--gear NAME] [--effort 1-10]",
+                    summary: "change a saved workout's activity, title, notes, gear or perceived effort",
+                    details: """
+                    With --activity, its distance, speeds, calories and best efforts are recomputed from the recorded fixes.
+                    --title, --notes and --gear name and describe it (shown in list, show and the exports; `totals` adds up
+                    the distance per gear); --effort is the perceived effort from 1 (very easy) to 10 (maximal). An empty
+                    value ("") clears a field.
+                    """),
         CommandHelp(name: "recompute", synopsis: "recompute ID [--set metrics.KEY=VALUE]... [--save]",
                     summary: "recompute a saved workout with changed metrics settings; show before and after",
                     details: """

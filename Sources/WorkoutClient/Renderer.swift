@@ -81,10 +81,15 @@ public struct Renderer: Sendable {
             parts.append(Units.duration(num(w["elapsedSeconds"])))
             if activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0 {
                 parts.append(u.distance(num(w["distanceMeters"])))
-                if let e = u.effort(w["currentSpeed"]?.doubleValue ?? w["movingAverageSpeed"]?.doubleValue, for: activity) { parts.append(e) }
+                // Say which pace it is: the current one, else the moving average.
+                if let now = w["currentSpeed"]?.doubleValue, let e = u.effort(now, for: activity) {
+                    parts.append(e + " now")
+                } else if let e = u.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) {
+                    parts.append(e + " avg")
+                }
             }
             if let bpm = w["heartRate"]?.intValue {
-                parts.append("\(bpm) bpm" + (w["heartRateZone"]?.intValue.map { " Z\($0)" } ?? ""))
+                parts.append("\(bpm) bpm" + (w["heartRateZone"]?.intValue.map { " " + Renderer.zoneLabel($0) } ?? ""))
             }
             if let p = w["averagePower"]?.doubleValue { parts.append(formatFixed(p, decimals: 0) + " W") }
         }
@@ -100,7 +105,7 @@ public struct Renderer: Sendable {
             return avg.map { "no reading (avg \(formatFixed($0, decimals: 0)), max \(w["maxHeartRate"]?.intValue ?? 0))" }
         }
         var s = "\(bpm) bpm"
-        if let z = w["heartRateZone"]?.intValue { s += ", zone \(z)" }
+        if let z = w["heartRateZone"]?.intValue { s += " " + Renderer.zoneLabel(z) }
         if let avg { s += " (avg \(formatFixed(avg, decimals: 0)), max \(w["maxHeartRate"]?.intValue ?? bpm))" }
         return s
     }
@@ -164,8 +169,11 @@ public struct Renderer: Sendable {
     func zones(_ v: JSON?) -> String? {
         guard let secs = v?.arrayValue?.compactMap(\.doubleValue), secs.contains(where: { $0 > 0 }) else { return nil }
         return secs.enumerated().filter { $0.element > 0 }
-            .map { ($0.offset == 0 ? "<Z1 " : "Z\($0.offset) ") + Units.shortDuration($0.element) }.joined(separator: "  ")
+            .map { Renderer.zoneLabel($0.offset) + " " + Units.shortDuration($0.element) }.joined(separator: "  ")
     }
+
+    /// A heart-rate zone as every output names it: "Z3", and "<Z1" for below zone 1 (zone 0).
+    static func zoneLabel(_ zone: Int) -> String { zone <= 0 ? "<Z1" : "Z\(zone)" }
 
     func gps(_ g: JSON) -> String {
         var s: String
@@ -186,7 +194,8 @@ public struct Renderer: Sendable {
     /// own: `UnitFormatter(reply:)`).
     public func summary(_ w: JSON, units u: UnitFormatter = .metric) -> String {
         let activity = activityOf(w)
-        var s = activityName(w)
+        var s = w["title"]?.stringValue.map { $0 + "\n" } ?? ""
+        s += activityName(w)
         if let start = time(w["startedAt"]) {
             s += ", " + clock.dateTime(start)
             if let end = time(w["endedAt"]) { s += " - " + clock.timeOfDay(end).prefix(5) }
@@ -214,6 +223,18 @@ public struct Renderer: Sendable {
         if let c = cadence(w) { s += "Cadence:   " + c + "\n" }
         if let c = w["calories"]?.doubleValue { s += "Calories:  " + formatFixed(c, decimals: 0) + " kcal" + caloriesHow(w) + "\n" }
         s += "Points:    \(w["pointCount"]?.intValue ?? 0)\n"
+        s += annotation(w)
+        return s
+    }
+
+    /// The gear, perceived effort and notes lines of a summary (only those set).
+    func annotation(_ w: JSON) -> String {
+        var s = ""
+        if let g = w["gear"]?.stringValue { s += "Gear:      " + g + "\n" }
+        if let e = w["effort"]?.intValue { s += "Effort:    \(e)/10\n" }
+        if let n = w["notes"]?.stringValue {
+            s += "Notes:     " + n.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n           ") + "\n"
+        }
         return s
     }
 
@@ -301,7 +322,8 @@ public struct Renderer: Sendable {
         if items.isEmpty { return "No workouts.\n" }
         let u = UnitFormatter(reply: r)
         let withPower = items.contains { $0["averagePower"]?.doubleValue != nil }
-        var rows = [["ID", "START", "ACTIVITY", "TIME", "DISTANCE", "PACE/SPEED", "HR"] + (withPower ? ["POWER"] : [])]
+        let withTitle = items.contains { $0["title"]?.stringValue != nil }
+        var rows = [["ID", "START", "ACTIVITY", "TIME", "DISTANCE", "PACE/SPEED", "HR"] + (withPower ? ["POWER"] : []) + (withTitle ? ["TITLE"] : [])]
         for w in groupingLegs(items) {
             let activity = activityOf(w)
             let hasDistance = activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0
@@ -313,9 +335,19 @@ public struct Renderer: Sendable {
                 hasDistance ? u.distance(num(w["distanceMeters"])) : "-",
                 hasDistance ? (u.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) ?? "-") : "-",
                 w["averageHeartRate"]?.doubleValue.map { formatFixed($0, decimals: 0) } ?? "-",
-            ] + (withPower ? [w["averagePower"]?.doubleValue.map { formatFixed($0, decimals: 0) + " W" } ?? "-"] : []))
+            ] + (withPower ? [w["averagePower"]?.doubleValue.map { formatFixed($0, decimals: 0) + " W" } ?? "-"] : [])
+              + (withTitle ? [w["title"]?.stringValue.map { Renderer.shortened($0, to: Renderer.listTitleWidth) } ?? ""] : []))
         }
         return table(rows, rightAligned: [3, 4, 5, 6, 7])
+    }
+
+    /// Widest title `list` shows (longer ones end in "...").
+    static let listTitleWidth = 40
+
+    /// `text` on one line, at most `width` characters.
+    static func shortened(_ text: String, to width: Int) -> String {
+        let line = text.split(separator: "\n").first.map(String.init) ?? ""
+        return line.count <= width ? line : String(line.prefix(width - 3)) + "..."
     }
 
     /// `activities`: name, display name, GPS, effort.
@@ -384,6 +416,15 @@ public struct Renderer: Sendable {
         var out = "Totals per \(per)" + (t["activity"]?.stringValue.map { " (\($0))" } ?? "") + "\n"
         out += pad("", 13) + pad("this \(per)", 24) + "last \(per)\n"
         for (label, f) in rows { out += pad(label, 13) + pad(f(cur), 24) + f(prev) + "\n" }
+        if let gear = t["gear"]?.arrayValue, !gear.isEmpty {
+            out += "\nGear (all time):\n"
+            var table = [["GEAR", "WORKOUTS", "DISTANCE", "MOVING", "LAST USED"]]
+            for g in gear {
+                table.append([g["name"]?.stringValue ?? "?", "\(g["count"]?.intValue ?? 0)", u.distance(num(g["distanceMeters"])),
+                              Units.duration(num(g["movingSeconds"])), time(g["lastUsed"]).map { String(clock.dateTime($0).prefix(10)) } ?? "-"])
+            }
+            out += self.table(table, rightAligned: [1, 2, 3])
+        }
         return out
     }
 

@@ -89,6 +89,14 @@ public final class Daemon: @unchecked Sendable {
     /// Binds (or adopts) the sockets, restores any journal, reports readiness, and runs until a
     /// stop signal has been handled. Returns the exit status.
     public func run() throws -> Int32 {
+        try start(handlingSignals: true)
+        return runLoop()
+    }
+
+    /// All of `run` but the loop: binds (or adopts) the sockets, restores any journal, starts the
+    /// timers and reports readiness. A test calls it with `handlingSignals: false` (the signals
+    /// are its process's) and drives the loop itself (`loop.advanceTime(by:)` on a `ManualClock`).
+    func start(handlingSignals: Bool) throws {
         ignoreSIGPIPE()
         let activation = SocketActivation.listenFDs(environment: context.environment)
         if let e = activation.error { throw ConfigError(key: "LISTEN_FDS", problem: "socket activation: \(e)") }
@@ -102,12 +110,16 @@ public final class Daemon: @unchecked Sendable {
         control.start(listenFD: fd, boundPath: activation.control == nil ? context.paths.controlSocket : nil)
         web.start(activatedFD: activation.web)
         recording.start()
-        installSignalHandlers()
+        if handlingSignals { installSignalHandlers() }
         timers.append(loop.every(1) { [unowned self] in self.secondTick() })
         timers.append(loop.every(context.config.journalFlushSeconds) { [unowned self] in self.recording.flushJournal() })
         log(DaemonLogEvent.startedUp(version: Daemon.version, socket: context.paths.controlSocket, workouts: history.store.count, activated: activation.control != nil))
         reminders.logAtStartup()
         context.notifier.notify(["READY=1", "STATUS=" + control.statusLine()])
+    }
+
+    /// Runs the loop until a stop signal has been handled; the exit status.
+    private func runLoop() -> Int32 {
         let watchdogInterval = context.notifier.watchdogInterval
         let notifier = context.notifier
         let loop = self.loop

@@ -1,6 +1,7 @@
 /// Turns a GPX 1.0/1.1, TCX v2, FIT activity or NMEA log file (any of them gzip-compressed)
 /// into workouts, computed by the same recorder as a live one. The activity comes from the
-/// option, else from the file, else `.other`.
+/// option, else from the file, else from the track's speeds (`ActivityInference`), else the
+/// configured `defaultActivity`.
 ///
 /// The API the daemon calls (pure: bytes in, values out; no I/O, no clock):
 /// - `readAll(bytes, fileName:)` -> `[ImportedTrack]`: every workout a file holds (a FIT
@@ -65,6 +66,9 @@ public enum Importer {
         /// one: indoor workouts); a nil bpm is a record without heart rate (a gap). Heart rate on
         /// the fixes stays on the fixes; `workout(from:)` reads both.
         public var heartRate: [HeartRateSample]
+        /// The title and notes the file gives itself (GPX `name`/`desc`, TCX `Notes`), when they
+        /// are a person's words (`WorkoutAnnotation.fromFile`).
+        public var annotation = WorkoutAnnotation()
         /// The device's own distance over time (FIT record distances, a pool's lengths): the
         /// workout's distance is then the device's (`DistanceSource.device`), in time order.
         public var odometer: [OdometerReading] = []
@@ -126,8 +130,11 @@ public enum Importer {
             do {
                 let g = try GPXReader.read(bytes)
                 let points = g.trackPoints
-                return [Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: g.activity,
-                              origin: .device, format: .gpx, startTime: recordingStart(g.time, firstFix: points.first?.fix.time))]
+                var track = Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: g.activity,
+                                  origin: .device, format: .gpx, startTime: recordingStart(g.time, firstFix: points.first?.fix.time))
+                track.annotation.title = WorkoutAnnotation.fromFile(g.name) ?? WorkoutAnnotation.fromFile(g.tracks.first?.name)
+                track.annotation.notes = WorkoutAnnotation.fromFile(g.description) ?? WorkoutAnnotation.fromFile(g.tracks.first?.description)
+                return [track]
             } catch { throw .file(error.description) }
         }
         if lower.hasSuffix(".tcx") || head.contains("TrainingCenterDatabase") {
@@ -140,12 +147,14 @@ public enum Importer {
                 let indoor = points.isEmpty
                 guard !points.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) else { continue }
                 // Without a track the workout spans the activity's laps (TCX has no pauses).
-                out.append(Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: a.activity, origin: .device,
-                                 format: .tcx, startTime: indoor ? a.startTime : recordingStart(a.startTime, firstFix: points.first?.fix.time),
-                                 endTime: indoor ? a.lapsEnd : nil,
-                                 lapEnds: a.laps.dropFirst().map(\.startTime),
-                                 label: t.activities.count > 1 ? "activity \(k + 1) of \(t.activities.count)" : nil,
-                                 notes: indoor ? [Importer.heartRateOnlyNote] : [], heartRate: heartOnly))
+                var track = Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: a.activity, origin: .device,
+                                  format: .tcx, startTime: indoor ? a.startTime : recordingStart(a.startTime, firstFix: points.first?.fix.time),
+                                  endTime: indoor ? a.lapsEnd : nil,
+                                  lapEnds: a.laps.dropFirst().map(\.startTime),
+                                  label: t.activities.count > 1 ? "activity \(k + 1) of \(t.activities.count)" : nil,
+                                  notes: indoor ? [Importer.heartRateOnlyNote] : [], heartRate: heartOnly)
+                track.annotation.notes = WorkoutAnnotation.fromFile(a.notes)
+                out.append(track)
             }
             if out.isEmpty { throw .noPoints }
             return out
@@ -239,8 +248,9 @@ public enum Importer {
 
     /// `workout(from:...)` with what the user should know about the file (`ImportedWorkout.warnings`):
     /// the track's own notes, times running backwards, a track far faster than its activity.
-    /// The activity is `activity` (the request's), else the file's own, else `defaultActivity`
-    /// (the configured `defaultActivity`).
+    /// The activity is `activity` (the request's), else the file's own, else the one its speeds
+    /// suggest (`ActivityInference`, said in a warning), else `defaultActivity` (the configured
+    /// `defaultActivity`, also said).
     ///
     /// The fixes are taken in file order within each file segment, the segments in the order of
     /// their first times: a fix stamped before one already recorded is `out_of_order`, as live
@@ -269,7 +279,12 @@ public enum Importer {
         let end = max(track.endTime.flatMap { $0.isFinite ? $0 : nil } ?? lastTime, lastTime)
         // A file's activity with no position at all was done indoors (the option is the user's word).
         let fromFile = order.indices.isEmpty ? track.activity.map { $0.indoorCounterpart ?? $0 } : track.activity
-        let kind = activity ?? fromFile ?? defaultActivity
+        // A file that names no activity: judged from its speeds, else the configured default.
+        var inference: (guess: ActivityInference?, asked: Bool) = (nil, false)
+        if activity == nil && fromFile == nil && !order.indices.isEmpty {
+            inference = (ActivityInference(fixes: order.indices.map { track.fixes[$0] }, segments: order.indices.map { track.segments[$0] }), true)
+        }
+        let kind = activity ?? fromFile ?? inference.guess?.activity ?? defaultActivity
         var recorder = WorkoutRecorder(id: WorkoutID(start: start, suffix: suffix), activity: kind, startedAt: start,
                                        settings: track.origin.settings(settings))
         let pauses = track.pauses.filter { $0.end > $0.start && $0.end > start && $0.start < end }.sorted { $0.start < $1.start }
@@ -372,7 +387,12 @@ public enum Importer {
             w.device = d
             w.summary.apply(d)
         }
+        w.summary.annotation = track.annotation
         var warnings = track.notes
+        if inference.asked {
+            warnings.append(inference.guess?.reason
+                ?? "no activity in the file and too little movement to tell: imported as \(kind.displayName.lowercased()) (defaultActivity)")
+        }
         // A FIT record is a fix or a heart-rate record, and may carry a reading too: readings
         // count only when they are all there is (a pool's lengths).
         var badTimes = zip(track.fixes, outliers).filter(\.1).map(\.0.time) + zip(track.heartRate, heartOutliers).filter(\.1).map(\.0.time)

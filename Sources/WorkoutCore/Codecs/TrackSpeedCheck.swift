@@ -28,6 +28,11 @@ struct TrackSpeedCheck {
     /// distance the fix filter measured when the step is the filter's anchor-to-fix pair).
     struct Steps {
         private var speeds: [Double] = []
+        /// The length of the last moving step (m).
+        private(set) var lastDistance = 0.0
+        /// The moving steps' speeds so far (m/s).
+        var movingSpeeds: [Double] { speeds }
+        var movingCount: Int { speeds.count }
         /// The previous fix (what a step needs of it), its segment, and whether it passes the
         /// quality gates.
         private var previous: (position: FixFilter.Position, segment: Int, usable: Bool)?
@@ -51,7 +56,7 @@ struct TrackSpeedCheck {
             guard let p = previous, p.segment == s, here.time > p.position.time, usable, p.usable else { return }
             let d = known.meters(from: p.position, to: here) ?? MeasuredPair.measure(p.position, here).meters
             let v = d / (here.time - p.position.time)
-            if v.isFinite, v >= TrackSpeedCheck.movingSpeed { speeds.append(v) }
+            if v.isFinite, v >= TrackSpeedCheck.movingSpeed { speeds.append(v); lastDistance = d }
         }
 
         var check: TrackSpeedCheck { TrackSpeedCheck(medianOf: speeds) }

@@ -136,7 +136,7 @@ extension WorkoutLifecycle {
             if let replay = w.replay, !w.recorder.isPaused {
                 let settings = replay.origin.settings(w.baseSettings)
                 if w.recorder.points.isEmpty && (w.recorder.startedAt != fix.time || w.recorder.settings != settings) {
-                    w.recorder = WorkoutRecorder(id: w.id, activity: w.activity, startedAt: fix.time, settings: settings)
+                    w.recorder = WorkoutRecorder(id: w.id.startingAt(fix.time), activity: w.activity, startedAt: fix.time, settings: settings)
                     w.origin = replay.origin
                     actions.append(.journal(.rebased(time: fix.time, origin: replay.origin)))
                 }
@@ -146,7 +146,7 @@ extension WorkoutLifecycle {
             let events = w.recorder.ingest(fix)
             if events.first == .ignoredWhilePaused { return actions }
             actions.append(.journal(.fix(fix)))
-            for e in events { if let line = RecorderLogEvent(e, id: w.id) { actions.append(.logRecorder(line)) } }
+            for e in events { if let line = RecorderLogEvent(e, id: w.id, activity: w.activity, units: w.recorder.settings.splitUnit.units) { actions.append(.logRecorder(line)) } }
             return actions
         } ?? []
     }
@@ -157,7 +157,7 @@ extension WorkoutLifecycle {
         withWorkout { w in
             guard !w.recorder.isPaused else { return [] }
             let events = w.recorder.tick(now: w.time(at: now))
-            return events.compactMap { RecorderLogEvent($0, id: w.id).map(LifecycleAction.logRecorder) } + [.publishProgress]
+            return events.compactMap { RecorderLogEvent($0, id: w.id, activity: w.activity, units: w.recorder.settings.splitUnit.units).map(LifecycleAction.logRecorder) } + [.publishProgress]
         } ?? []
     }
 
@@ -168,7 +168,7 @@ extension WorkoutLifecycle {
             let f = w.time(at: from), t = w.time(at: to)
             let events = w.recorder.suspended(from: f, to: t)
             return [.journal(.suspended(time: f, until: t))]
-                + events.compactMap { RecorderLogEvent($0, id: w.id).map(LifecycleAction.logRecorder) } + [.publishProgress]
+                + events.compactMap { RecorderLogEvent($0, id: w.id, activity: w.activity, units: w.recorder.settings.splitUnit.units).map(LifecycleAction.logRecorder) } + [.publishProgress]
         } ?? []
     }
 

@@ -49,6 +49,7 @@ public enum WebFormat {
     /// What a workout is called: its title, else the time of day and the activity
     /// ("Morning Run").
     public static func title(_ s: WorkoutSummary, _ zone: ZoneRules) -> String {
+        if let t = s.title { return t }
         let hour = civil(s.startedAt, zone).hour
         let part: String
         switch hour {

@@ -81,7 +81,7 @@ final class ControlRouter {
                 ImportBatch.Item(source: .descriptor(fd), file: item.file, activity: item.activity, title: item.title)
             }
             return history.startImport(batch, activity: activity, streamed: true)
-        case .edit(let id, let activity): return history.startEdit(id, activity: activity)
+        case .edit(let id, let edit): return history.startEdit(id, edit)
         case .recompute(let id, let overrides, let save): return history.startRecompute(id, overrides: overrides, save: save)
         case .delete(let id): return history.delete(id)
         case .undelete(let id): return history.undelete(id)

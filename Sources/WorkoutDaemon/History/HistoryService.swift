@@ -40,7 +40,9 @@ final class HistoryService: @unchecked Sendable {
     func show(_ id: WorkoutID) -> ControlReply {
         do {
             let w = try store.load(id)
-            return .value(ControlServer.okReply([("workout", w.summary.json()), ("events", .array(w.events.map { $0.json() })), ("source", .string(w.source)),
+            let settings = context.metricsSettings()
+            let summary = w.summary(splitIn: settings.splitUnit, settings: settings)  // splits in the units shown
+            return .value(ControlServer.okReply([("workout", summary.json()), ("events", .array(w.events.map { $0.json() })), ("source", .string(w.source)),
                                                   ("personalBests", .array(personalBests(of: w.summary).map { $0.json() })), context.unitsPair]))
         } catch { return .value(storeErrorReply(error, id: id)) }
     }

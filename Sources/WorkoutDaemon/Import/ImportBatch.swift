@@ -146,10 +146,11 @@ struct ImportBatch: Sendable {
             var legs = MultisportLinker()
             for track in tracks {
                 do {
-                    var source = "imported:" + name
-                    if let title = item.title, !title.isEmpty { source += " (" + title + ")" }
-                    let imported = try Importer.imported(from: track, activity: batch.activity ?? item.activity, defaultActivity: batch.defaultActivity,
-                                                         id: UInt16.random(in: 0...UInt16.max), settings: batch.settings, source: source)
+                    var named = track
+                    // Strava's activities.csv names the workout: its title wins over the file's own.
+                    if let title = WorkoutAnnotation.cleaned(item.title) { named.annotation.title = title }
+                    let imported = try Importer.imported(from: named, activity: batch.activity ?? item.activity, defaultActivity: batch.defaultActivity,
+                                                         id: UInt16.random(in: 0...UInt16.max), settings: batch.settings, source: "imported:" + name)
                     var w = imported.workout
                     let dup = store.duplicate(of: w.summary) ?? measured.withLock { m in
                         if let d = m.first(where: { Importer.isDuplicate(w.summary, of: $0) }) { return d }

@@ -140,14 +140,16 @@ struct WebApp: Sendable {
             return
         }
         let back = HTTPResponse(status: .seeOther, headers: WebAccess.securityHeaders + [HTTPHeader("Location", "/workouts/" + id.rawValue)])
-        let value = form.last { $0.name == "activity" }?.value ?? current.activity.rawValue
-        guard let activity = ActivityType(rawValue: value) else {
-            done(.response(page(PageLayout.message(title: "Not saved", text: "'\(value)' is not an activity.", context: c), status: .unprocessableContent)))
+        let change: WorkoutEdit
+        switch WebEditForm.read(form, current: current) {
+        case .edit(let e): change = e
+        case .unchanged: done(.response(back)); return
+        case .refused(let why):
+            done(.response(page(PageLayout.message(title: "Not saved", text: why, context: c), status: .unprocessableContent)))
             return
         }
-        guard activity != current.activity else { done(.response(back)); return }
         let respond = UncheckedBox(done)
-        backend.request(.edit(id, activity)) { reply in
+        backend.request(.edit(id, change)) { reply in
             thread.onWebThread {
                 if reply["ok"]?.boolValue == true {
                     respond.value(.response(back))

@@ -49,7 +49,9 @@ final class DaemonHarness: @unchecked Sendable {
 
     let dir: String
     var process: Process?
-    var stderrPipe = Pipe()
+    /// The daemon's stderr, read as it is written (a pipe nobody reads fills at 64 KiB and then
+    /// the daemon's log writes wait: a test waiting on the daemon would never end).
+    var stderrDrain: PipeDrain?
     var environment: [String: String]
 
     var controlSocket: String { dir + "/r/workoutd/control.sock" }
@@ -89,11 +91,12 @@ final class DaemonHarness: @unchecked Sendable {
         p.executableURL = URL(fileURLWithPath: command[0])
         p.arguments = Array(command.dropFirst())
         p.environment = environment
-        stderrPipe = Pipe()  // a pipe serves one process: Foundation closes its write end after launch
-        p.standardError = stderrPipe
+        let pipe = Pipe()  // a pipe serves one process: Foundation closes its write end after launch
+        p.standardError = pipe
         p.standardOutput = FileHandle.nullDevice
         try p.run()
         process = p
+        stderrDrain = PipeDrain(pipe)
         for _ in 0..<200 {
             if (try? request(#"{"command":"status"}"#)) != nil { return }
             usleep(20_000)
@@ -101,8 +104,10 @@ final class DaemonHarness: @unchecked Sendable {
         throw HarnessError.notReady(stderrText())
     }
 
+    /// What the daemon wrote to stderr since the last call: all of it once the daemon has ended.
     func stderrText() -> String {
-        String(decoding: stderrPipe.fileHandleForReading.availableData, as: UTF8.self)
+        guard let drain = stderrDrain else { return "" }
+        return drain.take(untilEnd: !(process?.isRunning ?? false))
     }
 
     /// SIGTERM and wait; returns the exit status.

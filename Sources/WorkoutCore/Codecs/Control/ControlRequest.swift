@@ -34,8 +34,9 @@ public enum ControlRequest: Sendable, Equatable {
     case importDescriptors([ImportItem], ActivityType?)
     /// Export written by the daemon into the one descriptor that arrives with the request.
     case exportTo(WorkoutID, ExportFormat)
-    /// Changes a saved workout's activity; its numbers are recomputed from its points.
-    case edit(WorkoutID, ActivityType)
+    /// Changes a saved workout's activity (its numbers are recomputed from its points), title,
+    /// notes, gear or effort.
+    case edit(WorkoutID, WorkoutEdit)
     /// Recomputes a saved workout from its fixes with changed metrics settings (`"set"`);
     /// `save` keeps the result.
     case recompute(WorkoutID, [MetricsOverride], save: Bool)
@@ -220,7 +221,9 @@ extension ControlRequest {
                 }
             }
         case "edit":
-            return workoutID().flatMap { id in activity(required: true).map { .edit(id, $0!) } }
+            return workoutID().flatMap { id in
+                activity(required: false).flatMap { a in decodeEdit(obj, activity: a).map { .edit(id, $0) } }
+            }
         case "recompute":
             return workoutID().flatMap { id in
                 var overrides: [MetricsOverride] = []
@@ -306,7 +309,13 @@ extension ControlRequest {
         case .export(let id, let f): o["id"] = .string(id.rawValue); o["format"] = .string(f.rawValue)
         case .exportTo(let id, let f):
             o["id"] = .string(id.rawValue); o["format"] = .string(f.rawValue); o["descriptor"] = true
-        case .edit(let id, let a): o["id"] = .string(id.rawValue); o["activity"] = .string(a.rawValue)
+        case .edit(let id, let e):
+            o["id"] = .string(id.rawValue)
+            if let a = e.activity { o["activity"] = .string(a.rawValue) }
+            for (key, field) in [("title", e.title), ("notes", e.notes), ("gear", e.gear)] {
+                if let field { o[key] = .string(field.value) }
+            }
+            if let effort = e.effort { o["effort"] = .int(effort.value) }
         case .recompute(let id, let overrides, let save):
             o["id"] = .string(id.rawValue)
             o["set"] = .object(JSONObject(overrides.map { ($0.key, $0.value) }))
@@ -339,6 +348,32 @@ extension ControlRequest {
 }
 
 extension ControlRequest {
+    /// The fields of an `edit` request besides `id` and `activity`: `title`, `notes`, `gear`
+    /// (a string; null or "" clears) and `effort` (1-10; null clears). At least one field.
+    static func decodeEdit(_ obj: JSONObject, activity: ActivityType?) -> Result<WorkoutEdit, ProtocolError> {
+        var edit = WorkoutEdit(activity: activity)
+        for (key, target) in [("title", \WorkoutEdit.title), ("notes", \WorkoutEdit.notes), ("gear", \WorkoutEdit.gear)]
+            as [(String, WritableKeyPath<WorkoutEdit, FieldEdit<String>?>)] {
+            guard let v = obj[key] else { continue }
+            if v.isNull { edit[keyPath: target] = .clear; continue }
+            guard let text = v.stringValue else { return .failure(.badRequest("\"\(key)\" must be a string or null, got \(v.typeName)")) }
+            edit[keyPath: target] = WorkoutAnnotation.cleaned(text).map { .set($0) } ?? .clear
+        }
+        if let v = obj["effort"] {
+            if v.isNull {
+                edit.effort = .clear
+            } else {
+                guard let n = v.intValue else { return .failure(.badRequest("\"effort\" must be a whole number 1-10 or null, got \(v.serialized())")) }
+                edit.effort = .set(n)
+            }
+        }
+        if let problem = edit.problem { return .failure(.badRequest(problem)) }
+        guard !edit.isEmpty else {
+            return .failure(.badRequest("edit needs at least one of \"activity\", \"title\", \"notes\", \"gear\", \"effort\""))
+        }
+        return .success(edit)
+    }
+
     /// Whether the daemon answers it from its bulk worker (import, export, edit, recompute), so
     /// a client waits for the reply with the long timeout, not the one for a loop request.
     public var isBulkWork: Bool {

@@ -144,11 +144,11 @@ public struct StravaActivities: Sendable, Equatable {
 }
 
 extension String {
-    /// Without leading and trailing spaces and tabs.
+    /// Without leading and trailing white space (spaces, tabs, line breaks).
     func trimmed() -> String {
         var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+        while let f = s.first, f.isWhitespace { s.removeFirst() }
+        while let l = s.last, l.isWhitespace { s.removeLast() }
         return String(s)
     }
 }

@@ -1,6 +1,12 @@
 /// Windowed speed: over at least `window` seconds, inside one track segment. Keeps the time and
 /// cumulative distance of every accepted point (one array of pairs: one append per point,
 /// amortised O(1)).
+///
+/// Two speeds end at each point once the segment spans the window: the **mean** over the window
+/// (distance / time: current speed, the too-fast check) and the **sustained** speed, the
+/// time-weighted median of the steps inside it (the speed held for at least half the window),
+/// which sets the maximum speed. A GPS glitch (a fix thrown 170 m out and back) adds two huge
+/// steps to a few windows' means, 120 km/h on a bike ride, but never holds half a window.
 struct SpeedWindow: Sendable {
     let window: Double
     private var points: [(time: Double, distance: Double)] = []
@@ -8,8 +14,10 @@ struct SpeedWindow: Sendable {
     private var pointer = 0
     /// Index of the first point of the current segment.
     private var segmentStart = 0
-    /// The highest windowed speed seen.
+    /// The highest sustained speed seen.
     private(set) var maxSpeed = 0.0
+    /// Scratch for the steps of one window (speed, seconds), reused.
+    private var steps: [(speed: Double, seconds: Double)] = []
 
     init(window: Double) { self.window = window }
 
@@ -21,17 +29,38 @@ struct SpeedWindow: Sendable {
     /// The next point starts a new segment: speeds never span two.
     mutating func startSegment() { segmentStart = points.count }
 
-    /// Adds an accepted point (time, cumulative distance); returns the speed over the window
-    /// ending there, once the segment spans the window.
-    mutating func add(time t: Double, distance: Double) -> Double? {
+    /// Adds an accepted point (time, cumulative distance); returns the mean and the sustained
+    /// speed over the window ending there, once the segment spans the window.
+    mutating func add(time t: Double, distance: Double) -> (mean: Double, sustained: Double)? {
         points.append((t, distance))
         let j = points.count - 1
         if pointer < segmentStart { pointer = segmentStart }
         while pointer + 1 < j && points[pointer + 1].time <= t - window { pointer += 1 }
         guard pointer < j && points[pointer].time <= t - window else { return nil }
         let v = (distance - points[pointer].distance) / (t - points[pointer].time)
-        maxSpeed = max(maxSpeed, v)
-        return v
+        let held = sustained(from: pointer, to: j)
+        maxSpeed = max(maxSpeed, held)
+        return (v, held)
+    }
+
+    /// The time-weighted median speed of the steps between points `i` and `j`.
+    private mutating func sustained(from i: Int, to j: Int) -> Double {
+        if j == i + 1 { return (points[j].distance - points[i].distance) / (points[j].time - points[i].time) }
+        steps.removeAll(keepingCapacity: true)
+        var total = 0.0
+        for k in (i + 1)...j {
+            let dt = points[k].time - points[k - 1].time
+            guard dt > 0 else { continue }
+            steps.append(((points[k].distance - points[k - 1].distance) / dt, dt))
+            total += dt
+        }
+        steps.sort { $0.speed < $1.speed }
+        var covered = 0.0
+        for s in steps {
+            covered += s.seconds
+            if covered >= total / 2 { return s.speed }
+        }
+        return steps.last?.speed ?? 0
     }
 
     /// The current speed: from the window's oldest point to `lastEvidence` (the last fix showing

@@ -67,6 +67,13 @@ public struct WorkoutPage: Sendable {
         if let end = s.endedAt { w.raw("–"); w.text(WebFormat.clock(end, c.zone)) }
         if workout.source.hasPrefix("imported:") { w.raw(" · imported from "); w.text(String(workout.source.dropFirst("imported:".count))) }
         w.raw("</p>")
+        if s.gear != nil || s.effort != nil {
+            w.raw("<p class=\"sub\">")
+            if let g = s.gear { w.raw("Gear: "); w.text(g) }
+            if let e = s.effort { if s.gear != nil { w.raw(" · ") }; w.raw("Effort \(e)/10") }
+            w.raw("</p>")
+        }
+        if let n = s.notes { w.raw("<p class=\"notes\">"); w.text(n); w.raw("</p>") }
 
         stats(s, c, &w)
 
@@ -388,7 +395,15 @@ public struct WorkoutPage: Sendable {
             w.raw("<option value=\""); w.raw(a.rawValue); w.raw("\""); if a == s.activity { w.raw(" selected") }
             w.raw(">"); w.text(a.displayName); w.raw("</option>")
         }
-        w.raw("</select></label><div class=\"wide\"><button type=\"submit\">Save</button> <span class=\"muted small\">A new activity recomputes the workout's numbers from its points.</span></div></form></details></section>")
+        w.raw("</select></label><label>Title<input name=\"title\" maxlength=\"\(WorkoutAnnotation.maxTitleLength)\" value=\""); w.text(s.title ?? ""); w.raw("\"></label>")
+        w.raw("<label>Gear<input name=\"gear\" maxlength=\"\(WorkoutAnnotation.maxTitleLength)\" value=\""); w.text(s.gear ?? ""); w.raw("\"></label>")
+        w.raw("<label>Effort<select name=\"effort\"><option value=\"\">—</option>")
+        for e in WorkoutAnnotation.effortRange {
+            w.raw("<option value=\"\(e)\""); if e == s.effort { w.raw(" selected") }
+            w.raw(">\(e)</option>")
+        }
+        w.raw("</select></label><label class=\"wide\">Notes<textarea name=\"notes\" rows=\"4\" maxlength=\"\(WorkoutAnnotation.maxNotesLength)\">"); w.text(s.notes ?? ""); w.raw("</textarea></label>")
+        w.raw("<div class=\"wide\"><button type=\"submit\">Save</button> <span class=\"muted small\">A new activity recomputes the workout's numbers from its points; an emptied field is cleared.</span></div></form></details></section>")
     }
 
     func downloads(_ s: WorkoutSummary, _ w: inout HTMLWriter) {
