@@ -2,12 +2,13 @@ import Foundation
 import Glibc
 
 /// A blocking HTTP/1.1 client over a real loopback TCP connection, for the web server's tests:
-/// sends raw bytes (so tests can send what no browser would) and reads one response.
-final class WebClient {
+/// sends raw bytes (so tests can send what no browser would) and reads one response. Used by one
+/// thread at a time: a test hands it to `offPool` for a read that waits.
+final class WebClient: @unchecked Sendable {
     let fd: Int32
     var buffer: [UInt8] = []
 
-    struct Response {
+    struct Response: Sendable {
         var status: Int
         var headers: [(String, String)]
         var body: [UInt8]

@@ -5,8 +5,9 @@ import Testing
 /// driven over the DevTools protocol by `cdp_pages.py`: HTTP 200, no console error (CSP
 /// violations included), no request beyond the daemon's own address, and the script's hover
 /// on a chart. The history holds real files from ../shared/data; a workout records meanwhile,
-/// so the live page has something to show. Skipped (with the reason) without chromium or the
-/// shared data, except under CI=true, where it fails instead.
+/// so the live page has something to show. The browser runs off the cooperative pool
+/// (`offPool`): its ~10 s hold no pool thread. Skipped (with the reason) without chromium or
+/// the shared data, except under CI=true, where it fails instead.
 @Suite(.serialized) struct BrowserTests {
     static let chromium = "/usr/lib/chromium/chromium"
     static var usable: Bool {
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test(.enabled(if: usable, "needs /usr/lib/chromium/chromium (apt-get install chromium) and ../shared/data"))
-    func everyPageLoadsCleanly() throws {
+    func everyPageLoadsCleanly() async throws {
         #expect(FileManager.default.isExecutableFile(atPath: Self.chromium), "chromium is not installed")
         let (d, port, token) = try WebServerTests.daemon()
         defer { d.stop() }
@@ -29,8 +30,9 @@ import Testing
         var urls = ["\(base)/?token=\(token)", "\(base)/", "\(base)/records", "\(base)/calendar", "\(base)/live"]
         urls += ids.map { "\(base)/workouts/\($0)" }
         if let first = ids.first { urls.append("\(base)/workouts/\(first)?x=time&colour=hr") }
-        let r = try Reliability.run(["/usr/bin/env", "python3", DaemonHarness.projectRoot.appendingPathComponent("Tests/IntegrationTests/Web/cdp_pages.py").path,
-                                     "--chromium", Self.chromium, "--hover"] + urls)
+        let script = DaemonHarness.projectRoot.appendingPathComponent("Tests/IntegrationTests/Web/cdp_pages.py").path
+        let args = ["/usr/bin/env", "python3", script, "--chromium", Self.chromium, "--hover"] + urls
+        let r = try await offPool { try Reliability.run(args) }
         #expect(r.status == 0, "cdp_pages.py: \(r.err)")
         let pages = r.out.split(separator: "\n").compactMap { try? DaemonHarness.parse(String($0)) }
         #expect(pages.count == urls.count, "\(r.out) \(r.err)")

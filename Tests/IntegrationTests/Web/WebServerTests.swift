@@ -5,7 +5,8 @@ import Testing
 /// The web pages' server in the real daemon over real loopback TCP: who may look (token,
 /// cookie, Host), the pages and downloads, the edit form, and the attacks a server meets
 /// (slowloris, huge headers, bad request lines, too many connections). Time limits are
-/// shortened to 1 s by a test hook, so each check takes about a second at most.
+/// shortened to 1 s by a test hook, so each check takes about a second at most; the reads that
+/// wait for them run off the cooperative pool (`offPool`) and the pauses are `Task.sleep`.
 @Suite(.serialized) struct WebServerTests {
     static func daemon(extraEnv: [String: String] = [:]) throws -> (DaemonHarness, port: UInt16, token: String) {
         let d = try DaemonHarness(config: #"{"web": {"listen": "127.0.0.1:0"}, "feeds": []}"#,
@@ -34,7 +35,7 @@ import Testing
         return id
     }
 
-    @Test func onlyTheOwnerMayLook() throws {
+    @Test func onlyTheOwnerMayLook() async throws {
         let (d, port, token) = try Self.daemon()
         defer { d.stop() }
         // Without token or cookie: 401 and nothing else.
@@ -64,7 +65,7 @@ import Testing
         #expect(stat(d.dir + "/r/workoutd/web-token", &st) == 0 && st.st_mode & 0o777 == 0o600)
     }
 
-    @Test func pagesDownloadsAndTheEditForm() throws {
+    @Test func pagesDownloadsAndTheEditForm() async throws {
         let (d, port, token) = try Self.daemon()
         defer { d.stop() }
         let id = try Self.importSample(d)
@@ -92,17 +93,21 @@ import Testing
         #expect(try post("activity=hiking").status == 403)
         #expect(try post("token=wrong&activity=hiking").status == 403)
         #expect(try post("token=\(token)&activity=flying").status == 422)
-        let done = try post("token=\(token)&activity=hiking")
+        #expect(try post("token=\(token)&effort=11").status == 422)
+        let done = try post("token=\(token)&activity=hiking&title=Hills+%26+lake&gear=Trail+shoes&effort=7&notes=Windy")
         #expect(done.status == 303 && done.header("Location") == "/workouts/\(id)")
-        let shown = try d.request(#"{"command":"show","id":"\#(id)"}"#)
-        #expect((shown["workout"] as? [String: Any])?["activity"] as? String == "hiking")
+        let shown = (try d.request(#"{"command":"show","id":"\#(id)"}"#))["workout"] as? [String: Any]
+        #expect(shown?["activity"] as? String == "hiking")
+        #expect(shown?["title"] as? String == "Hills & lake" && shown?["gear"] as? String == "Trail shoes")
+        #expect(shown?["effort"] as? Int == 7 && shown?["notes"] as? String == "Windy")
+        #expect(try WebClient.get(port, "/workouts/\(id)", cookie: cookie).text.contains("<h1>Hills &amp; lake</h1>"))
         // GET on the form's address shows the page; other methods are refused.
         let c = try WebClient(port: port)
         try c.send("DELETE /workouts/\(id) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: \(cookie)\r\n\r\n")
         #expect(try c.response()?.status == 405)
     }
 
-    @Test func malformedAndSlowClientsGet4xxAndAreClosed() throws {
+    @Test func malformedAndSlowClientsGet4xxAndAreClosed() async throws {
         let (d, port, _) = try Self.daemon()
         defer { d.stop() }
         func exchange(_ raw: String) throws -> (Int?, closed: Bool) {
@@ -128,19 +133,19 @@ import Testing
         let slow = try WebClient(port: port)
         let t0 = Date()
         try slow.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-        for _ in 0..<3 { usleep(400_000); try? slow.send("X-Slow: 1\r\n") }
-        let timedOut = try slow.response()
+        for _ in 0..<3 { try await Task.sleep(for: .milliseconds(400)); try? slow.send("X-Slow: 1\r\n") }
+        let timedOut = try await offPool { try slow.response() }
         #expect(timedOut?.status == 408)
-        #expect(slow.isClosed())
+        #expect(try await offPool { slow.isClosed() })
         #expect(Date().timeIntervalSince(t0) < 5)
         // A connection that sends nothing is closed when idle.
         let idle = try WebClient(port: port)
-        #expect(idle.isClosed())
+        #expect(try await offPool { idle.isClosed() })
         // The daemon is still fine.
         #expect((try d.request(#"{"command":"status"}"#))["ok"] as? Bool == true)
     }
 
-    @Test func connectionsAreCapped() throws {
+    @Test func connectionsAreCapped() async throws {
         let (d, port, _) = try Self.daemon(extraEnv: ["WORKOUTD_TEST_WEB_CONNECTIONS": "4", "WORKOUTD_TEST_WEB_SECONDS": "5"])
         defer { d.stop() }
         var held: [WebClient] = []
@@ -149,16 +154,16 @@ import Testing
             try c.send("GET / HTTP/1.1\r\n")  // mid-request: held open
             held.append(c)
         }
-        usleep(200_000)
+        try await Task.sleep(for: .milliseconds(200))
         let extra = try WebClient(port: port)
         let r = try extra.response()
         #expect(r?.status == 503)
         held.removeAll()
-        usleep(300_000)
+        try await Task.sleep(for: .milliseconds(300))
         #expect(try WebClient.get(port, "/").status == 401)  // room again
     }
 
-    @Test func liveEventsStream() throws {
+    @Test func liveEventsStream() async throws {
         let (d, port, token) = try Self.daemon()
         defer { d.stop() }
         let c = try WebClient(port: port)
@@ -168,12 +173,12 @@ import Testing
         let first = try c.read(until: "\n\n")
         #expect(first.contains("event: status\ndata: {\"reload\":false,\"fields\":{\"state\":\"idle\""))
         _ = try d.request(#"{"command":"start","activity":"running"}"#)
-        let next = try c.read(until: "\"reload\":true")
+        let next = try await offPool { try c.read(until: "\"reload\":true") }
         #expect(next.contains("\"reload\":true"))
         _ = try d.request(#"{"command":"stop"}"#)
     }
 
-    @Test func webNullIsOffAndABusyPortIsLogged() throws {
+    @Test func webNullIsOffAndABusyPortIsLogged() async throws {
         let off = try DaemonHarness(config: #"{"web": null, "feeds": []}"#)
         try off.start()
         let r = try off.ctl(["open", "--print"])

@@ -7,8 +7,10 @@ a hover over the first chart (the label the page's script shows).
 
     cdp_pages.py --chromium PATH [--screenshots DIR] [--width 1280] [--hover] URL [URL...]
 
-Every name resolution but loopback fails (--host-resolver-rules), so nothing can leave the
-machine even if a page asked. Standard library only."""
+Nothing can leave the machine even if a page asked: every name resolution but loopback fails
+(--host-resolver-rules), and every request to anything but loopback goes to a proxy on a closed
+loopback port (--proxy-server; loopback bypasses proxies), IP literals and WebSockets included.
+Standard library only."""
 import argparse, base64, fcntl, json, os, shutil, subprocess, sys, tempfile, time
 from urllib.parse import urlsplit
 
@@ -25,6 +27,7 @@ class Browser:
             os.dup2(b, 4)
         args = [chromium, "--headless=new", "--no-sandbox", "--remote-debugging-pipe", "--user-data-dir=" + self.profile,
                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+                "--proxy-server=http://127.0.0.1:9", "--disable-breakpad", "--disable-crash-reporter",
                 "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--disable-default-apps", "--mute-audio", "--hide-scrollbars",
                 "--disable-gpu", "--window-size=%d,900" % width, "about:blank"]
@@ -121,6 +124,10 @@ def check(browser, session, url, shots, width, hover, index):
                 foreign.append(u)
             if p.get("type") == "Document":
                 document = p.get("requestId")
+        elif meth == "Network.webSocketCreated":
+            u = p.get("url", "")
+            if urlsplit(u).netloc != urlsplit(origin).netloc:
+                foreign.append(u)
         elif meth == "Network.responseReceived" and p.get("type") == "Document":
             status = p.get("response", {}).get("status")
         elif meth == "Runtime.exceptionThrown":
