@@ -108,10 +108,10 @@ struct ImportTests {
         try fm.copyItem(atPath: Self.shared("gpx/globalsat_gh625XT.gpx"), toPath: export + "/activities/103.gpx")
         try "a photo".write(toFile: export + "/activities/photo.jpg", atomically: true, encoding: .utf8)
         try #"""
-        Activity ID,Activity Date,Activity Name,Activity Type,Filename
-        101,"Apr 12, 2012",Evening spin,Ride,activities/101.gpx
-        102,"Apr 30, 2013","Commute, ""windy""",Mountain Bike Ride,activities/nested/102.tcx
-        103,"Jan 15, 2016",Intervals,Run,activities/103.gpx
+        Activity ID,Activity Date,Activity Name,Activity Type,Filename,Activity Description,Activity Gear,Perceived Exertion
+        101,"Apr 12, 2012",Evening spin,Ride,activities/101.gpx,,Canyon,
+        102,"Apr 30, 2013","Commute, ""windy""",Mountain Bike Ride,activities/nested/102.tcx,Rain all the way,Canyon,4.0
+        103,"Jan 15, 2016",Intervals,Run,activities/103.gpx,6 x 800 m,Pegasus 40,8.0
 
         """#.write(toFile: export + "/activities.csv", atomically: true, encoding: .utf8)
         let r = try d.ctl(["import", export])
@@ -124,6 +124,11 @@ struct ImportTests {
         let shown = try d.request(#"{"command":"show","id":"\#(id)"}"#)
         #expect(shown["source"] as? String == "imported:102.tcx")
         #expect(list.map { $0["title"] as? String } == ["Evening spin", #"Commute, "windy""#, "Intervals"], "the CSV's titles")
+        #expect(list.map { $0["gear"] as? String } == ["Canyon", "Canyon", "Pegasus 40"], "the CSV's gear")
+        #expect(list.map { $0["effort"] as? Int } == [nil, 4, 8], "the CSV's perceived exertion")
+        #expect(list.map { $0["notes"] as? String } == [nil, "Rain all the way", "6 x 800 m"], "the CSV's descriptions")
+        let gear = (try d.request(#"{"command":"totals"}"#)["totals"] as? [String: Any])?["gear"] as? [[String: Any]] ?? []
+        #expect(gear.map { $0["name"] as? String } == ["Canyon", "Pegasus 40"], "distance per gear in totals: \(gear)")
         // --activity overrides the CSV; everything is a duplicate now.
         let again = try d.ctl(["--json", "import", export, "--activity", "walking"])
         #expect(again.status == 0)

@@ -78,7 +78,8 @@ final class ControlRouter {
             return history.startImport(files.map { .init(source: .path($0), file: $0) }, activity: activity, streamed: false)
         case .importDescriptors(let items, let activity):
             let batch = zip(items, descriptors).map { item, fd in
-                ImportBatch.Item(source: .descriptor(fd), file: item.file, activity: item.activity, title: item.title)
+                ImportBatch.Item(source: .descriptor(fd), file: item.file, activity: item.activity, title: item.title,
+                                 notes: item.notes, gear: item.gear, effort: item.effort)
             }
             return history.startImport(batch, activity: activity, streamed: true)
         case .edit(let id, let edit): return history.startEdit(id, edit)

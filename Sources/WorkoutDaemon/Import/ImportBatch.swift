@@ -21,6 +21,10 @@ struct ImportBatch: Sendable {
         var file: String
         var activity: ActivityType?
         var title: String?
+        /// Strava's notes, gear and perceived effort for the file.
+        var notes: String? = nil
+        var gear: String? = nil
+        var effort: Int? = nil
     }
 
     /// What became of one file (one result per workout of the file, or one error).
@@ -147,8 +151,11 @@ struct ImportBatch: Sendable {
             for track in tracks {
                 do {
                     var named = track
-                    // Strava's activities.csv names the workout: its title wins over the file's own.
+                    // Strava's activities.csv names the workout: its title and notes win over the file's own.
                     if let title = WorkoutAnnotation.cleaned(item.title) { named.annotation.title = title }
+                    if let notes = WorkoutAnnotation.cleaned(item.notes) { named.annotation.notes = notes }
+                    if let gear = WorkoutAnnotation.cleaned(item.gear) { named.annotation.gear = gear }
+                    if let effort = item.effort { named.annotation.effort = effort }
                     let imported = try Importer.imported(from: named, activity: batch.activity ?? item.activity, defaultActivity: batch.defaultActivity,
                                                          id: UInt16.random(in: 0...UInt16.max), settings: batch.settings, source: "imported:" + name)
                     var w = imported.workout

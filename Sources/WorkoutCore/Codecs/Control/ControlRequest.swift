@@ -86,13 +86,29 @@ public enum ControlRequest: Sendable, Equatable {
 }
 
 /// One file of an `import` by descriptor: the name the client knows it by (for messages and
-/// the workout's source) and, from a Strava `activities.csv`, its activity and title.
+/// the workout's source) and, from a Strava `activities.csv`, its activity, title, notes, gear
+/// and perceived effort.
 public struct ImportItem: Sendable, Equatable {
     public var file: String
     public var activity: ActivityType?
     public var title: String?
-    public init(file: String, activity: ActivityType? = nil, title: String? = nil) {
-        self.file = file; self.activity = activity; self.title = title
+    public var notes: String?
+    public var gear: String?
+    /// 1-10.
+    public var effort: Int?
+    public init(file: String, activity: ActivityType? = nil, title: String? = nil, notes: String? = nil, gear: String? = nil, effort: Int? = nil) {
+        self.file = file; self.activity = activity; self.title = title; self.notes = notes; self.gear = gear; self.effort = effort
+    }
+
+    /// The item as the request carries it: `{"file", "activity"?, "title"?, "notes"?, "gear"?, "effort"?}`.
+    public var json: JSON {
+        var d = JSONObject([("file", .string(file))])
+        if let a = activity { d["activity"] = .string(a.rawValue) }
+        for (key, text) in [("title", title), ("notes", notes), ("gear", gear)] {
+            if let text { d[key] = .string(text) }
+        }
+        if let effort { d["effort"] = .int(effort) }
+        return .object(d)
     }
 }
 
@@ -256,9 +272,16 @@ extension ControlRequest {
                     }
                     item.activity = act
                 }
-                if let t = d["title"], !t.isNull {
-                    guard let s = t.stringValue else { return .failure(.badRequest("\"title\" must be a string")) }
-                    item.title = s
+                for (key, target) in [("title", \ImportItem.title), ("notes", \ImportItem.notes), ("gear", \ImportItem.gear)] {
+                    guard let t = d[key], !t.isNull else { continue }
+                    guard let s = t.stringValue else { return .failure(.badRequest("\"\(key)\" must be a string")) }
+                    item[keyPath: target] = s
+                }
+                if let e = d["effort"], !e.isNull {
+                    guard let v = e.intValue, WorkoutAnnotation.effortRange.contains(v) else {
+                        return .failure(.badRequest("\"effort\" must be a whole number from 1 to 10"))
+                    }
+                    item.effort = v
                 }
                 items.append(item)
             }
@@ -321,12 +344,7 @@ extension ControlRequest {
             o["set"] = .object(JSONObject(overrides.map { ($0.key, $0.value) }))
             if save { o["save"] = true }
         case .importDescriptors(let items, let a):
-            o["descriptors"] = .array(items.map { item in
-                var d = JSONObject([("file", .string(item.file))])
-                if let a = item.activity { d["activity"] = .string(a.rawValue) }
-                if let t = item.title { d["title"] = .string(t) }
-                return .object(d)
-            })
+            o["descriptors"] = .array(items.map(\.json))
             if let a { o["activity"] = .string(a.rawValue) }
         case .importFiles(let files, let a):
             o["files"] = .array(files.map { .string($0) })

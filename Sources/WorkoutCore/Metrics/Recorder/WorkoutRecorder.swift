@@ -352,7 +352,7 @@ public struct WorkoutRecorder: Sendable {
         if odometerTrack == nil { distance += d }
         if let alt = fix.altitude { elevation.add(alt) }
         if tracksBestEfforts { efforts.add(distance: distance, elapsed: t - startedAt - time.userPaused, time: t) }
-        if let v = speeds.add(time: t, distance: distance) {
+        if let v = speeds.add(time: t, distance: distance, latitude: fix.latitude, longitude: fix.longitude) {
             intervals.add(speed: v.sustained)
             if v.mean > profile.maxPlausibleSpeed { tooFast(at: t, into: &out) } else { tooFastRun = 0 }
         }

@@ -11,6 +11,11 @@ struct ControlRequestImportTests {
         #expect(r.descriptorCount == 2)
         #expect(try ControlRequest.decode(r.encoded()).get() == r, "round trip")
         #expect(r.commandName == "import")
+        // Strava's notes, gear and perceived effort travel with the file (issue 25 item 12).
+        let full = ControlRequest.importDescriptors([ImportItem(file: "a.gpx", title: "Tempo", notes: "windy\nand wet", gear: "Pegasus 40", effort: 7)], nil)
+        #expect(try ControlRequest.decode(full.encoded()).get() == full, "round trip")
+        guard case .failure(let e) = decode(#"{"command":"import","descriptors":[{"file":"x","effort":11}]}"#) else { Issue.record("effort 11 accepted"); return }
+        #expect(e.code == "bad_request")
     }
 
     @Test func importByDescriptorsRefusesBadShapes() {
