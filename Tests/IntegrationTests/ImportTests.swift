@@ -49,12 +49,14 @@ struct ImportTests {
             Reliability.report("import refused: \(label)", Reliability.ms(seconds))
             #expect(reply["ok"] as? Bool == true && reply["errors"] as? Int == 1, "\(reply)")
             #expect(events.count == 1 && events.first?["result"] as? String == "error")
-            #expect((events.first?["error"] as? String ?? "").contains(words), "\(events)")
-            #expect(seconds < 1, "\(label) refused in \(seconds) s")
+            let message = events.first?["error"] as? String ?? ""
+            #expect(message.contains(words), "\(events)")
+            // A hang guard, not a speed target: reading a FIFO without a writer waits for ever.
+            #expect(seconds < 5, "\(label) refused in \(seconds) s")
             // The old path form: the daemon opens without blocking and refuses the same way.
             let t1 = Reliability.monotonic()
             let old = try d.request(#"{"command":"import","files":["\#(path)"]}"#)
-            #expect(Reliability.monotonic() - t1 < 1)
+            #expect(Reliability.monotonic() - t1 < 5)
             let r = (old["results"] as? [[String: Any]])?.first
             #expect(r?["result"] as? String == "error" && (r?["error"] as? String ?? "").contains(words), "\(old)")
         }
@@ -91,7 +93,8 @@ struct ImportTests {
         defer { d.stop() }
         let r = try d.request(#"{"command":"import","descriptors":[{"file":"a.gpx"}]}"#)
         #expect(r["ok"] as? Bool == false)
-        #expect(((r["error"] as? [String: Any])?["message"] as? String ?? "").contains("descriptor"), "\(r)")
+        let message = (r["error"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(message.contains("descriptor"), "\(r)")
     }
 
     /// A folder (recursively) with Strava's activities.csv: each file gets its title and

@@ -154,6 +154,10 @@ public enum Importer {
                                   label: t.activities.count > 1 ? "activity \(k + 1) of \(t.activities.count)" : nil,
                                   notes: indoor ? [Importer.heartRateOnlyNote] : [], heartRate: heartOnly)
                 track.annotation.notes = WorkoutAnnotation.fromFile(a.notes)
+                // A device that names itself (`<Creator>`: a Garmin, not an app's or workoutd's
+                // own export) counted the calories of its laps: the workout's, `device`.
+                let kcal = a.laps.reduce(0) { $0 + $1.calories }
+                if a.creatorName != nil, kcal > 0 { track.device = DeviceTotals(calories: Double(kcal)) }
                 out.append(track)
             }
             if out.isEmpty { throw .noPoints }

@@ -97,7 +97,8 @@ final class DaemonHarness: @unchecked Sendable {
         try p.run()
         process = p
         stderrDrain = PipeDrain(pipe)
-        for _ in 0..<200 {
+        let deadline = Date().addingTimeInterval(20)  // a busy CI machine, a big history
+        while Date() < deadline {
             if (try? request(#"{"command":"status"}"#)) != nil { return }
             usleep(20_000)
         }
@@ -158,7 +159,7 @@ final class UnixClient {
     let fd: Int32
     var buffer: [UInt8] = []
 
-    init(path: String, timeoutSeconds: Int = 10) throws {
+    init(path: String, timeoutSeconds: Int = 30) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)

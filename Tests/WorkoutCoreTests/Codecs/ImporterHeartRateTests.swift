@@ -39,11 +39,16 @@ import Testing
         let points = Self.trackpoints(try String(contentsOf: url, encoding: .utf8))
         #expect(points.count == 5109)
         let settings = Self.settings()
-        // The file's power would win (calories from work, docs/metrics.md): heart rate is
-        // checked without it, and the method with it.
+        // The Edge 705's own calories win (its lap's 1,363 kcal), else the file's power
+        // (calories from work, docs/metrics.md): heart rate is checked without both.
         var track = try Importer.read(try SharedData.bytes(url), fileName: "gtrnctr_power.tcx")
+        let asRecorded = try Importer.workout(from: track, activity: nil, id: 1, settings: settings, source: "imported:gtrnctr_power.tcx")
+        #expect(asRecorded.summary.caloriesMethod == .device && asRecorded.summary.calories == 1363)
+        track.device = nil
         let withPower = try Importer.workout(from: track, activity: nil, id: 1, settings: settings, source: "imported:gtrnctr_power.tcx")
         #expect(withPower.summary.caloriesMethod == .power)
+        // workoutd's own TCX names no device: its laps' calories are not taken as a device's.
+        #expect(try Importer.read(Exporter.bytes(withPower, .tcx), fileName: "ours.tcx").device == nil)
         for k in track.fixes.indices { track.fixes[k].power = nil }
         let w = try Importer.workout(from: track, activity: nil, id: 1, settings: settings, source: "imported:gtrnctr_power.tcx")
         var expected = [Double](repeating: 0, count: Self.zones.count + 1)
