@@ -2,7 +2,7 @@ import WorkoutSystem
 import WorkoutCore
 
 /// Runs one workoutctl invocation: parses, talks to the daemon, prints, and returns the exit
-/// code of the contract (docs/interface.md). Everything the process touches is injected.
+/// code of the contract (docs/protocol.md). Everything the process touches is injected.
 public struct Client: Sendable {
     public var console: Console
     public var paths: SocketPaths
@@ -115,10 +115,9 @@ public struct Client: Sendable {
             return .failure(.badReply("the daemon's reply is not JSON (\(error)): " + String(decoding: line.prefix(200), as: UTF8.self)))
         }
         guard reply.objectValue != nil else { return .failure(.badReply("the daemon's reply is not a JSON object")) }
-        if reply["ok"]?.boolValue == true { return .success(reply) }
-        let err = reply["error"]
-        let code = err?["code"]?.stringValue ?? "error"
-        let message = err?["message"]?.stringValue ?? err?.stringValue ?? "the daemon refused the request"
+        guard let error = ProtocolError(reply: reply) else { return .success(reply) }
+        let code = error.code
+        let message = error.message
         return .failure(.refused(code: code, message: message, reply: reply))
     }
 

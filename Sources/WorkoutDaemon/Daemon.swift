@@ -144,7 +144,7 @@ public final class Daemon: @unchecked Sendable {
     /// `Restart=on-failure` starts the daemon again, which restores the workout.
     private func loopFailed(_ error: SystemError) -> Int32 {
         log(DaemonLogEvent.loopFailed(error.description))
-        recording.finish()
+        recording.flushJournalAtExit()
         context.notifier.notify(["STATUS=Event loop failed: \(error.description)"])
         return Daemon.loopFailureExitStatus
     }
@@ -199,10 +199,17 @@ public final class Daemon: @unchecked Sendable {
         beginShutdown(reason: sig == SIGTERM ? "SIGTERM" : "SIGINT")
     }
 
-    /// Graceful stop: stop accepting, close feeds, keep the workout in progress in the journal
-    /// for the next start (`WorkoutLifecycle.shutDown`: a restart or shutdown does not end a
-    /// workout), wait for a save in flight (at most 10 s; the journal keeps that workout if the
-    /// save cannot finish), fsync the journal, exit.
+    /// Seconds a save in flight may take at a shutdown (the journal keeps that workout if the
+    /// save cannot finish).
+    static let saveDrainSeconds = 10.0
+    /// Seconds the saver's queue and the worker threads get to finish at a shutdown.
+    static let workerStopSeconds = 3.0
+
+    /// Graceful stop, in reverse start order with deadlines (swift-service-lifecycle's
+    /// `ServiceGroup`): stop accepting; close feeds and sensors and keep the workout in progress
+    /// in the journal for the next start (`WorkoutLifecycle.shutDown`: a restart or shutdown
+    /// does not end a workout); wait for a save in flight (`saveDrainSeconds`); then
+    /// `finishShutdown`.
     private func beginShutdown(reason: String) {
         guard case .running = shutdown else { return }
         context.notifier.notify(["STOPPING=1", "STATUS=Stopping" + (recording.lifecycle.hasWorkoutInProgress ? "; keeping the workout in progress for the next start" : "")])
@@ -210,9 +217,9 @@ public final class Daemon: @unchecked Sendable {
         control.stop()
         web.stop()
         recording.shutDown()
-        shutdown = .draining(deadline: loop.now() + 10)
+        shutdown = .draining(deadline: loop.now() + Daemon.saveDrainSeconds)
         checkShutdownProgress()
-        loop.after(10) { [unowned self] in self.finishShutdown() }
+        loop.after(Daemon.saveDrainSeconds) { [unowned self] in self.finishShutdown() }
     }
 
     private func checkShutdownProgress() {
@@ -220,10 +227,16 @@ public final class Daemon: @unchecked Sendable {
         finishShutdown()
     }
 
+    /// The rest of the stop: the saver's queue drains, the bulk worker and the import stages
+    /// end their threads (`workerStopSeconds` for all of it; what is late is logged and left to
+    /// the process's exit), the journal is flushed and fsync'd, the loop ends.
     private func finishShutdown() {
         if case .done = shutdown { return }
-        recording.finish()
         shutdown = .done
+        let deadline = Deadline(seconds: Daemon.workerStopSeconds)
+        if !recording.drainQueues(seconds: deadline.remaining) { log(ShutdownLogEvent.late(step: "saver", seconds: Daemon.workerStopSeconds)) }
+        if !history.shutDown(seconds: deadline.remaining) { log(ShutdownLogEvent.late(step: "bulk worker", seconds: Daemon.workerStopSeconds)) }
+        recording.flushJournalAtExit()
         loop.stop()
     }
 

@@ -118,7 +118,7 @@ extension HistoryService {
         switch error {
         case let e as ExportRefusal: return ControlServer.errorReply(ProtocolError(code: e.code, message: e.description))
         case let e as ImportReader.Refusal: return ControlServer.errorReply(ProtocolError(code: "io_error", message: e.description))
-        default: return storeErrorReply(error, id: id)
+        default: return HistoryService.storeErrorReply(error, id: id)
         }
     }
 }

@@ -108,11 +108,10 @@ final class WebService: @unchecked Sendable {
                     case .value(let json): reply(json)
                     case .encodedSuccess(let bytes): reply((try? JSON.parse(bytes)) ?? ["ok": true])
                     case .pending(let pending):
-                        pending.deliver = { line in
+                        pending.attach(deliver: { line in
                             let json = (try? JSON.parse(line)) ?? ["ok": false]
                             if json["ok"] != nil { reply(json) }  // event lines before the reply carry no "ok"
-                        }
-                        pending.completed = {}
+                        }, completed: {})
                     }
                 }
             },

@@ -56,7 +56,7 @@ extension WorkoutSummary {
     }
 
     /// `json().serialized()` written straight to bytes, the same text (keep the two in step:
-    /// the keys are a user contract, docs/interface.md). Splits and laps already encoded in
+    /// the keys are a user contract, docs/protocol.md). Splits and laps already encoded in
     /// `cache` are copied rather than encoded again; this is what makes `status` of a
     /// 24-hour workout cheap. With `recent`, only the last `recent` splits and laps are written,
     /// followed by `splitCount` and `lapCount` (what `status` carries: 3,000 laps must not make
