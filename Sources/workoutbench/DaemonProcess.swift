@@ -81,4 +81,6 @@ final class DaemonProcess {
     func stateName() -> String { status()["state"]?.stringValue ?? "?" }
 
     var rssKB: Int { BenchSupport.rssKB(pid) ?? -1 }
+    /// The peak resident memory so far (VmHWM).
+    var peakRSSKB: Int { BenchSupport.rssKB(pid, field: "VmHWM:") ?? -1 }
 }

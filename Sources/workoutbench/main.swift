@@ -19,6 +19,7 @@ let usage = """
       fit-copies OUT COUNT FILE...  COUNT FIT activities, copies of FILEs each a day later (batch bench)
       fit-decode FILE [RUNS]        in-process FIT decode/import vs gpsbabel -i garmin_fit, median
       import-load FOLDER [RATE]     status latency during `workoutctl import FOLDER` with a live ride at RATE Hz
+      fit-memory [N] [DIR|-] [MODE] peak RSS importing a FIT file of N (1500000) 1 Hz records: daemon, stream, whole
     """
 
 let args = Array(CommandLine.arguments.dropFirst())
@@ -38,6 +39,7 @@ case "startup": StartupBenchmark.run(rest)
 case "import-phases": ImportPhasesBenchmark.run(rest)
 case "fit-copies": FITCopiesBenchmark.run(rest)
 case "fit-decode": FITDecodeBenchmark.run(rest)
+case "fit-memory": FITMemoryBenchmark.run(rest)
 case "import-load": ImportLoadBenchmark.run(rest)
 default:
     BenchSupport.writeOut(2, usage + "\n")

@@ -61,11 +61,27 @@ public struct ActivityInference: Sendable, Equatable {
 
     /// The guess for a track's fixes in file order, with their file segments.
     public init?(fixes: [Fix], segments: [Int]) {
-        var steps = TrackSpeedCheck.Steps()
-        var elevation = ElevationAccumulator(window: 5, threshold: 5)
-        var seconds = 0.0, meters = 0.0
-        var previous: (time: Double, segment: Int)?
-        for (f, s) in zip(fixes, segments) {
+        var steps = Steps()
+        for (f, s) in zip(fixes, segments) { steps.add(f, segment: s) }
+        guard let guess = steps.guess else { return nil }
+        self = guess
+    }
+
+    /// The import's warning for a file that names no activity: why `kind` was taken (the
+    /// guess's reason, or that the configured default applied).
+    public static func warning(_ guess: ActivityInference?, kind: ActivityType) -> String {
+        guess?.reason ?? "no activity in the file and too little movement to tell: imported as \(kind.displayName.lowercased()) (defaultActivity)"
+    }
+
+    /// A track's fixes fed one at a time, in file order (the streaming FIT import feeds them
+    /// from the file): memory stays bounded (`TrackSpeedCheck.Steps` samples a long track).
+    struct Steps {
+        private var steps = TrackSpeedCheck.Steps()
+        private var elevation = ElevationAccumulator(window: 5, threshold: 5)
+        private var seconds = 0.0, meters = 0.0
+        private var previous: (time: Double, segment: Int)?
+
+        mutating func add(_ f: Fix, segment s: Int) {
             let before = steps.movingCount
             steps.add(f, segment: s)
             if steps.movingCount > before, let p = previous, p.segment == s {
@@ -75,6 +91,9 @@ public struct ActivityInference: Sendable, Equatable {
             if let a = f.altitude, a.isFinite { elevation.add(a) }
             previous = (f.time, s)
         }
-        self.init(speeds: steps.movingSpeeds, seconds: seconds, meters: meters, climb: elevation.gain)
+
+        var guess: ActivityInference? {
+            ActivityInference(speeds: steps.movingSpeeds, seconds: seconds, meters: meters, climb: elevation.gain)
+        }
     }
 }

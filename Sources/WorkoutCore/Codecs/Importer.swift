@@ -182,6 +182,15 @@ public enum Importer {
         throw .unknownFormat
     }
 
+    /// The FIT file inside `bytes` when `bytes` are a gzip file whose content is FIT (the daemon
+    /// imports it with `FITImport`); nil for anything else. Inflated up to `maxDecompressedBytes`.
+    public static func fitInsideGzip(_ bytes: [UInt8], maxDecompressedBytes: Int = Importer.maxDecompressedBytes) throws(Failure) -> [UInt8]? {
+        guard Gzip.isGzip(bytes) else { return nil }
+        let inner: [UInt8]
+        do { inner = try Gzip.decompress(bytes, limit: maxDecompressedBytes) } catch { throw .file(error.description) }
+        return FITMessageDecoder.looksLikeFIT(inner) ? inner : nil
+    }
+
     private static func readFIT(_ bytes: [UInt8], fileName: String) throws(Failure) -> [Track] {
         let file: FITActivityFile
         do { file = try FITActivityFile.read(bytes, keeping: .fixesOnly) } catch {
@@ -286,116 +295,44 @@ public enum Importer {
         // A file that names no activity: judged from its speeds, else the configured default.
         var inference: (guess: ActivityInference?, asked: Bool) = (nil, false)
         if activity == nil && fromFile == nil && !order.indices.isEmpty {
-            inference = (ActivityInference(fixes: order.indices.map { track.fixes[$0] }, segments: order.indices.map { track.segments[$0] }), true)
+            var steps = ActivityInference.Steps()
+            for i in order.indices { steps.add(track.fixes[i], segment: track.segments[i]) }
+            inference = (steps.guess, true)
         }
         let kind = activity ?? fromFile ?? inference.guess?.activity ?? defaultActivity
-        var recorder = WorkoutRecorder(id: WorkoutID(start: start, suffix: suffix), activity: kind, startedAt: start,
-                                       settings: track.origin.settings(settings))
-        let pauses = track.pauses.filter { $0.end > $0.start && $0.end > start && $0.start < end }.sorted { $0.start < $1.start }
-        let laps = track.lapEnds.filter { $0 > start && $0 < end }.sorted()
-        var pi = 0, li = 0
-        var previous: (time: Double, segment: Int?) = (start, nil)
-
-        /// Closes laps ending before `t`, and pauses over the stopped time between the previous
-        /// fix and `t` (or over the whole gap when the segment changes).
-        func gap(to t: Double, newSegment: Bool, final: Bool) {
-            while li < laps.count, laps[li] <= previous.time { recorder.lap(at: laps[li]); li += 1 }
-            while pi < pauses.count, pauses[pi].end <= previous.time { pi += 1 }
-            var paused = false
-            var k = pi
-            while k < pauses.count, pauses[k].start < t {
-                let s = max(pauses[k].start, previous.time), e = min(pauses[k].end, t)
-                k += 1
-                guard e > s else { continue }
-                if stop(at: s, resumeAt: e, before: t, final: final, cause: .device) { return }
-                paused = true
-            }
-            if !paused, newSegment, t > previous.time, stop(at: previous.time, resumeAt: t, before: t, final: final, cause: .manual) { return }
-            while li < laps.count, laps[li] < t { recorder.lap(at: laps[li]); li += 1 }
-        }
-
-        /// Pauses at `s` and resumes at `e` (just before `t` when `e` is `t`); returns true when
-        /// the workout ends paused. A device's timer stop is a `.device` pause (the distance across
-        /// it counts); a new file segment a `.manual` one (nothing bridges it).
-        func stop(at s: Double, resumeAt e: Double, before t: Double, final: Bool, cause: PauseCause) -> Bool {
-            while li < laps.count, laps[li] < t, laps[li] <= s { recorder.lap(at: laps[li]); li += 1 }
-            recorder.pause(at: s, cause: cause)
-            if final && e >= t { return true }  // still stopped at the end
-            // Resume just before the fix: a fix stamped at the resume itself counts as late.
-            let resume = e < t ? e : max(s, t - min(0.001, (t - s) / 2))
-            while li < laps.count, laps[li] < resume { recorder.lap(at: laps[li]); li += 1 }
-            recorder.resume(at: resume)
-            return false
-        }
-
-        var ri = 0
-        /// Feeds the heart-rate records stamped before `t` (or at it: a record goes before a fix).
-        func feedRecords(through t: Double) {
-            while ri < records.count, records[ri].time <= t {
-                let r = records[ri]
-                ri += 1
-                guard r.time >= start else { continue }  // heart rate before the track's start
-                if r.time > previous.time { gap(to: r.time, newSegment: false, final: false) }
-                if let bpm = r.bpm, bpm > 0 { recorder.heartRate(time: r.time, bpm: bpm) } else { recorder.heartRateGap(at: r.time) }
-                previous.time = max(previous.time, r.time)
-            }
-        }
-        // The device's distance readings, by time (fed before the fix or record stamped at or after them).
-        var oi = 0
-        /// Feeds the odometer readings stamped at or before `t`, each after the pauses and laps before it.
-        func feedOdometer(through t: Double) {
-            while oi < odometer.count, odometer[oi].time <= t {
-                let r = odometer[oi]
-                oi += 1
-                guard r.time >= start else { continue }
-                if r.time > previous.time { gap(to: r.time, newSegment: false, final: false) }
-                recorder.odometer(time: r.time, meters: r.meters, source: .device)
-                previous.time = max(previous.time, r.time)
-            }
-        }
-        if !odometer.isEmpty { recorder.reserveCapacity(odometerReadings: odometer.count, source: .device) }
-        recorder.reserveCapacity(fixes: order.indices.count)
-        var discarded = DiscardedRecorderEvents()  // what `ingest` reports, unused here
-        // The track's speed check, step by step beside the recorder (its distances reused).
-        var speedSteps = TrackSpeedCheck.Steps()
-        for i in order.indices {
-            var f = track.fixes[i]
-            if outliers[i] { recorder.recordTimeOutlier(f); continue }
-            let seg = track.segments[i]
-            feedRecords(through: f.time)
-            feedOdometer(through: f.time)
-            if f.time > previous.time {
-                let newSegment = previous.segment.map { $0 != seg } ?? false
-                // Nothing to do in the gap (no segment change, no lap end or pause before the fix):
-                // `gap` would close nothing and pass no pause (a pause starting at or after the
-                // fix also ends after the previous time).
-                if newSegment || (li < laps.count && laps[li] < f.time) || (pi < pauses.count && pauses[pi].start < f.time) {
-                    gap(to: f.time, newSegment: newSegment, final: false)
+        var r = ImportRecorder(id: WorkoutID(start: start, suffix: suffix), activity: kind, start: start, end: end,
+                               settings: track.origin.settings(settings), pauses: track.pauses, lapEnds: track.lapEnds)
+        r.reserveCapacity(fixes: order.indices.count, odometerReadings: odometer.count,
+                          heartRateSamples: records.count + track.fixes.reduce(0) { $0 + ($1.heartRate != nil ? 1 : 0) })
+        var ri = 0, oi = 0
+        /// The heart-rate records and readings stamped at or before `t` (a record goes before a
+        /// fix), by time: a reading before a record stamped at the same time, as a FIT record's
+        /// distance goes before its heart rate (`FITImport` feeds them in that order).
+        func feed(through t: Double) {
+            while true {
+                let record = ri < records.count && records[ri].time <= t ? records[ri].time : nil
+                let reading = oi < odometer.count && odometer[oi].time <= t ? odometer[oi].time : nil
+                if let reading, reading <= record ?? .infinity {
+                    r.reading(odometer[oi]); oi += 1
+                } else if record != nil {
+                    r.heartRecord(records[ri]); ri += 1
+                } else {
+                    return
                 }
             }
-            if let bpm = f.heartRate, bpm > 0 {
-                if recorder.heartRate(time: f.time, bpm: bpm) == .recorded { f.heartRate = nil }
-            } else {
-                recorder.heartRateGap(at: f.time)
-            }
-            recorder.ingest(f, reportingTo: &discarded)
-            speedSteps.add(f, segment: seg, known: recorder.lastMeasured)
-            previous = (max(previous.time, f.time), seg)
         }
-        feedRecords(through: end)
-        feedOdometer(through: end)
-        if end > previous.time { gap(to: end, newSegment: false, final: true) }
-        var w = recorder.finish(at: end)
-        w.source = source
-        if let d = track.device {
-            w.device = d
-            w.summary.apply(d)
+        for i in order.indices {
+            let f = track.fixes[i]
+            if outliers[i] { r.timeOutlier(f); continue }
+            feed(through: f.time)
+            r.fix(f, segment: track.segments[i])
         }
+        feed(through: end)
+        var w = r.finish(source: source, device: track.device)
         w.summary.annotation = track.annotation
         var warnings = track.notes
         if inference.asked {
-            warnings.append(inference.guess?.reason
-                ?? "no activity in the file and too little movement to tell: imported as \(kind.displayName.lowercased()) (defaultActivity)")
+            warnings.append(ActivityInference.warning(inference.guess, kind: kind))
         }
         // A FIT record is a fix or a heart-rate record, and may carry a reading too: readings
         // count only when they are all there is (a pool's lengths).
@@ -403,8 +340,8 @@ public enum Importer {
         if badTimes.isEmpty { badTimes = zip(track.odometer, odometerOutliers).filter(\.1).map(\.0.time) }
         if !badTimes.isEmpty { warnings.append(ImportTimeJudge.warning(badTimes)) }
         if let backwards = order.backwardsWarning(outOfOrder: w.summary.rejectedByReason[.outOfOrder, default: 0]) { warnings.append(backwards) }
-        if let fast = speedSteps.warning(activity: kind, distance: w.summary.distanceMeters) { warnings.append(fast) }
-        return ImportedWorkout(workout: w, warnings: warnings)
+        if let fast = r.speedSteps.warning(activity: kind, distance: w.summary.distanceMeters) { warnings.append(fast) }
+        return ImportedWorkout(recorded: w, warnings: warnings, leg: track.leg)
     }
 
     /// A workout that is the same recording as one already saved: same start (to the second)

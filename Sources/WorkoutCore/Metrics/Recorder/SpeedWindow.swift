@@ -27,9 +27,10 @@ struct SpeedWindow: Sendable {
 
     init(window: Double) { self.window = window }
 
-    /// Room for `n` more points.
+    /// Room for `n` more points, up to what a window keeps (older points are dropped:
+    /// reserving for all of them would keep their memory, a long import's).
     mutating func reserveCapacity(_ n: Int) {
-        points.reserveCapacity(points.count + n)
+        points.reserveCapacity(points.count + min(n, 1 << 13))
     }
 
     /// The next point starts a new segment: speeds never span two.

@@ -112,6 +112,9 @@ public struct WorkoutRecorder: Sendable {
         speeds.reserveCapacity(n)
     }
 
+    /// Room for `n` more heart-rate samples (an import knows how many records carry one).
+    public mutating func reserveCapacity(heartRateSamples n: Int) { heartRate.reserveCapacity(n) }
+
     /// The last distance the fix filter measured and between which positions (reused by the
     /// importer's speed check for the same pair).
     var lastMeasured: MeasuredPair { filter.lastMeasured }
