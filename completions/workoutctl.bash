@@ -33,7 +33,7 @@ _workoutctl() {
     fi
     # Every command of `workoutctl --help` (CommandHelp.all; a test keeps the two in step).
     local commands="start pause resume lap marker stop toggle status watch activities list show
-        export import edit recompute streak totals simulate reload delete undelete"
+        open export import edit recompute streak totals simulate reload delete undelete"
 
     # options taking a value
     case $prev in
@@ -85,7 +85,19 @@ _workoutctl() {
             elif ((nargs == 1)); then
                 COMPREPLY=($(compgen -W "$(_workoutctl_ids)" -- "$cur"))
             fi ;;
-        show|delete|undelete)
+        show)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--charts" -- "$cur"))
+            elif ((nargs == 1)); then
+                COMPREPLY=($(compgen -W "$(_workoutctl_ids)" -- "$cur"))
+            fi ;;
+        open)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--print" -- "$cur"))
+            elif ((nargs == 1)); then
+                COMPREPLY=($(compgen -W "$(_workoutctl_ids)" -- "$cur"))
+            fi ;;
+        delete|undelete)
             ((nargs == 1)) && COMPREPLY=($(compgen -W "$(_workoutctl_ids)" -- "$cur")) ;;
         edit)
             if [[ $cur == -* ]]; then

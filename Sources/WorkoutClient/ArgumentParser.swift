@@ -180,7 +180,14 @@ public enum ArgumentParser {
             let (p, _) = try split([])
             let text = p.joined(separator: " ")
             return .send(.marker(text.isEmpty ? nil : text))
-        case "show": return .send(.show(try workoutID(try split([]).positional)))
+        case "show":
+            let (p, opts) = try split([], flags: ["--charts"])
+            let id = try workoutID(p)
+            return opts.isEmpty ? .send(.show(id)) : .showCharts(id)
+        case "open":
+            let (p, opts) = try split([], flags: ["--print"])
+            guard p.count <= 1 else { throw UsageError("open takes at most one workout ID", command: name) }
+            return .open(p.isEmpty ? nil : try workoutID(p), print: !opts.isEmpty)
         case "delete": return .send(.delete(try workoutID(try split([]).positional)))
         case "undelete": return .send(.undelete(try workoutID(try split([]).positional)))
         case "list":

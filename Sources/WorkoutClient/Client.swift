@@ -14,6 +14,8 @@ public struct Client: Sendable {
     /// Whether `watch` and `simulate` catch SIGINT/SIGTERM to end cleanly (off in tests, which
     /// share one process).
     public var catchesSignals = true
+    /// Starts the browser on a URL (`open`): `xdg-open` (replaced in tests).
+    public var openURL: @Sendable (String) -> Result<Void, OpenError> = OpenCommand.xdgOpen
 
     public init(console: Console, paths: SocketPaths, renderer: Renderer = Renderer()) {
         self.console = console; self.paths = paths; self.renderer = renderer
@@ -45,6 +47,10 @@ public struct Client: Sendable {
             return Simulator(client: self, invocation: inv, options: o).run()
         case .importFiles(let o):
             return ImportCommand(client: self, invocation: inv, options: o).run()
+        case .open(let id, let print):
+            return OpenCommand(client: self, invocation: inv, id: id, printOnly: print).run()
+        case .showCharts(let id):
+            return ChartsCommand(client: self, invocation: inv, id: id).run()
         case .export(let o) where !(inv.json && o.output == nil):
             return ExportCommand(client: self, invocation: inv, options: o).run()
         case .send, .list, .export:
@@ -53,7 +59,7 @@ public struct Client: Sendable {
             switch inv.command {
             case .send(let r): bulk = r.isBulkWork
             case .export: bulk = true
-            case .list, .importFiles, .watch, .statusBar, .simulate, .help, .version: bulk = false
+            case .list, .importFiles, .watch, .statusBar, .simulate, .help, .version, .open, .showCharts: bulk = false
             }
             let timeout = bulk ? importTimeout : requestTimeout
             switch exchange(request, socket: controlPath(inv), timeout: timeout) {
@@ -189,11 +195,13 @@ public struct Client: Sendable {
                 let shown = reply["id"]?.stringValue ?? id.rawValue
                 console.out("Deleted \(shown). Undo with: workoutctl undelete \(shown)\n")
             case .undelete(let id): console.out("Restored \(reply["id"]?.stringValue ?? id.rawValue).\n")
+            case .web: console.out((reply["url"]?.stringValue ?? "") + "\n")
+            case .charts: console.out(renderer.charts(reply))
             case .start, .pause, .resume, .lap, .marker, .toggle, .status, .watch, .list, .export, .exportTo, .importDescriptors, .debugHang:
                 console.out(renderer.status(reply))
             }
         case .list: console.out(renderer.list(reply))
-        case .export, .importFiles, .watch, .statusBar, .simulate, .help, .version: break
+        case .export, .importFiles, .watch, .statusBar, .simulate, .help, .version, .open, .showCharts: break
         }
         return code
     }

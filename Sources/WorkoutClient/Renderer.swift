@@ -490,3 +490,12 @@ public struct Renderer: Sendable {
 extension String {
     func replacingUnderscores() -> String { String(map { $0 == "_" ? " " : $0 }) }
 }
+
+extension Renderer {
+    /// The `charts` reply as braille charts, 4 rows each, one after another.
+    public func charts(_ reply: JSON) -> String {
+        let charts = (reply["charts"]?.arrayValue ?? []).compactMap(TerminalChart.init(json:))
+        guard !charts.isEmpty else { return "No charts: this workout has no samples to draw.\n" }
+        return "\n" + charts.map { $0.lines(rows: 4).joined(separator: "\n") + "\n" }.joined(separator: "\n")
+    }
+}

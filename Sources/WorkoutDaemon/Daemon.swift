@@ -11,6 +11,7 @@ import WorkoutCore
 /// - `ReminderService` (Reminders/): streaks and habits.
 /// - `IntegrationService` (Integrations/): hooks, desktop notifications, the lock on sleep.
 /// - `ControlRouter` (Control/): the control socket; each request to the service that answers.
+/// - `WebService` (Web/): the web pages, served from a thread of their own (docs/web.md).
 ///
 /// `@unchecked Sendable`: confined to the loop thread; other threads (signals) only `post`
 /// closures to the loop, which run there.
@@ -23,6 +24,7 @@ public final class Daemon: @unchecked Sendable {
     let reminders: ReminderService
     let integrations: IntegrationService
     let control: ControlRouter
+    let web: WebService
     private var signalSources: [DispatchSourceSignal] = []
     private var timers: [RepeatingTimer] = []
     private var shutdown = ShutdownState.running
@@ -49,7 +51,8 @@ public final class Daemon: @unchecked Sendable {
         recording = RecordingService(context: context, store: history.store)
         reminders = ReminderService(context: context, store: history.store)
         integrations = IntegrationService(context: context)
-        control = ControlRouter(context: context, recording: recording, history: history, reminders: reminders, integrations: integrations)
+        web = WebService(context: context, store: history.store)
+        control = ControlRouter(context: context, recording: recording, history: history, reminders: reminders, integrations: integrations, web: web)
         context.configureLog()
         wire()
     }
@@ -73,6 +76,11 @@ public final class Daemon: @unchecked Sendable {
         integrations.onPrepareForSleep = { [unowned self] in self.recording.flushForSleep() }
         integrations.onSleepLockChanged = { [unowned self] in self.control.publish() }
         control.onReload = { [unowned self] in self.reload() }
+        web.runRequest = { [unowned self] request in self.control.handle(request) }
+        web.liveDelta = { [unowned self] since in
+            self.recording.lifecycle.liveDelta(since: since, now: self.context.now(), fix: self.recording.feeds?.status.fix ?? "none")
+        }
+        web.calendar = { [unowned self] in self.reminders.streakCalculator().0 }
     }
 
     var loop: EventLoop { context.loop }
@@ -100,6 +108,7 @@ public final class Daemon: @unchecked Sendable {
         }
         integrations.start()
         control.start(listenFD: fd, boundPath: activation.control == nil ? context.paths.controlSocket : nil)
+        web.start(activatedFD: activation.web)
         recording.start()
         if handlingSignals { installSignalHandlers() }
         timers.append(loop.every(1) { [unowned self] in self.secondTick() })
@@ -165,6 +174,7 @@ public final class Daemon: @unchecked Sendable {
             control.configurationChanged()
             recording.configurationChanged()
             integrations.configurationChanged(changed)
+            web.configurationChanged(changed)
             log(DaemonLogEvent.reloaded(changed: changed))
             recording.settingsChanged()
             return ControlServer.okReply([("changed", .array(changed.map { .string($0) }))])
@@ -205,6 +215,7 @@ public final class Daemon: @unchecked Sendable {
         context.notifier.notify(["STOPPING=1", "STATUS=Stopping" + (recording.lifecycle.hasWorkoutInProgress ? "; keeping the workout in progress for the next start" : "")])
         log(DaemonLogEvent.shuttingDown(signal: reason))
         control.stop()
+        web.stop()
         recording.shutDown()
         shutdown = .draining(deadline: loop.now() + Daemon.saveDrainSeconds)
         checkShutdownProgress()

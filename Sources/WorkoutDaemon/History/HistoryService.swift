@@ -57,7 +57,7 @@ final class HistoryService: @unchecked Sendable {
         let store = self.store, units = context.config.units, hold = holdReads
         return onReader { w in
             HistoryService.waitWhileHeld(hold)
-            w.value(ListReply(workouts: store.list(filter).map { $0.json() }, units: units).json())
+            ListReply.write(store.list(filter), units: units, to: &w)
         }
     }
 

@@ -46,6 +46,11 @@ public enum ControlRequest: Sendable, Equatable {
     /// Count, distance, moving time and climb of this and the previous week, month or year.
     case totals(TotalsPeriod, ActivityType?)
     case reload
+    /// The URL (with its token) that opens the web pages: the history, or one workout
+    /// (`workoutctl open [ID]`).
+    case web(WorkoutID?)
+    /// A workout's charts for the terminal (`workoutctl show ID --charts`): `columns` values each.
+    case charts(WorkoutID, columns: Int)
     /// Test-only (WORKOUTD_TEST_HOOKS=1): blocks the main loop so the watchdog can be tested.
     case debugHang
 
@@ -73,6 +78,8 @@ public enum ControlRequest: Sendable, Equatable {
         case .streak: return "streak"
         case .totals: return "totals"
         case .reload: return "reload"
+        case .web: return "web"
+        case .charts: return "charts"
         case .debugHang: return "debug-hang"
         }
     }
@@ -112,7 +119,7 @@ extension ControlRequest {
         case .importDescriptors(let items, _): return items.count
         case .exportTo: return 1
         case .start, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list, .show,
-             .export, .importFiles, .edit, .recompute, .delete, .undelete, .streak, .reload, .debugHang, .totals:
+             .export, .importFiles, .edit, .recompute, .delete, .undelete, .streak, .reload, .debugHang, .totals, .web, .charts:
             return 0
         }
     }
@@ -206,6 +213,15 @@ extension ControlRequest {
                 return activity(required: false).map { .totals(per, $0) }
             }
         case "reload": return .success(.reload)
+        case "web":
+            guard obj["id"].map({ !$0.isNull }) == true else { return .success(.web(nil)) }
+            return workoutID().map { .web($0) }
+        case "charts":
+            return workoutID().flatMap { id in
+                guard let v = obj["columns"], !v.isNull else { return .success(.charts(id, columns: 120)) }
+                guard let n = v.intValue, (8...2000).contains(n) else { return .failure(.badRequest("\"columns\" must be a whole number from 8 to 2000")) }
+                return .success(.charts(id, columns: n))
+            }
         case "debug-hang": return .success(.debugHang)
         case "show": return workoutID().map { .show($0) }
         case "delete": return workoutID().map { .delete($0) }
@@ -341,6 +357,8 @@ extension ControlRequest {
         case .totals(let per, let a):
             o["per"] = .string(per.rawValue)
             if let a { o["activity"] = .string(a.rawValue) }
+        case .web(let id): if let id { o["id"] = .string(id.rawValue) }
+        case .charts(let id, let columns): o["id"] = .string(id.rawValue); o["columns"] = .int(columns)
         case .pause, .resume, .lap, .stop, .toggle, .status, .watch, .activities, .streak, .reload, .debugHang: break
         }
         return .object(o)
@@ -378,9 +396,9 @@ extension ControlRequest {
     /// a client waits for the reply with the long timeout, not the one for a loop request.
     public var isBulkWork: Bool {
         switch self {
-        case .export, .exportTo, .importFiles, .importDescriptors, .edit, .recompute: return true
+        case .export, .exportTo, .importFiles, .importDescriptors, .edit, .recompute, .charts: return true
         case .start, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list, .show,
-             .delete, .undelete, .streak, .totals, .reload, .debugHang:
+             .delete, .undelete, .streak, .totals, .reload, .debugHang, .web:
             return false
         }
     }
@@ -394,7 +412,7 @@ extension ControlRequest {
         switch self {
         case .stop, .toggle, .pause, .lap, .marker: return true
         case .start, .resume, .status, .watch, .activities, .list, .show, .export, .importFiles, .importDescriptors, .exportTo,
-             .edit, .recompute, .delete, .undelete, .streak, .totals, .reload, .debugHang:
+             .edit, .recompute, .delete, .undelete, .streak, .totals, .reload, .debugHang, .web, .charts:
             return false
         }
     }

@@ -44,6 +44,20 @@ public struct ListReply: Sendable {
         workouts = r["workouts"]?.arrayValue ?? []
         units = r["units"]?.stringValue.flatMap(Units.init(rawValue:))
     }
+
+    /// The reply for `summaries` written straight to bytes: the same text as
+    /// `ListReply(workouts: summaries.map { $0.json() }, units:).json().serialized()`, without
+    /// building a JSON tree per workout first (a list of 12,000 is about 10 MB).
+    public static func write(_ summaries: [WorkoutSummary], units: Units?, to w: inout JSONWriter) {
+        w.raw("{\"ok\":true,\"workouts\":[")
+        for (k, summary) in summaries.enumerated() {
+            if k > 0 { w.raw(",") }
+            var cache = SummaryJSONCache()
+            summary.writeJSON(to: &w, cache: &cache)
+        }
+        w.raw("],\"units\":"); w.string(units?.rawValue)
+        w.raw("}")
+    }
 }
 
 extension ProtocolError {

@@ -70,4 +70,19 @@ import Testing
         #expect(ProtocolError(reply: ["ok": true]) == nil)
         #expect(ProtocolError(reply: ["ok": false, "error": "old daemon"]) == ProtocolError(code: "error", message: "old daemon"))
     }
+
+    /// `list` is written straight to bytes (no JSON tree per workout): the same text as the tree.
+    @Test func aListWrittenStraightIsTheSameText() throws {
+        var a = WorkoutSummary(id: WorkoutID(start: Self.start, suffix: 1), activity: .running, startedAt: Self.start)
+        a.distanceMeters = 5000.25
+        a.title = "Tempo \"run\""
+        let b = WorkoutSummary(id: WorkoutID(start: Self.start + 86_400, suffix: 2), activity: .cycling, startedAt: Self.start + 86_400)
+        for summaries in [[], [a], [a, b]] {
+            for units in [Units.imperial, nil] {
+                var w = JSONWriter()
+                ListReply.write(summaries, units: units, to: &w)
+                #expect(String(decoding: w.bytes, as: UTF8.self) == ListReply(workouts: summaries.map { $0.json() }, units: units).json().serialized())
+            }
+        }
+    }
 }
