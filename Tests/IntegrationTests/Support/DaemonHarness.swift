@@ -152,6 +152,16 @@ final class DaemonHarness: @unchecked Sendable {
     }
 }
 
+/// Writes all of `bytes` to the socket `fd`, again after EINTR; never raises SIGPIPE.
+func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws {
+    var off = 0
+    while off < bytes.count {
+        let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + off, bytes.count - off, Int32(MSG_NOSIGNAL)) }
+        if n < 0 { if errno == EINTR { continue }; throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        off += n
+    }
+}
+
 enum HarnessError: Error { case notReady(String), closed, notAnObject(String), connect(Int32) }
 
 /// A blocking Unix-socket client with a read timeout.
@@ -177,14 +187,7 @@ final class UnixClient {
 
     func send(_ s: String) throws { try send(Array(s.utf8)) }
 
-    func send(_ bytes: [UInt8]) throws {
-        var off = 0
-        while off < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + off, bytes.count - off, Int32(MSG_NOSIGNAL)) }
-            if n < 0 { if errno == EINTR { continue }; throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-            off += n
-        }
-    }
+    func send(_ bytes: [UInt8]) throws { try sendAll(fd, bytes) }
 
     /// The next line, or nil when the peer closed.
     func readLine() throws -> String? {

@@ -32,14 +32,7 @@ final class WebClient: @unchecked Sendable {
 
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) throws {
-        var off = 0
-        while off < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + off, bytes.count - off, Int32(MSG_NOSIGNAL)) }
-            if n < 0 { if errno == EINTR { continue }; throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-            off += n
-        }
-    }
+    func send(_ bytes: [UInt8]) throws { try sendAll(fd, bytes) }
 
     /// More bytes; false when the peer closed.
     private func fill() throws -> Bool {

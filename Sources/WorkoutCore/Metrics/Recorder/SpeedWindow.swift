@@ -87,6 +87,11 @@ struct SpeedWindow: Sendable {
             steps.append((points[k].speed, dt))
             total += dt
         }
+        return medianOfSteps(total: total)
+    }
+
+    /// The speed at which the sorted steps cover half of `total` seconds (nil: they never do).
+    private mutating func medianOfSteps(total: Double) -> Double? {
         steps.sort { $0.speed < $1.speed }
         var covered = 0.0
         for s in steps {
@@ -107,13 +112,7 @@ struct SpeedWindow: Sendable {
             steps.append(((points[k].distance - points[k - 1].distance) / dt, dt))
             total += dt
         }
-        steps.sort { $0.speed < $1.speed }
-        var covered = 0.0
-        for s in steps {
-            covered += s.seconds
-            if covered >= total / 2 { return s.speed }
-        }
-        return steps.last?.speed ?? 0
+        return medianOfSteps(total: total) ?? steps.last?.speed ?? 0
     }
 
     /// The current speed: from the window's oldest point to `lastEvidence` (the last fix showing
