@@ -226,8 +226,8 @@ public enum Importer {
     ///   the file's start and end (else its first and last reading), and a file's outdoor
     ///   activity becomes its indoor counterpart (`indoorCounterpart`).
     public static func workout(from track: Track, activity: ActivityType?, defaultActivity: ActivityType = .other, id suffix: UInt16,
-                               settings: MetricsSettings, source: String) throws(Failure) -> Workout {
-        try imported(from: track, activity: activity, defaultActivity: defaultActivity, id: suffix, settings: settings, source: source).workout
+                               machine: MachineTag? = nil, settings: MetricsSettings, source: String) throws(Failure) -> Workout {
+        try imported(from: track, activity: activity, defaultActivity: defaultActivity, id: suffix, machine: machine, settings: settings, source: source).workout
     }
 
     /// `workout(from:...)` with what the user should know about the file (`ImportedWorkout.warnings`):
@@ -238,8 +238,9 @@ public enum Importer {
     /// The fixes are taken in file order within each file segment, the segments in the order of
     /// their first times: a fix stamped before one already recorded is `out_of_order`, as live
     /// (never reordered into a path that was not travelled), and a warning says so.
+    /// `machine`: this machine's tag, which ends the ID (`WorkoutID.init(start:suffix:machine:)`).
     public static func imported(from track: Track, activity: ActivityType?, defaultActivity: ActivityType = .other, id suffix: UInt16,
-                                settings: MetricsSettings, source: String) throws(Failure) -> ImportedWorkout {
+                                machine: MachineTag? = nil, settings: MetricsSettings, source: String) throws(Failure) -> ImportedWorkout {
         let order = ImportOrder(track)
         // Heart-rate records without a position, by time (fed before the fixes stamped at or after them).
         let records = track.heartRate.filter { $0.time.isFinite }.sorted { $0.time < $1.time }
@@ -252,7 +253,7 @@ public enum Importer {
         // A file's activity with no position at all was done indoors (the option is the user's word).
         let fromFile = order.indices.isEmpty ? track.activity.map { $0.indoorCounterpart ?? $0 } : track.activity
         let kind = activity ?? fromFile ?? defaultActivity
-        var recorder = WorkoutRecorder(id: WorkoutID(start: start, suffix: suffix), activity: kind, startedAt: start,
+        var recorder = WorkoutRecorder(id: WorkoutID(start: start, suffix: suffix, machine: machine), activity: kind, startedAt: start,
                                        settings: track.origin.settings(settings))
         let pauses = track.pauses.filter { $0.end > $0.start && $0.end > start && $0.start < end }.sorted { $0.start < $1.start }
         let laps = track.lapEnds.filter { $0 > start && $0 < end }.sorted()
