@@ -148,7 +148,8 @@ struct ImportBatch: Sendable {
                     var source = "imported:" + name
                     if let title = item.title, !title.isEmpty { source += " (" + title + ")" }
                     let imported = try Importer.imported(from: track, activity: batch.activity ?? item.activity, defaultActivity: batch.defaultActivity,
-                                                         id: UInt16.random(in: 0...UInt16.max), settings: batch.settings, source: source)
+                                                         id: UInt16.random(in: 0...UInt16.max), machine: store.machine,
+                                                         settings: batch.settings, source: source)
                     let w = imported.workout
                     let dup = store.duplicate(of: w.summary) ?? measured.withLock { m in
                         if let d = m.first(where: { Importer.isDuplicate(w.summary, of: $0) }) { return d }
@@ -176,8 +177,7 @@ struct ImportBatch: Sendable {
     final class CommitGroups: Sendable {
         struct Group {
             var results: [Result] = []
-            var written: [WorkoutSummary] = []
-            var files: [Int32] = []
+            var files: [HistoryStore.Unsynced] = []
             var last: Workout?
             var start: Double?
         }
@@ -198,13 +198,12 @@ struct ImportBatch: Sendable {
                     do {
                         g.files.append(try store.writeUnsynced(w))
                         if keep { g.last = w }
-                        g.written.append(w.summary)
                         g.results.append(r)
                     } catch {
                         g.results.append(Result(file: r.file, kind: .error, id: nil, activity: nil, error: "saving: \(error)"))
                     }
                 }
-                return g.written.count >= ImportBatch.groupSize || EventLoop.monotonic() - (g.start ?? 0) >= ImportBatch.groupAge
+                return g.files.count >= ImportBatch.groupSize || EventLoop.monotonic() - (g.start ?? 0) >= ImportBatch.groupAge
             }
             if full { flush() }
         }
@@ -219,7 +218,7 @@ struct ImportBatch: Sendable {
         /// Commits a group; its results (imported ones turned to errors if the commit failed) go to `committed`.
         private func commit(_ group: Group) {
             var g = group
-            do { try store.commit(g.written, files: g.files, recent: g.last) } catch {
+            do { try store.commit(g.files, recent: g.last) } catch {
                 // Not durable, so not listed: the files stay unlisted and each is reported failed.
                 for k in g.results.indices where g.results[k].kind == .imported {
                     unlink(store.path(of: g.results[k].id!))

@@ -2,10 +2,14 @@ import Dispatch
 import Glibc
 import WorkoutCore
 
-/// One record of `index.jsonl`: `{"put": SUMMARY}` or `{"del": ID}`.
+/// One record of `index.jsonl` (docs/storage.md, "Index"): `{"put": SUMMARY, "file": NAME,
+/// "stamp": [inode, size, seconds, nanoseconds], "revision": {...}, "imported": true}` or
+/// `{"del": ID, "file": NAME}`. Lines written before the history could be shared have only
+/// `put` or `del`: their file is `<id>.json` and their stamp is taken from the file when the
+/// index is read.
 enum IndexRecord {
-    case put(WorkoutSummary)
-    case del(WorkoutID)
+    case put(IndexEntry)
+    case del(file: String)
 
     /// The records of a whole index in file order; a damaged line is left out. Each line stands
     /// alone, so a large index is cut right after newlines into one piece per core (at most
@@ -46,10 +50,54 @@ enum IndexRecord {
         slice.withUnsafeBytes { raw in
             lines.feed(raw) { item in
                 guard case .line(let line) = item, let j = try? JSON.parse(line) else { return }
-                if let put = j["put"], let s = WorkoutSummary(json: put) { records.append(.put(s)) }
-                if let del = j["del"]?.stringValue, let id = WorkoutID(rawValue: del) { records.append(.del(id)) }
+                if let put = j["put"], let s = WorkoutSummary(json: put) {
+                    let file = j["file"]?.stringValue ?? HistoryFileName.of(s.id)
+                    guard file == HistoryFileName.of(s.id) || HistoryFileName(file).workoutID == s.id else { return }
+                    records.append(.put(IndexEntry(summary: s, file: file, stamp: j["stamp"].flatMap(IndexRecord.stamp),
+                                                   revision: j["revision"].flatMap(Revision.init(json:)), imported: j["imported"]?.boolValue ?? false)))
+                }
+                if let del = j["del"]?.stringValue, let id = WorkoutID(rawValue: del) {
+                    records.append(.del(file: j["file"]?.stringValue ?? HistoryFileName.of(id)))
+                }
             }
         }
         return records
     }
+}
+
+extension IndexRecord {
+    /// `[inode, size, seconds, nanoseconds]`.
+    static func stamp(_ j: JSON) -> FileStamp? {
+        guard let a = j.arrayValue, a.count == 4, let ino = a[0].doubleValue, let size = a[1].intValue,
+              let sec = a[2].intValue, let ns = a[3].intValue, ino >= 0, ino < 1.8e19 else { return nil }
+        return FileStamp(inode: UInt64(ino), size: Int64(size), modifiedSeconds: Int64(sec), modifiedNanoseconds: Int64(ns))
+    }
+
+    /// The line of a version.
+    static func line(put v: WorkoutVersion) -> String {
+        var compact = v.summary
+        compact.splits = []
+        compact.laps = []
+        var o = JSONObject([("put", compact.json()), ("file", .string(v.file)),
+                            ("stamp", .array([.number(Double(v.stamp.inode)), .int(Int(v.stamp.size)),
+                                              .int(Int(v.stamp.modifiedSeconds)), .int(Int(v.stamp.modifiedNanoseconds))]))])
+        if let r = v.revision { o["revision"] = r.json() }
+        if v.imported { o["imported"] = .bool(true) }
+        return JSON.object(o).serialized() + "\n"
+    }
+
+    /// The line of a file gone.
+    static func line(delete file: String, id: WorkoutID) -> String {
+        JSON.object(JSONObject([("del", .string(id.rawValue)), ("file", .string(file))])).serialized() + "\n"
+    }
+}
+
+/// A `put` record: a version of a workout as the index knows it. `stamp` is nil on lines
+/// written before the history could be shared.
+struct IndexEntry: Sendable {
+    var summary: WorkoutSummary
+    var file: String
+    var stamp: FileStamp?
+    var revision: Revision?
+    var imported: Bool
 }
