@@ -75,7 +75,7 @@ extension Daemon {
     }
 
     func newWorkoutID(_ t: Double) -> WorkoutID {
-        WorkoutID(start: t, suffix: UInt16.random(in: 0...UInt16.max))
+        WorkoutID(start: t, suffix: UInt16.random(in: 0...UInt16.max), machine: store.machine)
     }
 
     /// Re-reads the configuration; an invalid one is rejected and the old one stays in force.
@@ -98,6 +98,8 @@ extension Daemon {
             feeds?.configure(new.feeds)
             sensors?.configure(new.sensors)
             if changed.contains("sleepInhibitor") { reconfigureSleepInhibitor() }
+            if changed.contains("importFolders") { importFolders?.configure(folders: importFolderPaths()) }
+            if changed.contains("historyDir") { log(SyncLogEvent.historyDirAtNextStart(now: paths.historyDir)) }
             log(DaemonLogEvent.reloaded(changed: changed))
             perform(lifecycle.settingsChanged(metricsSettings(), at: now()))  // the workout in progress follows from now
             return ControlServer.okReply([("changed", .array(changed.map { .string($0) }))])

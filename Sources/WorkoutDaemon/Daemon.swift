@@ -57,6 +57,9 @@ public final class Daemon: @unchecked Sendable {
     let testHooks: Bool
     /// The current workout's splits and laps as encoded for the last status line.
     var statusCache = SummaryJSONCache()
+    /// Follows the history folder when files change by another hand; watches `importFolders`.
+    var historySync: HistorySync?
+    var importFolders: ImportFolders?
 
     enum ShutdownState { case running, draining(deadline: Double), done }
 
@@ -64,6 +67,8 @@ public final class Daemon: @unchecked Sendable {
         self.loop = try EventLoop()
         self.config = config
         self.configPath = configPath
+        var paths = paths
+        paths.historyDir = paths.expandFolder(config.historyDir, environment: environment)
         self.paths = paths
         self.environment = environment
         self.logger = Logger(environment: environment, minimumLevel: config.logLevel)
@@ -75,7 +80,8 @@ public final class Daemon: @unchecked Sendable {
             faults = { access(flag, F_OK) == 0 ? SystemError("write (test hook \(flag))", code: ENOSPC) : nil }
         }
         try PrivateDirectory.prepareOwned(paths.stateDir)
-        self.store = try HistoryStore(paths: paths, faultInjector: faults)
+        self.store = try HistoryStore(paths: paths, machine: MachineIdentity.tag(at: paths.machineFile), host: MachineIdentity.hostName(),
+                                      clock: { SystemClock.wall() }, faultInjector: faults)
         let history = self.store
         bulk = BulkWorker(idleSeconds: HistoryStore.recentIdleSeconds) { history.forgetRecent() }
         self.journal = Journal(path: paths.journalFile)
@@ -117,6 +123,7 @@ public final class Daemon: @unchecked Sendable {
         }
         sleepInhibitor = makeSleepInhibitor()
         restoreJournalIfAny()
+        startHistoryServices()
         installSignalHandlers()
         timers.append(loop.every(1) { [unowned self] in self.secondTick() })
         timers.append(loop.every(config.journalFlushSeconds) { [unowned self] in self.flushJournal() })
@@ -352,6 +359,7 @@ public final class Daemon: @unchecked Sendable {
         log(DaemonLogEvent.shuttingDown(signal: reason))
         server?.close()
         server = nil
+        stopHistoryServices()
         feeds?.shutdown()
         sensors?.shutdown()
         perform(lifecycle.shutDown(at: now(), journalWritable: journal.lastError == nil))

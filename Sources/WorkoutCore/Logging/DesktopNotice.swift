@@ -53,6 +53,9 @@ public struct DesktopNotice: Sendable, Equatable {
             if let m = num("distance_m"), m > 0 { body += ": " + units.distance(m) }
             if let t = num("elapsed_s") { body += (body == activity ? ": " : " in ") + formatDuration(t) }
             return DesktopNotice(kind: "saved", summary: "Workout saved", body: body, urgency: .low)
+        case "import.folder":
+            guard let n = Int(s("imported") ?? ""), n > 0 else { return nil }  // only duplicates or errors: nothing new to show
+            return DesktopNotice(kind: "imported", summary: n == 1 ? "Workout imported" : "\(n) workouts imported", body: message, urgency: .low)
         case "gps.signal_lost", "gps.problem", "workout.save_failed", "journal.write_failed":
             let summary = name == "workout.save_failed" ? "Workout not saved yet" : (name == "journal.write_failed" ? "Recording problem" : "GPS problem")
             return DesktopNotice(kind: "recording", summary: summary, body: message, urgency: .critical)
