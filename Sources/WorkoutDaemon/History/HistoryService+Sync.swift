@@ -2,39 +2,45 @@ import Glibc
 import WorkoutCore
 
 /// The history folder followed as files change by another hand (`HistorySync`), and import
-/// folders (`ImportFolders`), started after the journal is restored.
-extension Daemon {
-    func startHistoryServices() {
+/// folders (`ImportFolders`): started after the journal is restored, stopped first at shutdown.
+extension HistoryService {
+    func start() {
         let sync = HistorySync(loop: loop, store: store) { [unowned self] events in
             for e in events { self.log(e) }
-            self.notifier.notify(["STATUS=" + self.statusLine()])
+            self.onImported()
         }
         sync.start()
-        historySync = sync
-        let folders = ImportFolders(loop: loop, rememberedAt: paths.importedFilesFile, importer: { [unowned self] folder, files, done in
+        self.sync = sync
+        let folders = ImportFolders(loop: loop, rememberedAt: context.paths.importedFilesFile, importer: { [unowned self] folder, files, done in
             self.importFromFolder(folder, files, done: done)
         }, report: { [unowned self] event in self.log(event) })
         folders.configure(folders: importFolderPaths())
         importFolders = folders
     }
 
-    func stopHistoryServices() {
-        historySync?.stop()
-        historySync = nil
+    func stop() {
+        sync?.stop()
+        sync = nil
         importFolders?.stop()
         importFolders = nil
     }
 
+    /// A reload replaced the configuration (`changed`: the top-level keys that differ).
+    func configurationChanged(_ changed: [String]) {
+        if changed.contains("importFolders") { importFolders?.configure(folders: importFolderPaths()) }
+        if changed.contains("historyDir") { log(SyncLogEvent.historyDirAtNextStart(now: context.paths.historyDir)) }
+    }
+
     /// `importFolders` as absolute paths.
     func importFolderPaths() -> [String] {
-        config.importFolders.map { paths.expandFolder($0, environment: environment) }
+        context.config.importFolders.map { context.paths.expandFolder($0, environment: context.environment) }
     }
 
     /// Imports files of an import folder on the bulk worker, as `import` does (no client: the
     /// results are logged, and `done` gets them on the loop).
     func importFromFolder(_ folder: String, _ files: [String], done: @escaping @Sendable ([ImportBatch.Result]) -> Void) {
-        let batch = ImportBatch(items: files.map { .init(source: .path($0), file: $0) }, activity: nil, settings: metricsSettings(),
-                                defaultActivity: config.defaultActivity)
+        let batch = ImportBatch(items: files.map { .init(source: .path($0), file: $0) }, activity: nil, settings: context.metricsSettings(),
+                                defaultActivity: context.config.defaultActivity)
         let store = self.store
         let loop = self.loop
         let stages = importStages
@@ -45,7 +51,10 @@ extension Daemon {
                 loop.post { self.logImportResults(group) }
             }
             let results = all
-            loop.post { done(results) }
+            loop.post {
+                done(results)
+                self.onImported()
+            }
         }
     }
 }
