@@ -101,7 +101,9 @@ final class HistorySync: @unchecked Sendable {
         if all { pending = []; rescan(); return }
         guard !flushScheduled else { return }
         flushScheduled = true
-        loop.after(HistorySync.settleSeconds) { [unowned self] in
+        // Weak: the service may be stopped and released before it runs (a shutdown right after a change).
+        loop.after(HistorySync.settleSeconds) { [weak self] in
+            guard let self else { return }
             self.flushScheduled = false
             let names = self.pending
             self.pending = []
@@ -180,7 +182,8 @@ final class HistorySync: @unchecked Sendable {
         }
         if !now.isEmpty { report(now) }
         guard !windowOpen, !arrivals.isEmpty else { return }
-        loop.after(HistorySync.arrivalWindow) { [unowned self] in
+        loop.after(HistorySync.arrivalWindow) { [weak self] in
+            guard let self else { return }
             let batch = self.arrivals
             self.arrivals = []
             guard !batch.isEmpty else { return }

@@ -21,7 +21,8 @@ final class ImportFolders: @unchecked Sendable {
     enum FolderState {
         /// Watched by inotify.
         case watched
-        /// Missing or unwatchable (the reason, logged once); looked for again.
+        /// Missing or unwatchable (the reason, logged when it became so; empty before the first
+        /// look); looked for again.
         case unavailable(String)
     }
 
@@ -91,7 +92,8 @@ final class ImportFolders: @unchecked Sendable {
             problem = nil  // no inotify at all: rescans only
         }
         if let problem {
-            if case .unavailable(let before) = folders[folder], before == problem { return }
+            // Logged once until it is watched again, however the reason words it meanwhile.
+            if case .unavailable(let before) = folders[folder], !before.isEmpty { return }
             folders[folder] = .unavailable(problem)
             report(.folderUnavailable(folder: folder, reason: problem))
             return
@@ -161,7 +163,7 @@ final class ImportFolders: @unchecked Sendable {
         inFlight.formUnion(new)
         let first = waiting.isEmpty
         waiting[folder, default: []] += new
-        if first { loop.after(ImportFolders.settleSeconds) { [unowned self] in self.importNext() } }
+        if first { loop.after(ImportFolders.settleSeconds) { [weak self] in self?.importNext() } }
     }
 
     /// Imports one folder's waiting files at a time.

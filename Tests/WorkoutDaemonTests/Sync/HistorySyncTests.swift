@@ -77,6 +77,20 @@ import WorkoutCore
         #expect(try rig.store.load(w.id).points.count == 5)
     }
 
+    /// Regression: a service stopped and released within a second of a change (a SIGTERM just
+    /// after a save) was reached later through an unowned reference by its pending timers: the
+    /// daemon aborted at shutdown (ShutdownTests saw exit status 6 once).
+    @Test func stoppingRightAfterAChangeIsSafe() throws {
+        let rig = try Rig()
+        var sync: HistorySync? = HistorySync(loop: rig.loop, store: rig.store) { _ in }
+        sync?.start()
+        try rig.arrive(Rig.workout(1_795_340_000), editedAt: 1)
+        var waited = false
+        rig.loop.after(0.05) { sync?.stop(); sync = nil }  // events read, their timer pending
+        rig.run(until: 1.5) { waited = true; return false }
+        #expect(waited && sync == nil)
+    }
+
     @Test func aFileStillBeingWrittenIsNotReadUntilItIsWhole() throws {
         let rig = try Rig()
         rig.sync.start()
@@ -108,10 +122,10 @@ import WorkoutCore
         edited.summary.activity = .walking
         try rig.arrive(edited, editedAt: SystemClock.wall() + 5)
         #expect(rig.run { rig.store.summary(w.id)?.activity == .walking }, "the edit shows")
-        #expect(rig.logged.contains { if case .changed(let id, _) = $0 { return id == w.id.rawValue } else { return false } })
+        #expect(rig.run { rig.logged.contains { if case .changed(let id, _) = $0 { return id == w.id.rawValue } else { return false } } })
         #expect(unlink(rig.paths.workoutsDir + "/" + HistoryFileName.of(w.id)) == 0)
         #expect(rig.run { rig.store.summary(w.id) == nil }, "the delete shows")
-        #expect(rig.logged.contains { if case .removed(let id) = $0 { return id == w.id.rawValue } else { return false } })
+        #expect(rig.run { rig.logged.contains { if case .removed(let id) = $0 { return id == w.id.rawValue } else { return false } } })
     }
 
     @Test func ownSavesAreNotReportedAsArrivals() throws {
