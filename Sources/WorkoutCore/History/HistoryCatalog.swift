@@ -26,9 +26,16 @@ public struct HistoryCatalog: Sendable {
 
     public init() {}
 
-    /// A catalog of `versions` (an index read at start-up), in any order.
+    /// A catalog of `versions` (an index read at start-up), in any order: each workout is
+    /// settled once, after all its versions are in.
     public init(_ versions: some Sequence<WorkoutVersion>) {
-        for v in versions { _ = put(v) }
+        for v in versions {
+            if let old = self.versions.updateValue(v, forKey: v.file) {
+                if old.id != v.id { filesByID[old.id]?.removeAll { $0 == v.file } } else { continue }
+            }
+            filesByID[v.id, default: []].append(v.file)
+        }
+        for id in Array(filesByID.keys) { _ = settle(id, arrived: false) }
     }
 
     /// The file of a workout's preferred version (listed, or hidden behind a copy).
