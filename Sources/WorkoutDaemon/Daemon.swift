@@ -29,10 +29,22 @@ public final class Daemon: @unchecked Sendable {
 
     enum ShutdownState { case running, draining(deadline: Double), done }
 
-    public init(config: Config, configPath: String, paths: Paths, environment: [String: String]) throws {
+    /// `clock`: the system's clocks; a test's `ManualClock` to drive time. `poller`: poll(2).
+    public init(config: Config, configPath: String, paths: Paths, environment: [String: String],
+                clock: any LoopClock = SystemClock(), poller: EventLoop.Poller? = nil) throws {
+        var poller = poller
+        if poller == nil, environment["WORKOUTD_TEST_HOOKS"] == "1", let flag = environment["WORKOUTD_TEST_FAIL_POLL"] {
+            // Test hook: when this file appears, poll(2) fails (ENOMEM) once; the file is removed,
+            // so the daemon that systemd restarts runs on.
+            poller = { fds, timeout in
+                if unlink(flag) == 0 { errno = ENOMEM; return -1 }
+                return Glibc.poll(&fds, nfds_t(fds.count), timeout)
+            }
+        }
+        let loop = try poller.map { try EventLoop(clock: clock, poller: $0) } ?? EventLoop(clock: clock)
         var paths = paths
         paths.historyDir = paths.expandFolder(config.historyDir, environment: environment)
-        let context = DaemonContext(loop: try EventLoop(), config: config, configPath: configPath, paths: paths, environment: environment)
+        let context = DaemonContext(loop: loop, config: config, configPath: configPath, paths: paths, environment: environment)
         try PrivateDirectory.prepareOwned(paths.stateDir)
         self.context = context
         history = try HistoryService(context: context)
@@ -71,6 +83,14 @@ public final class Daemon: @unchecked Sendable {
     /// Binds (or adopts) the sockets, restores any journal, reports readiness, and runs until a
     /// stop signal has been handled. Returns the exit status.
     public func run() throws -> Int32 {
+        try start(handlingSignals: true)
+        return runLoop()
+    }
+
+    /// All of `run` but the loop: binds (or adopts) the sockets, restores any journal, starts the
+    /// timers and reports readiness. A test calls it with `handlingSignals: false` (the signals
+    /// are its process's) and drives the loop itself (`loop.advanceTime(by:)` on a `ManualClock`).
+    func start(handlingSignals: Bool) throws {
         ignoreSIGPIPE()
         let activation = SocketActivation.listenFDs(environment: context.environment)
         if let e = activation.error { throw ConfigError(key: "LISTEN_FDS", problem: "socket activation: \(e)") }
@@ -84,25 +104,47 @@ public final class Daemon: @unchecked Sendable {
         control.start(listenFD: fd, boundPath: activation.control == nil ? context.paths.controlSocket : nil)
         recording.start()
         history.start()
-        installSignalHandlers()
+        if handlingSignals { installSignalHandlers() }
         timers.append(loop.every(1) { [unowned self] in self.secondTick() })
         timers.append(loop.every(context.config.journalFlushSeconds) { [unowned self] in self.recording.flushJournal() })
         log(DaemonLogEvent.startedUp(version: Daemon.version, socket: context.paths.controlSocket, workouts: history.store.count, activated: activation.control != nil))
         reminders.logAtStartup()
         context.notifier.notify(["READY=1", "STATUS=" + control.statusLine()])
+    }
+
+    /// Runs the loop until a stop signal has been handled; the exit status.
+    private func runLoop() -> Int32 {
         let watchdogInterval = context.notifier.watchdogInterval
         let notifier = context.notifier
-        var lastPing = EventLoop.monotonic()
-        loop.run {
-            // The watchdog is fed from the loop itself: a hung loop stops feeding it.
-            if let iv = watchdogInterval, EventLoop.monotonic() - lastPing >= iv {
-                notifier.notify(["WATCHDOG=1"])
-                lastPing = EventLoop.monotonic()
+        let loop = self.loop
+        var lastPing = loop.now()
+        do {
+            try loop.run {
+                // The watchdog is fed from the loop itself: a hung loop stops feeding it.
+                if let iv = watchdogInterval, loop.now() - lastPing >= iv {
+                    notifier.notify(["WATCHDOG=1"])
+                    lastPing = loop.now()
+                }
             }
+        } catch {
+            return loopFailed(error)
         }
         log(DaemonLogEvent.stopped)
         return 0
     }
+
+    /// The loop cannot go on (`poll` failed): say why, keep the workout in progress on disk
+    /// (the journal written and fsynced), and exit non-zero so that systemd's
+    /// `Restart=on-failure` starts the daemon again, which restores the workout.
+    private func loopFailed(_ error: SystemError) -> Int32 {
+        log(DaemonLogEvent.loopFailed(error.description))
+        recording.finish()
+        context.notifier.notify(["STATUS=Event loop failed: \(error.description)"])
+        return Daemon.loopFailureExitStatus
+    }
+
+    /// The exit status after the event loop failed: EX_SOFTWARE (an internal error).
+    public static let loopFailureExitStatus: Int32 = 70
 
     private func secondTick() {
         recording.tick()
@@ -112,7 +154,7 @@ public final class Daemon: @unchecked Sendable {
     /// Re-reads the configuration; an invalid one is rejected and the old one stays in force.
     @discardableResult
     func reload() -> JSON {
-        context.notifier.notify(["RELOADING=1", "MONOTONIC_USEC=\(UInt64(EventLoop.monotonic() * 1e6))"])
+        context.notifier.notify(["RELOADING=1", "MONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())"])
         defer { context.notifier.notify(["READY=1", "STATUS=" + control.statusLine()]) }
         switch ConfigLoader.load(path: context.configPath) {
         case .failure(let e):
@@ -162,7 +204,7 @@ public final class Daemon: @unchecked Sendable {
         control.stop()
         history.stop()
         recording.shutDown()
-        shutdown = .draining(deadline: EventLoop.monotonic() + 10)
+        shutdown = .draining(deadline: loop.now() + 10)
         checkShutdownProgress()
         loop.after(10) { [unowned self] in self.finishShutdown() }
     }

@@ -33,7 +33,7 @@ extension ControlRouter {
             w.null()
             statusCache = SummaryJSONCache()  // no workout: keep no bytes of the last one
         }
-        w.raw(",\"gps\":"); w.value(recording.feeds?.status.json() ?? GPSStatus().json())
+        w.raw(",\"gps\":"); w.value((recording.feeds?.status ?? GPSStatus()).json(nowMonotonic: context.loop.now()))
         w.raw(",\"sensors\":"); w.value(recording.sensors?.json() ?? .array([]))
         w.raw(",\"action\":"); w.string(recording.lifecycle.actionTitle(defaultActivity: config.defaultActivity))
         w.raw(",\"saveError\":"); w.string(recording.lifecycle.saveError ?? recording.journal.lastError?.description)

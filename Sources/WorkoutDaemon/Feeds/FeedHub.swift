@@ -74,7 +74,7 @@ final class FeedHub {
     /// the configured order (two sources failing in turn are both shown, not the last one).
     private var sourceProblems: [String: String] = [:]
     /// One read buffer for every feed socket client (all read on the loop thread).
-    private var reader = FeedReader()
+    private var reader: FeedReader
     /// The receiver's clock against the workout's (docs/time.md).
     private(set) var receiverClock = ReceiverClock()
     /// The source feeding the workout and when it last delivered (monotonic).
@@ -97,6 +97,7 @@ final class FeedHub {
 
     init(loop: EventLoop, feeds: [FeedConfig], paths: Paths, maxClients: Int, clock: DaemonClock, report: @escaping (Report) -> Void) {
         self.loop = loop
+        self.reader = FeedReader(clock: loop.clock)
         self.feeds = feeds
         self.paths = paths
         self.maxClients = maxClients
@@ -224,7 +225,7 @@ final class FeedHub {
         setProblem(problem, for: cfg.label)
         // Each problem once (two sources failing in turn are two problems, not a change on
         // every retry), then a reminder at a falling rate while they go on.
-        switch problems.report("\(cfg.label) \(reason)", now: EventLoop.monotonic()) {
+        switch problems.report("\(cfg.label) \(reason)", now: loop.now()) {
         case .new: report(.log(GPSLogEvent.problem(problem)))
         case .reminder(let repeats): report(.log(GPSLogEvent.problem(problem + " (still failing: \(repeats) more retries since the last line)")))
         case .quiet: break
@@ -303,7 +304,7 @@ final class FeedHub {
         // checked after every line: a turn ends within the budget and one line, whatever a line
         // costs (a debug build, a loaded machine), not after a whole read chunk of them. The
         // lines not handled yet wait in the framer for the next turn.
-        let deadline = EventLoop.monotonic() + budget
+        let deadline = loop.now() + budget
         var lines = c.lines
         c.lines = LineFramer(maxLine: 0)  // `lines` holds the only reference to its buffer
         func handle(_ item: LineFramer.Item) -> Bool {
@@ -314,11 +315,11 @@ final class FeedHub {
                 if c.decoder.takeSegmentBreak(), case .open = state, feeding?.source == .client(fd) { report(.segmentBreak) }
                 if !c.decoder.heartRates.isEmpty { for r in c.decoder.takeHeartRates() { report(.heartRate(r)) } }
             }
-            return EventLoop.monotonic() < deadline
+            return loop.now() < deadline
         }
         var outcome = FeedReadOutcome.budgetSpent, bytes = 0
         if lines.drain(handle) {
-            (outcome, bytes) = reader.readChunks(fd, budget: max(0, deadline - EventLoop.monotonic()), maxBytes: maxBytes) { chunk in
+            (outcome, bytes) = reader.readChunks(fd, budget: max(0, deadline - loop.now()), maxBytes: maxBytes) { chunk in
                 lines.feed(chunk, handle)
             }
         }
@@ -328,7 +329,7 @@ final class FeedHub {
         c.reportedRejections = c.decoder.rejected
         // Satellites of the feeding connection only (none from a closed GPS, none from another).
         if case .open = state, feeding?.source == .client(fd), let n = c.decoder.satellites { status.satellites = n }
-        guard let mode = c.pace.next(after: outcome, bytes: bytes, now: EventLoop.monotonic()) else {
+        guard let mode = c.pace.next(after: outcome, bytes: bytes, now: loop.now()) else {
             loop.unwatch(c.token); Glibc.close(fd); clients[fd] = nil
             if feeding?.source == .client(fd) {
                 feeding = nil
@@ -397,7 +398,7 @@ final class FeedHub {
 
     private func deliver(_ fix: Fix, from source: Source, replay: FeedReplay?) {
         guard case .open = state else { return }
-        let t = EventLoop.monotonic()
+        let t = loop.now()
         if let f = feeding, f.source != source {
             guard rank(source) < rank(f.source) || t - f.lastFix > FeedHub.handoverSeconds else {
                 status.otherSourceFixes += 1

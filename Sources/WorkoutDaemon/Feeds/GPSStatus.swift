@@ -23,7 +23,7 @@ public struct GPSStatus: Sendable {
 
     public var fix: String { fixMode.label }
 
-    public func json(nowMonotonic: Double = EventLoop.monotonic()) -> JSON {
+    public func json(nowMonotonic: Double) -> JSON {
         var o = JSONObject()
         o["source"] = .string(source)
         o["fix"] = .string(fix)

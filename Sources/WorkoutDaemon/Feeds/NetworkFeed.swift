@@ -17,7 +17,7 @@ final class NetworkFeed {
     private unowned let loop: EventLoop
     private var phase = Phase.closed
     private(set) var decoder: StreamDecoder
-    private var reader = FeedReader()
+    private var reader: FeedReader
     private var pace = FeedPace()
     var onFix: (Fix) -> Void = { _ in }
     /// Called once when the connection fails or ends, with the reason in words.
@@ -29,6 +29,7 @@ final class NetworkFeed {
     init(_ config: FeedConfig, loop: EventLoop) {
         self.config = config
         self.loop = loop
+        self.reader = FeedReader(clock: loop.clock)
         self.decoder = StreamDecoder(for: config)
         switch config {
         case .gpsd(let h, let p), .nmea(let h, let p): host = h; port = p
@@ -93,7 +94,7 @@ final class NetworkFeed {
         }
         onReadEnd()
         guard case .connected(_, let token) = phase else { return }  // onFix may have closed us
-        if let mode = pace.next(after: outcome, bytes: bytes, now: EventLoop.monotonic()) {
+        if let mode = pace.next(after: outcome, bytes: bytes, now: loop.now()) {
             loop.setMode(token, mode)
         } else if case .ended(let e) = outcome {
             close()

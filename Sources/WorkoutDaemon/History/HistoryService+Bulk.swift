@@ -14,7 +14,7 @@ extension HistoryService {
         let cancel = pending.cancel
         let stages = importStages
         bulk.async {
-            let t0 = EventLoop.monotonic()
+            let t0 = loop.now()
             var all: [ImportBatch.Result] = []
             let cancelled = batch.run(store: store, stages: stages, cancel: cancel) { group in
                 all += group
@@ -39,7 +39,7 @@ extension HistoryService {
             var w = JSONWriter(capacity: 256)
             w.value(reply)
             let encoded = w.bytes
-            let seconds = EventLoop.monotonic() - t0
+            let seconds = loop.now() - t0
             loop.post {
                 self.log(HistoryLogEvent.importFinished(imported: counts.imported, duplicates: counts.duplicates, errors: counts.errors,
                                                         cancelled: cancelled, seconds: seconds))

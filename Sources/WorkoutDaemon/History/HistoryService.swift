@@ -28,8 +28,9 @@ final class HistoryService: @unchecked Sendable {
             // Test hook: while this file exists, saves fail as on a full disk.
             faults = { access(flag, F_OK) == 0 ? SystemError("write (test hook \(flag))", code: ENOSPC) : nil }
         }
+        let clock = context.loop.clock  // revisions are dated by the loop's clock (a test's ManualClock drives it)
         let store = try HistoryStore(paths: context.paths, machine: MachineIdentity.tag(at: context.paths.machineFile),
-                                     host: MachineIdentity.hostName(), faultInjector: faults)
+                                     host: MachineIdentity.hostName(), clock: { clock.wall() }, faultInjector: faults)
         self.store = store
         bulk = BulkWorker(idleSeconds: HistoryStore.recentIdleSeconds) { store.forgetRecent() }
     }

@@ -188,13 +188,15 @@ struct ImportBatch: Sendable {
         private let stages: ImportStages
         private let group = Mutex(Group())
         private let done = Mutex<[[Result]]>([])
+        /// Measures a group's age.
+        private let clock: any LoopClock
 
-        init(store: HistoryStore, stages: ImportStages) { self.store = store; self.stages = stages }
+        init(store: HistoryStore, stages: ImportStages, clock: any LoopClock = SystemClock()) { self.store = store; self.stages = stages; self.clock = clock }
 
         /// Adds one step's result to the group, writing its workout first.
         func take(_ step: Step, keep: Bool) {
             let full = group.withLock { g -> Bool in
-                if g.start == nil { g.start = EventLoop.monotonic() }
+                if g.start == nil { g.start = clock.monotonic() }
                 switch step {
                 case .result(let r): g.results.append(r)
                 case .write(let w, let r):
@@ -206,7 +208,7 @@ struct ImportBatch: Sendable {
                         g.results.append(Result(file: r.file, kind: .error, id: nil, activity: nil, error: "saving: \(error)"))
                     }
                 }
-                return g.files.count >= ImportBatch.groupSize || EventLoop.monotonic() - (g.start ?? 0) >= ImportBatch.groupAge
+                return g.files.count >= ImportBatch.groupSize || clock.monotonic() - (g.start ?? 0) >= ImportBatch.groupAge
             }
             if full { flush() }
         }

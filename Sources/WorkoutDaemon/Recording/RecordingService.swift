@@ -170,10 +170,11 @@ final class RecordingService: @unchecked Sendable {
         journal.flush(alive: nil)
         let store = self.store
         let loop = self.loop
+        let clock = loop.clock
         saver.async {
-            let t0 = EventLoop.monotonic()
+            let t0 = clock.monotonic()
             let result: Result<Double, SystemError>
-            do { try store.save(workout); result = .success((EventLoop.monotonic() - t0) * 1000) }
+            do { try store.save(workout); result = .success((clock.monotonic() - t0) * 1000) }
             catch let e as SystemError { result = .failure(e) }
             catch { result = .failure(SystemError("save", code: EIO)) }
             MemoryPolicy.returnFreedMemory()

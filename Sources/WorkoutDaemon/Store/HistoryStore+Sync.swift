@@ -37,7 +37,7 @@ extension HistoryStore {
             switch o {
             case .version(let v): text += IndexRecord.line(put: v); lines += 1
             case .gone, .unreadable:
-                if let id = HistoryFileName(file).workoutID { text += IndexRecord.line(delete: file, id: id); lines += 1 }
+                if HistoryFileName(file).workoutID != nil { text += IndexRecord.line(delete: file); lines += 1 }
             }
         }
         let changed: [(HistoryCatalogEvent, WorkoutVersion?)]

@@ -48,7 +48,7 @@ public final class HistoryStore: Sendable {
     }
 
     /// The wall clock (revisions are dated by it).
-    public static func wallClock() -> Double { SystemClock.wall() }
+    public static func wallClock() -> Double { SystemClock().wall() }
 
     /// The path of a workout's own file (`<id>.json`), where saves and edits write.
     public func path(of id: WorkoutID) -> String { paths.workoutsDir + "/" + HistoryFileName.of(id) }
@@ -176,7 +176,7 @@ public final class HistoryStore: Sendable {
                 }
             }
             if !moved.isEmpty {
-                _ = try changeIndexed(moved.map { IndexRecord.line(delete: $0.0, id: $0.1) }.joined(), lineCount: moved.count, sync: true) { c in
+                _ = try changeIndexed(moved.map { IndexRecord.line(delete: $0.0) }.joined(), lineCount: moved.count, sync: true) { c in
                     for (f, _) in moved { _ = c.remove(file: f) }
                 }
             }

@@ -244,7 +244,7 @@ final class HistorySync: @unchecked Sendable {
             guard let stamp = HistoryStore.stamp(path) else { return .gone }
             // A file being written in place (a copy by hand) that the folder look found early:
             // looked at again when it is closed or at the next look.
-            if case .incomplete = error, SystemClock.wall() - stamp.modified < recentSeconds { return nil }
+            if case .incomplete = error, SystemClock().wall() - stamp.modified < recentSeconds { return nil }
             return .unreadable(stamp, reason: error.description)
         }
     }

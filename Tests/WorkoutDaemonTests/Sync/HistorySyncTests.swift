@@ -37,7 +37,7 @@ import WorkoutCore
             guard !met else { return true }
             let timer = loop.every(0.02) { [loop] in if condition() { met = true; loop.stop() } }
             loop.after(seconds) { [loop] in loop.stop() }
-            loop.run()
+            try? loop.run()
             timer.cancel()
             return met
         }
@@ -120,7 +120,7 @@ import WorkoutCore
         rig.sync.start()
         var edited = w
         edited.summary.activity = .walking
-        try rig.arrive(edited, editedAt: SystemClock.wall() + 5)
+        try rig.arrive(edited, editedAt: SystemClock().wall() + 5)
         #expect(rig.run { rig.store.summary(w.id)?.activity == .walking }, "the edit shows")
         #expect(rig.run { rig.logged.contains { if case .changed(let id, _) = $0 { return id == w.id.rawValue } else { return false } } })
         #expect(unlink(rig.paths.workoutsDir + "/" + HistoryFileName.of(w.id)) == 0)
@@ -151,7 +151,7 @@ import WorkoutCore
         rig.sync.start()
         w.summary.activity = .walking
         let copy = String(HistoryFileName.of(w.id).dropLast(5)) + ".sync-conflict-20261122-101500-ABCDEF7.json"
-        try rig.arrive(w, editedAt: SystemClock.wall() + 60, name: copy)  // the other machine's edit is newer
+        try rig.arrive(w, editedAt: SystemClock().wall() + 60, name: copy)  // the other machine's edit is newer
         #expect(rig.run { rig.store.summary(w.id)?.activity == .walking })
         #expect(rig.store.count == 1)
         #expect(rig.store.list(ListFilter()).map(\.id) == [w.id])
@@ -175,7 +175,7 @@ import WorkoutCore
         var w = Rig.workout(1_795_340_000, activity: .cycling)
         try rig.store.save(w)
         w.summary.activity = .rowing
-        try rig.arrive(w, editedAt: SystemClock.wall() + 5)  // no sync service running: unseen
+        try rig.arrive(w, editedAt: SystemClock().wall() + 5)  // no sync service running: unseen
         let restarted = try HistoryStore(paths: rig.paths, machine: MachineTag(rawValue: "here00")!)
         #expect(restarted.summary(w.id)?.activity == .cycling, "the index as it was")
         let sync = HistorySync(loop: rig.loop, store: restarted) { _ in }

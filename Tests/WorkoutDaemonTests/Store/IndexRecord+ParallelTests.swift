@@ -3,7 +3,7 @@ import WorkoutCore
 @testable import WorkoutDaemon
 
 /// The index read in pieces on several threads gives exactly what one pass gives.
-@Suite struct IndexRecordTests {
+@Suite struct IndexRecordParallelTests {
     /// An index as the store writes it, with deletes, a damaged line, a CRLF line, an empty
     /// line and a torn last line (a crash mid-append) mixed in.
     static func index(workouts: Int, seed: UInt64) -> (bytes: [UInt8], ids: [WorkoutID]) {
@@ -76,7 +76,7 @@ import WorkoutCore
         let copy = String(HistoryFileName.of(s.id).dropLast(5)) + ".sync-conflict-20261122-101500-ABCDEF7.json"
         let v = WorkoutVersion(file: copy, summary: s, revision: Revision(editedAt: 1_700_000_100.25, machine: MachineTag(rawValue: "zzzzzz")!, host: "laptop"),
                                imported: true, stamp: FileStamp(inode: 123_456_789, size: 42, modifiedSeconds: 1_700_000_100, modifiedNanoseconds: 250_000_000))
-        let records = IndexRecord.parse(Array((IndexRecord.line(put: v) + IndexRecord.line(delete: copy, id: s.id) + #"{"put":{"id":"\#(s.id.rawValue)","activity":"running","startedAt":"2023-11-14T22:13:20Z"}}"# + "\n" + #"{"del":"\#(s.id.rawValue)"}"# + "\n").utf8)[...])
+        let records = IndexRecord.parse(Array((IndexRecord.line(put: v) + IndexRecord.line(delete: copy) + #"{"put":{"id":"\#(s.id.rawValue)","activity":"running","startedAt":"2023-11-14T22:13:20Z"}}"# + "\n" + #"{"del":"\#(s.id.rawValue)"}"# + "\n").utf8)[...])
         #expect(records.count == 4)
         guard records.count == 4, case .put(let e) = records[0], case .del(let gone) = records[1], case .put(let old) = records[2], case .del(let oldGone) = records[3] else { return }
         #expect(e.file == copy && e.stamp == v.stamp && e.revision == v.revision && e.imported && e.summary.distanceMeters == 1234.5)
