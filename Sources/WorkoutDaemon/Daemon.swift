@@ -11,6 +11,7 @@ import WorkoutCore
 /// - `ReminderService` (Reminders/): streaks and habits.
 /// - `IntegrationService` (Integrations/): hooks, desktop notifications, the lock on sleep.
 /// - `ControlRouter` (Control/): the control socket; each request to the service that answers.
+/// - `WebService` (Web/): the web pages, served from a thread of their own (docs/web.md).
 ///
 /// `@unchecked Sendable`: confined to the loop thread; other threads (signals) only `post`
 /// closures to the loop, which run there.
@@ -23,6 +24,7 @@ public final class Daemon: @unchecked Sendable {
     let reminders: ReminderService
     let integrations: IntegrationService
     let control: ControlRouter
+    let web: WebService
     private var signalSources: [DispatchSourceSignal] = []
     private var timers: [RepeatingTimer] = []
     private var shutdown = ShutdownState.running
@@ -51,7 +53,8 @@ public final class Daemon: @unchecked Sendable {
         recording = RecordingService(context: context, store: history.store)
         reminders = ReminderService(context: context, store: history.store)
         integrations = IntegrationService(context: context)
-        control = ControlRouter(context: context, recording: recording, history: history, reminders: reminders, integrations: integrations)
+        web = WebService(context: context, store: history.store)
+        control = ControlRouter(context: context, recording: recording, history: history, reminders: reminders, integrations: integrations, web: web)
         context.configureLog()
         wire()
     }
@@ -75,6 +78,11 @@ public final class Daemon: @unchecked Sendable {
         integrations.onPrepareForSleep = { [unowned self] in self.recording.flushForSleep() }
         integrations.onSleepLockChanged = { [unowned self] in self.control.publish() }
         control.onReload = { [unowned self] in self.reload() }
+        web.runRequest = { [unowned self] request in self.control.handle(request) }
+        web.liveDelta = { [unowned self] since in
+            self.recording.lifecycle.liveDelta(since: since, now: self.context.now(), fix: self.recording.feeds?.status.fix ?? "none")
+        }
+        web.calendar = { [unowned self] in self.reminders.streakCalculator().0 }
     }
 
     var loop: EventLoop { context.loop }
@@ -102,6 +110,7 @@ public final class Daemon: @unchecked Sendable {
         }
         integrations.start()
         control.start(listenFD: fd, boundPath: activation.control == nil ? context.paths.controlSocket : nil)
+        web.start(activatedFD: activation.web)
         recording.start()
         history.start()
         if handlingSignals { installSignalHandlers() }
@@ -138,7 +147,7 @@ public final class Daemon: @unchecked Sendable {
     /// `Restart=on-failure` starts the daemon again, which restores the workout.
     private func loopFailed(_ error: SystemError) -> Int32 {
         log(DaemonLogEvent.loopFailed(error.description))
-        recording.finish()
+        recording.flushJournalAtExit()
         context.notifier.notify(["STATUS=Event loop failed: \(error.description)"])
         return Daemon.loopFailureExitStatus
     }
@@ -169,6 +178,7 @@ public final class Daemon: @unchecked Sendable {
             recording.configurationChanged()
             integrations.configurationChanged(changed)
             history.configurationChanged(changed)
+            web.configurationChanged(changed)
             log(DaemonLogEvent.reloaded(changed: changed))
             recording.settingsChanged()
             return ControlServer.okReply([("changed", .array(changed.map { .string($0) }))])
@@ -193,20 +203,28 @@ public final class Daemon: @unchecked Sendable {
         beginShutdown(reason: sig == SIGTERM ? "SIGTERM" : "SIGINT")
     }
 
-    /// Graceful stop: stop accepting, close feeds, keep the workout in progress in the journal
-    /// for the next start (`WorkoutLifecycle.shutDown`: a restart or shutdown does not end a
-    /// workout), wait for a save in flight (at most 10 s; the journal keeps that workout if the
-    /// save cannot finish), fsync the journal, exit.
+    /// Seconds a save in flight may take at a shutdown (the journal keeps that workout if the
+    /// save cannot finish).
+    static let saveDrainSeconds = 10.0
+    /// Seconds the saver's queue and the worker threads get to finish at a shutdown.
+    static let workerStopSeconds = 3.0
+
+    /// Graceful stop, in reverse start order with deadlines (swift-service-lifecycle's
+    /// `ServiceGroup`): stop accepting; close feeds and sensors and keep the workout in progress
+    /// in the journal for the next start (`WorkoutLifecycle.shutDown`: a restart or shutdown
+    /// does not end a workout); wait for a save in flight (`saveDrainSeconds`); then
+    /// `finishShutdown`.
     private func beginShutdown(reason: String) {
         guard case .running = shutdown else { return }
         context.notifier.notify(["STOPPING=1", "STATUS=Stopping" + (recording.lifecycle.hasWorkoutInProgress ? "; keeping the workout in progress for the next start" : "")])
         log(DaemonLogEvent.shuttingDown(signal: reason))
         control.stop()
         history.stop()
+        web.stop()
         recording.shutDown()
-        shutdown = .draining(deadline: loop.now() + 10)
+        shutdown = .draining(deadline: loop.now() + Daemon.saveDrainSeconds)
         checkShutdownProgress()
-        loop.after(10) { [unowned self] in self.finishShutdown() }
+        loop.after(Daemon.saveDrainSeconds) { [unowned self] in self.finishShutdown() }
     }
 
     private func checkShutdownProgress() {
@@ -214,10 +232,16 @@ public final class Daemon: @unchecked Sendable {
         finishShutdown()
     }
 
+    /// The rest of the stop: the saver's queue drains, the bulk worker and the import stages
+    /// end their threads (`workerStopSeconds` for all of it; what is late is logged and left to
+    /// the process's exit), the journal is flushed and fsync'd, the loop ends.
     private func finishShutdown() {
         if case .done = shutdown { return }
-        recording.finish()
         shutdown = .done
+        let deadline = Deadline(seconds: Daemon.workerStopSeconds)
+        if !recording.drainQueues(seconds: deadline.remaining) { log(ShutdownLogEvent.late(step: "saver", seconds: Daemon.workerStopSeconds)) }
+        if !history.shutDown(seconds: deadline.remaining) { log(ShutdownLogEvent.late(step: "bulk worker", seconds: Daemon.workerStopSeconds)) }
+        recording.flushJournalAtExit()
         loop.stop()
     }
 

@@ -58,7 +58,9 @@ import WorkoutCore
                 worstUncounted = max(worstUncounted, counted - kept.count)
                 #expect(counted > 0, "round \(round) (\(Int(rate)) Hz): status counted fixes")
                 #expect(kept.count >= counted, "round \(round) (\(Int(rate)) Hz): status counted \(counted) fixes, the journal kept \(kept.count)")
-                #expect(loss <= 1.0, "round \(round): \(loss) s of accepted fixes lost")
+                // One second between journal flushes, plus the flush timer's own lateness on a busy
+                // machine (1.0003 s was seen with four test processes on two cores).
+                #expect(loss <= 1.05, "round \(round): \(loss) s of accepted fixes lost")
             }
             try d.start()
             let s = try d.waitForStatus(seconds: 5) { ($0["state"] as? String).map { ["paused", "idle"].contains($0) } ?? false }

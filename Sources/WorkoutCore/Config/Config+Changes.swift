@@ -24,6 +24,7 @@ extension Config {
         if notifications != new.notifications { out.append("notifications") }
         if historyDir != new.historyDir { out.append("historyDir") }
         if importFolders != new.importFolders { out.append("importFolders") }
+        if web != new.web { out.append("web") }
         return out
     }
 }

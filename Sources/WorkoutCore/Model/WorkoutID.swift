@@ -31,27 +31,26 @@ public struct WorkoutID: RawRepresentable, Hashable, Sendable, Comparable, Custo
 
     private init(unchecked rawValue: String) { self.rawValue = rawValue }
 
-    /// The ID of the same workout starting at `start` instead: its random part and machine tag
-    /// kept (an ID that is not of the `init(start:suffix:)` shape gets the new time in front).
-    public func withStart(_ start: Double) -> WorkoutID {
-        let time = String(WorkoutID(start: start, suffix: 0).rawValue.prefix(WorkoutID.timeLength))
-        let parts = rawValue.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        if parts.count == 2, parts[0].utf8.count == WorkoutID.timeLength - 1 {
-            return WorkoutID(unchecked: time + parts[1])
-        }
-        return WorkoutID(rawValue: String((time + rawValue).prefix(64))) ?? self
-    }
-
-    /// `YYYYMMDDTHHMMSSZ-`: the start time and its dash.
-    static let timeLength = 17
-
     /// The tag of the machine that made this ID (`init(start:suffix:machine:)`), nil for IDs
     /// without one.
     public var machine: MachineTag? {
         let parts = rawValue.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].utf8.count == WorkoutID.timeLength - 1, parts[1].utf8.count == 4 else { return nil }
+        guard parts.count == 3, parts[0].utf8.count == WorkoutID.stampLength, parts[1].utf8.count == 4 else { return nil }
         return MachineTag(rawValue: String(parts[2]))
     }
+
+    /// The same ID for a workout whose start moved to `start` (a simulated track rebased on its
+    /// first fix, dates moved to a receiver's clock): the leading UTC time follows the start,
+    /// whatever follows it (the suffix) stays, so IDs keep sorting by start.
+    public func startingAt(_ start: Double) -> WorkoutID {
+        let old = Array(rawValue.utf8)
+        guard old.count > WorkoutID.stampLength, old[WorkoutID.stampLength - 1] == UInt8(ascii: "Z"), old[8] == UInt8(ascii: "T") else { return self }
+        let stamp = Array(WorkoutID(start: start, suffix: 0).rawValue.utf8.prefix(WorkoutID.stampLength))
+        return WorkoutID(rawValue: String(decoding: stamp + old.dropFirst(WorkoutID.stampLength), as: UTF8.self)) ?? self
+    }
+
+    /// Characters of the leading time, "20261121T093000Z".
+    static let stampLength = 16
 
     public var description: String { rawValue }
     public static func < (a: WorkoutID, b: WorkoutID) -> Bool { a.rawValue < b.rawValue }

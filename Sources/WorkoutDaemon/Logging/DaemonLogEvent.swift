@@ -78,9 +78,12 @@ public enum DaemonLogEvent: LogEvent {
         case .saved(let s, _, _): return "Saved \(s.activity.displayName.lowercased()) workout"
         case .status(let s, _, _, let units):
             let u = UnitFormatter(units)
+            // Each pace says which it is: the current one ("now") and the moving average ("avg").
+            let speeds: [(Double, String)] = (s.currentSpeed.map { [($0, "now")] } ?? []) + [(s.movingAverageSpeed, "avg")]
+            let paces = speeds.compactMap { v, label in u.effort(v, for: s.activity).map { $0 + " " + label } }
             return "\(s.activity.displayName) \(formatDuration(s.elapsedSeconds))"
                 + (s.activity.supportsGPS || s.distanceMeters > 0
-                   ? ", " + u.distance(s.distanceMeters) + (u.effort(s.currentSpeed ?? s.movingAverageSpeed, for: s.activity).map { ", " + $0 } ?? "") : "")
+                   ? ", " + u.distance(s.distanceMeters) + paces.map { ", " + $0 }.joined() : "")
                 + (s.heartRate.map { ", \($0) bpm" } ?? "")
         case .health(_, let rate): return "Recording health: \(formatFixed(rate, decimals: 2)) fixes/s"
         case .imported(let f, _): return "Imported \(f)"
@@ -113,8 +116,12 @@ public enum DaemonLogEvent: LogEvent {
             var f: [(String, LogValue)] = [("id", .string(s.id.rawValue)), ("state", .string(state)), ("elapsed", .string(formatDuration(s.elapsedSeconds))),
                     ("moving", .string(formatDuration(s.movingSeconds))), ("distance_km", .double(s.distanceMeters / 1000, decimals: 3))]
             switch s.activity.effortDisplay {
-            case .pace: f.append(("pace", .string(formatPace(s.currentSpeed ?? s.movingAverageSpeed))))
-            case .speed: f.append(("speed_kmh", .double((s.currentSpeed ?? s.movingAverageSpeed) * 3.6, decimals: 1)))
+            case .pace:
+                f.append(("pace", .string(formatPace(s.currentSpeed ?? s.movingAverageSpeed))))
+                f.append(("avg_pace", .string(formatPace(s.movingAverageSpeed))))
+            case .speed:
+                f.append(("speed_kmh", .double((s.currentSpeed ?? s.movingAverageSpeed) * 3.6, decimals: 1)))
+                f.append(("avg_speed_kmh", .double(s.movingAverageSpeed * 3.6, decimals: 1)))
             case .none: break
             }
             f.append(("fix", .string(fix)))

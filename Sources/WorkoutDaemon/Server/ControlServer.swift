@@ -149,10 +149,10 @@ public final class ControlServer {
                 c.mode = .closing
             }
             if n == 0 {
-                if case .awaiting(let pending) = c.mode, !c.peerFinished {
+                if case .awaiting(let pending, .open) = c.mode {
                     // Shut for writing (Ctrl-C in workoutctl import): stop after the current
                     // file, then send what was done and close.
-                    c.peerFinished = true
+                    c.mode = .awaiting(pending, input: .finished)
                     pending.cancel.set()
                     loop.setEvents(c.token, c.pendingOutput > 0 ? Int16(POLLOUT) : 0)
                     return
@@ -227,18 +227,20 @@ public final class ControlServer {
     /// its line framer until the reply is done (then they are taken, or the connection closes if
     /// the client had shut its side).
     private func awaitReply(_ pending: PendingReply, on c: ControlConnection) {
-        c.mode = .awaiting(pending)
-        pending.deliver = { [unowned self, unowned c] line in
+        c.mode = .awaiting(pending, input: .open)
+        pending.attach(deliver: { [unowned self, unowned c] line in
             c.queue(encoded: line)
             self.write(c)
-        }
-        pending.completed = { [unowned self, unowned c] in
-            guard self.connections[c.id] != nil else { return }
+        }, completed: { [unowned self, unowned c] in
+            guard self.connections[c.id] != nil, case .awaiting(_, let input) = c.mode else { return }
             c.lastActivity = loop.now()
-            c.mode = c.peerFinished ? .closing : .requests
+            switch input {
+            case .open: c.mode = .requests
+            case .finished: c.mode = .closing
+            }
             // The requests that waited behind it: taken on the next turn (POLLOUT wakes it).
             self.write(c)
-        }
+        })
     }
 
     private func write(_ c: ControlConnection) {
@@ -255,11 +257,15 @@ public final class ControlServer {
         case .draining:
             break
         }
-        if case .awaiting = c.mode {
+        if case .awaiting(_, let input) = c.mode {
             // Lines and the reply still to come: write what is there; read (for a hang-up or a
             // shut writing side: cancel) unless the client's input is over or requests are held.
-            let input: Int16 = c.peerFinished ? 0 : Int16(POLLIN)
-            loop.setEvents(c.token, input | (c.pendingOutput > 0 ? Int16(POLLOUT) : 0))
+            let reading: Int16
+            switch input {
+            case .open: reading = Int16(POLLIN)
+            case .finished: reading = 0
+            }
+            loop.setEvents(c.token, reading | (c.pendingOutput > 0 ? Int16(POLLOUT) : 0))
             return
         }
         if c.lines.hasHeldLines {
@@ -279,7 +285,7 @@ public final class ControlServer {
     }
 
     private func drop(_ c: ControlConnection) {
-        if case .awaiting(let pending) = c.mode { pending.abandon() }
+        if case .awaiting(let pending, _) = c.mode { pending.abandon() }
         c.closeDescriptors()
         loop.unwatch(c.token)
         Glibc.close(c.fd)
@@ -304,9 +310,8 @@ public final class ControlServer {
         }
     }
 
-    public static func errorReply(_ e: ProtocolError) -> JSON {
-        ["ok": false, "error": ["code": .string(e.code), "message": .string(e.message)]]
-    }
+    /// The failure reply (`ProtocolError.reply`, typed once with the client's reading of it).
+    public static func errorReply(_ e: ProtocolError) -> JSON { e.reply }
 
     public static func okReply(_ fields: [(String, JSON)] = []) -> JSON {
         var o = JSONObject([("ok", true)])

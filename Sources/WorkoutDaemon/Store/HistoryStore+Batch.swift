@@ -23,15 +23,37 @@ extension HistoryStore {
     /// Writes a workout's file (temporary name, rename) without syncing it: not yet durable,
     /// not yet listed; returns its open descriptor for `commit`, which does both.
     func writeUnsynced(_ workout: Workout) throws -> Unsynced {
+        try writeUnsynced(id: workout.id, summary: workout.summary, source: workout.source) { fd, revision in
+            try WorkoutFile.encode(workout, revision: revision).withUnsafeBytes { try writeAll(fd, $0) }
+        }
+    }
+
+    /// The same for a workout whose points are in the recorder's store, written a chunk (1 MiB)
+    /// at a time: a long import never holds its whole file in memory.
+    func writeUnsynced(_ workout: RecordedWorkout) throws -> Unsynced {
+        try writeUnsynced(id: workout.id, summary: workout.summary, source: workout.source) { fd, revision in
+            var failure: (any Error)?
+            WorkoutFile.encode(workout, revision: revision) { bytes in
+                if failure == nil {
+                    do { try bytes.withUnsafeBytes { try writeAll(fd, $0) } } catch { failure = error }
+                }
+                bytes.removeAll(keepingCapacity: true)
+            }
+            if let failure { throw failure }
+        }
+    }
+
+    private func writeUnsynced(id: WorkoutID, summary: WorkoutSummary, source: String,
+                               _ write: (Int32, Revision) throws -> Void) throws -> Unsynced {
         forgetRecent()
         if let e = faultInjector?() { throw e }
-        let target = path(of: workout.id)
+        let target = path(of: id)
         let tmp = target + ".tmp-import"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SystemError.last("create \(tmp)") }
         let revision = newRevision()
         do {
-            try WorkoutFile.encode(workout, revision: revision).withUnsafeBytes { try writeAll(fd, $0) }
+            try write(fd, revision)
             // Starts writing it to the disk now, without waiting: by the group's `commit` most
             // of the data is there and its fdatasync is short (a hint: fails harmlessly).
             startWriteback(fd)
@@ -39,7 +61,7 @@ extension HistoryStore {
             close(fd); unlink(tmp)
             throw error
         }
-        let file = HistoryFileName.of(workout.id)
+        let file = HistoryFileName.of(id)
         // Busy until committed: the sync watcher sees the rename and leaves the file to `commit`.
         busy.withLock { _ = $0.insert(file) }
         guard rename(tmp, target) == 0 else {
@@ -49,8 +71,8 @@ extension HistoryStore {
         }
         var st = stat()
         _ = fstat(fd, &st)
-        return Unsynced(fd: fd, version: WorkoutVersion(file: file, summary: workout.summary, revision: revision,
-                                                        imported: HistoryStore.isImported(workout.source), stamp: HistoryStore.stamp(st)))
+        return Unsynced(fd: fd, version: WorkoutVersion(file: file, summary: summary, revision: revision,
+                                                        imported: HistoryStore.isImported(source), stamp: HistoryStore.stamp(st)))
     }
 
     /// Makes the files written since the last commit durable (their descriptors, `files`, are

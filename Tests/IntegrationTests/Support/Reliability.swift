@@ -84,10 +84,9 @@ enum Reliability {
         p.standardOutput = out
         p.standardError = err
         try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
+        let o = PipeDrain(out), e = PipeDrain(err)  // both at once: either may fill while we read the other
         p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        return (p.terminationStatus, o.take(untilEnd: true), e.take(untilEnd: true))
     }
 
     /// `setpriv` arguments that run the rest as `uid`:`uid` with no groups; `dacOverride` keeps
@@ -204,9 +203,10 @@ extension DaemonHarness {
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
         try p.run()
+        let drain = PipeDrain(err)
         let deadline = Date().addingTimeInterval(timeout)
         while p.isRunning && Date() < deadline { usleep(20_000) }
         if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit(); return (-1, "still running after \(timeout) s") }
-        return (p.terminationStatus, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        return (p.terminationStatus, drain.take(untilEnd: true))
     }
 }

@@ -39,11 +39,11 @@ struct MachineTagTests {
         #expect(byID == made.map(\.0))
     }
 
-    @Test func withStartKeepsTheRandomPartAndMachine() {
+    @Test func startingAtKeepsTheRandomPartAndMachine() {
         let id = WorkoutID(start: 1_795_340_000, suffix: 0xbeef, machine: MachineTag(rawValue: "k3m9xa")!)
-        let moved = id.withStart(1_795_343_600)
+        let moved = id.startingAt(1_795_343_600)
         #expect(moved == WorkoutID(start: 1_795_343_600, suffix: 0xbeef, machine: MachineTag(rawValue: "k3m9xa")!))
         #expect(moved.machine == id.machine)
-        #expect(WorkoutID(start: 0, suffix: 1).withStart(60) == WorkoutID(start: 60, suffix: 1))
+        #expect(WorkoutID(start: 0, suffix: 1).startingAt(60) == WorkoutID(start: 60, suffix: 1))
     }
 }

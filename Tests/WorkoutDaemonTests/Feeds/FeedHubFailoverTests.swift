@@ -47,8 +47,7 @@ import WorkoutCore
         let loop = try EventLoop()
         var template = Array("/tmp/ff.XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-        let hub = FeedHub(loop: loop, feeds: feeds(dir + "/feed.sock"), paths: Paths(environment: ["HOME": dir]), maxClients: 8,
-                          clock: DaemonClock(SystemClock())) { _ in }
+        let hub = FeedHub(loop: loop, feeds: feeds(dir + "/feed.sock"), paths: Paths(environment: ["HOME": dir]), maxClients: 8) { _ in }
         return (loop, hub, dir)
     }
 

@@ -23,8 +23,7 @@ import WorkoutCore
             dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
             let socket = dir + "/feed.sock"
             var box: Rig?
-            hub = FeedHub(loop: loop, feeds: [.socket(path: socket)], paths: Paths(environment: ["HOME": dir]), maxClients: 8,
-                          clock: DaemonClock(clock)) { box?.reports.append($0); box?.onReport?($0) }
+            hub = FeedHub(loop: loop, feeds: [.socket(path: socket)], paths: Paths(environment: ["HOME": dir]), maxClients: 8) { box?.reports.append($0); box?.onReport?($0) }
             box = self
         }
 
