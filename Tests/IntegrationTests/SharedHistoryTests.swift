@@ -16,21 +16,24 @@ struct SharedHistoryTests {
         return out
     }
 
-    /// Polls `condition` every 50 ms for up to `seconds`.
-    static func eventually(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(50_000)
+    /// Polls `condition` every 50 ms for up to `seconds`, on a thread of its own (`offPool`):
+    /// the test holds no cooperative-pool thread while Syncthing works.
+    static func eventually(_ seconds: Double, _ condition: @escaping @Sendable () throws -> Bool) async throws -> Bool {
+        try await offPool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if try condition() { return true }
+                usleep(50_000)
+            }
+            return try condition()
         }
-        return try condition()
     }
 
     static func conflictCopies(_ d: DaemonHarness) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: d.dir + "/h/workouts")) ?? []).filter { $0.contains(".sync-conflict-") }
     }
 
-    @Test func twoMachinesShareOneHistory() throws {
+    @Test func twoMachinesShareOneHistory() async throws {
         let t0 = Date()
         let a = try DaemonHarness(), b = try DaemonHarness()
         for d in [a, b] { try d.writeConfig(#"{"historyDir":"\#(d.dir)/h","feeds":[{"kind":"socket"}]}"#) }
@@ -52,26 +55,26 @@ struct SharedHistoryTests {
         #expect(recorded != imported)
 
         // Listed on both within 60 s.
-        let both = try Self.eventually(60) { try Set(Self.listed(a).keys) == [recorded, imported] && Set(Self.listed(b).keys) == [recorded, imported] }
+        let both = try await Self.eventually(60) { try Set(Self.listed(a).keys) == [recorded, imported] && Set(Self.listed(b).keys) == [recorded, imported] }
         #expect(both, "A: \((try? Self.listed(a)) ?? [:]) B: \((try? Self.listed(b)) ?? [:])")
         print("recorded on A and imported on B, listed on both after \(String(format: "%.1f", Date().timeIntervalSince(t0))) s")
 
         // An edit on B shows on A.
         #expect(try b.ctl(["edit", recorded, "--activity", "walking"]).status == 0)
-        #expect(try Self.eventually(60) { try Self.listed(a)[recorded] == "walking" }, "A: \((try? Self.listed(a)) ?? [:])")
+        #expect(try await Self.eventually(60) { try Self.listed(a)[recorded] == "walking" }, "A: \((try? Self.listed(a)) ?? [:])")
 
         // A delete on A disappears from B (and is not brought back by A's own trash).
         #expect(try a.ctl(["delete", imported]).status == 0)
-        #expect(try Self.eventually(60) { try Self.listed(b)[imported] == nil }, "B: \((try? Self.listed(b)) ?? [:])")
+        #expect(try await Self.eventually(60) { try Self.listed(b)[imported] == nil }, "B: \((try? Self.listed(b)) ?? [:])")
         #expect(try Self.listed(a)[imported] == nil)
 
         // Simultaneous edits: B's folder paused, one edit on each machine (B's later), resumed.
         try pair.b.pauseFolder(true)
         #expect(try a.ctl(["edit", recorded, "--activity", "cycling"]).status == 0)
-        usleep(20_000)
+        try await Task.sleep(nanoseconds: 20_000_000)
         #expect(try b.ctl(["edit", recorded, "--activity", "hiking"]).status == 0)
         try pair.b.pauseFolder(false)
-        let settled = try Self.eventually(60) {
+        let settled = try await Self.eventually(60) {
             try Self.listed(a) == [recorded: "hiking"] && Self.listed(b) == [recorded: "hiking"]
                 && !Self.conflictCopies(a).isEmpty && !Self.conflictCopies(b).isEmpty
         }

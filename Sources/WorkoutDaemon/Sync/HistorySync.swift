@@ -75,6 +75,7 @@ final class HistorySync: @unchecked Sendable {
         case .stopped, .rescanning: break
         }
         phase = .stopped
+        reportArrivals()  // a stop inside the window still logs what arrived
     }
 
     /// Waits until the work queued so far is done (tests, shutdown).
@@ -182,18 +183,20 @@ final class HistorySync: @unchecked Sendable {
         }
         if !now.isEmpty { report(now) }
         guard !windowOpen, !arrivals.isEmpty else { return }
-        loop.after(HistorySync.arrivalWindow) { [weak self] in
-            guard let self else { return }
-            let batch = self.arrivals
-            self.arrivals = []
-            guard !batch.isEmpty else { return }
-            if batch.count > HistorySync.manyArrivals {
-                var hosts: Set<String> = []
-                for case .arrived(_, let host?) in batch { hosts.insert(host) }
-                self.report([.arrivedMany(count: batch.count, hosts: hosts.sorted())])
-            } else {
-                self.report(batch)
-            }
+        loop.after(HistorySync.arrivalWindow) { [weak self] in self?.reportArrivals() }
+    }
+
+    /// Logs the arrivals counted so far: one line each, or one for them all when many.
+    private func reportArrivals() {
+        let batch = arrivals
+        arrivals = []
+        guard !batch.isEmpty else { return }
+        if batch.count > HistorySync.manyArrivals {
+            var hosts: Set<String> = []
+            for case .arrived(_, let host?) in batch { hosts.insert(host) }
+            report([.arrivedMany(count: batch.count, hosts: hosts.sorted())])
+        } else {
+            report(batch)
         }
     }
 

@@ -22,7 +22,7 @@ import WorkoutCore
             dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
             paths = Paths(environment: ["HOME": dir, "XDG_DATA_HOME": dir + "/d", "XDG_STATE_HOME": dir + "/s", "XDG_RUNTIME_DIR": dir + "/r"])
             store = try HistoryStore(paths: paths, machine: MachineTag(rawValue: "here00")!)
-            sync = HistorySync(loop: loop, store: store) { [unowned self] in self.logged += $0 }
+            sync = HistorySync(loop: loop, store: store) { [weak self] in self?.logged += $0 }  // stop() in deinit reports
         }
 
         deinit {
