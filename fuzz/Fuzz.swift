@@ -22,6 +22,16 @@
 //   web       the web pages' renderers (workout, live, history, records, calendar pages, route,
 //             charts, terminal charts) on a workout built from the input: valid UTF-8 out, at
 //             most LineChart.maxVertices per chart
+//   feed      LineFramer + FeedSocketDecoder (the feed socket: JSON fix, HR, SIMULATION and
+//             SEGMENT lines, NMEA sentences), split anywhere: the same fixes, readings, counts
+//   journal   JournalRecord.decodeLine (restore after a crash); the input is a line's body, the
+//             harness appends its CRC-32 (a mutated checksum would hide every body from it)
+//   strava    StravaActivities.parse (activities.csv of a Strava export)
+//   tzif      ZoneRules(tzif:) (/usr/share/zoneinfo files, for streak days)
+//   logfmt    LogfmtParser.parse (workoutctl logs, notifications): a parsed line rendered again
+//             parses to the same line
+//   index     IndexRecord.parse (index.jsonl at start-up): pieces cut after newlines parse to
+//             what the whole does; each record's line parses back to it
 //
 // Besides "does not crash" (ASan and Swift's own traps make any memory error, overflow or
 // out-of-range index fatal), each target checks a property that a stream decoder must have:
@@ -31,11 +41,11 @@
 // (same byte order) to bytes that decode to the same message and encode to the same bytes.
 import Glibc
 
-private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm, cpm, csc, native, http, web }
+private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm, cpm, csc, native, http, web, feed, journal, strava, tzif, logfmt, index }
 
 nonisolated(unsafe) private var target: Target = {
     guard let name = getenv("FUZZ_TARGET").map({ String(cString: $0) }), let t = Target(rawValue: name) else {
-        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm cpm csc native http web\n", stderr)
+        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm cpm csc native http web feed journal strava tzif logfmt index\n", stderr)
         exit(2)
     }
     return t
@@ -363,6 +373,111 @@ private func web(_ bytes: [UInt8]) {
     for chart in TerminalChart.charts(of: w, units: .metric, columns: 60) { _ = chart.lines(rows: 4) }
 }
 
+/// The feed socket as FeedHub runs it: 4 KiB lines framed, each decoded; everything the decoder
+/// reports, in order, as text.
+private func feedDecode(_ chunks: [ArraySlice<UInt8>]) -> [String] {
+    var lines = LineFramer(maxLine: 4096)
+    var d = FeedSocketDecoder()
+    var out: [String] = []
+    for c in chunks {
+        c.withUnsafeBytes { raw in
+            lines.feed(raw) { item in
+                switch item {
+                case .line(let l):
+                    let fixes = d.decode(line: l)
+                    for f in fixes {
+                        checkFix(f, "FeedSocketDecoder")
+                        if l.first == UInt8(ascii: "{"), let field = FixBounds.violation(f) { violated("feed: a JSON fix with an implausible \(field) was accepted") }
+                    }
+                    out.append("\(fixes) \(d.takeHeartRates()) \(d.takeSegmentBreak())")
+                case .tooLong: out.append("too long")
+                }
+                return true
+            }
+        }
+    }
+    out.append("\(d.rejected.sorted { $0.key < $1.key }) \(String(describing: d.replay)) \(String(describing: d.satellites))")
+    return out
+}
+
+private func feed(_ bytes: [UInt8]) {
+    let (cut, body) = splitPoint(bytes)
+    let all = Array(body)
+    let whole = feedDecode([all[...]])
+    let split = feedDecode([all[..<cut], all[cut...]])
+    if whole != split { violated("feed socket results depend on where the stream is split (cut \(cut))") }
+}
+
+/// A journal line's body with its checksum appended: a record that decodes re-encodes to a line
+/// that decodes, and encoding is stable after that one round (times and values may be rounded once).
+private func journal(_ bytes: [UInt8]) {
+    let body = String(decoding: bytes, as: UTF8.self)
+    let line = body + "*" + CRC32.hex(CRC32.checksum(body.utf8))
+    guard let r = JournalRecord.decodeLine(Substring(line)) else { return }
+    let again = r.encodeLine()
+    guard again.hasSuffix("\n"), let r2 = JournalRecord.decodeLine(Substring(again.dropLast())) else {
+        violated("journal: a decoded record's own line does not decode: \(r)")
+    }
+    if r2.encodeLine() != again, let r3 = JournalRecord.decodeLine(Substring(r2.encodeLine().dropLast())), r3.encodeLine() != r2.encodeLine() {
+        violated("journal: encoding is not stable: \(r) -> \(r2) -> \(r3)")
+    }
+    if case .fix(let f) = r { checkFix(f, "JournalRecord") }
+}
+
+/// activities.csv: parsing never traps; every entry has a file name without `./`, and its
+/// activity is the one its type maps to.
+private func strava(_ bytes: [UInt8]) {
+    guard let csv = try? StravaActivities.parse(bytes) else { return }
+    for (file, e) in csv.byFile {
+        if file.isEmpty || file.hasPrefix("./") { violated("strava: entry file name \"\(file)\"") }
+        if e.activity != StravaActivities.activity(forStravaType: e.type) { violated("strava: activity of \(e.type) differs") }
+    }
+}
+
+/// TZif: a file that reads answers sane offsets (within a day) and valid civil times everywhere
+/// between 1900 and 2100, and the local time is the instant plus the offset in force.
+private func tzif(_ bytes: [UInt8]) {
+    guard let z = try? ZoneRules(tzif: bytes) else { return }
+    var t = -2_208_988_800.0
+    while t < 4_102_444_800 {
+        let off = z.utcOffset(at: t)
+        if abs(off) > 26 * 3600 { violated("tzif: offset \(off) s at \(t)") }
+        if !z.civilTime(at: t).isValidDate() { violated("tzif: invalid civil time at \(t)") }
+        if z.localSeconds(at: t) != t + Double(off) { violated("tzif: local seconds at \(t) are not the instant plus its offset") }
+        t += 86_400 * 97.3
+    }
+}
+
+/// A parsed log line rendered back (message and fields through `Logfmt`) parses to a line that
+/// renders the same: what `workoutctl logs` shows survives a second round.
+private func logfmtRender(_ l: LogfmtLine) -> String {
+    ([Logfmt.message(l.message)] + l.fields.map { Logfmt.key($0.key) + "=" + Logfmt.value(.string($0.value)) }).joined(separator: " ")
+}
+
+private func logfmt(_ bytes: [UInt8]) {
+    guard let l = LogfmtParser.parse(String(decoding: bytes, as: UTF8.self)) else { return }
+    let once = logfmtRender(l)
+    guard let l2 = LogfmtParser.parse(once) else { violated("logfmt: a parsed line rendered again does not parse: \(once)") }
+    let twice = logfmtRender(l2)
+    if twice != once { violated("logfmt: not stable through render/parse: \(once) -> \(twice)") }
+}
+
+/// index.jsonl: pieces cut after newlines (how start-up parses a large index on several threads)
+/// give the records of one pass, and each record's own line parses back to one record with the
+/// same line.
+private func index(_ bytes: [UInt8]) {
+    let whole = IndexRecord.parse(bytes[...])
+    for count in 2...4 {
+        let joined = IndexRecord.pieces(of: bytes, count: count).flatMap { IndexRecord.parse(bytes[$0]) }
+        if joined != whole { violated("index: \(count) pieces parse to other records than one pass") }
+    }
+    for r in whole {
+        let line = r.line
+        let back = IndexRecord.parse(Array(line.utf8)[...])
+        guard back.count == 1, back[0].line == line else { violated("index: a record's line does not parse back to it: \(line)") }
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
@@ -381,6 +496,12 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .csc: csc(bytes)
     case .http: http(bytes)
     case .web: web(bytes)
+    case .feed: feed(bytes)
+    case .journal: journal(bytes)
+    case .strava: strava(bytes)
+    case .tzif: tzif(bytes)
+    case .logfmt: logfmt(bytes)
+    case .index: index(bytes)
     }
     return 0
 }

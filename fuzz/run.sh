@@ -5,7 +5,9 @@
 #
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]     default: 25 s, every target
 #
-# Targets: nmea gpsd control gpx tcx dbus fit inflate hrm cpm csc native http web (dbus seeds: messages GLib marshals at run time, fuzz/dbus-seeds.py). Exit status 1 if any target found a crash; the crashing
+# Targets: nmea gpsd control gpx tcx dbus fit inflate hrm cpm csc native http web feed journal
+# strava tzif logfmt index (dbus seeds: messages GLib marshals at run time, fuzz/dbus-seeds.py;
+# tzif seeds: a few /usr/share/zoneinfo files). Exit status 1 if any target found a crash; the crashing
 # inputs are kept under $FUZZ_OUT (default ./fuzz-out, git-ignored) and their names printed:
 # turn each into a regression test in Tests/WorkoutCoreTests named after the input.
 # Without ../shared/data the seeded targets are skipped with a message, unless CI=true (fail).
@@ -14,10 +16,11 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-25}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(nmea gpsd control gpx tcx dbus fit inflate hrm cpm csc native http web)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(nmea gpsd control gpx tcx dbus fit inflate hrm cpm csc native http web feed journal strava tzif logfmt index)
 SHARED=../shared/data
 OUT=${FUZZ_OUT:-$PWD/fuzz-out}
-BIN=${FUZZ_BIN:-/tmp/workoutd-fuzz-$(id -u)/fuzz}
+# In the checkout (.build/, git-ignored): two checkouts never overwrite each other's harness.
+BIN=${FUZZ_BIN:-$PWD/.build/fuzz/fuzz}
 mkdir -p "$OUT" "$(dirname "$BIN")"
 
 if [ ! -d "$SHARED" ]; then
@@ -91,6 +94,32 @@ seed() {
     web)  # workouts as the web target reads them: point records, events, heart rate
       head -c 2048 /dev/urandom > "$dir/random"
       printf '\x00\x01\x10\x10\x01\x00\x0e\x00\x02\x01\x10\xf0\x01\x10\x2e\x96\x03\x04\x05\x02\x05\x00\x00\x00\x05\x00\x00\x00\x00\x00\x00\x00' > "$dir/few" ;;
+    feed)  # the feed socket's lines (docs/protocol.md) and a piece of a real NMEA capture
+      printf '%s\n' '{"class":"SIMULATION","speed":50,"recordedTrack":true}' '{"class":"FIX","time":"2026-11-21T09:30:00.5Z","lat":48.1,"lon":11.5,"alt":520,"speed":3.1,"track":90,"mode":3,"eph":4,"sats":9,"hdop":0.9,"hr":120,"cad":80,"power":230}' \
+        '{"class":"HR","time":"2026-11-21T09:30:01Z","bpm":142,"rr":[0.42,0.43]}' '{"class":"SEGMENT"}' '{"class":"TPV","time":"2026-11-21T09:30:02+01:00","lat":-33.9,"lon":151.2,"mode":2}' > "$dir/json"
+      for f in "$SHARED"/nmea/*.log; do head -n 30 "$f" > "$dir/$(basename "$f")"; done ;;
+    journal)  # line bodies (the harness appends the checksum)
+      printf '%s' '{"r":"start","id":"20261121T093000Z-0001","activity":"running","t":1795000000}' > "$dir/start"
+      printf '%s' '{"r":"pause","t":1795000010.5,"cause":"user"}' > "$dir/pause"
+      printf '%s' '{"r":"resume","t":1795000020}' > "$dir/resume"
+      printf '%s' '{"r":"lap","t":1795000030}' > "$dir/lap"
+      printf '%s' '{"r":"fix","p":[1795000001.500,47.000010000,8.000000000,512.300,3.100,90.00,3,4.00,9,0.90,120,80,0,null]}' > "$dir/fix"
+      printf '%s' '{"r":"alive","t":1795000040}' > "$dir/alive" ;;
+    strava)
+      printf '\xef\xbb\xbfActivity ID,Activity Date,Activity Name,Activity Type,Activity Description,Elapsed Time,Distance,Filename\r\n1,"Nov 21, 2026, 9:30:00 AM","Morning ""Run"", easy",Run,"two\nlines",1800,5.1,activities/1.fit.gz\r\n2,x,Ride,Virtual Ride,,3600,30,./activities/2.tcx.gz\r\n3,x,Manual,Walk,,60,1,\r\n' > "$dir/export.csv" ;;
+    tzif)
+      for z in Europe/Berlin America/New_York Asia/Kathmandu Australia/Lord_Howe Pacific/Chatham UTC; do
+        [ -f "/usr/share/zoneinfo/$z" ] && cp "/usr/share/zoneinfo/$z" "$dir/$(echo "$z" | tr / _)"
+      done
+      printf 'TZif2' > "$dir/short" ;;
+    logfmt)
+      printf '%s' '<6>Saved running workout event=workout.saved id=20261121T093000Z-0001 distance_m=5012.3 path="/home/a b/w.json"' > "$dir/journald"
+      printf '%s' '2026-11-21T09:30:00Z info "Stopping on \"SIGTERM\"" event=daemon.stopping signal=SIGTERM' > "$dir/plain"
+      printf '%s' 'Streak at risk event=streak.at_risk days=12 zone=Europe/Berlin' > "$dir/bare" ;;
+    index)
+      printf '%s\n' '{"put":{"id":"20261121T093000Z-0001","activity":"running","startedAt":"2026-11-21T09:30:00Z","elapsedSeconds":1800,"distanceMeters":5012.3}}' \
+        '{"del":"20261121T093000Z-0001"}' '{"put":{"id":"20261122T093000Z-0001","activity":"cycling","startedAt":"2026-11-22T09:30:00Z"}}' > "$dir/index"
+      printf '%s' '{"put":{"id":"torn' >> "$dir/index" ;;
     control)
       i=0
       while IFS= read -r line; do printf '%s' "$line" > "$dir/req$i"; i=$((i + 1)); done <<'REQ'
@@ -114,7 +143,7 @@ REQ
   ls "$dir" | wc -l
 }
 
-max_len() { case $1 in gpx|tcx|fit) echo 65536 ;; web) echo 16384 ;; inflate) echo 32768 ;; nmea|gpsd|dbus) echo 8192 ;; hrm|cpm|csc) echo 64 ;; *) echo 4096 ;; esac; }
+max_len() { case $1 in gpx|tcx|fit) echo 65536 ;; web) echo 16384 ;; inflate|tzif) echo 32768 ;; nmea|gpsd|dbus|feed|index|strava) echo 8192 ;; hrm|cpm|csc) echo 64 ;; *) echo 4096 ;; esac; }
 
 status=0
 printf '%-8s %8s %10s %10s %8s %s\n' target seeds runs exec/s cov result
