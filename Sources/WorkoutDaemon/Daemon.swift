@@ -22,7 +22,7 @@ public final class Daemon: @unchecked Sendable {
     let journal: Journal
     var server: ControlServer?
     var feeds: FeedHub?
-    /// Heart-rate sensors (`sensors`), opened while a workout that uses them records.
+    /// Bluetooth sensors (`sensors`), opened while a workout that uses them records.
     var sensors: SensorHub?
     let notifier: SystemdNotifier
     let saver = DispatchQueue(label: "workoutd.saver")
@@ -209,11 +209,13 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
-    /// What the heart-rate sensors reported.
+    /// What the sensors reported.
     func sensorReported(_ report: SensorHub.Report) {
         switch report {
         case .reading(let bpm, let rr): perform(lifecycle.heartRateReceived(time: nil, bpm: bpm, rr: rr, at: now()))
         case .stopped: perform(lifecycle.heartRateStopped(at: now()))
+        case .sensorReading(let source, let r): perform(lifecycle.sensorReceived(r, from: source, at: now()))
+        case .sensorStopped(let source): perform(lifecycle.sensorStopped(source, at: now()))
         case .log(let event): log(event)
         }
     }

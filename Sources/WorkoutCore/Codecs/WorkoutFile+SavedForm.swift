@@ -25,7 +25,12 @@ extension WorkoutFile {
             heartRate.samples = w.heartRate.samples.map { HeartRateSample(time: savedValue($0.time, 3), bpm: $0.bpm) }
             heartRate.rrIntervals = w.heartRate.rrIntervals.map { RRInterval(time: savedValue($0.time, 3), interval1024: $0.interval1024) }
         }
-        return Workout(summary: read.summary, points: points, events: read.events, source: read.source, heartRate: heartRate)
+        let sensors = w.sensors.filter { $0.time.isFinite }.compactMap { s -> SensorSample? in
+            guard let r = s.reading else { return SensorSample(time: savedValue(s.time, 3), source: s.source, reading: nil) }
+            let q = SensorReading(power: r.power, cadence: saved(r.cadence, 2), speed: saved(r.speed, 3), distance: saved(r.distance, 3))
+            return q.isEmpty ? nil : SensorSample(time: savedValue(s.time, 3), source: s.source, reading: q)
+        }
+        return Workout(summary: read.summary, points: points, events: read.events, source: read.source, heartRate: heartRate, sensors: sensors)
     }
 
     @inline(__always) static func savedPoint(_ p: inout TrackPoint) {

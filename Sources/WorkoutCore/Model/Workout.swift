@@ -108,6 +108,23 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var averagePower: Double?
     public var maxPower: Int?
     public var averageCadence: Double?
+    /// Power analysis of the power recorded beside the fixes (`SensorTrack`, `PowerAnalysis`):
+    /// normalized power (nil before 30 s of power), intensity factor and training stress (nil
+    /// without an FTP), work in kJ; nil without power.
+    public var normalizedPower: Double?
+    public var intensityFactor: Double?
+    public var trainingStress: Double?
+    public var workKilojoules: Double?
+    /// Lower bounds (W) of Coggan's 7 power zones and the seconds in each; empty without an FTP.
+    public var powerZoneBounds: [Int] = []
+    public var powerZoneSeconds: [Double] = []
+    /// Best mean power over 5 s, 1, 5, 20 and 60 min, for the durations the workout reaches.
+    public var powerCurve: [PowerCurvePoint] = []
+    /// The latest power (W) and cadence while readings arrive (live workouts only).
+    public var power: Int?
+    public var cadence: Int?
+    /// Where `distanceMeters` comes from; nil when nothing measured distance.
+    public var distanceSource: DistanceSource?
 
     public init(id: WorkoutID, activity: ActivityType, startedAt: Double, endedAt: Double? = nil,
                 elapsedSeconds: Double = 0, movingSeconds: Double = 0, distanceMeters: Double = 0,
@@ -126,6 +143,16 @@ public struct WorkoutSummary: Sendable, Equatable {
     }
 }
 
+/// Where a workout's distance comes from (`distanceSource` in summaries).
+public enum DistanceSource: String, Sendable, Equatable, CaseIterable {
+    /// The accepted GPS fixes.
+    case gps
+    /// The recording device's own figure (an imported file's session distance).
+    case device
+    /// A wheel (CSC, power meter) or foot (RSC) sensor: an indoor workout.
+    case sensor
+}
+
 /// A whole workout as saved: summary, every point (rejected ones with their reason) and events.
 public struct Workout: Sendable, Equatable {
     public var summary: WorkoutSummary
@@ -136,10 +163,13 @@ public struct Workout: Sendable, Equatable {
     public var source: String
     /// Heart-rate samples (with gaps) and RR intervals recorded beside the fixes.
     public var heartRate = HeartRateSeries()
+    /// Power, cadence, speed and distance readings (with gaps) recorded beside the fixes.
+    public var sensors: [SensorSample] = []
 
     public init(summary: WorkoutSummary, points: [TrackPoint] = [], events: [WorkoutEvent] = [], source: String = "recorded",
-                heartRate: HeartRateSeries = HeartRateSeries()) {
+                heartRate: HeartRateSeries = HeartRateSeries(), sensors: [SensorSample] = []) {
         self.summary = summary; self.points = points; self.events = events; self.source = source; self.heartRate = heartRate
+        self.sensors = sensors
     }
 
     public var id: WorkoutID { summary.id }
@@ -156,15 +186,19 @@ public struct RecordedWorkout: Sendable {
     public var events: [WorkoutEvent]
     public var source: String
     public var heartRate = HeartRateSeries()
+    public var sensors: [SensorSample] = []
 
     public init(summary: WorkoutSummary, points: TrackPointStore, events: [WorkoutEvent], source: String = "recorded",
-                heartRate: HeartRateSeries = HeartRateSeries()) {
+                heartRate: HeartRateSeries = HeartRateSeries(), sensors: [SensorSample] = []) {
         self.summary = summary; self.points = points; self.events = events; self.source = source; self.heartRate = heartRate
+        self.sensors = sensors
     }
 
     public var id: WorkoutID { summary.id }
     public var activity: ActivityType { summary.activity }
 
     /// The same workout with its points as an array.
-    public var workout: Workout { Workout(summary: summary, points: points.toArray(), events: events, source: source, heartRate: heartRate) }
+    public var workout: Workout {
+        Workout(summary: summary, points: points.toArray(), events: events, source: source, heartRate: heartRate, sensors: sensors)
+    }
 }

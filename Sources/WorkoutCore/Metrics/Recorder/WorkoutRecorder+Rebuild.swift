@@ -6,11 +6,12 @@ extension WorkoutRecorder {
     /// already recorded, and a late fix is kept as `late`, which `reingest` reproduces), so with
     /// the same settings the result equals the live recorder's. Derived events (auto-pause, signal, segments) are recomputed.
     ///
-    /// Heart-rate samples recorded beside the fixes are replayed the same way, by time, before
-    /// the first point and user event stamped after them.
+    /// Heart-rate and sensor samples recorded beside the fixes are replayed the same way, by
+    /// time, before the first point and user event stamped after them (heart rate first at the
+    /// same time; each series in its own order).
     public static func rebuild(id: WorkoutID, activity: ActivityType, startedAt: Double, settings: MetricsSettings = MetricsSettings(),
                                points: some Sequence<TrackPoint>, events: [WorkoutEvent],
-                               heartRate: HeartRateSeries = HeartRateSeries()) -> WorkoutRecorder {
+                               heartRate: HeartRateSeries = HeartRateSeries(), sensors: [SensorSample] = []) -> WorkoutRecorder {
         var r = WorkoutRecorder(id: id, activity: activity, startedAt: startedAt, settings: settings)
         let user = events.filter { [.pause, .resume, .lap, .marker, .recovered, .suspended].contains($0.kind) }
             .enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
@@ -29,11 +30,23 @@ extension WorkoutRecorder {
         }
         var h = 0
         var rr = 0
+        var k = 0
         let samples = heartRate.samples
-        // Heart-rate samples up to (not including) `t`, each after the user events before it.
+        /// Sensor samples up to (not including) `t`, each after the user events before it.
+        func replaySensors(before t: Double, to r: inout WorkoutRecorder) {
+            while k < sensors.count, sensors[k].time < t {
+                let s = sensors[k]
+                while e < user.count, user[e].time < s.time { apply(user[e], to: &r); e += 1 }
+                if let reading = s.reading { r.sensorReading(time: s.time, source: s.source, reading: reading) } else { r.sensorGap(at: s.time, source: s.source) }
+                k += 1
+            }
+        }
+        // Heart-rate samples up to (not including) `t`, each after the user events and sensor
+        // samples before it.
         func replayHeartRate(before t: Double, to r: inout WorkoutRecorder) {
             while h < samples.count, samples[h].time < t {
                 let s = samples[h]
+                replaySensors(before: s.time, to: &r)
                 while e < user.count, user[e].time < s.time { apply(user[e], to: &r); e += 1 }
                 if let bpm = s.bpm {
                     while rr < heartRate.rrIntervals.count, heartRate.rrIntervals[rr].time < s.time { rr += 1 }
@@ -48,13 +61,14 @@ extension WorkoutRecorder {
         }
         for p in points {
             let t = p.fix.time
-            if t.isFinite { replayHeartRate(before: t, to: &r) }
+            if t.isFinite { replayHeartRate(before: t, to: &r); replaySensors(before: t, to: &r) }
             while e < user.count, t.isFinite, user[e].time < t {
                 apply(user[e], to: &r); e += 1
             }
             r.reingest(p)
         }
         replayHeartRate(before: .infinity, to: &r)
+        replaySensors(before: .infinity, to: &r)
         while e < user.count { apply(user[e], to: &r); e += 1 }
         return r
     }
@@ -63,10 +77,12 @@ extension WorkoutRecorder {
     /// (default: the later of the last point and the last event).
     public static func recompute(id: WorkoutID, activity: ActivityType, startedAt: Double, endedAt: Double? = nil,
                                  settings: MetricsSettings = MetricsSettings(), points: [TrackPoint],
-                                 events: [WorkoutEvent] = [], heartRate: HeartRateSeries = HeartRateSeries()) -> Workout {
-        let r = rebuild(id: id, activity: activity, startedAt: startedAt, settings: settings, points: points, events: events, heartRate: heartRate)
+                                 events: [WorkoutEvent] = [], heartRate: HeartRateSeries = HeartRateSeries(),
+                                 sensors: [SensorSample] = []) -> Workout {
+        let r = rebuild(id: id, activity: activity, startedAt: startedAt, settings: settings, points: points, events: events,
+                        heartRate: heartRate, sensors: sensors)
         let last = max(points.map(\.fix.time).filter(\.isFinite).max() ?? startedAt, events.map(\.time).max() ?? startedAt,
-                       heartRate.samples.last?.time ?? startedAt)
+                       heartRate.samples.last?.time ?? startedAt, sensors.last?.time ?? startedAt)
         return r.finish(at: endedAt ?? last)
     }
 }
