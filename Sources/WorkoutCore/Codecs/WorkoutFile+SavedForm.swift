@@ -14,7 +14,7 @@
 /// `WorkoutFileSavedFormTests` checks the equality on every shared track and random values.
 extension WorkoutFile {
     public static func savedForm(_ w: Workout) -> Workout {
-        let head = Workout(summary: w.summary, points: [], events: w.events, source: w.source)
+        let head = Workout(summary: w.summary, points: [], events: w.events, source: w.source, device: w.device)
         guard let read = try? decode(encode(head)) else { return (try? decode(encode(w))) ?? w }
         var points = w.points
         points.withUnsafeMutableBufferPointer { buf in
@@ -30,7 +30,10 @@ extension WorkoutFile {
             let q = SensorReading(power: r.power, cadence: saved(r.cadence, 2), speed: saved(r.speed, 3), distance: saved(r.distance, 3))
             return q.isEmpty ? nil : SensorSample(time: savedValue(s.time, 3), source: s.source, reading: q)
         }
-        return Workout(summary: read.summary, points: points, events: read.events, source: read.source, heartRate: heartRate, sensors: sensors)
+        var odometer = w.odometer
+        odometer.readings = odometer.readings.map { OdometerReading(time: savedValue($0.time, 3), meters: savedValue($0.meters, 3)) }
+        return Workout(summary: read.summary, points: points, events: read.events, source: read.source, heartRate: heartRate,
+                       sensors: sensors, odometer: odometer, device: read.device)
     }
 
     @inline(__always) static func savedPoint(_ p: inout TrackPoint) {

@@ -123,8 +123,17 @@ public struct WorkoutSummary: Sendable, Equatable {
     /// The latest power (W) and cadence while readings arrive (live workouts only).
     public var power: Int?
     public var cadence: Int?
-    /// Where `distanceMeters` comes from; nil when nothing measured distance.
-    public var distanceSource: DistanceSource?
+    /// Where `distanceMeters` comes from: the GPS track, the recording device's own figure (a FIT
+    /// file's distance, a pool's lengths) or a wheel or foot sensor.
+    public var distanceSource: DistanceSource = .gps
+    /// The GPS track's geodesic length when `distanceMeters` comes from the device or a sensor
+    /// (kept beside it to compare); nil when the distance is the GPS track's.
+    public var gpsDistanceMeters: Double?
+    /// The multisport event this workout is a leg of (a triathlon's swim, bike and run, and its
+    /// transitions); nil for a workout of its own.
+    public var multisport: MultisportLeg?
+    /// A swim's pool, lengths, strokes, SWOLF and pace (from the device); nil for other workouts.
+    public var swim: SwimSummary?
 
     public init(id: WorkoutID, activity: ActivityType, startedAt: Double, endedAt: Double? = nil,
                 elapsedSeconds: Double = 0, movingSeconds: Double = 0, distanceMeters: Double = 0,
@@ -143,16 +152,6 @@ public struct WorkoutSummary: Sendable, Equatable {
     }
 }
 
-/// Where a workout's distance comes from (`distanceSource` in summaries).
-public enum DistanceSource: String, Sendable, Equatable, CaseIterable {
-    /// The accepted GPS fixes.
-    case gps
-    /// The recording device's own figure (an imported file's session distance).
-    case device
-    /// A wheel (CSC, power meter) or foot (RSC) sensor: an indoor workout.
-    case sensor
-}
-
 /// A whole workout as saved: summary, every point (rejected ones with their reason) and events.
 public struct Workout: Sendable, Equatable {
     public var summary: WorkoutSummary
@@ -165,11 +164,16 @@ public struct Workout: Sendable, Equatable {
     public var heartRate = HeartRateSeries()
     /// Power, cadence, speed and distance readings (with gaps) recorded beside the fixes.
     public var sensors: [SensorSample] = []
+    /// Distance readings of a device or sensor (empty when the distance is the GPS track's).
+    public var odometer = OdometerSeries()
+    /// What the recording device said (a FIT session's totals, a pool swim's lengths).
+    public var device: DeviceTotals?
 
     public init(summary: WorkoutSummary, points: [TrackPoint] = [], events: [WorkoutEvent] = [], source: String = "recorded",
-                heartRate: HeartRateSeries = HeartRateSeries(), sensors: [SensorSample] = []) {
+                heartRate: HeartRateSeries = HeartRateSeries(), sensors: [SensorSample] = [], odometer: OdometerSeries = OdometerSeries(),
+                device: DeviceTotals? = nil) {
         self.summary = summary; self.points = points; self.events = events; self.source = source; self.heartRate = heartRate
-        self.sensors = sensors
+        self.sensors = sensors; self.odometer = odometer; self.device = device
     }
 
     public var id: WorkoutID { summary.id }
@@ -187,11 +191,14 @@ public struct RecordedWorkout: Sendable {
     public var source: String
     public var heartRate = HeartRateSeries()
     public var sensors: [SensorSample] = []
+    public var odometer = OdometerSeries()
+    public var device: DeviceTotals?
 
     public init(summary: WorkoutSummary, points: TrackPointStore, events: [WorkoutEvent], source: String = "recorded",
-                heartRate: HeartRateSeries = HeartRateSeries(), sensors: [SensorSample] = []) {
+                heartRate: HeartRateSeries = HeartRateSeries(), sensors: [SensorSample] = [], odometer: OdometerSeries = OdometerSeries(),
+                device: DeviceTotals? = nil) {
         self.summary = summary; self.points = points; self.events = events; self.source = source; self.heartRate = heartRate
-        self.sensors = sensors
+        self.sensors = sensors; self.odometer = odometer; self.device = device
     }
 
     public var id: WorkoutID { summary.id }
@@ -199,6 +206,7 @@ public struct RecordedWorkout: Sendable {
 
     /// The same workout with its points as an array.
     public var workout: Workout {
-        Workout(summary: summary, points: points.toArray(), events: events, source: source, heartRate: heartRate, sensors: sensors)
+        Workout(summary: summary, points: points.toArray(), events: events, source: source, heartRate: heartRate, sensors: sensors,
+                odometer: odometer, device: device)
     }
 }
