@@ -68,6 +68,10 @@ public enum Importer {
         /// The device's own distance over time (FIT record distances, a pool's lengths): the
         /// workout's distance is then the device's (`DistanceSource.device`), in time order.
         public var odometer: [OdometerReading] = []
+        /// Power, cadence and speed the file records without a position (an indoor ride or run),
+        /// as readings of `SensorSource.file`: recorded as a live sensor's are. Power and cadence
+        /// on the fixes stay on the fixes.
+        public var sensors: [SensorSample] = []
         /// What the device said of the workout (FIT session totals, a pool swim's lengths).
         public var device: DeviceTotals?
         /// Which leg of a multisport file the track is (1-based) and of how many; nil: the file's only workout.
@@ -137,15 +141,21 @@ public enum Importer {
             for (k, a) in t.activities.enumerated() {
                 let points = a.trackPoints
                 let heartOnly = a.heartRateWithoutPosition
+                let sensors = a.sensorsWithoutPosition
                 let indoor = points.isEmpty
-                guard !points.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) else { continue }
+                // Without a track, the trackpoints' DistanceMeters is the device's distance.
+                let odometer = indoor ? a.distanceWithoutPosition : []
+                guard !points.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) || !sensors.isEmpty || !odometer.isEmpty else { continue }
                 // Without a track the workout spans the activity's laps (TCX has no pauses).
-                out.append(Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: a.activity, origin: .device,
-                                 format: .tcx, startTime: indoor ? a.startTime : recordingStart(a.startTime, firstFix: points.first?.fix.time),
-                                 endTime: indoor ? a.lapsEnd : nil,
-                                 lapEnds: a.laps.dropFirst().map(\.startTime),
-                                 label: t.activities.count > 1 ? "activity \(k + 1) of \(t.activities.count)" : nil,
-                                 notes: indoor ? [Importer.heartRateOnlyNote] : [], heartRate: heartOnly))
+                var track = Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: a.activity, origin: .device,
+                                  format: .tcx, startTime: indoor ? a.startTime : recordingStart(a.startTime, firstFix: points.first?.fix.time),
+                                  endTime: indoor ? a.lapsEnd : nil,
+                                  lapEnds: a.laps.dropFirst().map(\.startTime),
+                                  label: t.activities.count > 1 ? "activity \(k + 1) of \(t.activities.count)" : nil,
+                                  notes: indoor && sensors.isEmpty && odometer.isEmpty ? [Importer.heartRateOnlyNote] : [], heartRate: heartOnly)
+                track.sensors = sensors
+                track.odometer = odometer
+                out.append(track)
             }
             if out.isEmpty { throw .noPoints }
             return out
@@ -260,11 +270,14 @@ public enum Importer {
         let readings = records.filter { $0.bpm != nil }
         let fixTimes = order.indices.lazy.filter { !outliers[$0] }.map { track.fixes[$0].time }
         let odometer = zip(track.odometer, odometerOutliers).filter { $0.0.time.isFinite && $0.0.meters.isFinite && !$0.1 }.map(\.0)
+        let sensorOutliers = judge.outliers(track.sensors.map(\.time))
+        let sensorRecords = zip(track.sensors, sensorOutliers).filter { $0.0.time.isFinite && !$0.1 }.map(\.0).sorted { $0.time < $1.time }
         // Without a fix or a heart-rate reading, a device's distance alone (a pool swim's
         // lengths, an indoor run's foot pod) spans the track, else the file's stated span (a
         // multisport leg with nothing recorded).
-        guard let firstTime = fixTimes.min() ?? readings.first?.time ?? odometer.first?.time ?? track.startTime,
-              let lastTime = fixTimes.max() ?? readings.last?.time ?? odometer.last?.time ?? track.endTime else { throw .noPoints }
+        guard let firstTime = fixTimes.min() ?? readings.first?.time ?? odometer.first?.time ?? sensorRecords.first?.time ?? track.startTime,
+              let lastTime = fixTimes.max() ?? readings.last?.time ?? odometer.last?.time ?? sensorRecords.last?.time ?? track.endTime
+        else { throw .noPoints }
         let start = min(track.startTime.flatMap { $0.isFinite ? $0 : nil } ?? firstTime, firstTime)
         let end = max(track.endTime.flatMap { $0.isFinite ? $0 : nil } ?? lastTime, lastTime)
         // A file's activity with no position at all was done indoors (the option is the user's word).
@@ -334,6 +347,18 @@ public enum Importer {
                 previous.time = max(previous.time, r.time)
             }
         }
+        // The file's power, cadence and speed without a position, by time (as heart-rate records).
+        var si = 0
+        func feedSensors(through t: Double) {
+            while si < sensorRecords.count, sensorRecords[si].time <= t {
+                let r = sensorRecords[si]
+                si += 1
+                guard r.time >= start, let reading = r.reading else { continue }
+                if r.time > previous.time { gap(to: r.time, newSegment: false, final: false) }
+                recorder.sensorReading(time: r.time, source: .file, reading: reading)
+                previous.time = max(previous.time, r.time)
+            }
+        }
         if !odometer.isEmpty { recorder.reserveCapacity(odometerReadings: odometer.count, source: .device) }
         recorder.reserveCapacity(fixes: order.indices.count)
         var discarded = DiscardedRecorderEvents()  // what `ingest` reports, unused here
@@ -345,6 +370,7 @@ public enum Importer {
             let seg = track.segments[i]
             feedRecords(through: f.time)
             feedOdometer(through: f.time)
+            feedSensors(through: f.time)
             if f.time > previous.time {
                 let newSegment = previous.segment.map { $0 != seg } ?? false
                 // Nothing to do in the gap (no segment change, no lap end or pause before the fix):
@@ -365,6 +391,7 @@ public enum Importer {
         }
         feedRecords(through: end)
         feedOdometer(through: end)
+        feedSensors(through: end)
         if end > previous.time { gap(to: end, newSegment: false, final: true) }
         var w = recorder.finish(at: end)
         w.source = source

@@ -57,11 +57,12 @@ public struct SensorRates: Sendable {
         r.speed = s.rpm.map { $0 / 60 * wheelCircumference }
     }
 
-    /// RSC: speed and cadence as sent; distance from the total distance when the footpod sends
-    /// it (wrapping at 2^32 dm; a jump faster than `maximumFootSpeed` is a reset and adds
-    /// nothing), else the previous speed over the time since the previous reading.
+    /// RSC: speed as sent; cadence in strides per minute (one foot's steps: half the footpod's
+    /// steps per minute), as FIT and TCX record a run's cadence; distance from the total distance
+    /// when the footpod sends it (wrapping at 2^32 dm; a jump faster than `maximumFootSpeed` is a
+    /// reset and adds nothing), else the previous speed over the time since the previous reading.
     public mutating func running(_ m: RSCMeasurement, at now: Double) -> SensorReading {
-        var r = SensorReading(cadence: Double(m.cadence), speed: m.speed)
+        var r = SensorReading(cadence: Double(m.cadence) / 2, speed: m.speed)
         let elapsed = footpodLast.map { now - $0.time }
         if let total = m.totalDistanceDecimetres {
             if let before = footpodTotal, let elapsed, elapsed >= 0 {

@@ -3,7 +3,7 @@
 public struct SensorReading: Sendable, Equatable {
     /// Watts (a power meter's instantaneous power).
     public var power: Int?
-    /// Revolutions (or steps) per minute.
+    /// Crank revolutions per minute, or a run's strides per minute.
     public var cadence: Double?
     /// Metres per second; 0 when the wheel stopped.
     public var speed: Double?

@@ -28,7 +28,8 @@ public enum SensorSource: String, Sendable, Equatable, Hashable, CaseIterable {
 public enum SensorChannel: String, Sendable, Equatable, Hashable, CaseIterable {
     /// Watts.
     case power
-    /// Crank revolutions per minute, or steps per minute from a footpod.
+    /// Crank revolutions per minute, or a run's strides per minute (one foot's steps) from a
+    /// footpod, as FIT and TCX record them.
     case cadence
     /// Metres per second (wheel or footpod).
     case speed

@@ -32,7 +32,7 @@ import Testing
     @Test func footpodDistanceFromTheTotalAcrossItsWrapElseFromSpeed() {
         var r = SensorRates()
         let a = r.running(RSCMeasurement(speed256: 853, cadence: 170, totalDistanceDecimetres: .max - 9), at: 0)
-        #expect(a.distance == 0 && a.cadence == 170 && a.speed == 853.0 / 256)
+        #expect(a.distance == 0 && a.cadence == 85 && a.speed == 853.0 / 256)  // 170 steps/min: 85 strides/min
         #expect(r.running(RSCMeasurement(speed256: 853, cadence: 170, totalDistanceDecimetres: 23), at: 1).distance == 3.3)
         // a reset (the total jumped back): nothing added
         #expect(r.running(RSCMeasurement(speed256: 853, cadence: 170, totalDistanceDecimetres: 5), at: 2).distance == 0)

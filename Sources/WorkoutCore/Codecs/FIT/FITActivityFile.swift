@@ -102,6 +102,9 @@ public struct FITActivityFile: Sendable, Equatable {
     public var fixes: [Fix] = []
     /// The records without a position: their time and heart rate (nil: none), in file order.
     public var heartRateOnly: [HeartRateSample] = []
+    /// The records without a position that carry power, cadence or speed (an indoor ride or
+    /// run), as readings of the file's sensors (`SensorSource.file`), in file order.
+    public var sensorsOnly: [SensorSample] = []
     /// How many records have a timestamp (`fixes` + `heartRateOnly`).
     public var recordCount: Int { fixes.count + heartRateOnly.count }
     public var laps: [FITSpan] = []
@@ -288,6 +291,10 @@ public struct FITActivityFile: Sendable, Equatable {
                                      power: power, temperature: temperature))
             } else {
                 out.heartRateOnly.append(HeartRateSample(time: time, bpm: heartRate))
+                if power != nil || cadence != nil || speed != nil {
+                    out.sensorsOnly.append(SensorSample(time: time, source: .file,
+                                                        reading: SensorReading(power: power, cadence: cadence.map(Double.init), speed: speed)))
+                }
             }
         }
     }
