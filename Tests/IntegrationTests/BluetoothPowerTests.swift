@@ -25,38 +25,12 @@ struct BluetoothPowerTests {
         (status["sensors"] as? [[String: Any]] ?? []).map { $0["state"] as? String ?? "?" }
     }
 
-    /// Normalized power by its definition from the watts the stand-in sent at their times: each
-    /// value held until the next, mean per whole second, 30 s rolling mean, 4th-power mean, 4th root.
-    static func normalizedPower(_ sent: [(t: Double, w: Double)]) -> Double? {
-        var seconds: [Int: (energy: Double, time: Double)] = [:]
-        for (a, b) in zip(sent, sent.dropFirst()) {
-            var t = a.t
-            while t < b.t {
-                let s = Int(t.rounded(.down)), end = min(b.t, Double(s) + 1)
-                seconds[s, default: (0, 0)].energy += a.w * (end - t)
-                seconds[s, default: (0, 0)].time += end - t
-                t = end
-            }
-        }
-        let means = seconds.keys.sorted().compactMap { s -> Double? in
-            let v = seconds[s]!
-            return v.time >= 0.5 ? v.energy / v.time : nil
-        }
-        guard means.count >= 30 else { return nil }
-        var fourth: [Double] = []
-        for i in 29..<means.count {
-            let m = means[(i - 29)...i].reduce(0, +) / 30
-            fourth.append(m * m * m * m)
-        }
-        let mean = fourth.reduce(0, +) / Double(fourth.count)
-        return mean.squareRoot().squareRoot()
-    }
-
-    /// A 35 s indoor ride (wall time: the stand-in's counters follow the wall clock, and normalized
-    /// power needs 30 s) with a strap, a power meter and a CSC sensor at 10 notifications a second,
-    /// each dropping out after 350 (so the last value the daemon read is known).
+    /// A 6 s indoor ride (wall time: the stand-in's counters follow the wall clock) with a strap,
+    /// a power meter and a CSC sensor at 10 notifications a second, each dropping out after 60 (so
+    /// the last value the daemon read is known). Normalized power needs 30 s of power: it is
+    /// checked against its definition in-process (`PowerAnalysisTests`), not here.
     @Test func indoorRideMeasuresWhatTheSensorsSent() throws {
-        let peers = try DBusPeers(["--bluez", "--sensors", "hr,power,csc", "--rate", "10", "--drop-after", "350", "--return-after", "600"])
+        let peers = try DBusPeers(["--bluez", "--sensors", "hr,power,csc", "--rate", "10", "--drop-after", "60", "--return-after", "600"])
         defer { peers.stop() }
         let config = #"{"feeds":[{"kind":"socket"}],"ftpWatts":250,"sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:01"},"#
             + #"{"kind":"bluetooth","address":"C0:FF:EE:00:00:02"},{"kind":"bluetooth","address":"C0:FF:EE:00:00:03","wheelCircumferenceMm":2105}]}"#
@@ -78,8 +52,8 @@ struct BluetoothPowerTests {
         #expect(services == [["hr"], ["power"], ["csc"]], "\(live["sensors"] ?? "")")
         let w0 = Self.watchLine(d)
         #expect(w0.contains(" W") && w0.contains("rpm"), "watch: \(w0)")
-        // Every sensor sent its 350 and dropped out.
-        let lost = try d.waitForStatus(seconds: 45) { Self.sensorStates($0) == ["lost", "lost", "lost"] }
+        // Every sensor sent its 60 and dropped out.
+        let lost = try d.waitForStatus(seconds: 15) { Self.sensorStates($0) == ["lost", "lost", "lost"] }
         #expect(Self.sensorStates(lost) == ["lost", "lost", "lost"], "\(lost["sensors"] ?? "")")
         let stopped = try d.request(#"{"command":"stop"}"#)
         let w = try #require(stopped["workout"] as? [String: Any])
@@ -87,7 +61,7 @@ struct BluetoothPowerTests {
         _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
 
         let power = Self.notified(peers, "power"), csc = Self.notified(peers, "csc")
-        try #require(power.count == 350 && csc.count == 350, "sent \(power.count) power, \(csc.count) csc")
+        try #require(power.count == 60 && csc.count == 60, "sent \(power.count) power, \(csc.count) csc")
         let revolutions = csc.last!.args[0] - csc.first!.args[0]
         let distance = revolutions * Self.wheel
         let got = w["distanceMeters"] as? Double ?? 0
@@ -98,16 +72,13 @@ struct BluetoothPowerTests {
         #expect((average - mean).magnitude <= 2, "average power \(average) W, the power meter sent a mean of \(mean) W")
         let cadence = w["averageCadence"] as? Double ?? 0
         #expect((cadence - 90).magnitude <= 1, "average cadence \(cadence), the stand-in turned the cranks at 90 rpm")
-        let np = try #require(w["normalizedPower"] as? Double, "no normalized power: \(w)")
-        let expectedNP = try #require(Self.normalizedPower(power.map { ($0.t, $0.args[0]) }))
-        #expect((np - expectedNP).magnitude <= 3, "normalized power \(np) W, by its definition from what was sent \(expectedNP) W")
-        #expect(w["intensityFactor"] as? Double != nil && w["trainingStress"] as? Double != nil && w["distanceSource"] as? String == "sensor")
+        #expect(w["distanceSource"] as? String == "sensor" && (w["workKilojoules"] as? Double ?? 0) > 0, "\(w)")
         #expect((w["maxPower"] as? Int) == Int(watts.max()!))
-        print("indoor ride: distance \(got) m (wheel \(distance) m), power \(average) W (sent \(mean) W), cadence \(cadence) rpm, NP \(np) W (definition \(expectedNP) W)")
+        print("indoor ride: distance \(got) m (wheel \(distance) m), power \(average) W (sent \(mean) W), cadence \(cadence) rpm")
 
-        // `show` prints power, normalized power and cadence.
+        // `show` prints power and cadence.
         let show = try d.ctl(["show", id])
-        #expect(show.stdout.contains("Power:") && show.stdout.contains("NP") && show.stdout.contains("Cadence:"), "\(show.stdout)")
+        #expect(show.stdout.contains("Power:") && show.stdout.contains("Cadence:"), "\(show.stdout)")
 
         // The FIT export: power and cadence on the records, as Garmin's FIT SDK reads them.
         let fit = d.dir + "/ride.fit"
@@ -123,13 +94,13 @@ struct BluetoothPowerTests {
         #expect(f["integrity"] as? Bool == true && (f["errors"] as? [Any])?.isEmpty == true, "\(f["errors"] ?? "")")
         let records = f["records"] as? [[Any]] ?? []
         let recPower = records.compactMap { $0[1] as? Int }, recCadence = records.compactMap { $0[2] as? Int }
-        #expect(recPower.count >= 30 && recCadence.count >= 30, "\(records.count) records, \(recPower.count) with power, \(recCadence.count) with cadence")
+        #expect(recPower.count >= 5 && recCadence.count >= 5, "\(records.count) records, \(recPower.count) with power, \(recCadence.count) with cadence")
         #expect(recPower.allSatisfy { (150...300).contains($0) } && recCadence.allSatisfy { (89...91).contains($0) }, "\(recPower) \(recCadence)")
         let lastDistance = records.compactMap { $0[4] as? Double }.last ?? 0
         #expect((lastDistance - got).magnitude <= 0.01 * got, "records end at \(lastDistance) m")
         let session = (f["sessions"] as? [[String: Any]])?.first ?? [:]
         #expect((Double(session["avg_power"] as? Int ?? 0) - average).magnitude <= 1, "\(session)")
-        #expect(session["normalized_power"] as? Int == Int(np.rounded()) && session["avg_cadence"] as? Int == 90, "\(session)")
+        #expect(session["avg_cadence"] as? Int == 90, "\(session)")
         print("FIT export: \(records.count) records, \(recPower.count) with power, session \(session)")
     }
 

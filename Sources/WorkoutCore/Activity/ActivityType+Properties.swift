@@ -40,7 +40,7 @@ extension ActivityType {
         case .trailRunning:
             return ActivityProfile(displayName: "Trail running", supportsGPS: true, effort: .pace, autoPauseSpeed: 0.4, maxPlausibleSpeed: 12.5, met: 9.0, tcxSport: .running, tracksBestEfforts: true)
         case .treadmillRunning:
-            return ActivityProfile(displayName: "Treadmill running", supportsGPS: false, effort: .pace, autoPauseSpeed: nil, maxPlausibleSpeed: 12.5, met: 9.0, tcxSport: .running, tracksBestEfforts: false)
+            return ActivityProfile(displayName: "Treadmill running", supportsGPS: false, effort: .none, autoPauseSpeed: nil, maxPlausibleSpeed: 12.5, met: 9.0, tcxSport: .running, tracksBestEfforts: false)
         case .walking:
             return ActivityProfile(displayName: "Walking", supportsGPS: true, effort: .pace, autoPauseSpeed: 0.3, maxPlausibleSpeed: 4.0, met: 3.5, tcxSport: .other, tracksBestEfforts: true)
         case .hiking:
@@ -50,7 +50,7 @@ extension ActivityType {
         case .mountainBiking:
             return ActivityProfile(displayName: "Mountain biking", supportsGPS: true, effort: .speed, autoPauseSpeed: 0.7, maxPlausibleSpeed: 25.0, met: 8.5, tcxSport: .biking, tracksBestEfforts: true)
         case .indoorCycling:
-            return ActivityProfile(displayName: "Indoor cycling", supportsGPS: false, effort: .speed, autoPauseSpeed: nil, maxPlausibleSpeed: 27.0, met: 7.0, tcxSport: .biking, tracksBestEfforts: false)
+            return ActivityProfile(displayName: "Indoor cycling", supportsGPS: false, effort: .none, autoPauseSpeed: nil, maxPlausibleSpeed: 27.0, met: 7.0, tcxSport: .biking, tracksBestEfforts: false)
         case .openWaterSwimming:
             return ActivityProfile(displayName: "Open-water swimming", supportsGPS: true, effort: .pace, autoPauseSpeed: nil, maxPlausibleSpeed: 3.0, met: 8.0, tcxSport: .other, tracksBestEfforts: false)
         case .poolSwimming:

@@ -134,8 +134,21 @@ extension Workout {
             let r = IndoorRecord(time: t, heartRate: heartRate.bpm(at: t), power: timeline.value(.power, at: t).map { Int($0.rounded()) },
                                  cadence: timeline.value(.cadence, at: t).map { Int($0.rounded()) },
                                  speed: timeline.value(.speed, at: t), distance: timeline.value(.distance, at: t))
-            if r.heartRate != nil || r.power != nil || r.cadence != nil || r.speed != nil { out.append(r) }
+            // A record with a value, or the distance counted since the last one (the readings'
+            // end, after the sensors stopped: the record that carries the whole distance).
+            if r.heartRate != nil || r.power != nil || r.cadence != nil || r.speed != nil
+                || (r.distance != nil && r.distance != out.last?.distance) { out.append(r) }
             t += 1
+        }
+        // The readings after the last whole second before the end: a record at the end (or just
+        // after the last reading) that carries the whole distance.
+        if let end = summary.endedAt, end.isFinite, let previous = out.last {
+            let at = min(span.last.rounded(.up), end)
+            if at > previous.time, let d = timeline.value(.distance, at: at), d != previous.distance {
+                out.append(IndoorRecord(time: at, heartRate: heartRate.bpm(at: at), power: timeline.value(.power, at: at).map { Int($0.rounded()) },
+                                        cadence: timeline.value(.cadence, at: at).map { Int($0.rounded()) },
+                                        speed: timeline.value(.speed, at: at), distance: d))
+            }
         }
         return out
     }

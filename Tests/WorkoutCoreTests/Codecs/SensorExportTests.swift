@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import WorkoutCore
 
@@ -46,6 +47,32 @@ import Testing
         #expect(back.activity == .indoorCycling && abs(back.distanceMeters - 2400) < 0.01)
         #expect(abs(back.averagePower! - w.summary.averagePower!) < 2, "\(back.averagePower!) vs \(w.summary.averagePower!)")
         #expect(back.averageCadence == 88 && back.normalizedPower != nil && back.maxPower == w.summary.maxPower)
+    }
+
+    /// Regression: every sensor dropped out half a second after its last whole-second record and
+    /// the workout went on: the last record still carries the whole distance (it ended 4 m short
+    /// of the saved distance in the dbus-peers ride).
+    @Test func theLastRecordCarriesTheWholeDistanceAfterTheSensorsStop() throws {
+        var r = WorkoutRecorder(id: WorkoutID(start: Self.t0, suffix: 6), activity: .indoorCycling, startedAt: Self.t0)
+        for i in 0..<40 {
+            r.sensorReading(time: Self.t0 + 1 + Double(i) * 0.5, source: .csc, reading: SensorReading(speed: 8.4, distance: 4.2))
+        }
+        r.sensorGap(at: Self.t0 + 21, source: .csc)
+        let w = r.finish(at: Self.t0 + 30)
+        #expect(abs(w.summary.distanceMeters - 168) < 1e-9)
+        let records = try FITActivityFile.read(Exporter.bytes(w, .fit)).records
+        #expect(abs((records.last?.distance ?? 0) - 168) < 0.01, "last record at \(records.last?.distance ?? 0) m")
+        // Stopped 0.3 s after the last reading, between two whole seconds: a last record at the end.
+        var q = WorkoutRecorder(id: WorkoutID(start: Self.t0 + 0.4, suffix: 7), activity: .indoorCycling, startedAt: Self.t0 + 0.4)
+        for i in 0..<40 {
+            q.sensorReading(time: Self.t0 + 1 + Double(i) * 0.5, source: .csc, reading: SensorReading(speed: 8.4, distance: 4.2))
+        }
+        let ended = q.finish(at: Self.t0 + 20.8)
+        let last = try #require(try FITActivityFile.read(Exporter.bytes(ended, .fit)).records.last)
+        #expect(abs((last.distance ?? 0) - 168) < 0.01, "last record at \(last.distance ?? 0) m")
+        let tcx = String(decoding: Exporter.bytes(ended, .tcx), as: UTF8.self)
+        let lastTrackpoint = tcx.components(separatedBy: "<Trackpoint>").last ?? ""
+        #expect(lastTrackpoint.contains("<DistanceMeters>168.00</DistanceMeters>"), "\(lastTrackpoint)")
     }
 
     @Test func indoorRideAsTCXTrackpointsAndBack() throws {

@@ -50,8 +50,8 @@ struct BluetoothSensorTests {
         }
         // The client.
         let reports = Box<[String]>([])
-        let sensor = BluetoothSensor(.bluetooth(address: nil), loop: loop, clock: DaemonClock(),
-                                              environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(bus.directory)/bus"]) { r in
+        let sensor = BluetoothSensor(.bluetooth(address: nil), loop: loop, clock: DaemonClock(SystemClock()),
+                                     environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(bus.directory)/bus"]) { r in
             switch r {
             case .reading(let bpm, let rr): reports.value.append("reading \(bpm) \(rr)")
             case .stopped: reports.value.append("stopped")
@@ -77,7 +77,7 @@ struct BluetoothSensorTests {
         Glibc.close(pair[0])
         #expect(run(loop) { reports.value.contains("sensor.lost") })
         #expect(reports.value.suffix(2) == ["stopped", "sensor.lost"])
-        #expect(sensor.machine.phase.problem(now: DaemonClock().now())?.contains("notification socket closed") == true)
+        #expect(sensor.machine.phase.problem(now: DaemonClock(SystemClock()).now())?.contains("notification socket closed") == true)
         sensor.close()
         #expect(sensor.machine.phase == .closed)
         fake.close()

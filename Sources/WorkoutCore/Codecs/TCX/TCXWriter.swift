@@ -71,13 +71,20 @@ public enum TCXWriter {
         // holds its time.
         var indoor = [[IndoorRecord]](repeating: [], count: laps.count)
         if !points.contains(where: \.isOnTrack) {
-            for r in workout.indoorRecords where r.heartRate != nil || r.power != nil || r.cadence != nil || r.speed != nil {
+            for r in workout.indoorRecords where r.heartRate != nil || r.power != nil || r.cadence != nil || r.speed != nil || r.distance != nil {
                 let k = laps.lastIndex { $0.startTime <= r.time } ?? 0
                 indoor[k].append(r)
             }
         }
         for (k, lap) in laps.enumerated() {
             writeLap(lap, byLap[k], points, cumulative, sport, &out, indoor: indoor[k])
+        }
+        // The title and notes as the activity's Notes (TCX has no title of its own).
+        let notes = [summary.title, summary.notes].compactMap { $0 }
+        if !notes.isEmpty {
+            out.append("   <Notes>")
+            out.appendEscaped(notes.joined(separator: "\n\n"))
+            out.append("</Notes>\n")
         }
         out.append("  </Activity>\n </Activities>\n</TrainingCenterDatabase>\n")
         return out.takeBytes()
