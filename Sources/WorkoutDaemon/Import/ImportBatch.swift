@@ -164,7 +164,8 @@ struct ImportBatch: Sendable {
                 for track in tracks {
                     workouts.append(Swift.Result { () throws(Importer.Failure) in
                         try Importer.imported(from: track, activity: activity, defaultActivity: batch.defaultActivity,
-                                              id: UInt16.random(in: 0...UInt16.max), settings: batch.settings, source: "imported:" + name)
+                                              id: UInt16.random(in: 0...UInt16.max), machine: store.machine, settings: batch.settings,
+                                              source: "imported:" + name)
                     })
                 }
             case .fit(let fit, let name):
@@ -172,7 +173,7 @@ struct ImportBatch: Sendable {
                 do {
                     workouts = try FITImport.workouts(fit, fileName: name, activity: activity, defaultActivity: batch.defaultActivity,
                                                       settings: batch.settings, source: "imported:" + name,
-                                                      suffix: { UInt16.random(in: 0...UInt16.max) }).map { .success($0) }
+                                                      machine: store.machine, suffix: { UInt16.random(in: 0...UInt16.max) }).map { .success($0) }
                 } catch {
                     return [.result(Result(file: item.file, kind: .error, id: nil, activity: nil, error: error.description))]
                 }
@@ -217,8 +218,7 @@ struct ImportBatch: Sendable {
     final class CommitGroups: Sendable {
         struct Group {
             var results: [Result] = []
-            var written: [WorkoutSummary] = []
-            var files: [Int32] = []
+            var files: [HistoryStore.Unsynced] = []
             var last: RecordedWorkout?
             var start: Double?
         }
@@ -241,13 +241,12 @@ struct ImportBatch: Sendable {
                     do {
                         g.files.append(try store.writeUnsynced(w))
                         if keep { g.last = w }
-                        g.written.append(w.summary)
                         g.results.append(r)
                     } catch {
                         g.results.append(Result(file: r.file, kind: .error, id: nil, activity: nil, error: "saving: \(error)"))
                     }
                 }
-                return g.written.count >= ImportBatch.groupSize || clock.monotonic() - (g.start ?? 0) >= ImportBatch.groupAge
+                return g.files.count >= ImportBatch.groupSize || clock.monotonic() - (g.start ?? 0) >= ImportBatch.groupAge
             }
             if full { flush() }
         }
@@ -264,7 +263,7 @@ struct ImportBatch: Sendable {
             var g = group
             // The last workout kept for an export right after the import, when it is not too long to keep.
             let recent = g.last.flatMap { $0.points.count <= RecentWorkout.maxPoints ? $0.workout : nil }
-            do { try store.commit(g.written, files: g.files, recent: recent) } catch {
+            do { try store.commit(g.files, recent: recent) } catch {
                 // Not durable, so not listed: the files stay unlisted and each is reported failed.
                 for k in g.results.indices where g.results[k].kind == .imported {
                     unlink(store.path(of: g.results[k].id!))

@@ -29,6 +29,8 @@ import Testing
     @Test func indoorRideAsFITRecordsPerSecondAndBack() throws {
         let w = Self.indoorRide()
         #expect(w.summary.distanceMeters == 2400 && w.summary.distanceSource == .sensor)
+        // Regression: a plain workout put back in the compact store kept no sensor samples.
+        #expect(ImportedWorkout(workout: w).recorded.sensors == w.sensors && !w.sensors.isEmpty)
         let bytes = Exporter.bytes(w, .fit)
         let file = try FITActivityFile.read(bytes)
         let records = file.records

@@ -51,7 +51,7 @@ import WorkoutCore
         let file = dir + "/tri.fit"
         try Data(Self.multisport(records: 30, sessions: [(1, 0, 9), (3, 10, 14), (2, 15, 29)])).write(to: URL(fileURLWithPath: file))
         let paths = Paths(environment: ["HOME": dir, "XDG_DATA_HOME": dir + "/d", "XDG_STATE_HOME": dir + "/s", "XDG_RUNTIME_DIR": dir + "/r"])
-        let store = try HistoryStore(paths: paths)
+        let store = try HistoryStore(paths: paths, machine: MachineTag(rawValue: "test")!)
         let batch = ImportBatch(items: [ImportBatch.Item(source: .path(file), file: file, activity: nil, title: nil)],
                                 activity: nil, settings: MetricsSettings())
         var results: [ImportBatch.Result] = []
