@@ -21,6 +21,8 @@ let usage = """
       fit-decode FILE [RUNS]        in-process FIT decode/import vs gpsbabel -i garmin_fit, median
       import-load FOLDER [RATE]     status latency during `workoutctl import FOLDER` with a live ride at RATE Hz
       fit-memory [N] [DIR|-] [MODE] peak RSS importing a FIT file of N (1500000) 1 Hz records: daemon, stream, whole
+      arrival [FILES] [POINTS]      FILES workout files renamed into the history folder at once: seconds until
+                                    indexed and listed, status latency meanwhile
       web-page [POINTS] [RUNS]      the web page of a POINTS-point recorded ride over HTTP, median; render in process
       web-history [WORKOUTS] [RUNS] the history page with WORKOUTS saved workouts over HTTP, median
       web-load [LOADS] [CONC] [RATE] LOADS page loads CONC at a time while a ride records at RATE Hz: status p99, fixes
@@ -46,6 +48,7 @@ case "fit-copies": FITCopiesBenchmark.run(rest)
 case "fit-decode": FITDecodeBenchmark.run(rest)
 case "fit-memory": FITMemoryBenchmark.run(rest)
 case "import-load": ImportLoadBenchmark.run(rest)
+case "arrival": ArrivalBenchmark.run(rest)
 case "web-page": WebBenchmark.pageRun(rest)
 case "web-history": WebBenchmark.historyRun(rest)
 case "web-load": WebBenchmark.loadRun(rest)
