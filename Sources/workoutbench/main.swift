@@ -10,6 +10,7 @@ let usage = """
       memory [FIXES]                RSS idle and with FIXES (86400) points; save while status is asked
       cpu [SECONDS]                 daemon CPU while recording a 10 Hz feed in real time
       cpu-gpsd HOST:PORT PID [SECONDS]  the same from a real gpsd (PID), gpsd's CPU beside it
+      cpu-sensors [SECONDS]         the 10 Hz feed of a ride plus four Bluetooth sensors (bus in DBUS_SYSTEM_BUS_ADDRESS)
       control [CLIENTS] [SECONDS]   control socket status requests/s with CLIENTS connections
       status-process [RUNS]         `workoutctl status` as a whole process, median
       save [POINTS] [RUNS]          HistoryStore.save of a POINTS-point workout, median
@@ -36,6 +37,7 @@ case "ingest": IngestBenchmark.run(rest)
 case "memory": MemoryBenchmark.run(rest)
 case "cpu": CPUBenchmark.run(rest)
 case "cpu-gpsd": CPUBenchmark.runGpsd(rest)
+case "cpu-sensors": CPUBenchmark.runSensors(rest)
 case "control": ControlThroughputBenchmark.run(rest)
 case "status-process": ProcessTimingBenchmark.run(rest)
 case "save": SaveBenchmark.run(rest)
