@@ -97,6 +97,9 @@ fi
 R=$($BIN/workoutbench ingest 500000)
 row "Live ingest, feed socket, journal on" "$(kv "$R" fixes_per_s) fixes/s ($(kv "$R" fixes_recorded) in $(kv "$R" seconds) s)" "" "target >= 200000"
 
+R=$($BIN/workoutbench recorder-ingest 40000 5)
+row "Recorder ingest, in process, 10 Hz track of 40,000 fixes" "$(kv "$R" first_half_us_per_fix) / $(kv "$R" second_half_us_per_fix) us per fix (first / second half)" "" "second/first $(kv "$R" second_over_first) (target < 3: O(1) amortised)"
+
 R=$($BIN/workoutbench memory 86400)
 GPSD_RSS="-"
 if [[ -x /usr/sbin/gpsd ]]; then

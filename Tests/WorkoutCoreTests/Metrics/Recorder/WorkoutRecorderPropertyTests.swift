@@ -138,21 +138,4 @@ import Testing
         let broken = Self.live(steps, settings: MetricsSettings()).finish(at: 1600).summary.distanceMeters
         #expect(Swift.abs(whole - broken - removed) < 1e-6 * whole, "seed \(seed): whole \(whole), broken \(broken), bridges \(removed)")
     }
-
-    /// Ingest cost must not grow with the length of the workout (O(1) amortised): the second
-    /// half of a long 10 Hz recording takes about as long as the first.
-    @Test func ingestCostDoesNotGrow() {
-        let synth = TrackSynth()
-        var r = WorkoutRecorder(id: testID, activity: .running, startedAt: 0)
-        let n = 40_000
-        var rng = SeededRandom(seed: 99)
-        let fixes = (0..<n).map { i in
-            synth.fix(t: Double(i + 1) / 10, north: 2 * sin(Double(i) / 500), east: 0.35 * Double(i) + rng.gaussian() * 0.2, alt: 100)
-        }
-        let clock = ContinuousClock()
-        let first = clock.measure { for f in fixes[..<(n / 2)] { r.ingest(f) } }
-        let second = clock.measure { for f in fixes[(n / 2)...] { r.ingest(f) } }
-        print("ingest: first \(n / 2) fixes \(first), second \(n / 2) fixes \(second); distance \(Int(r.summary(now: Double(n) / 10).distanceMeters)) m")
-        #expect(second < first * 3)
-    }
 }
