@@ -159,7 +159,8 @@ public enum Importer {
                                   endTime: indoor ? a.lapsEnd : nil,
                                   lapEnds: a.laps.dropFirst().map(\.startTime),
                                   label: t.activities.count > 1 ? "activity \(k + 1) of \(t.activities.count)" : nil,
-                                  notes: indoor && sensors.isEmpty && odometer.isEmpty ? [Importer.heartRateOnlyNote] : [], heartRate: heartOnly)
+                                  notes: indoor ? (sensors.isEmpty && odometer.isEmpty ? [Importer.heartRateOnlyNote] : [])
+                                      : (a.cutShortNote(points).map { [$0] } ?? []), heartRate: heartOnly)
                 track.sensors = sensors
                 track.odometer = odometer
                 track.annotation.notes = WorkoutAnnotation.fromFile(a.notes)

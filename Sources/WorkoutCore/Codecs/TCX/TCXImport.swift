@@ -77,6 +77,20 @@ public struct TCXActivity: Sendable, Equatable {
         return out
     }
 
+    /// A warning when the laps state far more time than the track covers: a track cut short
+    /// (kona2013.tcx: a 5:15:30, 180.2 km lap over 5 trackpoints that span 4 s). The workout is
+    /// still measured from the track, which is what the file holds; nil when the track covers
+    /// the laps (their TotalTimeSeconds is timer time, at most the track's span).
+    public func cutShortNote(_ points: [TrackPoint]) -> String? {
+        guard let first = points.first?.fix.time, let last = points.last?.fix.time else { return nil }
+        let stated = laps.reduce(0) { $0 + ($1.totalTimeSeconds.isFinite ? max(0, $1.totalTimeSeconds) : 0) }
+        let covered = last - first
+        guard stated > 2 * covered + 60 else { return nil }
+        let km = laps.reduce(0) { $0 + ($1.distanceMeters.isFinite ? max(0, $1.distanceMeters) : 0) } / 1000
+        return "the file's laps state \(WebFormat.duration(stated)) and \(formatFixed(km, decimals: 1)) km, but its track covers "
+            + "only \(WebFormat.duration(covered)): the track looks cut short, and the workout is measured from it"
+    }
+
     /// The end of the last lap (start + TotalTimeSeconds), nil without laps.
     public var lapsEnd: Double? { laps.map { $0.startTime + max(0, $0.totalTimeSeconds) }.max() }
 
