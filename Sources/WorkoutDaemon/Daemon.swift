@@ -122,6 +122,9 @@ public final class Daemon: @unchecked Sendable {
         timers.append(loop.every(config.journalFlushSeconds) { [unowned self] in self.flushJournal() })
         rescheduleStatusLog()
         log(DaemonLogEvent.startedUp(version: Daemon.version, socket: paths.controlSocket, workouts: store.count, activated: activation.control != nil))
+        if !store.removedAtStartup.files.isEmpty {
+            log(HistoryLogEvent.temporaryFilesRemoved(files: store.removedAtStartup.files.count, bytes: store.removedAtStartup.bytes))
+        }
         logStreaksAtStartup()
         notifier.notify(["READY=1", "STATUS=" + statusLine()])
         let watchdogInterval = notifier.watchdogInterval
@@ -134,6 +137,7 @@ public final class Daemon: @unchecked Sendable {
             }
         }
         log(DaemonLogEvent.stopped)
+        logger.drain(seconds: 1)  // the last lines, but no hang on a stderr nobody reads
         return 0
     }
 
@@ -166,7 +170,7 @@ public final class Daemon: @unchecked Sendable {
                     if let e = journal.readError {
                         log(DaemonLogEvent.journalUnreadableKeptAside(path: aside, reason: e.description))
                     } else {
-                        log(DaemonLogEvent.journalKeptAside(path: aside, bytes: badBytes))
+                        log(DaemonLogEvent.journalKeptAside(path: aside, bytes: badBytes, skipped: 0))
                     }
                 }
             case .save(let workout): beginSave(workout)
@@ -174,8 +178,8 @@ public final class Daemon: @unchecked Sendable {
             case .setJournalAside(let id):
                 if let aside = journal.setAside(id) { log(DaemonLogEvent.journalSetAside(id: id.rawValue, path: aside)) }
             case .removeSetAsideJournal(let id):
-                let path = journal.setAsidePath(id)
-                saver.async { _ = unlink(path) }  // freeing a long journal's blocks is slow: off the loop
+                let paths = journal.setAsideFiles(id)
+                saver.async { for path in paths { _ = unlink(path) } }  // freeing a long journal's blocks is slow: off the loop
             case .removeJournal:
                 // The unlinked file's blocks are freed on the saver's thread, not the loop's.
                 let saver = self.saver
@@ -185,7 +189,7 @@ public final class Daemon: @unchecked Sendable {
             case .logRecorder(let event): log(event)
             case .publish:
                 publish()
-                notifier.notify(["STATUS=" + statusLine()])
+                notifier.status(statusLine())  // sent only when the text changed
             case .publishProgress: publish()
             case .shiftClock(let seconds):
                 clock.shift(by: seconds)
@@ -279,8 +283,8 @@ public final class Daemon: @unchecked Sendable {
             perform(lifecycle.restoreFailed())
             return
         }
-        if let aside = recovery.keptAside { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: recovery.badBytes)) }
-        if let e = recovery.asideError { log(DaemonLogEvent.journalTornEndCut(bytes: recovery.badBytes, reason: e.description)) }
+        if let aside = recovery.keptAside { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: recovery.badBytes, skipped: recovery.skippedRecords)) }
+        if let e = recovery.asideError { log(DaemonLogEvent.journalTornEndCut(bytes: recovery.tornBytes, skipped: recovery.skippedRecords, reason: e.description)) }
         // The restored workout's clock never runs behind its journal (a wall clock stepped back
         // while the daemon was down); the daemon's own clock is not moved (docs/time.md).
         clock.restore(journalLast: recovery.records.compactMap(\.aliveTime).max())

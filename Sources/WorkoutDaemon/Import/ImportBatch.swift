@@ -219,7 +219,14 @@ struct ImportBatch: Sendable {
         /// Commits a group; its results (imported ones turned to errors if the commit failed) go to `committed`.
         private func commit(_ group: Group) {
             var g = group
-            do { try store.commit(g.written, files: g.files, recent: g.last) } catch {
+            do {
+                // Files removed to make room (the disk ran out) are reported alone.
+                let dropped = try store.commit(g.written, files: g.files, recent: g.last)
+                for k in g.results.indices where g.results[k].kind == .imported {
+                    guard let id = g.results[k].id, let why = dropped[id] else { continue }
+                    g.results[k] = Result(file: g.results[k].file, kind: .error, id: nil, activity: nil, error: "saving: \(why)")
+                }
+            } catch {
                 // Not durable, so not listed: the files stay unlisted and each is reported failed.
                 for k in g.results.indices where g.results[k].kind == .imported {
                     unlink(store.path(of: g.results[k].id!))

@@ -35,24 +35,50 @@ extension HistoryStore {
         return fd
     }
 
-    /// Makes the files written since the last commit durable (their descriptors, `files`, are
-    /// synced and closed; then the directory), then appends their index lines in one write and
-    /// fsyncs the index. `recent`, one of the workouts committed (the last), is then kept in
-    /// memory for an export right after the import (`RecentWorkout`).
-    func commit(_ summaries: [WorkoutSummary], files: [Int32], recent workout: Workout? = nil) throws {
-        var failure: SystemError?
-        for fd in files {
-            if failure == nil, fdatasync(fd) != 0 { failure = SystemError.last("fdatasync of an imported workout") }
+    /// Makes the files written since the last commit durable (their descriptors, `files`, one
+    /// per summary, are synced and closed; then the directory), then appends their index lines
+    /// in one write and fsyncs the index. `recent`, one of the workouts committed (the last), is
+    /// then kept in memory for an export right after the import (`RecentWorkout`).
+    ///
+    /// When space runs out, the group is not lost whole (issue 27 item 8: with 456 KiB free, 0
+    /// of 336 files were imported, a group of 64 failing together): a file whose sync fails is
+    /// removed alone, and while the index lines do not fit, the group's last files are removed
+    /// one at a time to make room for the others'. Returns the workouts removed so, with why;
+    /// throws (nothing committed) only when not even one fits.
+    func commit(_ summaries: [WorkoutSummary], files: [Int32], recent workout: Workout? = nil) throws -> [WorkoutID: SystemError] {
+        var dropped: [WorkoutID: SystemError] = [:]
+        var durable: [WorkoutSummary] = []
+        for (k, fd) in files.enumerated() {
+            if fdatasync(fd) == 0 {
+                if k < summaries.count { durable.append(summaries[k]) }
+            } else if k < summaries.count {
+                let e = SystemError.last("fdatasync of an imported workout")
+                unlink(path(of: summaries[k].id))
+                dropped[summaries[k].id] = e
+            }
             close(fd)
         }
-        if let failure { throw failure }
-        guard !summaries.isEmpty else { return }
+        guard !durable.isEmpty else {
+            if let e = dropped.values.first, dropped.count == summaries.count { throw e }
+            return dropped
+        }
         try AtomicFile.syncDirectory(paths.workoutsDir)
-        var lines = ""
-        for s in summaries { lines += HistoryStore.indexLine(put: s) }
-        try appendIndex(lines)
-        state.withLock { map in for s in summaries { map[s.id] = s } }
-        if let workout, let file = FileIdentity.of(path: path(of: workout.id)) { keepRecent(workout, file: file) }
+        while true {
+            var lines = ""
+            for s in durable { lines += HistoryStore.indexLine(put: s) }
+            do {
+                try appendIndex(lines)
+                break
+            } catch let e as SystemError where (e.code == ENOSPC || e.code == EDQUOT) && durable.count > 1 {
+                // Room for the index: the last file goes (not durable as listed, so not listed).
+                let last = durable.removeLast()
+                unlink(path(of: last.id))
+                dropped[last.id] = e
+            }
+        }
+        state.withLock { map in for s in durable { map[s.id] = s } }
+        if let workout, dropped[workout.id] == nil, let file = FileIdentity.of(path: path(of: workout.id)) { keepRecent(workout, file: file) }
+        return dropped
     }
 
     /// Replaces a saved workout (edit): file written atomically and synced, then its index line.

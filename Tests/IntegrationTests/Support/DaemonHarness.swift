@@ -83,7 +83,7 @@ final class DaemonHarness: @unchecked Sendable {
 
     /// Starts the daemon (through `prefix`, e.g. a command that execs it as another user) and
     /// waits until its control socket answers.
-    func start(prefix: [String] = []) throws {
+    func start(prefix: [String] = [], timeout: Double = 4) throws {
         let p = Process()
         let command = prefix + [DaemonHarness.binary("workoutd")]
         p.executableURL = URL(fileURLWithPath: command[0])
@@ -94,10 +94,11 @@ final class DaemonHarness: @unchecked Sendable {
         p.standardOutput = FileHandle.nullDevice
         try p.run()
         process = p
-        for _ in 0..<200 {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
             if (try? request(#"{"command":"status"}"#)) != nil { return }
             usleep(20_000)
-        }
+        } while Date() < deadline
         throw HarnessError.notReady(stderrText())
     }
 
