@@ -55,13 +55,15 @@ struct ImportBatch: Sendable {
     static let groupSize = 64
     /// ...or its first result is this old (seconds), so progress keeps flowing on slow files.
     static let groupAge = 0.25
+    /// This batch's group age (`groupAge`; tests make groups by size only).
+    var maxGroupAge = ImportBatch.groupAge
 
     /// Runs the batch: files are read and decoded on the calling (worker) thread, one after
     /// another; the `stages` measure, write and commit the ones before meanwhile. `report` gets
     /// each committed group's results in file order, on the calling thread. Returns whether it
     /// stopped early (cancelled), once everything it wrote is committed.
     func run(store: HistoryStore, stages: ImportStages, cancel: CancelFlag, report: ([Result]) -> Void) -> Bool {
-        let groups = CommitGroups(store: store, stages: stages)
+        let groups = CommitGroups(store: store, stages: stages, maxAge: maxGroupAge)
         let measuring = Measuring(batch: self, store: store)
         var cancelled = false
         var index = 0
@@ -186,7 +188,11 @@ struct ImportBatch: Sendable {
         private let group = Mutex(Group())
         private let done = Mutex<[[Result]]>([])
 
-        init(store: HistoryStore, stages: ImportStages) { self.store = store; self.stages = stages }
+        private let maxAge: Double
+
+        init(store: HistoryStore, stages: ImportStages, maxAge: Double = ImportBatch.groupAge) {
+            self.store = store; self.stages = stages; self.maxAge = maxAge
+        }
 
         /// Adds one step's result to the group, writing its workout first.
         func take(_ step: Step, keep: Bool) {
@@ -204,7 +210,7 @@ struct ImportBatch: Sendable {
                         g.results.append(Result(file: r.file, kind: .error, id: nil, activity: nil, error: "saving: \(error)"))
                     }
                 }
-                return g.written.count >= ImportBatch.groupSize || EventLoop.monotonic() - (g.start ?? 0) >= ImportBatch.groupAge
+                return g.written.count >= ImportBatch.groupSize || EventLoop.monotonic() - (g.start ?? 0) >= maxAge
             }
             if full { flush() }
         }

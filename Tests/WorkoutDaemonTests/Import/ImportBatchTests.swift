@@ -87,7 +87,8 @@ import WorkoutCore
         #expect(posix_fallocate(fd, 0, off_t(free - 456 * 1024)) == 0)
         close(fd)
 
-        let batch = ImportBatch(items: items, activity: nil, settings: MetricsSettings())
+        var batch = ImportBatch(items: items, activity: nil, settings: MetricsSettings())
+        batch.maxGroupAge = 600  // groups of 64, as a release build makes them (not cut by time)
         var results: [ImportBatch.Result] = []
         _ = batch.run(store: store, stages: ImportStages(), cancel: CancelFlag()) { results += $0 }
         let imported = results.filter { $0.kind == .imported }
