@@ -144,6 +144,8 @@ public struct Renderer: Sendable {
         switch w["caloriesMethod"]?.stringValue {
         case "heart_rate": return " (from heart rate)"
         case "met": return " (from MET)"
+        case "power": return " (from power)"
+        case "device": return " (from the device)"
         default: return ""
         }
     }
@@ -194,7 +196,7 @@ public struct Renderer: Sendable {
         s += "Elapsed:   " + Units.duration(num(w["elapsedSeconds"])) + "\n"
         s += "Moving:    " + Units.duration(num(w["movingSeconds"])) + "\n"
         if activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0 {
-            s += "Distance:  " + u.distance(num(w["distanceMeters"])) + "\n"
+            s += "Distance:  " + u.distance(num(w["distanceMeters"])) + distanceSourceNote(w) + "\n"
             if let label = UnitFormatter.effortLabel(for: activity), let e = u.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) {
                 s += pad(label + ":", 11) + e + " (moving average)\n"
             }
@@ -203,6 +205,7 @@ public struct Renderer: Sendable {
             let loss = w["elevationLossMeters"]?.doubleValue
             s += "Climb:     +" + u.elevation(gain) + (loss.map { " / -" + u.elevation($0) } ?? "") + "\n"
         }
+        s += deviceLines(w, units: u)
         if let avg = w["averageHeartRate"]?.doubleValue {
             s += "Heart:     avg \(formatFixed(avg, decimals: 0)) bpm, max \(w["maxHeartRate"]?.intValue ?? 0) bpm\n"
         }
@@ -299,13 +302,13 @@ public struct Renderer: Sendable {
         let u = UnitFormatter(reply: r)
         let withPower = items.contains { $0["averagePower"]?.doubleValue != nil }
         var rows = [["ID", "START", "ACTIVITY", "TIME", "DISTANCE", "PACE/SPEED", "HR"] + (withPower ? ["POWER"] : [])]
-        for w in items {
+        for w in groupingLegs(items) {
             let activity = activityOf(w)
             let hasDistance = activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0
             rows.append([
                 w["id"]?.stringValue ?? "?",
                 time(w["startedAt"]).map { clock.dateTime($0) } ?? "?",
-                activityName(w),
+                listActivity(w),
                 Units.duration(num(w["movingSeconds"]) > 0 ? num(w["movingSeconds"]) : num(w["elapsedSeconds"])),
                 hasDistance ? u.distance(num(w["distanceMeters"])) : "-",
                 hasDistance ? (u.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) ?? "-") : "-",

@@ -7,7 +7,7 @@ extension ActivityType {
         case .running, .trailRunning, .treadmillRunning, .walking, .hiking, .cycling, .mountainBiking,
              .indoorCycling, .rowing, .indoorRowing, .kayaking, .standUpPaddling, .crossCountrySkiing,
              .downhillSkiing, .snowboarding, .skating, .inlineSkating, .sailing, .strength, .hiit,
-             .elliptical, .yoga, .climbing, .dance, .other:
+             .elliptical, .yoga, .climbing, .dance, .transition, .other:
             return true
         case .openWaterSwimming, .poolSwimming:
             return false

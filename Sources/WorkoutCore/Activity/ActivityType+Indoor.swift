@@ -10,7 +10,7 @@ extension ActivityType {
         case .openWaterSwimming: return .poolSwimming
         case .treadmillRunning, .walking, .hiking, .indoorCycling, .poolSwimming, .indoorRowing, .kayaking,
              .standUpPaddling, .crossCountrySkiing, .downhillSkiing, .snowboarding, .skating, .inlineSkating, .sailing,
-             .strength, .hiit, .elliptical, .yoga, .climbing, .dance, .other:
+             .strength, .hiit, .elliptical, .yoga, .climbing, .dance, .transition, .other:
             return nil
         }
     }

@@ -87,6 +87,8 @@ extension ActivityType {
             return ActivityProfile(displayName: "Climbing", supportsGPS: false, effort: .none, autoPauseSpeed: nil, maxPlausibleSpeed: 3.0, met: 8.0, tcxSport: .other, tracksBestEfforts: false)
         case .dance:
             return ActivityProfile(displayName: "Dance", supportsGPS: false, effort: .none, autoPauseSpeed: nil, maxPlausibleSpeed: 5.0, met: 5.0, tcxSport: .other, tracksBestEfforts: false)
+        case .transition:
+            return ActivityProfile(displayName: "Transition", supportsGPS: true, effort: .pace, autoPauseSpeed: nil, maxPlausibleSpeed: 12.5, met: 4.0, tcxSport: .other, tracksBestEfforts: false)
         case .other:
             return ActivityProfile(displayName: "Other", supportsGPS: true, effort: .speed, autoPauseSpeed: nil, maxPlausibleSpeed: 45.0, met: 4.0, tcxSport: .other, tracksBestEfforts: false)
         }

@@ -31,5 +31,8 @@ public enum ActivityType: String, CaseIterable, Sendable, Codable, Hashable {
     case yoga
     case climbing
     case dance
+    /// Between two legs of a multisport event (a triathlon's swim-to-bike change): kept as a
+    /// workout of its own, linked to the legs (`WorkoutSummary.multisport`).
+    case transition
     case other
 }

@@ -12,8 +12,11 @@ struct ImportOrder {
     /// File segments (1-based) that start before the end of the segment before them in the file.
     let segmentsStartingEarlier: [Int]
 
-    init(_ track: Importer.Track) {
+    /// `outliers`: fixes whose time is not to be believed (`ImportTimeJudge`): they keep their
+    /// place in the file order but neither order segments nor count as times running backwards.
+    init(_ track: Importer.Track, outliers: [Bool] = []) {
         let fixes = track.fixes, segs = track.segments
+        let trusted = { (i: Int) in outliers.isEmpty || !outliers[i] }
         // Runs of consecutive fixes with the same file segment.
         var runs: [Range<Int>] = []
         var runStart = 0
@@ -25,20 +28,27 @@ struct ImportOrder {
         var steps = 0
         var first: (time: Double, segment: Int)?
         for (k, r) in runs.enumerated() {
-            for i in r.dropFirst() where fixes[i].time < fixes[i - 1].time {
-                steps += 1
-                if first == nil { first = (fixes[i].time, k + 1) }
+            var previous: Double?
+            for i in r where trusted(i) {
+                if let p = previous, fixes[i].time < p {
+                    steps += 1
+                    if first == nil { first = (fixes[i].time, k + 1) }
+                }
+                previous = fixes[i].time
             }
         }
+        // A run's first and last trusted times (nil: none).
+        func firstTime(_ r: Range<Int>) -> Double? { r.first(where: trusted).map { fixes[$0].time } }
+        func lastTime(_ r: Range<Int>) -> Double? { r.last(where: trusted).map { fixes[$0].time } }
         var earlier: [Int] = []
-        for k in runs.indices.dropFirst() where fixes[runs[k].lowerBound].time < fixes[runs[k - 1].upperBound - 1].time {
-            earlier.append(k + 1)
+        for k in runs.indices.dropFirst() {
+            if let a = firstTime(runs[k]), let b = lastTime(runs[k - 1]), a < b { earlier.append(k + 1) }
         }
         segmentsStartingEarlier = earlier
         if runs.count > 1 {
             // Stable: segments with the same first time keep their file order.
-            runs = runs.enumerated().sorted { (fixes[$0.element.lowerBound].time, $0.offset) < (fixes[$1.element.lowerBound].time, $1.offset) }
-                .map(\.element)
+            let key = runs.map { firstTime($0) ?? .infinity }
+            runs = runs.enumerated().sorted { (key[$0.offset], $0.offset) < (key[$1.offset], $1.offset) }.map(\.element)
         }
         indices = runs.flatMap { Array($0) }
         backwardSteps = steps

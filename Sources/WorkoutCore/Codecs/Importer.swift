@@ -65,6 +65,13 @@ public enum Importer {
         /// one: indoor workouts); a nil bpm is a record without heart rate (a gap). Heart rate on
         /// the fixes stays on the fixes; `workout(from:)` reads both.
         public var heartRate: [HeartRateSample]
+        /// The device's own distance over time (FIT record distances, a pool's lengths): the
+        /// workout's distance is then the device's (`DistanceSource.device`), in time order.
+        public var odometer: [OdometerReading] = []
+        /// What the device said of the workout (FIT session totals, a pool swim's lengths).
+        public var device: DeviceTotals?
+        /// Which leg of a multisport file the track is (1-based) and of how many; nil: the file's only workout.
+        public var leg: (number: Int, of: Int)?
 
         public init(fixes: [Fix], segments: [Int]? = nil, activity: ActivityType?, origin: TrackOrigin, format: Format = .gpx,
                     startTime: Double? = nil, endTime: Double? = nil, pauses: [Span] = [], lapEnds: [Double] = [],
@@ -240,13 +247,24 @@ public enum Importer {
     /// (never reordered into a path that was not travelled), and a warning says so.
     public static func imported(from track: Track, activity: ActivityType?, defaultActivity: ActivityType = .other, id suffix: UInt16,
                                 settings: MetricsSettings, source: String) throws(Failure) -> ImportedWorkout {
-        let order = ImportOrder(track)
+        // Times out of sequence with the records around them (a device's bad timestamp), judged
+        // in file order as the live path judges a receiver's: such fixes are kept as
+        // `time_outlier`, such heart-rate records and distance readings are left out.
+        let judge = ImportTimeJudge()
+        let outliers = judge.outliers(track.fixes.map(\.time))
+        let heartOutliers = judge.outliers(track.heartRate.map(\.time))
+        let odometerOutliers = judge.outliers(track.odometer.map(\.time))
+        let order = ImportOrder(track, outliers: outliers)
         // Heart-rate records without a position, by time (fed before the fixes stamped at or after them).
-        let records = track.heartRate.filter { $0.time.isFinite }.sorted { $0.time < $1.time }
+        let records = zip(track.heartRate, heartOutliers).filter { $0.0.time.isFinite && !$0.1 }.map(\.0).sorted { $0.time < $1.time }
         let readings = records.filter { $0.bpm != nil }
-        let fixTimes = order.indices.lazy.map { track.fixes[$0].time }
-        guard let firstTime = fixTimes.min() ?? readings.first?.time,
-              let lastTime = fixTimes.max() ?? readings.last?.time else { throw .noPoints }
+        let fixTimes = order.indices.lazy.filter { !outliers[$0] }.map { track.fixes[$0].time }
+        let odometer = zip(track.odometer, odometerOutliers).filter { $0.0.time.isFinite && $0.0.meters.isFinite && !$0.1 }.map(\.0)
+        // Without a fix or a heart-rate reading, a device's distance alone (a pool swim's
+        // lengths, an indoor run's foot pod) spans the track, else the file's stated span (a
+        // multisport leg with nothing recorded).
+        guard let firstTime = fixTimes.min() ?? readings.first?.time ?? odometer.first?.time ?? track.startTime,
+              let lastTime = fixTimes.max() ?? readings.last?.time ?? odometer.last?.time ?? track.endTime else { throw .noPoints }
         let start = min(track.startTime.flatMap { $0.isFinite ? $0 : nil } ?? firstTime, firstTime)
         let end = max(track.endTime.flatMap { $0.isFinite ? $0 : nil } ?? lastTime, lastTime)
         // A file's activity with no position at all was done indoors (the option is the user's word).
@@ -303,14 +321,30 @@ public enum Importer {
                 previous.time = max(previous.time, r.time)
             }
         }
+        // The device's distance readings, by time (fed before the fix or record stamped at or after them).
+        var oi = 0
+        /// Feeds the odometer readings stamped at or before `t`, each after the pauses and laps before it.
+        func feedOdometer(through t: Double) {
+            while oi < odometer.count, odometer[oi].time <= t {
+                let r = odometer[oi]
+                oi += 1
+                guard r.time >= start else { continue }
+                if r.time > previous.time { gap(to: r.time, newSegment: false, final: false) }
+                recorder.odometer(time: r.time, meters: r.meters, source: .device)
+                previous.time = max(previous.time, r.time)
+            }
+        }
+        if !odometer.isEmpty { recorder.reserveCapacity(odometerReadings: odometer.count, source: .device) }
         recorder.reserveCapacity(fixes: order.indices.count)
         var discarded = DiscardedRecorderEvents()  // what `ingest` reports, unused here
         // The track's speed check, step by step beside the recorder (its distances reused).
         var speedSteps = TrackSpeedCheck.Steps()
         for i in order.indices {
             var f = track.fixes[i]
+            if outliers[i] { recorder.recordTimeOutlier(f); continue }
             let seg = track.segments[i]
             feedRecords(through: f.time)
+            feedOdometer(through: f.time)
             if f.time > previous.time {
                 let newSegment = previous.segment.map { $0 != seg } ?? false
                 // Nothing to do in the gap (no segment change, no lap end or pause before the fix):
@@ -330,10 +364,20 @@ public enum Importer {
             previous = (max(previous.time, f.time), seg)
         }
         feedRecords(through: end)
+        feedOdometer(through: end)
         if end > previous.time { gap(to: end, newSegment: false, final: true) }
         var w = recorder.finish(at: end)
         w.source = source
+        if let d = track.device {
+            w.device = d
+            w.summary.apply(d)
+        }
         var warnings = track.notes
+        // A FIT record is a fix or a heart-rate record, and may carry a reading too: readings
+        // count only when they are all there is (a pool's lengths).
+        var badTimes = zip(track.fixes, outliers).filter(\.1).map(\.0.time) + zip(track.heartRate, heartOutliers).filter(\.1).map(\.0.time)
+        if badTimes.isEmpty { badTimes = zip(track.odometer, odometerOutliers).filter(\.1).map(\.0.time) }
+        if !badTimes.isEmpty { warnings.append(ImportTimeJudge.warning(badTimes)) }
         if let backwards = order.backwardsWarning(outOfOrder: w.summary.rejectedByReason[.outOfOrder, default: 0]) { warnings.append(backwards) }
         if let fast = speedSteps.warning(activity: kind, distance: w.summary.distanceMeters) { warnings.append(fast) }
         return ImportedWorkout(workout: w, warnings: warnings)

@@ -14,7 +14,7 @@
 /// `WorkoutFileSavedFormTests` checks the equality on every shared track and random values.
 extension WorkoutFile {
     public static func savedForm(_ w: Workout) -> Workout {
-        let head = Workout(summary: w.summary, points: [], events: w.events, source: w.source)
+        let head = Workout(summary: w.summary, points: [], events: w.events, source: w.source, device: w.device)
         guard let read = try? decode(encode(head)) else { return (try? decode(encode(w))) ?? w }
         var points = w.points
         points.withUnsafeMutableBufferPointer { buf in
@@ -25,7 +25,10 @@ extension WorkoutFile {
             heartRate.samples = w.heartRate.samples.map { HeartRateSample(time: savedValue($0.time, 3), bpm: $0.bpm) }
             heartRate.rrIntervals = w.heartRate.rrIntervals.map { RRInterval(time: savedValue($0.time, 3), interval1024: $0.interval1024) }
         }
-        return Workout(summary: read.summary, points: points, events: read.events, source: read.source, heartRate: heartRate)
+        var odometer = w.odometer
+        odometer.readings = odometer.readings.map { OdometerReading(time: savedValue($0.time, 3), meters: savedValue($0.meters, 3)) }
+        return Workout(summary: read.summary, points: points, events: read.events, source: read.source, heartRate: heartRate,
+                       odometer: odometer, device: read.device)
     }
 
     @inline(__always) static func savedPoint(_ p: inout TrackPoint) {

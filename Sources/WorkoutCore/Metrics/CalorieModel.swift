@@ -11,6 +11,11 @@ public enum CalorieMethod: String, Sendable, Equatable, CaseIterable {
     case heartRate = "heart_rate"
     /// MET x weight x moving hours.
     case met
+    /// From the mechanical work of a power meter: kJ of work ~ kcal burnt (a human's gross
+    /// efficiency of about 24 % cancels the 4.184 kJ per kcal).
+    case power
+    /// The recording device's own figure (a FIT session's `total_calories`), kept as it is.
+    case device
 }
 
 /// The person, for calories: weight for both methods; age and sex for heart-rate calories.

@@ -77,6 +77,7 @@ public struct TrackPointStore: RandomAccessCollection, Sendable, Equatable {
         case .stationaryJitter: return 7
         case .invalidPosition: return 8
         case .late: return 9
+        case .timeOutlier: return 10
         }
     }
 

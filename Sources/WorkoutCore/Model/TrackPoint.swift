@@ -20,6 +20,9 @@ public enum RejectionReason: String, Sendable, Codable, CaseIterable {
     /// stamped at or before the last pause, resume or lap although it arrived after it (a
     /// receiver running late): kept and counted, adds nothing
     case late
+    /// an imported record stamped far out of sequence with the records around it (a device's
+    /// bad timestamp: the FIT epoch, years ahead; `ImportTimeJudge`): kept and counted, adds nothing
+    case timeOutlier = "time_outlier"
 
     /// Whether a fix kept out of the distance for this reason is still a valid position of the
     /// recorded track: stationary jitter is (the person was there, standing or moving within the
@@ -29,7 +32,7 @@ public enum RejectionReason: String, Sendable, Codable, CaseIterable {
     public var keepsPosition: Bool {
         switch self {
         case .stationaryJitter: return true
-        case .noFix, .lowAccuracy, .nullIsland, .warmUp, .tooFast, .outOfOrder, .invalidPosition, .late: return false
+        case .noFix, .lowAccuracy, .nullIsland, .warmUp, .tooFast, .outOfOrder, .invalidPosition, .late, .timeOutlier: return false
         }
     }
 }

@@ -108,6 +108,17 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var averagePower: Double?
     public var maxPower: Int?
     public var averageCadence: Double?
+    /// Where `distanceMeters` comes from: the GPS track, the recording device's own figure (a FIT
+    /// file's distance, a pool's lengths) or a wheel or foot sensor.
+    public var distanceSource: DistanceSource = .gps
+    /// The GPS track's geodesic length when `distanceMeters` comes from the device or a sensor
+    /// (kept beside it to compare); nil when the distance is the GPS track's.
+    public var gpsDistanceMeters: Double?
+    /// The multisport event this workout is a leg of (a triathlon's swim, bike and run, and its
+    /// transitions); nil for a workout of its own.
+    public var multisport: MultisportLeg?
+    /// A swim's pool, lengths, strokes, SWOLF and pace (from the device); nil for other workouts.
+    public var swim: SwimSummary?
 
     public init(id: WorkoutID, activity: ActivityType, startedAt: Double, endedAt: Double? = nil,
                 elapsedSeconds: Double = 0, movingSeconds: Double = 0, distanceMeters: Double = 0,
@@ -136,10 +147,15 @@ public struct Workout: Sendable, Equatable {
     public var source: String
     /// Heart-rate samples (with gaps) and RR intervals recorded beside the fixes.
     public var heartRate = HeartRateSeries()
+    /// Distance readings of a device or sensor (empty when the distance is the GPS track's).
+    public var odometer = OdometerSeries()
+    /// What the recording device said (a FIT session's totals, a pool swim's lengths).
+    public var device: DeviceTotals?
 
     public init(summary: WorkoutSummary, points: [TrackPoint] = [], events: [WorkoutEvent] = [], source: String = "recorded",
-                heartRate: HeartRateSeries = HeartRateSeries()) {
+                heartRate: HeartRateSeries = HeartRateSeries(), odometer: OdometerSeries = OdometerSeries(), device: DeviceTotals? = nil) {
         self.summary = summary; self.points = points; self.events = events; self.source = source; self.heartRate = heartRate
+        self.odometer = odometer; self.device = device
     }
 
     public var id: WorkoutID { summary.id }
@@ -156,15 +172,21 @@ public struct RecordedWorkout: Sendable {
     public var events: [WorkoutEvent]
     public var source: String
     public var heartRate = HeartRateSeries()
+    public var odometer = OdometerSeries()
+    public var device: DeviceTotals?
 
     public init(summary: WorkoutSummary, points: TrackPointStore, events: [WorkoutEvent], source: String = "recorded",
-                heartRate: HeartRateSeries = HeartRateSeries()) {
+                heartRate: HeartRateSeries = HeartRateSeries(), odometer: OdometerSeries = OdometerSeries(), device: DeviceTotals? = nil) {
         self.summary = summary; self.points = points; self.events = events; self.source = source; self.heartRate = heartRate
+        self.odometer = odometer; self.device = device
     }
 
     public var id: WorkoutID { summary.id }
     public var activity: ActivityType { summary.activity }
 
     /// The same workout with its points as an array.
-    public var workout: Workout { Workout(summary: summary, points: points.toArray(), events: events, source: source, heartRate: heartRate) }
+    public var workout: Workout {
+        Workout(summary: summary, points: points.toArray(), events: events, source: source, heartRate: heartRate, odometer: odometer,
+                device: device)
+    }
 }

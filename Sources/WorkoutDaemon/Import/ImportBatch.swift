@@ -145,22 +145,25 @@ struct ImportBatch: Sendable {
             case .tracks(let t, let n): tracks = t; name = n
             }
             var out: [Step] = []
+            var legs = MultisportLinker()
             for track in tracks {
                 do {
                     var source = "imported:" + name
                     if let title = item.title, !title.isEmpty { source += " (" + title + ")" }
                     let imported = try Importer.imported(from: track, activity: batch.activity ?? item.activity, defaultActivity: batch.defaultActivity,
                                                          id: UInt16.random(in: 0...UInt16.max), settings: batch.settings, source: source)
-                    let w = imported.workout
+                    var w = imported.workout
                     let dup = store.duplicate(of: w.summary) ?? measured.withLock { m in
                         if let d = m.first(where: { Importer.isDuplicate(w.summary, of: $0) }) { return d }
                         m.append(w.summary)
                         return nil
                     }
                     if let dup {
+                        legs.found(dup, leg: track.leg)
                         out.append(.result(Result(file: item.file, kind: .duplicate, id: dup.id, activity: dup.activity, error: nil)))
                         continue
                     }
+                    legs.link(&w.summary, leg: track.leg)
                     out.append(.write(w, Result(file: item.file, kind: .imported, id: w.id, activity: w.activity, error: nil, warnings: imported.warnings)))
                 } catch {
                     out.append(.result(Result(file: item.file, kind: .error, id: nil, activity: nil, error: error.description)))

@@ -25,6 +25,7 @@ import WorkoutCore
         return e.file()
     }
 
+    /// Every session a workout, the transition too, linked as one event (`multisport`).
     @Test func aMultisportFileImportsOneWorkoutPerSession() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wib.\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -38,16 +39,19 @@ import WorkoutCore
         var results: [ImportBatch.Result] = []
         let cancelled = batch.run(store: store, stages: ImportStages(), cancel: CancelFlag()) { results += $0 }
         #expect(!cancelled)
-        #expect(results.map(\.kind) == [.imported, .imported])
-        #expect(results.map(\.activity) == [.running, .cycling])
+        #expect(results.map(\.kind) == [.imported, .imported, .imported])
+        #expect(results.map(\.activity) == [.running, .transition, .cycling])
         #expect(results.allSatisfy { $0.file == file })
-        let saved = store.summaries()
-        #expect(saved.map(\.activity) == [.running, .cycling])
-        #expect(saved.map(\.acceptedCount) == [10, 15])
+        let saved = store.summaries().sorted { $0.startedAt < $1.startedAt }
+        #expect(saved.map(\.activity) == [.running, .transition, .cycling])
+        #expect(saved.map(\.acceptedCount) == [10, 5, 15])
+        // Linked as the legs of one event: the first leg's id.
+        let first = try #require(results.first?.id)
+        #expect(saved.map(\.multisport) == (1...3).map { MultisportLeg(event: first, leg: $0, legs: 3) })
         // Imported again: each session is a duplicate of its own workout.
         var again: [ImportBatch.Result] = []
         _ = batch.run(store: store, stages: ImportStages(), cancel: CancelFlag()) { again += $0 }
-        #expect(again.map(\.kind) == [.duplicate, .duplicate])
+        #expect(again.map(\.kind) == [.duplicate, .duplicate, .duplicate])
         #expect(again.map(\.id) == results.map(\.id))
     }
 

@@ -29,12 +29,13 @@ extension ActivityType {
         case .yoga: return (10, 43)
         case .climbing: return (31, 0)
         case .dance: return (83, 0)
+        case .transition: return (3, 0)
         case .other: return (0, 0)
         }
     }
 
-    /// The activity of a FIT `sport`/`sub_sport` pair; nil for generic, transition, multisport
-    /// and sports workoutd has no activity for.
+    /// The activity of a FIT `sport`/`sub_sport` pair; nil for generic, multisport and sports
+    /// workoutd has no activity for.
     public init?(fitSport sport: UInt8, subSport: UInt8?) {
         let sub = subSport ?? 0
         switch sport {
@@ -67,6 +68,7 @@ extension ActivityType {
         case 37: self = .standUpPaddling
         case 62: self = .hiit
         case 83: self = .dance
+        case 3: self = .transition
         default: return nil
         }
     }

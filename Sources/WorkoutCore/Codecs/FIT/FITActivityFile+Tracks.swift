@@ -26,48 +26,106 @@ extension FITActivityFile {
 
     /// The file as tracks to import, one per session. Records without a position give only
     /// their heart rate (`Track.heartRate`; one without heart rate is a gap): a session with
-    /// heart rate and no position is an indoor workout.
+    /// heart rate and no position is an indoor workout. The records' distance is the device's
+    /// odometer (`Track.odometer`), topped up to the session's `total_distance`; a pool swim's
+    /// distance comes from its lengths. The session's totals go along (`Track.device`).
     ///
     /// Multisport rule: with several sessions, each record goes to the session whose
-    /// [start_time, end] holds it (the earlier one at a shared boundary); sessions whose sport is
-    /// `transition` (3) are dropped with their records (the walk from the water to the bike is
-    /// not a workout), as are sessions with neither a positioned record nor heart rate. With one session or none,
-    /// every record belongs to the one workout.
+    /// [start_time, end] holds it (the earlier one at a shared boundary), and every session is
+    /// a workout, a leg of the event (`Track.leg`), transitions (sport 3) included as such.
+    /// With one session or none, every record belongs to the one workout.
     public func tracks() -> [Importer.Track] {
         let pauses = timerPauses
-        var notes: [String] = []
-        if let t = truncatedAt { notes.append("cut short at byte \(t): kept the whole messages before it (no CRC to check)") }
+        let notes = damage.map(\.description)
         let lapList = laps.sorted { $0.startTime < $1.startTime }
-        func track(_ fixes: [Fix], _ heartOnly: [HeartRateSample], _ session: FITSpan?, label: String?) -> Importer.Track? {
-            guard !fixes.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) else { return nil }
-            let inside = lapList.filter { l in session.map { l.startTime >= $0.startTime - 1 && l.endTime <= $0.endTime + 1 } ?? true }
-            return Importer.Track(fixes: fixes, activity: activity(of: session), origin: .device, format: .fit,
-                                  startTime: session?.startTime, endTime: session?.endTime, pauses: pauses,
-                                  lapEnds: inside.dropLast().map(\.endTime), label: label,
-                                  notes: fixes.isEmpty ? notes + [Importer.heartRateOnlyNote] : notes, heartRate: heartOnly)
-        }
         let ordered = sessions.sorted { $0.startTime < $1.startTime }
-        if ordered.count <= 1 {
+        let multisport = ordered.count > 1
+        func track(_ fixes: [Fix], _ heartOnly: [HeartRateSample], _ readings: [OdometerReading], _ session: FITSpan?,
+                   leg: (number: Int, of: Int)?) -> Importer.Track? {
+            let activity = activity(of: session)
+            let pool = session.flatMap { poolSwim(of: $0, activity: activity) }
+            var odometer = pool.map { Self.readings(of: $0) } ?? readings
+            if let s = session, let total = s.distanceMeters, total > 0, total > (odometer.last?.meters ?? 0) + 0.005,
+               !odometer.isEmpty || fixes.isEmpty {
+                // The session's own total closes the device's distance (its last record may
+                // come a few metres short).
+                odometer.append(OdometerReading(time: max(s.endTime, odometer.last?.time ?? s.startTime), meters: total))
+            }
+            let spans = session.map { $0.endTime > $0.startTime } ?? false
+            guard !fixes.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) || !odometer.isEmpty || (leg != nil && spans) else { return nil }
+            let inside = lapList.filter { l in session.map { l.startTime >= $0.startTime - 1 && l.endTime <= $0.endTime + 1 } ?? true }
+            var label: String?
+            if let leg {
+                let name = activity?.rawValue ?? "sport \(session?.sport.map { String($0) } ?? "unknown")"
+                label = "session \(leg.number) of \(leg.of) (\(name))"
+            }
+            var t = Importer.Track(fixes: fixes, activity: activity, origin: .device, format: .fit,
+                                   startTime: session?.startTime, endTime: session?.endTime, pauses: pauses,
+                                   lapEnds: inside.dropLast().map(\.endTime), label: label,
+                                   notes: fixes.isEmpty && pool == nil && odometer.isEmpty ? notes + [Importer.heartRateOnlyNote] : notes,
+                                   heartRate: heartOnly)
+            t.odometer = odometer
+            t.device = session.map { deviceTotals(of: $0, activity: activity, pool: pool) }
+            t.leg = leg
+            return t
+        }
+        if !multisport {
             // The decoded arrays themselves (shared, not copied).
-            return track(fixes, heartRateOnly, ordered.first, label: nil).map { [$0] } ?? []
+            return track(fixes, heartRateOnly, odometer, ordered.first, leg: nil).map { [$0] } ?? []
         }
         // Each session takes the records whose time falls in it, in time order (a stable sort:
         // records of the same second keep their file order). Which session a record goes to
-        // depends on its time alone, so fixes and heart-rate records are split apart, alike.
+        // depends on its time alone, so fixes, heart-rate records and distances are split apart, alike.
         var out: [Importer.Track] = []
         let sortedFixes = fixes.sorted { $0.time < $1.time }
         let sortedHeart = heartRateOnly.sorted { $0.time < $1.time }
-        var f = 0, h = 0
+        let sortedOdometer = odometer.sorted { $0.time < $1.time }
+        var f = 0, h = 0, o = 0
         for (k, s) in ordered.enumerated() {
             while f < sortedFixes.count, sortedFixes[f].time < s.startTime { f += 1 }
             while h < sortedHeart.count, sortedHeart[h].time < s.startTime { h += 1 }
-            let fromFix = f, fromHeart = h
+            while o < sortedOdometer.count, sortedOdometer[o].time < s.startTime { o += 1 }
+            let fromFix = f, fromHeart = h, fromOdometer = o
             while f < sortedFixes.count, sortedFixes[f].time <= s.endTime { f += 1 }
             while h < sortedHeart.count, sortedHeart[h].time <= s.endTime { h += 1 }
-            if s.sport == 3 { continue }
-            let name = activity(of: s)?.rawValue ?? "sport \(s.sport.map { String($0) } ?? "unknown")"
-            if let t = track(Array(sortedFixes[fromFix..<f]), Array(sortedHeart[fromHeart..<h]), s,
-                             label: "session \(k + 1) of \(ordered.count) (\(name))") { out.append(t) }
+            while o < sortedOdometer.count, sortedOdometer[o].time <= s.endTime { o += 1 }
+            // A leg's distance counts from the device's reading before it, when the device did not restart at 0.
+            var readings = Array(sortedOdometer[fromOdometer..<o])
+            if fromOdometer > 0, let first = readings.first, sortedOdometer[fromOdometer - 1].meters <= first.meters {
+                let base = sortedOdometer[fromOdometer - 1].meters
+                readings = readings.map { OdometerReading(time: $0.time, meters: $0.meters - base) }
+            }
+            if let t = track(Array(sortedFixes[fromFix..<f]), Array(sortedHeart[fromHeart..<h]), readings, s,
+                             leg: (k + 1, ordered.count)) { out.append(t) }
+        }
+        return out
+    }
+
+    /// The session's totals as the device gave them.
+    func deviceTotals(of s: FITSpan, activity: ActivityType?, pool: PoolSwim?) -> DeviceTotals {
+        DeviceTotals(calories: s.calories, workKilojoules: s.workJoules.map { $0 / 1000 }, timerSeconds: s.timerSeconds,
+                     elapsedSeconds: s.elapsedSeconds, distanceMeters: s.distanceMeters,
+                     strokes: (activity?.isSwim ?? false) ? s.cycles : nil, pool: pool)
+    }
+
+    /// A pool swim's pool and lengths: a session in a pool (`lap_swimming`, or a pool length)
+    /// with `length` messages inside it.
+    func poolSwim(of s: FITSpan, activity: ActivityType?) -> PoolSwim? {
+        guard let poolLength = s.poolLength, poolLength > 0, activity == .poolSwimming || s.subSport == 17 else { return nil }
+        let inside = lengths.filter { $0.startTime >= s.startTime - 1 && $0.startTime <= s.endTime }.sorted { $0.startTime < $1.startTime }
+        guard !inside.isEmpty else { return nil }
+        return PoolSwim(poolLengthMeters: poolLength, unit: s.poolLengthUnit == 1 ? .yards : .meters,
+                        lengths: inside.map { SwimLength(start: $0.startTime, seconds: $0.seconds, strokes: $0.strokes,
+                                                         stroke: $0.stroke.flatMap(SwimStroke.init(fit:)), active: $0.active) })
+    }
+
+    /// A pool swim's distance over time: the pool's length added at the end of each active length.
+    static func readings(of pool: PoolSwim) -> [OdometerReading] {
+        var meters = 0.0
+        var out: [OdometerReading] = []
+        for l in pool.lengths where l.active {
+            meters += pool.poolLengthMeters
+            out.append(OdometerReading(time: l.start + l.seconds, meters: meters))
         }
         return out
     }

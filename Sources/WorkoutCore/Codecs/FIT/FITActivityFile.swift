@@ -51,6 +51,35 @@ public struct FITSpan: Sendable, Equatable {
     public var subSport: UInt8?
     /// Laps: `lap_trigger` (0 manual, 1 time, 2 distance, ...).
     public var trigger: UInt8?
+    /// The device's own figures: `total_calories` (kcal), `total_work` (J), `total_cycles`
+    /// (strokes of a swim, pedal or stride cycles otherwise).
+    public var calories: Double?
+    public var workJoules: Double?
+    public var cycles: Int?
+    /// A pool swim's `pool_length` (m) and its unit as shown (`pool_length_unit`: 0 metric,
+    /// 1 statute: yards), `num_lengths` and `num_active_lengths`.
+    public var poolLength: Double?
+    public var poolLengthUnit: UInt8?
+    public var lengths: Int?
+    public var activeLengths: Int?
+
+    public init(startTime: Double, endTime: Double, elapsedSeconds: Double? = nil, timerSeconds: Double? = nil,
+                distanceMeters: Double? = nil, sport: UInt8? = nil, subSport: UInt8? = nil, trigger: UInt8? = nil) {
+        self.startTime = startTime; self.endTime = endTime; self.elapsedSeconds = elapsedSeconds; self.timerSeconds = timerSeconds
+        self.distanceMeters = distanceMeters; self.sport = sport; self.subSport = subSport; self.trigger = trigger
+    }
+}
+
+/// A `length` message: one length of a pool swim (active, or idle: a rest at the wall).
+public struct FITLength: Sendable, Equatable {
+    public var startTime: Double
+    /// Seconds (`total_elapsed_time`, else `total_timer_time`).
+    public var seconds: Double
+    public var strokes: Int?
+    /// `swim_stroke`: 0 freestyle, 1 backstroke, 2 breaststroke, 3 butterfly, 4 drill, 5 mixed, 6 IM.
+    public var stroke: UInt8?
+    /// `length_type`: 0 idle (a rest), 1 active.
+    public var active: Bool
 }
 
 /// A timer event: the device's timer started or stopped (a pause).
@@ -77,6 +106,11 @@ public struct FITActivityFile: Sendable, Equatable {
     public var recordCount: Int { fixes.count + heartRateOnly.count }
     public var laps: [FITSpan] = []
     public var sessions: [FITSpan] = []
+    /// `length` messages (pool swims), in file order.
+    public var lengths: [FITLength] = []
+    /// The records' own distance (`distance`, or the accumulated `compressed_speed_distance`),
+    /// whether or not they have a position: the device's odometer.
+    public var odometer: [OdometerReading] = []
     public var timerEvents: [FITTimerEvent] = []
     /// `sport` messages (sport, sub_sport): the activity when sessions do not say.
     public var sports: [(sport: UInt8, subSport: UInt8?)] = []
@@ -84,12 +118,16 @@ public struct FITActivityFile: Sendable, Equatable {
     public var files = 0
     /// Where the input ended inside a message or before the CRC (what was whole is kept).
     public var truncatedAt: Int?
+    /// What could not be read or checked (a CRC mismatch, a message without a definition, a
+    /// truncation, ...): every message that decodes is kept; the import warns with these.
+    public var damage: [FITDamage] = []
 
     public init() {}
 
     public static func == (a: FITActivityFile, b: FITActivityFile) -> Bool {
-        a.fileType == b.fileType && a.records == b.records && a.laps == b.laps && a.sessions == b.sessions
-            && a.timerEvents == b.timerEvents && a.files == b.files && a.truncatedAt == b.truncatedAt
+        a.fileType == b.fileType && a.records == b.records && a.laps == b.laps && a.sessions == b.sessions && a.lengths == b.lengths
+            && a.odometer == b.odometer
+            && a.timerEvents == b.timerEvents && a.files == b.files && a.truncatedAt == b.truncatedAt && a.damage == b.damage
     }
 
     /// The FIT profile's name of a `file` type ("monitoring" for its three kinds).
@@ -115,9 +153,11 @@ public struct FITActivityFile: Sendable, Equatable {
         }
     }
 
-    /// Reads a FIT activity file. Refuses (in words) a file that is not FIT, a damaged header, a
-    /// CRC mismatch, a corrupt definition, and a valid FIT file that is not an activity (by its
-    /// `file_id` type). A file cut short keeps its whole messages (`truncatedAt` says where).
+    /// Reads a FIT activity file. Refuses (in words) a file that is not FIT, a damaged first
+    /// header, a file without `file_id`, and a valid FIT file that is not an activity (by its
+    /// `file_id` type). A damaged file keeps every message that decodes (`damage` says what was
+    /// lost or could not be checked: a CRC mismatch, a message without a definition, a
+    /// truncation; `truncatedAt` where the input ended).
     public static func read(_ bytes: [UInt8]) throws(FITError) -> FITActivityFile {
         try read(bytes, keeping: .records)
     }
@@ -146,12 +186,14 @@ public struct FITActivityFile: Sendable, Equatable {
         case .success(let o):
             out.files = o.files
             out.truncatedAt = o.truncatedAt
+            out.damage = o.damage
         case .failure(let e):
             // A truncated file before any message is still reported as cut short.
             throw e
         }
         guard reader.sawFileID else {
             if let t = out.truncatedAt { throw .truncated(offset: t) }
+            if let d = out.damage.first(where: \.losesMessages) { throw .damaged(d) }
             throw .noFileID
         }
         return out
@@ -163,6 +205,9 @@ public struct FITActivityFile: Sendable, Equatable {
         var sawFileID = false
         let keeping: Keeping
         var layouts = RecordLayouts()
+        /// `compressed_speed_distance`: the distance so far (1/16 m) and the last raw value.
+        var accumulated = 0
+        var lastCompressed: Int?
 
         init(keeping: Keeping, inputBytes: Int) {
             self.keeping = keeping
@@ -190,6 +235,7 @@ public struct FITActivityFile: Sendable, Equatable {
                 record(m, time: Double(ts) + fitEpochOffset)
             case 19: if let l = span(m) { out.laps.append(l) }
             case 18: if let s = span(m) { out.sessions.append(s) }
+            case 101: if let l = length(m) { out.lengths.append(l) }
             case 21:  // event: timer (0) start (0) / stop (1, 4 stop_all, 8, 9 disable)
                 if m.uint(0) == 0, let ts = m.timestamp, let type = m.uint(1) {
                     let t = Double(ts) + fitEpochOffset
@@ -205,8 +251,8 @@ public struct FITActivityFile: Sendable, Equatable {
             }
         }
 
-        /// A record message: its fix (with a position) or heart rate (without), and its
-        /// `FITRecord` when keeping `.records` (then `distance` is read too: the import does not use it).
+        /// A record message: its fix (with a position) or heart rate (without), its distance
+        /// (`odometer`), and its `FITRecord` when keeping `.records`.
         @inline(__always)
         private mutating func record(_ m: FITMessageDecoder.Message, time: Double) {
             var latitude: Double?, longitude: Double?
@@ -220,9 +266,19 @@ public struct FITActivityFile: Sendable, Equatable {
             let cadence = m.int(layouts.current.cadence).map { Int($0) }
             let power = m.int(layouts.current.power).map { Int($0) }
             let temperature = m.int(layouts.current.temperature).map { Int($0) }
+            var distance = m.int(layouts.current.distance).map { Double($0) / 100 }
+            if distance == nil, let c = m.bytes(layouts.current.compressedSpeedDistance), c.count >= 3 {
+                // 12 bits of speed (1/100 m/s), then 12 bits of distance (1/16 m) accumulated
+                // across records, rolling over at 4096.
+                let raw = Int(c[1] >> 4) | Int(c[2]) << 4
+                accumulated += ((raw - (lastCompressed ?? 0)) % 4096 + 4096) % 4096
+                lastCompressed = raw
+                distance = Double(accumulated) / 16
+            }
+            if let distance { out.odometer.append(OdometerReading(time: time, meters: distance)) }
             if keeping.keepsRecords {
                 out.records.append(FITRecord(time: time, latitude: latitude, longitude: longitude, altitude: altitude, speed: speed,
-                                             distance: m.int(layouts.current.distance).map { Double($0) / 100 }, heartRate: heartRate,
+                                             distance: distance, heartRate: heartRate,
                                              cadence: cadence, power: power, temperature: temperature))
             }
             // As `FITRecord.fix` makes it.
@@ -240,16 +296,19 @@ public struct FITActivityFile: Sendable, Equatable {
 
     /// Where the fields of a `record` message lie in one definition: position_lat 0 and
     /// position_long 1 (signed only), enhanced_altitude 78 else altitude 2, enhanced_speed 73
-    /// else speed 6, distance 5, heart_rate 3, cadence 4, power 7, temperature 13.
+    /// else speed 6, distance 5 (else compressed_speed_distance 8), heart_rate 3, cadence 4,
+    /// power 7, temperature 13.
     struct RecordLayout {
         var latitude, longitude, enhancedAltitude, altitude, enhancedSpeed, speed: FITMessageDecoder.FieldRead
         var distance, heartRate, cadence, power, temperature: FITMessageDecoder.FieldRead
+        var compressedSpeedDistance: FITMessageDecoder.FieldBytes
 
         static let absent = RecordLayout()
 
         private init() {
             latitude = .absent; longitude = .absent; enhancedAltitude = .absent; altitude = .absent; enhancedSpeed = .absent
             speed = .absent; distance = .absent; heartRate = .absent; cadence = .absent; power = .absent; temperature = .absent
+            compressedSpeedDistance = .absent
         }
 
         init(_ m: FITMessageDecoder.Message) {
@@ -264,6 +323,7 @@ public struct FITActivityFile: Sendable, Equatable {
             cadence = m.reader(4)
             power = m.reader(7)
             temperature = m.reader(13)
+            compressedSpeedDistance = m.fieldBytes(8)
         }
     }
 
@@ -304,9 +364,28 @@ public struct FITActivityFile: Sendable, Equatable {
         let end = elapsed.map { start + $0 } ?? m.timestamp.map { Double($0) + fitEpochOffset } ?? start
         let isSession = m.global == 18
         let u8: (UInt8) -> UInt8? = { n in m.uint(n).map { UInt8(truncatingIfNeeded: $0) } }
-        return FITSpan(startTime: start, endTime: max(end, start), elapsedSeconds: elapsed,
-                       timerSeconds: m.int(8).map { Double($0) / 1000 }, distanceMeters: m.int(9).map { Double($0) / 100 },
-                       sport: isSession ? u8(5) : u8(25), subSport: isSession ? u8(6) : u8(39), trigger: isSession ? nil : u8(24))
+        var s = FITSpan(startTime: start, endTime: max(end, start), elapsedSeconds: elapsed,
+                        timerSeconds: m.int(8).map { Double($0) / 1000 }, distanceMeters: m.int(9).map { Double($0) / 100 },
+                        sport: isSession ? u8(5) : u8(25), subSport: isSession ? u8(6) : u8(39), trigger: isSession ? nil : u8(24))
+        s.calories = m.int(11).map { Double($0) }
+        s.workJoules = m.int(isSession ? 48 : 41).map { Double($0) }
+        s.cycles = m.int(10).map { Int($0) }
+        s.lengths = m.int(isSession ? 33 : 32).map { Int($0) }
+        s.activeLengths = m.int(isSession ? 47 : 40).map { Int($0) }
+        if isSession {
+            s.poolLength = m.int(44).map { Double($0) / 100 }
+            s.poolLengthUnit = u8(46)
+        }
+        return s
+    }
+
+    /// A length (101): start_time 2, total_elapsed_time 3, total_timer_time 4, total_strokes 5,
+    /// swim_stroke 7, length_type 12.
+    private static func length(_ m: FITMessageDecoder.Message) -> FITLength? {
+        let seconds = (m.int(3) ?? m.int(4)).map { Double($0) / 1000 }
+        guard let startRaw = m.int(2) ?? m.timestamp.map({ Int64($0) - Int64(seconds ?? 0) }) else { return nil }
+        return FITLength(startTime: Double(startRaw) + fitEpochOffset, seconds: seconds ?? 0, strokes: m.int(5).map { Int($0) },
+                         stroke: m.uint(7).map { UInt8(truncatingIfNeeded: $0) }, active: m.uint(12).map { $0 != 0 } ?? true)
     }
 }
 

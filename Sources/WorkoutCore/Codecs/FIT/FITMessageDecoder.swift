@@ -136,12 +136,22 @@ public struct FITMessageDecoder {
         }
     }
 
+    /// Where one field's bytes lie in the data messages of one definition (byte arrays such as
+    /// `compressed_speed_distance`): looked up once per definition, read per message.
+    public struct FieldBytes: Sendable {
+        var offset: Int32
+        var size: Int32
+        static let absent = FieldBytes(offset: 0, size: 0)
+    }
+
     /// What the walk found besides the messages.
     public struct Outcome: Sendable, Equatable {
         /// How many FIT files were chained in the input.
         public var files: Int
         /// The offset where the input ended inside a message or before a file's CRC, if it did.
         public var truncatedAt: Int?
+        /// What could not be read or checked, in file order (empty: the file is whole and sound).
+        public var damage: [FITDamage] = []
     }
 
     /// A data message as the visitor sees it: its global number and its fields' values.
@@ -180,6 +190,20 @@ public struct FITMessageDecoder {
             guard let f = field(number) else { return .absent }
             let r = FieldRead(f, bigEndian: definition.pointee.bigEndian)
             return signedOnly && !r.isSigned ? .absent : r
+        }
+
+        /// Where field `number`'s bytes lie in this message's definition (absent: size 0).
+        func fieldBytes(_ number: UInt8) -> FieldBytes {
+            guard let f = field(number) else { return .absent }
+            return FieldBytes(offset: Int32(f.offset), size: Int32(f.size))
+        }
+
+        /// A field's bytes through a `FieldBytes` of this message's definition; nil when absent
+        /// or when every byte holds the byte type's invalid value (0xFF).
+        func bytes(_ r: FieldBytes) -> UnsafeRawBufferPointer? {
+            guard r.size > 0 else { return nil }
+            let b = UnsafeRawBufferPointer(start: base + Int(r.offset), count: Int(r.size))
+            return b.allSatisfy({ $0 == 0xFF }) ? nil : b
         }
 
         /// A field's value as `int(number)` gives it, through a `FieldRead` of this message's
@@ -276,81 +300,104 @@ public struct FITMessageDecoder {
         bytes.count >= 12 && (bytes[0] == 12 || bytes[0] == 14) && bytes[8] == 0x2E && bytes[9] == 0x46 && bytes[10] == 0x49 && bytes[11] == 0x54
     }
 
-    /// Walks every message of the chained files in `bytes`. Throws on a damaged header, a CRC
-    /// mismatch, a data message without a definition or a malformed definition; the visitor may
-    /// throw to stop the walk (its error is passed through).
+    /// Walks every message of the chained files in `bytes`, keeping every message that decodes:
+    /// a CRC mismatch (header or file) is reported and every message is still visited; a
+    /// message of an undefined local type, a malformed definition, a message running past the
+    /// declared data, a truncation or a damaged chained header stops the walk there, and the
+    /// messages before it are kept (`Outcome.damage` says what and where). Throws only when
+    /// nothing can be read (no FIT header, or a damaged first header); the visitor may throw
+    /// to stop the walk (its error is passed through).
     public static func walk(_ bytes: UnsafeBufferPointer<UInt8>, _ visit: (Message) throws(FITError) -> Void) throws(FITError) -> Outcome {
         var offset = 0
-        var files = 0
+        var outcome = Outcome(files: 0, truncatedAt: nil)
         var serial = 0  // of the next definition, across the chained files
         while offset < bytes.count {
             // Header.
             let n = bytes.count - offset
+            let first = outcome.files == 0
+            /// A damaged header: the first one refuses the file, a chained one ends the walk.
+            func damaged(_ why: String) throws(FITError) -> Outcome {
+                if first { throw .badHeader(offset: offset, why: why) }
+                outcome.damage.append(.badChainedHeader(offset: offset, why: why, lost: n))
+                return outcome
+            }
             guard n >= 12 else {
-                if files == 0 { throw .notFIT }
-                throw .badHeader(offset: offset, why: "\(n) stray bytes after the last file")
+                if first { throw .notFIT }
+                return try damaged("\(n) stray bytes after the last file")
             }
             let headerSize = Int(bytes[offset])
             let signature = bytes[offset + 8] == 0x2E && bytes[offset + 9] == 0x46 && bytes[offset + 10] == 0x49 && bytes[offset + 11] == 0x54
-            if files == 0 && !(signature && (headerSize == 12 || headerSize == 14)) {
-                if !signature && headerSize != 12 && headerSize != 14 { throw .notFIT }
-                throw .badHeader(offset: offset, why: signature ? "header size \(headerSize) (12 or 14 expected)" : "no \".FIT\" signature")
-            }
-            guard signature else { throw .badHeader(offset: offset, why: "no \".FIT\" signature") }
-            guard headerSize == 12 || headerSize == 14 else { throw .badHeader(offset: offset, why: "header size \(headerSize) (12 or 14 expected)") }
-            guard n >= headerSize else { throw .badHeader(offset: offset, why: "cut short") }
-            if bytes[offset + 1] >> 4 > 2 { throw .badHeader(offset: offset, why: "protocol version \(bytes[offset + 1] >> 4).\(bytes[offset + 1] & 0xF) is not supported") }
+            if first && !signature && headerSize != 12 && headerSize != 14 { throw .notFIT }
+            guard signature else { return try damaged("no \".FIT\" signature") }
+            guard headerSize == 12 || headerSize == 14 else { return try damaged("header size \(headerSize) (12 or 14 expected)") }
+            guard n >= headerSize else { return try damaged("cut short") }
+            if bytes[offset + 1] >> 4 > 2 { return try damaged("protocol version \(bytes[offset + 1] >> 4).\(bytes[offset + 1] & 0xF) is not supported") }
             if headerSize == 14 {
                 let stored = UInt16(bytes[offset + 12]) | UInt16(bytes[offset + 13]) << 8
                 if stored != 0 {
                     let c = FITCRC.checksum(bytes, from: offset, to: offset + 12)
-                    if c != stored { throw .headerCRC(offset: offset, stored: stored, computed: c) }
+                    if c != stored { outcome.damage.append(.headerCRC(offset: offset, stored: stored, computed: c)) }
                 }
             }
             let dataSize = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
             let dataStart = offset + headerSize
             let declaredEnd = dataStart + dataSize
             let end = min(declaredEnd, bytes.count)
-            files += 1
+            outcome.files += 1
 
-            // The CRC first, when the file is whole: a damaged byte is then reported as what it
-            // is, not as whatever structure it happens to break. The messages are still walked
-            // (a visitor may refuse the file by its type first), and any other error they raise
-            // in a file whose CRC failed is reported as the CRC failure.
-            var crcFailure: FITError?
+            // The CRC first, when the file is whole: reported before what the damage broke.
             if declaredEnd + 2 <= bytes.count {
                 let stored = UInt16(bytes[declaredEnd]) | UInt16(bytes[declaredEnd + 1]) << 8
                 let c = FITCRC.checksum(bytes, from: offset, to: declaredEnd)
-                if c != stored { crcFailure = .fileCRC(offset: declaredEnd, stored: stored, computed: c) }
+                if c != stored { outcome.damage.append(.fileCRC(offset: declaredEnd, stored: stored, computed: c)) }
             }
-            var truncatedAt: Int?
-            do {
-                truncatedAt = try walkMessages(bytes, from: dataStart, to: end, serial: &serial, visit)
-            } catch {
-                if case .notActivity = error { throw error }
-                throw crcFailure ?? error
-            }
-            if let crcFailure { throw crcFailure }
-            if truncatedAt == nil && declaredEnd + 2 > bytes.count { truncatedAt = end }
-            if let t = truncatedAt {
-                if declaredEnd + 2 <= bytes.count {
-                    // The header's size says the data goes on, but a message runs past it.
-                    throw .badDefinition(offset: t, why: "a message runs past the end of the data")
+            let stop = try walkMessages(bytes, from: dataStart, to: end, serial: &serial, visit)
+            let whole = declaredEnd + 2 <= bytes.count
+            switch stop {
+            case .end:
+                if !whole {
+                    outcome.truncatedAt = end
+                    outcome.damage.append(.truncated(offset: end))
+                    return outcome
                 }
-                return Outcome(files: files, truncatedAt: t)
+            case .cutShort(let t):
+                if whole {
+                    // The header's size says the data ends here, but a message runs past it.
+                    outcome.damage.append(.overrun(offset: t, lost: bytes.count - t))
+                } else {
+                    outcome.truncatedAt = t
+                    outcome.damage.append(.truncated(offset: t))
+                }
+                return outcome
+            case .undefinedLocalType(let at, let local):
+                outcome.damage.append(.undefinedLocalType(offset: at, local: local, lost: bytes.count - at))
+                return outcome
+            case .badDefinition(let at, let why):
+                outcome.damage.append(.badDefinition(offset: at, why: why, lost: bytes.count - at))
+                return outcome
             }
             offset = declaredEnd + 2
         }
-        if files == 0 { throw .notFIT }
-        return Outcome(files: files, truncatedAt: nil)
+        if outcome.files == 0 { throw .notFIT }
+        return outcome
     }
 
-    /// The messages of one file's data, `from..<to`; returns where the data ended inside a
-    /// message (nil when the last message ends exactly at `to`).
+    /// Where and why `walkMessages` stopped.
+    enum Stop: Sendable, Equatable {
+        /// The last message ended exactly at the end of the data.
+        case end
+        /// The data ended inside the message starting here.
+        case cutShort(at: Int)
+        /// A data message of a local type no definition declared.
+        case undefinedLocalType(at: Int, local: Int)
+        case badDefinition(at: Int, why: String)
+    }
+
+    /// The messages of one file's data, `from..<to`; returns where and why it stopped.
     /// `serial` numbers the definitions across every file of the walk (a chained file's own
     /// definitions never take the serial of an earlier file's).
     static func walkMessages(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to end: Int, serial: inout Int,
-                             _ visit: (Message) throws(FITError) -> Void) throws(FITError) -> Int? {
+                             _ visit: (Message) throws(FITError) -> Void) throws(FITError) -> Stop {
         // The 16 local definitions in storage of their own, so that a message points at its
         // definition instead of copying it (and retaining its arrays) per message.
         let definitions = UnsafeMutablePointer<Definition>.allocate(capacity: 16)
@@ -361,16 +408,15 @@ public struct FITMessageDecoder {
         }
         var lastTimestamp: UInt32?
         var p = from
-        var truncatedAt: Int?
         while p < end {
             let h = bytes[p]
             if h & 0x80 != 0 {
                 // Compressed timestamp header: local type in bits 5-6, offset in bits 0-4.
                 let local = Int((h >> 5) & 0x3)
-                guard defined & (1 << local) != 0 else { throw .undefinedLocalType(offset: p, local: local) }
+                guard defined & (1 << local) != 0 else { return .undefinedLocalType(at: p, local: local) }
                 let d = UnsafePointer(definitions + local)
                 let size = d.pointee.size
-                guard p + 1 + size <= end else { truncatedAt = p; break }
+                guard p + 1 + size <= end else { return .cutShort(at: p) }
                 var ts: UInt32?
                 if let last = lastTimestamp {
                     let off = UInt32(h & 0x1F)
@@ -385,14 +431,14 @@ public struct FITMessageDecoder {
                 // Definition message.
                 let local = Int(h & 0xF)
                 let developer = h & 0x20 != 0
-                guard p + 6 <= end else { truncatedAt = p; break }
+                guard p + 6 <= end else { return .cutShort(at: p) }
                 let arch = bytes[p + 2]
-                guard arch <= 1 else { throw .badDefinition(offset: p, why: "architecture \(arch)") }
+                guard arch <= 1 else { return .badDefinition(at: p, why: "architecture \(arch)") }
                 let big = arch == 1
                 let global = big ? UInt16(bytes[p + 3]) << 8 | UInt16(bytes[p + 4]) : UInt16(bytes[p + 4]) << 8 | UInt16(bytes[p + 3])
                 let count = Int(bytes[p + 5])
                 var q = p + 6
-                guard q + 3 * count <= end else { truncatedAt = p; break }
+                guard q + 3 * count <= end else { return .cutShort(at: p) }
                 var fields: [Field] = []
                 fields.reserveCapacity(count)
                 var slots = [UInt8](repeating: 0, count: 256)
@@ -407,10 +453,10 @@ public struct FITMessageDecoder {
                     q += 3
                 }
                 if developer {
-                    guard q + 1 <= end else { truncatedAt = p; break }
+                    guard q + 1 <= end else { return .cutShort(at: p) }
                     let devCount = Int(bytes[q])
                     q += 1
-                    guard q + 3 * devCount <= end else { truncatedAt = p; break }
+                    guard q + 3 * devCount <= end else { return .cutShort(at: p) }
                     for _ in 0..<devCount { size += Int(bytes[q + 1]); q += 3 }
                 }
                 let definition = Definition(global: global, bigEndian: big, fields: fields, size: size, timestampOffset: tsOffset,
@@ -425,10 +471,10 @@ public struct FITMessageDecoder {
                 p = q
             } else {
                 let local = Int(h & 0xF)
-                guard defined & (1 << local) != 0 else { throw .undefinedLocalType(offset: p, local: local) }
+                guard defined & (1 << local) != 0 else { return .undefinedLocalType(at: p, local: local) }
                 let d = UnsafePointer(definitions + local)
                 let size = d.pointee.size
-                guard p + 1 + size <= end else { truncatedAt = p; break }
+                guard p + 1 + size <= end else { return .cutShort(at: p) }
                 var ts: UInt32?
                 let tsOffset = d.pointee.timestampOffset
                 if tsOffset >= 0 {
@@ -442,6 +488,6 @@ public struct FITMessageDecoder {
                 p += 1 + size
             }
         }
-        return truncatedAt
+        return .end
     }
 }

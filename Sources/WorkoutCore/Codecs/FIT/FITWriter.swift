@@ -82,7 +82,9 @@ public enum FITWriter {
             }
         }
         for p in points {
-            let total = measured.add(p, distance: distance)
+            let measuredTotal = measured.add(p, distance: distance)
+            // A device's or sensor's distance is the workout's: the record carries its reading.
+            let total = workout.odometer.isEmpty ? measuredTotal : min(workout.odometer.meters(at: p.fix.time) ?? 0, s.distanceMeters)
             guard p.isOnTrack else { continue }
             let f = p.fix
             while pi < pauses.count, pauses[pi].time <= f.time {

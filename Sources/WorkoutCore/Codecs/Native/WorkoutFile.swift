@@ -4,7 +4,9 @@
 /// cad, segment, rejection, quality?, power?, temperature?]` (null where unknown) so a 24-hour
 /// workout saves fast. Heart rate recorded beside the fixes follows as
 /// `"heartRate":{"samples":[[time, bpm or null (a gap)], ...], "rr":[[time, interval in 1/1024 s], ...]}`
-/// (absent when there is none).
+/// (absent when there is none), and a device's or sensor's distance readings as
+/// `"odometer":{"source":"device"|"sensor","readings":[[time, metres], ...]}` (absent for a GPS workout),
+/// and what the recording device said as `"device":{...}` (`DeviceTotals`, absent when nothing).
 public enum WorkoutFile {
     public static let format = "workoutd-workout/1"
 
@@ -26,16 +28,19 @@ public enum WorkoutFile {
     /// Encodes a workout into the bytes of its file. Points are written as bytes straight into
     /// the output (a 24-hour workout has 86,400 of them).
     public static func encode(_ w: Workout) -> [UInt8] {
-        encode(source: w.source, summary: w.summary, events: w.events, points: w.points, heartRate: w.heartRate)
+        encode(source: w.source, summary: w.summary, events: w.events, points: w.points, heartRate: w.heartRate, odometer: w.odometer,
+               device: w.device)
     }
 
     /// The same bytes for a workout whose points are still in the recorder's store.
     public static func encode(_ w: RecordedWorkout) -> [UInt8] {
-        encode(source: w.source, summary: w.summary, events: w.events, points: w.points, heartRate: w.heartRate)
+        encode(source: w.source, summary: w.summary, events: w.events, points: w.points, heartRate: w.heartRate, odometer: w.odometer,
+               device: w.device)
     }
 
     static func encode<P: Collection<TrackPoint>>(source: String, summary: WorkoutSummary, events: [WorkoutEvent], points: P,
-                                                  heartRate: HeartRateSeries = HeartRateSeries()) -> [UInt8] {
+                                                  heartRate: HeartRateSeries = HeartRateSeries(),
+                                                  odometer: OdometerSeries = OdometerSeries(), device: DeviceTotals? = nil) -> [UInt8] {
         // The head straight to bytes (the text of the `JSON` trees `summary.json()` and
         // `json()` of the events, serialized: SummaryJSONCacheTests, WorkoutFileEncodeTests).
         var head = JSONWriter(capacity: 4096 + 320 * (summary.splits.count + summary.laps.count + events.count))
@@ -70,6 +75,11 @@ public enum WorkoutFile {
         }
         out.append(UInt8(ascii: "]"))
         if !heartRate.isEmpty { writeHeartRate(heartRate, to: &out) }
+        if !odometer.isEmpty { writeOdometer(odometer, to: &out) }
+        if let device {
+            out.append(contentsOf: #","device":"#.utf8)
+            out.append(contentsOf: device.json().serialized().utf8)
+        }
         out.append(contentsOf: "}\n".utf8)
         return out
     }
@@ -100,6 +110,39 @@ public enum WorkoutFile {
             entries(h.rrIntervals.count, time: { h.rrIntervals[$0].time }, value: { $1.int(Int(h.rrIntervals[$0].interval1024)) })
         }
         out.append(contentsOf: "]}".utf8)
+    }
+
+    /// `,"odometer":{"source":"device","readings":[[t,metres],...]}` (metres with 3 decimals).
+    static func writeOdometer(_ o: OdometerSeries, to out: inout [UInt8]) {
+        out.append(contentsOf: #","odometer":{"source":"#.utf8)
+        out.append(contentsOf: "\"\(o.source.rawValue)\"".utf8)
+        out.append(contentsOf: #","readings":["#.utf8)
+        let entry = 80
+        ByteWriter.batched(to: &out) { w, out in
+            for (k, r) in o.readings.enumerated() {
+                w.flush(before: entry, to: &out)
+                w.piece(entry) { c in
+                    if k > 0 { c.byte(UInt8(ascii: ",")) }
+                    c.byte(UInt8(ascii: "["))
+                    c.fixed(r.time, decimals: 3)
+                    c.byte(UInt8(ascii: ","))
+                    c.fixed(r.meters, decimals: 3)
+                    c.byte(UInt8(ascii: "]"))
+                }
+            }
+        }
+        out.append(contentsOf: "]}".utf8)
+    }
+
+    /// The `odometer` object of a file; damaged readings are skipped (never invented).
+    static func decodeOdometer(_ j: JSON?) -> OdometerSeries {
+        guard let j, let source = j["source"]?.stringValue.flatMap(DistanceSource.init(rawValue:)) else { return OdometerSeries() }
+        var o = OdometerSeries(source: source)
+        for r in j["readings"]?.arrayValue ?? [] {
+            guard let a = r.arrayValue, a.count == 2, let t = a[0].doubleValue, let m = a[1].doubleValue else { continue }
+            o.readings.append(OdometerReading(time: t, meters: m))
+        }
+        return o
     }
 
     /// The `heartRate` object of a file; damaged entries are skipped (a sample is never invented).
@@ -211,7 +254,8 @@ public enum WorkoutFile {
     private static func workout(_ j: JSON, summary: WorkoutSummary, points: [TrackPoint]) -> Workout {
         let events = (j["events"]?.arrayValue ?? []).compactMap(WorkoutEvent.init(json:))
         return Workout(summary: summary, points: points, events: events, source: j["source"]?.stringValue ?? "recorded",
-                       heartRate: decodeHeartRate(j["heartRate"]))
+                       heartRate: decodeHeartRate(j["heartRate"]), odometer: decodeOdometer(j["odometer"]),
+                       device: j["device"].flatMap { $0.objectValue == nil ? nil : DeviceTotals(json: $0) })
     }
 }
 

@@ -11,6 +11,11 @@ extension WorkoutSummary {
         o["elapsedSeconds"] = .number(rounded(elapsedSeconds, 3))
         o["movingSeconds"] = .number(rounded(movingSeconds, 3))
         o["distanceMeters"] = .number(rounded(distanceMeters, 3))
+        o["distanceSource"] = .string(distanceSource.rawValue)
+        o["gpsDistanceMeters"] = .number(gpsDistanceMeters.map { rounded($0, 3) })
+        o["multisport"] = .string(multisport?.event.rawValue)
+        if let m = multisport { o["multisportLeg"] = .int(m.leg); o["multisportLegs"] = .int(m.legs) }
+        o["swim"] = swim.map { $0.json() } ?? .null
         o["elevationGainMeters"] = .number(rounded(elevationGainMeters, 2))
         o["elevationLossMeters"] = .number(rounded(elevationLossMeters, 2))
         o["elevationSource"] = "gps"
@@ -60,6 +65,18 @@ extension WorkoutSummary {
         w.raw(",\"elapsedSeconds\":"); w.number(rounded(elapsedSeconds, 3))
         w.raw(",\"movingSeconds\":"); w.number(rounded(movingSeconds, 3))
         w.raw(",\"distanceMeters\":"); w.number(rounded(distanceMeters, 3))
+        w.raw(",\"distanceSource\":"); w.string(distanceSource.rawValue)
+        w.raw(",\"gpsDistanceMeters\":"); w.number(gpsDistanceMeters.map { rounded($0, 3) })
+        w.raw(",\"multisport\":")
+        if let m = multisport {
+            w.string(m.event.rawValue)
+            w.raw(",\"multisportLeg\":"); w.int(m.leg)
+            w.raw(",\"multisportLegs\":"); w.int(m.legs)
+        } else {
+            w.null()
+        }
+        w.raw(",\"swim\":")
+        if let swim { w.raw(Array(swim.json().serialized().utf8)) } else { w.null() }
         w.raw(",\"elevationGainMeters\":"); w.number(rounded(elevationGainMeters, 2))
         w.raw(",\"elevationLossMeters\":"); w.number(rounded(elevationLossMeters, 2))
         w.raw(",\"elevationSource\":\"gps\"")
@@ -125,6 +142,13 @@ extension WorkoutSummary {
         elapsedSeconds = j["elapsedSeconds"]?.doubleValue ?? 0
         movingSeconds = j["movingSeconds"]?.doubleValue ?? 0
         distanceMeters = j["distanceMeters"]?.doubleValue ?? 0
+        distanceSource = j["distanceSource"]?.stringValue.flatMap(DistanceSource.init(rawValue:)) ?? .gps
+        gpsDistanceMeters = j["gpsDistanceMeters"]?.doubleValue
+        if let e = j["multisport"]?.stringValue.flatMap(WorkoutID.init(rawValue:)), let leg = j["multisportLeg"]?.intValue,
+           let legs = j["multisportLegs"]?.intValue, leg >= 1, leg <= legs {
+            multisport = MultisportLeg(event: e, leg: leg, legs: legs)
+        }
+        if let o = j["swim"], o.objectValue != nil { swim = SwimSummary(json: o) }
         elevationGainMeters = j["elevationGainMeters"]?.doubleValue ?? 0
         elevationLossMeters = j["elevationLossMeters"]?.doubleValue ?? 0
         pointCount = j["pointCount"]?.intValue ?? 0
@@ -223,4 +247,30 @@ func rounded(_ v: Double, _ decimals: Int) -> Double {
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }
     return (v * scale).rounded() / scale
+}
+
+extension SwimSummary {
+    /// `{"poolLengthMeters","poolUnit","lengths","activeLengths","strokes","averageSwolf",
+    /// "pacePer100Seconds","paceUnit","stroke"}` (null where unknown).
+    public func json() -> JSON {
+        var o = JSONObject()
+        o["poolLengthMeters"] = .number(poolLengthMeters.map { rounded($0, 3) })
+        o["poolUnit"] = .string(poolUnit?.rawValue)
+        o["lengths"] = .int(lengths)
+        o["activeLengths"] = .int(activeLengths)
+        o["strokes"] = .int(strokes)
+        o["averageSwolf"] = .number(averageSwolf.map { rounded($0, 1) })
+        o["pacePer100Seconds"] = .number(pacePer100.map { rounded($0, 1) })
+        o["paceUnit"] = .string(paceUnit.rawValue)
+        o["stroke"] = .string(mainStroke?.rawValue)
+        return .object(o)
+    }
+
+    public init(json j: JSON) {
+        self.init(poolLengthMeters: j["poolLengthMeters"]?.doubleValue, poolUnit: j["poolUnit"]?.stringValue.flatMap(PoolUnit.init(rawValue:)),
+                  lengths: j["lengths"]?.intValue, activeLengths: j["activeLengths"]?.intValue, strokes: j["strokes"]?.intValue,
+                  averageSwolf: j["averageSwolf"]?.doubleValue, pacePer100: j["pacePer100Seconds"]?.doubleValue,
+                  paceUnit: j["paceUnit"]?.stringValue.flatMap(PoolUnit.init(rawValue:)) ?? .meters,
+                  mainStroke: j["stroke"]?.stringValue.flatMap(SwimStroke.init(rawValue:)))
+    }
 }

@@ -44,9 +44,11 @@ public enum TCXWriter {
         var cumulative = [Double](repeating: 0, count: points.count)
         var measured = MeasuredDistance()
         for i in points.indices {
-            let total = measured.add(points[i], distance: distance)
+            let measuredTotal = measured.add(points[i], distance: distance)
             guard points[i].isOnTrack else { continue }
-            cumulative[i] = total
+            // A device's or sensor's distance is the workout's: the trackpoint carries its reading.
+            cumulative[i] = workout.odometer.isEmpty ? measuredTotal
+                : min(workout.odometer.meters(at: points[i].fix.time) ?? 0, workout.summary.distanceMeters)
             let t = points[i].fix.time
             var lo = 0, hi = laps.count
             while lo < hi {

@@ -7,10 +7,11 @@ extension WorkoutRecorder {
     /// the same settings the result equals the live recorder's. Derived events (auto-pause, signal, segments) are recomputed.
     ///
     /// Heart-rate samples recorded beside the fixes are replayed the same way, by time, before
-    /// the first point and user event stamped after them.
+    /// the first point and user event stamped after them; odometer readings (a device's or
+    /// sensor's distance) before the first point stamped after them or at their time.
     public static func rebuild(id: WorkoutID, activity: ActivityType, startedAt: Double, settings: MetricsSettings = MetricsSettings(),
                                points: some Sequence<TrackPoint>, events: [WorkoutEvent],
-                               heartRate: HeartRateSeries = HeartRateSeries()) -> WorkoutRecorder {
+                               heartRate: HeartRateSeries = HeartRateSeries(), odometer: OdometerSeries = OdometerSeries()) -> WorkoutRecorder {
         var r = WorkoutRecorder(id: id, activity: activity, startedAt: startedAt, settings: settings)
         let user = events.filter { [.pause, .resume, .lap, .marker, .recovered, .suspended].contains($0.kind) }
             .enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
@@ -46,14 +47,30 @@ extension WorkoutRecorder {
                 h += 1
             }
         }
+        var o = 0
+        let readings = odometer.readings
+        if !readings.isEmpty { r.reserveCapacity(odometerReadings: readings.count, source: odometer.source) }
+        /// Odometer readings up to `t` (included), each after the heart rate and user events before it.
+        func replayOdometer(through t: Double, to r: inout WorkoutRecorder) {
+            while o < readings.count, readings[o].time <= t {
+                let x = readings[o]
+                replayHeartRate(before: x.time, to: &r)
+                while e < user.count, user[e].time < x.time { apply(user[e], to: &r); e += 1 }
+                r.odometer(time: x.time, meters: x.meters, source: odometer.source)
+                o += 1
+            }
+        }
         for p in points {
-            let t = p.fix.time
+            // A time outlier's time is not to be believed: nothing is replayed up to it.
+            let t = p.rejection == .timeOutlier ? .nan : p.fix.time
+            if t.isFinite { replayOdometer(through: t, to: &r) }
             if t.isFinite { replayHeartRate(before: t, to: &r) }
             while e < user.count, t.isFinite, user[e].time < t {
                 apply(user[e], to: &r); e += 1
             }
             r.reingest(p)
         }
+        replayOdometer(through: .infinity, to: &r)
         replayHeartRate(before: .infinity, to: &r)
         while e < user.count { apply(user[e], to: &r); e += 1 }
         return r
@@ -63,10 +80,12 @@ extension WorkoutRecorder {
     /// (default: the later of the last point and the last event).
     public static func recompute(id: WorkoutID, activity: ActivityType, startedAt: Double, endedAt: Double? = nil,
                                  settings: MetricsSettings = MetricsSettings(), points: [TrackPoint],
-                                 events: [WorkoutEvent] = [], heartRate: HeartRateSeries = HeartRateSeries()) -> Workout {
-        let r = rebuild(id: id, activity: activity, startedAt: startedAt, settings: settings, points: points, events: events, heartRate: heartRate)
-        let last = max(points.map(\.fix.time).filter(\.isFinite).max() ?? startedAt, events.map(\.time).max() ?? startedAt,
-                       heartRate.samples.last?.time ?? startedAt)
+                                 events: [WorkoutEvent] = [], heartRate: HeartRateSeries = HeartRateSeries(),
+                                 odometer: OdometerSeries = OdometerSeries()) -> Workout {
+        let r = rebuild(id: id, activity: activity, startedAt: startedAt, settings: settings, points: points, events: events,
+                        heartRate: heartRate, odometer: odometer)
+        let last = max(points.lazy.filter { $0.rejection != .timeOutlier }.map(\.fix.time).filter(\.isFinite).max() ?? startedAt, events.map(\.time).max() ?? startedAt,
+                       heartRate.samples.last?.time ?? startedAt, odometer.readings.last?.time ?? startedAt)
         return r.finish(at: endedAt ?? last)
     }
 }

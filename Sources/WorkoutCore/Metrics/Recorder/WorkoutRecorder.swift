@@ -36,7 +36,12 @@ public struct WorkoutRecorder: Sendable {
     /// earlier (receiver clock ahead of the daemon's), never further.
     static let maximumClockSkew = 10.0
     private var segment = -1
+    /// The workout's distance: the GPS track's, or the odometer's once one reads (`odometer`).
     private var distance = 0.0
+    /// The GPS track's length (equal to `distance` until an odometer reads).
+    private var gpsDistance = 0.0
+    /// Distance from a device or sensor, from its first reading on.
+    private var odometerTrack: OdometerTrack?
     private var acceptedCount = 0
     private var rejectedByReason: [RejectionReason: Int] = [:]
     private var elevation: ElevationAccumulator
@@ -202,11 +207,19 @@ public struct WorkoutRecorder: Sendable {
         rejectedByReason[.late, default: 0] += 1
     }
 
+    /// An imported fix whose time is an outlier (`ImportTimeJudge`): kept and counted, adding
+    /// nothing (not even to the latest fix time: its time is not to be believed).
+    public mutating func recordTimeOutlier(_ fix: Fix) {
+        points.append(TrackPoint(fix: fix, rejection: .timeOutlier, segment: max(segment, 0)))
+        rejectedByReason[.timeOutlier, default: 0] += 1
+    }
+
     /// Records a stored point again (`rebuild`): a point kept as late is late again whatever
     /// the user events around it, every other is ingested.
     mutating func reingest(_ point: TrackPoint) {
         switch point.rejection {
         case .late?: recordLate(point.fix)
+        case .timeOutlier?: recordTimeOutlier(point.fix)
         case nil, .noFix?, .lowAccuracy?, .nullIsland?, .warmUp?, .tooFast?, .outOfOrder?, .stationaryJitter?, .invalidPosition?:
             var discarded = DiscardedRecorderEvents()
             ingest(point.fix, reportingTo: &discarded)
@@ -274,7 +287,8 @@ public struct WorkoutRecorder: Sendable {
         points.append(fix, rejection: nil, segment: segment)
         acceptedCount += 1
         out.append(.accepted)
-        distance += d
+        gpsDistance += d
+        if odometerTrack == nil { distance += d }
         if let alt = fix.altitude { elevation.add(alt) }
         if tracksBestEfforts { efforts.add(distance: distance, elapsed: t - startedAt - time.userPaused, time: t) }
         if let v = speeds.add(time: t, distance: distance) {
@@ -310,6 +324,43 @@ public struct WorkoutRecorder: Sendable {
     public mutating func heartRateGap(at t: Double) -> Bool {
         guard !isPaused, t.isFinite, t > userEventFloor else { return false }
         return heartRate.gap(at: t)
+    }
+
+    // MARK: - Device and sensor distance
+
+    /// A reading of the distance a device or sensor measured since the start (a FIT record's
+    /// `distance`, a pool's lengths, a wheel sensor): from the first reading on, the workout's
+    /// distance is the odometer's (`distanceSource`; the GPS track's length is kept beside it,
+    /// `gpsDistanceMeters`). A reading at the same time as a fix goes before it. Ignored when
+    /// stamped before the start or at or before the last pause, resume or lap (as heart rate
+    /// is: a saved workout rebuilds exactly); while paused it moves the base only.
+    public mutating func odometer(time t: Double, meters: Double, source: DistanceSource) {
+        guard t.isFinite, meters.isFinite, meters >= 0, t >= startedAt, t > userEventFloor else { return }
+        if odometerTrack == nil { odometerTrack = OdometerTrack(source: source) }
+        let added = odometerTrack!.add(OdometerReading(time: t, meters: meters), counting: !isPaused)
+        guard added > 0 else { return }
+        distance += added
+        // Without positions nothing else moves the intervals, speeds and efforts on.
+        if !profile.supportsGPS {
+            var discarded = DiscardedRecorderEvents()
+            advanceWithoutFix(at: t, into: &discarded)
+        }
+    }
+
+    /// Room for `n` more odometer readings (an import knows how many it will give).
+    public mutating func reserveCapacity(odometerReadings n: Int, source: DistanceSource) {
+        if odometerTrack == nil { odometerTrack = OdometerTrack(source: source) }
+        odometerTrack!.reserveCapacity(n)
+    }
+
+    /// What `accepted` does for a fix's time and distance, for a workout without positions.
+    private mutating func advanceWithoutFix(at t: Double, into out: inout some RecorderEventSink) {
+        account(until: t)
+        lastMove = t
+        if tracksBestEfforts { efforts.add(distance: distance, elapsed: t - startedAt - time.userPaused, time: t) }
+        if let v = speeds.add(time: t, distance: distance) { intervals.add(speed: v) }
+        let now = RecorderSnapshot(time: t, elapsed: t - startedAt - time.userPaused, moving: time.moving, distance: distance, gain: elevation.gain)
+        intervals.advance(to: now, heartRate: &heartRate, into: &out)
     }
 
     // MARK: - User events
@@ -478,6 +529,10 @@ public struct WorkoutRecorder: Sendable {
         s.averagePower = c.power.average
         s.maxPower = c.power.maximum
         s.averageCadence = c.cadence.average
+        if let o = c.odometerTrack {
+            s.distanceSource = o.source
+            s.gpsDistanceMeters = c.acceptedCount > 0 ? c.gpsDistance : nil
+        }
         return s
     }
 
@@ -534,7 +589,8 @@ public struct WorkoutRecorder: Sendable {
         s.heartRate = nil
         s.heartRateZone = nil
         return RecordedWorkout(summary: s, points: c.points, events: c.events,
-                               heartRate: HeartRateSeries(samples: c.heartRate.samples, rrIntervals: c.heartRate.rrIntervals))
+                               heartRate: HeartRateSeries(samples: c.heartRate.samples, rrIntervals: c.heartRate.rrIntervals),
+                               odometer: c.odometerTrack?.series ?? OdometerSeries())
     }
 }
 

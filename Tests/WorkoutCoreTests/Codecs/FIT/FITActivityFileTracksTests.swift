@@ -11,39 +11,32 @@ struct FITActivityFileTracksTests {
     typealias F = FITEncoder.FieldDefinition
     static let t0: Int64 = 1_000_000_000
 
-    /// The tracks as `FITActivityFile.tracks()` made them from `records` before the fast path.
+    /// The tracks from `records` (every record read field by field with `Message.int`/`sint`,
+    /// made a fix by `FITRecord.fix`, its distance a reading) split into sessions the old way:
+    /// records sorted by time, each session taking those in its span; then the rules of
+    /// `tracks()` (legs, distances, pools) on what each session took.
     static func referenceTracks(_ file: FITActivityFile) -> [Importer.Track] {
-        let pauses = file.timerPauses
-        var notes: [String] = []
-        if let t = file.truncatedAt { notes.append("cut short at byte \(t): kept the whole messages before it (no CRC to check)") }
-        let lapList = file.laps.sorted { $0.startTime < $1.startTime }
-        func track(_ recs: ArraySlice<FITRecord>, _ session: FITSpan?, label: String?) -> Importer.Track? {
-            var fixes: [Fix] = []
-            var heartOnly: [HeartRateSample] = []
-            for r in recs {
-                if let f = r.fix { fixes.append(f) } else { heartOnly.append(HeartRateSample(time: r.time, bpm: r.heartRate)) }
-            }
-            guard !fixes.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) else { return nil }
-            let inside = lapList.filter { l in session.map { l.startTime >= $0.startTime - 1 && l.endTime <= $0.endTime + 1 } ?? true }
-            return Importer.Track(fixes: fixes, activity: file.activity(of: session), origin: .device, format: .fit,
-                                  startTime: session?.startTime, endTime: session?.endTime, pauses: pauses,
-                                  lapEnds: inside.dropLast().map(\.endTime), label: label,
-                                  notes: fixes.isEmpty ? notes + [Importer.heartRateOnlyNote] : notes, heartRate: heartOnly)
-        }
+        var derived = file
+        derived.fixes = file.records.compactMap(\.fix)
+        derived.heartRateOnly = file.records.filter { $0.fix == nil }.map { HeartRateSample(time: $0.time, bpm: $0.heartRate) }
+        derived.odometer = file.records.compactMap { r in r.distance.map { OdometerReading(time: r.time, meters: $0) } }
+        let tracks = derived.tracks()
+        // The old split: records sorted by time, each session its span's.
         let ordered = file.sessions.sorted { $0.startTime < $1.startTime }
-        if ordered.count <= 1 { return track(file.records[...], ordered.first, label: nil).map { [$0] } ?? [] }
-        var out: [Importer.Track] = []
-        let recs = file.records.sorted { $0.time < $1.time }
-        var r = 0
-        for (k, s) in ordered.enumerated() {
-            while r < recs.count, recs[r].time < s.startTime { r += 1 }
-            let from = r
-            while r < recs.count, recs[r].time <= s.endTime { r += 1 }
-            if s.sport == 3 { continue }
-            let name = file.activity(of: s)?.rawValue ?? "sport \(s.sport.map { String($0) } ?? "unknown")"
-            if let t = track(recs[from..<r], s, label: "session \(k + 1) of \(ordered.count) (\(name))") { out.append(t) }
+        if ordered.count > 1 {
+            let recs = file.records.sorted { $0.time < $1.time }
+            var r = 0
+            var expected: [[Fix]] = []
+            for s in ordered {
+                while r < recs.count, recs[r].time < s.startTime { r += 1 }
+                let from = r
+                while r < recs.count, recs[r].time <= s.endTime { r += 1 }
+                expected.append(recs[from..<r].compactMap(\.fix))
+            }
+            let got = tracks.map(\.fixes)
+            #expect(expected.filter { !$0.isEmpty } == got.filter { !$0.isEmpty }, "sessions take the records of their span")
         }
-        return out
+        return tracks
     }
 
     /// Every field of two lists of tracks is the same.
@@ -56,6 +49,7 @@ struct FITActivityFileTracksTests {
             #expect(x.startTime == y.startTime && x.endTime == y.endTime, "\(name): start/end")
             #expect(x.pauses == y.pauses && x.lapEnds == y.lapEnds, "\(name): pauses or laps")
             #expect(x.label == y.label && x.notes == y.notes, "\(name): label or notes")
+            #expect(x.odometer == y.odometer && x.device == y.device && x.leg?.number == y.leg?.number, "\(name): distance, device, leg")
         }
     }
 
@@ -74,6 +68,7 @@ struct FITActivityFileTracksTests {
         #expect(full.heartRateOnly == full.records.filter { $0.fix == nil }.map { HeartRateSample(time: $0.time, bpm: $0.heartRate) })
         #expect(lean.fixes == full.fixes && lean.heartRateOnly == full.heartRateOnly && lean.recordCount == full.records.count, "\(name)")
         #expect(lean.laps == full.laps && lean.sessions == full.sessions && lean.timerEvents == full.timerEvents && lean.truncatedAt == full.truncatedAt)
+        #expect(lean.odometer == full.odometer && lean.lengths == full.lengths && lean.damage == full.damage)
         expectSame(lean.tracks(), referenceTracks(full), name)
     }
 
@@ -113,7 +108,8 @@ struct FITActivityFileTracksTests {
         let bytes = e.file()
         try Self.compare(bytes, "multisport")
         let tracks = try Importer.readAll(bytes, fileName: "m.fit")
-        #expect(tracks.map(\.label) == ["session 1 of 4 (running)", "session 3 of 4 (cycling)", "session 4 of 4 (running)"])
+        #expect(tracks.map(\.label) == ["session 1 of 4 (running)", "session 2 of 4 (transition)", "session 3 of 4 (cycling)",
+                                          "session 4 of 4 (running)"])
         #expect(tracks.allSatisfy { !$0.heartRate.isEmpty && !$0.fixes.isEmpty })
         // Every truncation of it too (what is whole is kept).
         for n in stride(from: 0, to: bytes.count, by: 7) { try Self.compare(Array(bytes[..<n]), "multisport cut at \(n)") }

@@ -66,14 +66,16 @@ struct FITDecoderTests {
         #expect(f.records.count == 10)
     }
 
-    @Test func multisportGivesOneWorkoutPerSessionAndDropsTransitions() throws {
+    /// Every session a leg, the transition kept as such (before: dropped with its records).
+    @Test func multisportGivesOneWorkoutPerSessionTransitionsIncluded() throws {
         // run 0-9, transition 10-14, bike 15-29.
         let bytes = Self.activity(records: 30, sessions: [(1, 0, 9), (3, 10, 14), (2, 15, 29)])
         let tracks = try Importer.readAll(bytes, fileName: "tri.fit")
-        #expect(tracks.map(\.activity) == [.running, .cycling])
-        #expect(tracks.map(\.fixes.count) == [10, 15])
-        #expect(tracks.map(\.label) == ["session 1 of 3 (running)", "session 3 of 3 (cycling)"])
-        let w = try Importer.workout(from: tracks[1], activity: nil, id: 1, settings: MetricsSettings(), source: "")
+        #expect(tracks.map(\.activity) == [.running, .transition, .cycling])
+        #expect(tracks.map(\.fixes.count) == [10, 5, 15])
+        #expect(tracks.map(\.label) == ["session 1 of 3 (running)", "session 2 of 3 (transition)", "session 3 of 3 (cycling)"])
+        #expect(tracks.map { $0.leg?.number } == [1, 2, 3] && tracks.allSatisfy { $0.leg?.of == 3 })
+        let w = try Importer.workout(from: tracks[2], activity: nil, id: 1, settings: MetricsSettings(), source: "")
         #expect(w.summary.startedAt == Double(Self.t0 + 15) + fitEpochOffset)
         #expect(w.summary.elapsedSeconds == 14)
     }
@@ -93,28 +95,69 @@ struct FITDecoderTests {
         #expect(f.records.allSatisfy { $0.latitude != nil })
     }
 
-    @Test func aCorruptByteFailsTheFileCRC() {
+    /// A damaged byte in a record's value: the CRC fails, every message is still read (as the
+    /// SDK reads them) and the damage is said.
+    @Test func aCorruptByteKeepsEveryMessageAndSaysTheCRCFailed() throws {
         var bytes = Self.activity()
-        bytes[40] ^= 0x01
-        #expect {
-            _ = try FITActivityFile.read(bytes)
-        } throws: { e in
-            guard case FITError.fileCRC = e else { return false }
-            return "\(e)".contains("CRC mismatch")
-        }
+        // Header 14, file_id definition 12 and message 4, record definition 21, records of 16
+        // bytes: a latitude byte of record 3.
+        bytes[14 + 12 + 4 + 21 + 3 * 16 + 6] ^= 0x01
+        let f = try FITActivityFile.read(bytes)
+        #expect(f.records.count == 10 && f.sessions.count == 1)
+        guard case .fileCRC(let at, _, _)? = f.damage.first else { Issue.record("no CRC damage: \(f.damage)"); return }
+        #expect(at == bytes.count - 2)
+        #expect(f.damage.count == 1)
+        #expect(f.damage[0].description.contains("CRC mismatch") && f.damage[0].description.contains("kept every message"))
+        let tracks = try Importer.readAll(bytes, fileName: "crc.fit")
+        #expect(tracks.count == 1 && tracks[0].fixes.count == 10)
+        #expect(tracks[0].notes.contains { $0.contains("CRC mismatch") })
     }
 
-    @Test func aCorruptHeaderIsRefused() {
+    @Test func aDamagedHeaderCRCIsReadAsItStands() throws {
         var bytes = Self.activity()
-        bytes[4] ^= 0x01  // data size: the header CRC no longer matches
-        #expect { _ = try FITActivityFile.read(bytes) } throws: { e in
-            if case FITError.headerCRC = e { return true }
-            return false
-        }
+        bytes[12] ^= 0x01  // the header's own CRC
+        let f = try FITActivityFile.read(bytes)
+        #expect(f.records.count == 10)
+        guard case .headerCRC(0, _, _)? = f.damage.first else { Issue.record("\(f.damage)"); return }
+    }
+
+    @Test func aDamagedFirstHeaderIsRefused() {
         var sig = Self.activity()
         sig[9] = UInt8(ascii: "G")
         #expect(throws: FITError.badHeader(offset: 0, why: "no \".FIT\" signature")) { _ = try FITActivityFile.read(sig) }
         #expect(throws: FITError.notFIT) { _ = try FITActivityFile.read([1, 2, 3]) }
+    }
+
+    /// A data message whose local type has no definition: its size is unknown, so the walk
+    /// stops there and keeps what came before (as the SDK does), saying how much was lost.
+    @Test func anUndefinedLocalTypeMidFileKeepsTheMessagesBeforeIt() throws {
+        var e = FITEncoder()
+        e.define(local: 0, global: 0, [F(0, .enumeration)])
+        e.message(local: 0, [4])
+        e.define(local: 1, global: 20, [F(253, .uint32), F(0, .sint32), F(1, .sint32)])
+        for i in 0..<6 { e.message(local: 1, [Self.t0 + Int64(i), 600_000_000 + Int64(i) * 1200, 100_000_000]) }
+        let at = e.data.count + 14
+        e.appendRaw([7, 1, 2, 3, 4])  // local type 7: never defined
+        for i in 6..<9 { e.message(local: 1, [Self.t0 + Int64(i), 600_000_000 + Int64(i) * 1200, 100_000_000]) }
+        let bytes = e.file()
+        let f = try FITActivityFile.read(bytes)
+        #expect(f.records.count == 6)
+        #expect(f.damage == [.undefinedLocalType(offset: at, local: 7, lost: bytes.count - at)])
+        let tracks = try Importer.readAll(bytes, fileName: "undefined.fit")
+        #expect(tracks[0].fixes.count == 6)
+        #expect(tracks[0].notes == [f.damage[0].description])
+        #expect(tracks[0].notes[0].contains("local type 7 without a definition"))
+    }
+
+    /// A chained file whose header is damaged: the files before it are kept.
+    @Test func aDamagedChainedHeaderKeepsTheFilesBeforeIt() throws {
+        let one = Self.activity(records: 5)
+        var two = Self.activity(records: 5)
+        two[8] = 0  // no ".FIT"
+        let f = try FITActivityFile.read(one + two)
+        #expect(f.records.count == 5 && f.files == 1)
+        guard case .badChainedHeader(let at, _, let lost)? = f.damage.first else { Issue.record("\(f.damage)"); return }
+        #expect(at == one.count && lost == two.count)
     }
 
     @Test func everyTruncationKeepsWholeRecordsOrRefuses() throws {

@@ -27,8 +27,9 @@ enum FITOracle {
         var sessions: [[Session]]
         var laps: Int
         var events: Int
+        var lengths: Int
 
-        enum Session: Decodable {
+        enum Session: Decodable, Equatable {
             case number(Double), text(String), none
             init(from d: Decoder) throws {
                 let c = try d.singleValueContainer()

@@ -11,7 +11,8 @@
                      stopped (timer stop -> start events): what workoutd measures, as it
                      imports those spans as pauses
       hr_sum/hr_count, power_sum/power_count   over the positioned records that carry them
-      sessions       [start (Unix s), total_elapsed_time, total_timer_time, sport] per session
+      sessions       [start (Unix s), total_elapsed_time, total_timer_time, sport, total_distance,
+                     total_calories, sub_sport, num_lengths] per session
       laps           number of lap messages
 """
 import json
@@ -52,7 +53,8 @@ def figures(path):
     hr = [r["heart_rate"] for r in pos if r.get("heart_rate") is not None]
     power = [r["power"] for r in pos if r.get("power") is not None]
     fit_epoch = 631065600
-    sessions = [[s.get("start_time", 0) + fit_epoch, s.get("total_elapsed_time"), s.get("total_timer_time"), str(s.get("sport"))]
+    sessions = [[s.get("start_time", 0) + fit_epoch, s.get("total_elapsed_time"), s.get("total_timer_time"), str(s.get("sport")),
+                 s.get("total_distance"), s.get("total_calories"), str(s.get("sub_sport")), s.get("num_lengths")]
                 for s in messages.get("session_mesgs", [])]
     return {
         "integrity": bool(integrity), "errors": [str(e) for e in errors],
@@ -61,6 +63,7 @@ def figures(path):
         "hr_sum": sum(hr), "hr_count": len(hr), "power_sum": sum(power), "power_count": len(power),
         "sessions": sessions, "laps": len(messages.get("lap_mesgs", [])),
         "events": len(messages.get("event_mesgs", [])),
+        "lengths": len(messages.get("length_mesgs", [])),
     }
 
 

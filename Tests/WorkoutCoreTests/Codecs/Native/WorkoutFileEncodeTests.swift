@@ -24,6 +24,15 @@ import Testing
             s += w.heartRate.rrIntervals.map { "[" + t($0.time) + "," + String($0.interval1024) + "]" }.joined(separator: ",")
             s += "]}"
         }
+        if !w.odometer.isEmpty {
+            let t = { formatFixed($0, decimals: 3) }
+            s += #","odometer":{"source":""# + w.odometer.source.rawValue + #"","readings":["#
+            s += w.odometer.readings.map { "[" + t($0.time) + "," + t($0.meters) + "]" }.joined(separator: ",") + "]}"
+        }
+        if let d = w.device {
+            s += #","device":"#
+            d.json().write(to: &s)
+        }
         return s + "}\n"
     }
 

@@ -1,15 +1,15 @@
 import WorkoutCore
 
-/// Hooks in the shell: every log event passes the logger's tap (which also feeds desktop
-/// notifications, Daemon+Notifications.swift); events that a configured hook
+/// Hooks: every log event passes the logger's tap (which also feeds desktop
+/// notifications, IntegrationService+Notifications.swift); events that a configured hook
 /// names (or `*`) become one JSON object on the hook program's stdin, run by `HookRunner`
 /// on worker threads. The loop only encodes the event and queues it.
-extension Daemon {
+extension IntegrationService {
     /// Starts the runner and taps the logger (once, at start-up; `config.hooks` is read per
     /// event, so a reload takes effect at once).
     func installHooks() {
-        let loop = self.loop
-        hookRunner = HookRunner(environment: environment) { [unowned self] job, outcome in
+        let loop = context.loop
+        hookRunner = HookRunner(environment: context.environment) { [unowned self] job, outcome in
             let program = job.argv.first ?? "?"
             let kind: HookLogEvent.Kind
             switch outcome {
@@ -20,18 +20,18 @@ extension Daemon {
             }
             loop.post { self.log(HookLogEvent(kind: kind, event: job.event, program: program)) }
         }
-        logger.tap = { [unowned self] event, wallTime in
+        context.logger.tap = { [unowned self] event, wallTime in
             self.feedHooks(event, wallTime: wallTime)
             self.notifyDesktop(event)
         }
     }
 
     func feedHooks(_ event: any LogEvent, wallTime: Double) {
-        let hooks = config.hooks
+        let hooks = context.config.hooks
         guard !hooks.isEmpty, !event.name.hasPrefix("hook."), let runner = hookRunner else { return }
         var input: [UInt8]? = nil
         for h in hooks where h.matches(event.name) {
-            if input == nil { input = Array((Daemon.hookJSON(event, wallTime: wallTime).serialized() + "\n").utf8) }
+            if input == nil { input = Array((IntegrationService.hookJSON(event, wallTime: wallTime).serialized() + "\n").utf8) }
             let job = HookRunner.Job(argv: h.run, input: input!, timeout: h.timeoutSeconds, event: event.name)
             if !runner.submit(job) { log(HookLogEvent(kind: .dropped(queued: runner.maxQueued), event: event.name, program: h.run[0])) }
         }

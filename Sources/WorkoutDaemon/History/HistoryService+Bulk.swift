@@ -3,12 +3,12 @@ import WorkoutCore
 
 /// Import, export and edit: the loop decodes the request and posts the job to the bulk worker;
 /// results come back as posted closures and are streamed to the client (docs/protocol.md).
-extension Daemon {
+extension HistoryService {
     /// `import` by descriptors (events per file, then counts) or by paths (one reply with every
     /// result, as before).
     func startImport(_ items: [ImportBatch.Item], activity: ActivityType?, streamed: Bool) -> ControlReply {
         let pending = PendingReply()
-        let batch = ImportBatch(items: items, activity: activity, settings: metricsSettings(), defaultActivity: config.defaultActivity)
+        let batch = ImportBatch(items: items, activity: activity, settings: context.metricsSettings(), defaultActivity: context.config.defaultActivity)
         let store = self.store
         let loop = self.loop
         let cancel = pending.cancel
@@ -52,7 +52,7 @@ extension Daemon {
                 self.log(HistoryLogEvent.importFinished(imported: counts.imported, duplicates: counts.duplicates, errors: counts.errors,
                                                         cancelled: cancelled, seconds: seconds))
                 pending.finish(.encodedSuccess(encoded))
-                self.notifier.notify(["STATUS=" + self.statusLine()])
+                self.onImported()
             }
         }
         return .pending(pending)
@@ -88,8 +88,8 @@ extension Daemon {
     func startEdit(_ id: WorkoutID, activity: ActivityType) -> ControlReply {
         let store = self.store
         let loop = self.loop
-        let settings = metricsSettings()
-        let units = unitsPair
+        let settings = context.metricsSettings()
+        let units = context.unitsPair
         return onBulkWorker(id: id, replyCapacity: 1024) { w in
             let old = try store.load(id)
             let new = Importer.edited(old, activity: activity, settings: settings)

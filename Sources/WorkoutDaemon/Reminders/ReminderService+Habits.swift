@@ -1,7 +1,7 @@
 import WorkoutCore
 
-/// Habits and totals in the shell: the engine evaluates, the daemon logs what it returns.
-extension Daemon {
+/// Habits and totals: the engine evaluates, the service logs what it returns.
+extension ReminderService {
     func habitEngine() -> HabitEngine { HabitEngine(calendar: streakCalculator().0.calendar) }
 
     /// One entry per configured habit for the `streak` reply (docs/streaks.md, "JSON").

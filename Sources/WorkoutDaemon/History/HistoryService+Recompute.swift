@@ -3,15 +3,15 @@ import WorkoutCore
 /// `recompute ID --set metrics.KEY=VALUE... [--save]`: the overrides are checked on the loop by
 /// the configuration's own decoder (a bad key is refused at once, `bad_setting`); loading,
 /// measuring again and (with `save`) replacing the workout run on the bulk worker, like `edit`.
-extension Daemon {
+extension HistoryService {
     func startRecompute(_ id: WorkoutID, overrides: [MetricsOverride], save: Bool) -> ControlReply {
-        var changed = config
-        do { changed.metrics = try config.metrics.overridden(by: overrides) } catch {
+        var changed = context.config
+        do { changed.metrics = try context.config.metrics.overridden(by: overrides) } catch {
             return .value(ControlServer.errorReply(ProtocolError(code: "bad_setting", message: error.description)))
         }
         let settings = MetricsSettings(config: changed)
         let names = overrides.map { "\($0.key)=\($0.value.serialized())" }
-        let units = unitsPair
+        let units = context.unitsPair
         let store = self.store
         let loop = self.loop
         return onBulkWorker(id: id, replyCapacity: 4096) { w in

@@ -1,17 +1,17 @@
 import WorkoutCore
 
-/// Desktop notifications in the shell: events pass the logger's tap; `DesktopNotice` decides
+/// Desktop notifications: events pass the logger's tap; `DesktopNotice` decides
 /// what a chosen event shows, `DesktopNotifier` sends it (asynchronously, on the loop).
-extension Daemon {
+extension IntegrationService {
     func notifyDesktop(_ event: any LogEvent) {
-        let n = config.notifications
+        let n = context.config.notifications
         guard n.desktop, let notice = DesktopNotice.forEvent(name: event.name, message: event.message, fields: event.fields, chosen: n.events,
-                                                                    units: UnitFormatter(config.units)) else { return }
+                                                                    units: UnitFormatter(context.config.units)) else { return }
         let notifier: DesktopNotifier
         if let existing = desktopNotifier {
             notifier = existing
         } else {
-            notifier = DesktopNotifier(loop: loop, environment: environment)
+            notifier = DesktopNotifier(loop: context.loop, environment: context.environment)
             notifier.onProblem = { [unowned self] text in self.log(NotificationLogEvent(problem: text)) }
             desktopNotifier = notifier
         }

@@ -4,40 +4,50 @@ import WorkoutCore
 /// core's `inhibitSleep`/`allowSleep` actions (a workout starts or resumes recording; it is
 /// paused or stopped). With a delay lock, logind's PrepareForSleep flushes and fsyncs the
 /// journal before the lock goes.
-extension Daemon {
-    func makeSleepInhibitor() -> SleepInhibitor? {
+extension IntegrationService {
+    func makeSleepLock() -> SleepLock {
         let address: DBusAddress
-        do { address = try DBusAddress.system(environment: environment) } catch {
-            inhibitorProblem = "no sleep inhibitor: DBUS_SYSTEM_BUS_ADDRESS: \(error)"
-            return nil
+        do { address = try DBusAddress.system(environment: context.environment) } catch {
+            return .none(problem: "no sleep inhibitor: DBUS_SYSTEM_BUS_ADDRESS: \(error)")
         }
-        inhibitorProblem = nil
-        let inhibitor = SleepInhibitor(loop: loop, mode: config.sleepInhibitor, address: address)
-        inhibitor.onPrepareForSleep = { [unowned self] in
-            // Before the lock goes: every fix so far durably in the journal.
-            self.flushJournal()
-            self.log(SleepInhibitorLogEvent.flushedForSleep(error: self.journal.lastError?.description))
-        }
+        let inhibitor = SleepInhibitor(loop: context.loop, mode: context.config.sleepInhibitor, address: address)
+        inhibitor.onPrepareForSleep = { [unowned self] in self.onPrepareForSleep() }
         inhibitor.onChange = { [unowned self] state in
             self.log(SleepInhibitorLogEvent.changed(state))
-            self.publish()
+            self.onSleepLockChanged()
         }
-        return inhibitor
+        return .inhibitor(inhibitor)
+    }
+
+    /// The core's `inhibitSleep`: a workout records.
+    func inhibitSleep() {
+        if case .inhibitor(let i) = sleepLock { i.acquire() }
+    }
+
+    /// The core's `allowSleep`: no workout records.
+    func allowSleep() {
+        if case .inhibitor(let i) = sleepLock { i.release() }
     }
 
     /// `sleepInhibitor` changed on reload: the old lock goes; the new mode applies from the next
     /// start or resume.
     func reconfigureSleepInhibitor() {
-        sleepInhibitor?.release()
-        sleepInhibitor = makeSleepInhibitor()
+        allowSleep()
+        sleepLock = makeSleepLock()
     }
 
     /// For `status`: `{"mode": configured, "held": mode or null, "state": in words}`.
     func sleepInhibitorJSON() -> JSON {
         var o = JSONObject()
-        o["mode"] = .string(config.sleepInhibitor.rawValue)
-        o["held"] = .string(sleepInhibitor?.state.heldMode?.rawValue)
-        o["state"] = .string(sleepInhibitor?.state.description ?? inhibitorProblem ?? "no sleep inhibitor")
+        o["mode"] = .string(context.config.sleepInhibitor.rawValue)
+        switch sleepLock {
+        case .inhibitor(let i):
+            o["held"] = .string(i.state.heldMode?.rawValue)
+            o["state"] = .string(i.state.description)
+        case .none(let problem):
+            o["held"] = .null
+            o["state"] = .string(problem)
+        }
         return .object(o)
     }
 }

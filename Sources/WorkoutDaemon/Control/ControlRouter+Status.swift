@@ -2,7 +2,7 @@ import WorkoutCore
 
 /// The status the daemon shows: `status` replies, `watch` events, the systemd STATUS line.
 /// Rendered from questions on the lifecycle, never by matching its cases.
-extension Daemon {
+extension ControlRouter {
     /// Which status line to encode.
     enum StatusLine {
         /// The reply to `status` and to successful transitions: `{"ok":true,"state":...}`.
@@ -25,20 +25,20 @@ extension Daemon {
         case .reply, .subscribedReply: w.raw("{\"ok\":true")
         case .event: w.raw("{\"event\":\"status\"")
         }
-        w.raw(",\"state\":"); w.string(lifecycle.stateName)
+        w.raw(",\"state\":"); w.string(recording.lifecycle.stateName)
         w.raw(",\"workout\":")
-        if let summary = lifecycle.summary(now: now()) {
-            summary.writeJSON(to: &w, cache: &statusCache, recent: Daemon.statusIntervalLimit)
+        if let summary = recording.lifecycle.summary(now: context.now()) {
+            summary.writeJSON(to: &w, cache: &statusCache, recent: ControlRouter.statusIntervalLimit)
         } else {
             w.null()
             statusCache = SummaryJSONCache()  // no workout: keep no bytes of the last one
         }
-        w.raw(",\"gps\":"); w.value(feeds?.status.json() ?? GPSStatus().json())
-        w.raw(",\"sensors\":"); w.value(sensors?.json() ?? .array([]))
-        w.raw(",\"action\":"); w.string(lifecycle.actionTitle(defaultActivity: config.defaultActivity))
-        w.raw(",\"saveError\":"); w.string(lifecycle.saveError ?? journal.lastError?.description)
-        w.raw(",\"sleepInhibitor\":"); w.value(sleepInhibitorJSON())
-        w.raw(",\"dateSource\":"); w.string(lifecycle.dateSource.describe(sync: clock.sync ?? .unknown))
+        w.raw(",\"gps\":"); w.value(recording.feeds?.status.json() ?? GPSStatus().json())
+        w.raw(",\"sensors\":"); w.value(recording.sensors?.json() ?? .array([]))
+        w.raw(",\"action\":"); w.string(recording.lifecycle.actionTitle(defaultActivity: config.defaultActivity))
+        w.raw(",\"saveError\":"); w.string(recording.lifecycle.saveError ?? recording.journal.lastError?.description)
+        w.raw(",\"sleepInhibitor\":"); w.value(integrations.sleepInhibitorJSON())
+        w.raw(",\"dateSource\":"); w.string(recording.lifecycle.dateSource.describe(sync: context.clock.sync ?? .unknown))
         w.raw(",\"units\":"); w.string(config.units.rawValue)
         w.raw(",\"pause\":"); w.value(pauseJSON())
         if let personalBests { w.raw(",\"personalBests\":"); w.value(.array(personalBests.map { $0.json() })) }
@@ -53,12 +53,12 @@ extension Daemon {
     /// (`reason`: `manual`, or `recovered` when it came back paused after the daemon stopped),
     /// or null when it is not paused.
     func pauseJSON() -> JSON {
-        guard let p = lifecycle.userPause else { return .null }
+        guard let p = recording.lifecycle.userPause else { return .null }
         var o = JSONObject()
         o["reason"] = .string(p.cause.rawValue)
         o["since"] = .string(ISO8601.format(p.since, fractionDigits: 0))
         switch p.cause {
-        case .recovered: o["restoredAt"] = .string(lifecycle.restoredAt.map { ISO8601.format($0, fractionDigits: 0) })
+        case .recovered: o["restoredAt"] = .string(recording.lifecycle.restoredAt.map { ISO8601.format($0, fractionDigits: 0) })
         case .manual, .auto, .signalLost, .device: break
         }
         return .object(o)
@@ -66,7 +66,7 @@ extension Daemon {
 
     /// One line for `systemctl status` (sd_notify STATUS=).
     func statusLine() -> String {
-        lifecycle.headline(now: now(), savedWorkouts: store.count, gpsFix: feeds?.status.fix ?? "none")
+        recording.lifecycle.headline(now: context.now(), savedWorkouts: history.store.count, gpsFix: recording.gpsFix)
     }
 
     /// Tells `watch` subscribers the current status.

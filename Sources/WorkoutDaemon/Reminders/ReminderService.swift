@@ -1,9 +1,39 @@
 import Glibc
 import WorkoutCore
 
-/// Streaks in the shell: the zone comes from the config, $TZ or /etc/localtime; the pure
-/// calculator does the rest. Logged at start-up, on save, and once per day when at risk.
-extension Daemon {
+/// Streaks and habits: the zone comes from the config, $TZ or /etc/localtime; the pure
+/// calculator and habit engine do the rest. Logged at start-up, on save, and once per day when
+/// at risk; the `streak` and `totals` replies. Reads the saved summaries from the history store.
+final class ReminderService {
+    let context: DaemonContext
+    let store: HistoryStore
+    /// Zone rules for streak days (read from /usr/share/zoneinfo once, and on reload).
+    private var zoneCache: (ZoneRules, String)?
+    /// Seconds ticked since start-up.
+    private var ticks = 0
+    /// The streak day of the last "at risk" warning (once per day).
+    private var lastRiskWarningDay: StreakDay?
+    /// Per habit name, the first day of the period of its last at-risk warning.
+    var habitWarnings: [String: StreakDay] = [:]
+
+    init(context: DaemonContext, store: HistoryStore) {
+        self.context = context
+        self.store = store
+    }
+
+    var config: Config { context.config }
+    func now() -> Double { context.now() }
+    func log(_ e: some LogEvent) { context.log(e) }
+
+    /// Once a second; the at-risk warnings are due once a day, so a minute is precise enough.
+    func tick() {
+        ticks &+= 1
+        if ticks % 60 == 0 { checkStreakRisk() }
+    }
+
+    /// A reload may have changed the zone.
+    func configurationChanged() { zoneCache = nil }
+
     /// The zone rules for streak days, read once and again after a reload.
     func streakZone() -> (ZoneRules, String) {
         if let cached = zoneCache { return cached }
@@ -13,7 +43,7 @@ extension Daemon {
     }
 
     private func loadStreakZone() -> (ZoneRules, String) {
-        let name = config.timeZone ?? environment["TZ"].map { $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }
+        let name = config.timeZone ?? context.environment["TZ"].map { $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }
         if let name, !name.isEmpty {
             let file = name.hasPrefix("/") ? name : "/usr/share/zoneinfo/" + name
             if !name.contains(".."), let bytes = try? readFile(file, limit: 1 << 20), let z = try? ZoneRules(tzif: bytes, name: name) { return (z, name) }
@@ -58,13 +88,14 @@ extension Daemon {
         ]
     }
 
-    func logStreaksAtStartup() {
+    func logAtStartup() {
         let (calc, zone) = streakCalculator()
         log(StreakLogEvent.summary(calc.status(history: streakHistory(), now: now()), zone: zone))
         checkStreakRisk()  // at once, not a minute later: a restart late in the day may be the last chance
     }
 
-    func announceStreakAfterSave(_ w: RecordedWorkout) {
+    /// Streak and habit news of a saved workout.
+    func announceAfterSave(_ w: RecordedWorkout) {
         let (calc, _) = streakCalculator()
         let report = StreakReport(saving: StreakWorkout(w.summary, utcOffset: nil), into: streakHistory(excluding: w.id), now: now(), calculator: calc)
         for e in report.events { log(e) }

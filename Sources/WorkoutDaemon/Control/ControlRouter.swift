@@ -1,0 +1,113 @@
+import Glibc
+import WorkoutCore
+
+/// The control router: owns the control server and sends each request to the service that
+/// answers it (the workout's commands to recording; the history's requests to history; streaks
+/// and totals to reminders); `reload` goes back to the daemon, which owns the configuration's
+/// replacement. It encodes the status every reply and `watch` event carries
+/// (`ControlRouter+Status.swift`). Confined to the loop thread.
+final class ControlRouter {
+    let context: DaemonContext
+    let recording: RecordingService
+    let history: HistoryService
+    let reminders: ReminderService
+    let integrations: IntegrationService
+    /// The control server (nil before `start` and after `stop`).
+    private(set) var server: ControlServer?
+    /// The current workout's splits and laps as encoded for the last status line.
+    var statusCache = SummaryJSONCache()
+    /// `reload`: the daemon reads the configuration again and answers.
+    var onReload: () -> JSON = { ControlServer.okReply() }
+
+    init(context: DaemonContext, recording: RecordingService, history: HistoryService, reminders: ReminderService, integrations: IntegrationService) {
+        self.context = context
+        self.recording = recording
+        self.history = history
+        self.reminders = reminders
+        self.integrations = integrations
+    }
+
+    var config: Config { context.config }
+
+    /// Serves the control socket `fd` (`boundPath`: the file to remove at the end, when the
+    /// daemon bound it itself rather than systemd).
+    func start(listenFD fd: Int32, boundPath: String?) {
+        server = ControlServer(loop: context.loop, listenFD: fd, limits: config.limits, boundPath: boundPath) { [unowned self] req, fds in self.handle(req, descriptors: fds) }
+        server?.onDescriptorExhaustion = { [unowned self] out, why in
+            self.context.log(out ? DaemonLogEvent.descriptorsExhausted(why) : DaemonLogEvent.descriptorsAvailable)
+        }
+    }
+
+    /// Stops accepting and closes every client (the shutdown's first step).
+    func stop() {
+        server?.close()
+        server = nil
+    }
+
+    /// A reload replaced the configuration.
+    func configurationChanged() { server?.limits = config.limits }
+
+    /// `descriptors`: what the request carried (SCM_RIGHTS), owned from here on.
+    func handle(_ request: ControlRequest, descriptors: [Int32] = []) -> ControlReply {
+        // Every feed line sent before a stop (pause, lap ...) counts in it (`simulate FILE; stop`);
+        // other requests are not held up by a flood on the feed socket.
+        if request.readsFeedFirst { recording.catchUpFeeds() }
+        switch request {
+        case .status: return .encodedSuccess(encodedStatus(.reply))
+        case .watch: return .encodedSuccess(encodedStatus(.subscribedReply))
+        case .start(let activity): return answer(recording.start(activity))
+        case .pause: return answer(recording.pause())
+        case .resume: return answer(recording.resume())
+        case .lap: return answer(recording.lap())
+        case .marker(let text): return answer(recording.marker(text))
+        case .stop:
+            // The reply names the personal bests the workout set (docs/protocol.md).
+            if let refusal = recording.stop() { return answer(refusal) }
+            let bests = recording.lifecycle.summary(now: context.now()).map(history.personalBests(of:)) ?? []
+            return .encodedSuccess(encodedStatus(.reply, personalBests: bests))
+        case .toggle: return answer(recording.toggle())
+        case .activities:
+            return .value(ControlServer.okReply([("activities", .array(ActivityType.allCases.map { $0.json() }))]))
+        case .list(let filter): return history.list(filter)
+        case .show(let id): return history.show(id)
+        case .export(let id, let format): return history.startExport(id, format, into: nil)
+        case .exportTo(let id, let format): return history.startExport(id, format, into: descriptors[0])
+        case .importFiles(let files, let activity):
+            return history.startImport(files.map { .init(source: .path($0), file: $0) }, activity: activity, streamed: false)
+        case .importDescriptors(let items, let activity):
+            let batch = zip(items, descriptors).map { item, fd in
+                ImportBatch.Item(source: .descriptor(fd), file: item.file, activity: item.activity, title: item.title)
+            }
+            return history.startImport(batch, activity: activity, streamed: true)
+        case .edit(let id, let activity): return history.startEdit(id, activity: activity)
+        case .recompute(let id, let overrides, let save): return history.startRecompute(id, overrides: overrides, save: save)
+        case .delete(let id): return history.delete(id)
+        case .undelete(let id): return history.undelete(id)
+        case .streak:
+            return .value(ControlServer.okReply([("streak", reminders.streakJSON()), context.unitsPair]))
+        case .totals(let per, let activity):
+            return .value(ControlServer.okReply([("totals", reminders.totalsJSON(per, activity: activity)), context.unitsPair]))
+        case .reload:
+            return .value(onReload())
+        case .debugHang:
+            guard context.testHooks else { return .value(ControlServer.errorReply(ProtocolError(code: "unknown_command", message: "unknown command 'debug-hang'"))) }
+            while true { sleep(3600) }  // test-only: a hung main loop, for the watchdog test
+        }
+    }
+
+    /// A workout command's answer: the status, or the refusal in words.
+    private func answer(_ refusal: LifecycleRefusal?) -> ControlReply {
+        guard let refusal else { return .encodedSuccess(encodedStatus(.reply)) }
+        return .value(ControlServer.errorReply(ProtocolError(code: refusal.code, message: refusal.message)))
+    }
+}
+
+extension ActivityType {
+    func json() -> JSON {
+        [
+            "name": .string(rawValue), "displayName": .string(displayName), "supportsGPS": .bool(supportsGPS),
+            "effort": .string(effortDisplay.rawValue), "autoPauseSpeed": .number(autoPauseSpeed), "maxPlausibleSpeed": .number(maxPlausibleSpeed),
+            "met": .number(met), "tcxSport": .string(tcxSport.rawValue), "bestEfforts": .bool(tracksBestEfforts),
+        ]
+    }
+}

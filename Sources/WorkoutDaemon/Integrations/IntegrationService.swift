@@ -1,0 +1,43 @@
+import WorkoutCore
+
+/// What the daemon tells the rest of the system: hook programs and desktop notifications (both
+/// fed from the logger's tap, so every log event can trigger them), and the logind lock on sleep
+/// while a workout records. Reports what others must do through closures; holds no other service.
+/// `@unchecked Sendable`: confined to the loop thread; hook threads only `post` closures to it.
+final class IntegrationService: @unchecked Sendable {
+    let context: DaemonContext
+    /// Runs hook programs (config `hooks`) off the loop; set by `start()`.
+    var hookRunner: HookRunner?
+    /// Desktop notifications (config `notifications`), created at the first notice.
+    var desktopNotifier: DesktopNotifier?
+    /// The logind lock on sleep, or why there is none.
+    var sleepLock = SleepLock.none(problem: "no sleep inhibitor")
+    /// A suspend is announced: every fix so far must be durably in the journal before the lock
+    /// goes (the daemon flushes the journal there, synchronously).
+    var onPrepareForSleep: () -> Void = {}
+    /// The sleep inhibitor's state changed (status shows it).
+    var onSleepLockChanged: () -> Void = {}
+
+    /// The lock on sleep: an inhibitor talking to logind, or none (no system bus address).
+    enum SleepLock {
+        case none(problem: String)
+        case inhibitor(SleepInhibitor)
+    }
+
+    init(context: DaemonContext) {
+        self.context = context
+    }
+
+    func log(_ e: some LogEvent) { context.log(e) }
+
+    /// Starts the hook runner, taps the logger and prepares the sleep inhibitor.
+    func start() {
+        installHooks()
+        sleepLock = makeSleepLock()
+    }
+
+    /// A reload replaced the configuration (`changed`: its changed keys).
+    func configurationChanged(_ changed: [String]) {
+        if changed.contains("sleepInhibitor") { reconfigureSleepInhibitor() }
+    }
+}

@@ -1,0 +1,319 @@
+import Dispatch
+import Glibc
+import WorkoutCore
+
+/// Records workouts: owns the lifecycle, its journal, the GPS feeds and the heart-rate sensors,
+/// and performs the actions the core returns (`perform`), deciding nothing itself. What other
+/// services must do (tell `watch` subscribers, hold a lock on sleep, announce a saved workout)
+/// it reports through `onEvent`; it holds no other service.
+/// Everything runs on the loop thread; the saver and the journal's fsync run on queues of their
+/// own and post their results back.
+/// `@unchecked Sendable`: confined to the loop thread; other threads only `post` closures to it.
+final class RecordingService: @unchecked Sendable {
+    /// What the recording service tells the daemon.
+    enum Event {
+        /// The state changed (`publish`, `manager`: also the service manager's STATUS line) or
+        /// the numbers moved (`publishProgress`).
+        case changed(manager: Bool)
+        /// A workout records: hold the lock on sleep.
+        case inhibitSleep
+        /// No workout records any more: let the lock on sleep go.
+        case allowSleep
+        /// A workout's save is durable: announce it (personal bests, streaks, habits).
+        case saved(RecordedWorkout)
+        /// A save finished, well or not (the shutdown waits for the first one).
+        case saveFinished
+    }
+
+    private let context: DaemonContext
+    /// Where saves go.
+    private let store: HistoryStore
+    private(set) var lifecycle = WorkoutLifecycle()
+    let journal: Journal
+    /// The GPS side (`start` opens the feed socket; the core's `openGPS` the sources).
+    private(set) var feeds: FeedHub?
+    /// Heart-rate sensors (`sensors`), opened while a workout that uses them records.
+    private(set) var sensors: SensorHub?
+    private let saver = DispatchQueue(label: "workoutd.saver")
+    /// Where the journal's periodic fsync runs, off the event loop.
+    private let journalSyncer = DispatchQueue(label: "workoutd.journal-sync")
+    private var statusLogTimer: RepeatingTimer?
+    var onEvent: (Event) -> Void = { _ in }
+
+    init(context: DaemonContext, store: HistoryStore) {
+        self.context = context
+        self.store = store
+        self.journal = Journal(path: context.paths.journalFile)
+    }
+
+    private var loop: EventLoop { context.loop }
+    private var config: Config { context.config }
+    private func now() -> Double { context.now() }
+    private func log(_ e: some LogEvent) { context.log(e) }
+
+    /// Opens the feed socket and the sensors' hub, and restores an interrupted workout.
+    func start() {
+        feeds = FeedHub(loop: loop, feeds: config.feeds, paths: context.paths, maxClients: config.limits.maxClients, clock: context.clock) { [unowned self] report in
+            self.feedReported(report)
+        }
+        sensors = SensorHub(loop: loop, configs: config.sensors, clock: context.clock, environment: context.environment) { [unowned self] report in
+            self.sensorReported(report)
+        }
+        restoreJournalIfAny()
+        rescheduleStatusLog()
+    }
+
+    // MARK: - Commands
+
+    /// `start`: a new workout.
+    func start(_ activity: ActivityType) -> LifecycleRefusal? {
+        let t = now()
+        return apply(lifecycle.start(activity, id: newWorkoutID(t), at: t, settings: context.metricsSettings()))
+    }
+
+    func pause() -> LifecycleRefusal? { apply(lifecycle.pause(at: now())) }
+    func resume() -> LifecycleRefusal? { apply(lifecycle.resume(at: now())) }
+    func lap() -> LifecycleRefusal? { apply(lifecycle.lap(at: now())) }
+    func marker(_ text: String?) -> LifecycleRefusal? { apply(lifecycle.marker(text, at: now())) }
+    func stop() -> LifecycleRefusal? { apply(lifecycle.stop(at: now())) }
+
+    func toggle() -> LifecycleRefusal? {
+        let t = now()
+        return apply(lifecycle.toggle(defaultActivity: config.defaultActivity, id: newWorkoutID(t), at: t, settings: context.metricsSettings()))
+    }
+
+    /// Every feed line sent before a request that reads them (pause, lap, stop ...) counts in it.
+    func catchUpFeeds() { feeds?.catchUp() }
+
+    private func apply(_ outcome: WorkoutLifecycle.Outcome) -> LifecycleRefusal? {
+        switch outcome {
+        case .success(let actions): perform(actions); return nil
+        case .failure(let refusal): return refusal
+        }
+    }
+
+    private func newWorkoutID(_ t: Double) -> WorkoutID {
+        WorkoutID(start: t, suffix: UInt16.random(in: 0...UInt16.max))
+    }
+
+    // MARK: - Performing the core's actions
+
+    /// Performs the actions a transition returned, in order.
+    func perform(_ actions: [LifecycleAction]) {
+        for action in actions {
+            switch action {
+            case .openGPS: feeds?.open()
+            case .closeGPS: feeds?.close()
+            case .openSensors: sensors?.open()
+            case .closeSensors: sensors?.close()
+            case .inhibitSleep: onEvent(.inhibitSleep)
+            case .allowSleep: onEvent(.allowSleep)
+            case .journal(let record): journal.append(record)
+            case .keepJournalAside(let reason, let badBytes):
+                if let aside = journal.keepAside(reason: reason, now: now()) {
+                    if let e = journal.readError {
+                        log(DaemonLogEvent.journalUnreadableKeptAside(path: aside, reason: e.description))
+                    } else {
+                        log(DaemonLogEvent.journalKeptAside(path: aside, bytes: badBytes, skipped: 0))
+                    }
+                }
+            case .save(let workout): beginSave(workout)
+            case .retrySave(let id, let after): loop.after(after) { [unowned self] in self.perform(self.lifecycle.retrySave(id)) }
+            case .setJournalAside(let id):
+                if let aside = journal.setAside(id) { log(DaemonLogEvent.journalSetAside(id: id.rawValue, path: aside)) }
+            case .removeSetAsideJournal(let id):
+                let paths = journal.setAsideFiles(id)
+                saver.async { for path in paths { _ = unlink(path) } }  // freeing a long journal's blocks is slow: off the loop
+            case .removeJournal:
+                // The unlinked file's blocks are freed on the saver's thread, not the loop's.
+                let saver = self.saver
+                journal.remove { fd in saver.async { _ = close(fd) } }
+            case .announceSaved(let workout): announceSaved(workout)
+            case .log(let event): log(event)
+            case .logRecorder(let event): log(event)
+            case .publish: onEvent(.changed(manager: true))
+            case .publishProgress: onEvent(.changed(manager: false))
+            case .shiftClock(let seconds):
+                context.clock.shift(by: seconds)
+                feeds?.workoutClockShifted(by: seconds)
+                log(ClockLogEvent.dates(lifecycle.dateSource.describe(sync: context.clock.sync ?? .unknown)))
+            }
+        }
+        context.clock.track(workoutInProgress: lifecycle.hasWorkoutInProgress)
+    }
+
+    /// What the feed hub reported.
+    private func feedReported(_ report: FeedHub.Report) {
+        switch report {
+        case .fix(let fix): perform(lifecycle.fixReceived(fix, at: now()))
+        case .sourceChanged(let replay): perform(lifecycle.feedSourceChanged(replay: replay, at: now()))
+        case .replayEnded: perform(lifecycle.replayEnded(at: now()))
+        case .segmentBreak: perform(lifecycle.segmentBreakReceived(at: now()))
+        case .readTurnEnded: journal.writeBuffered()  // a killed process then loses no counted fix
+        case .heartRate(let r): perform(lifecycle.heartRateReceived(time: r.time, bpm: r.bpm, rr: r.rr1024, at: now()))
+        case .log(let event): log(event)
+        }
+    }
+
+    /// What the heart-rate sensors reported.
+    private func sensorReported(_ report: SensorHub.Report) {
+        switch report {
+        case .reading(let bpm, let rr): perform(lifecycle.heartRateReceived(time: nil, bpm: bpm, rr: rr, at: now()))
+        case .stopped: perform(lifecycle.heartRateStopped(at: now()))
+        case .log(let event): log(event)
+        }
+    }
+
+    // MARK: - Saving
+
+    private func beginSave(_ workout: RecordedWorkout) {
+        journal.flush(alive: nil)
+        let store = self.store
+        let loop = self.loop
+        saver.async {
+            let t0 = EventLoop.monotonic()
+            let result: Result<Double, SystemError>
+            do { try store.save(workout); result = .success((EventLoop.monotonic() - t0) * 1000) }
+            catch let e as SystemError { result = .failure(e) }
+            catch { result = .failure(SystemError("save", code: EIO)) }
+            MemoryPolicy.returnFreedMemory()
+            loop.post { [unowned self] in self.saveFinished(workout, result) }
+        }
+    }
+
+    private func saveFinished(_ workout: RecordedWorkout, _ result: Result<Double, SystemError>) {
+        switch result {
+        case .success(let ms):
+            log(DaemonLogEvent.saved(workout.summary, path: store.path(of: workout.id), milliseconds: ms))
+            perform(lifecycle.saveSucceeded(workout.id))
+        case .failure(let e):
+            perform(lifecycle.saveFailed(workout.id, error: e.description))
+        }
+        onEvent(.saveFinished)
+    }
+
+    private func announceSaved(_ workout: RecordedWorkout) {
+        let s = workout.summary
+        let duration = max(0, (s.endedAt ?? s.startedAt) - s.startedAt)
+        // Recording health is about GPS fixes: nothing to say for yoga or strength training.
+        if s.activity.supportsGPS {
+            log(DaemonLogEvent.health(s, fixRate: duration > 0 ? Double(s.pointCount) / duration : 0))
+        }
+        onEvent(.saved(workout))
+    }
+
+    // MARK: - Restoring
+
+    private func restoreJournalIfAny() {
+        // Finished workouts whose save had not succeeded when the next one started: save them.
+        for path in journal.setAsidePaths() {
+            guard let recovery = Journal(path: path).recover(now: now()) else { continue }
+            perform(lifecycle.restoredSetAside(recovery.records, settings: context.metricsSettings()))
+        }
+        guard journal.exists else { return }
+        _ = lifecycle.beginRestore()
+        context.notifier.notify(["STATUS=Restoring an interrupted workout"])
+        guard let recovery = journal.recover(now: now()) else {
+            perform(lifecycle.restoreFailed())
+            return
+        }
+        if let aside = recovery.keptAside { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: recovery.badBytes, skipped: recovery.skippedRecords)) }
+        if let e = recovery.asideError { log(DaemonLogEvent.journalTornEndCut(bytes: recovery.tornBytes, skipped: recovery.skippedRecords, reason: e.description)) }
+        // The restored workout's clock never runs behind its journal (a wall clock stepped back
+        // while the daemon was down); the daemon's own clock is not moved (docs/time.md).
+        context.clock.restore(journalLast: recovery.records.compactMap(\.aliveTime).max())
+        perform(lifecycle.restored(recovery.records, badBytes: recovery.badBytes, at: now(),
+                                   autoResume: config.autoResumeAfterRestore, settings: context.metricsSettings()))
+    }
+
+    // MARK: - Timers
+
+    /// Once a second: the clocks, the lifecycle's tick, the sensors' silence.
+    func tick() {
+        checkClocks()
+        perform(lifecycle.tick(at: now()))
+        sensors?.tick()
+    }
+
+    /// Once a second (docs/time.md): suspends and wall-clock steps are logged (a suspend during
+    /// a workout goes on its timeline through the core), and so is a change of the kernel's
+    /// synchronization; then the core says whether the workout's dates move to a GPS
+    /// receiver's or back.
+    private func checkClocks() {
+        let (events, sync) = context.clock.check()
+        for event in events {
+            log(ClockLogEvent.system(event))
+            if case .suspended(let seconds, _, _) = event {
+                let t = now()
+                perform(lifecycle.suspended(from: t - seconds, to: t))
+            }
+        }
+        if let sync { log(ClockLogEvent.sync(sync)) }
+        perform(lifecycle.datesChecked(sync: context.clock.sync ?? .unknown, receiver: feeds?.receiverClock ?? ReceiverClock()))
+    }
+
+    /// The journal's periodic flush (`journalFlushSeconds`, and before a suspend): an `alive`
+    /// record, fsync'd off the loop.
+    func flushJournal() {
+        guard lifecycle.hasWorkoutInProgress else { return }
+        let loop = self.loop
+        journal.flushInBackground(alive: now(), on: journalSyncer) { error in
+            loop.post { [unowned self] in
+                self.journal.backgroundSyncFinished(error)
+                if let error { self.log(DaemonLogEvent.journalWriteFailed(error.description)) }
+            }
+        }
+        if let e = journal.lastError { log(DaemonLogEvent.journalWriteFailed(e.description)) }
+    }
+
+    /// A suspend is announced: every fix so far durably in the journal before the lock on sleep goes.
+    func flushForSleep() {
+        flushJournal()
+        log(SleepInhibitorLogEvent.flushedForSleep(error: journal.lastError?.description))
+    }
+
+    private func rescheduleStatusLog() {
+        statusLogTimer?.cancel()
+        statusLogTimer = nil
+        guard config.statusLogSeconds > 0 else { return }
+        statusLogTimer = loop.every(config.statusLogSeconds) { [unowned self] in
+            guard self.lifecycle.hasWorkoutInProgress, let s = self.lifecycle.summary(now: self.now()) else { return }
+            self.log(DaemonLogEvent.status(s, state: self.lifecycle.stateName, fix: self.gpsFix, units: self.config.units))
+        }
+    }
+
+    /// The fix of the feeding source in words (`none` without GPS).
+    var gpsFix: String { feeds?.status.fix ?? "none" }
+
+    // MARK: - Reload and shutdown
+
+    /// A reload replaced the configuration: feeds, sensors and the status log follow it.
+    func configurationChanged() {
+        rescheduleStatusLog()
+        feeds?.maxClients = config.limits.maxClients
+        feeds?.configure(config.feeds)
+        sensors?.configure(config.sensors)
+    }
+
+    /// After a reload: the workout in progress is measured with the new settings from now.
+    func settingsChanged() {
+        perform(lifecycle.settingsChanged(context.metricsSettings(), at: now()))
+    }
+
+    /// Shutdown: feeds and sensors close, the workout in progress stays in the journal for the
+    /// next start (`WorkoutLifecycle.shutDown`: a restart does not end a workout).
+    func shutDown() {
+        statusLogTimer?.cancel()
+        feeds?.shutdown()
+        sensors?.shutdown()
+        perform(lifecycle.shutDown(at: now(), journalWritable: journal.lastError == nil))
+    }
+
+    /// Whether the shutdown must still wait for a save (the first one in flight).
+    var isSaving: Bool { lifecycle.firstSaveRunning }
+
+    /// At exit the fsync is waited for (the periodic one runs in the background).
+    func finish() {
+        if lifecycle.hasWorkoutInProgress { journal.flush(alive: now()) }
+    }
+}

@@ -1,0 +1,47 @@
+import WorkoutCore
+
+/// What every service of the daemon shares: the loop they all run on, the configuration in
+/// force (one owner: replaced here on reload, read by each service when it needs it), the log,
+/// the service manager, the paths and the clock. Confined to the loop thread.
+final class DaemonContext {
+    let loop: EventLoop
+    let paths: Paths
+    let environment: [String: String]
+    /// Where the configuration is read from (and read again on reload).
+    let configPath: String
+    var config: Config
+    let logger: Logger
+    let notifier: SystemdNotifier
+    /// Where every `now` handed to the core comes from.
+    let clock: DaemonClock
+    /// `WORKOUTD_TEST_HOOKS=1`: the test-only requests and faults are enabled.
+    let testHooks: Bool
+
+    init(loop: EventLoop, config: Config, configPath: String, paths: Paths, environment: [String: String]) {
+        self.loop = loop
+        self.config = config
+        self.configPath = configPath
+        self.paths = paths
+        self.environment = environment
+        self.logger = Logger(environment: environment, minimumLevel: config.logLevel)
+        self.notifier = SystemdNotifier(environment: environment)
+        self.clock = DaemonClock()
+        self.testHooks = environment["WORKOUTD_TEST_HOOKS"] == "1"
+    }
+
+    /// The daemon's clock (`DaemonClock`).
+    func now() -> Double { clock.now() }
+
+    func log(_ e: some LogEvent) { logger.log(e, wallTime: now()) }
+
+    /// The log file and level as the configuration says (start-up and reload).
+    func configureLog() {
+        logger.configureFile(path: config.log.file ? paths.logFile : nil, maxBytes: config.log.maxFileBytes, keep: config.log.keepFiles)
+        logger.minimumLevel = config.logLevel
+    }
+
+    func metricsSettings() -> MetricsSettings { MetricsSettings(config: config) }
+
+    /// `"units"` for replies a person reads: the config's display units (`metric`, `imperial`).
+    var unitsPair: (String, JSON) { ("units", .string(config.units.rawValue)) }
+}
