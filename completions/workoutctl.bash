@@ -31,13 +31,23 @@ _workoutctl() {
         cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
         words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
     fi
+    # Every command of `workoutctl --help` (CommandHelp.all; a test keeps the two in step).
     local commands="start pause resume lap marker stop toggle status watch activities list show
-        export import recompute streak simulate reload"
+        open export import edit recompute streak totals simulate reload delete undelete"
 
     # options taking a value
     case $prev in
         --socket) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --format) COMPREPLY=($(compgen -W "gpx tcx json" -- "$cur")); return ;;
+        --format)
+            if [[ " ${words[*]} " == *" watch "* ]]; then
+                COMPREPLY=($(compgen -W "text waybar i3bar" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -W "gpx tcx json fit" -- "$cur"))
+            fi
+            return ;;
+        --effort) COMPREPLY=($(compgen -W "1 2 3 4 5 6 7 8 9 10" -- "$cur")); return ;;
+        --title|--notes|--gear|--limit|--hr|--from|--to) return ;;
+        --feed-socket) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --activity) COMPREPLY=($(compgen -W "$(_workoutctl_activities)" -- "$cur")); return ;;
         --speed) COMPREPLY=($(compgen -W "1 2 5 10 60" -- "$cur")); return ;;
@@ -76,7 +86,31 @@ _workoutctl() {
                 COMPREPLY=($(compgen -W "$(_workoutctl_ids)" -- "$cur"))
             fi ;;
         show)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--charts" -- "$cur"))
+            elif ((nargs == 1)); then
+                COMPREPLY=($(compgen -W "$(_workoutctl_ids)" -- "$cur"))
+            fi ;;
+        open)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--print" -- "$cur"))
+            elif ((nargs == 1)); then
+                COMPREPLY=($(compgen -W "$(_workoutctl_ids)" -- "$cur"))
+            fi ;;
+        delete|undelete)
             ((nargs == 1)) && COMPREPLY=($(compgen -W "$(_workoutctl_ids)" -- "$cur")) ;;
+        edit)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--activity --title --notes --gear --effort" -- "$cur"))
+            elif ((nargs == 1)); then
+                COMPREPLY=($(compgen -W "$(_workoutctl_ids)" -- "$cur"))
+            fi ;;
+        list)
+            [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--from --to --activity --limit" -- "$cur")) ;;
+        totals)
+            [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--week --month --year --activity" -- "$cur")) ;;
+        watch)
+            [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--format" -- "$cur")) ;;
         export)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--format --output" -- "$cur"))
@@ -87,12 +121,12 @@ _workoutctl() {
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--activity" -- "$cur"))
             else
-                COMPREPLY=($(compgen -f -X '!*.@(gpx|GPX|tcx|TCX|nmea|NMEA|log|LOG|txt)' -- "$cur")
+                COMPREPLY=($(compgen -f -X '!*.@(gpx|GPX|tcx|TCX|fit|FIT|nmea|NMEA|log|LOG|txt|gz|GZ)' -- "$cur")
                            $(compgen -d -- "$cur"))
             fi ;;
         simulate)
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--speed" -- "$cur"))
+                COMPREPLY=($(compgen -W "--speed --loop --activity --hr --feed-socket" -- "$cur"))
             else
                 COMPREPLY=($(compgen -f -X '!*.@(gpx|GPX|nmea|NMEA|log|LOG|txt)' -- "$cur")
                            $(compgen -d -- "$cur"))

@@ -17,6 +17,11 @@
 //   dbus      DBusMessageFramer + DBusMessage.decode (the system and session bus connections)
 //   native    WorkoutFile.decode (saved workouts; export and edit load them): its fast path and
 //             the general decoder give the same workout or the same error
+//   http      HTTPRequestParser (the web pages' server) with WebRoute and WebAccess on each
+//             request: the same requests whatever the split, never more buffered than the limits
+//   web       the web pages' renderers (workout, live, history, records, calendar pages, route,
+//             charts, terminal charts) on a workout built from the input: valid UTF-8 out, at
+//             most LineChart.maxVertices per chart
 //
 // Besides "does not crash" (ASan and Swift's own traps make any memory error, overflow or
 // out-of-range index fatal), each target checks a property that a stream decoder must have:
@@ -26,11 +31,11 @@
 // (same byte order) to bytes that decode to the same message and encode to the same bytes.
 import Glibc
 
-private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm, cpm, csc, native }
+private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm, cpm, csc, native, http, web }
 
 nonisolated(unsafe) private var target: Target = {
     guard let name = getenv("FUZZ_TARGET").map({ String(cString: $0) }), let t = Target(rawValue: name) else {
-        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm cpm csc native\n", stderr)
+        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm cpm csc native http web\n", stderr)
         exit(2)
     }
     return t
@@ -263,6 +268,101 @@ private func csc(_ bytes: [UInt8]) {
     }
 }
 
+/// HTTP requests: whatever the split, the same requests and the same refusal; the parser never
+/// holds more than its limits; routing and access decisions take any request.
+private func http(_ bytes: [UInt8]) {
+    let (cut, body) = splitPoint(bytes)
+    let limits = HTTPLimits(requestLineBytes: 256, headerBytes: 512, headerCount: 8, bodyBytes: 256)
+    func run(_ chunks: [ArraySlice<UInt8>]) -> [String] {
+        var p = HTTPRequestParser(limits: limits)
+        var out: [String] = []
+        for chunk in chunks {
+            p.append(Array(chunk))
+            loop: while true {
+                switch p.next() {
+                case .request(let r):
+                    out.append("\(r.method.name) \(r.target) \(r.headers.count) \(r.body.count)")
+                    _ = WebRoute(r)
+                    _ = WebAccess(token: "t0k", port: 8765).decide(r)
+                    _ = r.keepsAlive
+                    let form = PercentEncoding.form(String(decoding: r.body, as: UTF8.self))
+                    _ = WebAccess(token: "t0k", port: 8765).formTokenMatches(form)
+                case .needMore: break loop
+                case .failure(let e):
+                    out.append("failure \(e.status.code)")
+                    return out
+                }
+            }
+            if p.pendingBytes > 256 + 512 + 256 + 2 { violated("parser holds \(p.pendingBytes) bytes") }
+        }
+        return out
+    }
+    let whole = run([body])
+    let split = run([body.prefix(cut), body.dropFirst(cut)])
+    if whole != split { violated("requests differ by split at \(cut): \(whole) vs \(split)") }
+}
+
+/// A workout built from the input (points, heart rate, events, laps) through every renderer.
+private func web(_ bytes: [UInt8]) {
+    var k = 0
+    func next() -> UInt8 { defer { k += 1 }; return k < bytes.count ? bytes[k] : 0 }
+    func next16() -> Int { Int(next()) << 8 | Int(next()) }
+    let start = 1_790_000_000.0
+    var points: [TrackPoint] = [], events: [WorkoutEvent] = [], hr: [HeartRateSample] = []
+    var t = start, lat = 47.0, lon = 8.0, segment = 0
+    while k + 8 <= bytes.count {
+        let op = next()
+        t += Double(next()) * (op & 1 == 0 ? 1 : 0.1)
+        switch op % 8 {
+        case 0, 1, 2, 3:
+            lat += Double(Int8(bitPattern: next())) * 1e-5
+            lon += Double(Int8(bitPattern: next())) * 1e-5
+            let alt = next16()
+            let extra = next()
+            var f = Fix(time: t, latitude: op == 3 ? .nan : lat, longitude: lon, altitude: extra & 1 == 0 ? Double(alt) - 1000 : nil)
+            if extra & 2 != 0 { f.heartRate = Int(next()) }
+            if extra & 4 != 0 { f.power = next16() }
+            if extra & 8 != 0 { f.cadence = Int(next()) }
+            if extra & 16 != 0 { segment += 1 }
+            if extra & 32 != 0 { f.speed = Double(next()) / 10 }
+            let rejection: RejectionReason? = extra & 64 != 0 ? RejectionReason.allCases[Int(extra >> 4) % RejectionReason.allCases.count] : nil
+            points.append(TrackPoint(fix: f, rejection: rejection, segment: segment))
+        case 4:
+            let kind = WorkoutEventKind.allCases[Int(next()) % WorkoutEventKind.allCases.count]
+            events.append(WorkoutEvent(kind: kind, time: t - Double(next()), cause: PauseCause.allCases[Int(op >> 3) % PauseCause.allCases.count], text: next() & 1 == 0 ? "<b>&\"x'" : nil))
+        case 5:
+            let b = next()
+            hr.append(HeartRateSample(time: t, bpm: b == 0 ? nil : Int(b)))
+        default:
+            t -= Double(next())  // out of order
+        }
+    }
+    var s = WorkoutSummary(id: WorkoutID(start: start, suffix: 1), activity: ActivityType.allCases[Int(bytes.first ?? 0) % ActivityType.allCases.count],
+                           startedAt: start, endedAt: t, elapsedSeconds: t - start, movingSeconds: (t - start) / 2,
+                           distanceMeters: Double(bytes.count) * 10, elevationGainMeters: 12, pointCount: points.count)
+    if (bytes.last ?? 0) & 1 == 0 { s.heartRateZoneBounds = [100, 120, 140, 160, 180]; s.heartRateZoneSeconds = [1, 2, 3, 4, 5, 6] }
+    s.laps = [LapSummary(index: 0, trigger: .manual, startTime: start, endTime: start + 60, elapsedSeconds: 60, movingSeconds: 60, distanceMeters: 100),
+              LapSummary(index: 1, trigger: .end, startTime: start + 60, endTime: t, elapsedSeconds: 60, movingSeconds: 60, distanceMeters: 100)]
+    s.splits = s.laps
+    s.bestEfforts = [BestEffort(distanceMeters: 1000, seconds: 300, startTime: start)]
+    hr.sort { $0.time < $1.time }
+    let w = Workout(summary: s, points: points, events: events, heartRate: HeartRateSeries(samples: hr))
+    let c = WebPageContext(units: (bytes.count & 1 == 0) ? .metric : .imperial, calendar: StreakCalculator(zone: .utc), now: t, formToken: "tok", version: "fuzz")
+    for view in [WorkoutView(), WorkoutView(x: .time, colouring: .heartRate)] {
+        var report = WorkoutPage.Report()
+        let page = WorkoutPage(workout: w, view: view).render(c, report: &report)
+        if String(validating: page, as: UTF8.self) == nil { violated("workout page is not UTF-8") }
+        for chart in report.charts where chart.vertices > LineChart.maxVertices { violated("\(chart.name) drew \(chart.vertices) vertices") }
+    }
+    let live = LiveSnapshot(state: "active", summary: s, points: points, events: events)
+    _ = LivePage.render(live, c)
+    _ = LivePage.event(live, c, wasRecording: false)
+    _ = HistoryPage(summaries: [s, s], filter: HistoryFilter()).render(c)
+    _ = RecordsPage(summaries: [s]).render(c)
+    _ = CalendarPage(summaries: [s], year: nil, streaks: nil, habits: []).render(c)
+    for chart in TerminalChart.charts(of: w, units: .metric, columns: 60) { _ = chart.lines(rows: 4) }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
@@ -279,6 +379,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .native: native(bytes)
     case .cpm: cpm(bytes)
     case .csc: csc(bytes)
+    case .http: http(bytes)
+    case .web: web(bytes)
     }
     return 0
 }

@@ -4,7 +4,8 @@
 #     scripts/install.sh
 # Installs:
 #   ~/.local/bin/workoutd, ~/.local/bin/workoutctl
-#   ~/.config/systemd/user/workoutd.service, workoutd.socket   ($XDG_CONFIG_HOME honoured)
+#   ~/.config/systemd/user/workoutd.service, workoutd.socket, workoutd-web.socket (optional,
+#   not enabled: docs/systemd.md)                                ($XDG_CONFIG_HOME honoured)
 #   ~/.local/share/man/man1/workoutd.1, workoutctl.1            ($XDG_DATA_HOME honoured)
 #   ~/.local/share/bash-completion/completions/workoutctl
 # then prints the command that enables the service. Options:
@@ -48,7 +49,7 @@ done
 echo "==> installing"
 install -d -m 0755 "$bindir" "$unitdir" "$mandir" "$compdir"
 install -m 0755 "$bin/workoutd" "$bin/workoutctl" "$bindir/"
-install -m 0644 systemd/workoutd.service systemd/workoutd.socket "$unitdir/"
+install -m 0644 systemd/workoutd.service systemd/workoutd.socket systemd/workoutd-web.socket "$unitdir/"
 install -m 0644 man/workoutd.1 man/workoutctl.1 "$mandir/"
 install -m 0644 completions/workoutctl.bash "$compdir/workoutctl"
 # The service is sandboxed (ProtectSystem=strict): its writable directories must exist.

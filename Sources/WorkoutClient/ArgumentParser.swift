@@ -180,7 +180,14 @@ public enum ArgumentParser {
             let (p, _) = try split([])
             let text = p.joined(separator: " ")
             return .send(.marker(text.isEmpty ? nil : text))
-        case "show": return .send(.show(try workoutID(try split([]).positional)))
+        case "show":
+            let (p, opts) = try split([], flags: ["--charts"])
+            let id = try workoutID(p)
+            return opts.isEmpty ? .send(.show(id)) : .showCharts(id)
+        case "open":
+            let (p, opts) = try split([], flags: ["--print"])
+            guard p.count <= 1 else { throw UsageError("open takes at most one workout ID", command: name) }
+            return .open(p.isEmpty ? nil : try workoutID(p), print: !opts.isEmpty)
         case "delete": return .send(.delete(try workoutID(try split([]).positional)))
         case "undelete": return .send(.undelete(try workoutID(try split([]).positional)))
         case "list":
@@ -226,10 +233,27 @@ public enum ArgumentParser {
             for (_, v) in opts { a = try activity(v) }
             return .importFiles(ImportOptions(paths: p.map { absolute($0, cwd: cwd) }, activity: a))
         case "edit":
-            let (p, opts) = try split(["--activity"])
+            let (p, opts) = try split(["--activity", "--title", "--notes", "--gear", "--effort"])
             let id = try workoutID(p)
-            guard let a = opts.last?.1 else { throw UsageError("edit needs --activity ACTIVITY", command: name) }
-            return .send(.edit(id, try activity(a)))
+            var edit = WorkoutEdit()
+            for (k, v) in opts {
+                let text: FieldEdit<String> = WorkoutAnnotation.cleaned(v).map { .set($0) } ?? .clear
+                switch k {
+                case "--activity": edit.activity = try activity(v)
+                case "--title": edit.title = text
+                case "--notes": edit.notes = text
+                case "--gear": edit.gear = text
+                default:
+                    if WorkoutAnnotation.cleaned(v) == nil || v == "none" { edit.effort = .clear; continue }
+                    guard let n = Int(v) else { throw UsageError("--effort needs a number 1-10 (or \"\" to clear), not '\(v)'", command: name) }
+                    edit.effort = .set(n)
+                }
+            }
+            if let problem = edit.problem { throw UsageError(problem, command: name) }
+            guard !edit.isEmpty else {
+                throw UsageError("edit needs at least one of --activity, --title, --notes, --gear, --effort", command: name)
+            }
+            return .send(.edit(id, edit))
         case "recompute":
             let (p, opts) = try split(["--set"], flags: ["--save"])
             let id = try workoutID(p)

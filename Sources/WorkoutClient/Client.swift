@@ -2,7 +2,7 @@ import WorkoutSystem
 import WorkoutCore
 
 /// Runs one workoutctl invocation: parses, talks to the daemon, prints, and returns the exit
-/// code of the contract (docs/interface.md). Everything the process touches is injected.
+/// code of the contract (docs/protocol.md). Everything the process touches is injected.
 public struct Client: Sendable {
     public var console: Console
     public var paths: SocketPaths
@@ -14,6 +14,8 @@ public struct Client: Sendable {
     /// Whether `watch` and `simulate` catch SIGINT/SIGTERM to end cleanly (off in tests, which
     /// share one process).
     public var catchesSignals = true
+    /// Starts the browser on a URL (`open`): `xdg-open` (replaced in tests).
+    public var openURL: @Sendable (String) -> Result<Void, OpenError> = OpenCommand.xdgOpen
 
     public init(console: Console, paths: SocketPaths, renderer: Renderer = Renderer()) {
         self.console = console; self.paths = paths; self.renderer = renderer
@@ -45,6 +47,10 @@ public struct Client: Sendable {
             return Simulator(client: self, invocation: inv, options: o).run()
         case .importFiles(let o):
             return ImportCommand(client: self, invocation: inv, options: o).run()
+        case .open(let id, let print):
+            return OpenCommand(client: self, invocation: inv, id: id, printOnly: print).run()
+        case .showCharts(let id):
+            return ChartsCommand(client: self, invocation: inv, id: id).run()
         case .export(let o) where !(inv.json && o.output == nil):
             return ExportCommand(client: self, invocation: inv, options: o).run()
         case .send, .list, .export:
@@ -53,7 +59,7 @@ public struct Client: Sendable {
             switch inv.command {
             case .send(let r): bulk = r.isBulkWork
             case .export: bulk = true
-            case .list, .importFiles, .watch, .statusBar, .simulate, .help, .version: bulk = false
+            case .list, .importFiles, .watch, .statusBar, .simulate, .help, .version, .open, .showCharts: bulk = false
             }
             let timeout = bulk ? importTimeout : requestTimeout
             switch exchange(request, socket: controlPath(inv), timeout: timeout) {
@@ -109,10 +115,9 @@ public struct Client: Sendable {
             return .failure(.badReply("the daemon's reply is not JSON (\(error)): " + String(decoding: line.prefix(200), as: UTF8.self)))
         }
         guard reply.objectValue != nil else { return .failure(.badReply("the daemon's reply is not a JSON object")) }
-        if reply["ok"]?.boolValue == true { return .success(reply) }
-        let err = reply["error"]
-        let code = err?["code"]?.stringValue ?? "error"
-        let message = err?["message"]?.stringValue ?? err?.stringValue ?? "the daemon refused the request"
+        guard let error = ProtocolError(reply: reply) else { return .success(reply) }
+        let code = error.code
+        let message = error.message
         return .failure(.refused(code: code, message: message, reply: reply))
     }
 
@@ -182,18 +187,21 @@ public struct Client: Sendable {
             case .reload:
                 let changed = (reply["changed"]?.arrayValue ?? []).compactMap(\.stringValue)
                 console.out("Configuration reloaded" + (changed.isEmpty ? "; nothing changed.\n" : "; changed: " + changed.joined(separator: ", ") + ".\n"))
-            case .edit:
-                console.out("Changed; recomputed:\n" + (reply["workout"].map { renderer.summary($0, units: UnitFormatter(reply: reply)) } ?? ""))
+            case .edit(_, let e):
+                let head = e.activity != nil ? "Changed; recomputed:\n" : "Changed:\n"
+                console.out(head + (reply["workout"].map { renderer.summary($0, units: UnitFormatter(reply: reply)) } ?? ""))
             case .recompute: console.out(renderer.recompute(reply))
             case .delete(let id):
                 let shown = reply["id"]?.stringValue ?? id.rawValue
                 console.out("Deleted \(shown). Undo with: workoutctl undelete \(shown)\n")
             case .undelete(let id): console.out("Restored \(reply["id"]?.stringValue ?? id.rawValue).\n")
+            case .web: console.out((reply["url"]?.stringValue ?? "") + "\n")
+            case .charts: console.out(renderer.charts(reply))
             case .start, .pause, .resume, .lap, .marker, .toggle, .status, .watch, .list, .export, .exportTo, .importDescriptors, .debugHang:
                 console.out(renderer.status(reply))
             }
         case .list: console.out(renderer.list(reply))
-        case .export, .importFiles, .watch, .statusBar, .simulate, .help, .version: break
+        case .export, .importFiles, .watch, .statusBar, .simulate, .help, .version, .open, .showCharts: break
         }
         return code
     }

@@ -1,4 +1,4 @@
-/// workoutctl's exit statuses (docs/interface.md): the contract scripts rely on.
+/// workoutctl's exit statuses (docs/protocol.md, "What a client may rely on"): the contract scripts rely on.
 public enum ExitCode: Int32, Sendable, CaseIterable {
     /// The command did what was asked.
     case ok = 0

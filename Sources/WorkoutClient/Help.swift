@@ -24,18 +24,28 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "activities", synopsis: "activities", summary: "list every activity type with its properties", details: ""),
         CommandHelp(name: "list", synopsis: "list [--from DATE] [--to DATE] [--activity ACTIVITY] [--limit N]", summary: "list saved workouts",
                     details: "DATE is YYYY-MM-DD (or an ISO-8601 time). --limit N shows at most N workouts."),
-        CommandHelp(name: "show", synopsis: "show ID", summary: "show one saved workout with its laps, splits and events", details: "ID as printed by `workoutctl list`."),
+        CommandHelp(name: "show", synopsis: "show ID [--charts]", summary: "show one saved workout with its laps, splits and events",
+                    details: "ID as printed by `workoutctl list`. --charts also draws elevation, pace or speed and heart rate (and power, cadence) as rows of braille characters."),
+        CommandHelp(name: "open", synopsis: "open [ID] [--print]", summary: "open the web pages (the history, or one workout) in the browser",
+                    details: "The URL carries the token that lets your browser in (it then keeps a cookie). --print prints the URL instead of starting the browser (xdg-open); with --json: {\"url\": URL}."),
         CommandHelp(name: "export", synopsis: "export ID --format gpx|tcx|json|fit [--output FILE]", summary: "export a saved workout",
                     details: "Writes to FILE (atomically: a temporary file renamed into place) or to standard output."),
         CommandHelp(name: "import", synopsis: "import PATH... [--activity ACTIVITY]", summary: "import GPX, TCX, FIT or NMEA files and folders into history",
                     details: """
                     Folders are read recursively (GPX, TCX, FIT, NMEA files, gzipped or not; other entries are skipped with
                     a word). A folder with Strava's activities.csv gives each file its title and activity. The activity
-                    comes from --activity, else the CSV, else the file, else other. Shows progress on a terminal; Ctrl-C
+                    comes from --activity, else the CSV, else the file, else the track's speeds (said in a warning),
+                    else the configured defaultActivity (running). Shows progress on a terminal; Ctrl-C
                     stops after the current file and keeps what was imported. Exits 1 if any file failed.
                     """),
-        CommandHelp(name: "edit", synopsis: "edit ID --activity ACTIVITY", summary: "change a saved workout's activity",
-                    details: "Its distance, speeds, calories and best efforts are recomputed from the recorded fixes."),
+        CommandHelp(name: "edit", synopsis: "edit ID [--activity ACTIVITY] [--title TEXT] [--notes TEXT] [--gear NAME] [--effort 1-10]",
+                    summary: "change a saved workout's activity, title, notes, gear or perceived effort",
+                    details: """
+                    With --activity, its distance, speeds, calories and best efforts are recomputed from the recorded fixes.
+                    --title, --notes and --gear name and describe it (shown in list, show and the exports; `totals` adds up
+                    the distance per gear); --effort is the perceived effort from 1 (very easy) to 10 (maximal). An empty
+                    value ("") clears a field.
+                    """),
         CommandHelp(name: "recompute", synopsis: "recompute ID [--set metrics.KEY=VALUE]... [--save]",
                     summary: "recompute a saved workout with changed metrics settings; show before and after",
                     details: """

@@ -90,9 +90,9 @@ struct ImportCommand {
                     console.err("workoutctl: \(c.path): title of \(title.utf8.count) bytes cut to its first \(ImportCommand.maxTitleBytes)\n")
                 }
                 // The request line stays under the daemon's default limit (`limits.maxRequestBytes`,
-                // 64 KiB) whatever the paths: a file's item is its name and title as JSON strings
-                // plus the keys and the activity.
-                let itemBytes = JSON.string(c.path).serialized().utf8.count + (c.title.map { JSON.string($0).serialized().utf8.count } ?? 0) + 64
+                // 64 KiB) whatever the paths and notes: a file's item as serialized, plus a comma.
+                let item = c.item
+                let itemBytes = item.json.serialized().utf8.count + 8
                 if !items.isEmpty, lineBytes + itemBytes > ImportCommand.maxLineBytes { break }
                 start += 1
                 if lineBytes + itemBytes > ImportCommand.maxLineBytes {
@@ -106,7 +106,7 @@ struct ImportCommand {
                 switch ImportFiles.open(c.path) {
                 case .success(let fd):
                     fds.append(fd)
-                    items.append(ImportItem(file: c.path, activity: c.activity, title: c.title))
+                    items.append(item)
                     lineBytes += itemBytes
                 case .failure(let why):
                     done += 1

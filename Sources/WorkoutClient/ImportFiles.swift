@@ -2,7 +2,7 @@ import Glibc
 import WorkoutCore
 
 /// `import PATH...`: the files to import, found by walking folders (recursively), with what
-/// a Strava bulk export's `activities.csv` says about each (title, activity), and the entries
+/// a Strava bulk export's `activities.csv` says about each (activity, title, notes, gear, effort), and the entries
 /// skipped with a word on why. The client opens the files itself (docs/protocol.md).
 public struct ImportFiles: Sendable, Equatable {
     /// A file to import.
@@ -10,6 +10,16 @@ public struct ImportFiles: Sendable, Equatable {
         public var path: String
         public var activity: ActivityType?
         public var title: String?
+        public var notes: String?
+        public var gear: String?
+        public var effort: Int?
+
+        /// What the request says about the file (text clipped to what a workout keeps).
+        public var item: ImportItem {
+            func clip(_ s: String?, _ n: Int) -> String? { s.map { String($0.prefix(n)) } }
+            return ImportItem(file: path, activity: activity, title: clip(title, WorkoutAnnotation.maxTitleLength),
+                              notes: clip(notes, WorkoutAnnotation.maxNotesLength), gear: clip(gear, WorkoutAnnotation.maxTitleLength), effort: effort)
+        }
     }
     public var files: [Candidate] = []
     /// Entries of folders left out, with the reason (unreadable, not a track file, ...).
@@ -84,6 +94,7 @@ public struct ImportFiles: Sendable, Equatable {
                 if let (base, csv) = strava, let entry = csv.entry(forRelativePath: String(path.dropFirst(base.count + 1))) {
                     c.activity = entry.activity
                     c.title = entry.title.isEmpty ? nil : entry.title
+                    c.notes = entry.notes; c.gear = entry.gear; c.effort = entry.effort
                 }
                 files.append(c)
             default:

@@ -29,6 +29,10 @@ public enum ClientCommand: Sendable, Equatable {
     /// `watch --format waybar|i3bar`: one JSON line per change for a status bar.
     case statusBar(StatusBarFormat)
     case simulate(SimulateOptions)
+    /// `open [ID] [--print]`: the web pages in the browser, or their URL printed.
+    case open(WorkoutID?, print: Bool)
+    /// `show ID --charts`: the workout, then its elevation, pace and heart rate as braille charts.
+    case showCharts(WorkoutID)
     /// `--help` (nil: the global help) or `COMMAND --help` / `help COMMAND`.
     case help(String?)
     case version
@@ -90,6 +94,8 @@ extension ClientCommand {
             if let a = o.activity { obj["activity"] = .string(a.rawValue) }
             if let l = o.limit { obj["limit"] = .int(l) }
             return .object(obj)
+        case .open(let id, _): return ControlRequest.web(id).encoded()
+        case .showCharts(let id): return ControlRequest.show(id).encoded()
         case .importFiles, .simulate, .help, .version: return nil
         }
     }

@@ -10,16 +10,17 @@ public struct Renderer: Sendable {
     // MARK: status, watch
 
     /// The `status` block (also after start/pause/resume/lap/marker/toggle), one string per line.
-    public func statusLines(_ r: JSON) -> [String] {
-        let u = UnitFormatter(reply: r)
+    public func statusLines(_ r: JSON) -> [String] { statusLines(StatusReply(json: r)) }
+
+    func statusLines(_ r: StatusReply) -> [String] {
+        let u = UnitFormatter(r.units ?? .metric)
         var lines: [String] = []
-        let state = r["state"]?.stringValue ?? "unknown"
-        if let w = object(r["workout"]) {
+        if let w = r.workoutObject {
             let activity = activityOf(w)
-            var head = "State:     \(state) (\(activityName(w))"
+            var head = "State:     \(r.state) (\(activityName(w))"
             if let started = time(w["startedAt"]) { head += ", started \(clock.timeOfDay(started))" }
             lines.append(head + ")")
-            if let p = object(r["pause"]), let why = pauseReason(p) { lines.append("Paused:    " + why) }
+            if let p = r.pause, let why = pauseReason(p) { lines.append("Paused:    " + why) }
             var elapsed = "Elapsed:   " + Units.duration(num(w["elapsedSeconds"]))
             if let m = w["movingSeconds"]?.doubleValue { elapsed += " (moving \(Units.duration(m)))" }
             lines.append(elapsed)
@@ -38,58 +39,58 @@ public struct Renderer: Sendable {
             if let c = w["calories"]?.doubleValue { lines.append("Calories:  " + formatFixed(c, decimals: 0) + " kcal" + caloriesHow(w)) }
             for warning in (w["warnings"]?.arrayValue ?? []).compactMap(\.stringValue) { lines.append("Warning:   " + warning) }
         } else {
-            lines.append("State:     \(state)" + (state == "idle" ? " (no workout in progress)" : ""))
+            lines.append("State:     \(r.state)" + (r.state == "idle" ? " (no workout in progress)" : ""))
         }
-        if let g = object(r["gps"]) {
-            // GPS is closed while paused: "no fix (no source)" then says nothing true.
-            let closed = object(r["pause"]) != nil && g["source"]?.stringValue == nil && g["fix"]?.stringValue ?? "none" == "none"
-            lines.append("GPS:       " + (closed ? "off while paused" : gps(g)))
-        }
-        for sensor in r["sensors"]?.arrayValue ?? [] { lines.append("Sensor:    " + self.sensor(sensor)) }
-        if let a = r["action"]?.stringValue { lines.append("Toggle:    " + a) }
-        if let e = r["saveError"]?.stringValue { lines.append("Save:      FAILED: " + e) }
+        // GPS is closed while paused: "no fix (no source)" then says nothing true.
+        lines.append("GPS:       " + (r.gpsClosedWhilePaused ? "off while paused" : gps(r.gps)))
+        for sensor in r.sensors { lines.append("Sensor:    " + self.sensor(sensor)) }
+        if let a = r.action { lines.append("Toggle:    " + a) }
+        if let e = r.saveError { lines.append("Save:      FAILED: " + e) }
         return lines
     }
 
     /// Why a workout is paused, from `status.pause`: "restored after a restart at 13:45 (workoutd
     /// stopped at 13:40); resume to continue", or "since 13:45" for a pause of the user's.
-    func pauseReason(_ p: JSON) -> String? {
-        let since = time(p["since"]).map { String(clock.timeOfDay($0).prefix(5)) }
-        switch p["reason"]?.stringValue {
+    func pauseReason(_ p: PauseReply) -> String? {
+        let since = p.since.map { String(clock.timeOfDay($0).prefix(5)) }
+        switch p.reason {
         case "recovered":
             var s = "restored after a restart"
-            if let at = time(p["restoredAt"]) { s += " at " + clock.timeOfDay(at).prefix(5) }
+            if let at = p.restoredAt { s += " at " + clock.timeOfDay(at).prefix(5) }
             if let since { s += " (workoutd stopped at \(since))" }
             return s + "; `workoutctl resume` to continue"
-        case .some:
+        default:
             return since.map { "since \($0)" }
-        case nil:
-            return nil
         }
     }
 
     public func status(_ r: JSON) -> String { statusLines(r).joined(separator: "\n") + "\n" }
 
     /// One line per `watch` update when output is not a terminal.
-    public func statusLine(_ r: JSON) -> String {
-        let u = UnitFormatter(reply: r)
-        let state = r["state"]?.stringValue ?? "unknown"
-        var parts = [state]
-        if let w = object(r["workout"]) {
+    public func statusLine(_ json: JSON) -> String {
+        let r = StatusReply(json: json)
+        let u = UnitFormatter(r.units ?? .metric)
+        var parts = [r.state]
+        if let w = r.workoutObject {
             let activity = activityOf(w)
             parts.append(activityName(w))
             parts.append(Units.duration(num(w["elapsedSeconds"])))
             if activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0 {
                 parts.append(u.distance(num(w["distanceMeters"])))
-                if let e = u.effort(w["currentSpeed"]?.doubleValue ?? w["movingAverageSpeed"]?.doubleValue, for: activity) { parts.append(e) }
+                // Say which pace it is: the current one, else the moving average.
+                if let now = w["currentSpeed"]?.doubleValue, let e = u.effort(now, for: activity) {
+                    parts.append(e + " now")
+                } else if let e = u.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) {
+                    parts.append(e + " avg")
+                }
             }
             if let bpm = w["heartRate"]?.intValue {
-                parts.append("\(bpm) bpm" + (w["heartRateZone"]?.intValue.map { " Z\($0)" } ?? ""))
+                parts.append("\(bpm) bpm" + (w["heartRateZone"]?.intValue.map { " " + Renderer.zoneLabel($0) } ?? ""))
             }
             if let p = w["averagePower"]?.doubleValue { parts.append(formatFixed(p, decimals: 0) + " W") }
         }
-        if let g = object(r["gps"]) { parts.append("GPS " + (g["fix"]?.stringValue ?? "none")) }
-        if let e = r["saveError"]?.stringValue { parts.append("save failed: " + e) }
+        parts.append("GPS " + (r.gps.fix ?? "none"))
+        if let e = r.saveError { parts.append("save failed: " + e) }
         return parts.joined(separator: "  ")
     }
 
@@ -100,7 +101,7 @@ public struct Renderer: Sendable {
             return avg.map { "no reading (avg \(formatFixed($0, decimals: 0)), max \(w["maxHeartRate"]?.intValue ?? 0))" }
         }
         var s = "\(bpm) bpm"
-        if let z = w["heartRateZone"]?.intValue { s += ", zone \(z)" }
+        if let z = w["heartRateZone"]?.intValue { s += " " + Renderer.zoneLabel(z) }
         if let avg { s += " (avg \(formatFixed(avg, decimals: 0)), max \(w["maxHeartRate"]?.intValue ?? bpm))" }
         return s
     }
@@ -126,14 +127,17 @@ public struct Renderer: Sendable {
     /// "Personal best: fastest 5 km 24:31 (previous 25:02)", and one line for the distances
     /// covered for the first time, "First efforts: 400 m 1:39, 1 km 4:09"; empty without any.
     public func personalBests(_ r: JSON) -> String {
+        personalBests((r["personalBests"]?.arrayValue ?? []).compactMap(PersonalBestReply.init(json:)))
+    }
+
+    func personalBests(_ bests: [PersonalBestReply]) -> String {
         var s = ""
         var firsts: [String] = []
-        for b in r["personalBests"]?.arrayValue ?? [] {
-            guard let d = b["distanceMeters"]?.doubleValue, let t = b["seconds"]?.doubleValue else { continue }
-            if let p = b["previousSeconds"]?.doubleValue {
-                s += "Personal best: fastest \(UnitFormatter.bestEffortName(d)) \(Units.shortDuration(t)) (previous \(Units.shortDuration(p)))\n"
+        for b in bests {
+            if let p = b.previousSeconds {
+                s += "Personal best: fastest \(UnitFormatter.bestEffortName(b.distanceMeters)) \(Units.shortDuration(b.seconds)) (previous \(Units.shortDuration(p)))\n"
             } else {
-                firsts.append("\(UnitFormatter.bestEffortName(d)) \(Units.shortDuration(t))")
+                firsts.append("\(UnitFormatter.bestEffortName(b.distanceMeters)) \(Units.shortDuration(b.seconds))")
             }
         }
         if !firsts.isEmpty { s += "First efforts: " + firsts.joined(separator: ", ") + "\n" }
@@ -164,19 +168,22 @@ public struct Renderer: Sendable {
     func zones(_ v: JSON?) -> String? {
         guard let secs = v?.arrayValue?.compactMap(\.doubleValue), secs.contains(where: { $0 > 0 }) else { return nil }
         return secs.enumerated().filter { $0.element > 0 }
-            .map { ($0.offset == 0 ? "<Z1 " : "Z\($0.offset) ") + Units.shortDuration($0.element) }.joined(separator: "  ")
+            .map { Renderer.zoneLabel($0.offset) + " " + Units.shortDuration($0.element) }.joined(separator: "  ")
     }
 
-    func gps(_ g: JSON) -> String {
+    /// A heart-rate zone as every output names it: "Z3", and "<Z1" for below zone 1 (zone 0).
+    static func zoneLabel(_ zone: Int) -> String { zone <= 0 ? "<Z1" : "Z\(zone)" }
+
+    func gps(_ g: GPSReply) -> String {
         var s: String
-        switch g["fix"]?.stringValue ?? "none" {
+        switch g.fix ?? "none" {
         case "none": s = "no fix"
         case let f: s = f + " fix"
         }
-        if let n = g["satellites"]?.intValue { s += ", \(n) satellite" + (n == 1 ? "" : "s") }
-        if let age = g["lastFixAgeSeconds"]?.doubleValue { s += ", " + formatFixed(age, decimals: 0) + " s ago" }
-        if let src = g["source"]?.stringValue { s += " (\(src))" } else { s += " (no source)" }
-        if let p = g["problem"]?.stringValue { s += " - " + p }
+        if let n = g.satellites { s += ", \(n) satellite" + (n == 1 ? "" : "s") }
+        if let age = g.lastFixAgeSeconds { s += ", " + formatFixed(age, decimals: 0) + " s ago" }
+        if let src = g.source { s += " (\(src))" } else { s += " (no source)" }
+        if let p = g.problem { s += " - " + p }
         return s
     }
 
@@ -186,7 +193,8 @@ public struct Renderer: Sendable {
     /// own: `UnitFormatter(reply:)`).
     public func summary(_ w: JSON, units u: UnitFormatter = .metric) -> String {
         let activity = activityOf(w)
-        var s = activityName(w)
+        var s = w["title"]?.stringValue.map { $0 + "\n" } ?? ""
+        s += activityName(w)
         if let start = time(w["startedAt"]) {
             s += ", " + clock.dateTime(start)
             if let end = time(w["endedAt"]) { s += " - " + clock.timeOfDay(end).prefix(5) }
@@ -214,26 +222,39 @@ public struct Renderer: Sendable {
         if let c = cadence(w) { s += "Cadence:   " + c + "\n" }
         if let c = w["calories"]?.doubleValue { s += "Calories:  " + formatFixed(c, decimals: 0) + " kcal" + caloriesHow(w) + "\n" }
         s += "Points:    \(w["pointCount"]?.intValue ?? 0)\n"
+        s += annotation(w)
+        return s
+    }
+
+    /// The gear, perceived effort and notes lines of a summary (only those set).
+    func annotation(_ w: JSON) -> String {
+        var s = ""
+        if let g = w["gear"]?.stringValue { s += "Gear:      " + g + "\n" }
+        if let e = w["effort"]?.intValue { s += "Effort:    \(e)/10\n" }
+        if let n = w["notes"]?.stringValue {
+            s += "Notes:     " + n.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n           ") + "\n"
+        }
         return s
     }
 
     /// `stop`: the final summary of the workout just ended.
-    public func stopped(_ r: JSON) -> String {
+    public func stopped(_ json: JSON) -> String {
+        let r = StatusReply(json: json)
         var s = "Workout stopped; saving.\n"
-        let u = UnitFormatter(reply: r)
-        if let w = object(r["workout"]) { s += summary(w, units: u) }
-        s += personalBests(r)
-        if let e = r["saveError"]?.stringValue { s += "Save:      FAILED: " + e + "\n" }
+        if let w = r.workoutObject { s += summary(w, units: UnitFormatter(r.units ?? .metric)) }
+        s += personalBests(r.personalBests ?? [])
+        if let e = r.saveError { s += "Save:      FAILED: " + e + "\n" }
         return s
     }
 
     /// `show`: summary, laps, splits, best efforts and events.
-    public func show(_ r: JSON) -> String {
-        guard let w = object(r["workout"]) else { return "No workout in the reply.\n" }
+    public func show(_ json: JSON) -> String {
+        guard let r = ShowReply(json: json) else { return "No workout in the reply.\n" }
+        let w = r.workout
         let activity = activityOf(w)
-        let u = UnitFormatter(reply: r)
+        let u = UnitFormatter(r.units ?? .metric)
         var s = summary(w, units: u)
-        s += personalBests(r)
+        s += personalBests(r.personalBests)
         for (title, key) in [("Laps", "laps"), ("Splits", "splits")] {
             guard let items = w[key]?.arrayValue, !items.isEmpty else { continue }
             s += "\n\(title):\n"
@@ -275,9 +296,9 @@ public struct Renderer: Sendable {
             }
             s += table(rows, rightAligned: [0, 1], header: false)
         }
-        if let events = r["events"]?.arrayValue, !events.isEmpty {
+        if !r.events.isEmpty {
             s += "\nEvents:\n"
-            for e in events {
+            for e in r.events {
                 var line = "  " + (time(e["time"]).map { clock.timeOfDay($0) } ?? "--:--:--") + "  " + (e["kind"]?.stringValue ?? "?")
                 if let c = e["cause"]?.stringValue { line += " (\(c))" }
                 if let t = e["text"]?.stringValue { line += ": " + t }
@@ -296,12 +317,14 @@ public struct Renderer: Sendable {
     // MARK: lists
 
     /// `list`: one row per workout.
-    public func list(_ r: JSON) -> String {
-        let items = r["workouts"]?.arrayValue ?? []
+    public func list(_ json: JSON) -> String {
+        let r = ListReply(json: json)
+        let items = r.workouts
         if items.isEmpty { return "No workouts.\n" }
-        let u = UnitFormatter(reply: r)
+        let u = UnitFormatter(r.units ?? .metric)
         let withPower = items.contains { $0["averagePower"]?.doubleValue != nil }
-        var rows = [["ID", "START", "ACTIVITY", "TIME", "DISTANCE", "PACE/SPEED", "HR"] + (withPower ? ["POWER"] : [])]
+        let withTitle = items.contains { $0["title"]?.stringValue != nil }
+        var rows = [["ID", "START", "ACTIVITY", "TIME", "DISTANCE", "PACE/SPEED", "HR"] + (withPower ? ["POWER"] : []) + (withTitle ? ["TITLE"] : [])]
         for w in groupingLegs(items) {
             let activity = activityOf(w)
             let hasDistance = activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0
@@ -313,9 +336,19 @@ public struct Renderer: Sendable {
                 hasDistance ? u.distance(num(w["distanceMeters"])) : "-",
                 hasDistance ? (u.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) ?? "-") : "-",
                 w["averageHeartRate"]?.doubleValue.map { formatFixed($0, decimals: 0) } ?? "-",
-            ] + (withPower ? [w["averagePower"]?.doubleValue.map { formatFixed($0, decimals: 0) + " W" } ?? "-"] : []))
+            ] + (withPower ? [w["averagePower"]?.doubleValue.map { formatFixed($0, decimals: 0) + " W" } ?? "-"] : [])
+              + (withTitle ? [w["title"]?.stringValue.map { Renderer.shortened($0, to: Renderer.listTitleWidth) } ?? ""] : []))
         }
         return table(rows, rightAligned: [3, 4, 5, 6, 7])
+    }
+
+    /// Widest title `list` shows (longer ones end in "...").
+    static let listTitleWidth = 40
+
+    /// `text` on one line, at most `width` characters.
+    static func shortened(_ text: String, to width: Int) -> String {
+        let line = text.split(separator: "\n").first.map(String.init) ?? ""
+        return line.count <= width ? line : String(line.prefix(width - 3)) + "..."
     }
 
     /// `activities`: name, display name, GPS, effort.
@@ -384,6 +417,15 @@ public struct Renderer: Sendable {
         var out = "Totals per \(per)" + (t["activity"]?.stringValue.map { " (\($0))" } ?? "") + "\n"
         out += pad("", 13) + pad("this \(per)", 24) + "last \(per)\n"
         for (label, f) in rows { out += pad(label, 13) + pad(f(cur), 24) + f(prev) + "\n" }
+        if let gear = t["gear"]?.arrayValue, !gear.isEmpty {
+            out += "\nGear (all time):\n"
+            var table = [["GEAR", "WORKOUTS", "DISTANCE", "MOVING", "LAST USED"]]
+            for g in gear {
+                table.append([g["name"]?.stringValue ?? "?", "\(g["count"]?.intValue ?? 0)", u.distance(num(g["distanceMeters"])),
+                              Units.duration(num(g["movingSeconds"])), time(g["lastUsed"]).map { String(clock.dateTime($0).prefix(10)) } ?? "-"])
+            }
+            out += self.table(table, rightAligned: [1, 2, 3])
+        }
         return out
     }
 
@@ -447,4 +489,13 @@ public struct Renderer: Sendable {
 
 extension String {
     func replacingUnderscores() -> String { String(map { $0 == "_" ? " " : $0 }) }
+}
+
+extension Renderer {
+    /// The `charts` reply as braille charts, 4 rows each, one after another.
+    public func charts(_ reply: JSON) -> String {
+        let charts = (reply["charts"]?.arrayValue ?? []).compactMap(TerminalChart.init(json:))
+        guard !charts.isEmpty else { return "No charts: this workout has no samples to draw.\n" }
+        return "\n" + charts.map { $0.lines(rows: 4).joined(separator: "\n") + "\n" }.joined(separator: "\n")
+    }
 }

@@ -19,18 +19,19 @@ public enum StatusBar {
         public var cssClass: String
     }
 
-    public static func content(status: JSON, streak: JSON?) -> Content {
-        let state = status["state"]?.stringValue ?? "unknown"
-        if let w = status["workout"], w.objectValue != nil {
+    public static func content(status json: JSON, streak: JSON?) -> Content {
+        let status = StatusReply(json: json)
+        let state = status.state
+        if let w = status.workoutObject {
             let activity = w["activity"]?.stringValue.flatMap { ActivityType(rawValue: $0) }
             let name = activity?.displayName ?? w["activity"]?.stringValue ?? "workout"
             var text = "\(name) \(Units.duration(w["elapsedSeconds"]?.doubleValue ?? 0))"
             let meters = w["distanceMeters"]?.doubleValue ?? 0
-            if activity?.supportsGPS ?? true || meters > 0 { text += " " + UnitFormatter(reply: status).distance(meters) }
+            if activity?.supportsGPS ?? true || meters > 0 { text += " " + UnitFormatter(status.units ?? .metric).distance(meters) }
             if state == "paused" { text += " (paused)" }
             var tip = "\(name): \(state)"
             if let m = w["movingSeconds"]?.doubleValue { tip += ", moving \(Units.duration(m))" }
-            if let fix = status["gps"]?["fix"]?.stringValue { tip += ", GPS \(fix)" }
+            if let fix = status.gps.fix { tip += ", GPS \(fix)" }
             return Content(text: text, tooltip: tip, cssClass: state == "paused" ? "paused" : (state == "saving" ? "saving" : "active"))
         }
         if state == "saving" || state == "restoring" { return Content(text: state, tooltip: "workoutd: \(state)", cssClass: "saving") }

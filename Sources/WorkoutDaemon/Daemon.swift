@@ -11,6 +11,7 @@ import WorkoutCore
 /// - `ReminderService` (Reminders/): streaks and habits.
 /// - `IntegrationService` (Integrations/): hooks, desktop notifications, the lock on sleep.
 /// - `ControlRouter` (Control/): the control socket; each request to the service that answers.
+/// - `WebService` (Web/): the web pages, served from a thread of their own (docs/web.md).
 ///
 /// `@unchecked Sendable`: confined to the loop thread; other threads (signals) only `post`
 /// closures to the loop, which run there.
@@ -23,21 +24,35 @@ public final class Daemon: @unchecked Sendable {
     let reminders: ReminderService
     let integrations: IntegrationService
     let control: ControlRouter
+    let web: WebService
     private var signalSources: [DispatchSourceSignal] = []
     private var timers: [RepeatingTimer] = []
     private var shutdown = ShutdownState.running
 
     enum ShutdownState { case running, draining(deadline: Double), done }
 
-    public init(config: Config, configPath: String, paths: Paths, environment: [String: String]) throws {
-        let context = DaemonContext(loop: try EventLoop(), config: config, configPath: configPath, paths: paths, environment: environment)
+    /// `clock`: the system's clocks; a test's `ManualClock` to drive time. `poller`: poll(2).
+    public init(config: Config, configPath: String, paths: Paths, environment: [String: String],
+                clock: any LoopClock = SystemClock(), poller: EventLoop.Poller? = nil) throws {
+        var poller = poller
+        if poller == nil, environment["WORKOUTD_TEST_HOOKS"] == "1", let flag = environment["WORKOUTD_TEST_FAIL_POLL"] {
+            // Test hook: when this file appears, poll(2) fails (ENOMEM) once; the file is removed,
+            // so the daemon that systemd restarts runs on.
+            poller = { fds, timeout in
+                if unlink(flag) == 0 { errno = ENOMEM; return -1 }
+                return Glibc.poll(&fds, nfds_t(fds.count), timeout)
+            }
+        }
+        let loop = try poller.map { try EventLoop(clock: clock, poller: $0) } ?? EventLoop(clock: clock)
+        let context = DaemonContext(loop: loop, config: config, configPath: configPath, paths: paths, environment: environment)
         try PrivateDirectory.prepareOwned(paths.stateDir)
         self.context = context
         history = try HistoryService(context: context)
         recording = RecordingService(context: context, store: history.store)
         reminders = ReminderService(context: context, store: history.store)
         integrations = IntegrationService(context: context)
-        control = ControlRouter(context: context, recording: recording, history: history, reminders: reminders, integrations: integrations)
+        web = WebService(context: context, store: history.store)
+        control = ControlRouter(context: context, recording: recording, history: history, reminders: reminders, integrations: integrations, web: web)
         context.configureLog()
         wire()
     }
@@ -61,6 +76,11 @@ public final class Daemon: @unchecked Sendable {
         integrations.onPrepareForSleep = { [unowned self] in self.recording.flushForSleep() }
         integrations.onSleepLockChanged = { [unowned self] in self.control.publish() }
         control.onReload = { [unowned self] in self.reload() }
+        web.runRequest = { [unowned self] request in self.control.handle(request) }
+        web.liveDelta = { [unowned self] since in
+            self.recording.lifecycle.liveDelta(since: since, now: self.context.now(), fix: self.recording.feeds?.status.fix ?? "none")
+        }
+        web.calendar = { [unowned self] in self.reminders.streakCalculator().0 }
     }
 
     var loop: EventLoop { context.loop }
@@ -69,6 +89,14 @@ public final class Daemon: @unchecked Sendable {
     /// Binds (or adopts) the sockets, restores any journal, reports readiness, and runs until a
     /// stop signal has been handled. Returns the exit status.
     public func run() throws -> Int32 {
+        try start(handlingSignals: true)
+        return runLoop()
+    }
+
+    /// All of `run` but the loop: binds (or adopts) the sockets, restores any journal, starts the
+    /// timers and reports readiness. A test calls it with `handlingSignals: false` (the signals
+    /// are its process's) and drives the loop itself (`loop.advanceTime(by:)` on a `ManualClock`).
+    func start(handlingSignals: Bool) throws {
         ignoreSIGPIPE()
         let activation = SocketActivation.listenFDs(environment: context.environment)
         if let e = activation.error { throw ConfigError(key: "LISTEN_FDS", problem: "socket activation: \(e)") }
@@ -80,8 +108,9 @@ public final class Daemon: @unchecked Sendable {
         }
         integrations.start()
         control.start(listenFD: fd, boundPath: activation.control == nil ? context.paths.controlSocket : nil)
+        web.start(activatedFD: activation.web)
         recording.start()
-        installSignalHandlers()
+        if handlingSignals { installSignalHandlers() }
         timers.append(loop.every(1) { [unowned self] in self.secondTick() })
         timers.append(loop.every(context.config.journalFlushSeconds) { [unowned self] in self.recording.flushJournal() })
         log(DaemonLogEvent.startedUp(version: Daemon.version, socket: context.paths.controlSocket, workouts: history.store.count, activated: activation.control != nil))
@@ -89,20 +118,42 @@ public final class Daemon: @unchecked Sendable {
         if !removed.files.isEmpty { log(HistoryLogEvent.temporaryFilesRemoved(files: removed.files.count, bytes: removed.bytes)) }
         reminders.logAtStartup()
         context.notifier.notify(["READY=1", "STATUS=" + control.statusLine()])
+    }
+
+    /// Runs the loop until a stop signal has been handled; the exit status.
+    private func runLoop() -> Int32 {
         let watchdogInterval = context.notifier.watchdogInterval
         let notifier = context.notifier
-        var lastPing = EventLoop.monotonic()
-        loop.run {
-            // The watchdog is fed from the loop itself: a hung loop stops feeding it.
-            if let iv = watchdogInterval, EventLoop.monotonic() - lastPing >= iv {
-                notifier.notify(["WATCHDOG=1"])
-                lastPing = EventLoop.monotonic()
+        let loop = self.loop
+        var lastPing = loop.now()
+        do {
+            try loop.run {
+                // The watchdog is fed from the loop itself: a hung loop stops feeding it.
+                if let iv = watchdogInterval, loop.now() - lastPing >= iv {
+                    notifier.notify(["WATCHDOG=1"])
+                    lastPing = loop.now()
+                }
             }
+        } catch {
+            return loopFailed(error)
         }
         log(DaemonLogEvent.stopped)
         context.logger.drain(seconds: 1)  // the last lines, but no hang on a stderr nobody reads
         return 0
     }
+
+    /// The loop cannot go on (`poll` failed): say why, keep the workout in progress on disk
+    /// (the journal written and fsynced), and exit non-zero so that systemd's
+    /// `Restart=on-failure` starts the daemon again, which restores the workout.
+    private func loopFailed(_ error: SystemError) -> Int32 {
+        log(DaemonLogEvent.loopFailed(error.description))
+        recording.flushJournalAtExit()
+        context.notifier.notify(["STATUS=Event loop failed: \(error.description)"])
+        return Daemon.loopFailureExitStatus
+    }
+
+    /// The exit status after the event loop failed: EX_SOFTWARE (an internal error).
+    public static let loopFailureExitStatus: Int32 = 70
 
     private func secondTick() {
         recording.tick()
@@ -112,7 +163,7 @@ public final class Daemon: @unchecked Sendable {
     /// Re-reads the configuration; an invalid one is rejected and the old one stays in force.
     @discardableResult
     func reload() -> JSON {
-        context.notifier.notify(["RELOADING=1", "MONOTONIC_USEC=\(UInt64(EventLoop.monotonic() * 1e6))"])
+        context.notifier.notify(["RELOADING=1", "MONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())"])
         defer { context.notifier.notify(["READY=1", "STATUS=" + control.statusLine()]) }
         switch ConfigLoader.load(path: context.configPath) {
         case .failure(let e):
@@ -126,6 +177,7 @@ public final class Daemon: @unchecked Sendable {
             control.configurationChanged()
             recording.configurationChanged()
             integrations.configurationChanged(changed)
+            web.configurationChanged(changed)
             log(DaemonLogEvent.reloaded(changed: changed))
             recording.settingsChanged()
             return ControlServer.okReply([("changed", .array(changed.map { .string($0) }))])
@@ -150,19 +202,27 @@ public final class Daemon: @unchecked Sendable {
         beginShutdown(reason: sig == SIGTERM ? "SIGTERM" : "SIGINT")
     }
 
-    /// Graceful stop: stop accepting, close feeds, keep the workout in progress in the journal
-    /// for the next start (`WorkoutLifecycle.shutDown`: a restart or shutdown does not end a
-    /// workout), wait for a save in flight (at most 10 s; the journal keeps that workout if the
-    /// save cannot finish), fsync the journal, exit.
+    /// Seconds a save in flight may take at a shutdown (the journal keeps that workout if the
+    /// save cannot finish).
+    static let saveDrainSeconds = 10.0
+    /// Seconds the saver's queue and the worker threads get to finish at a shutdown.
+    static let workerStopSeconds = 3.0
+
+    /// Graceful stop, in reverse start order with deadlines (swift-service-lifecycle's
+    /// `ServiceGroup`): stop accepting; close feeds and sensors and keep the workout in progress
+    /// in the journal for the next start (`WorkoutLifecycle.shutDown`: a restart or shutdown
+    /// does not end a workout); wait for a save in flight (`saveDrainSeconds`); then
+    /// `finishShutdown`.
     private func beginShutdown(reason: String) {
         guard case .running = shutdown else { return }
         context.notifier.notify(["STOPPING=1", "STATUS=Stopping" + (recording.lifecycle.hasWorkoutInProgress ? "; keeping the workout in progress for the next start" : "")])
         log(DaemonLogEvent.shuttingDown(signal: reason))
         control.stop()
+        web.stop()
         recording.shutDown()
-        shutdown = .draining(deadline: EventLoop.monotonic() + 10)
+        shutdown = .draining(deadline: loop.now() + Daemon.saveDrainSeconds)
         checkShutdownProgress()
-        loop.after(10) { [unowned self] in self.finishShutdown() }
+        loop.after(Daemon.saveDrainSeconds) { [unowned self] in self.finishShutdown() }
     }
 
     private func checkShutdownProgress() {
@@ -170,10 +230,16 @@ public final class Daemon: @unchecked Sendable {
         finishShutdown()
     }
 
+    /// The rest of the stop: the saver's queue drains, the bulk worker and the import stages
+    /// end their threads (`workerStopSeconds` for all of it; what is late is logged and left to
+    /// the process's exit), the journal is flushed and fsync'd, the loop ends.
     private func finishShutdown() {
         if case .done = shutdown { return }
-        recording.finish()
         shutdown = .done
+        let deadline = Deadline(seconds: Daemon.workerStopSeconds)
+        if !recording.drainQueues(seconds: deadline.remaining) { log(ShutdownLogEvent.late(step: "saver", seconds: Daemon.workerStopSeconds)) }
+        if !history.shutDown(seconds: deadline.remaining) { log(ShutdownLogEvent.late(step: "bulk worker", seconds: Daemon.workerStopSeconds)) }
+        recording.flushJournalAtExit()
         loop.stop()
     }
 

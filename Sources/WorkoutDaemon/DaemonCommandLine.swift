@@ -35,6 +35,11 @@ public enum DaemonCommandLine {
             }
             i += 1
         }
+        if checkOnly {
+            let problems = ConfigLoader.problems(path: configPath, mustExist: explicitPath)
+            for p in problems { eprint("workoutd: invalid configuration: \(p)") }
+            if !problems.isEmpty { return 78 }
+        }
         let config: Config
         switch ConfigLoader.load(path: configPath, mustExist: explicitPath) {
         case .failure(let e): eprint("workoutd: invalid configuration: \(e)"); return 78

@@ -152,9 +152,9 @@ enum BenchSupport {
     }
 
     /// VmRSS of a process in kB, from /proc/PID/status.
-    static func rssKB(_ pid: pid_t) -> Int? {
+    static func rssKB(_ pid: pid_t, field: String = "VmRSS:") -> Int? {
         let text = String(decoding: readAll("/proc/\(pid)/status"), as: UTF8.self)
-        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        for line in text.split(separator: "\n") where line.hasPrefix(field) {
             return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "")
         }
         return nil

@@ -6,7 +6,7 @@ import WorkoutCore
 final class DaemonProcess {
     static let config = """
         {"feeds": [{"kind": "socket", "path": "$XDG_RUNTIME_DIR/workoutd/feed.sock"}],
-         "limits": {"maxClients": 128}}
+         "limits": {"maxClients": 128}, "web": {"listen": "127.0.0.1:0"}}
         """
 
     let dir: String
@@ -81,4 +81,6 @@ final class DaemonProcess {
     func stateName() -> String { status()["state"]?.stringValue ?? "?" }
 
     var rssKB: Int { BenchSupport.rssKB(pid) ?? -1 }
+    /// The peak resident memory so far (VmHWM).
+    var peakRSSKB: Int { BenchSupport.rssKB(pid, field: "VmHWM:") ?? -1 }
 }

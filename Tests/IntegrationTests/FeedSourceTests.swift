@@ -25,7 +25,11 @@ import Testing
             try a.send(Self.line(t, north: 2 * Double(i)))
             try b.send(Self.line(t, north: 2 * Double(i) + 12))
         }
-        let s = try d.waitForStatus(seconds: 5) { (($0["gps"] as? [String: Any])?["otherSourceFixes"] as? Int ?? 0) >= 20 }
+        // The daemon may read all of B's lines before the rest of A's: wait for both.
+        let s = try d.waitForStatus(seconds: 10) {
+            (($0["gps"] as? [String: Any])?["otherSourceFixes"] as? Int ?? 0) >= 20
+                && (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) >= 21
+        }
         let w = s["workout"] as? [String: Any] ?? [:]
         let gps = s["gps"] as? [String: Any] ?? [:]
         #expect(w["pointCount"] as? Int == 21)

@@ -3,9 +3,9 @@ import Testing
 import WorkoutCore
 
 /// Real captures with old or future dates through the real gpsd (issue 14): bundg_zeus_9.log
-/// (2018) at its own pace records within 3 % of the reference 416.7 m with the clock problem in
-/// `status`; the same capture at 40x records the same distance; rst39.log (dated 2033 by gpsd's
-/// week-rollover rule) gives sane durations.
+/// (2018) at 40x records within 3 % of the reference 416.7 m with the clock problem in `status`;
+/// rst39.log (dated 2033 by gpsd's week-rollover rule), replayed at its own pace (the suite's one
+/// real-time gpsd replay, a few seconds), gives sane durations.
 @Suite(.enabled(if: DaemonHarness.gpsdUsable, "needs ../shared and gpsd (apt-get install gpsd)"))
 struct GpsdClockTests {
     static func summary(_ s: [String: Any]) -> [String: Any] { s["workout"] as? [String: Any] ?? [:] }
@@ -42,23 +42,20 @@ struct GpsdClockTests {
 
     static let bundgReference = 416.7
 
-    /// At its own pace (about 150 s) the capture records within 3 % of the reference with the
-    /// clock problem in `status`; at 40x (under 4 s) the receiver's intervals measure it, so the
-    /// distance is the 1x figure's (within 0.5 %).
-    @Test func bundgAtItsOwnPaceAndAt40x() throws {
-        let (fast, _, fastReal) = try Self.record("bundg_zeus_9.log", port: 2972, rate: 40, activity: "sailing", quiet: 2, limit: 30)
-        let (s, status, real) = try Self.record("bundg_zeus_9.log", port: 2971, rate: 1, activity: "sailing", quiet: 4, limit: 200)
+    /// At 40x (under 4 s) the capture's own intervals measure it: the distance is within 3 % of
+    /// the reference, the elapsed time the capture's span (about 146 s, not the 4 s it took),
+    /// with the clock problem in `status`. (Its 1x replay took 150 s of every `swift test`; the
+    /// suite's one real-time replay is rst39's below; a receiver 8 years behind at 1 Hz is
+    /// measured in-process by `ReceiverClockRideTests.receiverOffBy`.)
+    @Test func bundgAt40x() throws {
+        let (s, status, real) = try Self.record("bundg_zeus_9.log", port: 2972, rate: 40, activity: "sailing", quiet: 2, limit: 30)
         let distance = s["distanceMeters"] as? Double ?? 0
         let elapsed = s["elapsedSeconds"] as? Double ?? 0
         let problem = (status["gps"] as? [String: Any])?["problem"] as? String ?? ""
-        #expect(abs(distance - Self.bundgReference) / Self.bundgReference < 0.03, "bundg_zeus_9 at 1x: \(distance) m (reference \(Self.bundgReference) m)")
-        #expect(problem.contains("receiver clock") && problem.contains("behind the system clock") && problem.contains("placed by arrival"), "gps.problem: \(problem)")
-        #expect(elapsed > 100 && elapsed < real + 2, "elapsed \(elapsed) s in \(real) s")
-        let fastDistance = fast["distanceMeters"] as? Double ?? 0
-        let fastElapsed = fast["elapsedSeconds"] as? Double ?? 0
-        #expect(abs(fastDistance - distance) / distance < 0.005, "40x: \(fastDistance) m, 1x: \(distance) m")
-        #expect(abs(fastElapsed - elapsed) < 10, "40x: elapsed \(fastElapsed) s (the capture's span), 1x: \(elapsed) s")
-        print("time: bundg_zeus_9 at 1x: \(distance) m, elapsed \(elapsed) s (real \(real) s), problem \"\(problem)\"; at 40x: \(fastDistance) m, elapsed \(fastElapsed) s (real \(fastReal) s)")
+        #expect(abs(distance - Self.bundgReference) / Self.bundgReference < 0.03, "bundg_zeus_9 at 40x: \(distance) m (reference \(Self.bundgReference) m)")
+        #expect(elapsed > 100 && elapsed < 200, "elapsed \(elapsed) s: the capture's span")
+        #expect(problem.contains("receiver clock") && problem.contains("behind the system clock"), "gps.problem: \(problem)")
+        print("time: bundg_zeus_9 at 40x: \(distance) m, elapsed \(elapsed) s (real \(real) s), problem \"\(problem)\"")
     }
 
     /// rst39 (2014) comes back from gpsd dated 2033: durations stay those of the walk, the

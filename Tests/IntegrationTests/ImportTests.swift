@@ -49,12 +49,14 @@ struct ImportTests {
             Reliability.report("import refused: \(label)", Reliability.ms(seconds))
             #expect(reply["ok"] as? Bool == true && reply["errors"] as? Int == 1, "\(reply)")
             #expect(events.count == 1 && events.first?["result"] as? String == "error")
-            #expect((events.first?["error"] as? String ?? "").contains(words), "\(events)")
-            #expect(seconds < 1, "\(label) refused in \(seconds) s")
+            let message = events.first?["error"] as? String ?? ""
+            #expect(message.contains(words), "\(events)")
+            // A hang guard, not a speed target: reading a FIFO without a writer waits for ever.
+            #expect(seconds < 5, "\(label) refused in \(seconds) s")
             // The old path form: the daemon opens without blocking and refuses the same way.
             let t1 = Reliability.monotonic()
             let old = try d.request(#"{"command":"import","files":["\#(path)"]}"#)
-            #expect(Reliability.monotonic() - t1 < 1)
+            #expect(Reliability.monotonic() - t1 < 5)
             let r = (old["results"] as? [[String: Any]])?.first
             #expect(r?["result"] as? String == "error" && (r?["error"] as? String ?? "").contains(words), "\(old)")
         }
@@ -91,7 +93,8 @@ struct ImportTests {
         defer { d.stop() }
         let r = try d.request(#"{"command":"import","descriptors":[{"file":"a.gpx"}]}"#)
         #expect(r["ok"] as? Bool == false)
-        #expect(((r["error"] as? [String: Any])?["message"] as? String ?? "").contains("descriptor"), "\(r)")
+        let message = (r["error"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(message.contains("descriptor"), "\(r)")
     }
 
     /// A folder (recursively) with Strava's activities.csv: each file gets its title and
@@ -108,10 +111,10 @@ struct ImportTests {
         try fm.copyItem(atPath: Self.shared("gpx/globalsat_gh625XT.gpx"), toPath: export + "/activities/103.gpx")
         try "a photo".write(toFile: export + "/activities/photo.jpg", atomically: true, encoding: .utf8)
         try #"""
-        Activity ID,Activity Date,Activity Name,Activity Type,Filename
-        101,"Apr 12, 2012",Evening spin,Ride,activities/101.gpx
-        102,"Apr 30, 2013","Commute, ""windy""",Mountain Bike Ride,activities/nested/102.tcx
-        103,"Jan 15, 2016",Intervals,Run,activities/103.gpx
+        Activity ID,Activity Date,Activity Name,Activity Type,Filename,Activity Description,Activity Gear,Perceived Exertion
+        101,"Apr 12, 2012",Evening spin,Ride,activities/101.gpx,,Canyon,
+        102,"Apr 30, 2013","Commute, ""windy""",Mountain Bike Ride,activities/nested/102.tcx,Rain all the way,Canyon,4.0
+        103,"Jan 15, 2016",Intervals,Run,activities/103.gpx,6 x 800 m,Pegasus 40,8.0
 
         """#.write(toFile: export + "/activities.csv", atomically: true, encoding: .utf8)
         let r = try d.ctl(["import", export])
@@ -122,7 +125,13 @@ struct ImportTests {
         #expect(list.map { $0["activity"] as? String ?? "" } == ["cycling", "mountain_biking", "running"])
         let id = try #require(list[1]["id"] as? String)
         let shown = try d.request(#"{"command":"show","id":"\#(id)"}"#)
-        #expect(shown["source"] as? String == #"imported:102.tcx (Commute, "windy")"#)
+        #expect(shown["source"] as? String == "imported:102.tcx")
+        #expect(list.map { $0["title"] as? String } == ["Evening spin", #"Commute, "windy""#, "Intervals"], "the CSV's titles")
+        #expect(list.map { $0["gear"] as? String } == ["Canyon", "Canyon", "Pegasus 40"], "the CSV's gear")
+        #expect(list.map { $0["effort"] as? Int } == [nil, 4, 8], "the CSV's perceived exertion")
+        #expect(list.map { $0["notes"] as? String } == [nil, "Rain all the way", "6 x 800 m"], "the CSV's descriptions")
+        let gear = (try d.request(#"{"command":"totals"}"#)["totals"] as? [String: Any])?["gear"] as? [[String: Any]] ?? []
+        #expect(gear.map { $0["name"] as? String } == ["Canyon", "Pegasus 40"], "distance per gear in totals: \(gear)")
         // --activity overrides the CSV; everything is a duplicate now.
         let again = try d.ctl(["--json", "import", export, "--activity", "walking"])
         #expect(again.status == 0)

@@ -72,12 +72,28 @@ import WorkoutCore
 
     @Test func edit() {
         let id = WorkoutID(rawValue: "20261121T093000Z-3f9a")!
-        #expect(command("edit", id.rawValue, "--activity", "Trail-Running") == .send(.edit(id, .trailRunning)))
-        #expect(command("edit", id.rawValue) == nil, "needs --activity")
+        #expect(command("edit", id.rawValue, "--activity", "Trail-Running") == .send(.edit(id, WorkoutEdit(activity: .trailRunning))))
+        #expect(command("edit", id.rawValue) == nil, "needs a field to change")
         #expect(command("edit", id.rawValue, "--activity", "flying") == nil)
         let req = command("edit", id.rawValue, "--activity", "cycling")?.request
         #expect(req == ["command": "edit", "id": "20261121T093000Z-3f9a", "activity": "cycling"])
-        #expect((try? ControlRequest.decode(req!).get()) == .edit(id, .cycling))
+        #expect((try? ControlRequest.decode(req!).get()) == .edit(id, WorkoutEdit(activity: .cycling)))
+    }
+
+    @Test func editTitleNotesGearEffort() {
+        let id = WorkoutID(rawValue: "20261121T093000Z-3f9a")!
+        let full = WorkoutEdit(title: .set("Morning run"), notes: .set("windy"), gear: .set("Pegasus 40"), effort: .set(7))
+        #expect(command("edit", id.rawValue, "--title", " Morning run ", "--notes", "windy", "--gear=Pegasus 40", "--effort", "7")
+                == .send(.edit(id, full)))
+        let req = command("edit", id.rawValue, "--title", "Morning run", "--notes", "windy", "--gear", "Pegasus 40", "--effort", "7")?.request
+        #expect(req == ["command": "edit", "id": "20261121T093000Z-3f9a", "title": "Morning run", "notes": "windy", "gear": "Pegasus 40", "effort": 7])
+        #expect((try? ControlRequest.decode(req!).get()) == .edit(id, full))
+        // An empty value clears; cleared fields travel as null.
+        let cleared = command("edit", id.rawValue, "--title", "", "--effort", "")
+        #expect(cleared == .send(.edit(id, WorkoutEdit(title: .clear, effort: .clear))))
+        #expect(cleared?.request == ["command": "edit", "id": "20261121T093000Z-3f9a", "title": .null, "effort": .null])
+        #expect(command("edit", id.rawValue, "--effort", "11") == nil, "effort is 1-10")
+        #expect(command("edit", id.rawValue, "--effort", "hard") == nil)
     }
 
     @Test func recompute() {

@@ -20,7 +20,7 @@ import WorkoutCore
         let status: JSON = ["ok": true, "state": "active", "workout": Self.yoga, "gps": nil,
                             "sensors": [["kind": "bluetooth", "state": "connected", "name": "HRM-Dual:000001", "battery": 80, "problem": nil]]]
         let lines = r.statusLines(status)
-        #expect(lines.contains("Heart:     104 bpm, zone 1 (avg 96, max 121)"))
+        #expect(lines.contains("Heart:     104 bpm Z1 (avg 96, max 121)"))
         #expect(lines.contains("Calories:  51 kcal (from heart rate)"))
         #expect(lines.contains("Sensor:    HRM-Dual:000001 connected, battery 80 %"))
         #expect(r.statusLine(status).contains("104 bpm Z1"))

@@ -55,7 +55,7 @@ import WorkoutCore
 
     @Test func watchLine() {
         let line = r.statusLine(Self.status("active", workout: Self.runSummary))
-        #expect(line == "active  Running  0:12:34  2.13 km  5:20 /km  GPS 3D")
+        #expect(line == "active  Running  0:12:34  2.13 km  5:20 /km now  GPS 3D")
         #expect(!line.contains("\n"))
     }
 

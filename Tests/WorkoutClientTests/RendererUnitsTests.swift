@@ -36,8 +36,8 @@ import WorkoutCore
         #expect(imperial.contains("Pace:      9:04 /mi avg, 8:35 /mi now"))
         #expect(!imperial.contains("km"))
         // watch, piped: one line per update.
-        #expect(r.statusLine(Self.status("imperial")) == "active  Running  0:12:34  1.33 mi  8:35 /mi  GPS 3D")
-        #expect(r.statusLine(Self.status("metric")) == "active  Running  0:12:34  2.13 km  5:20 /km  GPS 3D")
+        #expect(r.statusLine(Self.status("imperial")) == "active  Running  0:12:34  1.33 mi  8:35 /mi now  GPS 3D")
+        #expect(r.statusLine(Self.status("metric")) == "active  Running  0:12:34  2.13 km  5:20 /km now  GPS 3D")
     }
 
     @Test func statusBarFormats() {

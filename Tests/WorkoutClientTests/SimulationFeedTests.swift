@@ -109,4 +109,15 @@ import WorkoutCore
         var again = BuiltInRoute(activity: activity, start: 1_800_000_000)
         #expect(again.fixes(fromSecond: 0, count: 120) == lines)
     }
+
+    /// `simulate` of a file with power sends power and cadence on its fix lines, and the feed
+    /// socket's decoder reads them back.
+    @Test func powerAndCadenceReachTheFeedSocketDecoder() {
+        var fix = Fix(time: 1_800_000_000, latitude: 48.1, longitude: 11.5)
+        fix.power = 250; fix.cadence = 90
+        let line = SimulationFeed.fixLine(fix)
+        #expect(line.contains("\"power\":250") && line.contains("\"cad\":90"), "simulate sends them: \(line)")
+        var d = FeedSocketDecoder()
+        #expect(Array(line.utf8).withUnsafeBufferPointer { d.decode(line: $0) }.first?.power == 250)
+    }
 }

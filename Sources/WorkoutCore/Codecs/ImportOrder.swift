@@ -57,9 +57,17 @@ struct ImportOrder {
 
     /// The warning for times running backwards, or nil when they never do.
     func backwardsWarning(outOfOrder: Int) -> String? {
+        ImportOrder.backwardsWarning(steps: backwardSteps, first: firstBackward, segmentsStartingEarlier: segmentsStartingEarlier,
+                                     outOfOrder: outOfOrder)
+    }
+
+    /// The warning for `steps` times running backwards inside segments (the first at `first`),
+    /// segments starting before the one before them ends, and the fixes not counted for it.
+    static func backwardsWarning(steps: Int, first: (time: Double, segment: Int)?, segmentsStartingEarlier: [Int],
+                                 outOfOrder: Int) -> String? {
         var parts: [String] = []
-        if let first = firstBackward {
-            let times = backwardSteps == 1 ? "once" : "\(backwardSteps) times"
+        if let first {
+            let times = steps == 1 ? "once" : "\(steps) times"
             parts.append("times run backwards \(times) inside a segment (first in segment \(first.segment), at \(ISO8601.format(first.time))): kept in file order")
         }
         if let k = segmentsStartingEarlier.first {

@@ -4,8 +4,8 @@
 /// from the file itself:
 ///
 /// - consecutive times are *in sequence* when the second is at most `slack` seconds before the
-///   first and at most a step after it: 10 times the file's median step, at least `minStep`
-///   (a 1 Hz file: 60 s);
+///   first and at most a step after it: 10 times the file's median step (to a quarter of an octave),
+///   at least `minStep` (a 1 Hz file: 60 s);
 /// - the track is cut into maximal runs of times in sequence; a run of `confirmations` (3) or
 ///   more is trusted, as live trusts a step after 3 agreeing fixes (a device's pause, a real
 ///   clock step);
@@ -25,84 +25,106 @@ public struct ImportTimeJudge: Sendable {
 
     public init() {}
 
-    private typealias Run = (first: Int, last: Int, count: Int)
+    /// A run of times in sequence: its first and last time, its length, and (while shorter than
+    /// `confirmations`) its positions.
+    private struct Run {
+        var first: Double
+        var last: Double
+        var count = 1
+        var positions: [Int]
+    }
 
     /// Whether each time (in recording order) is an outlier.
     public func outliers(_ times: [Double]) -> [Bool] {
         var out = [Bool](repeating: false, count: times.count)
-        let maxStep = self.maxStep(times)
-        func inSequence(_ a: Double, _ b: Double) -> Bool { b >= a - slack && b <= a + maxStep }
-        func plausibleGap(_ a: Double, _ b: Double) -> Bool { b >= a - slack && b <= a + maxGap }
-        var runs: [Run] = []
-        for (i, t) in times.enumerated() where t.isFinite {
-            if let r = runs.last, inSequence(times[r.last], t) {
-                runs[runs.count - 1] = (r.first, i, r.count + 1)
-            } else {
-                runs.append((i, i, 1))
-            }
-        }
-        guard runs.contains(where: { $0.count >= confirmations }) else { return out }
-        func mark(_ r: Run) {
-            for i in r.first...r.last where times[i].isFinite { out[i] = true }
-        }
-        var k = 0
-        var previous: Run?  // the last trusted run
-        while k < runs.count {
-            guard runs[k].count < confirmations else { previous = runs[k]; k += 1; continue }
-            var j = k
-            while j < runs.count, runs[j].count < confirmations { j += 1 }
-            let group = Array(runs[k..<j])
-            let next = j < runs.count ? runs[j] : nil
-            if let p = previous {
-                // Forward from the trusted run before: keep what follows on, the rest are candidates.
-                var last = times[p.last]
-                var candidates: [Run] = []
-                for r in group {
-                    let follows = next == nil ? plausibleGap(last, times[r.first]) : inSequence(last, times[r.first])
-                    if follows { last = times[r.last] } else { candidates.append(r) }
-                }
-                if let n = next {
-                    if inSequence(last, times[n.first]) { candidates.forEach(mark) }
-                } else {
-                    candidates.forEach(mark)
-                }
-            } else if let n = next {
-                // Backward from the first trusted run.
-                var first = times[n.first]
-                for r in group.reversed() {
-                    if plausibleGap(times[r.last], first) { first = times[r.first] } else { mark(r) }
-                }
-            }
-            k = j
-        }
+        for i in outlierPositions(times, maxStep: maxStep(times)) { out[i] = true }
         return out
     }
 
-    /// The largest step in sequence: 10 times the median positive step, at least `minStep`.
-    func maxStep(_ times: [Double]) -> Double {
-        var steps: [Double] = []
-        steps.reserveCapacity(times.count)
+    /// The positions (in `times`, in order) of the outliers, `maxStep` being the largest step in
+    /// sequence (`maxStep(_:)`). One pass; memory for the short runs waiting to be judged only.
+    public func outlierPositions(_ times: some Sequence<Double>, maxStep: Double) -> [Int] {
+        func inSequence(_ a: Double, _ b: Double) -> Bool { b >= a - slack && b <= a + maxStep }
+        func plausibleGap(_ a: Double, _ b: Double) -> Bool { b >= a - slack && b <= a + maxGap }
+        var marked: [Int] = []
+        var previous: Run?  // the last trusted run
+        var group: [Run] = []  // short runs since it
+        var run: Run?
+        /// Judges the short runs waiting between `previous` and `next` (nil: the end).
+        func resolve(next: Run?) {
+            defer { group.removeAll() }
+            guard !group.isEmpty else { return }
+            if let p = previous {
+                // Forward from the trusted run before: keep what follows on, the rest are candidates.
+                var last = p.last
+                var candidates: [Run] = []
+                for r in group {
+                    let follows = next == nil ? plausibleGap(last, r.first) : inSequence(last, r.first)
+                    if follows { last = r.last } else { candidates.append(r) }
+                }
+                if let n = next, !inSequence(last, n.first) { return }
+                for r in candidates { marked += r.positions }
+            } else if let n = next {
+                // Backward from the first trusted run.
+                var first = n.first
+                var before: [Int] = []
+                for r in group.reversed() {
+                    if plausibleGap(r.last, first) { first = r.first } else { before += r.positions }
+                }
+                marked += before
+            }
+        }
+        for (i, t) in times.enumerated() where t.isFinite {
+            if var r = run, inSequence(r.last, t) {
+                r.last = t
+                r.count += 1
+                if r.count < confirmations { r.positions.append(i) } else if r.count == confirmations {
+                    r.positions = []
+                    resolve(next: r)  // a run just trusted: the short runs before it are judged
+                }
+                run = r
+                continue
+            }
+            if let r = run {
+                if r.count >= confirmations { previous = r } else { group.append(r) }
+            }
+            run = Run(first: t, last: t, positions: [i])
+        }
+        if let r = run {
+            if r.count >= confirmations { previous = r } else { group.append(r) }
+        }
+        if previous != nil { resolve(next: nil) }
+        return marked.sorted()
+    }
+
+    /// The largest step in sequence: 10 times the median positive step, at least `minStep`. The
+    /// median is read from a histogram of the steps in quarters of an octave (within 25 %; no
+    /// copy of the times).
+    public func maxStep(_ times: some Sequence<Double>) -> Double {
+        var buckets = [Int](repeating: 0, count: 256)
+        var count = 0
         var last: Double?
         for t in times where t.isFinite {
-            if let l = last, t > l { steps.append(t - l) }
+            if let l = last, t > l {
+                // The step's octave (its binary exponent, from 2^-32 s up) in quarters.
+                let d = t - l
+                let k = (Int(d.exponent) + 32) * 4 + Int(((d.significand - 1) * 4).rounded(.down))
+                buckets[min(max(k, 0), 255)] += 1
+                count += 1
+            }
             last = t
         }
-        guard !steps.isEmpty else { return minStep }
-        let k = steps.count / 2
-        var a = steps
-        // The median by selection (quickselect), not a full sort.
-        var lo = 0, hi = a.count - 1
-        while lo < hi {
-            let pivot = a[(lo + hi) / 2]
-            var i = lo, j = hi
-            while i <= j {
-                while a[i] < pivot { i += 1 }
-                while a[j] > pivot { j -= 1 }
-                if i <= j { a.swapAt(i, j); i += 1; j -= 1 }
+        guard count > 0 else { return minStep }
+        var seen = 0
+        for (k, n) in buckets.enumerated() {
+            seen += n
+            if seen * 2 >= count {
+                // The bucket's upper edge.
+                let octave = Double(sign: .plus, exponent: k / 4 - 32, significand: 1)
+                return max(minStep, 10 * octave * (1 + Double(k % 4 + 1) / 4))
             }
-            if k <= j { hi = j } else if k >= i { lo = i } else { break }
         }
-        return max(minStep, 10 * a[k])
+        return minStep
     }
 
     /// The warning for the outlier times found (their times as stamped).

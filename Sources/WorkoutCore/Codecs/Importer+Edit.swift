@@ -27,6 +27,15 @@ extension Importer {
             new.device = d
             new.summary.apply(d)
         }
+        new.summary.annotation = w.summary.annotation
+        return new
+    }
+
+    /// The workout with `edit` applied: measured again as `edit.activity` when it names one
+    /// (`edited(_:activity:settings:)`), its title, notes, gear and effort changed as asked.
+    public static func edited(_ w: Workout, applying edit: WorkoutEdit, settings: MetricsSettings) -> Workout {
+        var new = edit.activity.map { edited(w, activity: $0, settings: settings) } ?? w
+        new.summary.annotation = w.summary.annotation.applying(edit)
         return new
     }
 }

@@ -1,6 +1,7 @@
 /// Turns a GPX 1.0/1.1, TCX v2, FIT activity or NMEA log file (any of them gzip-compressed)
 /// into workouts, computed by the same recorder as a live one. The activity comes from the
-/// option, else from the file, else `.other`.
+/// option, else from the file, else from the track's speeds (`ActivityInference`), else the
+/// configured `defaultActivity`.
 ///
 /// The API the daemon calls (pure: bytes in, values out; no I/O, no clock):
 /// - `readAll(bytes, fileName:)` -> `[ImportedTrack]`: every workout a file holds (a FIT
@@ -65,6 +66,9 @@ public enum Importer {
         /// one: indoor workouts); a nil bpm is a record without heart rate (a gap). Heart rate on
         /// the fixes stays on the fixes; `workout(from:)` reads both.
         public var heartRate: [HeartRateSample]
+        /// The title and notes the file gives itself (GPX `name`/`desc`, TCX `Notes`), when they
+        /// are a person's words (`WorkoutAnnotation.fromFile`).
+        public var annotation = WorkoutAnnotation()
         /// The device's own distance over time (FIT record distances, a pool's lengths): the
         /// workout's distance is then the device's (`DistanceSource.device`), in time order.
         public var odometer: [OdometerReading] = []
@@ -126,8 +130,11 @@ public enum Importer {
             do {
                 let g = try GPXReader.read(bytes)
                 let points = g.trackPoints
-                return [Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: g.activity,
-                              origin: .device, format: .gpx, startTime: recordingStart(g.time, firstFix: points.first?.fix.time))]
+                var track = Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: g.activity,
+                                  origin: .device, format: .gpx, startTime: recordingStart(g.time, firstFix: points.first?.fix.time))
+                track.annotation.title = WorkoutAnnotation.fromFile(g.name) ?? WorkoutAnnotation.fromFile(g.tracks.first?.name)
+                track.annotation.notes = WorkoutAnnotation.fromFile(g.description) ?? WorkoutAnnotation.fromFile(g.tracks.first?.description)
+                return [track]
             } catch { throw .file(error.description) }
         }
         if lower.hasSuffix(".tcx") || head.contains("TrainingCenterDatabase") {
@@ -140,12 +147,18 @@ public enum Importer {
                 let indoor = points.isEmpty
                 guard !points.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) else { continue }
                 // Without a track the workout spans the activity's laps (TCX has no pauses).
-                out.append(Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: a.activity, origin: .device,
-                                 format: .tcx, startTime: indoor ? a.startTime : recordingStart(a.startTime, firstFix: points.first?.fix.time),
-                                 endTime: indoor ? a.lapsEnd : nil,
-                                 lapEnds: a.laps.dropFirst().map(\.startTime),
-                                 label: t.activities.count > 1 ? "activity \(k + 1) of \(t.activities.count)" : nil,
-                                 notes: indoor ? [Importer.heartRateOnlyNote] : [], heartRate: heartOnly))
+                var track = Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: a.activity, origin: .device,
+                                  format: .tcx, startTime: indoor ? a.startTime : recordingStart(a.startTime, firstFix: points.first?.fix.time),
+                                  endTime: indoor ? a.lapsEnd : nil,
+                                  lapEnds: a.laps.dropFirst().map(\.startTime),
+                                  label: t.activities.count > 1 ? "activity \(k + 1) of \(t.activities.count)" : nil,
+                                  notes: indoor ? [Importer.heartRateOnlyNote] : [], heartRate: heartOnly)
+                track.annotation.notes = WorkoutAnnotation.fromFile(a.notes)
+                // A device that names itself (`<Creator>`: a Garmin, not an app's or workoutd's
+                // own export) counted the calories of its laps: the workout's, `device`.
+                let kcal = a.laps.reduce(0) { $0 + $1.calories }
+                if a.creatorName != nil, kcal > 0 { track.device = DeviceTotals(calories: Double(kcal)) }
+                out.append(track)
             }
             if out.isEmpty { throw .noPoints }
             return out
@@ -167,6 +180,15 @@ public enum Importer {
             return [Track(fixes: fixes, activity: nil, origin: .receiver, format: .nmea)]
         }
         throw .unknownFormat
+    }
+
+    /// The FIT file inside `bytes` when `bytes` are a gzip file whose content is FIT (the daemon
+    /// imports it with `FITImport`); nil for anything else. Inflated up to `maxDecompressedBytes`.
+    public static func fitInsideGzip(_ bytes: [UInt8], maxDecompressedBytes: Int = Importer.maxDecompressedBytes) throws(Failure) -> [UInt8]? {
+        guard Gzip.isGzip(bytes) else { return nil }
+        let inner: [UInt8]
+        do { inner = try Gzip.decompress(bytes, limit: maxDecompressedBytes) } catch { throw .file(error.description) }
+        return FITMessageDecoder.looksLikeFIT(inner) ? inner : nil
     }
 
     private static func readFIT(_ bytes: [UInt8], fileName: String) throws(Failure) -> [Track] {
@@ -239,8 +261,9 @@ public enum Importer {
 
     /// `workout(from:...)` with what the user should know about the file (`ImportedWorkout.warnings`):
     /// the track's own notes, times running backwards, a track far faster than its activity.
-    /// The activity is `activity` (the request's), else the file's own, else `defaultActivity`
-    /// (the configured `defaultActivity`).
+    /// The activity is `activity` (the request's), else the file's own, else the one its speeds
+    /// suggest (`ActivityInference`, said in a warning), else `defaultActivity` (the configured
+    /// `defaultActivity`, also said).
     ///
     /// The fixes are taken in file order within each file segment, the segments in the order of
     /// their first times: a fix stamped before one already recorded is `out_of_order`, as live
@@ -269,118 +292,56 @@ public enum Importer {
         let end = max(track.endTime.flatMap { $0.isFinite ? $0 : nil } ?? lastTime, lastTime)
         // A file's activity with no position at all was done indoors (the option is the user's word).
         let fromFile = order.indices.isEmpty ? track.activity.map { $0.indoorCounterpart ?? $0 } : track.activity
-        let kind = activity ?? fromFile ?? defaultActivity
-        var recorder = WorkoutRecorder(id: WorkoutID(start: start, suffix: suffix), activity: kind, startedAt: start,
-                                       settings: track.origin.settings(settings))
-        let pauses = track.pauses.filter { $0.end > $0.start && $0.end > start && $0.start < end }.sorted { $0.start < $1.start }
-        let laps = track.lapEnds.filter { $0 > start && $0 < end }.sorted()
-        var pi = 0, li = 0
-        var previous: (time: Double, segment: Int?) = (start, nil)
-
-        /// Closes laps ending before `t`, and pauses over the stopped time between the previous
-        /// fix and `t` (or over the whole gap when the segment changes).
-        func gap(to t: Double, newSegment: Bool, final: Bool) {
-            while li < laps.count, laps[li] <= previous.time { recorder.lap(at: laps[li]); li += 1 }
-            while pi < pauses.count, pauses[pi].end <= previous.time { pi += 1 }
-            var paused = false
-            var k = pi
-            while k < pauses.count, pauses[k].start < t {
-                let s = max(pauses[k].start, previous.time), e = min(pauses[k].end, t)
-                k += 1
-                guard e > s else { continue }
-                if stop(at: s, resumeAt: e, before: t, final: final, cause: .device) { return }
-                paused = true
-            }
-            if !paused, newSegment, t > previous.time, stop(at: previous.time, resumeAt: t, before: t, final: final, cause: .manual) { return }
-            while li < laps.count, laps[li] < t { recorder.lap(at: laps[li]); li += 1 }
+        // A file that names no activity: judged from its speeds, else the configured default.
+        var inference: (guess: ActivityInference?, asked: Bool) = (nil, false)
+        if activity == nil && fromFile == nil && !order.indices.isEmpty {
+            var steps = ActivityInference.Steps()
+            for i in order.indices { steps.add(track.fixes[i], segment: track.segments[i]) }
+            inference = (steps.guess, true)
         }
-
-        /// Pauses at `s` and resumes at `e` (just before `t` when `e` is `t`); returns true when
-        /// the workout ends paused. A device's timer stop is a `.device` pause (the distance across
-        /// it counts); a new file segment a `.manual` one (nothing bridges it).
-        func stop(at s: Double, resumeAt e: Double, before t: Double, final: Bool, cause: PauseCause) -> Bool {
-            while li < laps.count, laps[li] < t, laps[li] <= s { recorder.lap(at: laps[li]); li += 1 }
-            recorder.pause(at: s, cause: cause)
-            if final && e >= t { return true }  // still stopped at the end
-            // Resume just before the fix: a fix stamped at the resume itself counts as late.
-            let resume = e < t ? e : max(s, t - min(0.001, (t - s) / 2))
-            while li < laps.count, laps[li] < resume { recorder.lap(at: laps[li]); li += 1 }
-            recorder.resume(at: resume)
-            return false
-        }
-
-        var ri = 0
-        /// Feeds the heart-rate records stamped before `t` (or at it: a record goes before a fix).
-        func feedRecords(through t: Double) {
-            while ri < records.count, records[ri].time <= t {
-                let r = records[ri]
-                ri += 1
-                guard r.time >= start else { continue }  // heart rate before the track's start
-                if r.time > previous.time { gap(to: r.time, newSegment: false, final: false) }
-                if let bpm = r.bpm, bpm > 0 { recorder.heartRate(time: r.time, bpm: bpm) } else { recorder.heartRateGap(at: r.time) }
-                previous.time = max(previous.time, r.time)
-            }
-        }
-        // The device's distance readings, by time (fed before the fix or record stamped at or after them).
-        var oi = 0
-        /// Feeds the odometer readings stamped at or before `t`, each after the pauses and laps before it.
-        func feedOdometer(through t: Double) {
-            while oi < odometer.count, odometer[oi].time <= t {
-                let r = odometer[oi]
-                oi += 1
-                guard r.time >= start else { continue }
-                if r.time > previous.time { gap(to: r.time, newSegment: false, final: false) }
-                recorder.odometer(time: r.time, meters: r.meters, source: .device)
-                previous.time = max(previous.time, r.time)
-            }
-        }
-        if !odometer.isEmpty { recorder.reserveCapacity(odometerReadings: odometer.count, source: .device) }
-        recorder.reserveCapacity(fixes: order.indices.count)
-        var discarded = DiscardedRecorderEvents()  // what `ingest` reports, unused here
-        // The track's speed check, step by step beside the recorder (its distances reused).
-        var speedSteps = TrackSpeedCheck.Steps()
-        for i in order.indices {
-            var f = track.fixes[i]
-            if outliers[i] { recorder.recordTimeOutlier(f); continue }
-            let seg = track.segments[i]
-            feedRecords(through: f.time)
-            feedOdometer(through: f.time)
-            if f.time > previous.time {
-                let newSegment = previous.segment.map { $0 != seg } ?? false
-                // Nothing to do in the gap (no segment change, no lap end or pause before the fix):
-                // `gap` would close nothing and pass no pause (a pause starting at or after the
-                // fix also ends after the previous time).
-                if newSegment || (li < laps.count && laps[li] < f.time) || (pi < pauses.count && pauses[pi].start < f.time) {
-                    gap(to: f.time, newSegment: newSegment, final: false)
+        let kind = activity ?? fromFile ?? inference.guess?.activity ?? defaultActivity
+        var r = ImportRecorder(id: WorkoutID(start: start, suffix: suffix), activity: kind, start: start, end: end,
+                               settings: track.origin.settings(settings), pauses: track.pauses, lapEnds: track.lapEnds)
+        r.reserveCapacity(fixes: order.indices.count, odometerReadings: odometer.count,
+                          heartRateSamples: records.count + track.fixes.reduce(0) { $0 + ($1.heartRate != nil ? 1 : 0) })
+        var ri = 0, oi = 0
+        /// The heart-rate records and readings stamped at or before `t` (a record goes before a
+        /// fix), by time: a reading before a record stamped at the same time, as a FIT record's
+        /// distance goes before its heart rate (`FITImport` feeds them in that order).
+        func feed(through t: Double) {
+            while true {
+                let record = ri < records.count && records[ri].time <= t ? records[ri].time : nil
+                let reading = oi < odometer.count && odometer[oi].time <= t ? odometer[oi].time : nil
+                if let reading, reading <= record ?? .infinity {
+                    r.reading(odometer[oi]); oi += 1
+                } else if record != nil {
+                    r.heartRecord(records[ri]); ri += 1
+                } else {
+                    return
                 }
             }
-            if let bpm = f.heartRate, bpm > 0 {
-                if recorder.heartRate(time: f.time, bpm: bpm) == .recorded { f.heartRate = nil }
-            } else {
-                recorder.heartRateGap(at: f.time)
-            }
-            recorder.ingest(f, reportingTo: &discarded)
-            speedSteps.add(f, segment: seg, known: recorder.lastMeasured)
-            previous = (max(previous.time, f.time), seg)
         }
-        feedRecords(through: end)
-        feedOdometer(through: end)
-        if end > previous.time { gap(to: end, newSegment: false, final: true) }
-        var w = recorder.finish(at: end)
-        w.source = source
-        if let d = track.device {
-            w.device = d
-            w.summary.apply(d)
+        for i in order.indices {
+            let f = track.fixes[i]
+            if outliers[i] { r.timeOutlier(f); continue }
+            feed(through: f.time)
+            r.fix(f, segment: track.segments[i])
         }
+        feed(through: end)
+        var w = r.finish(source: source, device: track.device)
+        w.summary.annotation = track.annotation
         var warnings = track.notes
+        if inference.asked {
+            warnings.append(ActivityInference.warning(inference.guess, kind: kind))
+        }
         // A FIT record is a fix or a heart-rate record, and may carry a reading too: readings
         // count only when they are all there is (a pool's lengths).
         var badTimes = zip(track.fixes, outliers).filter(\.1).map(\.0.time) + zip(track.heartRate, heartOutliers).filter(\.1).map(\.0.time)
         if badTimes.isEmpty { badTimes = zip(track.odometer, odometerOutliers).filter(\.1).map(\.0.time) }
         if !badTimes.isEmpty { warnings.append(ImportTimeJudge.warning(badTimes)) }
         if let backwards = order.backwardsWarning(outOfOrder: w.summary.rejectedByReason[.outOfOrder, default: 0]) { warnings.append(backwards) }
-        if let fast = speedSteps.warning(activity: kind, distance: w.summary.distanceMeters) { warnings.append(fast) }
-        return ImportedWorkout(workout: w, warnings: warnings)
+        if let fast = r.speedSteps.warning(activity: kind, distance: w.summary.distanceMeters) { warnings.append(fast) }
+        return ImportedWorkout(recorded: w, warnings: warnings, leg: track.leg)
     }
 
     /// A workout that is the same recording as one already saved: same start (to the second)

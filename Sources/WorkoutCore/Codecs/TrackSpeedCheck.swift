@@ -27,7 +27,19 @@ struct TrackSpeedCheck {
     /// The steps fed one fix at a time (the importer does it beside the recorder, reusing the
     /// distance the fix filter measured when the step is the filter's anchor-to-fix pair).
     struct Steps {
+        /// The moving steps' speeds: every one up to `kept`; beyond, every `stride`-th (the
+        /// systematic sample of a long track, whose median is the track's within a hair): memory
+        /// stays bounded whatever the track (a 1.5 M-record file).
         private var speeds: [Double] = []
+        private var stride = 1
+        private var skipped = 0
+        static let kept = 1 << 16
+        /// The length of the last moving step (m).
+        private(set) var lastDistance = 0.0
+        /// The moving steps' speeds so far (m/s; the sample beyond `kept`, as above).
+        var movingSpeeds: [Double] { speeds }
+        /// How many moving steps so far (all of them, sampled or not).
+        private(set) var movingCount = 0
         /// The previous fix (what a step needs of it), its segment, and whether it passes the
         /// quality gates.
         private var previous: (position: FixFilter.Position, segment: Int, usable: Bool)?
@@ -51,7 +63,20 @@ struct TrackSpeedCheck {
             guard let p = previous, p.segment == s, here.time > p.position.time, usable, p.usable else { return }
             let d = known.meters(from: p.position, to: here) ?? MeasuredPair.measure(p.position, here).meters
             let v = d / (here.time - p.position.time)
-            if v.isFinite, v >= TrackSpeedCheck.movingSpeed { speeds.append(v) }
+            if v.isFinite, v >= TrackSpeedCheck.movingSpeed { keep(v); lastDistance = d }
+        }
+
+        private mutating func keep(_ v: Double) {
+            movingCount += 1
+            skipped += 1
+            guard skipped >= stride else { return }
+            skipped = 0
+            speeds.append(v)
+            if speeds.count >= Steps.kept * 2 {
+                // Every other one kept, and from now on every other one taken.
+                speeds = Swift.stride(from: 0, to: speeds.count, by: 2).map { speeds[$0] }
+                stride *= 2
+            }
         }
 
         var check: TrackSpeedCheck { TrackSpeedCheck(medianOf: speeds) }

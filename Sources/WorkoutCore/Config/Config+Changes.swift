@@ -22,6 +22,7 @@ extension Config {
         if habits != new.habits { out.append("habits") }
         if hooks != new.hooks { out.append("hooks") }
         if notifications != new.notifications { out.append("notifications") }
+        if web != new.web { out.append("web") }
         return out
     }
 }

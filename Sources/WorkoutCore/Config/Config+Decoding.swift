@@ -71,6 +71,21 @@ extension Config {
             c.limits.clientTimeoutSeconds = try lim.number("clientTimeoutSeconds", in: 1...86400) ?? c.limits.clientTimeoutSeconds
             try lim.finish()
         }
+        if r.object["web"]?.isNull == true {
+            _ = r.raw("web")
+            c.web = nil
+        } else if let web = r.raw("web") {
+            do {
+                var wr = try KeyReader(web, path: "web")
+                if let listen = try wr.string("listen") {
+                    guard let w = WebConfig(listen: listen) else {
+                        throw ConfigError(key: "web.listen", problem: "'\(listen)' is not HOST:PORT with a port from 0 (any free port) to 65535")
+                    }
+                    c.web = w
+                }
+                try wr.finish()
+            }
+        }
         try decodeHeartRateKeys(&r, into: &c)
         try c.decodeHabitKeys(&r)
         try r.finish()

@@ -35,8 +35,30 @@ public struct Config: Sendable, Equatable {
     /// Programs run on log events (docs/config.md, "Hooks").
     public var hooks: [HookConfig] = []
     public var notifications = NotificationsConfig()
+    /// The web pages (docs/web.md); nil = none.
+    public var web: WebConfig? = WebConfig()
 
     public init() {}
+}
+
+/// Where the web pages are served (`web`): loopback by default; port 0 = any free port.
+public struct WebConfig: Sendable, Equatable {
+    public var host: String = "127.0.0.1"
+    public var port: UInt16 = 8765
+
+    public init(host: String = "127.0.0.1", port: UInt16 = 8765) { self.host = host; self.port = port }
+
+    /// `127.0.0.1:8765`, `[::1]:0`.
+    public var listen: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
+
+    /// "HOST:PORT" or "[V6]:PORT" with a port from 0 to 65535.
+    public init?(listen s: String) {
+        guard let colon = s.lastIndex(of: ":"), let port = UInt16(s[s.index(after: colon)...]) else { return nil }
+        var host = String(s[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, !host.contains("/") else { return nil }
+        self.init(host: host, port: port)
+    }
 }
 
 public enum Units: String, Sendable, Equatable, CaseIterable {

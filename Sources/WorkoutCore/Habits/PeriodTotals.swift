@@ -28,6 +28,9 @@ public struct PeriodTotals: Sendable, Equatable {
     public var activity: ActivityType?
     public var current: PeriodSums
     public var previous: PeriodSums
+    /// Every gear named by a workout (`edit --gear`), with its whole history (not just the
+    /// period: shoes wear out over all their runs), most distance first.
+    public var gear: [GearSums] = []
 
     public init(summaries: [WorkoutSummary], per: TotalsPeriod, activity: ActivityType?, now: Double, calendar: HabitCalendar) {
         self.per = per
@@ -36,11 +39,14 @@ public struct PeriodTotals: Sendable, Equatable {
         let (curStart, curEnd, prevStart) = PeriodTotals.bounds(today, per, calendar)
         current = PeriodSums(start: curStart, end: curEnd)
         previous = PeriodSums(start: prevStart, end: curStart.adding(days: -1))
+        var byGear: [String: GearSums] = [:]
         for s in summaries where activity == nil || s.activity == activity {
             let d = calendar.day(of: s.startedAt)
             if d >= curStart && d <= curEnd { PeriodTotals.add(s, to: &current) }
             else if d >= prevStart && d < curStart { PeriodTotals.add(s, to: &previous) }
+            if let g = s.gear { byGear[g, default: GearSums(name: g)].add(s) }
         }
+        gear = byGear.values.sorted { ($0.distanceMeters, $1.name) > ($1.distanceMeters, $0.name) }
     }
 
     /// Adds a workout's numbers as its summary JSON shows them (`list`, `show`: metres and
@@ -69,6 +75,33 @@ public struct PeriodTotals: Sendable, Equatable {
 
     /// The `totals` reply's object.
     public func json() -> JSON {
-        ["per": .string(per.rawValue), "activity": .string(activity?.rawValue), "current": current.json(), "previous": previous.json()]
+        ["per": .string(per.rawValue), "activity": .string(activity?.rawValue), "current": current.json(), "previous": previous.json(),
+         "gear": .array(gear.map { $0.json() })]
+    }
+}
+
+/// Everything done with one piece of gear: count, distance, moving time, first and last use.
+public struct GearSums: Sendable, Equatable {
+    public var name: String
+    public var count = 0
+    public var distanceMeters: Double = 0
+    public var movingSeconds: Double = 0
+    public var firstUsed: Double = .infinity
+    public var lastUsed: Double = -.infinity
+
+    public init(name: String) { self.name = name }
+
+    mutating func add(_ s: WorkoutSummary) {
+        count += 1
+        if s.distanceMeters.isFinite { distanceMeters += rounded(s.distanceMeters, 3) }
+        if s.movingSeconds.isFinite { movingSeconds += rounded(s.movingSeconds, 3) }
+        firstUsed = min(firstUsed, s.startedAt)
+        lastUsed = max(lastUsed, s.startedAt)
+    }
+
+    public func json() -> JSON {
+        ["name": .string(name), "count": .int(count), "distanceMeters": .number(rounded(distanceMeters, 3)),
+         "movingSeconds": .number(rounded(movingSeconds, 3)),
+         "firstUsed": .string(ISO8601.format(firstUsed)), "lastUsed": .string(ISO8601.format(lastUsed))]
     }
 }

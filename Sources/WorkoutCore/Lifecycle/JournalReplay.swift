@@ -66,7 +66,7 @@ struct JournalReplay {
             case .rebased(let t, let o):
                 if recorder.points.isEmpty {
                     origin = o
-                    recorder = WorkoutRecorder(id: id, activity: activity, startedAt: t, settings: o.settings(current))
+                    recorder = WorkoutRecorder(id: recorder.id.startingAt(t), activity: activity, startedAt: t, settings: o.settings(current))
                 }
             case .suspended(let t, let until):
                 recorder.suspended(from: t, to: until); last = max(last, until)

@@ -40,10 +40,12 @@ public enum LifecycleAction: Sendable {
     case publish
     /// The numbers moved (a tick while recording): tell `watch` subscribers.
     case publishProgress
-    /// Move the workout's clock (`DaemonClock`) and the receiver's offset to it
-    /// (`ReceiverClock.workoutClockShifted`) by this many seconds: its dates now come from the
-    /// GPS receiver, or back from the system clock (`WorkoutLifecycle.datesChecked`, docs/time.md).
-    case shiftClock(by: Double)
+    /// The workout's dates moved by this many seconds (its clock and its receiver's offset moved
+    /// with them, in the core): they now come from the GPS receiver, or back from the system
+    /// clock (`WorkoutLifecycle.datesChecked`, docs/time.md). Log it.
+    case datesMoved(by: Double)
+    /// A line for the log about the GPS receiver's clock (offset learned, step, outliers, problem).
+    case logReceiverClock(ReceiverClockEvent)
 }
 
 /// A control command that does not fit the current state. Ordinary input, not a bug: it is

@@ -19,7 +19,7 @@ extension WorkoutLifecycle {
             // Journaled, so a restore replays the change where it happened.
             let journal: [LifecycleAction] = from == settings.live ? [] : [.journal(.settings(time: t, from: from, to: settings.live))]
             return journal + [.log(.settingsChanged(w.id, changes))]
-                + events.compactMap { RecorderLogEvent($0, id: w.id).map(LifecycleAction.logRecorder) } + [.publish]
+                + events.compactMap { RecorderLogEvent($0, id: w.id, activity: w.activity, units: w.recorder.settings.splitUnit.units).map(LifecycleAction.logRecorder) } + [.publish]
         } ?? []
     }
 }

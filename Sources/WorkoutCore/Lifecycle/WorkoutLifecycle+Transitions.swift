@@ -18,21 +18,24 @@ extension WorkoutLifecycle {
         }
     }
 
-    /// Starts a workout. While the previous one is still being saved (or retried after a failed
-    /// write) it starts too: that workout moves to `unsaved`, its journal is set aside, and its
-    /// save goes on in the background (docs/protocol.md).
-    public mutating func start(_ activity: ActivityType, id: WorkoutID, at now: Double, settings: MetricsSettings) -> Outcome {
+    /// Starts a workout at the clocks' `reading`: its time base is taken from it (docs/time.md).
+    /// While the previous one is still being saved (or retried after a failed write) it starts
+    /// too: that workout moves to `unsaved`, its journal is set aside, and its save goes on in
+    /// the background (docs/protocol.md).
+    public mutating func start(_ activity: ActivityType, id: WorkoutID, clock reading: ClockReading, settings: MetricsSettings) -> Outcome {
         switch state {
         case .saving(let job):
             unsaved.append(job)
             state = .idle(lastActivity: job.workout.activity)
-            guard case .success(let actions) = start(activity, id: id, at: now, settings: settings) else {
+            guard case .success(let actions) = start(activity, id: id, clock: reading, settings: settings) else {
                 preconditionFailure("start from idle is never refused")
             }
             return .success([.setJournalAside(job.workout.id)] + actions)
         case .idle:
+            let base = WorkoutTimeBase(reading)
+            let now = base.time(boottime: reading.boottime)
             let recorder = WorkoutRecorder(id: id, activity: activity, startedAt: now, settings: settings)
-            state = .recording(WorkoutInProgress(recorder: recorder, baseSettings: settings))
+            state = .recording(WorkoutInProgress(recorder: recorder, timeBase: base, baseSettings: settings))
             var actions: [LifecycleAction] = [.journal(.started(id: id, activity: activity, time: now)), .log(.started(id, activity))]
             if activity.supportsGPS { actions.append(.openGPS) }
             if activity.usesHeartRateSensor { actions.append(.openSensors) }
@@ -68,7 +71,10 @@ extension WorkoutLifecycle {
             // times the commands arrived: the logged paused_s equals the workout's.
             let resumedAt = events.timelineTime(of: .resume) ?? t
             var actions: [LifecycleAction] = [.journal(.resumed(time: t)), .log(.resumed(w.id, after: max(0, resumedAt - pause.since)))]
-            if w.activity.supportsGPS { actions.append(.openGPS) }
+            if w.activity.supportsGPS {
+                w.receiver = ReceiverClock()  // learned afresh: the receiver may have changed during the pause
+                actions.append(.openGPS)
+            }
             if w.activity.usesHeartRateSensor { actions.append(.openSensors) }
             return .success(actions + [.inhibitSleep, .publish])
         }
@@ -116,27 +122,39 @@ extension WorkoutLifecycle {
     }
 
     /// The one-button action: asks `primaryAction` what to do and does it.
-    public mutating func toggle(defaultActivity: ActivityType, id: WorkoutID, at now: Double, settings: MetricsSettings) -> Outcome {
+    public mutating func toggle(defaultActivity: ActivityType, id: WorkoutID, clock reading: ClockReading, settings: MetricsSettings) -> Outcome {
+        let now = self.now(reading)
         switch primaryAction(defaultActivity: defaultActivity) {
-        case .start(let activity): return start(activity, id: id, at: now, settings: settings)
+        case .start(let activity): return start(activity, id: id, clock: reading, settings: settings)
         case .stop: return stop(at: now)
         case .resume: return resume(at: now)
         case .unavailable: return .failure(refusalWithoutWorkout)
         }
     }
 
-    /// A fix from the feeding source. Returns the journal record of the fix and the log lines of
-    /// what the recorder noticed. No workout, or paused: nothing (an expected race: a fix in
-    /// flight when the workout paused or stopped; the recorder answers `ignoredWhilePaused`).
-    /// During a simulation, the workout's start moves to the feed's first fix (while it has no
-    /// points) and its clock follows the feed (docs/protocol.md).
-    public mutating func fixReceived(_ fix: Fix, at now: Double) -> [LifecycleAction] {
+    /// A fix from the feeding source as it arrived (`now`: its arrival), with the receiver's own
+    /// time, never rewritten by the shell. A receiver's fix is placed on the workout's clock by
+    /// its `ReceiverClock` (docs/time.md); a simulation's fix times drive the workout's clock
+    /// instead. Returns the journal record of the placed fix and the log lines of what the
+    /// recorder and the receiver's clock noticed. No workout, or paused: nothing (an expected
+    /// race: a fix in flight when the workout paused or stopped; the recorder answers
+    /// `ignoredWhilePaused`). During a simulation, the workout's start moves to the feed's first
+    /// fix (while it has no points) and its clock follows the feed (docs/protocol.md).
+    public mutating func fixReceived(_ received: Fix, at now: Double) -> [LifecycleAction] {
         withWorkout { w in
             var actions: [LifecycleAction] = []
+            var fix = received
+            if w.replay == nil {
+                let placed = w.receiver.place(receiverTime: received.time, arrival: now)
+                fix.time = placed.time
+                actions += placed.events.map(LifecycleAction.logReceiverClock)
+            } else {
+                w.replayOffset = received.time - now
+            }
             if let replay = w.replay, !w.recorder.isPaused {
                 let settings = replay.origin.settings(w.baseSettings)
                 if w.recorder.points.isEmpty && (w.recorder.startedAt != fix.time || w.recorder.settings != settings) {
-                    w.recorder = WorkoutRecorder(id: w.id, activity: w.activity, startedAt: fix.time, settings: settings)
+                    w.recorder = WorkoutRecorder(id: w.id.startingAt(fix.time), activity: w.activity, startedAt: fix.time, settings: settings)
                     w.origin = replay.origin
                     actions.append(.journal(.rebased(time: fix.time, origin: replay.origin)))
                 }
@@ -146,7 +164,7 @@ extension WorkoutLifecycle {
             let events = w.recorder.ingest(fix)
             if events.first == .ignoredWhilePaused { return actions }
             actions.append(.journal(.fix(fix)))
-            for e in events { if let line = RecorderLogEvent(e, id: w.id) { actions.append(.logRecorder(line)) } }
+            for e in events { if let line = RecorderLogEvent(e, id: w.id, activity: w.activity, units: w.recorder.settings.splitUnit.units) { actions.append(.logRecorder(line)) } }
             return actions
         } ?? []
     }
@@ -157,7 +175,7 @@ extension WorkoutLifecycle {
         withWorkout { w in
             guard !w.recorder.isPaused else { return [] }
             let events = w.recorder.tick(now: w.time(at: now))
-            return events.compactMap { RecorderLogEvent($0, id: w.id).map(LifecycleAction.logRecorder) } + [.publishProgress]
+            return events.compactMap { RecorderLogEvent($0, id: w.id, activity: w.activity, units: w.recorder.settings.splitUnit.units).map(LifecycleAction.logRecorder) } + [.publishProgress]
         } ?? []
     }
 
@@ -168,7 +186,7 @@ extension WorkoutLifecycle {
             let f = w.time(at: from), t = w.time(at: to)
             let events = w.recorder.suspended(from: f, to: t)
             return [.journal(.suspended(time: f, until: t))]
-                + events.compactMap { RecorderLogEvent($0, id: w.id).map(LifecycleAction.logRecorder) } + [.publishProgress]
+                + events.compactMap { RecorderLogEvent($0, id: w.id, activity: w.activity, units: w.recorder.settings.splitUnit.units).map(LifecycleAction.logRecorder) } + [.publishProgress]
         } ?? []
     }
 
@@ -257,13 +275,19 @@ extension WorkoutLifecycle {
     /// was, active or paused, the gap marked by a `recovered` event; any other comes back paused with a `recovered` event and the gap marked (or active
     /// when `autoResume`). With no usable record the journal is kept aside and the state returns
     /// to idle. `badBytes`: the damaged tail already moved aside (reported with a kept journal).
-    public mutating func restored(_ records: [JournalRecord], badBytes: Int = 0, at now: Double, autoResume: Bool, settings: MetricsSettings) -> [LifecycleAction] {
+    ///
+    /// `reading`: the clocks now. The restored workout's time base is the wall clock, or the
+    /// journal's last `alive` mark if the wall clock is behind it (stepped back while the daemon
+    /// was down), so its times keep increasing (`WorkoutTimeBase.restored`, docs/time.md).
+    public mutating func restored(_ records: [JournalRecord], badBytes: Int = 0, clock reading: ClockReading, autoResume: Bool, settings: MetricsSettings) -> [LifecycleAction] {
         switch state {
         case .restoring:
             break
         case .idle, .recording, .saving, .modifying:
             return []
         }
+        let base = WorkoutTimeBase.restored(reading, journalLast: records.compactMap(\.aliveTime).max())
+        let now = base.time(boottime: reading.boottime)
         guard let replay = JournalReplay(records: records, settings: settings) else {
             // No start record: nothing to restore, but never delete what we could not read.
             state = .idle(lastActivity: nil)
@@ -287,7 +311,7 @@ extension WorkoutLifecycle {
                 .journal(.recovered(time: now, gapFrom: gapFrom)),
                 .log(.continued(id, recorder.activity, gapSeconds: max(0, now - gapFrom), points: recorder.summary(now: now).pointCount, paused: paused)),
             ]
-            state = .recording(WorkoutInProgress(recorder: recorder, baseSettings: replay.settings, origin: replay.origin))
+            state = .recording(WorkoutInProgress(recorder: recorder, timeBase: base, baseSettings: replay.settings, origin: replay.origin))
             actions += settingsChanged(settings, at: now)  // the configuration changed while the daemon was down
             if !paused {
                 if recorder.activity.supportsGPS { actions.append(.openGPS) }
@@ -305,7 +329,7 @@ extension WorkoutLifecycle {
             .journal(.recovered(time: now, gapFrom: gapFrom)),
             .log(.restored(id, recorder.activity, gapSeconds: max(0, now - gapFrom), points: recorder.summary(now: now).pointCount)),
         ]
-        state = .recording(WorkoutInProgress(recorder: recorder, baseSettings: replay.settings, origin: replay.origin))
+        state = .recording(WorkoutInProgress(recorder: recorder, timeBase: base, baseSettings: replay.settings, origin: replay.origin))
         actions += settingsChanged(settings, at: now)  // the configuration changed while the daemon was down
         if autoResume, case .success(let more) = resume(at: now) { return actions + more }
         return actions + [.publish]

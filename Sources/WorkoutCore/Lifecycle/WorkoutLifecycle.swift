@@ -8,8 +8,11 @@
 /// perform, or a `LifecycleRefusal`. The shell asks questions (`WorkoutLifecycle+Questions`),
 /// never matches the state.
 ///
-/// Time: every event takes `now`, the daemon's clock. A workout's own clock (`WorkoutClock`:
-/// the daemon's, or a simulation feed's) turns it into the workout's time inside the core.
+/// Time: the workout in progress owns its time (docs/time.md): its time base (the wall time at
+/// its start advanced by CLOCK_BOOTTIME, moved when a receiver dates it), its receiver's clock,
+/// and the clock it follows (`WorkoutClock`: the system's, or a simulation feed's). The shell
+/// reads the clocks (`ClockReading`) and asks `now(_:)` for the time every event takes; a
+/// workout's start and restore take the reading itself.
 ///
 /// Whether a workout is paused is the recorder's fact (`WorkoutRecorder.userPause`); the
 /// lifecycle asks it and keeps no copy.
@@ -53,9 +56,20 @@ public struct WorkoutLifecycle: Sendable {
 }
 
 /// The workout in progress: the recorder accumulating points and numbers (which also holds its
-/// phase: moving, auto-paused, paused ...) and the clock its time is read from.
+/// phase: moving, auto-paused, paused ...) and every clock its time is read from: the one owner
+/// of the workout's time.
 public struct WorkoutInProgress: Sendable {
     public internal(set) var recorder: WorkoutRecorder
+    /// The daemon's time during this workout: the wall time read at its start (or restore)
+    /// advanced by CLOCK_BOOTTIME, so a suspend counts and a wall-clock step changes no
+    /// duration; moved with its dates when a receiver dates it (`datesChecked`).
+    public internal(set) var timeBase: WorkoutTimeBase
+    /// The GPS receiver's clock against the workout's: places each fix (docs/time.md). Learned
+    /// afresh at the start and at each resume (GPS opens again).
+    public internal(set) var receiver = ReceiverClock()
+    /// A simulation's last fix time minus the daemon's time at its arrival (status
+    /// `gps.clockOffsetSeconds` while a simulation feeds the workout).
+    public internal(set) var replayOffset: Double?
     /// Where the workout's time comes from.
     public internal(set) var clock: WorkoutClock = .system
     /// Set while the feeding source is a simulation (`FeedReplay`): its fixes move the clock.
@@ -78,14 +92,18 @@ public struct WorkoutInProgress: Sendable {
     public var id: WorkoutID { recorder.id }
     public var activity: ActivityType { recorder.activity }
 
-    public init(recorder: WorkoutRecorder, baseSettings: MetricsSettings, origin: TrackOrigin = .receiver) {
+    public init(recorder: WorkoutRecorder, timeBase: WorkoutTimeBase, baseSettings: MetricsSettings, origin: TrackOrigin = .receiver) {
         self.recorder = recorder
+        self.timeBase = timeBase
         self.baseSettings = baseSettings
         self.origin = origin
     }
 
     /// The workout's time at the daemon's `now`.
     public func time(at now: Double) -> Double { clock.time(at: now) }
+
+    /// The receiver clock's offset as `status` shows it: a simulation's, else the receiver's.
+    public var receiverOffset: Double? { replay == nil ? receiver.measuredOffset : replayOffset }
 }
 
 /// Where a workout's time comes from.

@@ -14,50 +14,60 @@ public struct DesktopNotice: Sendable, Equatable {
     }
 
     /// The notice for an event the user chose (`notifications.events`), or nil when the event
-    /// is not chosen. Summaries are short sentences a person understands without the log.
-    /// `units`: how a distance in the body reads (config `units`).
-    public static func forEvent(name: String, message: String, fields: [(String, LogValue)], chosen: [String],
-                                units: UnitFormatter = .metric) -> DesktopNotice? {
+    /// is not chosen. Summaries are short sentences a person understands without the log. An
+    /// event that carries its own typed data says what it shows (`DesktopNoticeEvent`); the
+    /// others show their message. `units`: how a distance in the body reads (config `units`).
+    public static func forEvent(_ event: any LogEvent, chosen: [String], units: UnitFormatter = .metric) -> DesktopNotice? {
+        let name = event.name
         guard chosen.contains(name) || chosen.contains("*"), !name.hasPrefix("notify.") else { return nil }
-        func s(_ k: String) -> String? {
-            for (key, v) in fields where key == k {
-                switch v {
-                case .string(let x): return x
-                case .int(let i): return String(i)
-                case .double(let d, let decimals): return formatFixed(d, decimals: decimals)
-                case .bool(let b): return b ? "true" : "false"
-                }
-            }
-            return nil
-        }
-        func num(_ k: String) -> Double? { s(k).flatMap { Double($0) } }
+        if let typed = event as? any DesktopNoticeEvent, let notice = typed.desktopNotice(units: units) { return notice }
+        let message = event.message
         switch name {
-        case "habit.at_risk":
-            let days = Int(s("days_to_go") ?? "") ?? 1
-            let mins = Int(s("minutes_left") ?? "") ?? 0
-            var body = (s("left_text") ?? "Not done yet") + ", " + HabitText.daysToGo(days)
-            if days <= 1 { body += " (\(mins / 60) h \(mins % 60) min left)" }
-            if let n = s("length") { body += ". Keep your streak of \(n) \(s("per") ?? "period")\(n == "1" ? "" : "s")." }
-            return DesktopNotice(kind: "at-risk", summary: "\(s("habit") ?? "Habit") at risk", body: body, urgency: days <= 1 ? .critical : .normal)
-        case "streak.at_risk":
-            let mins = Int(s("minutes_left") ?? "") ?? 0
-            return DesktopNotice(kind: "at-risk", summary: "Daily streak at risk",
-                                 body: "No workout yet today: \(mins / 60) h \(mins % 60) min left to keep your \(s("length") ?? "?")-day streak.", urgency: .critical)
-        case "streak.best", "habit.best":
-            return DesktopNotice(kind: "best", summary: "New best streak", body: message)
-        case "record.personal_best":
-            return DesktopNotice(kind: "best", summary: "New personal best", body: message)
-        case "workout.saved":
-            let activity = s("activity").flatMap { ActivityType(rawValue: $0)?.displayName } ?? "Workout"
-            var body = activity
-            if let m = num("distance_m"), m > 0 { body += ": " + units.distance(m) }
-            if let t = num("elapsed_s") { body += (body == activity ? ": " : " in ") + formatDuration(t) }
-            return DesktopNotice(kind: "saved", summary: "Workout saved", body: body, urgency: .low)
+        case "streak.best", "habit.best", "record.personal_best":
+            return DesktopNotice(kind: "best", summary: name == "record.personal_best" ? "New personal best" : "New best streak", body: message)
         case "gps.signal_lost", "gps.problem", "workout.save_failed", "journal.write_failed":
             let summary = name == "workout.save_failed" ? "Workout not saved yet" : (name == "journal.write_failed" ? "Recording problem" : "GPS problem")
             return DesktopNotice(kind: "recording", summary: summary, body: message, urgency: .critical)
         default:
             return DesktopNotice(kind: name, summary: message.isEmpty ? name : message, body: "")
         }
+    }
+
+    /// `workout.saved`: "Running: 5.02 km in 28:14".
+    public static func saved(_ s: WorkoutSummary, units: UnitFormatter) -> DesktopNotice {
+        let activity = s.activity.displayName
+        var body = activity
+        if s.distanceMeters > 0 { body += ": " + units.distance(s.distanceMeters) }
+        body += (body == activity ? ": " : " in ") + formatDuration(s.elapsedSeconds.rounded())
+        return DesktopNotice(kind: "saved", summary: "Workout saved", body: body, urgency: .low)
+    }
+}
+
+/// A log event whose desktop notice is built from its own typed data, never read back from its
+/// rendered fields.
+public protocol DesktopNoticeEvent: LogEvent {
+    /// The notice this event shows; nil: the generic one (`DesktopNotice.forEvent`).
+    func desktopNotice(units: UnitFormatter) -> DesktopNotice?
+}
+
+extension HabitLogEvent: DesktopNoticeEvent {
+    public func desktopNotice(units: UnitFormatter) -> DesktopNotice? {
+        switch self {
+        case .atRisk(let r):
+            var body = r.leftText + ", " + HabitText.daysToGo(r.daysToGo)
+            if r.daysToGo <= 1 { body += " (\(r.minutesLeft / 60) h \(r.minutesLeft % 60) min left)" }
+            body += ". Keep your streak of \(HabitText.periods(r.streak.length, r.habit.per))."
+            return DesktopNotice(kind: "at-risk", summary: "\(r.habit.name) at risk", body: body, urgency: r.daysToGo <= 1 ? .critical : .normal)
+        case .done, .newBest:
+            return nil
+        }
+    }
+}
+
+extension StreakLogEvent: DesktopNoticeEvent {
+    public func desktopNotice(units: UnitFormatter) -> DesktopNotice? {
+        guard case .atRisk(let r) = self else { return nil }
+        return DesktopNotice(kind: "at-risk", summary: "Daily streak at risk",
+                             body: "No workout yet today: \(r.minutesLeft / 60) h \(r.minutesLeft % 60) min left to keep your \(r.streak.days)-day streak.", urgency: .critical)
     }
 }

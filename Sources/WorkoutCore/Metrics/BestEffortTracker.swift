@@ -57,7 +57,11 @@ public struct BestEffortTracker: Sendable, Equatable {
             !(bound > seconds + 1e-9 + 1e-12 * (seconds + scale))
         }
     }
+    /// The points from the oldest a lane may still read on (the ones before are dropped in
+    /// blocks: memory stays with the longest distance's stretch, not the workout).
     private var points: [Point] = []
+    /// The first point's cumulative distance (no effort starts before it).
+    private var firstCum: Double?
     private var lanes: [Lane]
     /// The lanes have walked the points before this index (point 0 starts no effort).
     private var walked = 1
@@ -72,41 +76,57 @@ public struct BestEffortTracker: Sendable, Equatable {
     /// Best effort per distance (same order as `distances`), nil until the workout is that long.
     public var best: [BestEffort?] {
         var c = self
-        c.walk()
+        c.walk(dropping: false)  // a copy: dropping would copy the points
         return c.lanes.map { $0.seconds < .infinity ? BestEffort(distanceMeters: $0.meters, seconds: $0.seconds, startTime: $0.startTime) : nil }
     }
 
     /// The efforts found so far, shortest distance first.
     public var efforts: [BestEffort] { best.compactMap { $0 } }
 
-    /// Room for `n` more points (an import knows its count).
-    public mutating func reserveCapacity(_ n: Int) { points.reserveCapacity(points.count + n) }
+    /// Room for `n` more points (an import knows its count), up to the stretch kept (the points
+    /// before it are dropped: reserving for all of them would keep their memory).
+    public mutating func reserveCapacity(_ n: Int) { points.reserveCapacity(points.count + min(n, 1 << 14)) }
 
     /// Adds one accepted point: cumulative distance (m, non-decreasing), elapsed clock (s) and
     /// wall time (s).
     public mutating func add(distance: Double, elapsed: Double, time: Double) {
+        if firstCum == nil { firstCum = distance }
         points.append(Point(cum: distance, clock: elapsed, wall: time))
-        if points.count - walked >= BestEffortTracker.batch { walk() }
+        if points.count - walked >= BestEffortTracker.batch { walk(dropping: true) }
     }
 
-    /// Every lane walks the points it has not seen.
-    private mutating func walk() {
+    /// Every lane walks the points it has not seen (then the points no lane reads again are
+    /// dropped, when `dropping`).
+    private mutating func walk(dropping: Bool) {
         let from = walked, end = points.count
         guard end > from else { return }
+        let first = firstCum ?? 0
         points.withUnsafeBufferPointer { p in
             lanes.withUnsafeMutableBufferPointer { lanes in
-                for k in 0..<lanes.count { BestEffortTracker.advance(&lanes[k], p, from: from, to: end) }
+                for k in 0..<lanes.count { BestEffortTracker.advance(&lanes[k], p, first: first, from: from, to: end) }
             }
         }
         walked = end
+        if dropping { dropUnreachable() }
+    }
+
+    /// Drops the points before every lane's pointers (no lane reads them again: pointers only
+    /// move on, and the next walk reads from `walked - 1` on) once they are most of the array
+    /// and at least 8,192.
+    private mutating func dropUnreachable() {
+        var dead = walked - 1
+        for l in lanes { dead = min(dead, l.endPointer, l.startPointer) }
+        guard dead >= 8192, dead * 2 > points.count else { return }
+        points.removeFirst(dead)
+        for k in lanes.indices { lanes[k].endPointer -= dead; lanes[k].startPointer -= dead }
+        walked -= dead
     }
 
     /// One lane's steps at points `from ..< end` (from > 0), in order. The arithmetic is the
     /// original's, term for term (`a[i] + phi * (a[i + 1] - a[i])`), so results are bit-identical.
     @inline(__always)
-    private static func advance(_ laneInOut: inout Lane, _ p: UnsafeBufferPointer<Point>, from: Int, to end: Int) {
+    private static func advance(_ laneInOut: inout Lane, _ p: UnsafeBufferPointer<Point>, first: Double, from: Int, to end: Int) {
         var lane = laneInOut
-        let first = p[0].cum
         let x = lane.meters
         var s = lane.endPointer, q = lane.startPointer
         for j in from..<end {

@@ -22,7 +22,8 @@ public enum FixDecision: Sendable, Equatable {
 ///    twice the noise radius) -> `tooFast`; if such fixes keep agreeing with each other for
 ///    `warmUpCount` fixes, the receiver has really moved: a new segment starts there;
 /// 5. farther than `jumpThreshold` -> accepted as the start of a new segment, adding nothing;
-/// 6. closer than the stationary radius to the last accepted fix -> `stationaryJitter`;
+/// 6. closer than the stationary radius to the last accepted fix -> `stationaryJitter`, unless
+///    the receiver reports a speed of at least `movingSpeed` (its Doppler speed says it moves);
 /// 7. otherwise accepted, adding the WGS84 geodesic distance from the last accepted fix.
 public struct FixFilter: Sendable {
     public let activity: ActivityType
@@ -78,6 +79,7 @@ public struct FixFilter: Sendable {
         self.activity = activity
         self.settings = settings
         self.maximumSpeed = settings.speedLimit.maximumSpeed(for: activity)
+        self.movingSpeed = max(activity.autoPauseSpeed ?? FixFilter.minimumDopplerSpeed, FixFilter.minimumDopplerSpeed)
         self.startFloor = startedAt.nextDown  // a fix stamped exactly at the start is in order
         self.phase = .warmingUp(anchor: nil, chain: .empty)
     }
@@ -131,6 +133,23 @@ public struct FixFilter: Sendable {
         if fix.mode < minimumFixMode { return .noFix }
         if let acc = fix.horizontalAccuracy, !(acc <= maximumHorizontalAccuracy) { return .lowAccuracy }
         return nil
+    }
+
+    /// The receiver's own speed (Doppler: RMC, gpsd TPV `speed`) from which a fix inside the
+    /// stationary radius is movement, not jitter: the activity's auto-pause speed, at least
+    /// `minimumDopplerSpeed`. A receiver that reports its error as `eph` widens the radius
+    /// (gpsd: 10-20 m), so without this a runner's 1 Hz track was cut to chords and ran short.
+    public let movingSpeed: Double
+
+    /// Lowest speed (m/s) a receiver's report must show to count as movement: a stationary
+    /// receiver's Doppler speed stays below it.
+    public static let minimumDopplerSpeed = 0.5
+
+    /// Whether the receiver says this fix was taken while moving (`movingSpeed`).
+    @inline(__always)
+    func reportsMovement(_ fix: Fix) -> Bool {
+        guard let v = fix.speed, v.isFinite else { return false }
+        return v >= movingSpeed
     }
 
     /// The highest plausible speed (m/s): the activity's, or any activity's for a device's track.
@@ -226,7 +245,7 @@ public struct FixFilter: Sendable {
                 return .rejected(.tooFast)
             }
             if d > settings.jumpThreshold { return accept(here, distance: 0, newSegment: true) }
-            if d < max(r, minimumMove) {
+            if d < max(r, minimumMove) && !(minimumMove == 0 && reportsMovement(fix)) {
                 phase = .tracking(anchor: anchor, chain: .empty)
                 return .rejected(.stationaryJitter)
             }

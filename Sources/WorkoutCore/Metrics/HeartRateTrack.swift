@@ -55,6 +55,9 @@ public struct HeartRateTrack: Sendable {
     /// Time of the last sample or gap marker (order check).
     private var lastMarkTime = -Double.infinity
 
+    /// Room for `n` more samples (an import knows how many it will give).
+    public mutating func reserveCapacity(_ n: Int) { samples.reserveCapacity(samples.count + n) }
+
     public init(zones: HeartRateZones? = nil, profile: BodyProfile = BodyProfile()) {
         self.zones = zones
         self.profile = profile

@@ -3,6 +3,14 @@ public enum SplitUnit: String, Sendable, Codable, CaseIterable {
     case kilometer
     case mile
 
+    /// The unit system whose distance unit this is.
+    public var units: Units {
+        switch self {
+        case .kilometer: return .metric
+        case .mile: return .imperial
+        }
+    }
+
     /// Length of one split in metres.
     public var meters: Double {
         switch self {

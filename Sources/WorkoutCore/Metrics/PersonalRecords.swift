@@ -53,3 +53,16 @@ public enum PersonalRecords {
         return table
     }
 }
+
+extension PersonalRecords {
+    /// The personal bests `summary` set: its best efforts faster than every workout of its
+    /// activity in `history` that started before it (`stop`, `show` and the web pages).
+    public static func bests(of summary: WorkoutSummary, among history: [WorkoutSummary]) -> [PersonalBest] {
+        guard summary.activity.tracksBestEfforts, !summary.bestEfforts.isEmpty else { return [] }
+        var previous: [ActivityType: [BestEffort]] = [:]
+        for other in history where other.id != summary.id && other.activity == summary.activity && other.startedAt < summary.startedAt {
+            previous = merged(activity: other.activity, previous: previous, efforts: other.bestEfforts)
+        }
+        return newBests(activity: summary.activity, previous: previous, efforts: summary.bestEfforts)
+    }
+}

@@ -108,6 +108,16 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var averagePower: Double?
     public var maxPower: Int?
     public var averageCadence: Double?
+    /// Title, notes, gear and perceived effort (`edit`, Strava's CSV, a file's own name): what
+    /// the person says, kept when the numbers are recomputed.
+    public var annotation = WorkoutAnnotation()
+    /// The unit `splits` are cut in (`MetricsSettings.splitUnit`, from `units`).
+    public var splitUnit = SplitUnit.kilometer
+
+    public var title: String? { get { annotation.title } set { annotation.title = newValue } }
+    public var notes: String? { get { annotation.notes } set { annotation.notes = newValue } }
+    public var gear: String? { get { annotation.gear } set { annotation.gear = newValue } }
+    public var effort: Int? { get { annotation.effort } set { annotation.effort = newValue } }
     /// Where `distanceMeters` comes from: the GPS track, the recording device's own figure (a FIT
     /// file's distance, a pool's lengths) or a wheel or foot sensor.
     public var distanceSource: DistanceSource = .gps
@@ -160,6 +170,19 @@ public struct Workout: Sendable, Equatable {
 
     public var id: WorkoutID { summary.id }
     public var activity: ActivityType { summary.activity }
+
+    /// The summary with its splits cut in `unit`: as saved when they are, else recomputed from
+    /// the points (`show` after `units` changed: imperial never relabels 1 km splits as
+    /// "0.62 mi"). Only the splits change; every other figure stays as saved.
+    public func summary(splitIn unit: SplitUnit, settings: MetricsSettings) -> WorkoutSummary {
+        guard summary.splitUnit != unit, !summary.splits.isEmpty else { return summary }
+        var other = settings
+        other.splitUnit = unit
+        var s = summary
+        s.splits = Importer.edited(self, activity: activity, settings: other).summary.splits
+        s.splitUnit = unit
+        return s
+    }
 }
 
 /// A workout just finished by the recorder, on its way to disk: a `Workout` whose points are

@@ -20,6 +20,19 @@ public struct WorkoutID: RawRepresentable, Hashable, Sendable, Comparable, Custo
             + String(repeating: "0", count: 4 - hex.count) + hex
     }
 
+    /// The same ID for a workout whose start moved to `start` (a simulated track rebased on its
+    /// first fix, dates moved to a receiver's clock): the leading UTC time follows the start,
+    /// whatever follows it (the suffix) stays, so IDs keep sorting by start.
+    public func startingAt(_ start: Double) -> WorkoutID {
+        let old = Array(rawValue.utf8)
+        guard old.count > WorkoutID.stampLength, old[WorkoutID.stampLength - 1] == UInt8(ascii: "Z"), old[8] == UInt8(ascii: "T") else { return self }
+        let stamp = Array(WorkoutID(start: start, suffix: 0).rawValue.utf8.prefix(WorkoutID.stampLength))
+        return WorkoutID(rawValue: String(decoding: stamp + old.dropFirst(WorkoutID.stampLength), as: UTF8.self)) ?? self
+    }
+
+    /// Characters of the leading time, "20261121T093000Z".
+    static let stampLength = 16
+
     public var description: String { rawValue }
     public static func < (a: WorkoutID, b: WorkoutID) -> Bool { a.rawValue < b.rawValue }
 }

@@ -54,8 +54,9 @@ public enum ISO8601 {
         out.append(UInt8(ascii: "Z"))
     }
 
-    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|+HH:MM|-HH:MM)` (also a space for `T`, and a missing
-    /// zone read as UTC). Returns seconds since 1970 UTC, or nil when it is not such a time.
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|+HH:MM|-HH:MM)` (also a space for `T`, `+HHMM` and `+HH`,
+    /// and a missing zone read as UTC). Returns seconds since 1970 UTC, or nil when it is not such
+    /// a time: every field is range-checked (a leap second :60 reads as :59), offsets too.
     public static func parse(_ text: some StringProtocol) -> Double? {
         let b = Array(text.utf8)
         func num(_ from: Int, _ len: Int) -> Int? {
@@ -86,19 +87,29 @@ public enum ISO8601 {
             case UInt8(ascii: "Z"), UInt8(ascii: "z"): i += 1
             case UInt8(ascii: "+"), UInt8(ascii: "-"):
                 let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
-                guard let oh = num(i + 1, 2) else { return nil }
+                // +HH, +HHMM or +HH:MM; a colon must be followed by the minutes. RFC 3339 offsets
+                // stay within a day: hours 00-23, minutes 00-59.
+                guard let oh = num(i + 1, 2), oh <= 23 else { return nil }
                 var j = i + 3
-                if j < b.count, b[j] == UInt8(ascii: ":") { j += 1 }
-                let om = num(j, 2) ?? 0
-                if num(j, 2) != nil { j += 2 }
+                var om = 0
+                if j < b.count, b[j] == UInt8(ascii: ":") {
+                    guard let m = num(j + 1, 2) else { return nil }
+                    om = m; j += 3
+                } else if let m = num(j, 2) {
+                    om = m; j += 2
+                }
+                guard om <= 59 else { return nil }
                 offset = sign * (oh * 3600 + om * 60)
                 i = j
             default: return nil
             }
         }
         guard i == b.count else { return nil }
-        let c = CivilTime(year: y, month: mo, day: d, hour: h, minute: mi, second: min(s, 59), fraction: fraction)
+        // Validate first (seconds 00-60, 60 being a leap second), then read a leap second as
+        // the last second of its minute: clamping first let :61-:99 through as :59.
+        var c = CivilTime(year: y, month: mo, day: d, hour: h, minute: mi, second: s, fraction: fraction)
         guard c.isValidDate() else { return nil }
+        c.second = min(s, 59)
         return c.secondsSinceEpochAsUTC - Double(offset)
     }
 

@@ -12,6 +12,7 @@ final class ControlRouter {
     let history: HistoryService
     let reminders: ReminderService
     let integrations: IntegrationService
+    let web: WebService
     /// The control server (nil before `start` and after `stop`).
     private(set) var server: ControlServer?
     /// The current workout's splits and laps as encoded for the last status line.
@@ -19,7 +20,8 @@ final class ControlRouter {
     /// `reload`: the daemon reads the configuration again and answers.
     var onReload: () -> JSON = { ControlServer.okReply() }
 
-    init(context: DaemonContext, recording: RecordingService, history: HistoryService, reminders: ReminderService, integrations: IntegrationService) {
+    init(context: DaemonContext, recording: RecordingService, history: HistoryService, reminders: ReminderService, integrations: IntegrationService, web: WebService) {
+        self.web = web
         self.context = context
         self.recording = recording
         self.history = history
@@ -76,10 +78,11 @@ final class ControlRouter {
             return history.startImport(files.map { .init(source: .path($0), file: $0) }, activity: activity, streamed: false)
         case .importDescriptors(let items, let activity):
             let batch = zip(items, descriptors).map { item, fd in
-                ImportBatch.Item(source: .descriptor(fd), file: item.file, activity: item.activity, title: item.title)
+                ImportBatch.Item(source: .descriptor(fd), file: item.file, activity: item.activity, title: item.title,
+                                 notes: item.notes, gear: item.gear, effort: item.effort)
             }
             return history.startImport(batch, activity: activity, streamed: true)
-        case .edit(let id, let activity): return history.startEdit(id, activity: activity)
+        case .edit(let id, let edit): return history.startEdit(id, edit)
         case .recompute(let id, let overrides, let save): return history.startRecompute(id, overrides: overrides, save: save)
         case .delete(let id): return history.delete(id)
         case .undelete(let id): return history.undelete(id)
@@ -89,6 +92,8 @@ final class ControlRouter {
             return .value(ControlServer.okReply([("totals", reminders.totalsJSON(per, activity: activity)), context.unitsPair]))
         case .reload:
             return .value(onReload())
+        case .web(let id): return web.urlReply(id)
+        case .charts(let id, let columns): return history.startCharts(id, columns: columns)
         case .debugHang:
             guard context.testHooks else { return .value(ControlServer.errorReply(ProtocolError(code: "unknown_command", message: "unknown command 'debug-hang'"))) }
             while true { sleep(3600) }  // test-only: a hung main loop, for the watchdog test

@@ -52,7 +52,7 @@ public enum DBusDebugCommand {
             }
             loop.stop()
         }
-        loop.run()
+        do { try loop.run() } catch { say("error: \(error)"); status = 1 }
         connection.close()
         return status
     }
@@ -72,7 +72,7 @@ public enum DBusDebugCommand {
         if let sleepAt { loop.after(sleepAt) { say("simulating PrepareForSleep(true)"); inhibitor.prepareForSleep(true) } }
         if let wakeAt { loop.after(wakeAt) { say("simulating PrepareForSleep(false)"); inhibitor.prepareForSleep(false) } }
         loop.after(seconds) { inhibitor.release(); loop.stop() }
-        loop.run()
+        do { try loop.run() } catch { say("error: \(error)"); return 1 }
         // Success: a lock was held (the lines above say which), or none was asked for.
         return held || mode == .off ? 0 : 1
     }

@@ -14,18 +14,18 @@ enum FeedBudget {
 /// fixes are reported only while GPS is open (`open()`, the core's `openGPS` action), which
 /// also starts the configured network sources in failover order.
 ///
-/// One source feeds the workout at a time: the first in the configured order (`feeds`) that
-/// delivers, and among feed-socket connections the first come, chosen afresh at each `open`
-/// (a new workout or a resume). Another source takes over when
-/// it ranks higher, or when the feeding one has been silent for `handoverSeconds` or closed.
-/// Fixes from the others are counted in `status` (`otherSources`, `otherSourceFixes`), never
-/// reported, so they neither join the track nor (with a `SIMULATION` header) move its clock.
+/// Which source feeds the workout, and the failover and backoff of the network sources, are
+/// decided by the core's `FeedSelection` (one source at a time; the others' fixes are counted in
+/// `status`, `otherSources` and `otherSourceFixes`, never reported, so they neither join the
+/// track nor, with a `SIMULATION` header, move its clock); the hub performs its actions.
 ///
-/// It reports through `report` and holds no reference to the daemon.
+/// Fixes are reported as they arrive, with the receiver's own times: placing them on the
+/// workout's clock is the core's (`WorkoutInProgress.receiver`, docs/time.md). It reports
+/// through `report` and holds no reference to the daemon.
 final class FeedHub {
     /// What the hub tells its owner.
     enum Report {
-        /// A fix from the feeding source.
+        /// A fix from the feeding source, as the receiver dated it, reported when it arrived.
         case fix(Fix)
         /// Another source feeds the workout from now on (`replay`: it is a simulation).
         case sourceChanged(replay: FeedReplay?)
@@ -42,31 +42,22 @@ final class FeedHub {
         case log(any LogEvent)
     }
 
-    /// A source of fixes.
-    enum Source: Equatable {
-        case network
-        case client(Int32)
-    }
-
-    /// A feeding source silent this long (s) gives way to another that delivers.
-    static let handoverSeconds = 5.0
+    typealias Source = FeedSelection.Source
 
     private unowned let loop: EventLoop
     private let paths: Paths
-    private let clock: DaemonClock
     private let report: (Report) -> Void
     var maxClients: Int
     var status = GPSStatus()
-    /// Whether fixes are reported now (the core's `openGPS`/`closeGPS`).
-    private var state = HubState.closed
+    /// Whether fixes are reported now (the core's `openGPS`/`closeGPS`), which source feeds the
+    /// workout, and where the network sources' failover stands.
+    private var selection: FeedSelection
     private var listenFD: Int32 = -1
     private var acceptor: Acceptor?
     private var clients: [Int32: Client] = [:]
-    var feeds: [FeedConfig]
-    /// The network source in use or being tried (gpsd / NMEA TCP), in failover order.
+    var feeds: [FeedConfig] { selection.feeds }
+    /// The network source in use or being tried (gpsd / NMEA TCP).
     private var network: NetworkFeed?
-    private var networkIndex = 0
-    private var failures = 0
     private var retryToken: EventLoop.Token?
     /// Which problems were logged, and when to remind (not on every retry).
     private var problems = ProblemReminder()
@@ -74,13 +65,7 @@ final class FeedHub {
     /// the configured order (two sources failing in turn are both shown, not the last one).
     private var sourceProblems: [String: String] = [:]
     /// One read buffer for every feed socket client (all read on the loop thread).
-    private var reader = FeedReader()
-    /// The receiver's clock against the workout's (docs/time.md).
-    private(set) var receiverClock = ReceiverClock()
-    /// The source feeding the workout and when it last delivered (monotonic).
-    private var feeding: (source: Source, lastFix: Double)?
-
-    enum HubState { case closed, open }
+    private var reader: FeedReader
 
     /// One feed-socket connection.
     private struct Client {
@@ -95,23 +80,14 @@ final class FeedHub {
         var resume: EventLoop.Token?
     }
 
-    init(loop: EventLoop, feeds: [FeedConfig], paths: Paths, maxClients: Int, clock: DaemonClock, report: @escaping (Report) -> Void) {
+    init(loop: EventLoop, feeds: [FeedConfig], paths: Paths, maxClients: Int, report: @escaping (Report) -> Void) {
         self.loop = loop
-        self.feeds = feeds
+        self.reader = FeedReader(clock: loop.clock)
+        self.selection = FeedSelection(feeds: feeds)
         self.paths = paths
         self.maxClients = maxClients
-        self.clock = clock
         self.report = report
         listenFeedSocket()
-    }
-
-    var networkFeeds: [FeedConfig] {
-        feeds.filter { f in
-            switch f {
-            case .gpsd, .nmea: return true
-            case .socket: return false
-            }
-        }
     }
 
     var feedSocketPath: String? {
@@ -131,48 +107,48 @@ final class FeedHub {
 
     func configure(_ new: [FeedConfig]) {
         guard new != feeds else { return }
-        let wasOpen = state
+        let wasOpen = selection.isOpen
         close()
         stopListening()
-        feeds = new
+        selection = FeedSelection(feeds: new)
         listenFeedSocket()
-        if case .open = wasOpen { open() }
+        if wasOpen { open() }
     }
 
     func open() {
-        if case .open = state { return }
-        state = .open
-        receiverClock = ReceiverClock()  // learned afresh for each workout (and after a pause)
-        status.clockProblem = nil
-        status.clockOffsetSeconds = nil
-        status.source = feedSocketPath.map { "feed socket \($0)" } ?? feeds.first?.label
+        guard !selection.isOpen else { return }
         // A new workout (or a resume) chooses which source feeds it afresh, and learns whether it
         // replays, from the first fix delivered (`deliver`). Keeping the last workout's source
         // dropped the fixes of a feed connection opened after it closed, for as long as its
         // hang-up was not yet read (regression: FeedSourceTests.aNewConnectionFeedsTheNextWorkout).
-        feeding = nil
-        networkIndex = 0
-        failures = 0
-        tryNetwork()
+        let actions = selection.open()
+        status.source = feedSocketPath.map { "feed socket \($0)" } ?? feeds.first?.label
+        perform(actions)
     }
 
-    /// The workout's clock moved by `seconds` (`DaemonClock.shift`): the receiver's offset to it
-    /// is restated, and its clock problem with it.
-    func workoutClockShifted(by seconds: Double) {
-        for e in receiverClock.workoutClockShifted(by: seconds) { report(.log(ClockLogEvent.receiver(e))) }
-        status.clockProblem = receiverClock.problem
-        status.clockOffsetSeconds = receiverClock.measuredOffset
+    /// Performs what the selection decided.
+    private func perform(_ actions: [FeedSelection.Action]) {
+        for action in actions {
+            switch action {
+            case .connect(let cfg): connect(cfg)
+            case .closeNetwork: closeNetwork()
+            case .scheduleRetry(let delay):
+                retryToken = loop.after(delay) { [unowned self] in
+                    self.retryToken = nil
+                    self.perform(self.selection.retryDue())
+                }
+            case .cancelRetry:
+                if let t = retryToken { loop.cancel(t) }
+                retryToken = nil
+            }
+        }
     }
 
     func close() {
-        guard case .open = state else { return }
-        state = .closed
+        guard selection.isOpen else { return }
         status.fixMode = .noFix
-        if feeding?.source == .network { feeding = nil }
-        closeNetwork()
-        if let t = retryToken { loop.cancel(t) }
-        retryToken = nil
-        for f in networkFeeds { setProblem(nil, for: f.label) }
+        perform(selection.close())
+        for f in selection.networkFeeds { setProblem(nil, for: f.label) }
         problems.reset()
         // A closed source's satellites and fix age are no longer news (idle `status` showed
         // "12 satellites, 923 s ago").
@@ -181,18 +157,14 @@ final class FeedHub {
         updateOtherSources()
     }
 
-    /// Connects to the current network source; on failure moves to the next, and after a whole
-    /// round waits with backoff (1, 2, 4 ... 30 s) before starting again from the first.
-    private func tryNetwork() {
-        let list = networkFeeds
-        guard case .open = state, !list.isEmpty else { return }
-        let cfg = list[networkIndex % list.count]
+    /// Connects to a network source; what happens is reported to the selection.
+    private func connect(_ cfg: FeedConfig) {
         let feed = NetworkFeed(cfg, loop: loop)
         network = feed
         feed.onFix = { [unowned self] fix in self.deliver(fix, from: .network, replay: nil) }
         feed.onConnected = { [unowned self] in
-            self.failures = 0
-            if self.feeding == nil { self.status.source = cfg.label }
+            self.selection.networkConnected()
+            if self.selection.feeding == nil { self.status.source = cfg.label }
             self.setProblem(nil, for: cfg.label)
             self.problems.reset()
             self.updateOtherSources()
@@ -208,34 +180,24 @@ final class FeedHub {
         if let n = network { addRejections(n.decoder.rejected, reported: [:]) }
         network?.close()
         network = nil
-        if feeding?.source == .network { feeding = nil }
     }
 
     private func networkFailed(_ cfg: FeedConfig, _ reason: String) {
-        guard case .open = state else { return }
-        closeNetwork()
-        networkIndex += 1
-        var delay = 0.2
-        if networkIndex % max(1, networkFeeds.count) == 0 {
-            failures += 1
-            delay = min(30, Double(1 << min(failures - 1, 5)))
-        }
+        let actions = selection.networkFailed()
+        guard case .scheduleRetry(let delay)? = actions.last else { return }  // closed meanwhile
         let problem = "\(cfg.label) \(reason); retrying in \(Int(delay.rounded(.up))) s"
         setProblem(problem, for: cfg.label)
         // Each problem once (two sources failing in turn are two problems, not a change on
         // every retry), then a reminder at a falling rate while they go on.
-        switch problems.report("\(cfg.label) \(reason)", now: EventLoop.monotonic()) {
+        switch problems.report("\(cfg.label) \(reason)", now: loop.now()) {
         case .new: report(.log(GPSLogEvent.problem(problem)))
         case .reminder(let repeats): report(.log(GPSLogEvent.problem(problem + " (still failing: \(repeats) more retries since the last line)")))
         case .quiet: break
         }
         // The failed source's fix is gone; another source feeding the workout keeps its own.
-        if feeding == nil { status.fixMode = .noFix; status.satellites = nil }
+        if selection.feeding == nil { status.fixMode = .noFix; status.satellites = nil }
+        perform(actions)
         updateOtherSources()
-        retryToken = loop.after(delay) { [unowned self] in
-            self.retryToken = nil
-            self.tryNetwork()
-        }
     }
 
     func shutdown() {
@@ -249,8 +211,8 @@ final class FeedHub {
             if let t = c.resume { loop.cancel(t) }
             Glibc.close(fd)
         }
+        for fd in clients.keys { _ = selection.clientClosed(fd) }
         clients = [:]
-        if case .client? = feeding?.source { feeding = nil }
         if listenFD >= 0 {
             acceptor?.close()
             acceptor = nil
@@ -278,7 +240,7 @@ final class FeedHub {
         acceptor?.acceptAll()
         // The feeding connection first: its lines decide the workout's clock and track.
         var order = clients.keys.sorted()
-        if case .client(let fd)? = feeding?.source, let i = order.firstIndex(of: fd) { order.remove(at: i); order.insert(fd, at: 0) }
+        if case .client(let fd)? = selection.feeding, let i = order.firstIndex(of: fd) { order.remove(at: i); order.insert(fd, at: 0) }
         for fd in order where clients[fd] != nil {
             var queued: Int32 = 0
             if ioctl(fd, UInt(FIONREAD), &queued) != 0 { queued = 0 }
@@ -294,31 +256,36 @@ final class FeedHub {
         // poll turn; a loaded machine): its last lines and its close come first, so a new
         // connection (the next `simulate`, a restarted sender) takes over at once instead of
         // being counted as another source until the handover delay.
-        if case .client(let old)? = feeding?.source, old != fd, clients[old] != nil, FeedHub.peerHungUp(old) {
+        if case .client(let old)? = selection.feeding, old != fd, clients[old] != nil, FeedHub.peerHungUp(old) {
             read(old)
         }
-        guard var c = clients[fd] else { return }
+        // The client is moved out while it is read and put back after (async-http-client's
+        // `.modifying`): a placeholder keeps its place (and `clients.count`), so `c` is the only
+        // owner of its buffers and they are mutated without a copy.
+        guard let token = clients[fd]?.token, var c = clients.updateValue(Client(token: token), forKey: fd) else { return }
         if let t = c.resume { loop.cancel(t); c.resume = nil }
         // Bounded work per wake-up so a flood cannot delay the control socket (FeedBudget),
         // checked after every line: a turn ends within the budget and one line, whatever a line
         // costs (a debug build, a loaded machine), not after a whole read chunk of them. The
         // lines not handled yet wait in the framer for the next turn.
-        let deadline = EventLoop.monotonic() + budget
+        let deadline = loop.now() + budget
+        // `handle` mutates `c.decoder` while `lines` runs it: the framer is taken out of `c`
+        // (the only owner of its buffer, see above) and put back after.
         var lines = c.lines
-        c.lines = LineFramer(maxLine: 0)  // `lines` holds the only reference to its buffer
+        c.lines = LineFramer(maxLine: 0)
         func handle(_ item: LineFramer.Item) -> Bool {
             switch item {
             case .tooLong: status.rejectedInput["line_too_long", default: 0] += 1
             case .line(let line):
                 for fix in c.decoder.decode(line: line) { deliver(fix, from: .client(fd), replay: c.decoder.replay) }
-                if c.decoder.takeSegmentBreak(), case .open = state, feeding?.source == .client(fd) { report(.segmentBreak) }
+                if c.decoder.takeSegmentBreak(), selection.isOpen, selection.feeding == .client(fd) { report(.segmentBreak) }
                 if !c.decoder.heartRates.isEmpty { for r in c.decoder.takeHeartRates() { report(.heartRate(r)) } }
             }
-            return EventLoop.monotonic() < deadline
+            return loop.now() < deadline
         }
         var outcome = FeedReadOutcome.budgetSpent, bytes = 0
         if lines.drain(handle) {
-            (outcome, bytes) = reader.readChunks(fd, budget: max(0, deadline - EventLoop.monotonic()), maxBytes: maxBytes) { chunk in
+            (outcome, bytes) = reader.readChunks(fd, budget: max(0, deadline - loop.now()), maxBytes: maxBytes) { chunk in
                 lines.feed(chunk, handle)
             }
         }
@@ -327,13 +294,10 @@ final class FeedHub {
         addRejections(c.decoder.rejected, reported: c.reportedRejections)
         c.reportedRejections = c.decoder.rejected
         // Satellites of the feeding connection only (none from a closed GPS, none from another).
-        if case .open = state, feeding?.source == .client(fd), let n = c.decoder.satellites { status.satellites = n }
-        guard let mode = c.pace.next(after: outcome, bytes: bytes, now: EventLoop.monotonic()) else {
+        if selection.isOpen, selection.feeding == .client(fd), let n = c.decoder.satellites { status.satellites = n }
+        guard let mode = c.pace.next(after: outcome, bytes: bytes, now: loop.now()) else {
             loop.unwatch(c.token); Glibc.close(fd); clients[fd] = nil
-            if feeding?.source == .client(fd) {
-                feeding = nil
-                if c.decoder.replay != nil { report(.replayEnded) }
-            }
+            if selection.clientClosed(fd), c.decoder.replay != nil { report(.replayEnded) }
             updateOtherSources()
             return
         }
@@ -368,23 +332,10 @@ final class FeedHub {
         }
     }
 
-    /// Where a source stands in the failover order (lower first): its configured position.
-    private func rank(_ source: Source) -> Int {
-        let target: FeedConfig?
-        switch source {
-        case .network:
-            let list = networkFeeds
-            target = list.isEmpty ? nil : list[networkIndex % list.count]
-        case .client:
-            target = feeds.first { if case .socket = $0 { return true } else { return false } }
-        }
-        return target.flatMap { t in feeds.firstIndex(of: t) } ?? feeds.count
-    }
-
     /// Sources connected but not feeding the workout.
     private func updateOtherSources() {
         let connected = clients.count + (network?.isConnected == true ? 1 : 0)
-        status.otherSources = max(0, connected - (feeding == nil ? 0 : 1))
+        status.otherSources = max(0, connected - (selection.feeding == nil ? 0 : 1))
     }
 
     /// Sets (or clears, with nil) the problem of the source labelled `label`.
@@ -396,18 +347,14 @@ final class FeedHub {
     }
 
     private func deliver(_ fix: Fix, from source: Source, replay: FeedReplay?) {
-        guard case .open = state else { return }
-        let t = EventLoop.monotonic()
-        if let f = feeding, f.source != source {
-            guard rank(source) < rank(f.source) || t - f.lastFix > FeedHub.handoverSeconds else {
-                status.otherSourceFixes += 1
-                return
-            }
-            feeding = nil
-        }
-        feeding?.lastFix = t
-        if feeding == nil {
-            feeding = (source, t)
+        let t = loop.now()
+        switch selection.fix(from: source, at: t) {
+        case .dropped: return
+        case .otherSource:
+            status.otherSourceFixes += 1
+            return
+        case .deliver(let sourceChanged):
+            guard sourceChanged else { break }
             updateOtherSources()
             switch source {
             case .network: status.source = network?.config.label
@@ -420,18 +367,6 @@ final class FeedHub {
         status.fixMode = fix.mode
         status.lastFixMonotonic = t
         status.satellites = fix.satellites ?? status.satellites
-        var placed = fix
-        if replay == nil {
-            // Placed on the workout's clock by the receiver's own intervals (docs/time.md); a
-            // simulation's fix times drive the workout's clock instead.
-            let p = receiverClock.place(receiverTime: fix.time, arrival: clock.now())
-            placed.time = p.time
-            for e in p.events { report(.log(ClockLogEvent.receiver(e))) }
-            status.clockProblem = receiverClock.problem
-            status.clockOffsetSeconds = receiverClock.measuredOffset
-        } else {
-            status.clockOffsetSeconds = fix.time - clock.now()
-        }
-        report(.fix(placed))
+        report(.fix(fix))
     }
 }

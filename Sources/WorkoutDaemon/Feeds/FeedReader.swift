@@ -4,6 +4,10 @@ import Glibc
 /// keeps, and tells how the turn ended, which decides how the loop watches the feed next.
 struct FeedReader {
     private var buffer = [UInt8](repeating: 0, count: FeedBudget.readBytes)
+    /// Measures the budget (the loop's clock).
+    let clock: any LoopClock
+
+    init(clock: any LoopClock) { self.clock = clock }
 
     /// Reads until the socket is empty, `budget` seconds are spent, or the stream ends; hands
     /// every chunk to `body` in order. Returns how the turn ended and the bytes read.
@@ -19,7 +23,8 @@ struct FeedReader {
     /// emptied or closed first.
     mutating func readChunks(_ fd: Int32, budget: Double = FeedBudget.seconds, maxBytes: Int = .max,
                              _ body: (UnsafeRawBufferPointer) -> Bool) -> (outcome: FeedReadOutcome, bytes: Int) {
-        let began = EventLoop.monotonic()
+        let clock = self.clock  // read outside the buffer's exclusive access
+        let began = clock.monotonic()
         var bytes = 0
         let outcome: FeedReadOutcome = buffer.withUnsafeMutableBytes { raw in
             repeat {
@@ -31,7 +36,7 @@ struct FeedReader {
                 bytes += n
                 guard body(UnsafeRawBufferPointer(rebasing: raw[0..<n])) else { return .budgetSpent }
                 if n < raw.count { return .drained }  // a stream socket gives what it holds
-            } while EventLoop.monotonic() - began < budget && bytes <= maxBytes
+            } while clock.monotonic() - began < budget && bytes <= maxBytes
             return .budgetSpent
         }
         return (outcome, bytes)

@@ -23,19 +23,12 @@ public struct GPSStatus: Sendable {
 
     public var fix: String { fixMode.label }
 
-    public func json(nowMonotonic: Double = EventLoop.monotonic()) -> JSON {
-        var o = JSONObject()
-        o["source"] = .string(source)
-        o["fix"] = .string(fix)
-        o["lastFixAgeSeconds"] = .number(lastFixMonotonic.map { ((nowMonotonic - $0) * 10).rounded() / 10 })
-        o["satellites"] = .int(satellites)
-        o["problem"] = .string(problem ?? clockProblem)
-        o["clockOffsetSeconds"] = .number(clockOffsetSeconds.map { $0.rounded() })
-        var r = JSONObject()
-        for (k, v) in rejectedInput.sorted(by: { $0.key < $1.key }) { r[k] = .int(v) }
-        o["rejectedInput"] = .object(r)
-        o["otherSources"] = .int(otherSources)
-        o["otherSourceFixes"] = .int(otherSourceFixes)
-        return .object(o)
+    /// As `status` shows it (`GPSReply`, docs/protocol.md).
+    public func reply(nowMonotonic: Double) -> GPSReply {
+        GPSReply(source: source, fix: fix, lastFixAgeSeconds: lastFixMonotonic.map { ((nowMonotonic - $0) * 10).rounded() / 10 },
+                 satellites: satellites, problem: problem ?? clockProblem, clockOffsetSeconds: clockOffsetSeconds.map { $0.rounded() },
+                 rejectedInput: rejectedInput, otherSources: otherSources, otherSourceFixes: otherSourceFixes)
     }
+
+    public func json(nowMonotonic: Double) -> JSON { reply(nowMonotonic: nowMonotonic).json() }
 }

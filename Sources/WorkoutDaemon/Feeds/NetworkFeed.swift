@@ -1,11 +1,16 @@
 import Glibc
 import WorkoutCore
 
-/// A TCP GPS source (gpsd or an NMEA server) on the event loop: non-blocking connect, read,
-/// decode. It reports what happens to its owner; failover and backoff are the hub's.
-final class NetworkFeed {
+/// A TCP GPS source (gpsd or an NMEA server) on the event loop: name lookup off the loop
+/// (`NameResolver`), non-blocking connect, read, decode. It reports what happens to its owner;
+/// failover and backoff are the core's (`FeedSelection`).
+/// `@unchecked Sendable`: confined to the loop thread; the resolver only posts its answer back.
+final class NetworkFeed: @unchecked Sendable {
     /// What the connection is doing.
     enum Phase {
+        /// The host name is being looked up (`attempt`: which `connect` asked, so a late answer
+        /// for an earlier one is dropped).
+        case resolving(attempt: Int)
         case connecting(fd: Int32, token: EventLoop.Token)
         case connected(fd: Int32, token: EventLoop.Token)
         case closed
@@ -15,9 +20,12 @@ final class NetworkFeed {
     let host: String
     let port: UInt16
     private unowned let loop: EventLoop
+    private let resolver: NameResolver
     private var phase = Phase.closed
+    /// Counts `connect` calls (see `Phase.resolving`).
+    private var attempts = 0
     private(set) var decoder: StreamDecoder
-    private var reader = FeedReader()
+    private var reader: FeedReader
     private var pace = FeedPace()
     var onFix: (Fix) -> Void = { _ in }
     /// Called once when the connection fails or ends, with the reason in words.
@@ -26,9 +34,11 @@ final class NetworkFeed {
     /// Called after each read turn (its fixes were all reported).
     var onReadEnd: () -> Void = {}
 
-    init(_ config: FeedConfig, loop: EventLoop) {
+    init(_ config: FeedConfig, loop: EventLoop, resolver: NameResolver = .system) {
         self.config = config
         self.loop = loop
+        self.resolver = resolver
+        self.reader = FeedReader(clock: loop.clock)
         self.decoder = StreamDecoder(for: config)
         switch config {
         case .gpsd(let h, let p), .nmea(let h, let p): host = h; port = p
@@ -36,26 +46,38 @@ final class NetworkFeed {
         }
     }
 
+    /// Looks the host up off the loop, then connects (non-blocking).
     func connect() {
         close()
         decoder = StreamDecoder(for: config)
         pace = FeedPace()
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_NUMERICSERV
-        var res: UnsafeMutablePointer<addrinfo>?
-        let rc = getaddrinfo(host, String(port), &hints, &res)
-        guard rc == 0, let ai = res else { onFailure("cannot resolve \(host): \(String(cString: gai_strerror(rc)))"); return }
-        defer { freeaddrinfo(res) }
-        let fd = socket(ai.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { onFailure(SystemError.last("socket").reason); return }
+        attempts += 1
+        let attempt = attempts
+        phase = .resolving(attempt: attempt)
+        resolver.resolve(host, port: port, on: loop) { [weak self] result in
+            guard let self, case .resolving(let current) = self.phase, current == attempt else { return }  // closed or retried meanwhile
+            switch result {
+            case .success(let address): self.connect(to: address)
+            case .failure(let e):
+                self.phase = .closed
+                self.onFailure(e.description)
+            }
+        }
+    }
+
+    private func connect(to address: NameResolver.Address) {
+        var address = address
+        let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { phase = .closed; onFailure(SystemError.last("socket").reason); return }
         setNonBlockingCloExec(fd)
-        if Glibc.connect(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 || errno == EINPROGRESS {
+        let rc = withUnsafePointer(to: &address.storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, address.length) } }
+        if rc == 0 || errno == EINPROGRESS {
             let token = loop.watch(fd, events: Int16(POLLOUT)) { [unowned self] _ in self.connectFinished(fd) }
             phase = .connecting(fd: fd, token: token)
         } else {
             let reason = String(cString: strerror(errno))
             Glibc.close(fd)
+            phase = .closed
             onFailure(describe(reason))
         }
     }
@@ -93,7 +115,7 @@ final class NetworkFeed {
         }
         onReadEnd()
         guard case .connected(_, let token) = phase else { return }  // onFix may have closed us
-        if let mode = pace.next(after: outcome, bytes: bytes, now: EventLoop.monotonic()) {
+        if let mode = pace.next(after: outcome, bytes: bytes, now: loop.now()) {
             loop.setMode(token, mode)
         } else if case .ended(let e) = outcome {
             close()
@@ -104,7 +126,7 @@ final class NetworkFeed {
     var isConnected: Bool {
         switch phase {
         case .connected: return true
-        case .connecting, .closed: return false
+        case .resolving, .connecting, .closed: return false
         }
     }
 
@@ -113,7 +135,7 @@ final class NetworkFeed {
         case .connecting(let fd, let token), .connected(let fd, let token):
             loop.unwatch(token)
             Glibc.close(fd)
-        case .closed: break
+        case .resolving, .closed: break  // a lookup's late answer is dropped (`connect`)
         }
         phase = .closed
     }

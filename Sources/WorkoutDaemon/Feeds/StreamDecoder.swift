@@ -5,6 +5,9 @@ import WorkoutCore
 enum StreamDecoder {
     case gpsd(GpsdReader)
     case nmea(NMEADecoder)
+    /// Only inside `feed`, while the payload is mutated in place (no copy of its buffers; the
+    /// lifecycle's idiom). Observing it elsewhere is a bug of this file.
+    case modifying
 
     init(for feed: FeedConfig) {
         switch feed {
@@ -16,13 +19,15 @@ enum StreamDecoder {
     mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (Fix) -> Void) {
         switch self {
         case .gpsd(var r):
-            self = .nmea(NMEADecoder())  // release the payload so the reader mutates in place
+            self = .modifying  // release the payload so the reader mutates in place
             r.feed(bytes, emit)
             self = .gpsd(r)
         case .nmea(var d):
-            self = .gpsd(GpsdReader())
+            self = .modifying
             d.feed(bytes) { emit($0.fix) }
             self = .nmea(d)
+        case .modifying:
+            assertionFailure("StreamDecoder fed while modifying")
         }
     }
 
@@ -31,6 +36,7 @@ enum StreamDecoder {
         switch self {
         case .gpsd(let r): return r.stats.rejectionCounts
         case .nmea(let d): return d.stats.rejectionCounts
+        case .modifying: return [:]  // asked from inside `feed` (a fix's report closed the source): that read's rejections go uncounted
         }
     }
 }

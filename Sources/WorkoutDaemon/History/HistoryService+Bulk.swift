@@ -14,7 +14,7 @@ extension HistoryService {
         let cancel = pending.cancel
         let stages = importStages
         bulk.async {
-            let t0 = EventLoop.monotonic()
+            let t0 = loop.now()
             var all: [ImportBatch.Result] = []
             let cancelled = batch.run(store: store, stages: stages, cancel: cancel) { group in
                 all += group
@@ -47,7 +47,7 @@ extension HistoryService {
             var w = JSONWriter(capacity: 256)
             w.value(reply)
             let encoded = w.bytes
-            let seconds = EventLoop.monotonic() - t0
+            let seconds = loop.now() - t0
             loop.post {
                 self.log(HistoryLogEvent.importFinished(imported: counts.imported, duplicates: counts.duplicates, errors: counts.errors,
                                                         cancelled: cancelled, seconds: seconds))
@@ -85,17 +85,17 @@ extension HistoryService {
 
     /// `edit ID --activity A`: the saved workout recomputed from its points with the new
     /// activity (its speed limits, pace or speed, calories, best efforts), then replaced.
-    func startEdit(_ id: WorkoutID, activity: ActivityType) -> ControlReply {
+    func startEdit(_ id: WorkoutID, _ edit: WorkoutEdit) -> ControlReply {
         let store = self.store
         let loop = self.loop
         let settings = context.metricsSettings()
         let units = context.unitsPair
         return onBulkWorker(id: id, replyCapacity: 1024) { w in
             let old = try store.load(id)
-            let new = Importer.edited(old, activity: activity, settings: settings)
+            let new = Importer.edited(old, applying: edit, settings: settings)
             try store.replace(new)
             w.value(ControlServer.okReply([("workout", new.summary.json()), units]))
-            loop.post { self.log(HistoryLogEvent.edited(id: id.rawValue, from: old.activity, to: activity)) }
+            loop.post { self.log(HistoryLogEvent.edited(id: id.rawValue, fields: edit.fieldNames, from: old.activity, to: new.activity)) }
         }
     }
 
@@ -118,7 +118,7 @@ extension HistoryService {
         switch error {
         case let e as ExportRefusal: return ControlServer.errorReply(ProtocolError(code: e.code, message: e.description))
         case let e as ImportReader.Refusal: return ControlServer.errorReply(ProtocolError(code: "io_error", message: e.description))
-        default: return storeErrorReply(error, id: id)
+        default: return HistoryService.storeErrorReply(error, id: id)
         }
     }
 }

@@ -10,8 +10,15 @@ import WorkoutSystem
 /// runs at nice 19 (Linux nice values are per thread): when the machine is busy the event loop
 /// (status, fixes, journal flushes, the watchdog) gets the CPU first and the import waits.
 final class BulkWorker: Sendable {
-    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    /// The jobs waiting, or the end asked for (`shutDown`): the job running finishes, those
+    /// waiting are dropped (their clients are gone at a shutdown) and the thread returns.
+    private enum Queue {
+        case accepting([@Sendable () -> Void])
+        case stopping
+    }
+    private let queue = Mutex(Queue.accepting([]))
     private let wake = DispatchSemaphore(value: 0)
+    private let thread = WorkerThread.Handle()
     /// The niceness of the worker thread (0 = the daemon's own).
     static let niceness: Int32 = 19
     /// Runs on the worker once it has had no job for `idleSeconds` (then again only after the
@@ -19,16 +26,58 @@ final class BulkWorker: Sendable {
     private let idle: @Sendable () -> Void
     private let idleSeconds: Int
 
-    init(idleSeconds: Int = 30, idle: @escaping @Sendable () -> Void = {}) {
+    /// `niceness`: the thread's (bulk work: `BulkWorker.niceness`; 0 for answers a person waits
+    /// for, such as `list` and `show`, which must not starve behind a busy machine).
+    init(idleSeconds: Int = 30, niceness: Int32 = BulkWorker.niceness, idle: @escaping @Sendable () -> Void = {}) {
         self.idle = idle
         self.idleSeconds = idleSeconds
-        WorkerThread.start { self.serve() }
+        WorkerThread.start(thread, niceness: niceness) { self.serve() }
     }
 
-    /// Runs `job` on the worker thread after the jobs before it.
+    /// Runs `job` on the worker thread after the jobs before it (dropped after `shutDown`).
     func async(_ job: @escaping @Sendable () -> Void) {
-        jobs.withLock { $0.append(job) }
+        let accepted = queue.withLock { q -> Bool in
+            guard case .accepting(var jobs) = q else { return false }
+            q = .stopping  // placeholder while the array is appended to in place
+            jobs.append(job)
+            q = .accepting(jobs)
+            return true
+        }
+        if accepted { wake.signal() }
+    }
+
+    /// The shutdown: the job running finishes, the waiting ones are dropped, the thread ends.
+    /// Returns whether it ended within `seconds` (a job stuck on a reader may outlast it).
+    func shutDown(seconds: Double) -> Bool {
+        queue.withLock { $0 = .stopping }
         wake.signal()
+        return thread.waitForEnd(seconds: seconds)
+    }
+
+    /// Whether the worker's thread has returned.
+    var hasEnded: Bool { thread.hasEnded }
+
+    /// The next job; nil when there is none yet; `.stop` once the end was asked for.
+    private enum Next { case job(@Sendable () -> Void), none, stop }
+
+    private func next() -> Next {
+        queue.withLock { q in
+            guard case .accepting(var jobs) = q else { return .stop }
+            guard !jobs.isEmpty else { return .none }
+            q = .stopping  // placeholder while the array is mutated in place
+            let job = jobs.removeFirst()
+            q = .accepting(jobs)
+            return .job(job)
+        }
+    }
+
+    private var isIdle: Bool {
+        queue.withLock { q in
+            switch q {
+            case .accepting(let jobs): return jobs.isEmpty
+            case .stopping: return true
+            }
+        }
     }
 
     private func serve() {
@@ -40,13 +89,19 @@ final class BulkWorker: Sendable {
                 idled = true
                 continue
             }
-            guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
-            MemoryPolicy.beginBulkWork()
-            job()
-            idled = false
-            // Freed memory was kept for the next file (MemoryPolicy); with nothing queued, the
-            // default thresholds again, and what is free given back.
-            if jobs.withLock({ $0.isEmpty }) { MemoryPolicy.endBulkWork() }
+            switch next() {
+            case .stop:
+                return
+            case .none:
+                continue
+            case .job(let job):
+                MemoryPolicy.beginBulkWork()
+                job()
+                idled = false
+                // Freed memory was kept for the next file (MemoryPolicy); with nothing queued, the
+                // default thresholds again, and what is free given back.
+                if isIdle { MemoryPolicy.endBulkWork() }
+            }
         }
     }
 

@@ -3,8 +3,9 @@ import WorkoutCore
 /// Log events of bulk history work beyond a single import (DaemonLogEvent has `history.imported`
 /// and `history.import_failed`).
 enum HistoryLogEvent: LogEvent {
-    /// `edit`: a saved workout's activity changed and its numbers were recomputed.
-    case edited(id: String, from: ActivityType, to: ActivityType)
+    /// `edit`: a saved workout's fields changed (`fields`: activity, title, notes, gear, effort);
+    /// with a new activity (`from` != `to`) its numbers were recomputed.
+    case edited(id: String, fields: [String], from: ActivityType, to: ActivityType)
     /// `recompute`: a saved workout was measured again with changed metrics settings (`saved`:
     /// the new numbers replaced the old ones).
     case recomputed(id: String, settings: [String], distanceBefore: Double, distanceAfter: Double, saved: Bool)
@@ -34,7 +35,9 @@ enum HistoryLogEvent: LogEvent {
 
     var message: String {
         switch self {
-        case .edited(_, let from, let to): return "Changed a workout from \(from.displayName.lowercased()) to \(to.displayName.lowercased())"
+        case .edited(_, let fields, let from, let to):
+            if from != to { return "Changed a workout from \(from.displayName.lowercased()) to \(to.displayName.lowercased())" }
+            return "Changed a workout's " + fields.joined(separator: ", ")
         case .recomputed(_, let settings, let before, let after, let saved):
             let with = settings.isEmpty ? "the current settings" : settings.joined(separator: ", ")
             return (saved ? "Recomputed and saved a workout" : "Recomputed a workout (not saved)")
@@ -48,7 +51,8 @@ enum HistoryLogEvent: LogEvent {
 
     var fields: [(String, LogValue)] {
         switch self {
-        case .edited(let id, let from, let to): return [("id", .string(id)), ("from", .string(from.rawValue)), ("to", .string(to.rawValue))]
+        case .edited(let id, let fields, let from, let to):
+            return [("id", .string(id)), ("fields", .string(fields.joined(separator: " "))), ("from", .string(from.rawValue)), ("to", .string(to.rawValue))]
         case .recomputed(let id, let settings, let before, let after, let saved):
             return [("id", .string(id)), ("settings", .string(settings.joined(separator: " "))), ("distance_before_m", .double(before, decimals: 1)),
                     ("distance_after_m", .double(after, decimals: 1)), ("saved", .bool(saved))]

@@ -21,6 +21,10 @@ struct ImportBatch: Sendable {
         var file: String
         var activity: ActivityType?
         var title: String?
+        /// Strava's notes, gear and perceived effort for the file.
+        var notes: String? = nil
+        var gear: String? = nil
+        var effort: Int? = nil
     }
 
     /// What became of one file (one result per workout of the file, or one error).
@@ -77,7 +81,7 @@ struct ImportBatch: Sendable {
             let decoded = ImportBatch.decode(item)
             stages.measure.submit {
                 // Cancelled while it waited: dropped unmeasured, like the files not read.
-                guard !cancel.isSet else { return }
+                guard !cancel.isSet else { decoded.close(); return }
                 for step in measuring.steps(item, decoded) {
                     stages.write.submit { groups.take(step, keep: keep) }
                 }
@@ -95,26 +99,41 @@ struct ImportBatch: Sendable {
         return cancelled
     }
 
-    /// A file read and decoded: its tracks (one per session), or why not.
+    /// A file read and decoded: its tracks (one per session), a FIT activity to import
+    /// straight from its file, or why not.
     enum Decoded: Sendable {
         case tracks([Importer.Track], fileName: String)
+        /// Imported by the measuring stage without holding its records (`FITImport`): the
+        /// file itself (its descriptor, closed once measured), or a gzip file's FIT inflated.
+        case fit(ImportReader.FITSource, fileName: String)
         case failed(String)
+
+        /// Closes what it holds open (a FIT file's descriptor).
+        func close() {
+            if case .fit(let source, _) = self { source.close() }
+        }
     }
 
-    /// Reads and decodes one file (closing a passed descriptor).
+    /// Reads and decodes one file (closing a passed descriptor); a FIT file is only opened.
     static func decode(_ item: Item) -> Decoded {
         let bytes: [UInt8]
+        let name = String(item.file.split(separator: "/").last ?? Substring(item.file))
         do {
             let fd: Int32
             switch item.source {
             case .descriptor(let d): fd = d
             case .path(let p): fd = try ImportReader.open(path: p)
             }
-            defer { close(fd) }
+            // Closed here unless a FIT file keeps it open for the measuring stage (refused or not).
+            var keptOpen = false
+            defer { if !keptOpen { Glibc.close(fd) } }
+            if let fit = try ImportReader.fit(fd) { keptOpen = true; return .fit(fit, fileName: name) }
             bytes = try ImportReader.read(fd)
         } catch { return .failed(error.description) }
-        let name = String(item.file.split(separator: "/").last ?? Substring(item.file))
-        do { return .tracks(try ImportBatch.tracks(bytes, fileName: name), fileName: name) } catch { return .failed(error.description) }
+        do {
+            if let inner = try Importer.fitInsideGzip(bytes) { return .fit(.bytes(FITBytes(inner)), fileName: name) }
+            return .tracks(try ImportBatch.tracks(bytes, fileName: name), fileName: name)
+        } catch { return .failed(error.description) }
     }
 
     /// What the measuring stage hands the writer for one workout of a file, in file order.
@@ -122,7 +141,7 @@ struct ImportBatch: Sendable {
         /// A result with nothing to write (an error or a duplicate).
         case result(Result)
         /// A measured workout to write, and its result once written.
-        case write(Workout, Result)
+        case write(RecordedWorkout, Result)
     }
 
     /// The measuring stage of a batch (`stages.measure`): each decoded file's tracks through the
@@ -139,34 +158,53 @@ struct ImportBatch: Sendable {
         init(batch: ImportBatch, store: HistoryStore) { self.batch = batch; self.store = store }
 
         func steps(_ item: Item, _ decoded: Decoded) -> [Step] {
-            let tracks: [Importer.Track], name: String
+            let activity = batch.activity ?? item.activity
+            var workouts: [Swift.Result<ImportedWorkout, Importer.Failure>] = []
             switch decoded {
             case .failed(let why): return [.result(Result(file: item.file, kind: .error, id: nil, activity: nil, error: why))]
-            case .tracks(let t, let n): tracks = t; name = n
+            case .tracks(let tracks, let name):
+                for track in tracks {
+                    workouts.append(Swift.Result { () throws(Importer.Failure) in
+                        try Importer.imported(from: track, activity: activity, defaultActivity: batch.defaultActivity,
+                                              id: UInt16.random(in: 0...UInt16.max), settings: batch.settings, source: "imported:" + name)
+                    })
+                }
+            case .fit(let fit, let name):
+                defer { fit.close() }
+                do {
+                    workouts = try FITImport.workouts(fit, fileName: name, activity: activity, defaultActivity: batch.defaultActivity,
+                                                      settings: batch.settings, source: "imported:" + name,
+                                                      suffix: { UInt16.random(in: 0...UInt16.max) }).map { .success($0) }
+                } catch {
+                    return [.result(Result(file: item.file, kind: .error, id: nil, activity: nil, error: error.description))]
+                }
             }
             var out: [Step] = []
             var legs = MultisportLinker()
-            for track in tracks {
-                do {
-                    var source = "imported:" + name
-                    if let title = item.title, !title.isEmpty { source += " (" + title + ")" }
-                    let imported = try Importer.imported(from: track, activity: batch.activity ?? item.activity, defaultActivity: batch.defaultActivity,
-                                                         id: UInt16.random(in: 0...UInt16.max), settings: batch.settings, source: source)
-                    var w = imported.workout
+            for result in workouts {
+                switch result {
+                case .failure(let error):
+                    out.append(.result(Result(file: item.file, kind: .error, id: nil, activity: nil, error: error.description)))
+                case .success(let imported):
+                    var w = imported.recorded
+                    // Strava's activities.csv names the workout: its title and notes win over the file's own.
+                    if let title = WorkoutAnnotation.cleaned(item.title) { w.summary.annotation.title = title }
+                    if let notes = WorkoutAnnotation.cleaned(item.notes) { w.summary.annotation.notes = notes }
+                    if let gear = WorkoutAnnotation.cleaned(item.gear) { w.summary.annotation.gear = gear }
+                    if let effort = item.effort { w.summary.annotation.effort = effort }
                     let dup = store.duplicate(of: w.summary) ?? measured.withLock { m in
                         if let d = m.first(where: { Importer.isDuplicate(w.summary, of: $0) }) { return d }
                         m.append(w.summary)
                         return nil
                     }
                     if let dup {
-                        legs.found(dup, leg: track.leg)
+                        legs.found(dup, leg: imported.leg)
                         out.append(.result(Result(file: item.file, kind: .duplicate, id: dup.id, activity: dup.activity, error: nil)))
                         continue
                     }
-                    legs.link(&w.summary, leg: track.leg)
-                    out.append(.write(w, Result(file: item.file, kind: .imported, id: w.id, activity: w.activity, error: nil, warnings: imported.warnings)))
-                } catch {
-                    out.append(.result(Result(file: item.file, kind: .error, id: nil, activity: nil, error: error.description)))
+                    legs.link(&w.summary, leg: imported.leg)
+                    out.append(.write(w, Result(file: item.file, kind: .imported, id: w.id, activity: w.activity, error: nil,
+                                                warnings: imported.warnings)))
                 }
             }
             return out
@@ -183,24 +221,26 @@ struct ImportBatch: Sendable {
             var results: [Result] = []
             var written: [WorkoutSummary] = []
             var files: [Int32] = []
-            var last: Workout?
+            var last: RecordedWorkout?
             var start: Double?
         }
         private let store: HistoryStore
         private let stages: ImportStages
         private let group = Mutex(Group())
         private let done = Mutex<[[Result]]>([])
+        /// Measures a group's age.
+        private let clock: any LoopClock
 
         private let maxAge: Double
 
-        init(store: HistoryStore, stages: ImportStages, maxAge: Double = ImportBatch.groupAge) {
-            self.store = store; self.stages = stages; self.maxAge = maxAge
+        init(store: HistoryStore, stages: ImportStages, maxAge: Double = ImportBatch.groupAge, clock: any LoopClock = SystemClock()) {
+            self.store = store; self.stages = stages; self.maxAge = maxAge; self.clock = clock
         }
 
         /// Adds one step's result to the group, writing its workout first.
         func take(_ step: Step, keep: Bool) {
             let full = group.withLock { g -> Bool in
-                if g.start == nil { g.start = EventLoop.monotonic() }
+                if g.start == nil { g.start = clock.monotonic() }
                 switch step {
                 case .result(let r): g.results.append(r)
                 case .write(let w, let r):
@@ -213,7 +253,7 @@ struct ImportBatch: Sendable {
                         g.results.append(Result(file: r.file, kind: .error, id: nil, activity: nil, error: "saving: \(error)"))
                     }
                 }
-                return g.written.count >= ImportBatch.groupSize || EventLoop.monotonic() - (g.start ?? 0) >= maxAge
+                return g.written.count >= ImportBatch.groupSize || clock.monotonic() - (g.start ?? 0) >= maxAge
             }
             if full { flush() }
         }
@@ -228,9 +268,11 @@ struct ImportBatch: Sendable {
         /// Commits a group; its results (imported ones turned to errors if the commit failed) go to `committed`.
         private func commit(_ group: Group) {
             var g = group
+            // The last workout kept for an export right after the import, when it is not too long to keep.
+            let recent = g.last.flatMap { $0.points.count <= RecentWorkout.maxPoints ? $0.workout : nil }
             do {
                 // Files removed to make room (the disk ran out) are reported alone.
-                let dropped = try store.commit(g.written, files: g.files, recent: g.last)
+                let dropped = try store.commit(g.written, files: g.files, recent: recent)
                 for k in g.results.indices where g.results[k].kind == .imported {
                     guard let id = g.results[k].id, let why = dropped[id] else { continue }
                     g.results[k] = Result(file: g.results[k].file, kind: .error, id: nil, activity: nil, error: "saving: \(why)")

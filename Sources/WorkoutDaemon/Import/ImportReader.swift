@@ -1,4 +1,5 @@
 import Glibc
+import WorkoutCore
 
 /// Reads one file handed over for import, refusing before any read what is not a regular file
 /// (a FIFO would block, /dev/zero never ends) or is larger than `maxBytes` (a 2 GB sparse file
@@ -32,14 +33,21 @@ enum ImportReader {
         }
     }
 
-    /// The whole content of the regular file open at `fd` (read from its start; the descriptor
-    /// is not closed here).
-    static func read(_ fd: Int32, limit: Int = maxBytes) throws(Refusal) -> [UInt8] {
+    /// The size of the regular file open at `fd`, refusing what is not a regular file or is
+    /// larger than `limit`.
+    static func checkedSize(_ fd: Int32, limit: Int = maxBytes) throws(Refusal) -> Int {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw Refusal(description: "fstat: " + String(cString: strerror(errno))) }
         if let kind = kind(st.st_mode) { throw Refusal(description: "\(kind), not a regular file: refused") }
         let size = Int(st.st_size)
         guard size <= limit else { throw Refusal(description: "\(size) bytes, larger than the import limit of \(limit >> 20) MiB") }
+        return size
+    }
+
+    /// The whole content of the regular file open at `fd` (read from its start; the descriptor
+    /// is not closed here).
+    static func read(_ fd: Int32, limit: Int = maxBytes) throws(Refusal) -> [UInt8] {
+        let size = try checkedSize(fd, limit: limit)
         var out = [UInt8](repeating: 0, count: size)
         var got = 0
         while got < size {
@@ -53,5 +61,50 @@ enum ImportReader {
         }
         if got < size { out.removeLast(size - got) }
         return out
+    }
+}
+
+extension ImportReader {
+    /// A FIT file for `FITImport`: read a window at a time with `pread` (its descriptor open until
+    /// `close`), or a gzip file's FIT inflated in memory.
+    enum FITSource: FITByteSource, Sendable {
+        case descriptor(Int32, size: Int)
+        case bytes(FITBytes)
+
+        var count: Int {
+            switch self {
+            case .descriptor(_, let size): return size
+            case .bytes(let b): return b.count
+            }
+        }
+
+        func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(FITError) -> Int {
+            switch self {
+            case .bytes(let b): return try b.read(into: buffer, at: offset)
+            case .descriptor(let fd, let size):
+                guard offset < size else { return 0 }
+                while true {
+                    let n = pread(fd, buffer.baseAddress, min(buffer.count, size - offset), off_t(offset))
+                    if n >= 0 { return n }
+                    if errno != EINTR { throw .unreadable(offset: offset, why: String(cString: strerror(errno))) }
+                }
+            }
+        }
+
+        /// Closes the descriptor (once measured, or when the import is cancelled).
+        func close() {
+            if case .descriptor(let fd, _) = self { Glibc.close(fd) }
+        }
+    }
+
+    /// The regular file open at `fd` as a FIT source when it starts with a FIT header (checked
+    /// as `read` checks a file: a regular file within the size limit); nil: not FIT (the
+    /// descriptor stays open for `read`).
+    static func fit(_ fd: Int32, limit: Int = maxBytes) throws(Refusal) -> FITSource? {
+        let size = try checkedSize(fd, limit: limit)
+        var head = [UInt8](repeating: 0, count: 12)
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 12, 0) }
+        guard n == 12, FITMessageDecoder.looksLikeFIT(head) else { return nil }
+        return .descriptor(fd, size: size)
     }
 }

@@ -15,6 +15,15 @@ final class ImportStages: Sendable {
     let write = StageThread(depth: ImportStages.writeDepth)
     let commit = StageThread(depth: ImportStages.commitDepth)
 
+    /// The shutdown, in the order jobs flow (measure, write, commit): each stage runs what it
+    /// holds, then its thread ends. Returns whether all three ended within `seconds`.
+    func shutDown(seconds: Double) -> Bool {
+        let deadline = Deadline(seconds: seconds)
+        var all = true
+        for stage in [measure, write, commit] { all = stage.shutDown(seconds: deadline.remaining) && all }
+        return all
+    }
+
     /// Returns once every job submitted to the stages before it has run (jobs only flow
     /// forward: measure to write to commit).
     func drain() {

@@ -8,19 +8,33 @@ import WorkoutSystem
 /// so what waits for the stage is bounded too. Runs at the bulk worker's niceness (19): a live
 /// workout's loop gets the CPU first.
 final class StageThread: Sendable {
-    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    /// A job, or the end (`shutDown`): the jobs before it run, then the thread returns.
+    private enum Item { case job(@Sendable () -> Void), end }
+    private let jobs = Mutex<[Item]>([])
     private let wake = DispatchSemaphore(value: 0)
     private let slots: DispatchSemaphore
+    private let thread = WorkerThread.Handle()
 
     init(depth: Int) {
         slots = DispatchSemaphore(value: depth)
-        WorkerThread.start { self.serve() }
+        WorkerThread.start(thread) { self.serve() }
     }
+
+    /// The shutdown: the jobs submitted before it run, then the thread ends. Returns whether it
+    /// ended within `seconds`.
+    func shutDown(seconds: Double) -> Bool {
+        jobs.withLock { $0.append(.end) }
+        wake.signal()
+        return thread.waitForEnd(seconds: seconds)
+    }
+
+    /// Whether the stage's thread has returned.
+    var hasEnded: Bool { thread.hasEnded }
 
     /// Runs `job` on the stage's thread after the jobs before it; waits first while the stage is full.
     func submit(_ job: @escaping @Sendable () -> Void) {
         slots.wait()
-        jobs.withLock { $0.append(job) }
+        jobs.withLock { $0.append(.job(job)) }
         wake.signal()
     }
 
@@ -34,9 +48,13 @@ final class StageThread: Sendable {
     private func serve() {
         while true {
             wake.wait()
-            guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
-            job()
-            slots.signal()
+            switch jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+            case nil: continue
+            case .end?: return
+            case .job(let job)?:
+                job()
+                slots.signal()
+            }
         }
     }
 }

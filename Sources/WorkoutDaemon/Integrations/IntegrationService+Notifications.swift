@@ -5,8 +5,7 @@ import WorkoutCore
 extension IntegrationService {
     func notifyDesktop(_ event: any LogEvent) {
         let n = context.config.notifications
-        guard n.desktop, let notice = DesktopNotice.forEvent(name: event.name, message: event.message, fields: event.fields, chosen: n.events,
-                                                                    units: UnitFormatter(context.config.units)) else { return }
+        guard n.desktop, let notice = DesktopNotice.forEvent(event, chosen: n.events, units: UnitFormatter(context.config.units)) else { return }
         let notifier: DesktopNotifier
         if let existing = desktopNotifier {
             notifier = existing

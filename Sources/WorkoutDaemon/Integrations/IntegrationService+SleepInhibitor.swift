@@ -36,19 +36,13 @@ extension IntegrationService {
         sleepLock = makeSleepLock()
     }
 
-    /// For `status`: `{"mode": configured, "held": mode or null, "state": in words}`.
-    func sleepInhibitorJSON() -> JSON {
-        var o = JSONObject()
-        o["mode"] = .string(context.config.sleepInhibitor.rawValue)
+    /// For `status`: the configured mode, the mode held, and the state in words.
+    func sleepInhibitorReply() -> SleepInhibitorReply {
+        let mode = context.config.sleepInhibitor.rawValue
         switch sleepLock {
-        case .inhibitor(let i):
-            o["held"] = .string(i.state.heldMode?.rawValue)
-            o["state"] = .string(i.state.description)
-        case .none(let problem):
-            o["held"] = .null
-            o["state"] = .string(problem)
+        case .inhibitor(let i): return SleepInhibitorReply(mode: mode, held: i.state.heldMode?.rawValue, state: i.state.description)
+        case .none(let problem): return SleepInhibitorReply(mode: mode, held: nil, state: problem)
         }
-        return .object(o)
     }
 }
 

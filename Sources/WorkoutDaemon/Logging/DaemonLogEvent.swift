@@ -5,6 +5,8 @@ public enum DaemonLogEvent: LogEvent {
     case startedUp(version: String, socket: String, workouts: Int, activated: Bool)
     case shuttingDown(signal: String)
     case stopped
+    /// `poll` failed: the loop cannot go on; the daemon exits non-zero for a restart.
+    case loopFailed(String)
     case reloaded(changed: [String])
     case reloadRejected(String)
     /// Damaged journal bytes copied aside: `skipped` bad records before the last good one (each
@@ -34,6 +36,7 @@ public enum DaemonLogEvent: LogEvent {
         case .startedUp: return "daemon.started"
         case .shuttingDown: return "daemon.stopping"
         case .stopped: return "daemon.stopped"
+        case .loopFailed: return "daemon.loop_failed"
         case .reloaded: return "config.reloaded"
         case .reloadRejected: return "config.rejected"
         case .journalKeptAside, .journalUnreadableKeptAside: return "journal.kept_aside"
@@ -53,7 +56,7 @@ public enum DaemonLogEvent: LogEvent {
 
     public var level: LogLevel {
         switch self {
-        case .reloadRejected, .journalWriteFailed, .importFailed, .journalTornEndCut, .descriptorsExhausted: return .error
+        case .loopFailed, .reloadRejected, .journalWriteFailed, .importFailed, .journalTornEndCut, .descriptorsExhausted: return .error
         case .journalKeptAside, .journalUnreadableKeptAside: return .warning
         case .startedUp, .shuttingDown, .stopped, .reloaded, .journalSetAside, .saved, .status, .health, .imported, .deleted, .descriptorsAvailable: return .info
         }
@@ -64,6 +67,7 @@ public enum DaemonLogEvent: LogEvent {
         case .startedUp(_, _, let n, let activated): return "workoutd ready with \(n) saved workouts" + (activated ? " (socket-activated)" : "")
         case .shuttingDown(let s): return "Stopping on \(s)"
         case .stopped: return "workoutd stopped"
+        case .loopFailed(let e): return "The event loop failed (\(e)); the workout in progress is kept in the journal; exiting for a restart"
         case .reloaded(let changed): return changed.isEmpty ? "Configuration reloaded; nothing changed" : "Configuration reloaded"
         case .reloadRejected(let why): return "New configuration rejected, the old one stays in force: \(why)"
         case .journalKeptAside(let p, _, let skipped):
@@ -80,9 +84,12 @@ public enum DaemonLogEvent: LogEvent {
         case .saved(let s, _, _): return "Saved \(s.activity.displayName.lowercased()) workout"
         case .status(let s, _, _, let units):
             let u = UnitFormatter(units)
+            // Each pace says which it is: the current one ("now") and the moving average ("avg").
+            let speeds: [(Double, String)] = (s.currentSpeed.map { [($0, "now")] } ?? []) + [(s.movingAverageSpeed, "avg")]
+            let paces = speeds.compactMap { v, label in u.effort(v, for: s.activity).map { $0 + " " + label } }
             return "\(s.activity.displayName) \(formatDuration(s.elapsedSeconds))"
                 + (s.activity.supportsGPS || s.distanceMeters > 0
-                   ? ", " + u.distance(s.distanceMeters) + (u.effort(s.currentSpeed ?? s.movingAverageSpeed, for: s.activity).map { ", " + $0 } ?? "") : "")
+                   ? ", " + u.distance(s.distanceMeters) + paces.map { ", " + $0 }.joined() : "")
                 + (s.heartRate.map { ", \($0) bpm" } ?? "")
         case .health(_, let rate): return "Recording health: \(formatFixed(rate, decimals: 2)) fixes/s"
         case .imported(let f, _): return "Imported \(f)"
@@ -97,6 +104,7 @@ public enum DaemonLogEvent: LogEvent {
             return [("version", .string(v)), ("socket", .string(sock)), ("workouts", .int(n)), ("socket_activated", .bool(a))]
         case .shuttingDown(let s): return [("signal", .string(s))]
         case .stopped: return []
+        case .loopFailed(let e): return [("error", .string(e))]
         case .reloaded(let c): return [("changed", .string(c.joined(separator: ",")))]
         case .reloadRejected(let why): return [("reason", .string(why))]
         case .journalKeptAside(let p, let b, let skipped): return [("path", .string(p)), ("bytes", .int(b)), ("skipped", .int(skipped))]
@@ -114,8 +122,12 @@ public enum DaemonLogEvent: LogEvent {
             var f: [(String, LogValue)] = [("id", .string(s.id.rawValue)), ("state", .string(state)), ("elapsed", .string(formatDuration(s.elapsedSeconds))),
                     ("moving", .string(formatDuration(s.movingSeconds))), ("distance_km", .double(s.distanceMeters / 1000, decimals: 3))]
             switch s.activity.effortDisplay {
-            case .pace: f.append(("pace", .string(formatPace(s.currentSpeed ?? s.movingAverageSpeed))))
-            case .speed: f.append(("speed_kmh", .double((s.currentSpeed ?? s.movingAverageSpeed) * 3.6, decimals: 1)))
+            case .pace:
+                f.append(("pace", .string(formatPace(s.currentSpeed ?? s.movingAverageSpeed))))
+                f.append(("avg_pace", .string(formatPace(s.movingAverageSpeed))))
+            case .speed:
+                f.append(("speed_kmh", .double((s.currentSpeed ?? s.movingAverageSpeed) * 3.6, decimals: 1)))
+                f.append(("avg_speed_kmh", .double(s.movingAverageSpeed * 3.6, decimals: 1)))
             case .none: break
             }
             f.append(("fix", .string(fix)))

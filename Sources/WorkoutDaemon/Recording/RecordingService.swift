@@ -44,6 +44,8 @@ final class RecordingService: @unchecked Sendable {
         self.context = context
         self.store = store
         self.journal = Journal(path: context.paths.journalFile)
+        // The daemon's time is the workout's while one is in progress: the lifecycle owns it.
+        context.clock.workoutTime = { [unowned self] reading in self.lifecycle.now(reading) }
     }
 
     private var loop: EventLoop { context.loop }
@@ -53,7 +55,7 @@ final class RecordingService: @unchecked Sendable {
 
     /// Opens the feed socket and the sensors' hub, and restores an interrupted workout.
     func start() {
-        feeds = FeedHub(loop: loop, feeds: config.feeds, paths: context.paths, maxClients: config.limits.maxClients, clock: context.clock) { [unowned self] report in
+        feeds = FeedHub(loop: loop, feeds: config.feeds, paths: context.paths, maxClients: config.limits.maxClients) { [unowned self] report in
             self.feedReported(report)
         }
         sensors = SensorHub(loop: loop, configs: config.sensors, clock: context.clock, environment: context.environment) { [unowned self] report in
@@ -67,8 +69,8 @@ final class RecordingService: @unchecked Sendable {
 
     /// `start`: a new workout.
     func start(_ activity: ActivityType) -> LifecycleRefusal? {
-        let t = now()
-        return apply(lifecycle.start(activity, id: newWorkoutID(t), at: t, settings: context.metricsSettings()))
+        let reading = context.clock.read()
+        return apply(lifecycle.start(activity, id: newWorkoutID(lifecycle.now(reading)), clock: reading, settings: context.metricsSettings()))
     }
 
     func pause() -> LifecycleRefusal? { apply(lifecycle.pause(at: now())) }
@@ -78,8 +80,8 @@ final class RecordingService: @unchecked Sendable {
     func stop() -> LifecycleRefusal? { apply(lifecycle.stop(at: now())) }
 
     func toggle() -> LifecycleRefusal? {
-        let t = now()
-        return apply(lifecycle.toggle(defaultActivity: config.defaultActivity, id: newWorkoutID(t), at: t, settings: context.metricsSettings()))
+        let reading = context.clock.read()
+        return apply(lifecycle.toggle(defaultActivity: config.defaultActivity, id: newWorkoutID(lifecycle.now(reading)), clock: reading, settings: context.metricsSettings()))
     }
 
     /// Every feed line sent before a request that reads them (pause, lap, stop ...) counts in it.
@@ -133,13 +135,11 @@ final class RecordingService: @unchecked Sendable {
             case .logRecorder(let event): log(event)
             case .publish: onEvent(.changed(manager: true))
             case .publishProgress: onEvent(.changed(manager: false))
-            case .shiftClock(let seconds):
-                context.clock.shift(by: seconds)
-                feeds?.workoutClockShifted(by: seconds)
+            case .datesMoved:
                 log(ClockLogEvent.dates(lifecycle.dateSource.describe(sync: context.clock.sync ?? .unknown)))
+            case .logReceiverClock(let event): log(ClockLogEvent.receiver(event))
             }
         }
-        context.clock.track(workoutInProgress: lifecycle.hasWorkoutInProgress)
     }
 
     /// What the feed hub reported.
@@ -170,10 +170,11 @@ final class RecordingService: @unchecked Sendable {
         journal.flush(alive: nil)
         let store = self.store
         let loop = self.loop
+        let clock = loop.clock
         saver.async {
-            let t0 = EventLoop.monotonic()
+            let t0 = clock.monotonic()
             let result: Result<Double, SystemError>
-            do { try store.save(workout); result = .success((EventLoop.monotonic() - t0) * 1000) }
+            do { try store.save(workout); result = .success((clock.monotonic() - t0) * 1000) }
             catch let e as SystemError { result = .failure(e) }
             catch { result = .failure(SystemError("save", code: EIO)) }
             MemoryPolicy.returnFreedMemory()
@@ -220,9 +221,8 @@ final class RecordingService: @unchecked Sendable {
         if let aside = recovery.keptAside { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: recovery.badBytes, skipped: recovery.skippedRecords)) }
         if let e = recovery.asideError { log(DaemonLogEvent.journalTornEndCut(bytes: recovery.tornBytes, skipped: recovery.skippedRecords, reason: e.description)) }
         // The restored workout's clock never runs behind its journal (a wall clock stepped back
-        // while the daemon was down); the daemon's own clock is not moved (docs/time.md).
-        context.clock.restore(journalLast: recovery.records.compactMap(\.aliveTime).max())
-        perform(lifecycle.restored(recovery.records, badBytes: recovery.badBytes, at: now(),
+        // while the daemon was down); the wall clock is not moved (docs/time.md).
+        perform(lifecycle.restored(recovery.records, badBytes: recovery.badBytes, clock: context.clock.read(),
                                    autoResume: config.autoResumeAfterRestore, settings: context.metricsSettings()))
     }
 
@@ -249,7 +249,7 @@ final class RecordingService: @unchecked Sendable {
             }
         }
         if let sync { log(ClockLogEvent.sync(sync)) }
-        perform(lifecycle.datesChecked(sync: context.clock.sync ?? .unknown, receiver: feeds?.receiverClock ?? ReceiverClock()))
+        perform(lifecycle.datesChecked(sync: context.clock.sync ?? .unknown))
     }
 
     /// The journal's periodic flush (`journalFlushSeconds`, and before a suspend): an `alive`
@@ -312,8 +312,19 @@ final class RecordingService: @unchecked Sendable {
     /// Whether the shutdown must still wait for a save (the first one in flight).
     var isSaving: Bool { lifecycle.firstSaveRunning }
 
-    /// At exit the fsync is waited for (the periodic one runs in the background).
-    func finish() {
+    /// The saver's and the journal syncer's queues run what they hold (unlinks, closes, a
+    /// background fsync) within `seconds`; whether they did.
+    func drainQueues(seconds: Double) -> Bool {
+        let deadline = Deadline(seconds: seconds)
+        return [saver, journalSyncer].allSatisfy { q in
+            let done = DispatchSemaphore(value: 0)
+            q.async { done.signal() }
+            return done.wait(timeout: .now() + .milliseconds(Int(deadline.remaining * 1000))) == .success
+        }
+    }
+
+    /// At exit the journal's fsync is waited for (the periodic one runs in the background).
+    func flushJournalAtExit() {
         if lifecycle.hasWorkoutInProgress { journal.flush(alive: now()) }
     }
 }

@@ -26,6 +26,17 @@ public enum ConfigLoader {
         return .success(config)
     }
 
+    /// Every problem of the file at `path` (`--check-config`): empty when `load` would succeed.
+    public static func problems(path: String, mustExist: Bool = false) -> [ConfigError] {
+        switch load(path: path, mustExist: mustExist) {
+        case .success: return []
+        case .failure(let first):
+            guard let bytes = try? readFile(path, limit: 1 << 20) else { return [first] }
+            let all = Config.problems(json: String(decoding: bytes, as: UTF8.self))
+            return all.isEmpty ? [first] : all.map { ConfigError(key: $0.key, problem: $0.problem + " (in \(path))") }
+        }
+    }
+
     /// Nil when `name` is a zone file under `zoneDirectory` or a POSIX TZ string, else why not.
     /// (The core already refused empty names, `..` and absolute paths.)
     static func zoneProblem(_ name: String) -> String? {

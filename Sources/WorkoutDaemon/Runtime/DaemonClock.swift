@@ -1,47 +1,33 @@
 import WorkoutCore
 
-/// The daemon's clock: the one place the shell reads the time for the core (docs/time.md).
-/// Between workouts it is the wall clock read now (never an anchor taken at start-up). While a
-/// workout is in progress it is the wall time read at its start advanced by CLOCK_BOOTTIME
-/// (`WorkoutTimeBase`): a suspend counts, a wall-clock step changes no duration.
+/// The daemon's clock: the one place the shell reads the time (docs/time.md). It keeps no
+/// time of its own: between workouts `now()` is the wall clock read now (never an anchor taken
+/// at start-up); while a workout is in progress it is that workout's time, which the workout
+/// owns in the core (`WorkoutInProgress.timeBase`, asked through `workoutTime`).
 final class DaemonClock {
-    /// The clock of the workout in progress; nil between workouts.
-    private(set) var workout: WorkoutTimeBase?
+    /// Where every reading comes from (the loop's clock).
+    let system: any LoopClock
+    /// The daemon's time at a reading: the recording service points this at its lifecycle's
+    /// `now(_:)`; until then the wall clock.
+    var workoutTime: (ClockReading) -> Double = { $0.realtime }
     /// Suspend and step detection, fed once a second.
     private var watch = ClockWatch()
     /// The kernel's synchronization state as last read.
     private(set) var sync: SystemClockSync?
 
+    init(_ system: any LoopClock) { self.system = system }
+
+    /// The three system clocks now.
+    func read() -> ClockReading { system.read() }
+
     /// Seconds since the Unix epoch: the workout's clock during a workout, else the wall clock.
-    func now() -> Double {
-        guard let w = workout else { return SystemClock.wall() }
-        return w.time(boottime: SystemClock.boottime())
-    }
-
-    /// Follows the lifecycle (called after every batch of actions): a workout in progress keeps
-    /// the base taken when it began; none drops it.
-    func track(workoutInProgress: Bool) {
-        if !workoutInProgress { workout = nil }
-        else if workout == nil { workout = WorkoutTimeBase(SystemClock.read()) }
-    }
-
-    /// A restored workout's clock: the wall clock, or the journal's last moment if the wall clock
-    /// is behind it. Only the workout's clock moves; the wall clock is read as it is.
-    func restore(journalLast: Double?) {
-        workout = WorkoutTimeBase.restored(SystemClock.read(), journalLast: journalLast)
-    }
-
-    /// Moves the workout's dates by `seconds` (the core's `shiftClock`: dated by a GPS receiver,
-    /// or back by the system clock); its durations run on unchanged.
-    func shift(by seconds: Double) {
-        workout = workout?.shifted(by: seconds)
-    }
+    func now() -> Double { workoutTime(system.read()) }
 
     /// Reads the clocks: suspends and steps since the last reading, and the synchronization
     /// state when it changed (nil when unchanged).
     func check() -> (events: [ClockEvent], syncChanged: SystemClockSync?) {
-        let events = watch.observe(SystemClock.read())
-        let s = SystemClock.sync()
+        let events = watch.observe(system.read())
+        let s = system.sync()
         guard s != sync else { return (events, nil) }
         sync = s
         return (events, s)

@@ -25,7 +25,7 @@ final class DaemonContext {
         self.environment = environment
         self.logger = Logger(environment: environment, minimumLevel: config.logLevel)
         self.notifier = SystemdNotifier(environment: environment)
-        self.clock = DaemonClock()
+        self.clock = DaemonClock(loop.clock)
         self.testHooks = environment["WORKOUTD_TEST_HOOKS"] == "1"
     }
 

@@ -10,6 +10,8 @@ public final class EventLoop: @unchecked Sendable {
     // @unchecked: all mutable state below is touched only on the loop thread, except `posted`
     // (a Mutex) and `wakeFD` (written atomically by write(2)).
     public typealias Token = Int
+    /// `poll(2)` itself, or a stand-in a test gives to make it fail.
+    public typealias Poller = (inout [pollfd], Int32) -> Int32
 
     private struct Watch {
         var fd: Int32
@@ -23,6 +25,10 @@ public final class EventLoop: @unchecked Sendable {
         var body: () -> Void
     }
 
+    /// Every clock read of the shell goes through this one: timers, budgets, the dates handed to
+    /// the core. The system's clocks in the daemon; a `ManualClock` in tests.
+    public let clock: any LoopClock
+    private let poller: Poller
     private var watches: [Token: Watch] = [:]
     private var timers: [Timer] = []
     private var nextToken: Token = 1
@@ -31,10 +37,14 @@ public final class EventLoop: @unchecked Sendable {
     private let wakeFD: Int32
     private let wakeWriteFD: Int32
     private let posted = Mutex<[@Sendable () -> Void]>([])
+    /// Reused between iterations (the descriptors polled and the tokens they belong to).
+    private var fds: [pollfd] = [], tokens: [Token] = [], lazyFDs: [pollfd] = [], lazyTokens: [Token] = []
 
     private enum LoopState { case running, stopping }
 
-    public init() throws {
+    public init(clock: any LoopClock = SystemClock(), poller: @escaping Poller = { fds, timeout in poll(&fds, nfds_t(fds.count), timeout) }) throws {
+        self.clock = clock
+        self.poller = poller
         var p: [Int32] = [0, 0]
         guard pipe(&p) == 0 else { throw SystemError.last("pipe") }
         for fd in p { setNonBlockingCloExec(fd) }
@@ -44,12 +54,8 @@ public final class EventLoop: @unchecked Sendable {
 
     deinit { close(wakeFD); close(wakeWriteFD) }
 
-    /// Seconds on the monotonic clock: immune to the wall clock stepping.
-    public static func monotonic() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    /// Seconds on the loop clock's monotonic clock: immune to the wall clock stepping.
+    public func now() -> Double { clock.monotonic() }
 
     /// Calls `onReady(revents)` whenever `fd` has any of `events` (POLLIN, POLLOUT) or an error;
     /// with `.coalesced`, only when the loop wakes up for something else (see `WatchMode`).
@@ -69,7 +75,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs `body` once, `seconds` from now (monotonic).
     @discardableResult
     public func after(_ seconds: Double, _ body: @escaping () -> Void) -> Token {
-        at(EventLoop.monotonic() + max(0, seconds), body)
+        at(now() + max(0, seconds), body)
     }
 
     /// Runs `body` once at the monotonic time `due`.
@@ -87,6 +93,7 @@ public final class EventLoop: @unchecked Sendable {
         return r
     }
 
+    /// The timer never runs after this, even when it was due in the batch being run.
     public func cancel(_ token: Token) { timers.removeAll { $0.token == token } }
 
     /// From any thread: run `body` on the loop thread soon.
@@ -101,78 +108,112 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Runs until `stop()`. `onIteration` runs once per wake-up (the watchdog ping lives there).
     /// Each wake-up: coalesced watches with input first, then the ready immediate watches, then
-    /// posted closures, then due timers.
-    public func run(onIteration: () -> Void = {}) {
-        var fds: [pollfd] = []
-        var tokens: [Token] = []
-        var lazyFDs: [pollfd] = []
-        var lazyTokens: [Token] = []
+    /// posted closures, then due timers. Throws when `poll` fails (anything but EINTR): the loop
+    /// cannot go on, and the daemon must say so and exit non-zero, not return as if stopped.
+    public func run(onIteration: () -> Void = {}) throws(SystemError) {
+        defer { running = .running }
         while case .running = running {
-            fds.removeAll(keepingCapacity: true)
-            tokens.removeAll(keepingCapacity: true)
-            lazyFDs.removeAll(keepingCapacity: true)
-            lazyTokens.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0))
-            tokens.append(0)
-            for (t, w) in watches {
-                switch w.mode {
-                case .immediate:
-                    fds.append(pollfd(fd: w.fd, events: w.events, revents: 0))
-                    tokens.append(t)
-                case .coalesced:
-                    // Only a hang-up or an error wakes the loop for it (POLLHUP/POLLERR are
-                    // always reported; POLLRDHUP covers a TCP peer's FIN).
-                    fds.append(pollfd(fd: w.fd, events: EventLoop.pollRDHUP, revents: 0))
-                    tokens.append(t)
-                    lazyFDs.append(pollfd(fd: w.fd, events: w.events | EventLoop.pollRDHUP, revents: 0))
-                    lazyTokens.append(t)
-                }
-            }
             var timeoutMs: Int32 = 1000
-            var next = Double.infinity
-            for t in timers where t.due < next { next = t.due }
-            if next < .infinity {
-                timeoutMs = Int32(max(0, min(1000, ((next - EventLoop.monotonic()) * 1000).rounded(.up))))
+            if let next = nextDue() {
+                timeoutMs = Int32(max(0, min(1000, ((next - now()) * 1000).rounded(.up))))
             }
-            let n = poll(&fds, nfds_t(fds.count), timeoutMs)
-            if n < 0 && errno != EINTR { break }
-            onIteration()
-            // Coalesced input first, whatever woke the loop: every handler, timer and posted
-            // closure below sees all of it that had arrived.
-            if !lazyFDs.isEmpty, poll(&lazyFDs, nfds_t(lazyFDs.count), 0) > 0 {
-                for k in lazyFDs.indices where lazyFDs[k].revents != 0 {
-                    guard let w = watches[lazyTokens[k]], w.fd == lazyFDs[k].fd else { continue }
-                    w.onReady(lazyFDs[k].revents)
-                }
-            }
-            if n > 0 {
-                if fds[0].revents != 0 {
-                    var drain = [UInt8](repeating: 0, count: 256)
-                    while read(wakeFD, &drain, 256) > 0 {}
-                }
-                for k in 1..<fds.count where fds[k].revents != 0 {
-                    // A handler may have unwatched this token (or closed the fd) meanwhile;
-                    // coalesced watches were served above (their hang-ups included).
-                    guard let w = watches[tokens[k]], w.fd == fds[k].fd else { continue }
-                    switch w.mode {
-                    case .immediate: w.onReady(fds[k].revents)
-                    case .coalesced: continue
-                    }
-                }
-            }
-            let jobs = posted.withLock { q -> [@Sendable () -> Void] in
-                let j = q; q.removeAll(); return j
-            }
-            for j in jobs { j() }
-            // Timers due within `timerSlack` run now too: one wake-up instead of two.
-            let now = EventLoop.monotonic() + EventLoop.timerSlack
-            if timers.contains(where: { $0.due <= now }) {
-                let due = timers.filter { $0.due <= now }.sorted { $0.due < $1.due }
-                timers.removeAll { $0.due <= now }
-                for t in due { t.body() }
+            try turn(timeoutMs: timeoutMs, onIteration: onIteration)
+        }
+    }
+
+    /// For a loop on a `ManualClock`: moves the clock forward by `seconds`, stopping at each timer
+    /// due on the way to run it (and whatever it schedules) at its own time, serving ready
+    /// descriptors and posted closures without waiting at every stop. Like swift-nio's
+    /// `EmbeddedEventLoop.advanceTime(by:)`.
+    public func advanceTime(by seconds: Double) throws(SystemError) {
+        guard let manual = clock as? ManualClock else { preconditionFailure("advanceTime(by:) needs a loop on a ManualClock") }
+        let end = now() + seconds
+        try turn(timeoutMs: 0)
+        while let next = nextDue(), next <= end {
+            if next > now() { manual.advance(by: next - now()) }
+            try turn(timeoutMs: 0)
+        }
+        if end > now() { manual.advance(by: end - now()) }
+        try turn(timeoutMs: 0)
+    }
+
+    /// Serves what is ready now (descriptors, posted closures, due timers) without waiting.
+    public func runReady() throws(SystemError) { try turn(timeoutMs: 0) }
+
+    private func nextDue() -> Double? { timers.lazy.map(\.due).min() }
+
+    /// One wake-up: poll (at most `timeoutMs`), then coalesced input, ready watches, posted
+    /// closures and due timers, in that order.
+    private func turn(timeoutMs: Int32, onIteration: () -> Void = {}) throws(SystemError) {
+        fds.removeAll(keepingCapacity: true)
+        tokens.removeAll(keepingCapacity: true)
+        lazyFDs.removeAll(keepingCapacity: true)
+        lazyTokens.removeAll(keepingCapacity: true)
+        fds.append(pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0))
+        tokens.append(0)
+        for (t, w) in watches {
+            switch w.mode {
+            case .immediate:
+                fds.append(pollfd(fd: w.fd, events: w.events, revents: 0))
+                tokens.append(t)
+            case .coalesced:
+                // Only a hang-up or an error wakes the loop for it (POLLHUP/POLLERR are
+                // always reported; POLLRDHUP covers a TCP peer's FIN).
+                fds.append(pollfd(fd: w.fd, events: EventLoop.pollRDHUP, revents: 0))
+                tokens.append(t)
+                lazyFDs.append(pollfd(fd: w.fd, events: w.events | EventLoop.pollRDHUP, revents: 0))
+                lazyTokens.append(t)
             }
         }
-        running = .running
+        let n = poller(&fds, timeoutMs)
+        if n < 0 {
+            let e = errno
+            if e == EINTR { return }
+            throw SystemError("poll", code: e)
+        }
+        onIteration()
+        // Coalesced input first, whatever woke the loop: every handler, timer and posted
+        // closure below sees all of it that had arrived.
+        if !lazyFDs.isEmpty, poll(&lazyFDs, nfds_t(lazyFDs.count), 0) > 0 {
+            for k in lazyFDs.indices where lazyFDs[k].revents != 0 {
+                guard let w = watches[lazyTokens[k]], w.fd == lazyFDs[k].fd else { continue }
+                w.onReady(lazyFDs[k].revents)
+            }
+        }
+        if n > 0 {
+            if fds[0].revents != 0 {
+                var drain = [UInt8](repeating: 0, count: 256)
+                while read(wakeFD, &drain, 256) > 0 {}
+            }
+            for k in 1..<fds.count where fds[k].revents != 0 {
+                // A handler may have unwatched this token (or closed the fd) meanwhile;
+                // coalesced watches were served above (their hang-ups included).
+                guard let w = watches[tokens[k]], w.fd == fds[k].fd else { continue }
+                switch w.mode {
+                case .immediate: w.onReady(fds[k].revents)
+                case .coalesced: continue
+                }
+            }
+        }
+        let jobs = posted.withLock { q -> [@Sendable () -> Void] in
+            let j = q; q.removeAll(); return j
+        }
+        for j in jobs { j() }
+        runDueTimers()
+    }
+
+    /// Timers due within `timerSlack` run now too: one wake-up instead of two. In due order; each
+    /// is taken off the list just before it runs, so one that an earlier body of this batch
+    /// cancelled does not run.
+    private func runDueTimers() {
+        let limit = now() + EventLoop.timerSlack
+        guard timers.contains(where: { $0.due <= limit }) else { return }
+        let due = timers.filter { $0.due <= limit }.sorted { ($0.due, $0.token) < ($1.due, $1.token) }
+        for t in due {
+            guard let i = timers.firstIndex(where: { $0.token == t.token }) else { continue }  // cancelled meanwhile
+            timers.remove(at: i)
+            t.body()
+        }
     }
 
     /// POLLRDHUP, Linux's "peer closed its end" (Glibc exports it only under _GNU_SOURCE).
@@ -208,7 +249,7 @@ public final class RepeatingTimer {
     /// returned), so timers of equal interval stay in step and share wake-ups. After a stall
     /// (a hung loop, a suspended machine) missed runs are skipped, not caught up.
     func schedule(after previousDue: Double? = nil) {
-        let now = EventLoop.monotonic()
+        let now = loop.now()
         var due = (previousDue ?? now) + interval
         if due < now { due = now + interval }
         token = loop.at(due) { [weak self] in

@@ -16,7 +16,15 @@ final class SensorHub {
     private let report: (Report) -> Void
     private(set) var configs: [SensorConfig]
     private var sensors: [BluetoothHeartRateSensor] = []
-    private var isOpen = false
+    /// Whether the sensors are read now (the core's `openSensors`/`closeSensors`).
+    private var phase = Phase.closed
+
+    enum Phase {
+        /// No workout reads them. -> open
+        case closed
+        /// A workout records with them. -> closed
+        case open
+    }
 
     init(loop: EventLoop, configs: [SensorConfig], clock: DaemonClock, environment: [String: String], report: @escaping (Report) -> Void) {
         self.loop = loop
@@ -40,12 +48,12 @@ final class SensorHub {
     }
 
     func open() {
-        isOpen = true
+        phase = .open
         for s in sensors { s.open() }
     }
 
     func close() {
-        isOpen = false
+        phase = .closed
         for s in sensors { s.close() }
     }
 
@@ -55,11 +63,14 @@ final class SensorHub {
     /// A reload changed `sensors`: close the old ones, open the new ones if recording.
     func configure(_ new: [SensorConfig]) {
         guard new != configs else { return }
-        let wasOpen = isOpen
+        let was = phase
         close()
         configs = new
         build()
-        if wasOpen { open() }
+        switch was {
+        case .open: open()
+        case .closed: break
+        }
     }
 
     func shutdown() { close() }

@@ -63,7 +63,7 @@ final class Acceptor {
         }
         guard backoff == nil else { return }
         if case .none = exhaustion {
-            exhaustion = .since(EventLoop.monotonic())
+            exhaustion = .since(loop.now())
             onExhausted(true, String(cString: strerror(code)))
         }
         loop.setEvents(token, 0)

@@ -17,7 +17,16 @@ final class ControlConnection {
         case draining
         /// A request is being answered off the loop: its events and reply are queued as they
         /// come; the client's next requests are held in `lines` until the reply is done.
-        case awaiting(PendingReply)
+        /// `input`: whether the client may still send (after the reply: `requests`) or has shut
+        /// its writing side, which cancels the work (after the reply: `closing`).
+        case awaiting(PendingReply, input: ClientInput)
+    }
+
+    /// Whether a client answered off the loop may still send.
+    enum ClientInput {
+        case open
+        /// Shut for writing (or closed) while the reply was pending.
+        case finished
     }
 
     let fd: Int32
@@ -33,8 +42,6 @@ final class ControlConnection {
     var token: EventLoop.Token = 0
     /// Descriptors received (SCM_RIGHTS) and not yet taken by a request, in arrival order.
     var descriptors: [Int32] = []
-    /// The client shut its writing side (or closed) while a reply was pending.
-    var peerFinished = false
     /// When this turn of the loop began serving it (see `ControlServer.turnBudget`).
     var turnStarted = 0.0
 

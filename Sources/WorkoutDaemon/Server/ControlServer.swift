@@ -99,7 +99,7 @@ public final class ControlServer {
             ControlServer.refuse(fd, ProtocolError(code: "busy", message: "too many clients (\(limits.maxClients)); try again later"))
             return
         }
-        let c = ControlConnection(fd: fd, id: nextID, maxLine: limits.maxRequestBytes, now: EventLoop.monotonic())
+        let c = ControlConnection(fd: fd, id: nextID, maxLine: limits.maxRequestBytes, now: loop.now())
         nextID += 1
         connections[c.id] = c
         c.token = loop.watch(fd) { [unowned self, unowned c] revents in self.ready(c, revents) }
@@ -120,7 +120,7 @@ public final class ControlServer {
         guard connections[c.id] != nil else { return }
         // Requests held for a later turn (budget) or until replies were read (backlog).
         if c.lines.hasHeldLines, !c.isAwaiting, c.pendingOutput <= ControlServer.replyBacklogLimit {
-            c.turnStarted = EventLoop.monotonic()
+            c.turnStarted = loop.now()
             c.lines.drain { item in take(item, on: c) }
             notePartial(c)
             write(c)
@@ -131,7 +131,7 @@ public final class ControlServer {
 
     private func read(_ c: ControlConnection) {
         var buf = [UInt8](repeating: 0, count: 16384)
-        c.turnStarted = EventLoop.monotonic()
+        c.turnStarted = loop.now()
         // While requests are held (replies waiting), nothing more is read: see `replyBacklogLimit`.
         // Awaiting a reply off the loop, input is still read (held in the framer, bounded) so that
         // a client shutting its writing side (Ctrl-C) is seen at once.
@@ -149,10 +149,10 @@ public final class ControlServer {
                 c.mode = .closing
             }
             if n == 0 {
-                if case .awaiting(let pending) = c.mode, !c.peerFinished {
+                if case .awaiting(let pending, .open) = c.mode {
                     // Shut for writing (Ctrl-C in workoutctl import): stop after the current
                     // file, then send what was done and close.
-                    c.peerFinished = true
+                    c.mode = .awaiting(pending, input: .finished)
                     pending.cancel.set()
                     loop.setEvents(c.token, c.pendingOutput > 0 ? Int16(POLLOUT) : 0)
                     return
@@ -163,8 +163,8 @@ public final class ControlServer {
             case .draining: continue  // dropped unread; the 2 s limit counts from the reply
             case .awaiting:
                 if c.lines.pendingCount > ControlServer.maxHeldWhileAwaiting { drop(c); return }
-                c.lastActivity = EventLoop.monotonic()
-            case .requests, .watching, .closing: c.lastActivity = EventLoop.monotonic()
+                c.lastActivity = loop.now()
+            case .requests, .watching, .closing: c.lastActivity = loop.now()
             }
             buf.withUnsafeBytes { raw in
                 c.lines.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { item in take(item, on: c) }
@@ -187,12 +187,12 @@ public final class ControlServer {
             handle(line, on: c)
             // Computing a big reply (a `list` of 10,000 workouts on a loaded machine) is not the
             // client's silence: the idle timeout counts from when its reply is ready.
-            c.lastActivity = EventLoop.monotonic()
+            c.lastActivity = loop.now()
         }
         // A request answered off the loop: what the client sends next is held until its reply.
         if case .awaiting = c.mode { return false }
         if c.pendingOutput > ControlServer.replyBacklogLimit { _ = c.flush() }
-        return c.pendingOutput <= ControlServer.replyBacklogLimit && EventLoop.monotonic() - c.turnStarted < ControlServer.turnBudget
+        return c.pendingOutput <= ControlServer.replyBacklogLimit && loop.now() - c.turnStarted < ControlServer.turnBudget
     }
 
     /// When the unfinished request now buffered began (the slowloris limit; held requests count).
@@ -200,7 +200,7 @@ public final class ControlServer {
         if c.lines.pendingCount == 0 {
             c.partialSince = nil
         } else if c.partialSince == nil {
-            c.partialSince = EventLoop.monotonic()
+            c.partialSince = loop.now()
         }
     }
 
@@ -227,39 +227,45 @@ public final class ControlServer {
     /// its line framer until the reply is done (then they are taken, or the connection closes if
     /// the client had shut its side).
     private func awaitReply(_ pending: PendingReply, on c: ControlConnection) {
-        c.mode = .awaiting(pending)
-        pending.deliver = { [unowned self, unowned c] line in
+        c.mode = .awaiting(pending, input: .open)
+        pending.attach(deliver: { [unowned self, unowned c] line in
             c.queue(encoded: line)
             self.write(c)
-        }
-        pending.completed = { [unowned self, unowned c] in
-            guard self.connections[c.id] != nil else { return }
-            c.lastActivity = EventLoop.monotonic()
-            c.mode = c.peerFinished ? .closing : .requests
+        }, completed: { [unowned self, unowned c] in
+            guard self.connections[c.id] != nil, case .awaiting(_, let input) = c.mode else { return }
+            c.lastActivity = loop.now()
+            switch input {
+            case .open: c.mode = .requests
+            case .finished: c.mode = .closing
+            }
             // The requests that waited behind it: taken on the next turn (POLLOUT wakes it).
             self.write(c)
-        }
+        })
     }
 
     private func write(_ c: ControlConnection) {
         let before = c.pendingOutput
         guard c.flush() else { drop(c); return }
         // A client reading a long reply is not idle (the timeout is for silent clients).
-        if c.pendingOutput < before { c.lastActivity = EventLoop.monotonic() }
+        if c.pendingOutput < before { c.lastActivity = loop.now() }
         switch c.mode {
         case .watching:
             if c.pendingOutput > maxPendingOutput { drop(c); return }
         case .requests, .closing, .awaiting:
             // A client reading a big reply is not silent: its reading is activity.
-            if c.pendingOutput < before { c.lastActivity = EventLoop.monotonic() }
+            if c.pendingOutput < before { c.lastActivity = loop.now() }
         case .draining:
             break
         }
-        if case .awaiting = c.mode {
+        if case .awaiting(_, let input) = c.mode {
             // Lines and the reply still to come: write what is there; read (for a hang-up or a
             // shut writing side: cancel) unless the client's input is over or requests are held.
-            let input: Int16 = c.peerFinished ? 0 : Int16(POLLIN)
-            loop.setEvents(c.token, input | (c.pendingOutput > 0 ? Int16(POLLOUT) : 0))
+            let reading: Int16
+            switch input {
+            case .open: reading = Int16(POLLIN)
+            case .finished: reading = 0
+            }
+            loop.setEvents(c.token, reading | (c.pendingOutput > 0 ? Int16(POLLOUT) : 0))
             return
         }
         if c.lines.hasHeldLines {
@@ -271,7 +277,7 @@ public final class ControlServer {
         } else if case .closing = c.mode {
             shutdown(c.fd, Int32(SHUT_WR))
             c.mode = .draining
-            c.lastActivity = EventLoop.monotonic()
+            c.lastActivity = loop.now()
             loop.setEvents(c.token, Int16(POLLIN))
         } else {
             loop.setEvents(c.token, Int16(POLLIN))
@@ -279,7 +285,7 @@ public final class ControlServer {
     }
 
     private func drop(_ c: ControlConnection) {
-        if case .awaiting(let pending) = c.mode { pending.abandon() }
+        if case .awaiting(let pending, _) = c.mode { pending.abandon() }
         c.closeDescriptors()
         loop.unwatch(c.token)
         Glibc.close(c.fd)
@@ -289,7 +295,7 @@ public final class ControlServer {
     /// Closes clients silent for longer than the timeout (slow or stuck); watchers are exempt
     /// because they only listen, but are dropped if they stop reading (see `maxPendingOutput`).
     private func sweep() {
-        let now = EventLoop.monotonic()
+        let now = loop.now()
         for c in Array(connections.values) {
             switch c.mode {
             case .watching, .awaiting: continue  // awaiting: the work's own pace (a batch of files)
@@ -304,9 +310,8 @@ public final class ControlServer {
         }
     }
 
-    public static func errorReply(_ e: ProtocolError) -> JSON {
-        ["ok": false, "error": ["code": .string(e.code), "message": .string(e.message)]]
-    }
+    /// The failure reply (`ProtocolError.reply`, typed once with the client's reading of it).
+    public static func errorReply(_ e: ProtocolError) -> JSON { e.reply }
 
     public static func okReply(_ fields: [(String, JSON)] = []) -> JSON {
         var o = JSONObject([("ok", true)])

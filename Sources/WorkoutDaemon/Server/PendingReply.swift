@@ -8,41 +8,59 @@ import WorkoutCore
 /// `@unchecked Sendable`: used on the loop thread only; a worker merely carries it back inside a
 /// closure posted to the loop. `cancel` is the one part read from other threads (atomic).
 public final class PendingReply: @unchecked Sendable {
-    /// Set by the control server: queues a line (without newline) on the connection.
-    var deliver: (([UInt8]) -> Void)?
-    /// Set by the control server: the final reply was delivered.
-    var completed: (() -> Void)?
     public let cancel = CancelFlag()
-    private var finished = false
+    private var phase = Phase.unattached
+
+    /// Where the reply stands; each case carries what exists in that phase.
+    private enum Phase {
+        /// Answered later, no connection attached yet (the server attaches it as it queues the
+        /// reply, before any posted closure can run). -> attached, finished, abandoned
+        case unattached
+        /// Lines go to the connection: `deliver` queues one (without newline), `completed` says
+        /// the final reply was delivered. -> finished, abandoned
+        case attached(deliver: ([UInt8]) -> Void, completed: () -> Void)
+        /// The final reply was delivered; later calls are ignored (an expected race).
+        case finished
+        /// The client went away: nothing more is delivered.
+        case abandoned
+    }
 
     public init() {}
+
+    /// The control server attaches the connection the lines go to.
+    func attach(deliver: @escaping ([UInt8]) -> Void, completed: @escaping () -> Void) {
+        guard case .unattached = phase else { return }
+        phase = .attached(deliver: deliver, completed: completed)
+    }
 
     /// An event line (compact JSON without newline) before the reply. Dropped once finished or
     /// after the client went away.
     public func send(event line: [UInt8]) {
-        guard !finished else { return }
-        deliver?(line)
+        guard case .attached(let deliver, _) = phase else { return }
+        deliver(line)
     }
 
     /// The final reply; later calls are ignored.
     public func finish(_ reply: ControlReply) {
-        guard !finished else { return }
-        finished = true
+        let attached = phase
+        switch attached {
+        case .finished, .abandoned: return
+        case .unattached, .attached: break
+        }
+        phase = .finished
+        guard case .attached(let deliver, let completed) = attached else { return }  // no connection: nobody to answer
         switch reply {
-        case .value(let json): deliver?(Array(json.serialized().utf8))
-        case .encodedSuccess(let line): deliver?(line)
+        case .value(let json): deliver(Array(json.serialized().utf8))
+        case .encodedSuccess(let line): deliver(line)
         case .pending: break  // not a final reply
         }
-        completed?()
-        deliver = nil
-        completed = nil
+        completed()
     }
 
     /// The client went away: nothing more is delivered and the work stops at the next file.
     func abandon() {
         cancel.set()
-        deliver = nil
-        completed = nil
+        phase = .abandoned
     }
 }
 

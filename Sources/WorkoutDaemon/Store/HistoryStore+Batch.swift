@@ -16,14 +16,33 @@ extension HistoryStore {
     /// Writes a workout's file (temporary name, rename) without syncing it: not yet durable,
     /// not yet listed; returns its open descriptor for `commit`, which does both.
     func writeUnsynced(_ workout: Workout) throws -> Int32 {
+        try writeUnsynced(id: workout.id) { fd in try WorkoutFile.encode(workout).withUnsafeBytes { try writeAll(fd, $0) } }
+    }
+
+    /// The same for a workout whose points are in the recorder's store, written a chunk (1 MiB)
+    /// at a time: a long import never holds its whole file in memory.
+    func writeUnsynced(_ workout: RecordedWorkout) throws -> Int32 {
+        try writeUnsynced(id: workout.id) { fd in
+            var failure: (any Error)?
+            WorkoutFile.encode(workout) { bytes in
+                if failure == nil {
+                    do { try bytes.withUnsafeBytes { try writeAll(fd, $0) } } catch { failure = error }
+                }
+                bytes.removeAll(keepingCapacity: true)
+            }
+            if let failure { throw failure }
+        }
+    }
+
+    private func writeUnsynced(id: WorkoutID, _ write: (Int32) throws -> Void) throws -> Int32 {
         forgetRecent()
         if let e = faultInjector?() { throw e }
-        let target = path(of: workout.id)
+        let target = path(of: id)
         let tmp = target + ".tmp-import"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SystemError.last("create \(tmp)") }
         do {
-            try WorkoutFile.encode(workout).withUnsafeBytes { try writeAll(fd, $0) }
+            try write(fd)
             // Starts writing it to the disk now, without waiting: by the group's `commit` most
             // of the data is there and its fdatasync is short (a hint: fails harmlessly).
             startWriteback(fd)

@@ -86,12 +86,7 @@ public final class HistoryStore: Sendable {
         return map
     }
 
-    static func indexLine(put s: WorkoutSummary) -> String {
-        var compact = s
-        compact.splits = []
-        compact.laps = []
-        return JSON.object(JSONObject([("put", compact.json())])).serialized() + "\n"
-    }
+    static func indexLine(put s: WorkoutSummary) -> String { IndexRecord.put(s).line }
 
     public func path(of id: WorkoutID) -> String { paths.workoutsDir + "/" + id.rawValue + ".json" }
 
@@ -168,7 +163,7 @@ public final class HistoryStore: Sendable {
         guard summary(id) != nil else { throw StoreError.notFound(id) }
         forgetRecent()
         guard rename(path(of: id), paths.trashDir + "/" + id.rawValue + ".json") == 0 else { throw SystemError.last("move \(id) to trash") }
-        try appendIndex(JSON.object(JSONObject([("del", .string(id.rawValue))])).serialized() + "\n")
+        try appendIndex(IndexRecord.del(id).line)
         state.withLock { $0[id] = nil }
     }
 

@@ -33,6 +33,8 @@ public struct SocketActivation: Sendable, Equatable {
     public static let controlName = "control"
     /// Name of the optional feed socket.
     public static let feedName = "feed"
+    /// Name of the optional web pages' TCP socket (`workoutd-web.socket`).
+    public static let webName = "web"
 
     /// Every passed descriptor, in order.
     public let sockets: [PassedSocket]
@@ -40,6 +42,8 @@ public struct SocketActivation: Sendable, Equatable {
     public let control: PassedSocket
     /// The feed socket: the one named `feed`, if passed (verified).
     public let feed: PassedSocket?
+    /// The web pages' socket: the one named `web`, if passed (a listening TCP socket).
+    public var web: PassedSocket? { sockets.first { $0.name == SocketActivation.webName && $0 != control } }
 
     /// Adopts the sockets described by `environment`.
     /// - Parameters:
@@ -93,7 +97,7 @@ public struct SocketActivation: Sendable, Equatable {
             sockets.append(PassedSocket(descriptor: fd, name: names[i]))
         }
 
-        let control = sockets.first { $0.name == controlName } ?? sockets[0]
+        let control = sockets.first { $0.name == controlName } ?? sockets.first { $0.name != webName } ?? sockets[0]
         let feed = sockets.first { $0.name == feedName && $0 != control }
         if verify {
             try verifyListeningUnixStream(control)
@@ -118,6 +122,8 @@ public struct SocketActivation: Sendable, Equatable {
         public var control: Int32?
         /// The feed socket's descriptor, if one named `feed` was passed.
         public var feed: Int32?
+        /// The web pages' socket, if one named `web` was passed.
+        public var web: Int32? = nil
         /// Set when systemd passed sockets that cannot be used: log it and exit 78.
         public var error: SocketActivationError?
     }
@@ -129,7 +135,7 @@ public struct SocketActivation: Sendable, Equatable {
         defer { if unsetEnvironment { ProcessEnvironment.unset(environmentNames) } }
         do {
             let adopted = try adopt(environment: environment)
-            return ListenResult(control: adopted?.control.descriptor, feed: adopted?.feed?.descriptor, error: nil)
+            return ListenResult(control: adopted?.control.descriptor, feed: adopted?.feed?.descriptor, web: adopted?.web?.descriptor, error: nil)
         } catch {
             return ListenResult(control: nil, feed: nil, error: error)
         }

@@ -60,6 +60,7 @@ extension ReliabilitySuite {
             let notify = NotifySocket(dir: d.dir)
             d.environment["NOTIFY_SOCKET"] = notify.path
             d.environment["WATCHDOG_USEC"] = "200000"  // a ping every 0.1 s while the loop turns
+            d.readsStderr = false
             try d.start()
             let stderrFD = d.stderrPipe.fileHandleForReading.fileDescriptor
             #expect(try d.request(#"{"command":"start","activity":"running"}"#)["ok"] as? Bool == true)

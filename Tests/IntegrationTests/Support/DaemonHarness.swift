@@ -49,7 +49,12 @@ final class DaemonHarness: @unchecked Sendable {
 
     let dir: String
     var process: Process?
+    /// The daemon's stderr, read as it is written (a pipe nobody reads fills at 64 KiB and then
+    /// the daemon's log writes wait: a test waiting on the daemon would never end).
+    var stderrDrain: PipeDrain?
+    /// The daemon's stderr pipe; `readsStderr = false` leaves it unread (a test of a full pipe).
     var stderrPipe = Pipe()
+    var readsStderr = true
     var environment: [String: String]
 
     var controlSocket: String { dir + "/r/workoutd/control.sock" }
@@ -83,18 +88,20 @@ final class DaemonHarness: @unchecked Sendable {
 
     /// Starts the daemon (through `prefix`, e.g. a command that execs it as another user) and
     /// waits until its control socket answers.
-    func start(prefix: [String] = [], timeout: Double = 4) throws {
+    func start(prefix: [String] = [], timeout: Double = 20) throws {
         let p = Process()
         let command = prefix + [DaemonHarness.binary("workoutd")]
         p.executableURL = URL(fileURLWithPath: command[0])
         p.arguments = Array(command.dropFirst())
         p.environment = environment
-        stderrPipe = Pipe()  // a pipe serves one process: Foundation closes its write end after launch
-        p.standardError = stderrPipe
+        let pipe = Pipe()  // a pipe serves one process: Foundation closes its write end after launch
+        stderrPipe = pipe
+        p.standardError = pipe
         p.standardOutput = FileHandle.nullDevice
         try p.run()
         process = p
-        let deadline = Date().addingTimeInterval(timeout)
+        stderrDrain = readsStderr ? PipeDrain(pipe) : nil
+        let deadline = Date().addingTimeInterval(timeout)  // 20 s by default: a busy CI machine, a big history
         repeat {
             if (try? request(#"{"command":"status"}"#)) != nil { return }
             usleep(20_000)
@@ -102,8 +109,10 @@ final class DaemonHarness: @unchecked Sendable {
         throw HarnessError.notReady(stderrText())
     }
 
+    /// What the daemon wrote to stderr since the last call: all of it once the daemon has ended.
     func stderrText() -> String {
-        String(decoding: stderrPipe.fileHandleForReading.availableData, as: UTF8.self)
+        guard let drain = stderrDrain else { return "" }
+        return drain.take(untilEnd: !(process?.isRunning ?? false))
     }
 
     /// SIGTERM and wait; returns the exit status.
@@ -147,6 +156,16 @@ final class DaemonHarness: @unchecked Sendable {
     }
 }
 
+/// Writes all of `bytes` to the socket `fd`, again after EINTR; never raises SIGPIPE.
+func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws {
+    var off = 0
+    while off < bytes.count {
+        let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + off, bytes.count - off, Int32(MSG_NOSIGNAL)) }
+        if n < 0 { if errno == EINTR { continue }; throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        off += n
+    }
+}
+
 enum HarnessError: Error { case notReady(String), closed, notAnObject(String), connect(Int32) }
 
 /// A blocking Unix-socket client with a read timeout.
@@ -154,7 +173,7 @@ final class UnixClient {
     let fd: Int32
     var buffer: [UInt8] = []
 
-    init(path: String, timeoutSeconds: Int = 10) throws {
+    init(path: String, timeoutSeconds: Int = 30) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
@@ -172,14 +191,7 @@ final class UnixClient {
 
     func send(_ s: String) throws { try send(Array(s.utf8)) }
 
-    func send(_ bytes: [UInt8]) throws {
-        var off = 0
-        while off < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + off, bytes.count - off, Int32(MSG_NOSIGNAL)) }
-            if n < 0 { if errno == EINTR { continue }; throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-            off += n
-        }
-    }
+    func send(_ bytes: [UInt8]) throws { try sendAll(fd, bytes) }
 
     /// The next line, or nil when the peer closed.
     func readLine() throws -> String? {

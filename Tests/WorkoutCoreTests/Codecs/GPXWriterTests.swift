@@ -150,15 +150,12 @@ import Testing
         #expect(text.contains("<trkpt lat=\"-33.868800000\" lon=\"151.209300000\"><time>2001-09-09T01:46:40Z</time></trkpt>"))
     }
 
-    /// 86,400 points (a day at 1 Hz). The target is a whole save under 100 ms in a release
-    /// build; this debug-build test only guards against pathological slowness.
-    @Test func writesADayOfPointsQuickly() {
+    /// 86,400 points (a day at 1 Hz) are all written. Speed is workoutbench's business
+    /// (BENCHMARKS.md), never a timed assertion here.
+    @Test func writesADayOfPoints() {
         let w = XMLTestSupport.dayLongWorkout()
-        let clock = ContinuousClock()
-        var bytes: [UInt8] = []
-        let elapsed = clock.measure { bytes = GPXWriter.write(w) }
-        print("GPXWriter: 86,400 points, \(bytes.count) bytes in \(elapsed)")
-        #expect(bytes.count > 86_400 * 100)
-        #expect(elapsed < .seconds(5))
+        let text = String(decoding: GPXWriter.write(w), as: UTF8.self)
+        let kept = w.points.filter { $0.rejection == nil }.count
+        #expect(text.components(separatedBy: "<trkpt ").count - 1 == kept, "every kept point is a trkpt")
     }
 }

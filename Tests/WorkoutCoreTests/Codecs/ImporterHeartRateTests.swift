@@ -39,8 +39,18 @@ import Testing
         let points = Self.trackpoints(try String(contentsOf: url, encoding: .utf8))
         #expect(points.count == 5109)
         let settings = Self.settings()
-        let w = try Importer.workout(from: try Importer.read(try SharedData.bytes(url), fileName: "gtrnctr_power.tcx"), activity: nil,
-                                     id: 1, settings: settings, source: "imported:gtrnctr_power.tcx")
+        // The Edge 705's own calories win (its lap's 1,363 kcal), else the file's power
+        // (calories from work, docs/metrics.md): heart rate is checked without both.
+        var track = try Importer.read(try SharedData.bytes(url), fileName: "gtrnctr_power.tcx")
+        let asRecorded = try Importer.workout(from: track, activity: nil, id: 1, settings: settings, source: "imported:gtrnctr_power.tcx")
+        #expect(asRecorded.summary.caloriesMethod == .device && asRecorded.summary.calories == 1363)
+        track.device = nil
+        let withPower = try Importer.workout(from: track, activity: nil, id: 1, settings: settings, source: "imported:gtrnctr_power.tcx")
+        #expect(withPower.summary.caloriesMethod == .power)
+        // workoutd's own TCX names no device: its laps' calories are not taken as a device's.
+        #expect(try Importer.read(Exporter.bytes(withPower, .tcx), fileName: "ours.tcx").device == nil)
+        for k in track.fixes.indices { track.fixes[k].power = nil }
+        let w = try Importer.workout(from: track, activity: nil, id: 1, settings: settings, source: "imported:gtrnctr_power.tcx")
         var expected = [Double](repeating: 0, count: Self.zones.count + 1)
         var kcal = 0.0
         let profile = settings.bodyProfile
@@ -55,8 +65,10 @@ import Testing
         #expect(s.heartRateZoneSeconds == expected, "\(s.heartRateZoneSeconds) vs \(expected)")
         #expect(s.averageHeartRate == Double(readings.reduce(0, +)) / Double(readings.count) && s.maxHeartRate == readings.max())
         #expect(s.caloriesMethod == .heartRate)
-        let metRest = w.activity.met * 70 / 3600 * max(0, s.movingSeconds - expected.reduce(0, +))
-        #expect(abs((s.calories ?? 0) - (kcal + metRest)) < 1e-6 * kcal, "\(s.calories ?? -1) vs \(kcal) + \(metRest)")
+        // Keytel over the covered time, the energy model for moving time heart rate did not cover
+        // (at most 20 MET).
+        let rest = 20 * 70 / 3600 * max(0, s.movingSeconds - expected.reduce(0, +))
+        #expect((s.calories ?? 0) >= kcal * (1 - 1e-6) && (s.calories ?? 0) <= kcal * (1 + 1e-6) + rest, "\(s.calories ?? -1) vs \(kcal) + at most \(rest)")
         // laps carry their own zone times, adding up to the workout's
         let lapSum = s.laps.reduce([Double](repeating: 0, count: expected.count)) { acc, l in zip(acc, l.heartRateZoneSeconds + [Double](repeating: 0, count: max(0, expected.count - l.heartRateZoneSeconds.count))).map { $0 + $1 } }
         #expect(s.laps.count == 1 && zip(lapSum, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "\(lapSum)")

@@ -109,7 +109,7 @@ struct GpsbabelReadsPowerTests {
         // The file's own values (the import moves heart rate off the points into the workout's
         // series; the export puts it back). gpsbabel keeps a cadence or power of 0 as "none".
         #expect(w.points.count == track.fixes.count)
-        let ours = zip(w.points, track.fixes).filter { $0.0.isAccepted }.map { (p, file) -> Fix in
+        let ours = zip(w.points, track.fixes).filter { $0.0.isOnTrack }.map { (p, file) -> Fix in
             var f = p.fix
             f.heartRate = file.heartRate
             if f.cadence == 0 { f.cadence = nil }

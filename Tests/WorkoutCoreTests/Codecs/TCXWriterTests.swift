@@ -92,12 +92,12 @@ import Testing
         #expect(try TCXReader.read(try SharedData.bytes(url)).activities[0].trackpointCount == 0)
     }
 
-    @Test func writesADayOfPointsQuickly() {
+    /// 86,400 points (a day at 1 Hz) are all written. Speed is workoutbench's business
+    /// (BENCHMARKS.md), never a timed assertion here.
+    @Test func writesADayOfPoints() {
         let w = XMLTestSupport.dayLongWorkout()
-        let clock = ContinuousClock()
-        var bytes: [UInt8] = []
-        let elapsed = clock.measure { bytes = TCXWriter.write(w) }
-        print("TCXWriter: 86,400 points, \(bytes.count) bytes in \(elapsed)")
-        #expect(elapsed < .seconds(5))
+        let text = String(decoding: TCXWriter.write(w), as: UTF8.self)
+        let kept = w.points.filter { $0.rejection == nil }.count
+        #expect(text.components(separatedBy: "<Trackpoint>").count - 1 == kept, "every kept point is a Trackpoint")
     }
 }

@@ -32,24 +32,34 @@ import Testing
         #expect(e.message == "run 3x: 1 run left this week, 2 days to go (streak of 3 weeks)")
         let line = Logfmt.render(e, style: .journald, timestamp: 0)
         #expect(line == "<5>run 3x: 1 run left this week, 2 days to go (streak of 3 weeks) event=habit.at_risk level=notice habit=\"run 3x\" per=week left=1 left_text=\"1 run left this week\" days_to_go=2 minutes_left=300 length=3 period=2026-11-16")
-        let n = DesktopNotice.forEvent(name: e.name, message: e.message, fields: e.fields, chosen: ["habit.at_risk"])
+        let n = DesktopNotice.forEvent(e, chosen: ["habit.at_risk"])
         #expect(n == DesktopNotice(kind: "at-risk", summary: "run 3x at risk", body: "1 run left this week, 2 days to go. Keep your streak of 3 weeks.", urgency: .normal))
-        #expect(DesktopNotice.forEvent(name: e.name, message: e.message, fields: e.fields, chosen: ["workout.saved"]) == nil)
+        #expect(DesktopNotice.forEvent(e, chosen: ["workout.saved"]) == nil)
         // The last day: critical, with the time left.
         var last = risk; last.daysToGo = 1; last.minutesLeft = 95
         let l = HabitLogEvent.atRisk(last)
-        #expect(DesktopNotice.forEvent(name: l.name, message: l.message, fields: l.fields, chosen: ["*"])?.body == "1 run left this week, today is the last day (1 h 35 min left). Keep your streak of 3 weeks.")
+        #expect(DesktopNotice.forEvent(l, chosen: ["*"])?.body == "1 run left this week, today is the last day (1 h 35 min left). Keep your streak of 3 weeks.")
+    }
+
+    /// An event the notices know only by name and message.
+    struct Line: LogEvent {
+        var name: String
+        var message: String
+        var level: LogLevel { .info }
+        var fields: [(String, LogValue)] { [] }
     }
 
     @Test func noticesForOtherEvents() {
-        let saved = DesktopNotice.forEvent(name: "workout.saved", message: "Workout saved",
-                                           fields: [("id", .string("x")), ("activity", .string("running")), ("distance_m", .double(5023.4, decimals: 1)), ("elapsed_s", .double(1694, decimals: 1))],
-                                           chosen: ["workout.saved"])
-        #expect(saved == DesktopNotice(kind: "saved", summary: "Workout saved", body: "Running: 5.02 km in \(formatDuration(1694))", urgency: .low))
-        let risk = DesktopNotice.forEvent(name: "streak.at_risk", message: "m", fields: [("length", .int(6)), ("minutes_left", .int(330))], chosen: ["streak.at_risk"])
+        var summary = WorkoutSummary(id: WorkoutID(start: 1_795_000_000, suffix: 1), activity: .running, startedAt: 1_795_000_000)
+        summary.distanceMeters = 5023.4
+        summary.elapsedSeconds = 1694.2
+        #expect(DesktopNotice.saved(summary, units: .metric) == DesktopNotice(kind: "saved", summary: "Workout saved", body: "Running: 5.02 km in \(formatDuration(1694))", urgency: .low))
+        let day = StreakDay(iso: "2026-11-19")!
+        let streak = StreakLogEvent.atRisk(StreakAtRisk(day: day, streak: DayStreak(start: StreakDay(iso: "2026-11-13")!, end: StreakDay(iso: "2026-11-18")!, days: 6, restDays: 0), minutesLeft: 330))
+        let risk = DesktopNotice.forEvent(streak, chosen: ["streak.at_risk"])
         #expect(risk?.kind == "at-risk" && risk?.body == "No workout yet today: 5 h 30 min left to keep your 6-day streak.")
-        #expect(DesktopNotice.forEvent(name: "record.personal_best", message: "New personal best: 5 km running in 0:22:10", fields: [], chosen: ["record.personal_best"])?.kind == "best")
-        #expect(DesktopNotice.forEvent(name: "gps.signal_lost", message: "GPS signal lost", fields: [], chosen: ["gps.signal_lost"])?.summary == "GPS problem")
-        #expect(DesktopNotice.forEvent(name: "notify.unavailable", message: "x", fields: [], chosen: ["*"]) == nil)
+        #expect(DesktopNotice.forEvent(Line(name: "record.personal_best", message: "New personal best: 5 km running in 0:22:10"), chosen: ["record.personal_best"])?.kind == "best")
+        #expect(DesktopNotice.forEvent(Line(name: "gps.signal_lost", message: "GPS signal lost"), chosen: ["gps.signal_lost"])?.summary == "GPS problem")
+        #expect(DesktopNotice.forEvent(Line(name: "notify.unavailable", message: "x"), chosen: ["*"]) == nil)
     }
 }

@@ -13,7 +13,8 @@ extension LifecycleAction: Equatable {
         case .closeSensors: if case .closeSensors = b { return true }
         case .publish: if case .publish = b { return true }
         case .publishProgress: if case .publishProgress = b { return true }
-        case .shiftClock(let x): if case .shiftClock(let y) = b { return x == y }
+        case .datesMoved(let x): if case .datesMoved(let y) = b { return x == y }
+        case .logReceiverClock(let x): if case .logReceiverClock(let y) = b { return x == y }
         case .journal(let x): if case .journal(let y) = b { return x == y }
         case .keepJournalAside(let r1, let b1): if case .keepJournalAside(let r2, let b2) = b { return r1 == r2 && b1 == b2 }
         case .save(let x): if case .save(let y) = b { return same(x, y) }
@@ -38,6 +39,28 @@ extension LifecycleAction {
     var savedWorkout: RecordedWorkout? {
         if case .save(let w) = self { return w }
         return nil
+    }
+}
+
+extension ClockReading {
+    /// Every clock reading `t`: a workout started at it keeps the times the tests pass (its time
+    /// base maps `t` to `t`).
+    static func agreeing(_ t: Double) -> ClockReading { ClockReading(realtime: t, boottime: t, monotonic: t) }
+}
+
+/// The transitions that take the clocks' reading, with every clock reading `now` (tests pass
+/// the workout's times directly).
+extension WorkoutLifecycle {
+    mutating func start(_ activity: ActivityType, id: WorkoutID, at now: Double, settings: MetricsSettings) -> Outcome {
+        start(activity, id: id, clock: .agreeing(now), settings: settings)
+    }
+
+    mutating func toggle(defaultActivity: ActivityType, id: WorkoutID, at now: Double, settings: MetricsSettings) -> Outcome {
+        toggle(defaultActivity: defaultActivity, id: id, clock: .agreeing(now), settings: settings)
+    }
+
+    mutating func restored(_ records: [JournalRecord], badBytes: Int = 0, at now: Double, autoResume: Bool, settings: MetricsSettings) -> [LifecycleAction] {
+        restored(records, badBytes: badBytes, clock: .agreeing(now), autoResume: autoResume, settings: settings)
     }
 }
 

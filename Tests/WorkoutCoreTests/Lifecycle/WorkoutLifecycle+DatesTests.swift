@@ -17,33 +17,29 @@ import Testing
 
     /// 60 s of walking with the system clock a day behind the receiver (which has true time).
     /// With `sync` unsynchronized the core is asked once a second whether to move the dates;
-    /// `resyncAt` (seconds) makes the kernel synchronized from then on.
+    /// `resyncAt` (seconds) makes the kernel synchronized from then on. The shell's part is only
+    /// reading the clocks: the core places the fixes (the receiver's own times go in) and moves
+    /// the workout's clock with its dates.
     static func walk(sync: SystemClockSync, resyncAt: Int? = nil) throws -> (saved: RecordedWorkout, shifts: [Double], journal: [JournalRecord]) {
         var l = WorkoutLifecycle()
-        var receiver = ReceiverClock()
-        var moved = 0.0  // what the shell's clock was shifted by
         var shifts: [Double] = []
         var journal: [JournalRecord] = []
         func keep(_ actions: [LifecycleAction]) {
             for a in actions {
                 if case .journal(let r) = a { journal.append(r) }
-                if case .shiftClock(let s) = a {
-                    shifts.append(s); moved += s
-                    _ = receiver.workoutClockShifted(by: s)
-                }
+                if case .datesMoved(let s) = a { shifts.append(s) }
             }
         }
-        if case .success(let a) = l.start(.walking, id: id, at: start, settings: MetricsSettings()) { keep(a) }
+        // The system's clocks: the wall clock a day behind true time; BOOTTIME since boot.
+        func reading(_ t: Double) -> ClockReading { ClockReading(realtime: start + t, boottime: 500 + t, monotonic: 500 + t) }
+        if case .success(let a) = l.start(.walking, id: id, clock: reading(0), settings: MetricsSettings()) { keep(a) }
         for i in 0...60 {
-            let now = start + Double(i) + 0.3 + moved  // the workout's clock: the system's (a day behind) + shifts
-            let f = fix(Double(i), receiverAhead: day)
-            var placed = f
-            placed.time = receiver.place(receiverTime: f.time, arrival: now).time
-            keep(l.fixReceived(placed, at: now))
+            let now = l.now(reading(Double(i) + 0.3))  // the workout's clock: the system's + its moves
+            keep(l.fixReceived(fix(Double(i), receiverAhead: day), at: now))
             let s: SystemClockSync = resyncAt.map { i >= $0 ? .synchronized : sync } ?? sync
-            keep(l.datesChecked(sync: s, receiver: receiver))
+            keep(l.datesChecked(sync: s))
         }
-        guard case .success(let a) = l.stop(at: start + 60.5 + moved) else { throw StopRefused() }
+        guard case .success(let a) = l.stop(at: l.now(reading(60.5))) else { throw StopRefused() }
         keep(a)
         return (try #require(a.compactMap(\.savedWorkout).first), shifts, journal)
     }

@@ -61,5 +61,24 @@ import Testing
         let actions = l.restoredSetAside(records, settings: MetricsSettings())
         let saved = actions.compactMap { a -> RecordedWorkout? in if case .save(let w) = a { return w } else { return nil } }
         #expect(saved.first?.source == "recorded:device-track")
+        #expect(saved.first?.id == WorkoutID(start: 1000, suffix: 1), "the restored ID follows the rebased start too")
+    }
+
+    /// Regression: `simulate` of a 2010 track saved it under the ID of the day it was replayed
+    /// (20261125T...): the start moved to the track's first fix, the ID stayed.
+    @Test func theIDFollowsTheReplayedStart() throws {
+        let w = try Self.record(replay: FeedReplay(speed: 0, origin: .device))
+        #expect(w.summary.startedAt == 1000)
+        #expect(w.id == WorkoutID(start: 1000, suffix: 1), "\(w.id)")
+        #expect(w.id.rawValue.hasPrefix("19700101T001640Z-"))
+    }
+
+    /// Dates moved to a receiver's clock move the ID with them; an ID without a leading time
+    /// (another machine's form) stays as it is.
+    @Test func theIDFollowsAShiftedStart() {
+        let r = WorkoutRecorder(id: WorkoutID(start: 1000, suffix: 0xbeef), activity: .running, startedAt: 1000)
+        #expect(r.shifted(by: 3600).id.rawValue == "19700101T011640Z-beef")
+        #expect(WorkoutID(rawValue: "20261121T093000Z-3f9a-laptop")!.startingAt(0).rawValue == "19700101T000000Z-3f9a-laptop")
+        #expect(WorkoutID(rawValue: "custom")!.startingAt(0).rawValue == "custom")
     }
 }

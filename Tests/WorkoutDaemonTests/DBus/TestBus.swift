@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Testing
 @testable import WorkoutDaemon
 
 /// A real `dbus-daemon --session` on `unix:path=/tmp/x.XXXXXX/bus`, started by the test and
@@ -46,9 +47,11 @@ final class TestBus {
 /// Runs `loop` until `done()` says so or `seconds` pass; returns whether `done()` held.
 @discardableResult
 func run(_ loop: EventLoop, seconds: Double = 5, until done: @escaping () -> Bool) -> Bool {
-    let deadline = EventLoop.monotonic() + seconds
-    let ticker = loop.every(0.01) { if done() || EventLoop.monotonic() > deadline { loop.stop() } }
-    if !done() { loop.run() }
+    let deadline = loop.now() + seconds
+    let ticker = loop.every(0.01) { if done() || loop.now() > deadline { loop.stop() } }
+    if !done() {
+        do { try loop.run() } catch { Issue.record("the loop failed: \(error)") }
+    }
     ticker.cancel()
     return done()
 }

@@ -12,7 +12,7 @@ import WorkoutCore
         defer { close(a) }
         rig.send(a, ["{\"class\":\"FIX\",\"time\":\"2026-11-21T09:30:00Z\",\"lat\":48.0,\"lon\":11.0,\"mode\":3,\"sats\":12}"])
         rig.loop.after(0.2) { rig.loop.stop() }
-        rig.loop.run()
+        try rig.loop.run()
         #expect(rig.hub.status.satellites == 12)
         #expect(rig.hub.status.lastFixMonotonic != nil)
         rig.hub.close()

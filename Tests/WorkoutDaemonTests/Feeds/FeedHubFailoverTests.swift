@@ -47,8 +47,7 @@ import WorkoutCore
         let loop = try EventLoop()
         var template = Array("/tmp/ff.XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-        let hub = FeedHub(loop: loop, feeds: feeds(dir + "/feed.sock"), paths: Paths(environment: ["HOME": dir]), maxClients: 8,
-                          clock: DaemonClock()) { _ in }
+        let hub = FeedHub(loop: loop, feeds: feeds(dir + "/feed.sock"), paths: Paths(environment: ["HOME": dir]), maxClients: 8) { _ in }
         return (loop, hub, dir)
     }
 
@@ -78,7 +77,7 @@ import WorkoutCore
         loop.after(1.1) { seen.append((hub.status.source, hub.status.satellites, hub.status.fixMode, hub.status.problem)) }
         // After the failed source's next retry (1 s backoff after a whole round).
         loop.after(2.6) { seen.append((hub.status.source, hub.status.satellites, hub.status.fixMode, hub.status.problem)); loop.stop() }
-        loop.run()
+        try loop.run()
         close(feeder)
         try #require(seen.count == 3)
         #expect(seen[0].source == "NMEA server at 127.0.0.1:\(server.port)" && seen[0].satellites == 12 && seen[0].fix == .threeD)
@@ -100,7 +99,7 @@ import WorkoutCore
         hub.open()
         var problem: String?
         loop.after(0.8) { problem = hub.status.problem; loop.stop() }
-        loop.run()
+        try loop.run()
         let p = try #require(problem)
         #expect(p.contains("gpsd at 127.0.0.1:\(pa)") && p.contains("NMEA server at 127.0.0.1:\(pb)"), "\(p)")
         #expect(p.range(of: "gpsd")!.lowerBound < p.range(of: "NMEA")!.lowerBound, "in the configured order: \(p)")

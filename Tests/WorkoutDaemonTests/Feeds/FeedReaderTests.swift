@@ -5,7 +5,7 @@ import Testing
 @Suite struct FeedReaderTests {
     @Test func readsEverythingInOrderAndReportsDrained() {
         let s = SocketPair()
-        var reader = FeedReader()
+        var reader = FeedReader(clock: SystemClock())
         let sent = (0..<5000).map { UInt8(truncatingIfNeeded: $0 % 251) }
         s.write(sent)
         var got: [UInt8] = [], chunks = 0
@@ -18,7 +18,7 @@ import Testing
 
     @Test func anEmptySocketIsDrainedWithNothingRead() {
         let s = SocketPair()
-        var reader = FeedReader()
+        var reader = FeedReader(clock: SystemClock())
         let turn = reader.read(s.reader) { _ in Issue.record("no input expected") }
         #expect(turn.outcome == .drained)
         #expect(turn.bytes == 0)
@@ -26,7 +26,7 @@ import Testing
 
     @Test func aSpentBudgetLeavesTheRestForTheNextTurn() {
         let s = SocketPair()
-        var reader = FeedReader()
+        var reader = FeedReader(clock: SystemClock())
         s.write([UInt8](repeating: 65, count: 10_000))
         let first = reader.read(s.reader, budget: 0) { _ in }
         #expect(first.outcome == .budgetSpent)
@@ -38,7 +38,7 @@ import Testing
 
     @Test func theEndOfTheStreamComesAfterItsLastBytes() {
         let s = SocketPair()
-        var reader = FeedReader()
+        var reader = FeedReader(clock: SystemClock())
         s.write("last line\n")
         s.closeWriter()
         var got = ""
@@ -51,7 +51,7 @@ import Testing
     /// A consumer that spent the budget inside a chunk ends the turn there: nothing more is read.
     @Test func aConsumerCanEndTheTurnAfterAChunk() {
         let s = SocketPair()
-        var reader = FeedReader()
+        var reader = FeedReader(clock: SystemClock())
         s.write([UInt8](repeating: 65, count: 10_000))
         var chunks = 0
         let first = reader.readChunks(s.reader, budget: 60) { _ in chunks += 1; return false }

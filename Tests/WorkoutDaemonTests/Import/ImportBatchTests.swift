@@ -25,6 +25,24 @@ import WorkoutCore
         return e.file()
     }
 
+    /// A passed descriptor is the batch's to close, whatever becomes of it: refused before
+    /// any read (a FIFO), kept open for a FIT file's streaming import, read whole otherwise.
+    /// Regression: the FIT check refused a FIFO before the close was set up, leaking it.
+    @Test func aRefusedDescriptorIsClosed() throws {
+        let path = "/tmp/wib-fifo.\(getpid())"
+        unlink(path)
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        try #require(fd >= 0)
+        let decoded = ImportBatch.decode(ImportBatch.Item(source: .descriptor(fd), file: "x.fit"))
+        guard case .failed(let why) = decoded else { Issue.record("not refused: \(decoded)"); return }
+        #expect(why.contains("not a regular file"), "\(why)")
+        // Closed: the number names nothing, or (reused by a test running beside) something else.
+        let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) ?? ""
+        #expect(target != path, "descriptor \(fd) still open on the FIFO")
+    }
+
     /// Every session a workout, the transition too, linked as one event (`multisport`).
     @Test func aMultisportFileImportsOneWorkoutPerSession() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wib.\(UUID().uuidString.prefix(8))").path

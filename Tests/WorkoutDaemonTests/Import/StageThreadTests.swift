@@ -32,4 +32,13 @@ import Testing
         #expect(done.wait(timeout: .now() + .seconds(10)) == .success)
         stage.drain()
     }
+
+    @Test func shutDownRunsWhatTheStageHoldsThenEndsTheThread() {
+        let stages = ImportStages()
+        let seen = Mutex<[Int]>([])
+        for k in 0..<5 { stages.commit.submit { seen.withLock { $0.append(k) } } }
+        #expect(stages.shutDown(seconds: 30))
+        #expect(stages.measure.hasEnded && stages.write.hasEnded && stages.commit.hasEnded)
+        #expect(seen.withLock { $0 } == Array(0..<5), "what was submitted before the end ran")
+    }
 }

@@ -13,9 +13,12 @@ import WorkoutCore
 
     @Test func statusMessageFollowsTheUnits() {
         let metric = DaemonLogEvent.status(Self.run, state: "active", fix: "3D", units: .metric)
-        #expect(metric.message == "Running 0:12:34, 2.13 km, 5:20 /km, 142 bpm")
+        #expect(metric.message == "Running 0:12:34, 2.13 km, 5:20 /km now, 5:38 /km avg, 142 bpm", "each pace says which it is")
         let imperial = DaemonLogEvent.status(Self.run, state: "active", fix: "3D", units: .imperial)
-        #expect(imperial.message == "Running 0:12:34, 1.33 mi, 8:35 /mi, 142 bpm")
+        #expect(imperial.message == "Running 0:12:34, 1.33 mi, 8:35 /mi now, 9:04 /mi avg, 142 bpm")
+        var stopped = Self.run
+        stopped.currentSpeed = nil
+        #expect(DaemonLogEvent.status(stopped, state: "active", fix: "3D", units: .metric).message == "Running 0:12:34, 2.13 km, 5:38 /km avg, 142 bpm")
         #expect(imperial.fields.contains { $0.0 == "distance_km" }, "fields stay SI for scripts")
         var yoga = Self.run
         yoga.activity = .yoga; yoga.distanceMeters = 0

@@ -13,7 +13,7 @@ import Testing
         feed.write("fix\n")  // already readable when the loop starts
         loop.watch(feed.reader, mode: .coalesced) { _ in log.entries.append("read " + feed.readAvailable()) }
         loop.after(0.2) { log.entries.append("timer"); loop.stop() }
-        loop.run { log.wakeUps += 1 }
+        try loop.run { log.wakeUps += 1 }
         #expect(log.entries == ["read fix\n", "timer"])
         #expect(log.wakeUps == 1, "the input woke the loop: \(log.wakeUps) wake-ups")
     }
@@ -25,7 +25,7 @@ import Testing
         feed.write("fix\n")
         loop.watch(feed.reader, mode: .immediate) { _ in log.entries.append("read " + feed.readAvailable()) }
         loop.after(0.2) { log.entries.append("timer"); loop.stop() }
-        loop.run { log.wakeUps += 1 }
+        try loop.run { log.wakeUps += 1 }
         #expect(log.entries == ["read fix\n", "timer"])
         #expect(log.wakeUps == 2)
     }
@@ -40,7 +40,7 @@ import Testing
             loop.stop()
         }
         loop.after(5) { log.entries.append("timer"); loop.stop() }
-        loop.run { log.wakeUps += 1 }
+        try loop.run { log.wakeUps += 1 }
         #expect(log.entries == ["EOF"])
         #expect(log.wakeUps == 1)
     }
@@ -57,7 +57,7 @@ import Testing
         loop.post { log.entries.append("posted"); loop.stop() }
         loop.watch(feed.reader, mode: .coalesced) { _ in log.entries.append("feed " + feed.readAvailable()) }
         loop.watch(control.reader, mode: .immediate) { _ in log.entries.append("request " + control.readAvailable()) }
-        loop.run { log.wakeUps += 1 }
+        try loop.run { log.wakeUps += 1 }
         #expect(log.entries == ["feed fix 1\n", "request status\n", "posted"])
         #expect(log.wakeUps == 1)
     }
@@ -76,28 +76,98 @@ import Testing
     /// Timers of one interval share wake-ups even when one body is slow (the journal flush's
     /// fdatasync): the next run is due an interval after the last was due, not after it ended.
     @Test func repeatingTimersOfOneIntervalStayInStep() throws {
-        let loop = try EventLoop()
-        let log = LoopLog()
-        var tick: [Int] = [], flush: [Int] = []
-        let a = loop.every(0.05) { tick.append(log.wakeUps) }
-        let b = loop.every(0.05) { flush.append(log.wakeUps); usleep(8_000) }
-        loop.after(0.53) { loop.stop() }
-        loop.run { log.wakeUps += 1 }
+        let clock = ManualClock()
+        let loop = try EventLoop(clock: clock)
+        let t0 = loop.now()
+        var tick: [Double] = [], flush: [Double] = []
+        let a = loop.every(0.05) { tick.append(loop.now() - t0) }
+        let b = loop.every(0.05) { flush.append(loop.now() - t0); clock.advance(by: 0.008) }  // a slow fsync
+        try loop.advanceTime(by: 0.53)
         a.cancel(); b.cancel()
-        #expect(tick.count >= 8)
-        #expect(tick == flush, "tick ran at wake-ups \(tick), flush at \(flush)")
+        #expect(tick.count == 10)
+        #expect(tick == flush, "tick ran at \(tick), flush at \(flush)")
     }
 
     /// After a stall (a hung loop, a suspended machine) missed runs are skipped, not caught up
     /// (a guard on fixed-rate scheduling, which would otherwise run them in a burst).
     @Test func aStalledRepeatingTimerDoesNotCatchUp() throws {
-        let loop = try EventLoop()
+        let clock = ManualClock()
+        let loop = try EventLoop(clock: clock)
         var runs = 0
-        let t = loop.every(0.02) { runs += 1; if runs == 1 { usleep(200_000) } }
-        loop.after(0.3) { loop.stop() }
-        loop.run()
+        let t = loop.every(0.02) { runs += 1; if runs == 1 { clock.advance(by: 0.2) } }  // the stall
+        try loop.advanceTime(by: 0.3)
         t.cancel()
-        // 1 + about 4 after the stall; catching up the ten missed runs would make it ~15.
-        #expect(runs >= 2 && runs <= 8, "runs: \(runs)")
+        // At 0.02 (stalls to 0.22), then 0.24, 0.26, 0.28, 0.30; catching up would make it 15.
+        #expect(runs == 5)
+    }
+
+    // MARK: - The driven clock
+
+    /// `advanceTime(by:)` runs each timer at its own time, timers scheduled by timers included,
+    /// in milliseconds of real time for an hour of the loop's.
+    @Test func advanceTimeRunsEveryTimerAtItsOwnTime() throws {
+        let loop = try EventLoop(clock: ManualClock())
+        let t0 = loop.now()
+        var seen: [String] = []
+        var ticks = 0
+        let tick = loop.every(1) { ticks += 1 }
+        loop.after(90) { seen.append("90 at \(loop.now() - t0)"); loop.after(30) { seen.append("120 at \(loop.now() - t0)") } }
+        loop.after(3599.5) { seen.append("3599.5 at \(loop.now() - t0)") }
+        try loop.advanceTime(by: 3600)
+        tick.cancel()
+        #expect(seen == ["90 at 90.0", "120 at 120.0", "3599.5 at 3599.5"])
+        #expect(ticks == 3600)
+        #expect(loop.now() - t0 == 3600)
+    }
+
+    /// A suspended machine stops the monotonic clock: timers wait for it, the wall clock and
+    /// boot time move (what `ClockWatch` reads as a suspend).
+    @Test func aSuspendMovesTheWallClockButNoTimer() throws {
+        let clock = ManualClock()
+        let loop = try EventLoop(clock: clock)
+        let before = clock.read()
+        var ran = false
+        loop.after(10) { ran = true }
+        clock.suspend(for: 600)
+        try loop.runReady()
+        #expect(!ran)
+        let after = clock.read()
+        #expect(after.realtime - before.realtime == 600 && after.boottime - before.boottime == 600 && after.monotonic == before.monotonic)
+        try loop.advanceTime(by: 10)
+        #expect(ran)
+    }
+
+    // MARK: - Regressions (issue 26, item 4)
+
+    /// A timer cancelled by another timer of the same batch never runs (both were due in one
+    /// wake-up: the batch used to be taken off the list first, then run whole).
+    @Test func aTimerCancelledWithinItsBatchNeverRuns() throws {
+        let loop = try EventLoop(clock: ManualClock())
+        var ran: [String] = []
+        var second: EventLoop.Token = 0
+        loop.after(1) { ran.append("first"); loop.cancel(second) }
+        second = loop.after(1) { ran.append("second") }
+        var repeatingRuns = 0
+        var repeating: RepeatingTimer?
+        loop.after(2) { ran.append("cancels the repeating timer"); repeating?.cancel() }
+        repeating = loop.every(2) { repeatingRuns += 1 }
+        try loop.advanceTime(by: 5)
+        #expect(ran == ["first", "cancels the repeating timer"])
+        #expect(repeatingRuns == 0)
+    }
+
+    /// A `poll` failure ends `run` with the error (it used to break out and return as if stopped,
+    /// so the daemon exited 0 and `Restart=on-failure` never fired); EINTR is not a failure.
+    @Test func aPollFailureEndsRunWithTheError() throws {
+        var calls = 0
+        let loop = try EventLoop(clock: ManualClock()) { _, _ in
+            calls += 1
+            errno = calls < 3 ? EINTR : EBADF
+            return -1
+        }
+        var iterations = 0
+        #expect(throws: SystemError("poll", code: EBADF)) { try loop.run { iterations += 1 } }
+        #expect(calls == 3)
+        #expect(iterations == 0)
     }
 }

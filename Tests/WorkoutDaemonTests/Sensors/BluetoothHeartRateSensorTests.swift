@@ -50,7 +50,7 @@ struct BluetoothHeartRateSensorTests {
         }
         // The client.
         let reports = Box<[String]>([])
-        let sensor = BluetoothHeartRateSensor(.bluetooth(address: nil), loop: loop, clock: DaemonClock(),
+        let sensor = BluetoothHeartRateSensor(.bluetooth(address: nil), loop: loop, clock: DaemonClock(SystemClock()),
                                               environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(bus.directory)/bus"]) { r in
             switch r {
             case .reading(let bpm, let rr): reports.value.append("reading \(bpm) \(rr)")
@@ -75,7 +75,7 @@ struct BluetoothHeartRateSensorTests {
         Glibc.close(pair[0])
         #expect(run(loop) { reports.value.contains("sensor.lost") })
         #expect(reports.value.suffix(2) == ["stopped", "sensor.lost"])
-        #expect(sensor.machine.phase.problem(now: DaemonClock().now())?.contains("notification socket closed") == true)
+        #expect(sensor.machine.phase.problem(now: DaemonClock(SystemClock()).now())?.contains("notification socket closed") == true)
         sensor.close()
         #expect(sensor.machine.phase == .closed)
         fake.close()

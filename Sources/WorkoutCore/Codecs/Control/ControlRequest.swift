@@ -34,8 +34,9 @@ public enum ControlRequest: Sendable, Equatable {
     case importDescriptors([ImportItem], ActivityType?)
     /// Export written by the daemon into the one descriptor that arrives with the request.
     case exportTo(WorkoutID, ExportFormat)
-    /// Changes a saved workout's activity; its numbers are recomputed from its points.
-    case edit(WorkoutID, ActivityType)
+    /// Changes a saved workout's activity (its numbers are recomputed from its points), title,
+    /// notes, gear or effort.
+    case edit(WorkoutID, WorkoutEdit)
     /// Recomputes a saved workout from its fixes with changed metrics settings (`"set"`);
     /// `save` keeps the result.
     case recompute(WorkoutID, [MetricsOverride], save: Bool)
@@ -45,6 +46,11 @@ public enum ControlRequest: Sendable, Equatable {
     /// Count, distance, moving time and climb of this and the previous week, month or year.
     case totals(TotalsPeriod, ActivityType?)
     case reload
+    /// The URL (with its token) that opens the web pages: the history, or one workout
+    /// (`workoutctl open [ID]`).
+    case web(WorkoutID?)
+    /// A workout's charts for the terminal (`workoutctl show ID --charts`): `columns` values each.
+    case charts(WorkoutID, columns: Int)
     /// Test-only (WORKOUTD_TEST_HOOKS=1): blocks the main loop so the watchdog can be tested.
     case debugHang
 
@@ -72,19 +78,37 @@ public enum ControlRequest: Sendable, Equatable {
         case .streak: return "streak"
         case .totals: return "totals"
         case .reload: return "reload"
+        case .web: return "web"
+        case .charts: return "charts"
         case .debugHang: return "debug-hang"
         }
     }
 }
 
 /// One file of an `import` by descriptor: the name the client knows it by (for messages and
-/// the workout's source) and, from a Strava `activities.csv`, its activity and title.
+/// the workout's source) and, from a Strava `activities.csv`, its activity, title, notes, gear
+/// and perceived effort.
 public struct ImportItem: Sendable, Equatable {
     public var file: String
     public var activity: ActivityType?
     public var title: String?
-    public init(file: String, activity: ActivityType? = nil, title: String? = nil) {
-        self.file = file; self.activity = activity; self.title = title
+    public var notes: String?
+    public var gear: String?
+    /// 1-10.
+    public var effort: Int?
+    public init(file: String, activity: ActivityType? = nil, title: String? = nil, notes: String? = nil, gear: String? = nil, effort: Int? = nil) {
+        self.file = file; self.activity = activity; self.title = title; self.notes = notes; self.gear = gear; self.effort = effort
+    }
+
+    /// The item as the request carries it: `{"file", "activity"?, "title"?, "notes"?, "gear"?, "effort"?}`.
+    public var json: JSON {
+        var d = JSONObject([("file", .string(file))])
+        if let a = activity { d["activity"] = .string(a.rawValue) }
+        for (key, text) in [("title", title), ("notes", notes), ("gear", gear)] {
+            if let text { d[key] = .string(text) }
+        }
+        if let effort { d["effort"] = .int(effort) }
+        return .object(d)
     }
 }
 
@@ -95,7 +119,7 @@ extension ControlRequest {
         case .importDescriptors(let items, _): return items.count
         case .exportTo: return 1
         case .start, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list, .show,
-             .export, .importFiles, .edit, .recompute, .delete, .undelete, .streak, .reload, .debugHang, .totals:
+             .export, .importFiles, .edit, .recompute, .delete, .undelete, .streak, .reload, .debugHang, .totals, .web, .charts:
             return 0
         }
     }
@@ -189,6 +213,15 @@ extension ControlRequest {
                 return activity(required: false).map { .totals(per, $0) }
             }
         case "reload": return .success(.reload)
+        case "web":
+            guard obj["id"].map({ !$0.isNull }) == true else { return .success(.web(nil)) }
+            return workoutID().map { .web($0) }
+        case "charts":
+            return workoutID().flatMap { id in
+                guard let v = obj["columns"], !v.isNull else { return .success(.charts(id, columns: 120)) }
+                guard let n = v.intValue, (8...2000).contains(n) else { return .failure(.badRequest("\"columns\" must be a whole number from 8 to 2000")) }
+                return .success(.charts(id, columns: n))
+            }
         case "debug-hang": return .success(.debugHang)
         case "show": return workoutID().map { .show($0) }
         case "delete": return workoutID().map { .delete($0) }
@@ -204,7 +237,9 @@ extension ControlRequest {
                 }
             }
         case "edit":
-            return workoutID().flatMap { id in activity(required: true).map { .edit(id, $0!) } }
+            return workoutID().flatMap { id in
+                activity(required: false).flatMap { a in decodeEdit(obj, activity: a).map { .edit(id, $0) } }
+            }
         case "recompute":
             return workoutID().flatMap { id in
                 var overrides: [MetricsOverride] = []
@@ -237,9 +272,16 @@ extension ControlRequest {
                     }
                     item.activity = act
                 }
-                if let t = d["title"], !t.isNull {
-                    guard let s = t.stringValue else { return .failure(.badRequest("\"title\" must be a string")) }
-                    item.title = s
+                for (key, target) in [("title", \ImportItem.title), ("notes", \ImportItem.notes), ("gear", \ImportItem.gear)] {
+                    guard let t = d[key], !t.isNull else { continue }
+                    guard let s = t.stringValue else { return .failure(.badRequest("\"\(key)\" must be a string")) }
+                    item[keyPath: target] = s
+                }
+                if let e = d["effort"], !e.isNull {
+                    guard let v = e.intValue, WorkoutAnnotation.effortRange.contains(v) else {
+                        return .failure(.badRequest("\"effort\" must be a whole number from 1 to 10"))
+                    }
+                    item.effort = v
                 }
                 items.append(item)
             }
@@ -290,18 +332,19 @@ extension ControlRequest {
         case .export(let id, let f): o["id"] = .string(id.rawValue); o["format"] = .string(f.rawValue)
         case .exportTo(let id, let f):
             o["id"] = .string(id.rawValue); o["format"] = .string(f.rawValue); o["descriptor"] = true
-        case .edit(let id, let a): o["id"] = .string(id.rawValue); o["activity"] = .string(a.rawValue)
+        case .edit(let id, let e):
+            o["id"] = .string(id.rawValue)
+            if let a = e.activity { o["activity"] = .string(a.rawValue) }
+            for (key, field) in [("title", e.title), ("notes", e.notes), ("gear", e.gear)] {
+                if let field { o[key] = .string(field.value) }
+            }
+            if let effort = e.effort { o["effort"] = .int(effort.value) }
         case .recompute(let id, let overrides, let save):
             o["id"] = .string(id.rawValue)
             o["set"] = .object(JSONObject(overrides.map { ($0.key, $0.value) }))
             if save { o["save"] = true }
         case .importDescriptors(let items, let a):
-            o["descriptors"] = .array(items.map { item in
-                var d = JSONObject([("file", .string(item.file))])
-                if let a = item.activity { d["activity"] = .string(a.rawValue) }
-                if let t = item.title { d["title"] = .string(t) }
-                return .object(d)
-            })
+            o["descriptors"] = .array(items.map(\.json))
             if let a { o["activity"] = .string(a.rawValue) }
         case .importFiles(let files, let a):
             o["files"] = .array(files.map { .string($0) })
@@ -314,6 +357,8 @@ extension ControlRequest {
         case .totals(let per, let a):
             o["per"] = .string(per.rawValue)
             if let a { o["activity"] = .string(a.rawValue) }
+        case .web(let id): if let id { o["id"] = .string(id.rawValue) }
+        case .charts(let id, let columns): o["id"] = .string(id.rawValue); o["columns"] = .int(columns)
         case .pause, .resume, .lap, .stop, .toggle, .status, .watch, .activities, .streak, .reload, .debugHang: break
         }
         return .object(o)
@@ -321,13 +366,39 @@ extension ControlRequest {
 }
 
 extension ControlRequest {
+    /// The fields of an `edit` request besides `id` and `activity`: `title`, `notes`, `gear`
+    /// (a string; null or "" clears) and `effort` (1-10; null clears). At least one field.
+    static func decodeEdit(_ obj: JSONObject, activity: ActivityType?) -> Result<WorkoutEdit, ProtocolError> {
+        var edit = WorkoutEdit(activity: activity)
+        for (key, target) in [("title", \WorkoutEdit.title), ("notes", \WorkoutEdit.notes), ("gear", \WorkoutEdit.gear)]
+            as [(String, WritableKeyPath<WorkoutEdit, FieldEdit<String>?>)] {
+            guard let v = obj[key] else { continue }
+            if v.isNull { edit[keyPath: target] = .clear; continue }
+            guard let text = v.stringValue else { return .failure(.badRequest("\"\(key)\" must be a string or null, got \(v.typeName)")) }
+            edit[keyPath: target] = WorkoutAnnotation.cleaned(text).map { .set($0) } ?? .clear
+        }
+        if let v = obj["effort"] {
+            if v.isNull {
+                edit.effort = .clear
+            } else {
+                guard let n = v.intValue else { return .failure(.badRequest("\"effort\" must be a whole number 1-10 or null, got \(v.serialized())")) }
+                edit.effort = .set(n)
+            }
+        }
+        if let problem = edit.problem { return .failure(.badRequest(problem)) }
+        guard !edit.isEmpty else {
+            return .failure(.badRequest("edit needs at least one of \"activity\", \"title\", \"notes\", \"gear\", \"effort\""))
+        }
+        return .success(edit)
+    }
+
     /// Whether the daemon answers it from its bulk worker (import, export, edit, recompute), so
     /// a client waits for the reply with the long timeout, not the one for a loop request.
     public var isBulkWork: Bool {
         switch self {
-        case .export, .exportTo, .importFiles, .importDescriptors, .edit, .recompute: return true
+        case .export, .exportTo, .importFiles, .importDescriptors, .edit, .recompute, .charts: return true
         case .start, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list, .show,
-             .delete, .undelete, .streak, .totals, .reload, .debugHang:
+             .delete, .undelete, .streak, .totals, .reload, .debugHang, .web:
             return false
         }
     }
@@ -341,7 +412,7 @@ extension ControlRequest {
         switch self {
         case .stop, .toggle, .pause, .lap, .marker: return true
         case .start, .resume, .status, .watch, .activities, .list, .show, .export, .importFiles, .importDescriptors, .exportTo,
-             .edit, .recompute, .delete, .undelete, .streak, .totals, .reload, .debugHang:
+             .edit, .recompute, .delete, .undelete, .streak, .totals, .reload, .debugHang, .web, .charts:
             return false
         }
     }

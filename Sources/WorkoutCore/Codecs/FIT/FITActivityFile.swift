@@ -102,8 +102,14 @@ public struct FITActivityFile: Sendable, Equatable {
     public var fixes: [Fix] = []
     /// The records without a position: their time and heart rate (nil: none), in file order.
     public var heartRateOnly: [HeartRateSample] = []
-    /// How many records have a timestamp (`fixes` + `heartRateOnly`).
-    public var recordCount: Int { fixes.count + heartRateOnly.count }
+    /// How many records have a timestamp.
+    public var recordCount: Int { max(fixes.count + heartRateOnly.count, recordTimes.count, countedRecords) }
+    /// `.summary`: each record's time (FIT seconds, exact in 4 bytes) and kind (`kindFix`,
+    /// `kindHeartRate`, `kindDistance`), in file order.
+    public var recordTimes: [UInt32] = []
+    public var recordKinds: [UInt8] = []
+    /// Records counted when none is kept (`.none`).
+    var countedRecords = 0
     public var laps: [FITSpan] = []
     public var sessions: [FITSpan] = []
     /// `length` messages (pool swims), in file order.
@@ -162,17 +168,37 @@ public struct FITActivityFile: Sendable, Equatable {
         try read(bytes, keeping: .records)
     }
 
-    /// What `read` keeps of the record messages besides `fixes` and `heartRateOnly`.
+    /// What `read` keeps of the record messages.
     public enum Keeping: Sendable {
-        /// Every record as a `FITRecord` too (`records`).
+        /// `fixes`, `heartRateOnly`, `odometer`, and every record as a `FITRecord` too (`records`).
         case records
-        /// Only the fixes and heart rate (the import: no second copy of every record).
+        /// `fixes`, `heartRateOnly` and `odometer` (no second copy of every record).
         case fixesOnly
+        /// Only each record's time and what it carries (`recordTimes`, `recordKinds`): the first
+        /// of the import's two walks (`FITImport`), which keeps no record.
+        case summary
+        /// Nothing of the records but their count.
+        case none
+    }
+
+    /// `recordKinds` bits: the record has a position (a fix), a heart-rate reading, a distance.
+    public static let kindFix: UInt8 = 1, kindHeartRate: UInt8 = 2, kindDistance: UInt8 = 4
+
+    /// How many of each message one read keeps at most: beyond, the file is refused
+    /// (`FITError.tooMany`), so that memory is bounded whatever the file.
+    public struct Limits: Sendable {
+        /// 1,800,000 records (20 days at one a second) keep an import under 200 MB.
+        public var records = 1_800_000
+        public var laps = 100_000
+        public var lengths = 100_000
+        public var sessions = 1_000
+        public var timerEvents = 1_000_000
+        public init() {}
     }
 
     /// `read(_:)`, keeping the records or not.
-    public static func read(_ bytes: [UInt8], keeping: Keeping) throws(FITError) -> FITActivityFile {
-        var reader = Reader(keeping: keeping, inputBytes: bytes.count)
+    public static func read(_ bytes: [UInt8], keeping: Keeping, limits: Limits = Limits()) throws(FITError) -> FITActivityFile {
+        var reader = Reader(keeping: keeping, inputBytes: bytes.count, limits: limits)
         let result: Result<FITMessageDecoder.Outcome, FITError> = bytes.withUnsafeBufferPointer { buf in
             do throws(FITError) {
                 let o = try FITMessageDecoder.walk(buf) { (m) throws(FITError) in try reader.visit(m) }
@@ -181,6 +207,23 @@ public struct FITActivityFile: Sendable, Equatable {
                 return .failure(error)
             }
         }
+        return try finish(reader, result)
+    }
+
+    /// `read(_:keeping:)` from a source read a window at a time.
+    public static func read(_ source: some FITByteSource, keeping: Keeping, limits: Limits = Limits(),
+                            windowSize: Int = 1 << 20) throws(FITError) -> FITActivityFile {
+        var reader = Reader(keeping: keeping, inputBytes: source.count, limits: limits)
+        let result: Result<FITMessageDecoder.Outcome, FITError>
+        do throws(FITError) {
+            result = .success(try FITMessageDecoder.walk(source, windowSize: windowSize) { (m) throws(FITError) in try reader.visit(m) })
+        } catch {
+            result = .failure(error)
+        }
+        return try finish(reader, result)
+    }
+
+    private static func finish(_ reader: Reader, _ result: Result<FITMessageDecoder.Outcome, FITError>) throws(FITError) -> FITActivityFile {
         var out = reader.out
         switch result {
         case .success(let o):
@@ -204,18 +247,27 @@ public struct FITActivityFile: Sendable, Equatable {
         var out = FITActivityFile()
         var sawFileID = false
         let keeping: Keeping
-        var layouts = RecordLayouts()
-        /// `compressed_speed_distance`: the distance so far (1/16 m) and the last raw value.
-        var accumulated = 0
-        var lastCompressed: Int?
+        let limits: Limits
+        /// Records read so far.
+        var records = 0
+        var recordDecoder = RecordDecoder()
 
-        init(keeping: Keeping, inputBytes: Int) {
+        init(keeping: Keeping, inputBytes: Int, limits: Limits) {
             self.keeping = keeping
+            self.limits = limits
             // A record message takes ~25-60 bytes: room for most files' records without
             // regrowing (capped: a file of other messages reserves no more than a long ride needs).
             let expected = min(inputBytes / 24, 1 << 17)
-            out.fixes.reserveCapacity(expected)
-            if keeping.keepsRecords { out.records.reserveCapacity(expected) }
+            switch keeping {
+            case .records: out.fixes.reserveCapacity(expected); out.records.reserveCapacity(expected)
+            case .fixesOnly: out.fixes.reserveCapacity(expected)
+            case .summary:
+                // Room for the smallest records a file of this size can hold (9 bytes: header,
+                // timestamp, position), up to the most an import takes: no regrowth.
+                let most = min(inputBytes / 9 + 1, limits.records + 1)
+                out.recordTimes.reserveCapacity(most); out.recordKinds.reserveCapacity(most)
+            case .none: break
+            }
         }
 
         mutating func visit(_ m: FITMessageDecoder.Message) throws(FITError) {
@@ -231,12 +283,20 @@ public struct FITActivityFile: Sendable, Equatable {
                 }
             case 20:
                 guard let ts = m.timestamp else { break }
-                layouts.select(m)
-                record(m, time: Double(ts) + fitEpochOffset)
-            case 19: if let l = span(m) { out.laps.append(l) }
-            case 18: if let s = span(m) { out.sessions.append(s) }
-            case 101: if let l = length(m) { out.lengths.append(l) }
+                if records >= limits.records { throw .tooMany("records", limit: limits.records) }
+                records += 1
+                record(m, time: Double(ts) + fitEpochOffset, stamp: ts)
+            case 19:
+                if out.laps.count >= limits.laps { throw .tooMany("laps", limit: limits.laps) }
+                if let l = span(m) { out.laps.append(l) }
+            case 18:
+                if out.sessions.count >= limits.sessions { throw .tooMany("sessions", limit: limits.sessions) }
+                if let s = span(m) { out.sessions.append(s) }
+            case 101:
+                if out.lengths.count >= limits.lengths { throw .tooMany("lengths", limit: limits.lengths) }
+                if let l = length(m) { out.lengths.append(l) }
             case 21:  // event: timer (0) start (0) / stop (1, 4 stop_all, 8, 9 disable)
+                if m.uint(0) == 0, out.timerEvents.count >= limits.timerEvents { throw .tooMany("timer events", limit: limits.timerEvents) }
                 if m.uint(0) == 0, let ts = m.timestamp, let type = m.uint(1) {
                     let t = Double(ts) + fitEpochOffset
                     switch type {
@@ -246,18 +306,61 @@ public struct FITActivityFile: Sendable, Equatable {
                     }
                 }
             case 12:  // sport
+                if out.sports.count >= limits.sessions { throw .tooMany("sport messages", limit: limits.sessions) }
                 if let s = m.uint(0) { out.sports.append((UInt8(truncatingIfNeeded: s), m.uint(1).map { UInt8(truncatingIfNeeded: $0) })) }
             default: break
             }
         }
 
         /// A record message: its fix (with a position) or heart rate (without), its distance
-        /// (`odometer`), and its `FITRecord` when keeping `.records`.
+        /// (`odometer`), and its `FITRecord` when keeping `.records`; or only its time and kind.
         @inline(__always)
-        private mutating func record(_ m: FITMessageDecoder.Message, time: Double) {
+        private mutating func record(_ m: FITMessageDecoder.Message, time: Double, stamp: UInt32) {
+            let r = recordDecoder.decode(m, time: time, keepingRecord: keeping.keepsRecords)
+            switch keeping {
+            case .summary:
+                out.recordTimes.append(stamp)
+                out.recordKinds.append(r.kind)
+                return
+            case .none:
+                out.countedRecords += 1
+                return
+            case .records, .fixesOnly: break
+            }
+            if let d = r.distance { out.odometer.append(OdometerReading(time: time, meters: d)) }
+            if let record = r.record { out.records.append(record) }
+            if let f = r.fix { out.fixes.append(f) } else { out.heartRateOnly.append(HeartRateSample(time: time, bpm: r.heartRate)) }
+        }
+    }
+
+    /// A record message decoded: its fix (with a position), heart rate, the device's distance.
+    struct DecodedRecord {
+        var fix: Fix?
+        var heartRate: Int?
+        var distance: Double?
+        var record: FITRecord?
+
+        /// `kindFix`, `kindHeartRate`, `kindDistance` as they apply.
+        var kind: UInt8 {
+            (fix != nil ? FITActivityFile.kindFix : 0) | (heartRate != nil ? FITActivityFile.kindHeartRate : 0)
+                | (distance != nil ? FITActivityFile.kindDistance : 0)
+        }
+    }
+
+    /// Decodes record messages: the layout of each definition's record fields worked out once,
+    /// and the `compressed_speed_distance` accumulated across records.
+    struct RecordDecoder {
+        var layouts = RecordLayouts()
+        /// `compressed_speed_distance`: the distance so far (1/16 m) and the last raw value.
+        var accumulated = 0
+        var lastCompressed: Int?
+
+        @inline(__always)
+        mutating func decode(_ m: FITMessageDecoder.Message, time: Double, keepingRecord: Bool) -> DecodedRecord {
+            layouts.select(m)
             var latitude: Double?, longitude: Double?
             if let la = m.int(layouts.current.latitude), let lo = m.int(layouts.current.longitude) {
-                let lat = Double(la) * semicircle, lon = Double(lo) * semicircle
+                let lat = Double(la) * FITActivityFile.semicircle, lon = Double(lo) * FITActivityFile.semicircle
                 if lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 { latitude = lat; longitude = lon }
             }
             let altitude = (m.int(layouts.current.enhancedAltitude) ?? m.int(layouts.current.altitude)).map { Double($0) / 5 - 500 }
@@ -275,24 +378,22 @@ public struct FITActivityFile: Sendable, Equatable {
                 lastCompressed = raw
                 distance = Double(accumulated) / 16
             }
-            if let distance { out.odometer.append(OdometerReading(time: time, meters: distance)) }
-            if keeping.keepsRecords {
-                out.records.append(FITRecord(time: time, latitude: latitude, longitude: longitude, altitude: altitude, speed: speed,
-                                             distance: distance, heartRate: heartRate,
-                                             cadence: cadence, power: power, temperature: temperature))
+            var out = DecodedRecord(heartRate: heartRate, distance: distance)
+            if keepingRecord {
+                out.record = FITRecord(time: time, latitude: latitude, longitude: longitude, altitude: altitude, speed: speed,
+                                       distance: distance, heartRate: heartRate, cadence: cadence, power: power, temperature: temperature)
             }
             // As `FITRecord.fix` makes it.
             if let latitude, let longitude {
-                out.fixes.append(Fix(time: time, latitude: latitude, longitude: longitude, altitude: altitude, speed: speed,
-                                     mode: altitude == nil ? .twoD : .threeD, heartRate: heartRate, cadence: cadence,
-                                     power: power, temperature: temperature))
-            } else {
-                out.heartRateOnly.append(HeartRateSample(time: time, bpm: heartRate))
+                out.fix = Fix(time: time, latitude: latitude, longitude: longitude, altitude: altitude, speed: speed,
+                              mode: altitude == nil ? .twoD : .threeD, heartRate: heartRate, cadence: cadence,
+                              power: power, temperature: temperature)
             }
+            return out
         }
     }
 
-    private static let semicircle = 180.0 / 2_147_483_648.0
+    static let semicircle = 180.0 / 2_147_483_648.0
 
     /// Where the fields of a `record` message lie in one definition: position_lat 0 and
     /// position_long 1 (signed only), enhanced_altitude 78 else altitude 2, enhanced_speed 73
@@ -393,7 +494,7 @@ extension FITActivityFile.Keeping {
     var keepsRecords: Bool {
         switch self {
         case .records: return true
-        case .fixesOnly: return false
+        case .fixesOnly, .summary, .none: return false
         }
     }
 }

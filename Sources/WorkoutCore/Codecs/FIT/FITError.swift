@@ -13,6 +13,10 @@ public enum FITError: Error, Sendable, Equatable, CustomStringConvertible {
     case noFileID
     /// The damage comes before any message that could be kept (`file_id` first of all).
     case damaged(FITDamage)
+    /// The input could not be read (the daemon's `pread` failed, the file shrank).
+    case unreadable(offset: Int, why: String)
+    /// More of a message than one read keeps (`FITActivityFile.Limits`: records, laps, ...).
+    case tooMany(String, limit: Int)
     /// An activity with records, none of which has a position.
     case noPositions(records: Int)
 
@@ -24,6 +28,9 @@ public enum FITError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notActivity(let t): return "a FIT \(t) file, not an activity"
         case .noFileID: return "FIT file without a file_id message"
         case .damaged(let d): return "FIT file unreadable before its first message: \(d)"
+        case .unreadable(let o, let why): return "reading the FIT file at byte \(o): \(why)"
+        case .tooMany(let what, let limit):
+            return "FIT file with more than \(limit) \(what): more than one import holds (memory stays bounded whatever the file); not imported"
         case .noPositions(let n): return "FIT activity with \(n) records, none with a position (indoor?): nothing to import"
         }
     }

@@ -12,7 +12,8 @@
 /// - A file whose data ends early (`truncated`): the messages that are whole are visited, and
 ///   the walk reports where it stopped; its CRC cannot be checked.
 ///
-/// Memory: 16 definitions at most per file; nothing else grows with the input.
+/// Memory: 16 definitions at most per file and the input's window (`FITInput`: all of an input
+/// in memory, or a 1 MiB window over a `FITByteSource`); nothing else grows with the input.
 public struct FITMessageDecoder {
     /// One field of a definition, with how its first element reads, worked out once per
     /// definition instead of once per value read.
@@ -300,20 +301,34 @@ public struct FITMessageDecoder {
         bytes.count >= 12 && (bytes[0] == 12 || bytes[0] == 14) && bytes[8] == 0x2E && bytes[9] == 0x46 && bytes[10] == 0x49 && bytes[11] == 0x54
     }
 
-    /// Walks every message of the chained files in `bytes`, keeping every message that decodes:
+    /// Walks every message of the chained files in `bytes` (see `walk(_:_:)` for a source).
+    public static func walk(_ bytes: UnsafeBufferPointer<UInt8>, _ visit: (Message) throws(FITError) -> Void) throws(FITError) -> Outcome {
+        try walk(FITInput(bytes), visit)
+    }
+
+    /// Walks every message of the chained files in `source`, a window at a time (memory does
+    /// not grow with the file).
+    public static func walk(_ source: some FITByteSource, windowSize: Int = 1 << 20,
+                            _ visit: (Message) throws(FITError) -> Void) throws(FITError) -> Outcome {
+        try walk(FITInput(source, windowSize: windowSize), visit)
+    }
+
+    /// Walks every message of the chained files in `input`, keeping every message that decodes:
     /// a CRC mismatch (header or file) is reported and every message is still visited; a
     /// message of an undefined local type, a malformed definition, a message running past the
     /// declared data, a truncation or a damaged chained header stops the walk there, and the
-    /// messages before it are kept (`Outcome.damage` says what and where). Throws only when
-    /// nothing can be read (no FIT header, or a damaged first header); the visitor may throw
-    /// to stop the walk (its error is passed through).
-    public static func walk(_ bytes: UnsafeBufferPointer<UInt8>, _ visit: (Message) throws(FITError) -> Void) throws(FITError) -> Outcome {
+    /// messages before it are kept (`Outcome.damage` says what and where; a header's
+    /// and then a file's CRC mismatch come first). Throws only when nothing can be read (no FIT header, a damaged
+    /// first header, the input unreadable); the visitor may throw to stop the walk (its error
+    /// is passed through).
+    static func walk(_ input: FITInput, _ visit: (Message) throws(FITError) -> Void) throws(FITError) -> Outcome {
+        let count = input.count
         var offset = 0
         var outcome = Outcome(files: 0, truncatedAt: nil)
         var serial = 0  // of the next definition, across the chained files
-        while offset < bytes.count {
+        while offset < count {
             // Header.
-            let n = bytes.count - offset
+            let n = count - offset
             let first = outcome.files == 0
             /// A damaged header: the first one refuses the file, a chained one ends the walk.
             func damaged(_ why: String) throws(FITError) -> Outcome {
@@ -321,38 +336,42 @@ public struct FITMessageDecoder {
                 outcome.damage.append(.badChainedHeader(offset: offset, why: why, lost: n))
                 return outcome
             }
-            guard n >= 12 else {
+            guard n >= 12, try input.ensure(offset, min(n, 14)) else {
                 if first { throw .notFIT }
                 return try damaged("\(n) stray bytes after the last file")
             }
-            let headerSize = Int(bytes[offset])
-            let signature = bytes[offset + 8] == 0x2E && bytes[offset + 9] == 0x46 && bytes[offset + 10] == 0x49 && bytes[offset + 11] == 0x54
+            let headerSize = Int(input[offset])
+            let signature = input[offset + 8] == 0x2E && input[offset + 9] == 0x46 && input[offset + 10] == 0x49 && input[offset + 11] == 0x54
             if first && !signature && headerSize != 12 && headerSize != 14 { throw .notFIT }
             guard signature else { return try damaged("no \".FIT\" signature") }
             guard headerSize == 12 || headerSize == 14 else { return try damaged("header size \(headerSize) (12 or 14 expected)") }
             guard n >= headerSize else { return try damaged("cut short") }
-            if bytes[offset + 1] >> 4 > 2 { return try damaged("protocol version \(bytes[offset + 1] >> 4).\(bytes[offset + 1] & 0xF) is not supported") }
+            if input[offset + 1] >> 4 > 2 { return try damaged("protocol version \(input[offset + 1] >> 4).\(input[offset + 1] & 0xF) is not supported") }
+            var damage: [FITDamage] = []
             if headerSize == 14 {
-                let stored = UInt16(bytes[offset + 12]) | UInt16(bytes[offset + 13]) << 8
+                let stored = UInt16(input[offset + 12]) | UInt16(input[offset + 13]) << 8
                 if stored != 0 {
-                    let c = FITCRC.checksum(bytes, from: offset, to: offset + 12)
-                    if c != stored { outcome.damage.append(.headerCRC(offset: offset, stored: stored, computed: c)) }
+                    let c = FITCRC.checksum(input.buffer(), from: offset - input.start, to: offset + 12 - input.start)
+                    if c != stored { damage.append(.headerCRC(offset: offset, stored: stored, computed: c)) }
                 }
             }
-            let dataSize = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
+            let dataSize = Int(input[offset + 4]) | Int(input[offset + 5]) << 8 | Int(input[offset + 6]) << 16 | Int(input[offset + 7]) << 24
             let dataStart = offset + headerSize
             let declaredEnd = dataStart + dataSize
-            let end = min(declaredEnd, bytes.count)
+            let end = min(declaredEnd, count)
+            let whole = declaredEnd + 2 <= count
             outcome.files += 1
-
-            // The CRC first, when the file is whole: reported before what the damage broke.
-            if declaredEnd + 2 <= bytes.count {
-                let stored = UInt16(bytes[declaredEnd]) | UInt16(bytes[declaredEnd + 1]) << 8
-                let c = FITCRC.checksum(bytes, from: offset, to: declaredEnd)
-                if c != stored { outcome.damage.append(.fileCRC(offset: declaredEnd, stored: stored, computed: c)) }
+            input.beginCRC(from: offset, to: declaredEnd)
+            let stop = try walkMessages(input, from: dataStart, to: end, serial: &serial, visit)
+            // The file's CRC, when it is whole (reported before what the damage broke, after the
+            // header's own CRC: a damaged byte is said as what it is first).
+            if whole {
+                let c = try input.finishCRC()
+                guard try input.ensure(declaredEnd, 2) else { throw .unreadable(offset: declaredEnd, why: "the file ended before its size") }
+                let stored = UInt16(input[declaredEnd]) | UInt16(input[declaredEnd + 1]) << 8
+                if c != stored { damage.append(.fileCRC(offset: declaredEnd, stored: stored, computed: c)) }
             }
-            let stop = try walkMessages(bytes, from: dataStart, to: end, serial: &serial, visit)
-            let whole = declaredEnd + 2 <= bytes.count
+            outcome.damage += damage
             switch stop {
             case .end:
                 if !whole {
@@ -363,17 +382,17 @@ public struct FITMessageDecoder {
             case .cutShort(let t):
                 if whole {
                     // The header's size says the data ends here, but a message runs past it.
-                    outcome.damage.append(.overrun(offset: t, lost: bytes.count - t))
+                    outcome.damage.append(.overrun(offset: t, lost: count - t))
                 } else {
                     outcome.truncatedAt = t
                     outcome.damage.append(.truncated(offset: t))
                 }
                 return outcome
             case .undefinedLocalType(let at, let local):
-                outcome.damage.append(.undefinedLocalType(offset: at, local: local, lost: bytes.count - at))
+                outcome.damage.append(.undefinedLocalType(offset: at, local: local, lost: count - at))
                 return outcome
             case .badDefinition(let at, let why):
-                outcome.damage.append(.badDefinition(offset: at, why: why, lost: bytes.count - at))
+                outcome.damage.append(.badDefinition(offset: at, why: why, lost: count - at))
                 return outcome
             }
             offset = declaredEnd + 2
@@ -396,7 +415,7 @@ public struct FITMessageDecoder {
     /// The messages of one file's data, `from..<to`; returns where and why it stopped.
     /// `serial` numbers the definitions across every file of the walk (a chained file's own
     /// definitions never take the serial of an earlier file's).
-    static func walkMessages(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to end: Int, serial: inout Int,
+    static func walkMessages(_ input: FITInput, from: Int, to end: Int, serial: inout Int,
                              _ visit: (Message) throws(FITError) -> Void) throws(FITError) -> Stop {
         // The 16 local definitions in storage of their own, so that a message points at its
         // definition instead of copying it (and retaining its arrays) per message.
@@ -409,14 +428,15 @@ public struct FITMessageDecoder {
         var lastTimestamp: UInt32?
         var p = from
         while p < end {
-            let h = bytes[p]
+            guard try input.ensure(p, 1) else { return .cutShort(at: p) }
+            let h = input[p]
             if h & 0x80 != 0 {
                 // Compressed timestamp header: local type in bits 5-6, offset in bits 0-4.
                 let local = Int((h >> 5) & 0x3)
                 guard defined & (1 << local) != 0 else { return .undefinedLocalType(at: p, local: local) }
                 let d = UnsafePointer(definitions + local)
                 let size = d.pointee.size
-                guard p + 1 + size <= end else { return .cutShort(at: p) }
+                guard p + 1 + size <= end, try input.ensure(p, 1 + size) else { return .cutShort(at: p) }
                 var ts: UInt32?
                 if let last = lastTimestamp {
                     let off = UInt32(h & 0x1F)
@@ -425,27 +445,28 @@ public struct FITMessageDecoder {
                     ts = t
                     lastTimestamp = t
                 }
-                try visit(Message(bytes: bytes, definition: d, start: p + 1, timestamp: ts))
+                try visit(Message(bytes: input.buffer(), definition: d, start: p + 1 - input.start, timestamp: ts))
                 p += 1 + size
             } else if h & 0x40 != 0 {
                 // Definition message.
                 let local = Int(h & 0xF)
                 let developer = h & 0x20 != 0
-                guard p + 6 <= end else { return .cutShort(at: p) }
-                let arch = bytes[p + 2]
+                guard p + 6 <= end, try input.ensure(p, 6) else { return .cutShort(at: p) }
+                let arch = input[p + 2]
                 guard arch <= 1 else { return .badDefinition(at: p, why: "architecture \(arch)") }
                 let big = arch == 1
-                let global = big ? UInt16(bytes[p + 3]) << 8 | UInt16(bytes[p + 4]) : UInt16(bytes[p + 4]) << 8 | UInt16(bytes[p + 3])
-                let count = Int(bytes[p + 5])
+                let global = big ? UInt16(input[p + 3]) << 8 | UInt16(input[p + 4]) : UInt16(input[p + 4]) << 8 | UInt16(input[p + 3])
+                let count = Int(input[p + 5])
                 var q = p + 6
-                guard q + 3 * count <= end else { return .cutShort(at: p) }
+                // The whole definition (with its developer fields, at most 3 * 255 + 1 bytes more) in the window.
+                guard q + 3 * count <= end, try input.ensure(p, min(end - p, 6 + 3 * count + 1 + 3 * 255)) else { return .cutShort(at: p) }
                 var fields: [Field] = []
                 fields.reserveCapacity(count)
                 var slots = [UInt8](repeating: 0, count: 256)
                 var size = 0
                 var tsOffset = -1
                 for _ in 0..<count {
-                    let f = Field(number: bytes[q], size: bytes[q + 1], baseType: bytes[q + 2], offset: size)
+                    let f = Field(number: input[q], size: input[q + 1], baseType: input[q + 2], offset: size)
                     if f.number == 253 && f.size == 4 { tsOffset = size }
                     size += Int(f.size)
                     fields.append(f)
@@ -454,10 +475,10 @@ public struct FITMessageDecoder {
                 }
                 if developer {
                     guard q + 1 <= end else { return .cutShort(at: p) }
-                    let devCount = Int(bytes[q])
+                    let devCount = Int(input[q])
                     q += 1
                     guard q + 3 * devCount <= end else { return .cutShort(at: p) }
-                    for _ in 0..<devCount { size += Int(bytes[q + 1]); q += 3 }
+                    for _ in 0..<devCount { size += Int(input[q + 1]); q += 3 }
                 }
                 let definition = Definition(global: global, bigEndian: big, fields: fields, size: size, timestampOffset: tsOffset,
                                             slots: slots, serial: serial)
@@ -474,17 +495,17 @@ public struct FITMessageDecoder {
                 guard defined & (1 << local) != 0 else { return .undefinedLocalType(at: p, local: local) }
                 let d = UnsafePointer(definitions + local)
                 let size = d.pointee.size
-                guard p + 1 + size <= end else { return .cutShort(at: p) }
+                guard p + 1 + size <= end, try input.ensure(p, 1 + size) else { return .cutShort(at: p) }
                 var ts: UInt32?
                 let tsOffset = d.pointee.timestampOffset
                 if tsOffset >= 0 {
                     let b = p + 1 + tsOffset
                     let v = d.pointee.bigEndian
-                        ? UInt32(bytes[b]) << 24 | UInt32(bytes[b + 1]) << 16 | UInt32(bytes[b + 2]) << 8 | UInt32(bytes[b + 3])
-                        : UInt32(bytes[b + 3]) << 24 | UInt32(bytes[b + 2]) << 16 | UInt32(bytes[b + 1]) << 8 | UInt32(bytes[b])
+                        ? UInt32(input[b]) << 24 | UInt32(input[b + 1]) << 16 | UInt32(input[b + 2]) << 8 | UInt32(input[b + 3])
+                        : UInt32(input[b + 3]) << 24 | UInt32(input[b + 2]) << 16 | UInt32(input[b + 1]) << 8 | UInt32(input[b])
                     if v != 0xFFFF_FFFF { ts = v; lastTimestamp = v }
                 }
-                try visit(Message(bytes: bytes, definition: d, start: p + 1, timestamp: ts))
+                try visit(Message(bytes: input.buffer(), definition: d, start: p + 1 - input.start, timestamp: ts))
                 p += 1 + size
             }
         }

@@ -5,6 +5,8 @@ public struct GPXImport: Sendable, Equatable {
     public var creator: String?
     /// `<metadata><name>` (1.1) or the top-level `<name>` (1.0).
     public var name: String?
+    /// `<metadata><desc>` (1.1) or the top-level `<desc>` (1.0).
+    public var description: String?
     /// `<metadata><time>` (1.1) or the top-level `<time>` (1.0): when the file was made.
     public var time: Double?
     public var tracks: [GPXTrack]
@@ -50,6 +52,7 @@ public struct GPXImport: Sendable, Equatable {
 /// One `<trk>`.
 public struct GPXTrack: Sendable, Equatable {
     public var name: String?
+    public var description: String?
     /// `<type>` as written (GPX 1.1 only; workoutd writes its activity raw value here).
     public var type: String?
     public var segments: [GPXSegment]

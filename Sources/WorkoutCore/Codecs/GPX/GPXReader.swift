@@ -16,11 +16,13 @@ public enum GPXReader {
                 try p.children { (p, name, _) throws(TrackFileError) in
                     switch name {
                     case "name": result.name = TrackFileParser.trim(try p.readText())
+                    case "desc": result.description = TrackFileParser.trim(try p.readText())
                     case "time": result.time = try p.time("metadata time")
                     default: try p.skipElement()
                     }
                 }
             case "name": result.name = TrackFileParser.trim(try p.readText())
+            case "desc": result.description = TrackFileParser.trim(try p.readText())
             case "time": result.time = try p.time("gpx time")
             case "wpt": result.waypoints.append(try readWaypoint(&p, attributes))
             case "trk": result.tracks.append(try readTrack(&p, &result))
@@ -38,6 +40,7 @@ public enum GPXReader {
         try p.children { (p, name, _) throws(TrackFileError) in
             switch name {
             case "name": track.name = TrackFileParser.trim(try p.readText())
+            case "desc": track.description = TrackFileParser.trim(try p.readText())
             case "type": track.type = TrackFileParser.trim(try p.readText())
             case "trkseg":
                 var segment = GPXSegment()

@@ -17,7 +17,8 @@ public enum GPXWriter {
     public struct Options: Sendable {
         /// The `creator` attribute.
         public var creator: String
-        /// `<metadata><name>` and `<trk><name>`; nil writes "<Activity> <start date>".
+        /// `<metadata><name>` and `<trk><name>`; nil writes the workout's title, else
+        /// "<Activity> <start date>". The workout's notes are written as `<desc>`.
         public var name: String?
         /// Whether lap and marker events are written as waypoints.
         public var includesWaypoints: Bool
@@ -34,6 +35,14 @@ public enum GPXWriter {
     /// Decimals of elevation.
     public static let elevationDecimals = 2
 
+    /// `<desc>` with the workout's notes, if any.
+    private static func writeDescription(_ notes: String?, _ out: inout XMLOutput) {
+        guard let notes else { return }
+        out.append("  <desc>")
+        out.appendEscaped(notes)
+        out.append("</desc>\n")
+    }
+
     /// The GPX document as UTF-8 bytes.
     public static func write(_ workout: Workout, options: Options = Options()) -> [UInt8] {
         let summary = workout.summary
@@ -42,10 +51,12 @@ public enum GPXWriter {
         out.append("<gpx version=\"1.1\" creator=\"")
         out.appendEscaped(options.creator)
         out.append("\" xmlns=\"http://www.topografix.com/GPX/1/1\" xmlns:gpxtpx=\"http://www.garmin.com/xmlschemas/TrackPointExtension/v1\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:schemaLocation=\"http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd http://www.garmin.com/xmlschemas/TrackPointExtension/v1 http://www.garmin.com/xmlschemas/TrackPointExtensionv1.xsd\">\n")
-        let name = options.name ?? (workout.activity.displayName + " " + String(ISO8601.format(summary.startedAt).prefix(10)))
+        let name = options.name ?? summary.title ?? (workout.activity.displayName + " " + String(ISO8601.format(summary.startedAt).prefix(10)))
         out.append(" <metadata>\n  <name>")
         out.appendEscaped(name)
-        out.append("</name>\n  <time>")
+        out.append("</name>\n")
+        writeDescription(summary.notes, &out)
+        out.append("  <time>")
         out.appendTime(summary.startedAt)
         out.append("</time>\n </metadata>\n")
 
@@ -53,7 +64,9 @@ public enum GPXWriter {
 
         out.append(" <trk>\n  <name>")
         out.appendEscaped(name)
-        out.append("</name>\n  <type>")
+        out.append("</name>\n")
+        writeDescription(summary.notes, &out)
+        out.append("  <type>")
         out.appendEscaped(workout.activity.gpxType)
         out.append("</type>\n")
         var segment: Int?

@@ -2,12 +2,6 @@
 /// `{"distanceMeters","seconds","startTime","previousSeconds"}`, `previousSeconds` null for
 /// the first effort at that distance.
 extension PersonalBest {
-    public func json() -> JSON {
-        var o = JSONObject()
-        o["distanceMeters"] = .number(effort.distanceMeters)
-        o["seconds"] = .number(rounded(effort.seconds, 3))
-        o["startTime"] = .string(ISO8601.format(effort.startTime, fractionDigits: 3))
-        o["previousSeconds"] = .number(previous.map { rounded($0.seconds, 3) })
-        return .object(o)
-    }
+    /// `PersonalBestReply`'s codec (typed once for daemon and client).
+    public func json() -> JSON { PersonalBestReply(self).json() }
 }

@@ -38,9 +38,21 @@ public enum WorkoutFile {
                device: w.device)
     }
 
+    /// The same bytes handed to `drain` a chunk (about `chunk` bytes) at a time, so that a long
+    /// workout is written without its whole file in memory: `drain` takes the bytes and leaves
+    /// the array empty (or not: what it leaves is handed again with the next chunk).
+    public static func encode(_ w: RecordedWorkout, chunk: Int = 1 << 20, drain: (inout [UInt8]) -> Void) {
+        withoutActuallyEscaping(drain) { drain in
+            var out = encode(source: w.source, summary: w.summary, events: w.events, points: w.points, heartRate: w.heartRate,
+                             odometer: w.odometer, device: w.device, chunk: chunk, drain: drain)
+            drain(&out)
+        }
+    }
+
     static func encode<P: Collection<TrackPoint>>(source: String, summary: WorkoutSummary, events: [WorkoutEvent], points: P,
                                                   heartRate: HeartRateSeries = HeartRateSeries(),
-                                                  odometer: OdometerSeries = OdometerSeries(), device: DeviceTotals? = nil) -> [UInt8] {
+                                                  odometer: OdometerSeries = OdometerSeries(), device: DeviceTotals? = nil,
+                                                  chunk: Int? = nil, drain: ((inout [UInt8]) -> Void)? = nil) -> [UInt8] {
         // The head straight to bytes (the text of the `JSON` trees `summary.json()` and
         // `json()` of the events, serialized: SummaryJSONCacheTests, WorkoutFileEncodeTests).
         var head = JSONWriter(capacity: 4096 + 320 * (summary.splits.count + summary.laps.count + events.count))
@@ -58,7 +70,8 @@ public enum WorkoutFile {
         }
         head.raw("],\"points\":[")
         var out: [UInt8] = []
-        out.reserveCapacity(head.bytes.count + 16 + points.count * 130 + heartRate.samples.count * 20 + heartRate.rrIntervals.count * 22)
+        let whole = head.bytes.count + 16 + points.count * 130 + heartRate.samples.count * 20 + heartRate.rrIntervals.count * 22
+        out.reserveCapacity(chunk.map { min($0 + (1 << 16), whole) } ?? whole)
         out.append(contentsOf: head.bytes)
         // The points are formed in a scratch buffer (see `ByteWriter`) and appended to `out`
         // in batches of up to 64 KiB: one room check per point, one array append per batch.
@@ -66,6 +79,7 @@ public enum WorkoutFile {
             var first = true
             for p in points {
                 w.flush(before: maxPointBytes, to: &out)
+                if let chunk, let drain, out.count >= chunk { drain(&out) }
                 w.piece(maxPointBytes) { c in
                     if !first { c.byte(UInt8(ascii: ",")); c.byte(10) }
                     writePoint(p, &c)
@@ -74,8 +88,8 @@ public enum WorkoutFile {
             }
         }
         out.append(UInt8(ascii: "]"))
-        if !heartRate.isEmpty { writeHeartRate(heartRate, to: &out) }
-        if !odometer.isEmpty { writeOdometer(odometer, to: &out) }
+        if !heartRate.isEmpty { writeHeartRate(heartRate, to: &out, chunk: chunk, drain: drain) }
+        if !odometer.isEmpty { writeOdometer(odometer, to: &out, chunk: chunk, drain: drain) }
         if let device {
             out.append(contentsOf: #","device":"#.utf8)
             out.append(contentsOf: device.json().serialized().utf8)
@@ -85,7 +99,7 @@ public enum WorkoutFile {
     }
 
     /// `,"heartRate":{"samples":[[t,bpm],...],"rr":[[t,v],...]}`
-    static func writeHeartRate(_ h: HeartRateSeries, to out: inout [UInt8]) {
+    static func writeHeartRate(_ h: HeartRateSeries, to out: inout [UInt8], chunk: Int? = nil, drain: ((inout [UInt8]) -> Void)? = nil) {
         out.append(contentsOf: #","heartRate":{"samples":["#.utf8)
         // One entry: brackets, a comma, a time (32 bytes) and a number (32 bytes).
         let entry = 80
@@ -94,6 +108,7 @@ public enum WorkoutFile {
             func entries(_ n: Int, time: (Int) -> Double, value: (Int, inout ByteCursor) -> Void) {
                 for k in 0..<n {
                     w.flush(before: entry, to: &out)
+                    if let chunk, let drain, out.count >= chunk { drain(&out) }
                     w.piece(entry) { c in
                         if k > 0 { c.byte(UInt8(ascii: ",")) }
                         c.byte(UInt8(ascii: "["))
@@ -113,7 +128,7 @@ public enum WorkoutFile {
     }
 
     /// `,"odometer":{"source":"device","readings":[[t,metres],...]}` (metres with 3 decimals).
-    static func writeOdometer(_ o: OdometerSeries, to out: inout [UInt8]) {
+    static func writeOdometer(_ o: OdometerSeries, to out: inout [UInt8], chunk: Int? = nil, drain: ((inout [UInt8]) -> Void)? = nil) {
         out.append(contentsOf: #","odometer":{"source":"#.utf8)
         out.append(contentsOf: "\"\(o.source.rawValue)\"".utf8)
         out.append(contentsOf: #","readings":["#.utf8)
@@ -121,6 +136,7 @@ public enum WorkoutFile {
         ByteWriter.batched(to: &out) { w, out in
             for (k, r) in o.readings.enumerated() {
                 w.flush(before: entry, to: &out)
+                if let chunk, let drain, out.count >= chunk { drain(&out) }
                 w.piece(entry) { c in
                     if k > 0 { c.byte(UInt8(ascii: ",")) }
                     c.byte(UInt8(ascii: "["))

@@ -8,6 +8,10 @@ extension WorkoutSummary {
         o["activity"] = .string(activity.rawValue)
         o["startedAt"] = .string(ISO8601.format(startedAt, fractionDigits: 3))
         o["endedAt"] = .string(endedAt.map { ISO8601.format($0, fractionDigits: 3) })
+        o["title"] = .string(title)
+        o["notes"] = .string(notes)
+        o["gear"] = .string(gear)
+        o["effort"] = .int(effort)
         o["elapsedSeconds"] = .number(rounded(elapsedSeconds, 3))
         o["movingSeconds"] = .number(rounded(movingSeconds, 3))
         o["distanceMeters"] = .number(rounded(distanceMeters, 3))
@@ -41,6 +45,7 @@ extension WorkoutSummary {
         o["averageCadence"] = .number(averageCadence.map { rounded($0, 1) })
         o["signalLostSeconds"] = .number(rounded(signalLostSeconds, 3))
         if !warnings.isEmpty { o["warnings"] = .array(warnings.map { .string($0) }) }
+        o["splitUnit"] = .string(splitUnit.rawValue)
         o["splits"] = .array(splits.map { $0.json() })
         o["laps"] = .array(laps.map { $0.json() })
         o["bestEfforts"] = .array(bestEfforts.map {
@@ -51,7 +56,7 @@ extension WorkoutSummary {
     }
 
     /// `json().serialized()` written straight to bytes, the same text (keep the two in step:
-    /// the keys are a user contract, docs/interface.md). Splits and laps already encoded in
+    /// the keys are a user contract, docs/protocol.md). Splits and laps already encoded in
     /// `cache` are copied rather than encoded again; this is what makes `status` of a
     /// 24-hour workout cheap. With `recent`, only the last `recent` splits and laps are written,
     /// followed by `splitCount` and `lapCount` (what `status` carries: 3,000 laps must not make
@@ -62,6 +67,10 @@ extension WorkoutSummary {
         w.raw(",\"startedAt\":"); w.time(startedAt, fractionDigits: 3)
         w.raw(",\"endedAt\":")
         if let endedAt { w.time(endedAt, fractionDigits: 3) } else { w.null() }
+        w.raw(",\"title\":"); w.string(title)
+        w.raw(",\"notes\":"); w.string(notes)
+        w.raw(",\"gear\":"); w.string(gear)
+        w.raw(",\"effort\":"); w.int(effort)
         w.raw(",\"elapsedSeconds\":"); w.number(rounded(elapsedSeconds, 3))
         w.raw(",\"movingSeconds\":"); w.number(rounded(movingSeconds, 3))
         w.raw(",\"distanceMeters\":"); w.number(rounded(distanceMeters, 3))
@@ -113,6 +122,7 @@ extension WorkoutSummary {
             for (k, t) in warnings.enumerated() { if k > 0 { w.raw(",") }; w.string(t) }
             w.raw("]")
         }
+        w.raw(",\"splitUnit\":"); w.string(splitUnit.rawValue)
         if let recent {
             w.raw(",\"splits\":"); cache.splits.write(Array(splits.suffix(recent)), to: &w)
             w.raw(",\"splitCount\":"); w.int(splits.count)
@@ -139,6 +149,10 @@ extension WorkoutSummary {
               let s = j["startedAt"]?.stringValue, let started = ISO8601.parse(s) else { return nil }
         self.init(id: id, activity: activity, startedAt: started)
         endedAt = j["endedAt"]?.stringValue.flatMap { ISO8601.parse($0) }
+        title = j["title"]?.stringValue
+        notes = j["notes"]?.stringValue
+        gear = j["gear"]?.stringValue
+        effort = j["effort"]?.intValue.flatMap { WorkoutAnnotation.effortRange.contains($0) ? $0 : nil }
         elapsedSeconds = j["elapsedSeconds"]?.doubleValue ?? 0
         movingSeconds = j["movingSeconds"]?.doubleValue ?? 0
         distanceMeters = j["distanceMeters"]?.doubleValue ?? 0
@@ -174,6 +188,9 @@ extension WorkoutSummary {
         signalLostSeconds = j["signalLostSeconds"]?.doubleValue ?? 0
         warnings = (j["warnings"]?.arrayValue ?? []).compactMap(\.stringValue)
         splits = (j["splits"]?.arrayValue ?? []).compactMap(LapSummary.init(json:))
+        // Files saved before `splitUnit`: the first full split's length says which.
+        splitUnit = j["splitUnit"]?.stringValue.flatMap(SplitUnit.init(rawValue:))
+            ?? (splits.first.map { abs($0.distanceMeters - SplitUnit.mile.meters) < 1 && $0.trigger == .distance } == true ? .mile : .kilometer)
         laps = (j["laps"]?.arrayValue ?? []).compactMap(LapSummary.init(json:))
         bestEfforts = (j["bestEfforts"]?.arrayValue ?? []).compactMap { e in
             guard let d = e["distanceMeters"]?.doubleValue, let s = e["seconds"]?.doubleValue,

@@ -1,6 +1,8 @@
 /// Strava's bulk export: `activities.csv` beside an `activities/` folder of `.fit.gz`,
 /// `.gpx.gz`, `.tcx.gz` files. Each row names its file (`Filename`, relative to the folder that
-/// holds the CSV), its title (`Activity Name`) and its type (`Activity Type`: Run, Ride, ...).
+/// holds the CSV), its title (`Activity Name`) and its type (`Activity Type`: Run, Ride, ...),
+/// and where the export has the columns its notes (`Activity Description`, then `Activity
+/// Private Note`), gear (`Activity Gear`) and perceived effort (`Perceived Exertion`, 1-10).
 /// Pure: bytes in, entries out.
 public struct StravaActivities: Sendable, Equatable {
     /// One activity of the CSV.
@@ -10,8 +12,15 @@ public struct StravaActivities: Sendable, Equatable {
         public var type: String
         /// The type as a workoutd activity, nil when there is none close enough.
         public var activity: ActivityType?
-        public init(title: String, type: String, activity: ActivityType?) {
+        /// The description and private note (the two joined by a blank line), nil when empty.
+        public var notes: String?
+        /// The bike or shoes, as Strava names them; nil when none.
+        public var gear: String?
+        /// Perceived exertion, 1-10 (Strava writes "7.0"); nil when unset or out of range.
+        public var effort: Int?
+        public init(title: String, type: String, activity: ActivityType?, notes: String? = nil, gear: String? = nil, effort: Int? = nil) {
             self.title = title; self.type = type; self.activity = activity
+            self.notes = notes; self.gear = gear; self.effort = effort
         }
     }
 
@@ -42,6 +51,10 @@ public struct StravaActivities: Sendable, Equatable {
             return i
         }
         let fileCol = try column("Filename"), nameCol = try column("Activity Name"), typeCol = try column("Activity Type")
+        /// Columns not every export has (older ones lack `Perceived Exertion`).
+        func optional(_ name: String) -> Int? { header.firstIndex { $0.trimmed() == name } }
+        let descCol = optional("Activity Description"), privateCol = optional("Activity Private Note")
+        let gearCol = optional("Activity Gear"), effortCol = optional("Perceived Exertion")
         var byFile: [String: Entry] = [:]
         for row in rows.dropFirst() {
             guard row.count > fileCol else { continue }
@@ -50,12 +63,26 @@ public struct StravaActivities: Sendable, Equatable {
             guard !file.isEmpty else { continue }
             let type = row.count > typeCol ? row[typeCol].trimmed() : ""
             let title = row.count > nameCol ? row[nameCol] : ""
-            byFile[file] = Entry(title: title, type: type, activity: activity(forStravaType: type))
+            func field(_ col: Int?) -> String? {
+                guard let col, row.count > col else { return nil }
+                let t = row[col].trimmed()
+                return t.isEmpty ? nil : t
+            }
+            let notes = [field(descCol), field(privateCol)].compactMap { $0 }.joined(separator: "\n\n")
+            byFile[file] = Entry(title: title, type: type, activity: activity(forStravaType: type), notes: notes.isEmpty ? nil : notes,
+                                 gear: field(gearCol), effort: field(effortCol).flatMap(effort(fromStrava:)))
         }
         return StravaActivities(byFile: byFile)
     }
 
     public init(byFile: [String: Entry]) { self.byFile = byFile }
+
+    /// Strava's perceived exertion ("7", "7.0") as an effort of 1-10, nil otherwise.
+    static func effort(fromStrava text: String) -> Int? {
+        guard let v = Double(text), v.isFinite else { return nil }
+        let e = Int(v.rounded())
+        return WorkoutAnnotation.effortRange.contains(e) ? e : nil
+    }
 
     /// The entry of a file, given its path relative to the CSV's folder.
     public func entry(forRelativePath path: String) -> Entry? {
@@ -144,11 +171,11 @@ public struct StravaActivities: Sendable, Equatable {
 }
 
 extension String {
-    /// Without leading and trailing spaces and tabs.
+    /// Without leading and trailing white space (spaces, tabs, line breaks).
     func trimmed() -> String {
         var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+        while let f = s.first, f.isWhitespace { s.removeFirst() }
+        while let l = s.last, l.isWhitespace { s.removeLast() }
         return String(s)
     }
 }

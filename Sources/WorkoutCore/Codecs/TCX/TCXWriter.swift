@@ -78,6 +78,13 @@ public enum TCXWriter {
         for (k, lap) in laps.enumerated() {
             writeLap(lap, byLap[k], points, cumulative, sport, &out, heartOnly: heartOnly[k])
         }
+        // The title and notes as the activity's Notes (TCX has no title of its own).
+        let notes = [summary.title, summary.notes].compactMap { $0 }
+        if !notes.isEmpty {
+            out.append("   <Notes>")
+            out.appendEscaped(notes.joined(separator: "\n\n"))
+            out.append("</Notes>\n")
+        }
         out.append("  </Activity>\n </Activities>\n</TrainingCenterDatabase>\n")
         return out.takeBytes()
     }

@@ -3,8 +3,12 @@
 public struct RecorderLogEvent: LogEvent, Equatable {
     public let event: RecorderEvent
     public let id: WorkoutID
+    /// The workout's activity (pace or speed in split and lap lines) and the units its splits
+    /// are cut in (the person's `units`).
+    public let activity: ActivityType?
+    public let units: Units
 
-    public init?(_ e: RecorderEvent, id: WorkoutID) {
+    public init?(_ e: RecorderEvent, id: WorkoutID, activity: ActivityType? = nil, units: Units = .metric) {
         switch e {
         case .accepted, .rejected, .ignoredWhilePaused:
             return nil
@@ -19,6 +23,18 @@ public struct RecorderLogEvent: LogEvent, Equatable {
         }
         self.event = e
         self.id = id
+        self.activity = activity
+        self.units = units
+    }
+
+    /// "1.00 km in 5:32, 5:30 /km" (distance and time of a split or lap, its moving pace or
+    /// speed), in the person's units.
+    func stretch(_ l: LapSummary) -> String {
+        let u = UnitFormatter(units)
+        var s = u.distance(l.distanceMeters) + " in " + formatDuration(l.elapsedSeconds)
+        let moving = l.movingSeconds > 0 ? l.movingSeconds : l.elapsedSeconds
+        if moving > 0, let e = u.effort(l.distanceMeters / moving, for: activity) { s += ", " + e }
+        return s
     }
 
     public var name: String {
@@ -50,8 +66,8 @@ public struct RecorderLogEvent: LogEvent, Equatable {
     public var message: String {
         switch event {
         case .segmentStarted: return "New track segment"
-        case .splitCompleted(let s): return "Split \(s.index + 1)"
-        case .lapCompleted(let l): return "Lap \(l.index + 1) done"
+        case .splitCompleted(let s): return "Split \(s.index + 1): " + stretch(s)
+        case .lapCompleted(let l): return "Lap \(l.index + 1) done: " + stretch(l)
         case .tooFastForActivity(let w): return "GPS: " + w.text
         case .timeline(let ev):
             switch ev.kind {

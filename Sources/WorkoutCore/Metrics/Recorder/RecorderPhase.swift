@@ -64,7 +64,8 @@ public struct UserPause: Sendable, Equatable {
 /// Resume rule: a fix at least `max(autoResumeDistance, 2 x radius)` from the mean position is a
 /// candidate; the departure is confirmed by a fix at least 1 s later, still beyond, and farther
 /// from the stop by `autoPauseSpeed` x the time between them. Any fix back inside the radius
-/// cancels the candidate. This stops pause/resume loops on receiver noise.
+/// cancels the candidate. This stops pause/resume loops on receiver noise. The resume is dated
+/// at `departure`.
 struct StopArea: Sendable {
     private var latitudeSum: Double
     private var longitudeSum: Double
@@ -74,6 +75,11 @@ struct StopArea: Sendable {
     /// fix is kept: the phase that holds this is read for every fix, and a whole `Fix` made it
     /// a 250-byte copy each time.
     private(set) var candidate: (time: Double, distance: Double, before: Double)?
+    /// When the departure began, once confirmed: the candidate's time less the time its
+    /// distance from the stop takes at the confirming speed, never before the last evidence of
+    /// standing (a device that logs nothing while standing leaves a long gap before the
+    /// candidate: the stop lasts until the runner left, not until the last fix of the stop).
+    private(set) var departure: Double?
 
     /// A stop seen at `fix`, with the last accepted fix (where the runner stood) if any.
     init(at fix: Fix, lastAccepted: Fix?) {
@@ -100,7 +106,11 @@ struct StopArea: Sendable {
         guard d >= r else { candidate = nil; return false }
         guard let c = candidate else { candidate = (fix.time, d, lastEvidence); return false }
         let dt = fix.time - c.time
-        if dt >= 1 && d >= c.distance + speed * dt { return true }
+        if dt >= 1 && d >= c.distance + speed * dt {
+            let u = (d - c.distance) / dt
+            departure = max(c.before, c.time - c.distance / u)
+            return true
+        }
         if d < c.distance { candidate = (fix.time, d, c.before) }
         return false
     }

@@ -29,6 +29,8 @@ public struct WorkoutRecorder: Sendable {
     private var lastEvidence: Double
     /// Last accepted fix that moved (start of a potential stop).
     private var lastMove: Double
+    /// Where movement was last shown (`showsMovement`): the stop rule measures from here.
+    private var motionAnchor: FixFilter.Position?
     /// Latest time of any recorded fix, and of the last pause, resume or lap.
     private var lastFixTime = -Double.infinity
     private var userEventFloor = -Double.infinity
@@ -66,6 +68,8 @@ public struct WorkoutRecorder: Sendable {
     /// Power and cadence carried by accepted fixes (TCX Watts, FIT power and cadence).
     private var power = SampleStats()
     private var cadence = SampleStats()
+    /// Work from power and the energy model's figure for the moving stretches (calories).
+    private var energy: EnergyTally
 
     public init(id: WorkoutID, activity: ActivityType, startedAt: Double, settings: MetricsSettings = MetricsSettings()) {
         self.id = id
@@ -73,6 +77,7 @@ public struct WorkoutRecorder: Sendable {
         self.startedAt = startedAt
         self.settings = settings
         filter = FixFilter(activity: activity, settings: settings, startedAt: startedAt)
+        energy = EnergyTally(activity: activity)
         tracksBestEfforts = activity.tracksBestEfforts
         profile = activity.profile
         phase = activity.supportsGPS ? .acquiring : .moving
@@ -107,6 +112,9 @@ public struct WorkoutRecorder: Sendable {
         speeds.reserveCapacity(n)
     }
 
+    /// Room for `n` more heart-rate samples (an import knows how many records carry one).
+    public mutating func reserveCapacity(heartRateSamples n: Int) { heartRate.reserveCapacity(n) }
+
     /// The last distance the fix filter measured and between which positions (reused by the
     /// importer's speed check for the same pair).
     var lastMeasured: MeasuredPair { filter.lastMeasured }
@@ -121,6 +129,32 @@ public struct WorkoutRecorder: Sendable {
     private func stopDelay(radius: Double) -> Double {
         guard let d = settings.autoPauseDelay, let v = profile.autoPauseSpeed, v > 0 else { return .infinity }
         return max(d, radius / v)
+    }
+
+    /// Whether an accepted fix shows movement: it lies at least `autoPauseSpeed x max(delay, dt)`
+    /// from where movement was last shown, dt seconds ago. So a stretch slower than the
+    /// activity's auto-pause speed for the auto-pause delay is a stop whatever the stationary
+    /// radius (a device's track is measured with none, docs/metrics.md), and a long gap between
+    /// two fixes a few metres apart (a device that stops logging while standing) is one too.
+    private func showsMovement(_ fix: Fix) -> Bool {
+        guard autoPauseEnabled, let a = motionAnchor, let v = profile.autoPauseSpeed, let delay = settings.autoPauseDelay else { return true }
+        let dt = fix.time - a.time
+        let d = Geodesic.wgs84.distance(latitude1: a.latitude, longitude1: a.longitude, latitude2: fix.latitude, longitude2: fix.longitude)
+        return d >= v * max(delay, dt)
+    }
+
+    /// Movement shown by `fix`: the time until it is moving time; stops are measured from it.
+    private mutating func moved(_ fix: Fix) {
+        account(until: fix.time)
+        lastMove = fix.time
+        motionAnchor = FixFilter.Position(fix)
+    }
+
+    /// A stop recognised at `fix`: it began at the last movement (`lastMove`).
+    private mutating func beginStop(at fix: Fix, into out: inout some RecorderEventSink) {
+        account(until: lastMove)
+        phase = .autoPaused(StopArea(at: fix, anchor: motionAnchor ?? filter.lastAccepted))
+        emit(WorkoutEvent(kind: .motionPaused, time: lastMove, cause: .auto), into: &out)
     }
 
     /// Puts the time until `t` in the bucket of the current phase.
@@ -180,12 +214,28 @@ public struct WorkoutRecorder: Sendable {
             lastFixTime = max(lastFixTime, fix.time)
             detectSignalLoss(at: fix.time, into: &out)
         }
-        var decision = filter.evaluate(fix, minimumMove: phase.isAutoPaused ? .infinity : 0)
-        if case .autoPaused(var stop) = phase, decision == .rejected(.stationaryJitter) {
+        // While stopped, a receiver's fixes inside the stop are jitter; a track measured without
+        // a radius (a device's) keeps every point, and only the departure rule ends the stop.
+        let everyPoint = settings.stationaryRadius <= 0
+        var decision = filter.evaluate(fix, minimumMove: phase.isAutoPaused && !everyPoint ? .infinity : 0)
+        var stillStopped = false
+        if case .autoPaused(var stop) = phase {
             let radius = max(settings.autoResumeDistance, 2 * filter.radius(for: fix))
-            let departs = stop.confirmsDeparture(fix, radius: radius, speed: profile.autoPauseSpeed ?? 0, lastEvidence: lastEvidence)
-            phase = .autoPaused(stop)
-            if departs { decision = filter.acceptMovement(fix) }
+            switch decision {
+            case .rejected(.stationaryJitter):
+                let departs = stop.confirmsDeparture(fix, radius: radius, speed: profile.autoPauseSpeed ?? 0, lastEvidence: lastEvidence)
+                phase = .autoPaused(stop)
+                if departs { decision = filter.acceptMovement(fix) }
+            case .accepted(_, newSegment: false) where everyPoint:
+                let departs = stop.confirmsDeparture(fix, radius: radius, speed: profile.autoPauseSpeed ?? 0, lastEvidence: lastEvidence)
+                phase = .autoPaused(stop)
+                if !departs {
+                    stillStopped = true
+                    stationary(fix, into: &out)  // evidence of the stop; the point keeps its distance
+                }
+            case .rejected, .accepted:
+                break
+            }
         }
         switch decision {
         case .rejected(let reason):
@@ -195,7 +245,7 @@ public struct WorkoutRecorder: Sendable {
             if reason == .stationaryJitter { stationary(fix, into: &out) }
             if reason == .tooFast { tooFast(at: fix.time, into: &out) }
         case .accepted(let d, let newSegment):
-            accepted(fix, distance: d, newSegment: newSegment, into: &out)
+            accepted(fix, distance: d, newSegment: newSegment, stillStopped: stillStopped, into: &out)
         }
     }
 
@@ -249,33 +299,47 @@ public struct WorkoutRecorder: Sendable {
         case .moving:
             lastEvidence = max(lastEvidence, fix.time)
             guard autoPauseEnabled && fix.time - lastMove >= stopDelay(radius: filter.radius(for: fix)) else { return }
-            account(until: lastMove)
-            phase = .autoPaused(StopArea(at: fix, anchor: filter.lastAccepted))
-            emit(WorkoutEvent(kind: .motionPaused, time: lastMove, cause: .auto), into: &out)
+            beginStop(at: fix, into: &out)
         case .acquiring, .signalLost, .paused:
             return
         }
     }
 
-    private mutating func accepted(_ fix: Fix, distance d: Double, newSegment: Bool, into out: inout some RecorderEventSink) {
+    /// An accepted fix. `stillStopped`: a point of a track measured without a radius that lies
+    /// inside an auto-pause (it adds its distance; the stop goes on).
+    private mutating func accepted(_ fix: Fix, distance d: Double, newSegment: Bool, stillStopped: Bool = false,
+                                   into out: inout some RecorderEventSink) {
         let t = fix.time
+        var stops = false
+        /// Whether the fix shows movement, and whether it continues a moving stretch.
+        var movement: (moved: Bool, continuing: Bool) = (false, false)
         switch phase {
         case .acquiring, .signalLost:
             account(until: t)
             if case .signalLost = phase { emit(WorkoutEvent(kind: .signalRegained, time: t), into: &out) }
             phase = .moving
-            lastMove = t
+            moved(fix)
+            movement = (true, false)
+        case .autoPaused where stillStopped:
+            break
         case .autoPaused(let stop):
-            let resumeAt = min(t, max(time.accountedUntil, stop.candidate?.before ?? lastEvidence))
+            let resumeAt = min(t, max(time.accountedUntil, stop.departure ?? stop.candidate?.before ?? lastEvidence))
             account(until: resumeAt)
             phase = .moving
             emit(WorkoutEvent(kind: .motionResumed, time: resumeAt, cause: .auto), into: &out)
-        case .moving, .paused:
+            moved(fix)
+            movement = (true, false)
+        case .moving:
+            if newSegment || showsMovement(fix) {
+                moved(fix)
+                movement = (true, !newSegment)
+            } else {
+                stops = t - lastMove >= stopDelay(radius: filter.radius(for: fix))
+            }
+        case .paused:
             break  // `ingest` records nothing while paused
         }
-        account(until: t)
         lastEvidence = max(lastEvidence, t)
-        lastMove = t
         if newSegment {
             segment += 1
             speeds.startSegment()
@@ -291,9 +355,9 @@ public struct WorkoutRecorder: Sendable {
         if odometerTrack == nil { distance += d }
         if let alt = fix.altitude { elevation.add(alt) }
         if tracksBestEfforts { efforts.add(distance: distance, elapsed: t - startedAt - time.userPaused, time: t) }
-        if let v = speeds.add(time: t, distance: distance) {
-            intervals.add(speed: v)
-            if v > profile.maxPlausibleSpeed { tooFast(at: t, into: &out) } else { tooFastRun = 0 }
+        if let v = speeds.add(time: t, distance: distance, latitude: fix.latitude, longitude: fix.longitude, receiverSpeed: fix.speed) {
+            intervals.add(speed: v.sustained)
+            if v.mean > profile.maxPlausibleSpeed { tooFast(at: t, into: &out) } else { tooFastRun = 0 }
         }
         if let hr = fix.heartRate, HeartRateTrack.plausibleRange.contains(hr) {
             intervals.add(heartRate: hr)
@@ -302,10 +366,13 @@ public struct WorkoutRecorder: Sendable {
         // Power and cadence checked once, counted in the workout, the open split and lap.
         let countedPower = SampleStats.counted(power: fix.power), countedCadence = SampleStats.counted(cadence: fix.cadence)
         if let w = countedPower { power.add(w) }
+        energy.power(countedPower, at: t)
+        if movement.moved { energy.moved(at: t, distance: distance, altitude: fix.altitude, continuing: movement.continuing) }
         if let c = countedCadence { cadence.add(c) }
         intervals.add(countedPower: countedPower, countedCadence: countedCadence)
         let now = RecorderSnapshot(time: t, elapsed: t - startedAt - time.userPaused, moving: time.moving, distance: distance, gain: elevation.gain)
         intervals.advance(to: now, heartRate: &heartRate, into: &out)
+        if stops { beginStop(at: fix, into: &out) }
     }
 
     // MARK: - Heart rate
@@ -358,7 +425,7 @@ public struct WorkoutRecorder: Sendable {
         account(until: t)
         lastMove = t
         if tracksBestEfforts { efforts.add(distance: distance, elapsed: t - startedAt - time.userPaused, time: t) }
-        if let v = speeds.add(time: t, distance: distance) { intervals.add(speed: v) }
+        if let v = speeds.add(time: t, distance: distance) { intervals.add(speed: v.sustained) }
         let now = RecorderSnapshot(time: t, elapsed: t - startedAt - time.userPaused, moving: time.moving, distance: distance, gain: elevation.gain)
         intervals.advance(to: now, heartRate: &heartRate, into: &out)
     }
@@ -441,6 +508,7 @@ public struct WorkoutRecorder: Sendable {
             phase = .acquiring
         }
         lastMove = t
+        motionAnchor = nil
         lastEvidence = max(lastEvidence, t)
         switch pause.cause {
         case .device where pause.signalLostSince == nil:
@@ -524,6 +592,7 @@ public struct WorkoutRecorder: Sendable {
             currentSpeed: current, maxSpeed: c.speeds.maxSpeed, calories: c.intervals.calories(movingSeconds: c.time.moving),
             signalLostSeconds: c.time.signalLost, splits: c.intervals.splits, laps: c.intervals.laps,
             bestEfforts: activity.tracksBestEfforts ? c.efforts.efforts : [])
+        s.splitUnit = settings.splitUnit
         c.addHeartRate(to: &s, at: t)
         if let w = speedWarning { s.warnings = [w.text] }
         s.averagePower = c.power.average
@@ -558,7 +627,7 @@ public struct WorkoutRecorder: Sendable {
             s.heartRateZoneBounds = z.lowerBounds
             s.heartRateZoneSeconds = w.zoneSeconds
         }
-        if let c = w.calories(movingSeconds: s.movingSeconds, met: activity.met, profile: settings.bodyProfile) {
+        if let c = CalorieEstimate.calories(energy, movingSeconds: s.movingSeconds, heartRate: w, profile: settings.bodyProfile) {
             s.calories = c.kcal
             s.caloriesMethod = c.method
         } else {
@@ -614,6 +683,7 @@ extension WorkoutRecorder {
             account(until: t)
             phase = .moving
             lastMove = t
+            motionAnchor = nil
             emit(WorkoutEvent(kind: .motionResumed, time: t, cause: .auto, text: "auto-pause turned off"), into: &out)
         }
         return out

@@ -11,6 +11,11 @@ struct ControlRequestImportTests {
         #expect(r.descriptorCount == 2)
         #expect(try ControlRequest.decode(r.encoded()).get() == r, "round trip")
         #expect(r.commandName == "import")
+        // Strava's notes, gear and perceived effort travel with the file (issue 25 item 12).
+        let full = ControlRequest.importDescriptors([ImportItem(file: "a.gpx", title: "Tempo", notes: "windy\nand wet", gear: "Pegasus 40", effort: 7)], nil)
+        #expect(try ControlRequest.decode(full.encoded()).get() == full, "round trip")
+        guard case .failure(let e) = decode(#"{"command":"import","descriptors":[{"file":"x","effort":11}]}"#) else { Issue.record("effort 11 accepted"); return }
+        #expect(e.code == "bad_request")
     }
 
     @Test func importByDescriptorsRefusesBadShapes() {
@@ -40,9 +45,14 @@ struct ControlRequestImportTests {
 
     @Test func edit() throws {
         let id = WorkoutID(rawValue: "20261121T093000Z-3f9a")!
-        #expect(try decode(#"{"command":"edit","id":"20261121T093000Z-3f9a","activity":"cycling"}"#).get() == .edit(id, .cycling))
-        guard case .failure(let e) = decode(#"{"command":"edit","id":"20261121T093000Z-3f9a"}"#) else { Issue.record("no activity accepted"); return }
+        #expect(try decode(#"{"command":"edit","id":"20261121T093000Z-3f9a","activity":"cycling"}"#).get() == .edit(id, WorkoutEdit(activity: .cycling)))
+        guard case .failure(let e) = decode(#"{"command":"edit","id":"20261121T093000Z-3f9a"}"#) else { Issue.record("empty edit accepted"); return }
         #expect(e.code == "bad_request")
+        #expect(try decode(#"{"command":"edit","id":"20261121T093000Z-3f9a","title":"Hill reps","gear":null,"effort":8}"#).get()
+                == .edit(id, WorkoutEdit(title: .set("Hill reps"), gear: .clear, effort: .set(8))))
+        guard case .failure(let e3) = decode(#"{"command":"edit","id":"20261121T093000Z-3f9a","effort":0}"#) else { Issue.record("effort 0 accepted"); return }
+        #expect(e3.message.contains("1 (very easy) to 10"))
+        guard case .failure = decode(#"{"command":"edit","id":"20261121T093000Z-3f9a","title":5}"#) else { Issue.record("number title accepted"); return }
         guard case .failure(let e2) = decode(#"{"command":"edit","id":"x y","activity":"cycling"}"#) else { Issue.record("bad id accepted"); return }
         #expect(e2.code == "bad_id")
     }

@@ -26,6 +26,26 @@ struct StravaActivitiesTests {
         #expect(s.entry(forRelativePath: "activities/nothing.fit") == nil)
     }
 
+    /// Regression (issue 25 item 12): only the title was taken; a person's description, private
+    /// note, gear and perceived exertion were dropped.
+    @Test func readsNotesGearAndEffort() throws {
+        let csv = "Activity ID,Activity Date,Activity Name,Activity Type,Activity Description,Activity Private Note,Activity Gear,Filename,Perceived Exertion\n"
+            + "1,\"Mar 3, 2021\",Tempo,Run,\"Felt strong, \"\"negative\"\" split\",knee ok,Pegasus 40,activities/1.fit.gz,7.0\n"
+            + "2,\"Mar 4, 2021\",Spin,Ride,,,,activities/2.gpx,\n"
+            + "3,\"Mar 5, 2021\",Odd,Run,,private only, ,activities/3.gpx,11\n"
+        let s = try StravaActivities.parse(Array(csv.utf8))
+        let tempo = try #require(s.entry(forRelativePath: "activities/1.fit.gz"))
+        #expect(tempo.notes == "Felt strong, \"negative\" split\n\nknee ok", "description, then the private note")
+        #expect(tempo.gear == "Pegasus 40" && tempo.effort == 7)
+        #expect(s.entry(forRelativePath: "activities/2.gpx") == .init(title: "Spin", type: "Ride", activity: .cycling), "empty columns: nil")
+        let odd = try #require(s.entry(forRelativePath: "activities/3.gpx"))
+        #expect(odd.notes == "private only" && odd.gear == nil && odd.effort == nil, "blank gear, an exertion out of 1-10")
+        // An export without the optional columns still reads (readsTitlesAndTypesByFile's has no Perceived Exertion).
+        let old = try StravaActivities.parse(Array(StravaActivitiesTests.csv.utf8))
+        #expect(old.entry(forRelativePath: "activities/1234567891.gpx.gz")?.notes == "Line one\nline two")
+        #expect(old.entry(forRelativePath: "activities/1234567890.fit.gz")?.effort == nil)
+    }
+
     @Test func typeMapping() {
         #expect(StravaActivities.activity(forStravaType: "Trail Run") == .trailRunning)
         #expect(StravaActivities.activity(forStravaType: "TrailRun") == .trailRunning)

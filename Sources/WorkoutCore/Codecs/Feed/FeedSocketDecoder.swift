@@ -1,5 +1,3 @@
-import WorkoutCore
-
 /// The feed socket's line format: JSON fix lines (docs/protocol.md) or NMEA sentences.
 /// `{"class":"FIX","time":"2026-11-21T09:30:00Z","lat":..,"lon":..,"alt":..,"speed":..,"mode":3,"eph":..}`
 /// heart-rate lines `{"class":"HR","time":..,"bpm":142,"rr":[0.42]}` (collected in `heartRates`)
@@ -83,5 +81,3 @@ public struct FeedSocketDecoder: FeedLineDecoder {
                    heartRate: j["hr"]?.intValue, cadence: j["cad"]?.intValue, power: j["power"]?.intValue)
     }
 }
-
-

@@ -1,5 +1,3 @@
-import WorkoutCore
-
 /// Turns lines from a source into fixes. One per connection (decoders keep epoch state).
 public protocol FeedLineDecoder {
     /// Decodes one line; returns the fixes it completed. Bad lines are counted, never thrown.

@@ -3,7 +3,7 @@ import WorkoutCore
 @testable import WorkoutDaemon
 
 /// The index read in pieces on several threads gives exactly what one pass gives.
-@Suite struct IndexRecordTests {
+@Suite struct IndexRecordParallelTests {
     /// An index as the store writes it, with deletes, a damaged line, a CRLF line, an empty
     /// line and a torn last line (a crash mid-append) mixed in.
     static func index(workouts: Int, seed: UInt64) -> (bytes: [UInt8], ids: [WorkoutID]) {

@@ -1,0 +1,109 @@
+/// Who may see the pages (docs/web.md, "Security"): a pure decision on one request.
+///
+/// - The `Host` header must name a loopback address (127.0.0.0/8, ::1) or `localhost`, with the
+///   server's port: anything else is a page reached through DNS rebinding and is refused.
+/// - The token (random, from the runtime directory's 0600 file) comes in the URL that
+///   `workoutctl open` gives (`?token=...`): that first request sets a cookie (HttpOnly,
+///   SameSite=Strict) and is redirected to the same URL without the token.
+/// - After that the cookie lets the browser in; without token or cookie: 401, nothing else.
+/// - A POST must carry the token in its form too (`WebAccess.formTokenMatches`).
+public struct WebAccess: Sendable {
+    public var token: String
+    public var port: UInt16
+
+    public init(token: String, port: UInt16) { self.token = token; self.port = port }
+
+    public enum Decision: Sendable, Equatable {
+        case allowed
+        /// 403: the Host header names another server.
+        case foreignHost(String)
+        /// 401.
+        case unauthorized
+        /// 303 to `location` (the target without the token), setting the cookie.
+        case enter(location: String)
+    }
+
+    /// The cookie's name: per port, since browsers share cookies across a host's ports.
+    public var cookieName: String { "workoutd_\(port)" }
+
+    /// The `Set-Cookie` value the `enter` redirect carries.
+    public var setCookie: String { "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict" }
+
+    public func decide(_ request: HTTPRequest) -> Decision {
+        let host = request.header("host") ?? ""
+        guard hostIsLocal(host) else { return .foreignHost(host) }
+        let query = request.query
+        if !query.isEmpty {
+            var rest: [Substring] = []
+            var given: String?
+            for piece in query.split(separator: "&", omittingEmptySubsequences: true) {
+                if piece.hasPrefix("token=") { given = PercentEncoding.decode(piece.dropFirst(6), plusIsSpace: true) ?? "" } else { rest.append(piece) }
+            }
+            if let given {
+                guard WebAccess.same(given, token) else { return .unauthorized }
+                let path = String(request.path)
+                return .enter(location: rest.isEmpty ? path : path + "?" + rest.joined(separator: "&"))
+            }
+        }
+        return cookieMatches(request) ? .allowed : .unauthorized
+    }
+
+    /// Whether the request carries our cookie with the token.
+    public func cookieMatches(_ request: HTTPRequest) -> Bool {
+        let name = cookieName
+        for header in request.headers(named: "cookie") {
+            for pair in header.split(separator: ";") {
+                let p = pair.trimmingSpaces
+                guard let eq = p.firstIndex(of: "="), p[..<eq] == name else { continue }
+                if WebAccess.same(String(p[p.index(after: eq)...]), token) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Whether a POSTed form's `token` field is the token.
+    public func formTokenMatches(_ form: [(name: String, value: String)]) -> Bool {
+        form.contains { $0.name == "token" && WebAccess.same($0.value, token) }
+    }
+
+    /// `127.x.y.z:PORT`, `[::1]:PORT` or `localhost:PORT` (without the port only when it is 80).
+    public func hostIsLocal(_ host: String) -> Bool {
+        var name = Substring(host.lowercasedASCII)
+        var portText: Substring?
+        if name.hasPrefix("[") {
+            guard let close = name.firstIndex(of: "]") else { return false }
+            let after = name[name.index(after: close)...]
+            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty { return false }
+            name = name[name.index(after: name.startIndex)..<close]
+        } else if let colon = name.lastIndex(of: ":") {
+            portText = name[name.index(after: colon)...]
+            name = name[..<colon]
+        }
+        let hostPort = portText.map { UInt16($0) } ?? 80
+        guard let hp = hostPort, hp == port else { return false }
+        if name == "localhost" || name == "::1" { return true }
+        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4, octets[0] == "127" else { return false }
+        return octets.allSatisfy { o in !o.isEmpty && o.count <= 3 && o.allSatisfy(\.isASCII) && UInt8(o) != nil }
+    }
+
+    /// Compares in time independent of where the strings differ.
+    static func same(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var diff: UInt8 = 0
+        for k in x.indices { diff |= x[k] ^ y[k] }
+        return diff == 0
+    }
+
+    /// The headers every response carries: a Content-Security-Policy that allows the page's
+    /// own origin alone (no inline script or style, no frames, forms post back here only), no
+    /// sniffing, no referrer, no caching of private pages.
+    public static let securityHeaders: [HTTPHeader] = [
+        HTTPHeader("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"),
+        HTTPHeader("X-Content-Type-Options", "nosniff"),
+        HTTPHeader("Referrer-Policy", "no-referrer"),
+        HTTPHeader("X-Frame-Options", "DENY"),
+        HTTPHeader("Cache-Control", "no-store"),
+    ]
+}

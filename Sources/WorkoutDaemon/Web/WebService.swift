@@ -1,0 +1,132 @@
+import Glibc
+import Synchronization
+import WorkoutCore
+import WorkoutSystem
+
+/// The web pages (docs/web.md) as a service of the daemon: starts the server after the control
+/// socket and stops it first. Its thread reaches the rest of the daemon through `WebBackend`
+/// alone: the store, and closures the daemon wires (`runRequest`: a control request answered
+/// on the loop, as the edit form needs; `liveDelta`: the workout in progress's news, copied on
+/// the loop). `@unchecked Sendable`: confined to the loop thread; the web thread only `post`s
+/// closures to the loop, which run there.
+final class WebService: @unchecked Sendable {
+    let context: DaemonContext
+    let store: HistoryStore
+    /// The server (nil when off, unavailable, or before `start`).
+    private(set) var server: WebServer?
+    /// Runs a control request on the loop and answers with its reply (the router's `handle`).
+    var runRequest: (ControlRequest) -> ControlReply = { _ in .value(ControlServer.errorReply(.badRequest("not wired"))) }
+    /// The live workout's news since the web thread's copy (the recording service's lifecycle).
+    var liveDelta: (LiveRequest) -> LiveDelta = { _ in LiveDelta(state: "idle", id: nil, summary: nil, reset: true, points: [], events: [], fix: "none") }
+    /// The streak rules' calculator (zone, week start, day start), from the reminder service.
+    var calendar: () -> StreakCalculator = { StreakCalculator(zone: .utc) }
+
+    init(context: DaemonContext, store: HistoryStore) {
+        self.context = context
+        self.store = store
+    }
+
+    private var config: Config { context.config }
+    private func log(_ e: some LogEvent) { context.log(e) }
+
+    /// Listens on `web.listen` (or adopts `activatedFD`, socket activation); a failure is
+    /// logged and the daemon goes on without pages.
+    func start(activatedFD: Int32?) {
+        guard activatedFD != nil || config.web != nil else { log(WebLogEvent.off); return }
+        let listen = config.web?.listen ?? "(socket activation)"
+        do {
+            let fd: Int32
+            if let activatedFD {
+                guard WebListener.boundPort(activatedFD) != nil else {
+                    throw SystemError("the socket systemd passed as \"web\" is not a TCP socket", code: ENOTSOCK)
+                }
+                fd = activatedFD
+            } else {
+                var web = config.web!
+                // Test daemons (test hooks on) run many at once: the default port becomes any
+                // free port, so they neither collide nor take the user's 8765.
+                if context.testHooks, web == WebConfig() { web.port = 0 }
+                fd = try WebListener.listen(web).fd
+            }
+            let token = try WebToken.loadOrCreate(context.paths)
+            let settings = WebSettingsBox(makeSettings())
+            let server = WebServer(loop: context.loop, listenFD: fd, token: token, settings: settings, backend: makeBackend(settings), limits: limits())
+            self.server = server
+            log(WebLogEvent.listening(url: server.baseURL, activated: activatedFD != nil))
+        } catch {
+            log(WebLogEvent.unavailable(listen: listen, reason: "\(error)"))
+        }
+    }
+
+    /// Stops accepting and closes the pages' connections (the shutdown's first step).
+    func stop() {
+        server?.close()
+        server = nil
+    }
+
+    /// After a reload: new settings for the pages; a changed `web` key moves the server.
+    func configurationChanged(_ changed: [String]) {
+        server?.settings.set(makeSettings())
+        guard changed.contains("web") else { return }
+        stop()
+        start(activatedFD: nil)
+    }
+
+    /// The reply to `web`: the URL that opens the pages (with the token).
+    func urlReply(_ id: WorkoutID?) -> ControlReply {
+        guard let server else {
+            let why = config.web == nil ? "the web pages are off (config web: null)" : "the web pages are not available (see the log: web.unavailable)"
+            return .value(ControlServer.errorReply(ProtocolError(code: "web_unavailable", message: why)))
+        }
+        return .value(ControlServer.okReply([("url", .string(server.url(path: id.map { "/workouts/" + $0.rawValue } ?? "/")))]))
+    }
+
+    /// The web server's limits; with test hooks, `WORKOUTD_TEST_WEB_SECONDS=S` makes every time
+    /// limit S seconds and `WORKOUTD_TEST_WEB_CONNECTIONS=N` caps connections at N, so tests of
+    /// slow clients take a second, not ten.
+    private func limits() -> WebThread.Limits {
+        var l = WebThread.Limits()
+        guard context.testHooks else { return l }
+        if let s = context.environment["WORKOUTD_TEST_WEB_SECONDS"].flatMap(Double.init), s > 0 {
+            l.requestSeconds = s; l.idleSeconds = s; l.stallSeconds = s
+        }
+        if let n = context.environment["WORKOUTD_TEST_WEB_CONNECTIONS"].flatMap(Int.init), n > 0 { l.maxConnections = n }
+        return l
+    }
+
+    private func makeSettings() -> WebSettings {
+        WebSettings(units: UnitFormatter(config.units), calendar: calendar(), habits: config.habits, version: Daemon.version)
+    }
+
+    private func makeBackend(_ settings: WebSettingsBox) -> WebBackend {
+        let loop = context.loop
+        return WebBackend(
+            store: store,
+            request: { [unowned self] request, reply in
+                loop.post {
+                    switch self.runRequest(request) {
+                    case .value(let json): reply(json)
+                    case .encodedSuccess(let bytes): reply((try? JSON.parse(bytes)) ?? ["ok": true])
+                    case .pending(let pending):
+                        pending.attach(deliver: { line in
+                            let json = (try? JSON.parse(line)) ?? ["ok": false]
+                            if json["ok"] != nil { reply(json) }  // event lines before the reply carry no "ok"
+                        }, completed: {})
+                    }
+                }
+            },
+            live: { [unowned self] since, reply in
+                loop.post { reply(self.liveDelta(since)) }
+            },
+            settings: { settings.get() }
+        )
+    }
+}
+
+/// The settings the web thread reads, replaced on reload.
+final class WebSettingsBox: Sendable {
+    private let value: Mutex<WebSettings>
+    init(_ initial: WebSettings) { value = Mutex(initial) }
+    func get() -> WebSettings { value.withLock { $0 } }
+    func set(_ s: WebSettings) { value.withLock { $0 = s } }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// Every page in a real headless Chromium (Debian's `chromium`), one browser for all of them,
+/// driven over the DevTools protocol by `cdp_pages.py`: HTTP 200, no console error (CSP
+/// violations included), no request beyond the daemon's own address, and the script's hover
+/// on a chart. The history holds real files from ../shared/data; a workout records meanwhile,
+/// so the live page has something to show. The browser runs off the cooperative pool
+/// (`offPool`): its ~10 s hold no pool thread. Skipped (with the reason) without chromium or
+/// the shared data, except under CI=true, where it fails instead.
+@Suite(.serialized) struct BrowserTests {
+    static let chromium = "/usr/lib/chromium/chromium"
+    static var usable: Bool {
+        (FileManager.default.isExecutableFile(atPath: chromium) && DaemonHarness.sharedUsable) || ProcessInfo.processInfo.environment["CI"] == "true"
+    }
+
+    @Test(.enabled(if: usable, "needs /usr/lib/chromium/chromium (apt-get install chromium) and ../shared/data"))
+    func everyPageLoadsCleanly() async throws {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.chromium), "chromium is not installed")
+        let (d, port, token) = try WebServerTests.daemon()
+        defer { d.stop() }
+        let data = DaemonHarness.sharedRoot.appendingPathComponent("data").path
+        let files = ["fit/garmin-fenix-5-bike.fit", "fit/garmin-fenix-5-run.fit", "tcx/gtrnctr_power.tcx", "gpx/garmin-oregon-700-output.gpx"].map { data + "/" + $0 }
+        let imported = try d.ctl(["--json", "import"] + files)
+        let ids = ((try DaemonHarness.parse(imported.stdout.replacingOccurrences(of: "\n", with: "")))["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(ids.count == files.count, "\(imported.stdout) \(imported.stderr)")
+        _ = try d.request(#"{"command":"start","activity":"running"}"#)
+        defer { _ = try? d.request(#"{"command":"stop"}"#) }
+        let base = "http://127.0.0.1:\(port)"
+        var urls = ["\(base)/?token=\(token)", "\(base)/", "\(base)/records", "\(base)/calendar", "\(base)/live"]
+        urls += ids.map { "\(base)/workouts/\($0)" }
+        if let first = ids.first { urls.append("\(base)/workouts/\(first)?x=time&colour=hr") }
+        let script = DaemonHarness.projectRoot.appendingPathComponent("Tests/IntegrationTests/Web/cdp_pages.py").path
+        let args = ["/usr/bin/env", "python3", script, "--chromium", Self.chromium, "--hover"] + urls
+        let r = try await offPool { try Reliability.run(args) }
+        #expect(r.status == 0, "cdp_pages.py: \(r.err)")
+        let pages = r.out.split(separator: "\n").compactMap { try? DaemonHarness.parse(String($0)) }
+        #expect(pages.count == urls.count, "\(r.out) \(r.err)")
+        for p in pages {
+            let url = p["url"] as? String ?? "?"
+            #expect(p["status"] as? Int == 200, "\(url): status \(String(describing: p["status"]))")
+            #expect((p["errors"] as? [Any])?.isEmpty == true, "\(url): \(String(describing: p["errors"]))")
+            #expect((p["foreign"] as? [Any])?.isEmpty == true, "\(url): requests beyond loopback \(String(describing: p["foreign"]))")
+        }
+        let charts = pages.map { ($0["url"] as? String ?? "", $0["charts"] as? [String] ?? []) }
+        #expect(charts.first { $0.0.hasSuffix("/") }?.1 == ["volume"])
+        #expect(charts.first { $0.0.hasSuffix("/calendar") }?.1 == ["calendar"])
+        for (url, c) in charts where url.contains("/workouts/") { #expect(c.contains("route") || c.contains("heartrate"), "\(url): \(c)") }
+        let hovered = pages.filter { ($0["url"] as? String ?? "").contains("/workouts/") }.compactMap { $0["hover"] as? String }
+        #expect(!hovered.isEmpty, "no hover label appeared over a chart")
+    }
+}

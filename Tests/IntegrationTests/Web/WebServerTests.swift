@@ -1,0 +1,205 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The web pages' server in the real daemon over real loopback TCP: who may look (token,
+/// cookie, Host), the pages and downloads, the edit form, and the attacks a server meets
+/// (slowloris, huge headers, bad request lines, too many connections). Time limits are
+/// shortened to 1 s by a test hook, so each check takes about a second at most; the reads that
+/// wait for them run off the cooperative pool (`offPool`) and the pauses are `Task.sleep`.
+@Suite(.serialized) struct WebServerTests {
+    static func daemon(extraEnv: [String: String] = [:]) throws -> (DaemonHarness, port: UInt16, token: String) {
+        let d = try DaemonHarness(config: #"{"web": {"listen": "127.0.0.1:0"}, "feeds": []}"#,
+                                  extraEnv: ["WORKOUTD_TEST_WEB_SECONDS": "1"].merging(extraEnv) { $1 })
+        try d.start()
+        let r = try d.ctl(["open", "--print"])
+        guard r.status == 0, let url = URLComponents(string: r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)),
+              let port = url.port, let token = url.queryItems?.first(where: { $0.name == "token" })?.value else {
+            throw HarnessError.notReady("open --print: \(r.stdout) \(r.stderr)")
+        }
+        return (d, UInt16(port), token)
+    }
+
+    static func importSample(_ d: DaemonHarness) throws -> String {
+        let gpx = d.dir + "/run.gpx"
+        var text = #"<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><type>running</type><trkseg>"#
+        for k in 0..<600 {
+            let t = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_795_000_000 + Double(k)))
+            text += #"<trkpt lat="\#(47.37 + Double(k) * 0.00003)" lon="\#(8.54 + sin(Double(k) / 50) * 0.0003)"><ele>\#(420 + Double(k % 60))</ele><time>\#(t)</time></trkpt>"#
+        }
+        text += "</trkseg></trk></gpx>"
+        try text.write(toFile: gpx, atomically: true, encoding: .utf8)
+        let r = try d.ctl(["--json", "import", gpx])
+        let reply = try DaemonHarness.parse(r.stdout.replacingOccurrences(of: "\n", with: ""))
+        guard let id = ((reply["results"] as? [[String: Any]])?.first?["id"]) as? String else { throw HarnessError.notAnObject(r.stdout) }
+        return id
+    }
+
+    @Test func onlyTheOwnerMayLook() async throws {
+        let (d, port, token) = try Self.daemon()
+        defer { d.stop() }
+        // Without token or cookie: 401 and nothing else.
+        let none = try WebClient.get(port, "/")
+        #expect(none.status == 401)
+        #expect(!none.text.contains("<html"))
+        #expect(try WebClient.get(port, "/workouts/20261121T093000Z-3f9a.gpx").status == 401)
+        #expect(try WebClient.get(port, "/?token=not-the-token").status == 401)
+        #expect(try WebClient.get(port, "/", cookie: "workoutd_\(port)=wrong").status == 401)
+        // The token enters: a cookie and a redirect to the clean URL.
+        let enter = try WebClient.get(port, "/records?token=\(token)")
+        #expect(enter.status == 303)
+        #expect(enter.header("Location") == "/records")
+        let cookie = try #require(enter.header("Set-Cookie"))
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+        let pair = String(cookie.prefix { $0 != ";" })
+        let page = try WebClient.get(port, "/records", cookie: pair)
+        #expect(page.status == 200)
+        #expect(page.header("Content-Security-Policy")?.contains("default-src 'self'") == true)
+        // A foreign Host is refused, token or not (DNS rebinding).
+        for host in ["evil.example:\(port)", "evil.example", "127.0.0.1:\(port + 1)", "localhost.evil.example:\(port)"] {
+            #expect(try WebClient.get(port, "/?token=\(token)", cookie: pair, host: host).status == 403, "\(host)")
+        }
+        #expect(try WebClient.get(port, "/", cookie: pair, host: "localhost:\(port)").status == 200)
+        // The token file is the owner's alone.
+        var st = stat()
+        #expect(stat(d.dir + "/r/workoutd/web-token", &st) == 0 && st.st_mode & 0o777 == 0o600)
+    }
+
+    @Test func pagesDownloadsAndTheEditForm() async throws {
+        let (d, port, token) = try Self.daemon()
+        defer { d.stop() }
+        let id = try Self.importSample(d)
+        let cookie = "workoutd_\(port)=\(token)"
+        for path in ["/", "/records", "/calendar", "/live", "/workouts/\(id)", "/workouts/\(id)?x=time", "/static/app.css", "/static/app.js", "/favicon.ico"] {
+            let r = try WebClient.get(port, path, cookie: cookie)
+            #expect(r.status == 200, "\(path): \(r.status) \(r.text.prefix(200))")
+        }
+        let page = try WebClient.get(port, "/workouts/\(id)", cookie: cookie).text
+        for chart in ["route", "elevation", "pace"] { #expect(page.contains("data-chart=\"\(chart)\""), "\(chart)") }
+        let gpx = try WebClient.get(port, "/workouts/\(id).gpx", cookie: cookie)
+        #expect(gpx.status == 200 && gpx.text.contains("<trkpt"))
+        #expect(gpx.header("Content-Disposition")?.contains("\(id).gpx") == true)
+        let fit = try WebClient.get(port, "/workouts/\(id).fit", cookie: cookie)
+        #expect(fit.status == 200 && fit.body.count > 100 && Array(fit.body[8..<12]) == Array(".FIT".utf8))
+        #expect(try WebClient.get(port, "/workouts/20200101T000000Z-0000", cookie: cookie).status == 404)
+        #expect(try WebClient.get(port, "/nothing-here", cookie: cookie).status == 404)
+
+        // A change is a POST carrying the token: without it, refused; with it, made.
+        func post(_ body: String) throws -> WebClient.Response {
+            let c = try WebClient(port: port)
+            try c.send("POST /workouts/\(id) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: \(cookie)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            return try #require(try c.response())
+        }
+        #expect(try post("activity=hiking").status == 403)
+        #expect(try post("token=wrong&activity=hiking").status == 403)
+        #expect(try post("token=\(token)&activity=flying").status == 422)
+        #expect(try post("token=\(token)&effort=11").status == 422)
+        let done = try post("token=\(token)&activity=hiking&title=Hills+%26+lake&gear=Trail+shoes&effort=7&notes=Windy")
+        #expect(done.status == 303 && done.header("Location") == "/workouts/\(id)")
+        let shown = (try d.request(#"{"command":"show","id":"\#(id)"}"#))["workout"] as? [String: Any]
+        #expect(shown?["activity"] as? String == "hiking")
+        #expect(shown?["title"] as? String == "Hills & lake" && shown?["gear"] as? String == "Trail shoes")
+        #expect(shown?["effort"] as? Int == 7 && shown?["notes"] as? String == "Windy")
+        #expect(try WebClient.get(port, "/workouts/\(id)", cookie: cookie).text.contains("<h1>Hills &amp; lake</h1>"))
+        // GET on the form's address shows the page; other methods are refused.
+        let c = try WebClient(port: port)
+        try c.send("DELETE /workouts/\(id) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: \(cookie)\r\n\r\n")
+        #expect(try c.response()?.status == 405)
+    }
+
+    @Test func malformedAndSlowClientsGet4xxAndAreClosed() async throws {
+        let (d, port, _) = try Self.daemon()
+        defer { d.stop() }
+        func exchange(_ raw: String) throws -> (Int?, closed: Bool) {
+            let c = try WebClient(port: port)
+            try c.send(raw)
+            let r = try c.response()
+            return (r?.status, c.isClosed())
+        }
+        // Bad request lines.
+        for raw in ["GARBAGE\r\n\r\n", "GET /\r\n\r\n", "GET http://evil.example/ HTTP/1.1\r\nHost: x\r\n\r\n", "\u{16}\u{03}\u{01}\u{00}\u{a5}\u{01}\r\n\r\n"] {
+            let (status, closed) = try exchange(raw)
+            #expect(status == 400 && closed, "\(raw.debugDescription): \(String(describing: status))")
+        }
+        #expect(try exchange("GET / HTTP/3.0\r\nHost: x\r\n\r\n").0 == 505)
+        // A request line over 8 KiB, headers over 16 KiB or over 64 fields.
+        #expect(try exchange("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\n\r\n").0 == 414)
+        #expect(try exchange("GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "b", count: 20000) + "\r\n\r\n").0 == 431)
+        #expect(try exchange("GET / HTTP/1.1\r\nHost: x\r\n" + (0..<70).map { "X-\($0): y\r\n" }.joined() + "\r\n").0 == 431)
+        // A body larger than the form's limit, and a chunked one.
+        #expect(try exchange("POST /workouts/x HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000\r\n\r\n").0 == 413)
+        #expect(try exchange("POST /workouts/x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n").0 == 501)
+        // Slowloris: a request that never ends gets 408 after the limit (1 s here) and is closed.
+        let slow = try WebClient(port: port)
+        let t0 = Date()
+        try slow.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        for _ in 0..<3 { try await Task.sleep(for: .milliseconds(400)); try? slow.send("X-Slow: 1\r\n") }
+        let timedOut = try await offPool { try slow.response() }
+        #expect(timedOut?.status == 408)
+        #expect(try await offPool { slow.isClosed() })
+        #expect(Date().timeIntervalSince(t0) < 5)
+        // A connection that sends nothing is closed when idle.
+        let idle = try WebClient(port: port)
+        #expect(try await offPool { idle.isClosed() })
+        // The daemon is still fine.
+        #expect((try d.request(#"{"command":"status"}"#))["ok"] as? Bool == true)
+    }
+
+    @Test func connectionsAreCapped() async throws {
+        let (d, port, _) = try Self.daemon(extraEnv: ["WORKOUTD_TEST_WEB_CONNECTIONS": "4", "WORKOUTD_TEST_WEB_SECONDS": "5"])
+        defer { d.stop() }
+        var held: [WebClient] = []
+        for _ in 0..<4 {
+            let c = try WebClient(port: port)
+            try c.send("GET / HTTP/1.1\r\n")  // mid-request: held open
+            held.append(c)
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let extra = try WebClient(port: port)
+        let r = try extra.response()
+        #expect(r?.status == 503)
+        held.removeAll()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try WebClient.get(port, "/").status == 401)  // room again
+    }
+
+    @Test func liveEventsStream() async throws {
+        let (d, port, token) = try Self.daemon()
+        defer { d.stop() }
+        let c = try WebClient(port: port)
+        try c.send("GET /live/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: workoutd_\(port)=\(token)\r\n\r\n")
+        let head = try #require(try c.response(head: true))
+        #expect(head.status == 200 && head.header("Content-Type") == "text/event-stream")
+        let first = try c.read(until: "\n\n")
+        #expect(first.contains("event: status\ndata: {\"reload\":false,\"fields\":{\"state\":\"idle\""))
+        _ = try d.request(#"{"command":"start","activity":"running"}"#)
+        let next = try await offPool { try c.read(until: "\"reload\":true") }
+        #expect(next.contains("\"reload\":true"))
+        _ = try d.request(#"{"command":"stop"}"#)
+    }
+
+    @Test func webNullIsOffAndABusyPortIsLogged() async throws {
+        let off = try DaemonHarness(config: #"{"web": null, "feeds": []}"#)
+        try off.start()
+        let r = try off.ctl(["open", "--print"])
+        #expect(r.status == 1 && r.stderr.contains("off"))
+        off.stop()
+        // Another process holds the port: the daemon runs on without pages.
+        let blocker = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { Glibc.close(blocker) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(blocker, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        listen(blocker, 1)
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(blocker, $0, &len) } }
+        let busy = try DaemonHarness(config: #"{"web": {"listen": "127.0.0.1:\#(UInt16(bigEndian: addr.sin_port))"}, "feeds": []}"#)
+        try busy.start()
+        defer { busy.stop() }
+        #expect((try busy.request(#"{"command":"status"}"#))["ok"] as? Bool == true)
+        let open = try busy.ctl(["open", "--print"])
+        #expect(open.status == 1 && open.stderr.contains("not available"))
+        #expect(busy.stderrText().contains("web.unavailable"))
+    }
+}

@@ -1,0 +1,88 @@
+import Testing
+@testable import WorkoutCore
+
+/// The status reply is typed once (issue 26 item 6): what the daemon writes is what workoutctl
+/// reads back, key for key, in the documented order (docs/protocol.md).
+@Suite struct StatusReplyTests {
+    static let start = 1_795_000_000.0
+
+    static func reply() -> StatusReply {
+        var s = WorkoutSummary(id: WorkoutID(start: start, suffix: 9), activity: .running, startedAt: start)
+        s.elapsedSeconds = 600
+        s.distanceMeters = 1800
+        let best = PersonalBest(activity: .running, effort: BestEffort(distanceMeters: 1000, seconds: 290.5, startTime: start + 60),
+                                previous: BestEffort(distanceMeters: 1000, seconds: 301, startTime: start - 86_400))
+        return StatusReply(state: "paused", workout: .summary(s),
+                           gps: GPSReply(source: "gpsd at 127.0.0.1:2947", fix: "3D", lastFixAgeSeconds: 0.4, satellites: 9, problem: nil,
+                                         clockOffsetSeconds: -16, rejectedInput: ["bad_checksum": 2], otherSources: 1, otherSourceFixes: 12),
+                           sensors: [["name": "HRM", "state": "connected"]], action: "Resume running", saveError: nil,
+                           sleepInhibitor: SleepInhibitorReply(mode: "block", held: "delay", state: "holding a logind delay lock"),
+                           dateSource: "system clock (synchronized)", units: .imperial,
+                           pause: PauseReply(reason: "recovered", since: start + 300, restoredAt: start + 420),
+                           personalBests: [PersonalBestReply(best)])
+    }
+
+    static func written(_ r: StatusReply, _ line: StatusReply.Line) throws -> JSON {
+        var w = JSONWriter()
+        var cache = SummaryJSONCache()
+        r.write(to: &w, line: line, cache: &cache, recent: 20)
+        return try JSON.parse(w.bytes)
+    }
+
+    @Test func whatTheDaemonWritesTheClientReads() throws {
+        let original = Self.reply()
+        let json = try Self.written(original, .reply)
+        #expect(json.objectValue?.pairs.map(\.key) == ["ok", "state", "workout", "gps", "sensors", "action", "saveError", "sleepInhibitor",
+                                                       "dateSource", "units", "pause", "personalBests"])
+        let read = StatusReply(json: json)
+        #expect(read.state == "paused" && read.action == "Resume running" && read.saveError == nil)
+        #expect(read.gps == original.gps)
+        #expect(read.sleepInhibitor == original.sleepInhibitor && read.dateSource == original.dateSource && read.units == .imperial)
+        #expect(read.pause == original.pause)
+        #expect(read.personalBests == original.personalBests)
+        #expect(read.workoutObject.flatMap(WorkoutSummary.init(json:))?.distanceMeters == 1800)
+        #expect(read.sensors.first?["name"]?.stringValue == "HRM")
+        #expect(!read.subscribed && read.gpsClosedWhilePaused == false)
+    }
+
+    @Test func watchLines() throws {
+        let subscribed = try Self.written(Self.reply(), .subscribedReply)
+        #expect(subscribed.objectValue?.pairs.last?.key == "subscribed" && StatusReply(json: subscribed).subscribed)
+        let event = try Self.written(Self.reply(), .event)
+        #expect(event["event"]?.stringValue == "status" && event["ok"] == nil)
+    }
+
+    @Test func anOddReplyStillReads() {
+        let r = StatusReply(json: ["state": "active", "workout": "garbage", "gps": ["fix": "2D"], "units": "furlongs", "pause": ["since": 3]])
+        #expect(r.state == "active" && r.workout == nil && r.units == nil && r.pause == nil && r.gps.fix == "2D")
+        #expect(StatusReply(json: [:]).state == "unknown")
+    }
+
+    @Test func historyRepliesAndErrorsRoundTrip() throws {
+        let show = ShowReply(workout: ["id": "x"], events: [["kind": "lap"]], source: "gpx", personalBests: [], units: .metric)
+        let shown = try #require(ShowReply(json: try JSON.parse(Array(show.json().serialized().utf8))))
+        #expect(shown.workout["id"]?.stringValue == "x" && shown.events.count == 1 && shown.source == "gpx" && shown.units == .metric)
+        #expect(ShowReply(json: ["ok": true]) == nil, "no workout object: nothing to show")
+        let list = ListReply(json: ListReply(workouts: [["id": "a"], ["id": "b"]], units: .imperial).json())
+        #expect(list.workouts.count == 2 && list.units == .imperial)
+        let e = ProtocolError(code: "not_found", message: "no saved workout x")
+        #expect(ProtocolError(reply: e.reply) == e)
+        #expect(ProtocolError(reply: ["ok": true]) == nil)
+        #expect(ProtocolError(reply: ["ok": false, "error": "old daemon"]) == ProtocolError(code: "error", message: "old daemon"))
+    }
+
+    /// `list` is written straight to bytes (no JSON tree per workout): the same text as the tree.
+    @Test func aListWrittenStraightIsTheSameText() throws {
+        var a = WorkoutSummary(id: WorkoutID(start: Self.start, suffix: 1), activity: .running, startedAt: Self.start)
+        a.distanceMeters = 5000.25
+        a.title = "Tempo \"run\""
+        let b = WorkoutSummary(id: WorkoutID(start: Self.start + 86_400, suffix: 2), activity: .cycling, startedAt: Self.start + 86_400)
+        for summaries in [[], [a], [a, b]] {
+            for units in [Units.imperial, nil] {
+                var w = JSONWriter()
+                ListReply.write(summaries, units: units, to: &w)
+                #expect(String(decoding: w.bytes, as: UTF8.self) == ListReply(workouts: summaries.map { $0.json() }, units: units).json().serialized())
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Testing
+@testable import WorkoutCore
+
+/// index.jsonl lines: what the store writes parses back; damaged, torn and foreign lines are
+/// skipped; a `put` leaves the splits and laps to the workout file.
+@Suite struct IndexRecordTests {
+    static func summary(_ k: Int) -> WorkoutSummary {
+        var s = WorkoutSummary(id: WorkoutID(start: 1_700_000_000 + Double(k) * 3600, suffix: UInt16(k)), activity: .running,
+                               startedAt: 1_700_000_000 + Double(k) * 3600)
+        s.distanceMeters = 5012.5
+        return s
+    }
+
+    @Test func linesParseBackToTheirRecords() {
+        let records: [IndexRecord] = [.put(Self.summary(1)), .del(Self.summary(1).id), .put(Self.summary(2))]
+        let bytes = Array(records.map(\.line).joined().utf8)
+        #expect(IndexRecord.parse(bytes[...]) == records)
+        for r in records { #expect(r.line.hasSuffix("\n") && r.line.filter { $0 == "\n" }.count == 1) }
+    }
+
+    @Test func damagedTornAndForeignLinesAreSkipped() {
+        let good = IndexRecord.put(Self.summary(3))
+        let text = "{\"put\": {\"id\": \"bro\n" + "\n" + "[1,2]\n" + "{\"del\":\"not an id\"}\n" + good.line.dropLast() + "\r\n" + "{\"put\":{\"id\":\"torn"
+        #expect(IndexRecord.parse(Array(text.utf8)[...]) == [good])
+    }
+
+    @Test func aPutLeavesSplitsAndLapsToTheWorkoutFile() {
+        var s = Self.summary(4)
+        s.laps = [LapSummary(index: 1, trigger: .manual, startTime: s.startedAt, endTime: s.startedAt + 60, elapsedSeconds: 60, movingSeconds: 60, distanceMeters: 200)]
+        let back = IndexRecord.parse(Array(IndexRecord.put(s).line.utf8)[...])
+        guard case .put(let read)? = back.first else { Issue.record("no put read back"); return }
+        #expect(read.laps.isEmpty && read.splits.isEmpty)
+        #expect(read.id == s.id && read.distanceMeters == s.distanceMeters)
+    }
+}

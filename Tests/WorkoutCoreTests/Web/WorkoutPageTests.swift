@@ -1,0 +1,61 @@
+import Testing
+@testable import WorkoutCore
+
+@Suite struct WorkoutPageTests {
+    @Test func aRideHasEveryChart() {
+        let w = WebFixtures.ride(points: 7200)
+        var report = WorkoutPage.Report()
+        let html = WebFixtures.text(WorkoutPage(workout: w).render(WebFixtures.context, report: &report))
+        #expect(WebFixtures.charts(html) == ["route", "elevation", "speed", "heartrate", "power", "cadence"])
+        #expect(html.contains("<form class=\"editform\" method=\"post\""))
+        #expect(html.contains("name=\"token\" value=\"form-token\""))
+        for ext in ["gpx", "tcx", "fit"] { #expect(html.contains("/workouts/\(w.id.rawValue).\(ext)")) }
+        #expect(html.contains("Splits") && html.contains("Laps") && html.contains("Time in heart-rate zones") && html.contains("Best efforts"))
+        // Text from the file name is escaped.
+        #expect(html.contains("&lt;b&gt;ride&lt;/b&gt;.fit") && !html.contains("<b>ride</b>"))
+        // No inline style or script: the CSP allows neither.
+        #expect(!html.contains("style=") && !html.contains("<script>") && !html.contains("onclick"))
+        #expect(report.charts.count == 6)
+    }
+
+    /// A 24-hour workout: every chart within its vertex budget, the page under 500 KB, and the
+    /// largest drawing error as measured (docs/web.md states it).
+    @Test func aDayLongWorkoutStaysSmall() {
+        let w = WebFixtures.ride(points: 86_400)
+        var report = WorkoutPage.Report()
+        let page = WorkoutPage(workout: w).render(WebFixtures.context, report: &report)
+        #expect(page.count < 500_000, "\(page.count) bytes")
+        for c in report.charts {
+            #expect(c.vertices <= 2000, "\(c.name): \(c.vertices)")
+        }
+        print("24-hour page: \(page.count) bytes; " + report.charts.map { "\($0.name) \($0.vertices) vertices, max error \(formatFixed($0.maxErrorPixels, decimals: 2)) px" }.joined(separator: "; "))
+    }
+
+    @Test func pacePageForARunAndTimeAxis() {
+        var w = WebFixtures.ride(points: 3000, activity: .running)
+        w.summary.heartRateZoneBounds = []
+        let byTime = WebFixtures.text(WorkoutPage(workout: w, view: WorkoutView(x: .time)).render(WebFixtures.context))
+        #expect(WebFixtures.charts(byTime).contains("pace"))
+        #expect(byTime.contains("data-xf=\"duration\""))
+        let byDistance = WebFixtures.text(WorkoutPage(workout: w).render(WebFixtures.context))
+        #expect(byDistance.contains("data-xf=\"number\" data-xu=\"km\""))
+        // Without zones there is no heart-rate colouring to offer.
+        #expect(!byDistance.contains("colour=hr"))
+    }
+
+    @Test func aWorkoutWithoutPointsShowsItsHeartRateOnly() {
+        var w = WebFixtures.ride(points: 0, activity: .strength)
+        w.heartRate = HeartRateSeries(samples: (0..<600).map { HeartRateSample(time: WebFixtures.start + Double($0), bpm: $0 == 300 ? nil : 100 + $0 % 40) })
+        let html = WebFixtures.text(WorkoutPage(workout: w).render(WebFixtures.context))
+        #expect(WebFixtures.charts(html) == ["heartrate"])
+        #expect(!html.contains(".gpx\""))  // no positions: no GPX download
+    }
+
+    @Test func gapsBreakTheLine() {
+        let w = WebFixtures.ride(points: 7300)  // paused twice
+        let html = WebFixtures.text(WorkoutPage(workout: w).render(WebFixtures.context))
+        let hr = html.components(separatedBy: "data-chart=\"heartrate\"")[1]
+        let line = hr.components(separatedBy: "class=\"line\" d=\"")[1].prefix { $0 != "\"" }
+        #expect(line.filter { $0 == "M" }.count == 3)
+    }
+}

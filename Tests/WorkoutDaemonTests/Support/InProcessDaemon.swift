@@ -1,0 +1,106 @@
+import Foundation
+import Glibc
+import WorkoutCore
+@testable import WorkoutDaemon
+
+/// The whole daemon in the test's process, on a `ManualClock`: real control and feed sockets in
+/// a short temp dir, real journal and store, and a loop the test drives. Time passes only when
+/// the test says (`advance`), so an hour of a workout runs in milliseconds and asserts are exact.
+final class InProcessDaemon {
+    let dir: String
+    let clock: ManualClock
+    let daemon: Daemon
+    let paths: Paths
+    private var feed: Int32 = -1
+
+    init(config: String, clock: ManualClock) throws {
+        var template = Array("/tmp/ip.XXXXXX".utf8CString)
+        guard let p = mkdtemp(&template) else { throw POSIXError(.EIO) }
+        dir = String(cString: p)
+        let env = ["XDG_RUNTIME_DIR": dir + "/r", "XDG_DATA_HOME": dir + "/d", "XDG_STATE_HOME": dir + "/s",
+                   "XDG_CONFIG_HOME": dir + "/c", "HOME": dir]
+        try FileManager.default.createDirectory(atPath: dir + "/r", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(atPath: dir + "/c/workoutd", withIntermediateDirectories: true)
+        let configPath = dir + "/c/workoutd/config.json"
+        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        let loaded = try ConfigLoader.load(path: configPath).get()
+        self.clock = clock
+        paths = Paths(environment: env)
+        daemon = try Daemon(config: loaded, configPath: configPath, paths: paths, environment: env, clock: clock)
+        try daemon.start(handlingSignals: false)
+    }
+
+    deinit {
+        if feed >= 0 { close(feed) }
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    /// Moves the clock (every timer due on the way runs at its own time).
+    func advance(_ seconds: Double) throws { try daemon.loop.advanceTime(by: seconds) }
+
+    /// One request line, one reply: the loop is turned (without moving the clock) until the reply
+    /// is there. Work on other threads (a save) is waited for with `until`.
+    func request(_ line: String) throws -> JSON {
+        let fd = try Self.connect(paths.controlSocket)
+        defer { close(fd) }
+        try Self.send(fd, line + "\n")
+        var got: [UInt8] = []
+        for _ in 0..<2000 {
+            try daemon.loop.runReady()
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = recv(fd, &chunk, chunk.count, Int32(MSG_DONTWAIT))
+            if n > 0 { got += chunk[0..<n] }
+            if let nl = got.firstIndex(of: 10) { return try JSON.parse(Array(got[..<nl])) }
+            usleep(500)
+        }
+        throw POSIXError(.ETIMEDOUT)
+    }
+
+    func status() throws -> JSON { try request(#"{"command":"status"}"#) }
+
+    /// Turns the loop until `condition` holds (for work on other threads), at most `tries` turns.
+    @discardableResult
+    func until(tries: Int = 4000, _ condition: () throws -> Bool) throws -> Bool {
+        for _ in 0..<tries {
+            if try condition() { return true }
+            try daemon.loop.runReady()
+            usleep(500)
+        }
+        return false
+    }
+
+    /// Writes a JSON fix line to the feed socket, dated by the daemon's wall clock now (or
+    /// `time`), `east` metres east of the start, and lets the loop read it.
+    func fix(east: Double, time: Double? = nil) throws {
+        if feed < 0 { feed = try Self.connect(paths.feedSocket) }
+        let t = time ?? clock.wall()
+        let lon = 11.5 + east / (111_320 * cos(48.1 * .pi / 180))
+        try Self.send(feed, #"{"class":"FIX","time":"\#(ISO8601.format(t, fractionDigits: 3))","lat":48.1,"lon":\#(lon),"alt":500,"mode":3,"eph":3}"# + "\n")
+        try daemon.loop.runReady()
+        try daemon.loop.runReady()
+    }
+
+    static func connect(_ path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in path.utf8.enumerated() { raw[i] = b }
+        }
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard rc == 0 else { let e = errno; close(fd); throw POSIXError(POSIXErrorCode(rawValue: e) ?? .EIO) }
+        return fd
+    }
+
+    static func send(_ fd: Int32, _ text: String) throws {
+        let bytes = Array(text.utf8)
+        var off = 0
+        while off < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + off, bytes.count - off, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            off += n
+        }
+    }
+}
