@@ -1,18 +1,22 @@
 import Glibc
 
 /// The one accept loop, for the control and feed sockets: accepts every pending connection
-/// (retrying on EINTR), makes it non-blocking and close-on-exec, and hands it over. Out of
-/// descriptors (EMFILE/ENFILE), a level-triggered `poll` would report the listening socket
-/// ready on every turn and the loop would spin at 100 % of a core: instead the socket is
-/// unwatched, the clients waiting are accepted through a spare descriptor and told `busy`
-/// (`refuse`), `onExhausted` is called once, and accepting is retried every 100 ms until every
-/// waiting client could be accepted again (then `onExhausted` is called with false).
+/// (retrying on EINTR), makes it non-blocking and close-on-exec, and hands it over.
+///
+/// Out of descriptors (EMFILE/ENFILE), `accept` fails and leaves the client waiting, so a
+/// level-triggered `poll` would report the listening socket ready on every turn and the loop
+/// would spin. Instead, every client waiting is accepted through a spare descriptor and told
+/// `busy` (`refuse`), which empties the queue: the socket stays watched, and each client who
+/// connects while descriptors are short is told so at once. Only if the spare itself cannot be
+/// had back (another thread took the descriptor) is the socket unwatched and accepting retried
+/// every 100 ms. `onExhausted` is called once when descriptors run out, and with false when a
+/// client is accepted normally again.
 final class Acceptor {
     private let loop: EventLoop
     private let listenFD: Int32
     private var token: EventLoop.Token = 0
     private var backoff: RepeatingTimer?
-    /// From running out of descriptors until the queue of waiting clients is drained again.
+    /// From running out of descriptors until a client can be accepted normally again.
     private var exhaustion = Exhaustion.none
     private enum Exhaustion { case none, since(Double) }
     /// Held in reserve, closed to accept (and answer) one client when out of descriptors.
@@ -21,6 +25,8 @@ final class Acceptor {
     /// Tells a client accepted through the spare descriptor that we are busy (then closes it).
     var refuse: (Int32) -> Void = { _ = Glibc.close($0) }
     var onExhausted: (_ exhausted: Bool, _ reason: String) -> Void = { _, _ in }
+    /// Clients refused in one turn of the loop at most; the rest are refused on the next turns.
+    static let refusalsPerTurn = 64
 
     init(loop: EventLoop, listenFD: Int32, onClient: @escaping (Int32) -> Void) {
         self.loop = loop
@@ -43,31 +49,53 @@ final class Acceptor {
             let fd = accept(listenFD, nil, nil)
             if fd < 0 {
                 if errno == EINTR { continue }
-                if errno == EMFILE || errno == ENFILE { exhausted(errno); return }
-                // EAGAIN: drained. Every waiting client was accepted: the exhaustion is over.
-                if case .since = exhaustion { exhaustion = .none; onExhausted(false, "") }
+                if errno == EMFILE || errno == ENFILE { exhausted(errno) }
+                // EAGAIN: drained.
                 return
             }
+            // Accepted normally: descriptors are available again.
+            if case .since = exhaustion { exhaustion = .none; onExhausted(false, "") }
             setNonBlockingCloExec(fd)
             onClient(fd)
         }
     }
 
     private func exhausted(_ code: Int32) {
-        for _ in 0..<64 where spareFD >= 0 {
-            Glibc.close(spareFD)
-            let fd = accept(listenFD, nil, nil)
-            spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { break }
-            refuse(fd)
-        }
-        guard backoff == nil else { return }
         if case .none = exhaustion {
             exhaustion = .since(loop.now())
             onExhausted(true, String(cString: strerror(code)))
         }
-        loop.setEvents(token, 0)
-        backoff = loop.every(0.1) { [unowned self] in self.retry() }
+        switch refuseWaiting() {
+        case .drained, .more:
+            // The queue is empty, or the rest are refused on the next turn: no spin either way.
+            return
+        case .noSpare:
+            guard backoff == nil else { return }
+            loop.setEvents(token, 0)
+            backoff = loop.every(0.1) { [unowned self] in self.retry() }
+        }
+    }
+
+    private enum Refusal { case drained, more, noSpare }
+
+    /// Accepts waiting clients through the spare descriptor, one at a time, and refuses them.
+    private func refuseWaiting() -> Refusal {
+        for _ in 0..<Self.refusalsPerTurn {
+            if spareFD < 0 { spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC) }
+            guard spareFD >= 0 else { return .noSpare }
+            Glibc.close(spareFD)
+            let fd = accept(listenFD, nil, nil)
+            let failure = errno
+            // The client holds the spare's slot until it is refused: take the slot back after.
+            if fd >= 0 { refuse(fd) }
+            spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            if fd < 0 {
+                if failure == EINTR { continue }
+                if failure == EMFILE || failure == ENFILE { return .noSpare }
+                return .drained
+            }
+        }
+        return .more
     }
 
     private func retry() {

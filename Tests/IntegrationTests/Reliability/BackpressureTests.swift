@@ -88,15 +88,34 @@ extension ReliabilitySuite {
             for _ in 0..<80 { if let c = try? UnixClient(path: d.controlSocket, timeoutSeconds: 2) { held.append(c) } }
             usleep(300_000)
             let fds = Reliability.fdCount(d.pid)
+            // At most 64 of the 80 could be accepted; every other one is told busy at once, not
+            // left waiting in the queue (regression: only the first waiting client was answered,
+            // so everyone queued behind it, the newcomer included, waited for ever).
+            var told = 0
+            for c in held {
+                var p = pollfd(fd: c.fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&p, 1, 0) == 1, let line = (try? c.readLine()) ?? nil else { continue }
+                if line.contains(#""code":"busy""#) { told += 1 }
+            }
+            Reliability.report("out of descriptors: held clients told busy", "\(told) of \(held.count)")
+            #expect(held.count == 80 && told >= 80 - 64, "every client not accepted is told busy: \(told) of \(held.count)")
             let cpu0 = Self.cpuSeconds(d.pid), t0 = Reliability.monotonic()
-            // A newcomer meanwhile: told busy (through the spare descriptor), or at least not hung.
-            let newcomer = try UnixClient(path: d.controlSocket, timeoutSeconds: 3)
-            try? newcomer.send(#"{"command":"status"}"# + "\n")
-            let answer = (try? newcomer.readLine()) ?? nil
-            newcomer.close()
+            // Newcomers meanwhile: each is answered at once, never left waiting. A descriptor the
+            // daemon held for a moment at start-up may still free one slot, so the first newcomer
+            // may be served; it is then held too, until one is told busy.
+            var answer: String?
+            var newcomers = 0
+            while newcomers < 5 {
+                let newcomer = try UnixClient(path: d.controlSocket, timeoutSeconds: 3)
+                newcomers += 1
+                try? newcomer.send(#"{"command":"status"}"# + "\n")
+                answer = (try? newcomer.readLine()) ?? nil
+                guard let line = answer, line.contains(#""ok":true"#) else { newcomer.close(); break }
+                held.append(newcomer)
+            }
             usleep(2_000_000)
             let cpu = (Self.cpuSeconds(d.pid) - cpu0) / (Reliability.monotonic() - t0)
-            Reliability.report("out of descriptors (ulimit -n 64, 80 clients held)", "\(fds) fds open, daemon CPU \(String(format: "%.1f", cpu * 100)) %, newcomer got \(answer ?? "nothing")")
+            Reliability.report("out of descriptors (ulimit -n 64, 80 clients held)", "\(fds) fds open, daemon CPU \(String(format: "%.1f", cpu * 100)) %, newcomer \(newcomers) got \(answer ?? "nothing")")
             #expect(fds >= 60, "the daemon did run out (\(fds) open)")
             #expect(cpu < 0.2, "no spin on EMFILE: \(cpu * 100) % of a core")
             #expect(answer?.contains(#""code":"busy""#) == true, "\(answer ?? "no answer")")
@@ -107,10 +126,12 @@ extension ReliabilitySuite {
             #expect(try d.request(#"{"command":"status"}"#)["ok"] as? Bool == true)
             d.stop()
             let log = d.stderrText()
-            let told = log.components(separatedBy: "daemon.out_of_descriptors").count - 1
-            Reliability.report("out of descriptors: logged", "\(told) time(s)")
-            #expect(told == 1, "logged once: \(log)")
-            #expect(log.contains("daemon.descriptors_available"))
+            let logged = log.components(separatedBy: "daemon.out_of_descriptors").count - 1
+            Reliability.report("out of descriptors: logged", "\(logged) time(s)")
+            // Once per time it ran out (a slot freed at start-up may end a time early, twice at most),
+            // not once per client refused (over 30 here); every time followed by its end.
+            let available = log.components(separatedBy: "daemon.descriptors_available").count - 1
+            #expect((1...3).contains(logged) && available == logged, "logged \(logged) times, ended \(available): \(log)")
         }
     }
 }
