@@ -109,6 +109,19 @@ final class DaemonHarness: @unchecked Sendable {
         throw HarnessError.notReady(stderrText())
     }
 
+    /// The lines of the daemon's log file (`log.file`) once `condition` holds for them, or as they
+    /// are after `seconds`: a thread of the daemon's own writes them, a moment after the reply
+    /// to the request that logged them (the loop never waits for a log write).
+    func logFileLines(waitingUpTo seconds: Double = 5, until condition: ([Substring]) -> Bool) -> [Substring] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let text = (try? String(contentsOfFile: stateDir + "/workoutd.log", encoding: .utf8)) ?? ""
+            let lines = text.split(separator: "\n")
+            if condition(lines) || Date() >= deadline { return lines }
+            usleep(20_000)
+        }
+    }
+
     /// What the daemon wrote to stderr since the last call: all of it once the daemon has ended.
     func stderrText() -> String {
         guard let drain = stderrDrain else { return "" }
