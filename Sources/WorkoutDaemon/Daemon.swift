@@ -44,6 +44,8 @@ public final class Daemon: @unchecked Sendable {
             }
         }
         let loop = try poller.map { try EventLoop(clock: clock, poller: $0) } ?? EventLoop(clock: clock)
+        var paths = paths
+        paths.historyDir = paths.expandFolder(config.historyDir, environment: environment)
         let context = DaemonContext(loop: loop, config: config, configPath: configPath, paths: paths, environment: environment)
         try PrivateDirectory.prepareOwned(paths.stateDir)
         self.context = context
@@ -110,6 +112,7 @@ public final class Daemon: @unchecked Sendable {
         control.start(listenFD: fd, boundPath: activation.control == nil ? context.paths.controlSocket : nil)
         web.start(activatedFD: activation.web)
         recording.start()
+        history.start()
         if handlingSignals { installSignalHandlers() }
         timers.append(loop.every(1) { [unowned self] in self.secondTick() })
         timers.append(loop.every(context.config.journalFlushSeconds) { [unowned self] in self.recording.flushJournal() })
@@ -177,6 +180,7 @@ public final class Daemon: @unchecked Sendable {
             control.configurationChanged()
             recording.configurationChanged()
             integrations.configurationChanged(changed)
+            history.configurationChanged(changed)
             web.configurationChanged(changed)
             log(DaemonLogEvent.reloaded(changed: changed))
             recording.settingsChanged()
@@ -218,6 +222,7 @@ public final class Daemon: @unchecked Sendable {
         context.notifier.notify(["STOPPING=1", "STATUS=Stopping" + (recording.lifecycle.hasWorkoutInProgress ? "; keeping the workout in progress for the next start" : "")])
         log(DaemonLogEvent.shuttingDown(signal: reason))
         control.stop()
+        history.stop()
         web.stop()
         recording.shutDown()
         shutdown = .draining(deadline: loop.now() + Daemon.saveDrainSeconds)

@@ -24,7 +24,7 @@ enum SaveBenchmark {
         defer { BenchSupport.removeTree(dir) }
         let paths = Paths(environment: ["HOME": dir, "XDG_DATA_HOME": dir + "/d", "XDG_STATE_HOME": dir + "/s", "XDG_RUNTIME_DIR": dir + "/r"])
         let store: HistoryStore
-        do { store = try HistoryStore(paths: paths) } catch { BenchSupport.fail("store: \(error)") }
+        do { store = try HistoryStore(paths: paths, machine: MachineTag(rawValue: "bench")!) } catch { BenchSupport.fail("store: \(error)") }
         var encode: [Double] = [], save: [Double] = []
         var size = 0
         for _ in 0..<runs {

@@ -2,9 +2,10 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 15 item 2: a damaged `index.jsonl` must not hide saved workouts. At start-up the
-/// index is checked against the workout files (names) and rebuilt when they disagree; nothing
-/// is appended to a torn last line.
+/// Issue 15 item 2: a damaged `index.jsonl` must not hide saved workouts. Right after start-up
+/// the index is checked against the workout files (names and stamps, off the event loop) and
+/// what differs is read again; nothing is appended to a torn last line. (Issue 30: the index
+/// lives in the state directory.)
 @Suite(.serialized) struct HistoryIndexTests {
     static func saveWorkouts(_ d: DaemonHarness, _ n: Int) throws {
         for _ in 0..<n {
@@ -20,6 +21,14 @@ import Testing
         (try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []).count
     }
 
+    /// The count listed once it is `n` (the first look at the folder runs just after start-up), or after 10 s.
+    static func listed(_ d: DaemonHarness, becoming n: Int) throws -> Int {
+        let deadline = Date().addingTimeInterval(10)
+        var count = try listed(d)
+        while count != n, Date() < deadline { usleep(20_000); count = try listed(d) }
+        return count
+    }
+
     @Test(arguments: ["cut mid-line", "empty", "10 bytes", "missing"])
     func damagedIndexHidesNoWorkout(_ damage: String) throws {
         let d = try DaemonHarness()
@@ -27,7 +36,7 @@ import Testing
         try Self.saveWorkouts(d, 7)
         #expect(try Self.listed(d) == 7)
         d.stop()
-        let index = d.dataDir + "/index.jsonl"
+        let index = d.stateDir + "/index.jsonl"
         let bytes = try Data(contentsOf: URL(fileURLWithPath: index))
         switch damage {
         case "cut mid-line": try bytes.prefix(bytes.count - 40).write(to: URL(fileURLWithPath: index))
@@ -36,14 +45,14 @@ import Testing
         default: try FileManager.default.removeItem(atPath: index)
         }
         try d.start()
-        let afterDamage = try Self.listed(d)
+        let afterDamage = try Self.listed(d, becoming: 7)
         print("index \(damage): \(afterDamage) of 7 listed after restart")
         #expect(afterDamage == 7, "\(damage): \(afterDamage) of 7 listed")
         // The next save is not appended onto a torn line: it survives another restart.
         try Self.saveWorkouts(d, 1)
         d.stop()
         try d.start()
-        #expect(try Self.listed(d) == 8)
+        #expect(try Self.listed(d, becoming: 8) == 8)
         let text = try String(contentsOfFile: index, encoding: .utf8)
         #expect(text.hasSuffix("\n") && text.split(separator: "\n").count == 8, "one line per workout")
         d.stop()
@@ -58,7 +67,7 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: d.dataDir + "/workouts")
         try FileManager.default.removeItem(atPath: d.dataDir + "/workouts/" + files[0])
         try d.start()
-        #expect(try Self.listed(d) == 1)
+        #expect(try Self.listed(d, becoming: 1) == 1)
         d.stop()
     }
 }

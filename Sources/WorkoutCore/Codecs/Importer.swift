@@ -255,8 +255,8 @@ public enum Importer {
     ///   the file's start and end (else its first and last reading), and a file's outdoor
     ///   activity becomes its indoor counterpart (`indoorCounterpart`).
     public static func workout(from track: Track, activity: ActivityType?, defaultActivity: ActivityType = .other, id suffix: UInt16,
-                               settings: MetricsSettings, source: String) throws(Failure) -> Workout {
-        try imported(from: track, activity: activity, defaultActivity: defaultActivity, id: suffix, settings: settings, source: source).workout
+                               machine: MachineTag? = nil, settings: MetricsSettings, source: String) throws(Failure) -> Workout {
+        try imported(from: track, activity: activity, defaultActivity: defaultActivity, id: suffix, machine: machine, settings: settings, source: source).workout
     }
 
     /// `workout(from:...)` with what the user should know about the file (`ImportedWorkout.warnings`):
@@ -268,8 +268,9 @@ public enum Importer {
     /// The fixes are taken in file order within each file segment, the segments in the order of
     /// their first times: a fix stamped before one already recorded is `out_of_order`, as live
     /// (never reordered into a path that was not travelled), and a warning says so.
+    /// `machine`: this machine's tag, which ends the ID (`WorkoutID.init(start:suffix:machine:)`).
     public static func imported(from track: Track, activity: ActivityType?, defaultActivity: ActivityType = .other, id suffix: UInt16,
-                                settings: MetricsSettings, source: String) throws(Failure) -> ImportedWorkout {
+                                machine: MachineTag? = nil, settings: MetricsSettings, source: String) throws(Failure) -> ImportedWorkout {
         // Times out of sequence with the records around them (a device's bad timestamp), judged
         // in file order as the live path judges a receiver's: such fixes are kept as
         // `time_outlier`, such heart-rate records and distance readings are left out.
@@ -300,7 +301,7 @@ public enum Importer {
             inference = (steps.guess, true)
         }
         let kind = activity ?? fromFile ?? inference.guess?.activity ?? defaultActivity
-        var r = ImportRecorder(id: WorkoutID(start: start, suffix: suffix), activity: kind, start: start, end: end,
+        var r = ImportRecorder(id: WorkoutID(start: start, suffix: suffix, machine: machine), activity: kind, start: start, end: end,
                                settings: track.origin.settings(settings), pauses: track.pauses, lapEnds: track.lapEnds)
         r.reserveCapacity(fixes: order.indices.count, odometerReadings: odometer.count,
                           heartRateSamples: records.count + track.fixes.reduce(0) { $0 + ($1.heartRate != nil ? 1 : 0) })

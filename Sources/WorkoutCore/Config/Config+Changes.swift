@@ -22,6 +22,8 @@ extension Config {
         if habits != new.habits { out.append("habits") }
         if hooks != new.hooks { out.append("hooks") }
         if notifications != new.notifications { out.append("notifications") }
+        if historyDir != new.historyDir { out.append("historyDir") }
+        if importFolders != new.importFolders { out.append("importFolders") }
         if web != new.web { out.append("web") }
         return out
     }

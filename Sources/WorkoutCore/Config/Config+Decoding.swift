@@ -88,6 +88,7 @@ extension Config {
         }
         try decodeHeartRateKeys(&r, into: &c)
         try c.decodeHabitKeys(&r)
+        try c.decodeHistoryKeys(&r)
         try r.finish()
         return c
     }

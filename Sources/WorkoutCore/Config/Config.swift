@@ -35,6 +35,11 @@ public struct Config: Sendable, Equatable {
     /// Programs run on log events (docs/config.md, "Hooks").
     public var hooks: [HookConfig] = []
     public var notifications = NotificationsConfig()
+    /// Where saved workouts live (a folder a sync engine may share between machines). The
+    /// shell expands `$XDG_DATA_HOME/workoutd` and `~/`. Read at start-up (Config+History.swift).
+    public var historyDir = "$XDG_DATA_HOME/workoutd"
+    /// Folders whose new GPX, TCX and FIT files are imported once each.
+    public var importFolders: [String] = []
     /// The web pages (docs/web.md); nil = none.
     public var web: WebConfig? = WebConfig()
 

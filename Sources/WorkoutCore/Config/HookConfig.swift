@@ -20,6 +20,7 @@ public struct NotificationsConfig: Sendable, Equatable {
     /// Send notifications through org.freedesktop.Notifications on the session bus.
     public var desktop: Bool = false
     /// Log event names that become notifications.
-    public var events: [String] = ["habit.at_risk", "streak.at_risk", "streak.best", "habit.best", "record.personal_best", "workout.saved", "gps.signal_lost"]
+    public var events: [String] = ["habit.at_risk", "streak.at_risk", "streak.best", "habit.best", "record.personal_best", "workout.saved", "gps.signal_lost",
+                                   "import.folder"]
     public init() {}
 }

@@ -25,6 +25,8 @@ public struct DesktopNotice: Sendable, Equatable {
         switch name {
         case "streak.best", "habit.best", "record.personal_best":
             return DesktopNotice(kind: "best", summary: name == "record.personal_best" ? "New personal best" : "New best streak", body: message)
+        case "import.folder":
+            return nil  // a notice only when a workout was imported (SyncLogEvent.desktopNotice)
         case "gps.signal_lost", "gps.problem", "workout.save_failed", "journal.write_failed":
             let summary = name == "workout.save_failed" ? "Workout not saved yet" : (name == "journal.write_failed" ? "Recording problem" : "GPS problem")
             return DesktopNotice(kind: "recording", summary: summary, body: message, urgency: .critical)

@@ -1,5 +1,8 @@
-/// A workout's identifier: its UTC start time and a random suffix, e.g. `20261121T093000Z-3f9a`.
-/// Sorting IDs sorts workouts by start; the suffix is an input (the core draws no randomness).
+/// A workout's identifier: its UTC start time, a random suffix and the tag of the machine that
+/// made it, e.g. `20261121T093000Z-3f9a-k3m9xa` (IDs made before machine tags end after the
+/// random part: `20261121T093000Z-3f9a`). Sorting IDs sorts workouts by start; two machines
+/// sharing a history folder never make the same ID (`MachineTag`). The suffix and the tag are
+/// inputs (the core draws no randomness).
 public struct WorkoutID: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible {
     public let rawValue: String
 
@@ -18,6 +21,22 @@ public struct WorkoutID: RawRepresentable, Hashable, Sendable, Comparable, Custo
         self.rawValue = ISO8601.pad(c.year, 4) + ISO8601.pad(c.month, 2) + ISO8601.pad(c.day, 2) + "T"
             + ISO8601.pad(c.hour, 2) + ISO8601.pad(c.minute, 2) + ISO8601.pad(c.second, 2) + "Z-"
             + String(repeating: "0", count: 4 - hex.count) + hex
+    }
+
+    /// The same, followed by `-` and the machine's tag: distinct across machines.
+    public init(start: Double, suffix: UInt16, machine: MachineTag?) {
+        self.init(start: start, suffix: suffix)
+        if let machine { self.init(unchecked: rawValue + "-" + machine.rawValue) }
+    }
+
+    private init(unchecked rawValue: String) { self.rawValue = rawValue }
+
+    /// The tag of the machine that made this ID (`init(start:suffix:machine:)`), nil for IDs
+    /// without one.
+    public var machine: MachineTag? {
+        let parts = rawValue.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].utf8.count == WorkoutID.stampLength, parts[1].utf8.count == 4 else { return nil }
+        return MachineTag(rawValue: String(parts[2]))
     }
 
     /// The same ID for a workout whose start moved to `start` (a simulated track rebased on its

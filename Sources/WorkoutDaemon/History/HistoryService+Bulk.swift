@@ -24,15 +24,7 @@ extension HistoryService {
                     return w.bytes
                 } : []
                 loop.post {
-                    for r in group {
-                        switch r.kind {
-                        case .imported:
-                            self.log(DaemonLogEvent.imported(file: r.file, id: r.id?.rawValue ?? ""))
-                            for w in r.warnings { self.log(HistoryLogEvent.importWarning(file: r.file, id: r.id?.rawValue, warning: w)) }
-                        case .duplicate: break
-                        case .error: self.log(DaemonLogEvent.importFailed(file: r.file, reason: r.error ?? ""))
-                        }
-                    }
+                    self.logImportResults(group)
                     for l in lines { pending.send(event: l) }
                 }
             }
@@ -56,6 +48,19 @@ extension HistoryService {
             }
         }
         return .pending(pending)
+    }
+
+    /// The log lines of an import's results (each file imported or failed, and its warnings).
+    func logImportResults(_ group: [ImportBatch.Result]) {
+        for r in group {
+            switch r.kind {
+            case .imported:
+                log(DaemonLogEvent.imported(file: r.file, id: r.id?.rawValue ?? ""))
+                for w in r.warnings { log(HistoryLogEvent.importWarning(file: r.file, id: r.id?.rawValue, warning: w)) }
+            case .duplicate: break
+            case .error: log(DaemonLogEvent.importFailed(file: r.file, reason: r.error ?? ""))
+            }
+        }
     }
 
     /// `export`: the file encoded on the worker and written into the client's descriptor, or

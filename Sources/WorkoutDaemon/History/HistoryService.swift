@@ -21,8 +21,13 @@ final class HistoryService: @unchecked Sendable {
     /// Test hook (`WORKOUTD_TEST_HOLD_READS`): while this file exists, `list` and `show` wait
     /// before they read (a slow disk, a huge workout), so a test can show the loop goes on.
     let holdReads: String?
-    /// An import finished (the service manager's STATUS line shows the new count).
+    /// An import finished, or workouts changed by another hand (the service manager's STATUS
+    /// line shows the new count).
     var onImported: () -> Void = {}
+    /// Follows the history folder as files change by another hand (`HistoryStore+Sync.swift`).
+    var sync: HistorySync?
+    /// Watches `importFolders`.
+    var importFolders: ImportFolders?
 
     init(context: DaemonContext) throws {
         self.context = context
@@ -31,7 +36,9 @@ final class HistoryService: @unchecked Sendable {
             // Test hook: while this file exists, saves fail as on a full disk.
             faults = { access(flag, F_OK) == 0 ? SystemError("write (test hook \(flag))", code: ENOSPC) : nil }
         }
-        let store = try HistoryStore(paths: context.paths, faultInjector: faults)
+        let clock = context.loop.clock  // revisions are dated by the loop's clock (a test's ManualClock drives it)
+        let store = try HistoryStore(paths: context.paths, machine: MachineIdentity.tag(at: context.paths.machineFile),
+                                     host: MachineIdentity.hostName(), clock: { clock.wall() }, faultInjector: faults)
         self.store = store
         holdReads = context.testHooks ? context.environment["WORKOUTD_TEST_HOLD_READS"] : nil
         bulk = BulkWorker(idleSeconds: HistoryStore.recentIdleSeconds) { store.forgetRecent() }

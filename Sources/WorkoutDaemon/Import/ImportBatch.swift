@@ -166,7 +166,8 @@ struct ImportBatch: Sendable {
                 for track in tracks {
                     workouts.append(Swift.Result { () throws(Importer.Failure) in
                         try Importer.imported(from: track, activity: activity, defaultActivity: batch.defaultActivity,
-                                              id: UInt16.random(in: 0...UInt16.max), settings: batch.settings, source: "imported:" + name)
+                                              id: UInt16.random(in: 0...UInt16.max), machine: store.machine, settings: batch.settings,
+                                              source: "imported:" + name)
                     })
                 }
             case .fit(let fit, let name):
@@ -174,7 +175,7 @@ struct ImportBatch: Sendable {
                 do {
                     workouts = try FITImport.workouts(fit, fileName: name, activity: activity, defaultActivity: batch.defaultActivity,
                                                       settings: batch.settings, source: "imported:" + name,
-                                                      suffix: { UInt16.random(in: 0...UInt16.max) }).map { .success($0) }
+                                                      machine: store.machine, suffix: { UInt16.random(in: 0...UInt16.max) }).map { .success($0) }
                 } catch {
                     return [.result(Result(file: item.file, kind: .error, id: nil, activity: nil, error: error.description))]
                 }
@@ -219,8 +220,7 @@ struct ImportBatch: Sendable {
     final class CommitGroups: Sendable {
         struct Group {
             var results: [Result] = []
-            var written: [WorkoutSummary] = []
-            var files: [Int32] = []
+            var files: [HistoryStore.Unsynced] = []
             var last: RecordedWorkout?
             var start: Double?
         }
@@ -247,13 +247,12 @@ struct ImportBatch: Sendable {
                     do {
                         g.files.append(try store.writeUnsynced(w))
                         if keep { g.last = w }
-                        g.written.append(w.summary)
                         g.results.append(r)
                     } catch {
                         g.results.append(Result(file: r.file, kind: .error, id: nil, activity: nil, error: "saving: \(error)"))
                     }
                 }
-                return g.written.count >= ImportBatch.groupSize || clock.monotonic() - (g.start ?? 0) >= maxAge
+                return g.files.count >= ImportBatch.groupSize || clock.monotonic() - (g.start ?? 0) >= maxAge
             }
             if full { flush() }
         }
@@ -272,7 +271,7 @@ struct ImportBatch: Sendable {
             let recent = g.last.flatMap { $0.points.count <= RecentWorkout.maxPoints ? $0.workout : nil }
             do {
                 // Files removed to make room (the disk ran out) are reported alone.
-                let dropped = try store.commit(g.written, files: g.files, recent: recent)
+                let dropped = try store.commit(g.files, recent: recent)
                 for k in g.results.indices where g.results[k].kind == .imported {
                     guard let id = g.results[k].id, let why = dropped[id] else { continue }
                     g.results[k] = Result(file: g.results[k].file, kind: .error, id: nil, activity: nil, error: "saving: \(why)")

@@ -95,7 +95,7 @@ final class RecordingService: @unchecked Sendable {
     }
 
     private func newWorkoutID(_ t: Double) -> WorkoutID {
-        WorkoutID(start: t, suffix: UInt16.random(in: 0...UInt16.max))
+        WorkoutID(start: t, suffix: UInt16.random(in: 0...UInt16.max), machine: store.machine)
     }
 
     // MARK: - Performing the core's actions

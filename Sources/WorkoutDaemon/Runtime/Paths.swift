@@ -8,10 +8,21 @@ public struct Paths: Sendable, Equatable {
     public var feedSocket: String
     public var dataDir: String
     public var stateDir: String
+    /// Where saved workouts and the trash live (config `historyDir`, default `dataDir`); a
+    /// sync engine may share it between machines. Nothing of this machine's alone is kept in
+    /// it: the index, journal and caches are in `stateDir`.
+    public var historyDir: String
 
-    public var workoutsDir: String { dataDir + "/workouts" }
-    public var trashDir: String { dataDir + "/trash" }
-    public var indexFile: String { dataDir + "/index.jsonl" }
+    public var workoutsDir: String { historyDir + "/workouts" }
+    public var trashDir: String { historyDir + "/trash" }
+    /// This machine's index of `workoutsDir` (docs/storage.md).
+    public var indexFile: String { stateDir + "/index.jsonl" }
+    /// Where versions before `historyDir` kept the index (taken over at start-up).
+    public var legacyIndexFile: String { historyDir + "/index.jsonl" }
+    /// This machine's tag (`MachineTag`), drawn at the first start.
+    public var machineFile: String { stateDir + "/machine" }
+    /// The files of `importFolders` already imported (`ImportedFiles`).
+    public var importedFilesFile: String { stateDir + "/imported-files.jsonl" }
     public var journalFile: String { stateDir + "/current.journal" }
     public var logFile: String { stateDir + "/workoutd.log" }
 
@@ -34,6 +45,21 @@ public struct Paths: Sendable, Equatable {
         feedSocket = runtime + "/feed.sock"
         dataDir = data + "/workoutd"
         stateDir = state + "/workoutd"
+        historyDir = dataDir
+    }
+
+    /// Expands a configured folder: `~/` is `$HOME`, `$XDG_DATA_HOME/workoutd` the data
+    /// directory; anything else is taken as written (the config requires absolute paths).
+    public func expandFolder(_ path: String, environment env: [String: String]) -> String {
+        let key = "$XDG_DATA_HOME/workoutd"
+        if path == key || path.hasPrefix(key + "/") { return dataDir + path.dropFirst(key.count) }
+        if path == "~" || path.hasPrefix("~/") {
+            let home = env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+            return home + path.dropFirst(1)
+        }
+        var p = path
+        while p.count > 1, p.hasSuffix("/") { p.removeLast() }
+        return p
     }
 
     /// Expands `$XDG_RUNTIME_DIR/workoutd` in a configured feed socket path.

@@ -2,26 +2,50 @@ import Glibc
 import Synchronization
 import WorkoutCore
 
-/// Saved workouts: one native file per workout under `workouts/`, plus `index.jsonl` (one
-/// summary line per change) so listing and start-up read one small file instead of every
-/// workout. Deleting moves the file to `trash/` (undoable with `undelete`). Thread-safe: the
-/// saver thread and the main loop both use it.
+/// Saved workouts: one native file per workout under the history folder's `workouts/`
+/// (`historyDir`, which a sync engine may share between machines), and this machine's index of
+/// them (`index.jsonl` in the state directory: one line per change) so listing and start-up
+/// read one small file instead of every workout. What is listed is the `HistoryCatalog`: one
+/// version of each workout, copies of one imported recording once. Deleting moves a workout's
+/// files to `trash/` (undoable with `undelete`). Files changed by another hand (a sync engine)
+/// are applied by `HistorySync` (`HistoryStore+Sync.swift`). Thread-safe: the saver, the bulk
+/// worker, the sync queue and the main loop all use it.
 public final class HistoryStore: Sendable {
     public let paths: Paths
-    let state: Mutex<SavedSummaries>
+    /// This machine: its tag goes into new IDs and every revision written here.
+    public let machine: MachineTag
+    /// This machine's host name, in revisions (for people reading logs).
+    let host: String
+    /// The wall clock that dates revisions.
+    let clock: @Sendable () -> Double
+    let state: Mutex<HistoryCatalog>
+    /// Names in `workouts/` this daemon is writing or moving now: the sync watcher leaves them
+    /// to the writer (which records them itself).
+    let busy = Mutex<Set<String>>([])
+    /// Lines in the index file (`compactIndexIfLarge`). Held while the index is written and the
+    /// catalog changed with it (then `state` is taken inside), so a compaction never misses a
+    /// line.
+    let indexLines: Mutex<IndexState>
     /// The workout an import saved last (`RecentWorkout`), for an export right after it.
     let recent = Mutex<RecentWorkout?>(nil)
     /// Test hook: when this returns an error, writes fail with it (full disk, read-only ...).
     let faultInjector: (@Sendable () -> SystemError?)?
 
-    public init(paths: Paths, faultInjector: (@Sendable () -> SystemError?)? = nil) throws {
+    public init(paths: Paths, machine: MachineTag, host: String = "", clock: @escaping @Sendable () -> Double = HistoryStore.wallClock,
+                faultInjector: (@Sendable () -> SystemError?)? = nil) throws {
         self.paths = paths
+        self.machine = machine
+        self.host = host
+        self.clock = clock
         self.faultInjector = faultInjector
-        try PrivateDirectory.prepareOwned(paths.dataDir)
+        try PrivateDirectory.prepareOwned(paths.stateDir)
+        try PrivateDirectory.prepareOwned(paths.historyDir)
         try makeDirectories(paths.workoutsDir)
         try makeDirectories(paths.trashDir)
         removedAtStartup = HistoryStore.removeStaleTemporaryFiles(paths)
-        state = Mutex(SavedSummaries(HistoryStore.loadIndex(paths)))
+        let loaded = HistoryIndex.load(paths)
+        state = Mutex(loaded.catalog)
+        indexLines = Mutex(IndexState(lines: loaded.lines, rewrite: loaded.rewrite, legacy: loaded.legacy))
     }
 
     /// Temporary files of a killed daemon removed at start-up (`StaleTemporaryFiles`).
@@ -37,109 +61,109 @@ public final class HistoryStore: Sendable {
         return removed
     }
 
-    /// Reads the index. Lines: `{"put": SUMMARY}` or `{"del": ID}`; a damaged line is skipped.
-    /// The index is then checked against the workout files (names only, one `readdir`): when a
-    /// file is missing from it, it lists a workout whose file is gone, or its last line is torn,
-    /// it is rebuilt (see `rebuildIndex`), so no saved workout is hidden and nothing is ever
-    /// appended to a torn line.
-    static func loadIndex(_ paths: Paths) -> [WorkoutID: WorkoutSummary] {
-        let files = workoutFileIDs(paths)
-        guard let bytes = try? readFile(paths.indexFile) else { return rebuildIndex(paths, keeping: [:], files: files) }
-        var map: [WorkoutID: WorkoutSummary] = [:]
-        for record in IndexRecord.parseAll(bytes, pieces: IndexRecord.threads(for: bytes.count)) {
-            switch record {
-            case .put(let s): map[s.id] = s
-            case .del(let id): map[id] = nil
-            }
-        }
-        let torn = bytes.last.map { $0 != 10 } ?? false
-        if !torn, map.count == files.count, map.keys.allSatisfy({ files.contains($0.rawValue) }) { return map }
-        return rebuildIndex(paths, keeping: map, files: files)
+    /// The wall clock (revisions are dated by it).
+    public static func wallClock() -> Double { SystemClock().wall() }
+
+    /// The path of a workout's own file (`<id>.json`), where saves and edits write.
+    public func path(of id: WorkoutID) -> String { paths.workoutsDir + "/" + HistoryFileName.of(id) }
+
+    /// The path of the file listed for a workout (its own file, or a sync engine's conflict
+    /// copy holding the newer edit).
+    func listedPath(of id: WorkoutID) -> String {
+        paths.workoutsDir + "/" + (state.withLock { $0.file(of: id) } ?? HistoryFileName.of(id))
     }
 
-    /// The IDs of the files in `workouts/` (`<id>.json`).
-    static func workoutFileIDs(_ paths: Paths) -> Set<String> {
-        var ids: Set<String> = []
-        guard let dir = opendir(paths.workoutsDir) else { return ids }
-        defer { closedir(dir) }
-        while let e = readdir(dir) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            if name.hasSuffix(".json"), name.count > 5 { ids.insert(String(name.dropLast(5))) }
-        }
-        return ids
-    }
-
-    /// Rebuilds the index: the summaries of `keeping` whose file exists, plus every other
-    /// workout file read whole; the new index replaces the old one atomically.
-    static func rebuildIndex(_ paths: Paths, keeping: [WorkoutID: WorkoutSummary], files: Set<String>) -> [WorkoutID: WorkoutSummary] {
-        var map = keeping.filter { files.contains($0.key.rawValue) }
-        let listed = Set(map.keys.map(\.rawValue))
-        for id in files.sorted() where !listed.contains(id) {
-            guard let bytes = try? readFile(paths.workoutsDir + "/" + id + ".json"),
-                  let w = try? WorkoutFile.decode(bytes) else { continue }
-            map[w.id] = w.summary
-        }
-        let lines = map.values.sorted { $0.startedAt < $1.startedAt }.map(HistoryStore.indexLine(put:)).joined()
-        if !map.isEmpty || (try? readFile(paths.indexFile))?.isEmpty == false {
-            try? AtomicFile.write(Array(lines.utf8), to: paths.indexFile)
-        }
-        return map
-    }
-
-    static func indexLine(put s: WorkoutSummary) -> String { IndexRecord.put(s).line }
-
-    public func path(of id: WorkoutID) -> String { paths.workoutsDir + "/" + id.rawValue + ".json" }
+    /// When and where a file written now was written.
+    func newRevision() -> Revision { Revision(editedAt: clock(), machine: machine, host: host) }
 
     /// Writes a workout durably, then records it in the index. Safe from any thread.
     public func save(_ workout: Workout) throws {
-        forgetRecent()
-        if let e = faultInjector?() { throw e }
-        try AtomicFile.write(WorkoutFile.encode(workout), to: path(of: workout.id))
-        try record(workout.summary)
+        let revision = newRevision()
+        try write(workout.summary, source: workout.source, revision: revision, WorkoutFile.encode(workout, revision: revision))
     }
 
     /// The same for a workout just recorded (encoded straight from the recorder's point store).
     public func save(_ workout: RecordedWorkout) throws {
+        let revision = newRevision()
+        try write(workout.summary, source: workout.source, revision: revision, WorkoutFile.encode(workout, revision: revision))
+    }
+
+    private func write(_ summary: WorkoutSummary, source: String, revision: Revision, _ bytes: @autoclosure () -> [UInt8]) throws {
         forgetRecent()
         if let e = faultInjector?() { throw e }
-        try AtomicFile.write(WorkoutFile.encode(workout), to: path(of: workout.id))
-        try record(workout.summary)
+        let file = HistoryFileName.of(summary.id)
+        try whileBusy([file]) {
+            try AtomicFile.write(bytes(), to: path(of: summary.id))
+            guard let stamp = HistoryStore.stamp(path(of: summary.id)) else { throw SystemError.last("stat \(path(of: summary.id))") }
+            try record([WorkoutVersion(file: file, summary: summary, revision: revision, imported: HistoryStore.isImported(source), stamp: stamp)],
+                       sync: true)
+        }
     }
 
-    private func record(_ summary: WorkoutSummary) throws {
-        try appendIndex(HistoryStore.indexLine(put: summary))
-        state.withLock { $0[summary.id] = summary }
+    /// Runs `body` with `files` marked as being written by this daemon.
+    func whileBusy<T>(_ files: [String], _ body: () throws -> T) throws -> T {
+        busy.withLock { $0.formUnion(files) }
+        defer { busy.withLock { $0.subtract(files) } }
+        return try body()
     }
 
-    func appendIndex(_ line: String) throws {
+    /// Lists versions just written (index lines appended in one write, then the catalog).
+    func record(_ versions: [WorkoutVersion], sync: Bool) throws {
+        var lines = ""
+        for v in versions { lines += IndexRecord.line(put: v) }
+        _ = try changeIndexed(lines, lineCount: versions.count, sync: sync) { c in for v in versions { _ = c.put(v) } }
+    }
+
+    /// Appends `text` (`lineCount` lines) to the index (with an fsync when `sync`), then applies
+    /// the same change to the catalog; one at a time.
+    func changeIndexed<T>(_ text: String, lineCount: Int, sync: Bool, _ change: (inout HistoryCatalog) -> T) throws -> T {
         if let e = faultInjector?() { throw e }
-        let fd = open(paths.indexFile, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw SystemError.last("open \(paths.indexFile)") }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw SystemError.last("stat \(paths.indexFile)") }
-        var written = 0
-        var failure: SystemError?
-        Array(line.utf8).withUnsafeBytes { raw in
-            do throws(SystemError) { try writeAll(fd, raw, progress: &written) } catch { failure = SystemError("write \(paths.indexFile)", code: error.code) }
+        return try indexLines.withLock { index in
+            if lineCount > 0 {
+                let fd = open(paths.indexFile, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+                guard fd >= 0 else { throw SystemError.last("open \(paths.indexFile)") }
+                defer { close(fd) }
+                var st = stat()
+                guard fstat(fd, &st) == 0 else { throw SystemError.last("stat \(paths.indexFile)") }
+                var written = 0
+                var failure: SystemError?
+                Array(text.utf8).withUnsafeBytes { raw in
+                    do throws(SystemError) { try writeAll(fd, raw, progress: &written) } catch { failure = SystemError("write \(paths.indexFile)", code: error.code) }
+                }
+                if let failure {
+                    // Whole lines or nothing: what a full disk let through is cut off again, so the
+                    // next append does not glue its line onto half of this one.
+                    if written > 0 { _ = ftruncate(fd, st.st_size) }
+                    throw failure
+                }
+                if sync { guard fsync(fd) == 0 else { throw SystemError.last("fsync \(paths.indexFile)") } }
+                index.lines += lineCount
+            }
+            return state.withLock { change(&$0) }
         }
-        if let failure {
-            // Whole lines or nothing: what a full disk let through is cut off again, so the next
-            // append does not glue its line onto half of this one.
-            if written > 0 { _ = ftruncate(fd, st.st_size) }
-            throw failure
-        }
-        guard fsync(fd) == 0 else { throw SystemError.last("fsync \(paths.indexFile)") }
     }
 
-    /// How many workouts are saved (without copying or sorting them).
-    public var count: Int { state.withLock { $0.count } }
+    /// The stamp of the file at `path` (nil: gone, or not a regular file).
+    static func stamp(_ path: String) -> FileStamp? {
+        var st = stat()
+        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        return stamp(st)
+    }
+
+    static func stamp(_ st: stat) -> FileStamp {
+        FileStamp(inode: UInt64(st.st_ino), size: Int64(st.st_size), modifiedSeconds: Int64(st.st_mtim.tv_sec), modifiedNanoseconds: Int64(st.st_mtim.tv_nsec))
+    }
+
+    static func isImported(_ source: String) -> Bool { source.hasPrefix("imported:") }
+
+    /// How many workouts are listed (without copying or sorting them).
+    public var count: Int { state.withLock { $0.listed.count } }
 
     public func summaries() -> [WorkoutSummary] {
-        state.withLock { Array($0.values) }.sorted { $0.startedAt < $1.startedAt }
+        state.withLock { Array($0.listed.values) }.sorted { $0.startedAt < $1.startedAt }
     }
 
-    public func summary(_ id: WorkoutID) -> WorkoutSummary? { state.withLock { $0[id] } }
+    public func summary(_ id: WorkoutID) -> WorkoutSummary? { state.withLock { $0.listed[id] } }
 
     public func list(_ f: ListFilter) -> [WorkoutSummary] {
         var out = summaries().filter { s in
@@ -152,33 +176,54 @@ public final class HistoryStore: Sendable {
 
     public func load(_ id: WorkoutID) throws -> Workout {
         if let w = recentWorkout(id) { return w }
-        let bytes = try readFile(path(of: id))
+        let path = listedPath(of: id)
+        let bytes = try readFile(path)
         do { return try WorkoutFile.decode(bytes) } catch {
-            throw StoreError.damaged(path(of: id), error.description)
+            throw StoreError.damaged(path, error.description)
         }
     }
 
-    /// Moves the workout to the trash (undoable).
+    /// Moves the workout to the trash (undoable): its file, the versions a sync engine kept
+    /// aside, and the copies of it hidden from the list, so that none of them takes its place
+    /// here or on another machine sharing the folder (where the files disappear as well).
     public func delete(_ id: WorkoutID) throws {
         guard summary(id) != nil else { throw StoreError.notFound(id) }
         forgetRecent()
-        guard rename(path(of: id), paths.trashDir + "/" + id.rawValue + ".json") == 0 else { throw SystemError.last("move \(id) to trash") }
-        try appendIndex(IndexRecord.del(id).line)
-        state.withLock { $0[id] = nil }
+        let files = state.withLock { $0.files(of: id) }
+        try whileBusy(files) {
+            var moved: [(String, WorkoutID)] = []
+            var failure: SystemError?
+            for f in files {
+                guard let owner = HistoryFileName(f).workoutID else { continue }
+                if rename(paths.workoutsDir + "/" + f, paths.trashDir + "/" + f) == 0 || errno == ENOENT {
+                    moved.append((f, owner))
+                } else if failure == nil {
+                    failure = SystemError.last("move \(f) to trash")
+                }
+            }
+            if !moved.isEmpty {
+                _ = try changeIndexed(moved.map { IndexRecord.line(delete: $0.0) }.joined(), lineCount: moved.count, sync: true) { c in
+                    for (f, _) in moved { _ = c.remove(file: f) }
+                }
+            }
+            if let failure { throw failure }
+        }
     }
 
     /// Brings a deleted workout back from the trash.
     public func undelete(_ id: WorkoutID) throws {
-        let trashed = paths.trashDir + "/" + id.rawValue + ".json"
+        let file = HistoryFileName.of(id)
+        let trashed = paths.trashDir + "/" + file
         guard access(trashed, F_OK) == 0 else { throw StoreError.notInTrash(id) }
         forgetRecent()
-        let w: Workout
-        do { w = try WorkoutFile.decode(try readFile(trashed)) } catch let e as WorkoutFile.DecodeError {
-            throw StoreError.damaged(trashed, e.description)
+        let head: WorkoutFile.Head
+        do { head = try HistoryReader.head(path: trashed) } catch { throw StoreError.damaged(trashed, error.description) }
+        try whileBusy([file]) {
+            guard rename(trashed, path(of: id)) == 0 else { throw SystemError.last("restore \(id) from trash") }
+            guard let stamp = HistoryStore.stamp(path(of: id)) else { throw SystemError.last("stat \(path(of: id))") }
+            try record([WorkoutVersion(file: file, summary: head.summary, revision: head.revision, imported: HistoryStore.isImported(head.source),
+                                       stamp: stamp)], sync: true)
         }
-        guard rename(trashed, path(of: id)) == 0 else { throw SystemError.last("restore \(id) from trash") }
-        try appendIndex(HistoryStore.indexLine(put: w.summary))
-        state.withLock { $0[id] = w.summary }
     }
 }
 

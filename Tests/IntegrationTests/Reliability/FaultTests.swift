@@ -44,7 +44,7 @@ extension ReliabilitySuite {
             let file = d.dataDir + "/workouts/\(id).json"
             let saved = try DaemonHarness.parse(String(contentsOfFile: file, encoding: .utf8))
             #expect(((saved["points"] as? [Any])?.count ?? 0) >= 5, "the saved file holds the fixes")
-            let index = (try? String(contentsOfFile: d.dataDir + "/index.jsonl", encoding: .utf8)) ?? ""
+            let index = (try? String(contentsOfFile: d.stateDir + "/index.jsonl", encoding: .utf8)) ?? ""
             #expect(index.contains(id), "indexed")
             let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: d.dataDir + "/workouts")) ?? []).filter { !$0.hasSuffix(".json") }
             #expect(leftovers.isEmpty, "no temporary files left behind: \(leftovers)")

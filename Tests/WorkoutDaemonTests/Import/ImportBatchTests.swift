@@ -51,7 +51,7 @@ import WorkoutCore
         let file = dir + "/tri.fit"
         try Data(Self.multisport(records: 30, sessions: [(1, 0, 9), (3, 10, 14), (2, 15, 29)])).write(to: URL(fileURLWithPath: file))
         let paths = Paths(environment: ["HOME": dir, "XDG_DATA_HOME": dir + "/d", "XDG_STATE_HOME": dir + "/s", "XDG_RUNTIME_DIR": dir + "/r"])
-        let store = try HistoryStore(paths: paths)
+        let store = try HistoryStore(paths: paths, machine: MachineTag(rawValue: "test")!)
         let batch = ImportBatch(items: [ImportBatch.Item(source: .path(file), file: file, activity: nil, title: nil)],
                                 activity: nil, settings: MetricsSettings())
         var results: [ImportBatch.Result] = []
@@ -100,8 +100,10 @@ import WorkoutCore
             try Self.gpx(start: k * 3600, points: 40).write(toFile: file, atomically: false, encoding: .utf8)
             items.append(ImportBatch.Item(source: .path(file), file: file, activity: .running, title: nil))
         }
-        let paths = Paths(environment: ["HOME": disk.path, "XDG_DATA_HOME": disk.path + "/d", "XDG_STATE_HOME": src + "/s", "XDG_RUNTIME_DIR": src + "/r"])
-        let store = try HistoryStore(paths: paths)
+        // The history and the state dir (its index) on the same nearly full disk.
+        let paths = Paths(environment: ["HOME": disk.path, "XDG_DATA_HOME": disk.path + "/d", "XDG_STATE_HOME": disk.path + "/s", "XDG_RUNTIME_DIR": src + "/r"])
+        let machine = MachineTag(rawValue: "test")!
+        let store = try HistoryStore(paths: paths, machine: machine)
         var vfs = statvfs()
         statvfs(disk.path, &vfs)
         let free = Int(vfs.f_bavail) * Int(vfs.f_bsize)
@@ -120,8 +122,8 @@ import WorkoutCore
         #expect(imported.count >= 20, "the files that fit are imported (before: 0)")
         #expect(errors.allSatisfy { $0.error?.contains("No space left on device") == true })
         #expect(store.count == imported.count)
-        let onDisk = HistoryStore.workoutFileIDs(paths)
+        let onDisk = Set(try FileManager.default.contentsOfDirectory(atPath: paths.workoutsDir).filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) })
         #expect(onDisk == Set(imported.compactMap { $0.id?.rawValue }), "every imported file is there, no other")
-        #expect(try HistoryStore(paths: paths).count == imported.count, "and listed after a restart")
+        #expect(try HistoryStore(paths: paths, machine: machine).count == imported.count, "and listed after a restart")
     }
 }

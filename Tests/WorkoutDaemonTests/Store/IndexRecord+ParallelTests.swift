@@ -15,7 +15,10 @@ import WorkoutCore
                                    startedAt: 1_700_000_000 + Double(k) * 3600)
             s.distanceMeters = Double(rng.next() % 100_000) / 10
             ids.append(s.id)
-            var line = HistoryStore.indexLine(put: s)
+            let stamp = FileStamp(inode: UInt64(k), size: 1000 + Int64(k), modifiedSeconds: 1_700_000_000 + Int64(k), modifiedNanoseconds: 5)
+            let revision = k % 3 == 0 ? nil : Revision(editedAt: 1_700_000_000 + Double(k), machine: MachineTag(rawValue: "abcdef")!, host: "pi")
+            var line = IndexRecord.line(put: WorkoutVersion(file: HistoryFileName.of(s.id), summary: s, revision: revision, imported: k % 2 == 0, stamp: stamp))
+            if k % 11 == 5 { line = #"{"put":"# + s.json().serialized() + "}\n" }  // written before stamps
             if k % 7 == 3 { line = String(line.dropLast()) + "\r\n" }
             text += line
             switch rng.next() % 20 {
@@ -32,8 +35,8 @@ import WorkoutCore
     static func describe(_ records: [IndexRecord]) -> [String] {
         records.map { r in
             switch r {
-            case .put(let s): return "put \(s.id.rawValue) \(s.activity.rawValue) \(s.distanceMeters)"
-            case .del(let id): return "del \(id.rawValue)"
+            case .put(let e): return "put \(e.file) \(e.summary.activity.rawValue) \(e.summary.distanceMeters) \(String(describing: e.stamp)) \(String(describing: e.revision)) \(e.imported)"
+            case .del(let file): return "del \(file)"
             }
         }
     }
@@ -63,6 +66,31 @@ import WorkoutCore
                 #expect(!a.isEmpty && bytes[a.upperBound - 1] == 10, "a piece must end just after a newline")
             }
         }
+    }
+
+    /// A line carries the version's file, stamp, revision and import flag; a line written
+    /// before them reads as the workout's own file, unstamped.
+    @Test func versionLinesRoundTrip() {
+        var s = WorkoutSummary(id: WorkoutID(start: 1_700_000_000, suffix: 7, machine: MachineTag(rawValue: "k3m9xa")!), activity: .cycling, startedAt: 1_700_000_000)
+        s.distanceMeters = 1234.5
+        let copy = String(HistoryFileName.of(s.id).dropLast(5)) + ".sync-conflict-20261122-101500-ABCDEF7.json"
+        let v = WorkoutVersion(file: copy, summary: s, revision: Revision(editedAt: 1_700_000_100.25, machine: MachineTag(rawValue: "zzzzzz")!, host: "laptop"),
+                               imported: true, stamp: FileStamp(inode: 123_456_789, size: 42, modifiedSeconds: 1_700_000_100, modifiedNanoseconds: 250_000_000))
+        let records = IndexRecord.parse(Array((IndexRecord.line(put: v) + IndexRecord.line(delete: copy) + #"{"put":{"id":"\#(s.id.rawValue)","activity":"running","startedAt":"2023-11-14T22:13:20Z"}}"# + "\n" + #"{"del":"\#(s.id.rawValue)"}"# + "\n").utf8)[...])
+        #expect(records.count == 4)
+        guard records.count == 4, case .put(let e) = records[0], case .del(let gone) = records[1], case .put(let old) = records[2], case .del(let oldGone) = records[3] else { return }
+        #expect(e.file == copy && e.stamp == v.stamp && e.revision == v.revision && e.imported && e.summary.distanceMeters == 1234.5)
+        #expect(gone == copy)
+        #expect(old.file == HistoryFileName.of(s.id) && old.stamp == nil && old.revision == nil && !old.imported)
+        #expect(oldGone == HistoryFileName.of(s.id))
+    }
+
+    /// A line whose file name does not hold its summary's workout is dropped.
+    @Test func aLineNamingAnotherWorkoutsFileIsDropped() {
+        let s = WorkoutSummary(id: WorkoutID(start: 1_700_000_000, suffix: 7), activity: .cycling, startedAt: 1_700_000_000)
+        let v = WorkoutVersion(file: "20200101T000000Z-0001.json", summary: s, revision: nil, imported: false,
+                               stamp: FileStamp(inode: 1, size: 1, modifiedSeconds: 1, modifiedNanoseconds: 0))
+        #expect(IndexRecord.parse(Array(IndexRecord.line(put: v).utf8)[...]).isEmpty)
     }
 
     @Test func smallIndexesStayOnOneThread() {

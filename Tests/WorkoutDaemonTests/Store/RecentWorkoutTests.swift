@@ -30,7 +30,7 @@ struct RecentWorkoutTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wrw.\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let paths = Paths(environment: ["HOME": dir, "XDG_DATA_HOME": dir + "/d", "XDG_STATE_HOME": dir + "/s", "XDG_RUNTIME_DIR": dir + "/r"])
-        return (try HistoryStore(paths: paths), paths, dir)
+        return (try HistoryStore(paths: paths, machine: MachineTag(rawValue: "test")!), paths, dir)
     }
 
     static func importFile(_ relative: String, into store: HistoryStore) -> [ImportBatch.Result] {
@@ -58,7 +58,7 @@ struct RecentWorkoutTests {
             #expect(store.recent.withLock { $0?.id } == id, "\(relative): kept in memory")
             let warm = try store.load(id)
             let again = try store.load(id)  // the second use: already in its saved form
-            let cold = try HistoryStore(paths: paths).load(id)
+            let cold = try HistoryStore(paths: paths, machine: MachineTag(rawValue: "test")!).load(id)
             #expect(store.recent.withLock { $0?.id } == id)
             let coldExports = Self.exports(cold)
             #expect(!coldExports.isEmpty)
@@ -79,7 +79,7 @@ struct RecentWorkoutTests {
         try store.replace(edited)
         #expect(store.recent.withLock { $0 } == nil)
         #expect(try store.load(id).activity == .walking)
-        #expect(try HistoryStore(paths: paths).load(id).activity == .walking)
+        #expect(try HistoryStore(paths: paths, machine: MachineTag(rawValue: "test")!).load(id).activity == .walking)
 
         // A file changed on disk after the import: the file's content is what load gives.
         let (store2, _, dir2) = try Self.tempStore()

@@ -11,7 +11,7 @@ import WorkoutCore
         let dir = JournalTests.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let paths = Paths(environment: ["HOME": dir, "XDG_DATA_HOME": dir + "/d", "XDG_STATE_HOME": dir + "/s", "XDG_RUNTIME_DIR": dir + "/r"])
-        _ = try HistoryStore(paths: paths)
+        _ = try HistoryStore(paths: paths, machine: MachineTag(rawValue: "test")!)
         let gone: pid_t = 4_194_305  // above pid_max: never a live process
         #expect(kill(gone, 0) != 0 && errno == ESRCH)
         let stale = [
@@ -33,7 +33,7 @@ import WorkoutCore
         let link = paths.workoutsDir + "/20261126T010203Z-0007.json.tmp-\(gone)"
         #expect(symlink("/etc/hostname", link) == 0)
 
-        let store = try HistoryStore(paths: paths)
+        let store = try HistoryStore(paths: paths, machine: MachineTag(rawValue: "test")!)
         #expect(Set(store.removedAtStartup.files) == Set(stale))
         #expect(store.removedAtStartup.bytes == 5000)
         for p in stale { #expect(access(p, F_OK) != 0, "\(p) removed") }

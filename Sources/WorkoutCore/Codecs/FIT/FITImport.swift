@@ -48,10 +48,11 @@ public enum FITImport {
     }
 
     /// Every workout of the FIT activity in `input`, measured as an import is (docs/formats.md),
-    /// each with its warnings and its leg. `suffix` gives each workout's ID suffix.
+    /// each with its warnings and its leg. `suffix` gives each workout's ID suffix,
+    /// `machine` (this machine's tag) ends it.
     public static func workouts(_ input: some FITByteSource, fileName: String, activity: ActivityType?, defaultActivity: ActivityType = .other,
                                 settings: MetricsSettings, source: String, limits: FITActivityFile.Limits = FITActivityFile.Limits(),
-                                windowSize: Int = 1 << 20, suffix: () -> UInt16) throws(Importer.Failure) -> [ImportedWorkout] {
+                                windowSize: Int = 1 << 20, machine: MachineTag? = nil, suffix: () -> UInt16) throws(Importer.Failure) -> [ImportedWorkout] {
         // Walk 1.
         var file: FITActivityFile
         do { file = try FITActivityFile.read(input, keeping: .summary, limits: limits, windowSize: windowSize) } catch {
@@ -114,7 +115,7 @@ public enum FITImport {
             let start = min(p.session?.startTime ?? first, first)
             let end = max(p.session?.endTime ?? last, last)
             let kind = activity ?? fromFile[k] ?? guesses[k]?.activity ?? defaultActivity
-            var r = ImportRecorder(id: WorkoutID(start: start, suffix: suffix()), activity: kind, start: start, end: end,
+            var r = ImportRecorder(id: WorkoutID(start: start, suffix: suffix(), machine: machine), activity: kind, start: start, end: end,
                                    settings: TrackOrigin.device.settings(settings), pauses: file.timerPauses,
                                    lapEnds: Array(laps(of: p.session, file).dropLast()))
             r.reserveCapacity(fixes: p.fixes + p.outliers.count, odometerReadings: p.readings + (p.hasTopUp ? 1 : 0),

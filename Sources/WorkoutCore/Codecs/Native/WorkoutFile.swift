@@ -26,25 +26,27 @@ public enum WorkoutFile {
     }
 
     /// Encodes a workout into the bytes of its file. Points are written as bytes straight into
-    /// the output (a 24-hour workout has 86,400 of them).
-    public static func encode(_ w: Workout) -> [UInt8] {
+    /// the output (a 24-hour workout has 86,400 of them). `revision`: when and where the file is
+    /// written (`Revision`), right after `format`; without it the bytes are those of files
+    /// written before revisions existed.
+    public static func encode(_ w: Workout, revision: Revision? = nil) -> [UInt8] {
         encode(source: w.source, summary: w.summary, events: w.events, points: w.points, heartRate: w.heartRate, odometer: w.odometer,
-               device: w.device)
+               device: w.device, revision: revision)
     }
 
     /// The same bytes for a workout whose points are still in the recorder's store.
-    public static func encode(_ w: RecordedWorkout) -> [UInt8] {
+    public static func encode(_ w: RecordedWorkout, revision: Revision? = nil) -> [UInt8] {
         encode(source: w.source, summary: w.summary, events: w.events, points: w.points, heartRate: w.heartRate, odometer: w.odometer,
-               device: w.device)
+               device: w.device, revision: revision)
     }
 
     /// The same bytes handed to `drain` a chunk (about `chunk` bytes) at a time, so that a long
     /// workout is written without its whole file in memory: `drain` takes the bytes and leaves
     /// the array empty (or not: what it leaves is handed again with the next chunk).
-    public static func encode(_ w: RecordedWorkout, chunk: Int = 1 << 20, drain: (inout [UInt8]) -> Void) {
+    public static func encode(_ w: RecordedWorkout, revision: Revision? = nil, chunk: Int = 1 << 20, drain: (inout [UInt8]) -> Void) {
         withoutActuallyEscaping(drain) { drain in
             var out = encode(source: w.source, summary: w.summary, events: w.events, points: w.points, heartRate: w.heartRate,
-                             odometer: w.odometer, device: w.device, chunk: chunk, drain: drain)
+                             odometer: w.odometer, device: w.device, revision: revision, chunk: chunk, drain: drain)
             drain(&out)
         }
     }
@@ -52,13 +54,18 @@ public enum WorkoutFile {
     static func encode<P: Collection<TrackPoint>>(source: String, summary: WorkoutSummary, events: [WorkoutEvent], points: P,
                                                   heartRate: HeartRateSeries = HeartRateSeries(),
                                                   odometer: OdometerSeries = OdometerSeries(), device: DeviceTotals? = nil,
-                                                  chunk: Int? = nil, drain: ((inout [UInt8]) -> Void)? = nil) -> [UInt8] {
+                                                  revision: Revision? = nil, chunk: Int? = nil, drain: ((inout [UInt8]) -> Void)? = nil) -> [UInt8] {
         // The head straight to bytes (the text of the `JSON` trees `summary.json()` and
         // `json()` of the events, serialized: SummaryJSONCacheTests, WorkoutFileEncodeTests).
         var head = JSONWriter(capacity: 4096 + 320 * (summary.splits.count + summary.laps.count + events.count))
         head.raw("{\"format\":\"")
         head.bytes.append(contentsOf: format.utf8)
-        head.raw("\",\"source\":")
+        head.raw("\"")
+        if let revision {
+            head.raw(",\"revision\":")
+            revision.writeJSON(to: &head)
+        }
+        head.raw(",\"source\":")
         head.string(source)
         head.raw(",\"summary\":")
         var cache = SummaryJSONCache()

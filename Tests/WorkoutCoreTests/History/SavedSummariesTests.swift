@@ -1,6 +1,5 @@
 import Testing
-import WorkoutCore
-@testable import WorkoutDaemon
+@testable import WorkoutCore
 
 /// The duplicate check by start-second buckets finds what a scan of every saved workout finds.
 struct SavedSummariesTests {

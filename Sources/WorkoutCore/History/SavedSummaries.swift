@@ -1,24 +1,22 @@
-import WorkoutCore
-
 /// The summaries of the saved workouts by ID, with the IDs also filed by their start second so
 /// the import's duplicate check (`Importer.isDuplicate`: starts less than a second apart)
 /// looks at three small buckets instead of every saved workout (it was a scan of the whole
 /// history per imported file: quadratic over a batch, ~10,000 comparisons a file at 10,000
 /// saved workouts).
-struct SavedSummaries: Sendable {
-    private(set) var byID: [WorkoutID: WorkoutSummary] = [:]
+public struct SavedSummaries: Sendable {
+    public private(set) var byID: [WorkoutID: WorkoutSummary] = [:]
     /// IDs by `bucket(startedAt)`; starts not in the exact integer range are in `unbucketed`.
     private var byStart: [Int64: [WorkoutID]] = [:]
     private var unbucketed: Set<WorkoutID> = []
 
-    init(_ map: [WorkoutID: WorkoutSummary] = [:]) {
+    public init(_ map: [WorkoutID: WorkoutSummary] = [:]) {
         for (id, s) in map { self[id] = s }
     }
 
-    var count: Int { byID.count }
-    var values: Dictionary<WorkoutID, WorkoutSummary>.Values { byID.values }
+    public var count: Int { byID.count }
+    public var values: Dictionary<WorkoutID, WorkoutSummary>.Values { byID.values }
 
-    subscript(id: WorkoutID) -> WorkoutSummary? {
+    public subscript(id: WorkoutID) -> WorkoutSummary? {
         get { byID[id] }
         set {
             if let old = byID[id] { unfile(id, old.startedAt) }
@@ -45,14 +43,19 @@ struct SavedSummaries: Sendable {
 
     /// The saved workout `summary` is a copy of (`Importer.isDuplicate`); of several, the one
     /// that started first (then the smallest ID), so the answer does not depend on hashing.
-    func duplicate(of summary: WorkoutSummary) -> WorkoutSummary? {
+    public func duplicate(of summary: WorkoutSummary) -> WorkoutSummary? {
+        duplicate(of: summary) { _ in true }
+    }
+
+    /// The same among the saved workouts for which `eligible` holds.
+    public func duplicate(of summary: WorkoutSummary, where eligible: (WorkoutSummary) -> Bool) -> WorkoutSummary? {
         var candidates: [WorkoutSummary] = unbucketed.compactMap { byID[$0] }
         if let k = SavedSummaries.bucket(summary.startedAt) {
             for b in [k &- 1, k, k &+ 1] { candidates += (byStart[b] ?? []).compactMap { byID[$0] } }
         } else if summary.startedAt.isFinite {
             candidates = Array(byID.values)  // a start beyond the buckets: look at every one
         }
-        return candidates.filter { Importer.isDuplicate(summary, of: $0) }
+        return candidates.filter { Importer.isDuplicate(summary, of: $0) && eligible($0) }
             .min { ($0.startedAt, $0.id.rawValue) < ($1.startedAt, $1.id.rawValue) }
     }
 }

@@ -1,0 +1,60 @@
+import Glibc
+import WorkoutCore
+
+/// The history folder followed as files change by another hand (`HistorySync`), and import
+/// folders (`ImportFolders`): started after the journal is restored, stopped first at shutdown.
+extension HistoryService {
+    func start() {
+        let sync = HistorySync(loop: loop, store: store) { [unowned self] events in
+            for e in events { self.log(e) }
+            self.onImported()
+        }
+        sync.start()
+        self.sync = sync
+        let folders = ImportFolders(loop: loop, rememberedAt: context.paths.importedFilesFile, importer: { [unowned self] folder, files, done in
+            self.importFromFolder(folder, files, done: done)
+        }, report: { [unowned self] event in self.log(event) })
+        folders.configure(folders: importFolderPaths())
+        importFolders = folders
+    }
+
+    func stop() {
+        sync?.stop()
+        sync = nil
+        importFolders?.stop()
+        importFolders = nil
+    }
+
+    /// A reload replaced the configuration (`changed`: the top-level keys that differ).
+    func configurationChanged(_ changed: [String]) {
+        if changed.contains("importFolders") { importFolders?.configure(folders: importFolderPaths()) }
+        if changed.contains("historyDir") { log(SyncLogEvent.historyDirAtNextStart(now: context.paths.historyDir)) }
+    }
+
+    /// `importFolders` as absolute paths.
+    func importFolderPaths() -> [String] {
+        context.config.importFolders.map { context.paths.expandFolder($0, environment: context.environment) }
+    }
+
+    /// Imports files of an import folder on the bulk worker, as `import` does (no client: the
+    /// results are logged, and `done` gets them on the loop).
+    func importFromFolder(_ folder: String, _ files: [String], done: @escaping @Sendable ([ImportBatch.Result]) -> Void) {
+        let batch = ImportBatch(items: files.map { .init(source: .path($0), file: $0) }, activity: nil, settings: context.metricsSettings(),
+                                defaultActivity: context.config.defaultActivity)
+        let store = self.store
+        let loop = self.loop
+        let stages = importStages
+        bulk.async {
+            var all: [ImportBatch.Result] = []
+            _ = batch.run(store: store, stages: stages, cancel: CancelFlag()) { group in
+                all += group
+                loop.post { self.logImportResults(group) }
+            }
+            let results = all
+            loop.post {
+                done(results)
+                self.onImported()
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Glibc
+import WorkoutCore
+
+/// This machine's index of the history folder (`index.jsonl` in the state directory,
+/// `IndexRecord`), read at start-up. It is a cache: the files are the truth. `HistorySync`
+/// compares it with the folder (names and stamps) right after start-up and whenever files
+/// change, and reads only what differs. An index left in the history folder by an earlier
+/// version (the data directory held both) is taken over: its summaries are kept, stamped from
+/// the files they name, written to the state directory, and the old file removed.
+enum HistoryIndex {
+    /// What start-up read: the catalog, the index's line count, and whether it must be written
+    /// whole (taken over from the history folder, lines without stamps, or many more lines than
+    /// versions) — done on the sync queue (`compactIndexIfLarge`), not before the daemon answers.
+    struct Loaded {
+        var catalog: HistoryCatalog
+        var lines: Int
+        var rewrite: Bool
+        /// The index in the history folder to remove once the new one is written.
+        var legacy: String?
+    }
+
+    static func load(_ paths: Paths) -> Loaded {
+        var legacy: String?
+        var bytes: [UInt8]
+        if let b = try? readFile(paths.indexFile) {
+            bytes = b
+        } else if paths.legacyIndexFile != paths.indexFile, let b = try? readFile(paths.legacyIndexFile) {
+            bytes = b
+            legacy = paths.legacyIndexFile
+        } else {
+            bytes = []
+        }
+        var entries: [String: IndexEntry] = [:]
+        var lineCount = 0
+        for record in IndexRecord.parseAll(bytes, pieces: IndexRecord.threads(for: bytes.count)) {
+            lineCount += 1
+            switch record {
+            case .put(let e): entries[e.file] = e
+            case .del(let file): entries[file] = nil
+            }
+        }
+        var unstamped = false
+        var versions: [WorkoutVersion] = []
+        versions.reserveCapacity(entries.count)
+        for e in entries.values {
+            var stamp = e.stamp
+            if stamp == nil {
+                unstamped = true
+                stamp = HistoryStore.stamp(paths.workoutsDir + "/" + e.file)
+            }
+            guard let stamp else { continue }  // its file is gone
+            versions.append(WorkoutVersion(file: e.file, summary: e.summary, revision: e.revision, imported: e.imported, stamp: stamp))
+        }
+        // A torn last line (a crash mid-append) is cut now: nothing is ever appended to it.
+        if legacy == nil, let last = bytes.lastIndex(of: 10).map({ $0 + 1 }) ?? (bytes.isEmpty ? nil : 0), last < bytes.count {
+            _ = truncate(paths.indexFile, off_t(last))
+        }
+        let catalog = HistoryCatalog(versions)
+        return Loaded(catalog: catalog, lines: lineCount, rewrite: legacy != nil || unstamped || lineCount > 2 * versions.count + 1000, legacy: legacy)
+    }
+
+    /// Replaces the index with one line per version (atomically).
+    static func write(_ catalog: HistoryCatalog, to path: String) throws {
+        let lines = catalog.versions.values.sorted { ($0.summary.startedAt, $0.file) < ($1.summary.startedAt, $1.file) }
+            .map(IndexRecord.line(put:)).joined()
+        try AtomicFile.write(Array(lines.utf8), to: path)
+    }
+}
+
+extension HistoryStore {
+    /// Writes the index whole when start-up asked for it, or when it holds many more lines than
+    /// versions (every change appends a line; a shared folder changes often). Called on the
+    /// sync queue.
+    func compactIndexIfLarge() {
+        indexLines.withLock { index in
+            let snapshot = state.withLock { $0 }
+            guard index.rewrite || index.lines > 2 * snapshot.versions.count + 1000,
+                  (try? HistoryIndex.write(snapshot, to: paths.indexFile)) != nil else { return }
+            index.lines = snapshot.versions.count
+            index.rewrite = false
+            if let legacy = index.legacy { unlink(legacy) }
+            index.legacy = nil
+        }
+    }
+}
+
+/// The index file as the store appends to it (`HistoryStore.indexLines`).
+struct IndexState: Sendable {
+    var lines: Int
+    var rewrite: Bool
+    var legacy: String?
+}

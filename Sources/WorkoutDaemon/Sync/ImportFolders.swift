@@ -1,0 +1,210 @@
+import Dispatch
+import Glibc
+import WorkoutCore
+
+/// Folders that import themselves (config `importFolders`): a GPX, TCX or FIT file (gzipped or
+/// not) written or moved into one is imported once, through the ordinary import (duplicates
+/// found, results logged), and remembered in the state directory (`ImportedFiles`) so that a
+/// restart imports nothing again. A folder that does not exist yet (a watch's `GARMIN/Activity`
+/// before it is mounted) is looked for every `lookSeconds` and watched when it appears; the
+/// files already in it are imported then. inotify reports new files at once; a look at each
+/// folder every `rescanSeconds` is the fallback, and takes a file only when its size and time
+/// are the same one second apart (not one being copied).
+final class ImportFolders: @unchecked Sendable {
+    // @unchecked: everything but `queue`'s work runs on the loop thread; the queue's closures
+    // capture what they need and post results back.
+
+    /// Imports `paths` (of `folder`) and calls back on the loop with each file's results.
+    typealias Importer = (_ folder: String, _ paths: [String], _ done: @escaping @Sendable ([ImportBatch.Result]) -> Void) -> Void
+
+    /// How one configured folder is followed.
+    enum FolderState {
+        /// Watched by inotify.
+        case watched
+        /// Missing or unwatchable (the reason, logged when it became so; empty before the first
+        /// look); looked for again.
+        case unavailable(String)
+    }
+
+    private let loop: EventLoop
+    private let importer: Importer
+    private let report: (SyncLogEvent) -> Void
+    private let queue = DispatchQueue(label: "workoutd.import-folders", qos: .utility)
+    private var watch: DirectoryWatch?
+    private var folders: [String: FolderState] = [:]
+    private var remembered: ImportedFiles
+    /// Files found and not yet handled (queued or importing), so none is imported twice.
+    private var inFlight: Set<ImportedFiles.Key> = []
+    /// Found files waiting for the next import, by folder.
+    private var waiting: [String: [ImportedFiles.Key]] = [:]
+    private var importing = false
+    private var timers: [RepeatingTimer] = []
+
+    static let lookSeconds: Double = 2
+    static let rescanSeconds: Double = 30
+    /// Files found within this many seconds go into one import.
+    static let settleSeconds = 0.2
+
+    init(loop: EventLoop, rememberedAt file: String, importer: @escaping Importer, report: @escaping (SyncLogEvent) -> Void) {
+        self.loop = loop
+        self.importer = importer
+        self.report = report
+        remembered = ImportedFiles(file: file)
+        watch = try? DirectoryWatch(loop: loop) { [unowned self] changes in self.changed(changes) }
+        timers.append(loop.every(ImportFolders.lookSeconds) { [unowned self] in self.lookForMissing() })
+        timers.append(loop.every(ImportFolders.rescanSeconds) { [unowned self] in
+            for (f, s) in self.folders { if case .watched = s { self.scan(f) } }
+        })
+    }
+
+    /// Follows exactly `list` from now on (start-up and reload).
+    func configure(folders list: [String]) {
+        for f in folders.keys where !list.contains(f) {
+            watch?.remove(f)
+            folders[f] = nil
+            waiting[f] = nil
+        }
+        for f in list where folders[f] == nil {
+            folders[f] = .unavailable("")
+            arm(f)
+        }
+    }
+
+    func stop() {
+        for t in timers { t.cancel() }
+        timers = []
+        watch?.close()
+        watch = nil
+        folders = [:]
+    }
+
+    /// Starts watching `folder` when it is there; then imports what it already holds.
+    private func arm(_ folder: String) {
+        var st = stat()
+        let problem: String?
+        if stat(folder, &st) != 0 {
+            problem = errno == ENOENT ? "not found" : String(cString: strerror(errno))
+        } else if st.st_mode & S_IFMT != S_IFDIR {
+            problem = "not a folder"
+        } else if let watch {
+            do { try watch.add(folder); problem = nil } catch { problem = error.description }
+        } else {
+            problem = nil  // no inotify at all: rescans only
+        }
+        if let problem {
+            // Logged once until it is watched again, however the reason words it meanwhile.
+            if case .unavailable(let before) = folders[folder], !before.isEmpty { return }
+            folders[folder] = .unavailable(problem)
+            report(.folderUnavailable(folder: folder, reason: problem))
+            return
+        }
+        folders[folder] = .watched
+        report(.folderWatched(folder: folder))
+        scan(folder)
+    }
+
+    private func lookForMissing() {
+        for (f, s) in folders { if case .unavailable = s { arm(f) } }
+    }
+
+    private func changed(_ changes: [DirectoryWatch.Change]) {
+        var placed: [String: [String]] = [:]
+        for c in changes {
+            switch c {
+            case .placed(let dir, let name):
+                if ImportFolderFile.isImportable(name) { placed[dir, default: []].append(dir + "/" + name) }
+            case .removed: break
+            case .directoryGone(let dir):
+                if folders[dir] != nil { folders[dir] = .unavailable("gone"); report(.folderUnavailable(folder: dir, reason: "removed or unmounted")) }
+            case .overflow:
+                for (f, s) in folders { if case .watched = s { scan(f) } }
+            }
+        }
+        for (folder, paths) in placed {
+            // Closed after writing or renamed into place: whole now. Stamped off the loop.
+            queue.async {
+                let keys = paths.compactMap { p in HistoryStore.stamp(p).map { ImportedFiles.Key(path: p, stamp: $0) } }
+                self.loop.post { self.found(keys, in: folder) }
+            }
+        }
+    }
+
+    /// Looks at every file of `folder` (off the loop): those whose size and time stay the same
+    /// for a second are found.
+    private func scan(_ folder: String) {
+        queue.async {
+            let first = ImportFolders.importable(in: folder)
+            guard !first.isEmpty else { return }
+            self.queue.asyncAfter(deadline: .now() + 1) {
+                let again = Set(ImportFolders.importable(in: folder))
+                let stable = first.filter { again.contains($0) }
+                self.loop.post { self.found(stable, in: folder) }
+            }
+        }
+    }
+
+    static func importable(in folder: String) -> [ImportedFiles.Key] {
+        guard let d = opendir(folder) else { return [] }
+        defer { closedir(d) }
+        var out: [ImportedFiles.Key] = []
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            guard ImportFolderFile.isImportable(name) else { continue }
+            let path = folder + "/" + name
+            if let st = HistoryStore.stamp(path) { out.append(ImportedFiles.Key(path: path, stamp: st)) }
+        }
+        return out.sorted { $0.path < $1.path }
+    }
+
+    private func found(_ keys: [ImportedFiles.Key], in folder: String) {
+        guard folders[folder] != nil else { return }  // no longer configured
+        let new = keys.filter { !remembered.contains($0) && !inFlight.contains($0) }
+        guard !new.isEmpty else { return }
+        inFlight.formUnion(new)
+        let first = waiting.isEmpty
+        waiting[folder, default: []] += new
+        if first { loop.after(ImportFolders.settleSeconds) { [weak self] in self?.importNext() } }
+    }
+
+    /// Imports one folder's waiting files at a time.
+    private func importNext() {
+        guard !importing, let folder = waiting.keys.sorted().first, let keys = waiting.removeValue(forKey: folder) else { return }
+        importing = true
+        importer(folder, keys.map(\.path)) { [weak self] results in
+            guard let self else { return }
+            self.finished(folder, keys, results)
+            self.importing = false
+            self.importNext()
+        }
+    }
+
+    private func finished(_ folder: String, _ keys: [ImportedFiles.Key], _ results: [ImportBatch.Result]) {
+        var byFile: [String: [ImportBatch.Result]] = [:]
+        for r in results { byFile[r.file, default: []].append(r) }
+        var handled: [(key: ImportedFiles.Key, result: String, ids: [String])] = []
+        var imported: [String] = [], duplicates = 0, errors = 0
+        for key in keys {
+            let rs = byFile[key.path] ?? []
+            // A file the import never reached (cancelled by shutdown) is not remembered: next start.
+            guard !rs.isEmpty else { continue }
+            var kinds: Set<String> = []
+            for r in rs {
+                kinds.insert(r.kind.rawValue)
+                switch r.kind {
+                case .imported: if let id = r.id { imported.append(id.rawValue) }
+                case .duplicate: duplicates += 1
+                case .error: errors += 1
+                }
+            }
+            let result = kinds.contains("imported") ? "imported" : kinds.contains("duplicate") ? "duplicate" : "error"
+            handled.append((key, result, rs.compactMap { $0.id?.rawValue }))
+        }
+        do { try remembered.remember(handled) } catch {
+            report(.folderUnavailable(folder: folder, reason: "cannot remember imported files: \(error)"))
+        }
+        for k in keys { inFlight.remove(k) }
+        if !handled.isEmpty {
+            report(.folderImported(folder: folder, imported: imported.count, duplicates: duplicates, errors: errors, ids: imported))
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Issue 30: two machines (two daemons, each with its own `historyDir` and state) whose
+/// history folders two real Syncthing instances share on loopback. Everything waits on
+/// conditions (Syncthing passes a change on in about a second), never on fixed sleeps.
+@Suite(.serialized, .enabled(if: SyncthingPair.usable, "needs syncthing (apt-get install syncthing)"))
+struct SharedHistoryTests {
+    /// The listed workouts: ID -> activity.
+    static func listed(_ d: DaemonHarness) throws -> [String: String] {
+        var out: [String: String] = [:]
+        for w in try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? [] {
+            if let id = w["id"] as? String { out[id] = w["activity"] as? String ?? "" }
+        }
+        return out
+    }
+
+    /// Polls `condition` every 50 ms for up to `seconds`, on a thread of its own (`offPool`):
+    /// the test holds no cooperative-pool thread while Syncthing works.
+    static func eventually(_ seconds: Double, _ condition: @escaping @Sendable () throws -> Bool) async throws -> Bool {
+        try await offPool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if try condition() { return true }
+                usleep(50_000)
+            }
+            return try condition()
+        }
+    }
+
+    static func conflictCopies(_ d: DaemonHarness) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: d.dir + "/h/workouts")) ?? []).filter { $0.contains(".sync-conflict-") }
+    }
+
+    @Test func twoMachinesShareOneHistory() async throws {
+        let t0 = Date()
+        let a = try DaemonHarness(), b = try DaemonHarness()
+        for d in [a, b] { try d.writeConfig(#"{"historyDir":"\#(d.dir)/h","feeds":[{"kind":"socket"}]}"#) }
+        let pair = try SyncthingPair(folderA: a.dir + "/h", folderB: b.dir + "/h", dir: a.dir)
+        defer { pair.stop(); a.stop(); b.stop() }
+        try a.start()
+        try b.start()
+        print("syncthing and daemons up after \(String(format: "%.1f", Date().timeIntervalSince(t0))) s")
+
+        // Recorded on A (a treadmill run: no GPS needed) while B imports a file.
+        let started = try a.request(#"{"command":"start","activity":"treadmill_running"}"#)
+        let recorded = try #require((started["workout"] as? [String: Any])?["id"] as? String)
+        #expect(try a.request(#"{"command":"stop"}"#)["ok"] as? Bool == true)
+        let gpx = b.dir + "/run.gpx"
+        try DisplayUnitsTests.gpx(start: "2026-03-01T07:00:00Z", seconds: 120, speed: 3).write(toFile: gpx, atomically: true, encoding: .utf8)
+        let imp = try b.ctl(["--json", "import", gpx])
+        #expect(imp.status == 0, "\(imp.stdout) \(imp.stderr)")
+        let imported = try #require(try Self.listed(b).keys.first { $0 != recorded })
+        #expect(recorded != imported)
+
+        // Listed on both within 60 s.
+        let both = try await Self.eventually(60) { try Set(Self.listed(a).keys) == [recorded, imported] && Set(Self.listed(b).keys) == [recorded, imported] }
+        #expect(both, "A: \((try? Self.listed(a)) ?? [:]) B: \((try? Self.listed(b)) ?? [:])")
+        print("recorded on A and imported on B, listed on both after \(String(format: "%.1f", Date().timeIntervalSince(t0))) s")
+
+        // An edit on B shows on A.
+        #expect(try b.ctl(["edit", recorded, "--activity", "walking"]).status == 0)
+        #expect(try await Self.eventually(60) { try Self.listed(a)[recorded] == "walking" }, "A: \((try? Self.listed(a)) ?? [:])")
+
+        // A delete on A disappears from B (and is not brought back by A's own trash).
+        #expect(try a.ctl(["delete", imported]).status == 0)
+        #expect(try await Self.eventually(60) { try Self.listed(b)[imported] == nil }, "B: \((try? Self.listed(b)) ?? [:])")
+        #expect(try Self.listed(a)[imported] == nil)
+
+        // Simultaneous edits: B's folder paused, one edit on each machine (B's later), resumed.
+        try pair.b.pauseFolder(true)
+        #expect(try a.ctl(["edit", recorded, "--activity", "cycling"]).status == 0)
+        try await Task.sleep(nanoseconds: 20_000_000)
+        #expect(try b.ctl(["edit", recorded, "--activity", "hiking"]).status == 0)
+        try pair.b.pauseFolder(false)
+        let settled = try await Self.eventually(60) {
+            try Self.listed(a) == [recorded: "hiking"] && Self.listed(b) == [recorded: "hiking"]
+                && !Self.conflictCopies(a).isEmpty && !Self.conflictCopies(b).isEmpty
+        }
+        #expect(settled, "A: \((try? Self.listed(a)) ?? [:]) \(Self.conflictCopies(a)) B: \((try? Self.listed(b)) ?? [:]) \(Self.conflictCopies(b))")
+        // The other version is kept aside (on disk, unlisted) and the conflict logged.
+        let copy = try #require(Self.conflictCopies(a).first)
+        #expect(copy.hasPrefix(recorded + ".sync-conflict-"))
+        let kept = try String(contentsOfFile: a.dir + "/h/workouts/" + copy, encoding: .utf8)
+        #expect(kept.contains("\"cycling\""), "the older edit is the copy")
+        print("after the conflict: \(String(format: "%.1f", Date().timeIntervalSince(t0))) s")
+        a.stop(); b.stop()
+        let logs = a.stderrText() + b.stderrText()
+        #expect(logs.contains("event=history.conflict"), "logged")
+        print("two machines: \(String(format: "%.1f", Date().timeIntervalSince(t0))) s in all")
+    }
+}
