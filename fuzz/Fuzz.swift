@@ -14,6 +14,8 @@
 //   hrm       HeartRateMeasurement.parse    (Bluetooth heart-rate strap notifications)
 //   cpm       CyclingPowerMeasurement.parse (Bluetooth power meter notifications, 0x2A63)
 //   csc       CSCMeasurement.parse          (Bluetooth speed/cadence sensor notifications, 0x2A5B)
+//   rsc       RSCMeasurement.parse (footpod notifications, 0x2A53); and the input cut into a
+//             stream of power, CSC and RSC notifications through SensorRates and SensorTrack
 //   dbus      DBusMessageFramer + DBusMessage.decode (the system and session bus connections)
 //   native    WorkoutFile.decode (saved workouts; export and edit load them): its fast path and
 //             the general decoder give the same workout or the same error
@@ -31,11 +33,11 @@
 // (same byte order) to bytes that decode to the same message and encode to the same bytes.
 import Glibc
 
-private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm, cpm, csc, native, http, web }
+private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm, cpm, csc, rsc, native, http, web }
 
 nonisolated(unsafe) private var target: Target = {
     guard let name = getenv("FUZZ_TARGET").map({ String(cString: $0) }), let t = Target(rawValue: name) else {
-        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm cpm csc native http web\n", stderr)
+        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm cpm csc rsc native http web\n", stderr)
         exit(2)
     }
     return t
@@ -268,6 +270,41 @@ private func csc(_ bytes: [UInt8]) {
     }
 }
 
+/// A footpod's notification: the same properties as `cpm`. Then the whole input as a stream of
+/// notifications (each: a length byte, a service byte, the value; arriving 0.25 s apart) through
+/// one device's `SensorRates` and a `SensorTrack`: every reading is finite and not negative, the
+/// track's figures are finite, and replaying its samples gives the same figures.
+private func rsc(_ bytes: [UInt8]) {
+    if let m = try? RSCMeasurement.parse(bytes) {
+        let e = m.encoded()
+        guard e.count <= bytes.count, Array(bytes.prefix(e.count)) == e else {
+            violated("RSC measurement does not re-encode to its own bytes: \(bytes) -> \(e)")
+        }
+        guard let again = try? RSCMeasurement.parse(e), again == m else { violated("RSC measurement not stable: \(bytes)") }
+    }
+    var rates = SensorRates(wheelCircumference: 2.105)
+    var track = SensorTrack(ftp: 250)
+    var i = 0, t = 1000.0
+    while i + 2 <= bytes.count {
+        let n = Int(bytes[i]) % 24, kind = bytes[i + 1] % 4
+        let value = Array(bytes[(i + 2)..<min(bytes.count, i + 2 + n)])
+        i += 2 + n
+        t += 0.25
+        let service: SensorService = [.cyclingPower, .cyclingSpeedCadence, .runningSpeedCadence, .heartRate][Int(kind)]
+        if kind == 3 { track.gap(at: t, source: .csc); continue }
+        guard let m = service.parse(value), let r = rates.reading(m, at: t), let source = service.source else { continue }
+        for v in [r.power.map(Double.init), r.cadence, r.speed, r.distance] {
+            if let v, !(v.isFinite && v >= 0) { violated("reading \(r) from \(bytes)") }
+        }
+        track.add(time: t, source: source, reading: r)
+    }
+    let a = track.finished(at: t + 1), b = SensorTrack.replay(track.samples, ftp: 250).finished(at: t + 1)
+    guard a.work.isFinite, a.distance.isFinite, a.analysis.normalizedPower.map(\.isFinite) ?? true else { violated("figures not finite from \(bytes)") }
+    guard a.work == b.work, a.distance == b.distance, a.analysis.normalizedPower == b.analysis.normalizedPower else {
+        violated("replayed sensor samples give other figures: \(bytes)")
+    }
+}
+
 /// HTTP requests: whatever the split, the same requests and the same refusal; the parser never
 /// holds more than its limits; routing and access decisions take any request.
 private func http(_ bytes: [UInt8]) {
@@ -379,6 +416,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .native: native(bytes)
     case .cpm: cpm(bytes)
     case .csc: csc(bytes)
+    case .rsc: rsc(bytes)
     case .http: http(bytes)
     case .web: web(bytes)
     }

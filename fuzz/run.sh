@@ -5,7 +5,7 @@
 #
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]     default: 25 s, every target
 #
-# Targets: nmea gpsd control gpx tcx dbus fit inflate hrm cpm csc native http web (dbus seeds: messages GLib marshals at run time, fuzz/dbus-seeds.py). Exit status 1 if any target found a crash; the crashing
+# Targets: nmea gpsd control gpx tcx dbus fit inflate hrm cpm csc rsc native http web (dbus seeds: messages GLib marshals at run time, fuzz/dbus-seeds.py). Exit status 1 if any target found a crash; the crashing
 # inputs are kept under $FUZZ_OUT (default ./fuzz-out, git-ignored) and their names printed:
 # turn each into a regression test in Tests/WorkoutCoreTests named after the input.
 # Without ../shared/data the seeded targets are skipped with a message, unless CI=true (fail).
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-25}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(nmea gpsd control gpx tcx dbus fit inflate hrm cpm csc native http web)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(nmea gpsd control gpx tcx dbus fit inflate hrm cpm csc rsc native http web)
 SHARED=../shared/data
 OUT=${FUZZ_OUT:-$PWD/fuzz-out}
 BIN=${FUZZ_BIN:-/tmp/workoutd-fuzz-$(id -u)/fuzz}
@@ -83,6 +83,9 @@ seed() {
     csc)  # CSC Measurement values: wheel, crank, both
       printf '\x01\x78\x56\x01\x00\x00\x20' > "$dir/wheel"; printf '\x02\xff\x00\xf0\xff' > "$dir/crank"
       printf '\x03\x78\x56\x01\x00\x00\x20\xff\x00\xf0\xff' > "$dir/both" ;;
+    rsc)  # RSC Measurement values (what the stand-in's footpod sends), and a stream of power and CSC notifications
+      printf '\x07\x55\x03\xaa\x76\x00\x2a\x00\x00\x00' > "$dir/footpod"; printf '\x00\x00\x02\x96' > "$dir/plain"
+      printf '\x08\x00\x20\x00\xfa\x00\x01\x00\x00\x00\x0b\x01\x03\x01\x00\x00\x00\x00\x04\x01\x00\x00\x04\x08\x00\x20\x00\xfa\x00\x02\x00\xab\x02' > "$dir/stream" ;;
     http)  # requests the pages' server meets: pages, a form POST, pipelining, refusals
       printf 'GET /?token=t0k HTTP/1.1\r\nHost: 127.0.0.1:8765\r\n\r\n' > "$dir/enter"
       printf 'GET /workouts/20261121T093000Z-3f9a?x=time HTTP/1.1\r\nHost: localhost:8765\r\nCookie: workoutd_8765=t0k\r\nConnection: keep-alive\r\n\r\nGET /live/events HTTP/1.1\r\nHost: [::1]:8765\r\n\r\n' > "$dir/pipelined"
@@ -114,7 +117,7 @@ REQ
   ls "$dir" | wc -l
 }
 
-max_len() { case $1 in gpx|tcx|fit) echo 65536 ;; web) echo 16384 ;; inflate) echo 32768 ;; nmea|gpsd|dbus) echo 8192 ;; hrm|cpm|csc) echo 64 ;; *) echo 4096 ;; esac; }
+max_len() { case $1 in gpx|tcx|fit) echo 65536 ;; web) echo 16384 ;; inflate) echo 32768 ;; nmea|gpsd|dbus) echo 8192 ;; hrm|cpm|csc) echo 64 ;; rsc) echo 512 ;; *) echo 4096 ;; esac; }
 
 status=0
 printf '%-8s %8s %10s %10s %8s %s\n' target seeds runs exec/s cov result

@@ -87,7 +87,8 @@ public struct Renderer: Sendable {
             if let bpm = w["heartRate"]?.intValue {
                 parts.append("\(bpm) bpm" + (w["heartRateZone"]?.intValue.map { " " + Renderer.zoneLabel($0) } ?? ""))
             }
-            if let p = w["averagePower"]?.doubleValue { parts.append(formatFixed(p, decimals: 0) + " W") }
+            if let p = w["power"]?.intValue { parts.append("\(p) W") } else if let p = w["averagePower"]?.doubleValue { parts.append(formatFixed(p, decimals: 0) + " W avg") }
+            if let c = w["cadence"]?.intValue { parts.append("\(c) " + cadenceUnit(w)) }
         }
         parts.append("GPS " + (r.gps.fix ?? "none"))
         if let e = r.saveError { parts.append("save failed: " + e) }
@@ -106,21 +107,53 @@ public struct Renderer: Sendable {
         return s
     }
 
-    /// "212 W avg, max 480 W" from a summary's `averagePower`/`maxPower`; nil without power.
+    /// "250 W now, 212 W avg, max 480 W, NP 230 W, IF 0.92, TSS 45" from a summary's `power`
+    /// (live), `averagePower`, `maxPower`, `normalizedPower`, `intensityFactor`, `trainingStress`;
+    /// nil without power.
     func power(_ w: JSON) -> String? {
         guard let avg = w["averagePower"]?.doubleValue else { return nil }
-        return formatFixed(avg, decimals: 0) + " W avg" + (w["maxPower"]?.intValue.map { ", max \($0) W" } ?? "")
+        var s = w["power"]?.intValue.map { "\($0) W now, " } ?? ""
+        s += formatFixed(avg, decimals: 0) + " W avg" + (w["maxPower"]?.intValue.map { ", max \($0) W" } ?? "")
+        if let np = w["normalizedPower"]?.doubleValue { s += ", NP " + formatFixed(np, decimals: 0) + " W" }
+        if let f = w["intensityFactor"]?.doubleValue { s += ", IF " + formatFixed(f, decimals: 2) }
+        if let t = w["trainingStress"]?.doubleValue { s += ", TSS " + formatFixed(t, decimals: 0) }
+        return s
     }
 
-    /// "88 rpm avg" (strides per minute, "spm", for activities shown by pace); nil without cadence.
+    /// "rpm", or "spm" (strides per minute) for runs and activities shown by pace.
+    func cadenceUnit(_ w: JSON) -> String {
+        guard let a = activityOf(w) else { return "rpm" }
+        if a.tcxSport == .running { return "spm" }  // a treadmill run shows no pace, but strides
+        switch a.effortDisplay {
+        case .pace: return "spm"
+        case .speed, .none: return "rpm"
+        }
+    }
+
+    /// "90 rpm now, 88 rpm avg" (strides per minute, "spm", for activities shown by pace); nil
+    /// without cadence.
     func cadence(_ w: JSON) -> String? {
         guard let avg = w["averageCadence"]?.doubleValue else { return nil }
-        let unit: String
-        switch activityOf(w)?.effortDisplay ?? .speed {
-        case .pace: unit = "spm"
-        case .speed, .none: unit = "rpm"
+        let unit = cadenceUnit(w)
+        return (w["cadence"]?.intValue.map { "\($0) \(unit) now, " } ?? "") + formatFixed(avg, decimals: 0) + " \(unit) avg"
+    }
+
+    /// "412 kJ" of work, "Z1 3:00  Z2 12:30 ..." in power zones, "5 s 812 W, 1 min 420 W, ..."
+    /// as the best mean powers; each nil without it.
+    func work(_ w: JSON) -> String? { w["workKilojoules"]?.doubleValue.map { formatFixed($0, decimals: 0) + " kJ" } }
+
+    func powerZones(_ w: JSON) -> String? {
+        guard let secs = w["powerZoneSeconds"]?.arrayValue?.compactMap(\.doubleValue), secs.contains(where: { $0 > 0 }) else { return nil }
+        return secs.enumerated().filter { $0.element > 0 }.map { "Z\($0.offset + 1) " + Units.shortDuration($0.element) }.joined(separator: "  ")
+    }
+
+    func powerCurve(_ w: JSON) -> String? {
+        let points = (w["powerCurve"]?.arrayValue ?? []).compactMap { p -> String? in
+            guard let k = p["seconds"]?.intValue, let watts = p["watts"]?.doubleValue else { return nil }
+            let d = k < 60 ? "\(k) s" : "\(k / 60) min"
+            return d + " " + formatFixed(watts, decimals: 0) + " W"
         }
-        return formatFixed(avg, decimals: 0) + " \(unit) avg"
+        return points.isEmpty ? nil : points.joined(separator: ", ")
     }
 
     /// The reply's `personalBests` (stop, show): a line per record beaten,
@@ -219,6 +252,9 @@ public struct Renderer: Sendable {
         }
         if let z = zones(w["heartRateZoneSeconds"]) { s += "Zones:     " + z + "\n" }
         if let p = power(w) { s += "Power:     " + p + "\n" }
+        if let z = powerZones(w) { s += "Power Z:   " + z + "\n" }
+        if let c = powerCurve(w) { s += "Best:      " + c + "\n" }
+        if let k = work(w) { s += "Work:      " + k + "\n" }
         if let c = cadence(w) { s += "Cadence:   " + c + "\n" }
         if let c = w["calories"]?.doubleValue { s += "Calories:  " + formatFixed(c, decimals: 0) + " kcal" + caloriesHow(w) + "\n" }
         s += "Points:    \(w["pointCount"]?.intValue ?? 0)\n"

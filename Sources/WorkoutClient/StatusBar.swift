@@ -28,8 +28,11 @@ public enum StatusBar {
             var text = "\(name) \(Units.duration(w["elapsedSeconds"]?.doubleValue ?? 0))"
             let meters = w["distanceMeters"]?.doubleValue ?? 0
             if activity?.supportsGPS ?? true || meters > 0 { text += " " + UnitFormatter(status.units ?? .metric).distance(meters) }
+            if let watts = w["power"]?.intValue { text += " \(watts) W" }
             if state == "paused" { text += " (paused)" }
             var tip = "\(name): \(state)"
+            if let c = w["cadence"]?.intValue { tip += ", cadence \(c)" }
+            if let avg = w["averagePower"]?.doubleValue { tip += ", \(Int(avg.rounded())) W avg" }
             if let m = w["movingSeconds"]?.doubleValue { tip += ", moving \(Units.duration(m))" }
             if let fix = status.gps.fix { tip += ", GPS \(fix)" }
             return Content(text: text, tooltip: tip, cssClass: state == "paused" ? "paused" : (state == "saving" ? "saving" : "active"))

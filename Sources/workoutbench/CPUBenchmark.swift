@@ -7,12 +7,31 @@ import WorkoutCore
 /// `workoutbench cpu-gpsd HOST:PORT GPSD_PID [SECONDS]`: the same with the daemon recording
 /// from a real gpsd (scripts/bench.sh serves it a 10 Hz receiver capture), and gpsd's own CPU
 /// over the same window beside it.
+/// `workoutbench cpu-sensors [SECONDS]`: the 10 Hz feed of a ride while reading four Bluetooth
+/// sensors (strap, power meter, CSC, footpod) from the BlueZ stand-in whose bus is
+/// `DBUS_SYSTEM_BUS_ADDRESS` (scripts/bench.sh starts `dbus-peers --sensors hr,power,csc,rsc`).
 enum CPUBenchmark {
-    static func run(_ args: [String]) {
+    /// The stand-in's four devices (dbus-peers' addresses).
+    static let sensorsConfig = """
+        {"feeds": [{"kind": "socket", "path": "$XDG_RUNTIME_DIR/workoutd/feed.sock"}], "ftpWatts": 250,
+         "sensors": [{"kind": "bluetooth", "address": "C0:FF:EE:00:00:01"}, {"kind": "bluetooth", "address": "C0:FF:EE:00:00:02"},
+                     {"kind": "bluetooth", "address": "C0:FF:EE:00:00:03"}, {"kind": "bluetooth", "address": "C0:FF:EE:00:00:04"}]}
+        """
+
+    static func run(_ args: [String]) { run(args, config: DaemonProcess.config, activity: "running") }
+
+    static func runSensors(_ args: [String]) {
+        guard BenchSupport.currentEnvironment().contains(where: { $0.hasPrefix("DBUS_SYSTEM_BUS_ADDRESS=") }) else {
+            BenchSupport.fail("cpu-sensors needs DBUS_SYSTEM_BUS_ADDRESS (the bus of dbus-peers --bluez --sensors hr,power,csc,rsc)")
+        }
+        run(args, config: sensorsConfig, activity: "cycling", sensors: true)
+    }
+
+    static func run(_ args: [String], config: String, activity: String, sensors: Bool = false) {
         let seconds = args.first.flatMap { Double($0) } ?? 60
-        let daemon = DaemonProcess()
+        let daemon = DaemonProcess(config: config)
         daemon.start()
-        _ = daemon.request(#"{"command":"start","activity":"running"}"#)
+        _ = daemon.request(#"{"command":"start","activity":"\#(activity)"}"#)
         guard let feed = ControlClient(path: daemon.feedSocket) else { BenchSupport.fail("feed socket") }
         let start = BenchSupport.wallNow().rounded(.up) + 1
         let warmUp = 3.0
@@ -29,7 +48,17 @@ enum CPUBenchmark {
         }
         guard let before else { BenchSupport.fail("no measurement window") }
         let used = Sample(daemon.pid).since(before)
-        BenchSupport.report([("seconds", BenchSupport.fmt(used.wall, 1)), ("points", String(daemon.pointCount()))] + used.fields(""))
+        var extra: [(String, String)] = []
+        if sensors {
+            // The sensors were read: how many are connected, and the ride's power and cadence.
+            let status = daemon.request(#"{"command":"status"}"#)
+            let connected = (status["sensors"]?.arrayValue ?? []).filter { $0["state"]?.stringValue == "connected" }.count
+            guard connected == 4, let power = status["workout"]?["averagePower"]?.doubleValue else {
+                BenchSupport.fail("the four sensors were not read: \(status.serialized())")
+            }
+            extra = [("sensors_connected", String(connected)), ("average_power", BenchSupport.fmt(power, 1))]
+        }
+        BenchSupport.report([("seconds", BenchSupport.fmt(used.wall, 1)), ("points", String(daemon.pointCount()))] + extra + used.fields(""))
     }
 
     static func runGpsd(_ args: [String]) {

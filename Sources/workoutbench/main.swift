@@ -10,6 +10,7 @@ let usage = """
       memory [FIXES]                RSS idle and with FIXES (86400) points; save while status is asked
       cpu [SECONDS]                 daemon CPU while recording a 10 Hz feed in real time
       cpu-gpsd HOST:PORT PID [SECONDS]  the same from a real gpsd (PID), gpsd's CPU beside it
+      cpu-sensors [SECONDS]         the 10 Hz feed of a ride plus four Bluetooth sensors (bus in DBUS_SYSTEM_BUS_ADDRESS)
       control [CLIENTS] [SECONDS]   control socket status requests/s with CLIENTS connections
       status-process [RUNS]         `workoutctl status` as a whole process, median
       save [POINTS] [RUNS]          HistoryStore.save of a POINTS-point workout, median
@@ -20,6 +21,8 @@ let usage = """
       fit-decode FILE [RUNS]        in-process FIT decode/import vs gpsbabel -i garmin_fit, median
       import-load FOLDER [RATE]     status latency during `workoutctl import FOLDER` with a live ride at RATE Hz
       fit-memory [N] [DIR|-] [MODE] peak RSS importing a FIT file of N (1500000) 1 Hz records: daemon, stream, whole
+      arrival [FILES] [POINTS]      FILES workout files renamed into the history folder at once: seconds until
+                                    indexed and listed, status latency meanwhile
       web-page [POINTS] [RUNS]      the web page of a POINTS-point recorded ride over HTTP, median; render in process
       web-history [WORKOUTS] [RUNS] the history page with WORKOUTS saved workouts over HTTP, median
       web-load [LOADS] [CONC] [RATE] LOADS page loads CONC at a time while a ride records at RATE Hz: status p99, fixes
@@ -34,6 +37,7 @@ case "ingest": IngestBenchmark.run(rest)
 case "memory": MemoryBenchmark.run(rest)
 case "cpu": CPUBenchmark.run(rest)
 case "cpu-gpsd": CPUBenchmark.runGpsd(rest)
+case "cpu-sensors": CPUBenchmark.runSensors(rest)
 case "control": ControlThroughputBenchmark.run(rest)
 case "status-process": ProcessTimingBenchmark.run(rest)
 case "save": SaveBenchmark.run(rest)
@@ -44,6 +48,7 @@ case "fit-copies": FITCopiesBenchmark.run(rest)
 case "fit-decode": FITDecodeBenchmark.run(rest)
 case "fit-memory": FITMemoryBenchmark.run(rest)
 case "import-load": ImportLoadBenchmark.run(rest)
+case "arrival": ArrivalBenchmark.run(rest)
 case "web-page": WebBenchmark.pageRun(rest)
 case "web-history": WebBenchmark.historyRun(rest)
 case "web-load": WebBenchmark.loadRun(rest)

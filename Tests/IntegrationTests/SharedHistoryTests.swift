@@ -85,9 +85,31 @@ struct SharedHistoryTests {
         let kept = try String(contentsOfFile: a.dir + "/h/workouts/" + copy, encoding: .utf8)
         #expect(kept.contains("\"cycling\""), "the older edit is the copy")
         print("after the conflict: \(String(format: "%.1f", Date().timeIntervalSince(t0))) s")
+
+        // The same file imported on both machines before either saw the other's (B's folder
+        // paused): two IDs, one workout listed on both after sync, the same one.
+        try pair.b.pauseFolder(true)
+        let same = DisplayUnitsTests.gpx(start: "2026-03-05T07:00:00Z", seconds: 120, speed: 3)
+        for d in [a, b] {
+            try same.write(toFile: d.dir + "/same.gpx", atomically: true, encoding: .utf8)
+            #expect(try d.ctl(["import", d.dir + "/same.gpx"]).status == 0)
+        }
+        let onA = try #require(try Self.listed(a).keys.first { $0 != recorded })
+        let onB = try #require(try Self.listed(b).keys.first { $0 != recorded })
+        #expect(onA != onB, "distinct IDs on two machines")
+        try pair.b.pauseFolder(false)
+        let once = try await Self.eventually(60) {
+            try Self.listed(a).count == 2 && Set(Self.listed(a).keys) == Set(Self.listed(b).keys)
+                && FileManager.default.fileExists(atPath: a.dir + "/h/workouts/" + onB + ".json")
+                && FileManager.default.fileExists(atPath: b.dir + "/h/workouts/" + onA + ".json")
+        }
+        #expect(once, "A: \((try? Self.listed(a)) ?? [:]) B: \((try? Self.listed(b)) ?? [:])")
+        #expect(try Self.listed(a)[min(onA, onB)] != nil, "the smaller ID is listed, on both alike")
+        print("the same import on both machines, listed once: \(String(format: "%.1f", Date().timeIntervalSince(t0))) s")
         a.stop(); b.stop()
         let logs = a.stderrText() + b.stderrText()
         #expect(logs.contains("event=history.conflict"), "logged")
+        #expect(logs.contains("event=history.duplicate_hidden"), "the hidden copy logged")
         print("two machines: \(String(format: "%.1f", Date().timeIntervalSince(t0))) s in all")
     }
 }

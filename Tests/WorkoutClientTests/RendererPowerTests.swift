@@ -52,6 +52,27 @@ import WorkoutCore
         #expect(!r.statusLines(RendererTests.status("active", workout: RendererTests.runSummary)).contains { $0.hasPrefix("Power:") })
     }
 
+    /// A ride with a power meter and an FTP: normalized power, IF, TSS, zones, the power curve and
+    /// work in `show`; a live reading in `status`; a treadmill run's cadence in strides.
+    @Test func sensorAnalysisInShowAndStatus() {
+        var ride = Self.ride.objectValue!
+        ride["activity"] = "indoor_cycling"
+        ride["normalizedPower"] = 231.6; ride["intensityFactor"] = 0.926; ride["trainingStress"] = 85.8; ride["workKilojoules"] = 764.6
+        ride["powerZoneSeconds"] = [0, 600, 1200, 1500, 300, 0, 0]
+        ride["powerCurve"] = [["seconds": 5, "watts": 480.0, "startTime": "2026-11-21T09:40:00.000Z"],
+                              ["seconds": 1200, "watts": 250.2, "startTime": "2026-11-21T09:50:00.000Z"]]
+        let text = r.show(["ok": true, "workout": .object(ride), "units": "metric"])
+        #expect(text.contains("Power:     212 W avg, max 480 W, NP 232 W, IF 0.93, TSS 86\n"), "\(text)")
+        #expect(text.contains("Power Z:   Z2 10:00  Z3 20:00  Z4 25:00  Z5 5:00\n"), "\(text)")
+        #expect(text.contains("Best:      5 s 480 W, 20 min 250 W\n") && text.contains("Work:      765 kJ\n"), "\(text)")
+        ride["endedAt"] = nil; ride["power"] = 251; ride["cadence"] = 91
+        let lines = r.statusLines(["ok": true, "state": "active", "workout": .object(ride), "units": "metric"])
+        #expect(lines.contains { $0.hasPrefix("Power:     251 W now, 212 W avg") } && lines.contains("Cadence:   91 rpm now, 88 rpm avg"), "\(lines)")
+        var run = ride
+        run["activity"] = "treadmill_running"; run["cadence"] = 172; run["averageCadence"] = 170
+        #expect(r.statusLines(["ok": true, "state": "active", "workout": .object(run)]).contains("Cadence:   172 spm now, 170 spm avg"))
+    }
+
     @Test func stopSummaryShowsHeartRatePowerAndCadence() {
         let text = r.stopped(["ok": true, "state": "saving", "workout": Self.ride])
         #expect(text.contains("Heart:     avg 141 bpm, max 171 bpm\n"))

@@ -4,11 +4,12 @@ public enum Exporter {
     /// recorded track (`TrackPoint.isOnTrack`); TCX/FIT per-point distances are the workout's
     /// measured distance up to the point (`MeasuredDistance` with the WGS84 geodesic, the
     /// daemon's own), so they stay flat while standing still and the last one is the total.
-    /// Heart rate recorded beside the fixes (a strap) is put on the points for GPX, TCX and FIT.
+    /// Heart rate, power and cadence recorded beside the fixes (Bluetooth sensors) are put on the
+    /// points for GPX, TCX and FIT.
     public static func bytes(_ workout: Workout, _ format: ExportFormat) -> [UInt8] {
         var w = workout
         switch format {
-        case .gpx, .tcx, .fit: w.points = workout.pointsWithHeartRate
+        case .gpx, .tcx, .fit: w.points = workout.pointsWithSensors(workout.pointsWithHeartRate)
         case .json: break
         }
         switch format {

@@ -53,6 +53,14 @@ struct ImportRecorder {
         previous.time = max(previous.time, r.time)
     }
 
+    /// Power, cadence or speed the file records without a position (`SensorSource.file`).
+    mutating func sensor(_ r: SensorSample) {
+        guard r.time.isFinite, r.time >= start, let reading = r.reading else { return }
+        if r.time > previous.time { gap(to: r.time, newSegment: false, final: false) }
+        recorder.sensorReading(time: r.time, source: .file, reading: reading)
+        previous.time = max(previous.time, r.time)
+    }
+
     /// A fix of file segment `segment`.
     mutating func fix(_ fix: Fix, segment seg: Int) {
         var f = fix

@@ -30,6 +30,6 @@ extension RecordedWorkout {
     /// A plain workout's points in the compact store.
     public init(_ w: Workout) {
         self.init(summary: w.summary, points: TrackPointStore(w.points), events: w.events, source: w.source, heartRate: w.heartRate,
-                  odometer: w.odometer, device: w.device)
+                  sensors: w.sensors, odometer: w.odometer, device: w.device)
     }
 }

@@ -20,7 +20,7 @@ extension Importer {
     public static func edited(_ w: Workout, activity: ActivityType, settings: MetricsSettings) -> Workout {
         var new = WorkoutRecorder.recompute(id: w.id, activity: activity, startedAt: w.summary.startedAt, endedAt: w.summary.endedAt,
                                             settings: origin(ofSource: w.source).settings(settings), points: w.points, events: w.events,
-                                            heartRate: w.heartRate, odometer: w.odometer)
+                                            heartRate: w.heartRate, sensors: w.sensors, odometer: w.odometer)
         new.source = w.source
         new.summary.multisport = w.summary.multisport
         if let d = w.device {

@@ -72,6 +72,10 @@ public enum Importer {
         /// The device's own distance over time (FIT record distances, a pool's lengths): the
         /// workout's distance is then the device's (`DistanceSource.device`), in time order.
         public var odometer: [OdometerReading] = []
+        /// Power, cadence and speed the file records without a position (an indoor ride or run),
+        /// as readings of `SensorSource.file`: recorded as a live sensor's are. Power and cadence
+        /// on the fixes stay on the fixes.
+        public var sensors: [SensorSample] = []
         /// What the device said of the workout (FIT session totals, a pool swim's lengths).
         public var device: DeviceTotals?
         /// Which leg of a multisport file the track is (1-based) and of how many; nil: the file's only workout.
@@ -144,15 +148,20 @@ public enum Importer {
             for (k, a) in t.activities.enumerated() {
                 let points = a.trackPoints
                 let heartOnly = a.heartRateWithoutPosition
+                let sensors = a.sensorsWithoutPosition
                 let indoor = points.isEmpty
-                guard !points.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) else { continue }
+                // Without a track, the trackpoints' DistanceMeters is the device's distance.
+                let odometer = indoor ? a.distanceWithoutPosition : []
+                guard !points.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) || !sensors.isEmpty || !odometer.isEmpty else { continue }
                 // Without a track the workout spans the activity's laps (TCX has no pauses).
                 var track = Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: a.activity, origin: .device,
                                   format: .tcx, startTime: indoor ? a.startTime : recordingStart(a.startTime, firstFix: points.first?.fix.time),
                                   endTime: indoor ? a.lapsEnd : nil,
                                   lapEnds: a.laps.dropFirst().map(\.startTime),
                                   label: t.activities.count > 1 ? "activity \(k + 1) of \(t.activities.count)" : nil,
-                                  notes: indoor ? [Importer.heartRateOnlyNote] : [], heartRate: heartOnly)
+                                  notes: indoor && sensors.isEmpty && odometer.isEmpty ? [Importer.heartRateOnlyNote] : [], heartRate: heartOnly)
+                track.sensors = sensors
+                track.odometer = odometer
                 track.annotation.notes = WorkoutAnnotation.fromFile(a.notes)
                 // A device that names itself (`<Creator>`: a Garmin, not an app's or workoutd's
                 // own export) counted the calories of its laps: the workout's, `device`.
@@ -284,11 +293,14 @@ public enum Importer {
         let readings = records.filter { $0.bpm != nil }
         let fixTimes = order.indices.lazy.filter { !outliers[$0] }.map { track.fixes[$0].time }
         let odometer = zip(track.odometer, odometerOutliers).filter { $0.0.time.isFinite && $0.0.meters.isFinite && !$0.1 }.map(\.0)
+        let sensorOutliers = judge.outliers(track.sensors.map(\.time))
+        let sensorRecords = zip(track.sensors, sensorOutliers).filter { $0.0.time.isFinite && !$0.1 }.map(\.0).sorted { $0.time < $1.time }
         // Without a fix or a heart-rate reading, a device's distance alone (a pool swim's
         // lengths, an indoor run's foot pod) spans the track, else the file's stated span (a
         // multisport leg with nothing recorded).
-        guard let firstTime = fixTimes.min() ?? readings.first?.time ?? odometer.first?.time ?? track.startTime,
-              let lastTime = fixTimes.max() ?? readings.last?.time ?? odometer.last?.time ?? track.endTime else { throw .noPoints }
+        guard let firstTime = fixTimes.min() ?? readings.first?.time ?? odometer.first?.time ?? sensorRecords.first?.time ?? track.startTime,
+              let lastTime = fixTimes.max() ?? readings.last?.time ?? odometer.last?.time ?? sensorRecords.last?.time ?? track.endTime
+        else { throw .noPoints }
         let start = min(track.startTime.flatMap { $0.isFinite ? $0 : nil } ?? firstTime, firstTime)
         let end = max(track.endTime.flatMap { $0.isFinite ? $0 : nil } ?? lastTime, lastTime)
         // A file's activity with no position at all was done indoors (the option is the user's word).
@@ -305,18 +317,22 @@ public enum Importer {
                                settings: track.origin.settings(settings), pauses: track.pauses, lapEnds: track.lapEnds)
         r.reserveCapacity(fixes: order.indices.count, odometerReadings: odometer.count,
                           heartRateSamples: records.count + track.fixes.reduce(0) { $0 + ($1.heartRate != nil ? 1 : 0) })
-        var ri = 0, oi = 0
-        /// The heart-rate records and readings stamped at or before `t` (a record goes before a
-        /// fix), by time: a reading before a record stamped at the same time, as a FIT record's
-        /// distance goes before its heart rate (`FITImport` feeds them in that order).
+        var ri = 0, oi = 0, si = 0
+        /// The heart-rate records, readings and sensor records stamped at or before `t` (a
+        /// record goes before a fix), by time: a reading before a record stamped at the same
+        /// time, as a FIT record's distance goes before its heart rate (`FITImport` feeds them in
+        /// that order), and a record's power and cadence after both.
         func feed(through t: Double) {
             while true {
                 let record = ri < records.count && records[ri].time <= t ? records[ri].time : nil
                 let reading = oi < odometer.count && odometer[oi].time <= t ? odometer[oi].time : nil
-                if let reading, reading <= record ?? .infinity {
+                let sensor = si < sensorRecords.count && sensorRecords[si].time <= t ? sensorRecords[si].time : nil
+                if let reading, reading <= record ?? .infinity, reading <= sensor ?? .infinity {
                     r.reading(odometer[oi]); oi += 1
-                } else if record != nil {
+                } else if let record, record <= sensor ?? .infinity {
                     r.heartRecord(records[ri]); ri += 1
+                } else if sensor != nil {
+                    r.sensor(sensorRecords[si]); si += 1
                 } else {
                     return
                 }

@@ -25,10 +25,15 @@ extension WorkoutFile {
             heartRate.samples = w.heartRate.samples.map { HeartRateSample(time: savedValue($0.time, 3), bpm: $0.bpm) }
             heartRate.rrIntervals = w.heartRate.rrIntervals.map { RRInterval(time: savedValue($0.time, 3), interval1024: $0.interval1024) }
         }
+        let sensors = w.sensors.filter { $0.time.isFinite }.compactMap { s -> SensorSample? in
+            guard let r = s.reading else { return SensorSample(time: savedValue(s.time, 3), source: s.source, reading: nil) }
+            let q = SensorReading(power: r.power, cadence: saved(r.cadence, 2), speed: saved(r.speed, 3), distance: saved(r.distance, 3))
+            return q.isEmpty ? nil : SensorSample(time: savedValue(s.time, 3), source: s.source, reading: q)
+        }
         var odometer = w.odometer
         odometer.readings = odometer.readings.map { OdometerReading(time: savedValue($0.time, 3), meters: savedValue($0.meters, 3)) }
         return Workout(summary: read.summary, points: points, events: read.events, source: read.source, heartRate: heartRate,
-                       odometer: odometer, device: read.device)
+                       sensors: sensors, odometer: odometer, device: read.device)
     }
 
     @inline(__always) static func savedPoint(_ p: inout TrackPoint) {

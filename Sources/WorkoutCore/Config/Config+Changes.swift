@@ -15,6 +15,7 @@ extension Config {
         if log != new.log { out.append("log") }
         if limits != new.limits { out.append("limits") }
         if sensors != new.sensors { out.append("sensors") }
+        if ftpWatts != new.ftpWatts { out.append("ftpWatts") }
         if age != new.age { out.append("age") }
         if sex != new.sex { out.append("sex") }
         if heartRate != new.heartRate { out.append("heartRate") }

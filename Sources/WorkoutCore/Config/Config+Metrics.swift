@@ -13,6 +13,7 @@ extension MetricsSettings {
         bodyWeightKilograms = config.weightKg
         splitUnit = config.units == .imperial ? .mile : .kilometer
         heartRateZones = config.heartRateZones
+        ftpWatts = config.ftpWatts
         age = config.age
         sex = config.sex
     }

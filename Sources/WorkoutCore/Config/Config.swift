@@ -21,8 +21,11 @@ public struct Config: Sendable, Equatable {
     public var streaks = StreakConfig()
     public var log = LogConfig()
     public var limits = LimitsConfig()
-    /// Heart-rate sensors read while a workout records (`SensorConfig`).
+    /// Bluetooth LE sensors read while a workout records (`SensorConfig`).
     public var sensors: [SensorConfig] = []
+    /// Functional threshold power (W) for power zones, intensity factor and training stress;
+    /// nil = none.
+    public var ftpWatts: Double? = nil
     /// Age in years and sex, for heart-rate calories (Keytel) and the estimated maximum heart rate.
     public var age: Int? = nil
     public var sex: Sex? = nil

@@ -1,14 +1,28 @@
-/// One entry of the `sensors` list: read while a workout that uses heart rate records.
+/// One entry of the `sensors` list: read while a workout that uses sensors records.
 public enum SensorConfig: Sendable, Equatable {
-    /// A Bluetooth LE heart-rate strap through BlueZ on the system D-Bus:
-    /// `{"kind":"bluetooth","address":"AA:BB:CC:DD:EE:FF"}`; without an address, the first device
-    /// BlueZ knows that offers the Heart Rate service (0x180D).
-    case bluetooth(address: String?)
+    /// A Bluetooth LE sensor through BlueZ on the system D-Bus, read for every service it offers
+    /// (Heart Rate, Cycling Power, Cycling Speed and Cadence, Running Speed and Cadence):
+    /// `{"kind":"bluetooth","address":"AA:BB:CC:DD:EE:FF","wheelCircumferenceMm":2105}`; without
+    /// an address, the first device BlueZ knows that offers the Heart Rate service (0x180D), else
+    /// one of the others. `wheelCircumferenceMm` is the wheel its speed sensor turns.
+    case bluetooth(address: String?, wheelCircumferenceMm: Int = SensorConfig.defaultWheelCircumferenceMm)
+
+    /// A 700x25c tyre.
+    public static let defaultWheelCircumferenceMm = 2105
+    /// Wheels from a child's bike to a fat bike.
+    public static let wheelCircumferenceRange = 500...3500
 
     /// Words for `status` and logs.
     public var label: String {
         switch self {
-        case .bluetooth(let a): return "Bluetooth heart-rate strap" + (a.map { " \($0)" } ?? "")
+        case .bluetooth(let a, _): return "Bluetooth sensor" + (a.map { " \($0)" } ?? "")
+        }
+    }
+
+    /// The wheel a speed sensor of this entry turns, in metres.
+    public var wheelCircumference: Double {
+        switch self {
+        case .bluetooth(_, let mm): return Double(mm) / 1000
         }
     }
 
@@ -28,7 +42,8 @@ public enum SensorConfig: Sendable, Equatable {
             if let a = address, !SensorConfig.isBluetoothAddress(a) {
                 throw ConfigError(key: path + ".address", problem: "'\(a)' is not a Bluetooth address like AA:BB:CC:DD:EE:FF")
             }
-            sensor = .bluetooth(address: address?.uppercased())
+            let wheel = try r.int("wheelCircumferenceMm", in: SensorConfig.wheelCircumferenceRange) ?? SensorConfig.defaultWheelCircumferenceMm
+            sensor = .bluetooth(address: address?.uppercased(), wheelCircumferenceMm: wheel)
         default:
             throw ConfigError(key: path + ".kind", problem: "unknown sensor kind '\(kind)'; \"bluetooth\"")
         }
@@ -66,12 +81,16 @@ extension Config {
     /// Weight, age and sex for calories.
     public var bodyProfile: BodyProfile { BodyProfile(weightKilograms: weightKg, age: age, sex: sex) }
 
-    /// Reads `sensors`, `age`, `sex` and `heartRate` (called by `decode(json:)`).
+    /// Plausible functional threshold powers (W).
+    public static let ftpRange = 30.0...2000
+
+    /// Reads `sensors`, `ftpWatts`, `age`, `sex` and `heartRate` (called by `decode(json:)`).
     static func decodeHeartRateKeys(_ r: inout KeyReader, into c: inout Config) throws(ConfigError) {
         if let sensors = try r.array("sensors") {
             c.sensors = []
             for (i, s) in sensors.enumerated() { c.sensors.append(try SensorConfig.decode(s, path: "sensors[\(i)]")) }
         }
+        c.ftpWatts = try r.number("ftpWatts", in: Config.ftpRange) ?? c.ftpWatts
         c.age = try r.int("age", in: 5...120) ?? c.age
         if let s = try r.string("sex") {
             guard let v = Sex(rawValue: s) else { throw ConfigError(key: "sex", problem: "must be \"male\" or \"female\", not '\(s)'") }

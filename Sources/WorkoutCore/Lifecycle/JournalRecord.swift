@@ -30,6 +30,8 @@ public enum JournalRecord: Sendable, Equatable {
     case heartRate(time: Double, bpm: Int, rr: [UInt16])
     /// The heart rate stopped (no contact, strap lost): a gap.
     case heartRateGap(time: Double)
+    /// A power, speed/cadence or running sensor's reading, or its gap (`reading` nil).
+    case sensor(SensorSample)
     /// The workout's dates moved by `by` seconds (dated by a GPS receiver while the system clock
     /// is unsynchronized, or back; docs/time.md): every earlier time moves, no duration changes.
     case shifted(by: Double)
@@ -41,7 +43,8 @@ extension JournalRecord {
     public var aliveTime: Double? {
         switch self {
         case .alive(let t): return t
-        case .started, .paused, .resumed, .lap, .marker, .stopped, .shutdown, .settings, .recovered, .rebased, .fix, .suspended, .heartRate, .heartRateGap, .shifted: return nil
+        case .started, .paused, .resumed, .lap, .marker, .stopped, .shutdown, .settings, .recovered, .rebased, .fix, .suspended, .heartRate, .heartRateGap,
+             .sensor, .shifted: return nil
         }
     }
 }

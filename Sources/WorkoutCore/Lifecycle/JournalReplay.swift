@@ -31,7 +31,8 @@ struct JournalReplay {
         for record in records.dropFirst() {
             switch record {
             case .alive, .shutdown: break
-            case .started, .paused, .resumed, .lap, .marker, .fix, .heartRate, .heartRateGap, .stopped, .shifted, .rebased, .suspended, .recovered, .settings:
+            case .started, .paused, .resumed, .lap, .marker, .fix, .heartRate, .heartRateGap, .sensor, .stopped, .shifted, .rebased, .suspended,
+                 .recovered, .settings:
                 shutdown = nil  // something happened after the shutdown record: it is history
             }
             switch record {
@@ -52,6 +53,8 @@ struct JournalReplay {
                 recorder.heartRate(time: t, bpm: bpm, rr: rr)
             case .heartRateGap(let t):
                 recorder.heartRateGap(at: t)
+            case .sensor(let s):
+                if let r = s.reading { recorder.sensorReading(time: s.time, source: s.source, reading: r) } else { recorder.sensorGap(at: s.time, source: s.source) }
             case .stopped(let t):
                 stopped = t
             case .shutdown(let t):

@@ -71,6 +71,9 @@ public struct MetricsSettings: Sendable, Equatable {
     public var speedWindow: Double = 5
     /// Heart-rate zones for time in zones; nil = none configured.
     public var heartRateZones: HeartRateZones? = nil
+    /// Functional threshold power (W) for power zones, intensity factor and training stress;
+    /// nil = none configured.
+    public var ftpWatts: Double? = nil
     /// Which speed a fix may imply from the last accepted one before it is `tooFast`: the
     /// activity's highest plausible speed (live and receiver logs), or for a track a device
     /// already recorded the highest of any activity (`Importer.importSettings`): the device's line

@@ -108,6 +108,21 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var averagePower: Double?
     public var maxPower: Int?
     public var averageCadence: Double?
+    /// Power analysis of the power recorded beside the fixes (`SensorTrack`, `PowerAnalysis`):
+    /// normalized power (nil before 30 s of power), intensity factor and training stress (nil
+    /// without an FTP), work in kJ; nil without power.
+    public var normalizedPower: Double?
+    public var intensityFactor: Double?
+    public var trainingStress: Double?
+    public var workKilojoules: Double?
+    /// Lower bounds (W) of Coggan's 7 power zones and the seconds in each; empty without an FTP.
+    public var powerZoneBounds: [Int] = []
+    public var powerZoneSeconds: [Double] = []
+    /// Best mean power over 5 s, 1, 5, 20 and 60 min, for the durations the workout reaches.
+    public var powerCurve: [PowerCurvePoint] = []
+    /// The latest power (W) and cadence while readings arrive (live workouts only).
+    public var power: Int?
+    public var cadence: Int?
     /// Title, notes, gear and perceived effort (`edit`, Strava's CSV, a file's own name): what
     /// the person says, kept when the numbers are recomputed.
     public var annotation = WorkoutAnnotation()
@@ -157,15 +172,18 @@ public struct Workout: Sendable, Equatable {
     public var source: String
     /// Heart-rate samples (with gaps) and RR intervals recorded beside the fixes.
     public var heartRate = HeartRateSeries()
+    /// Power, cadence, speed and distance readings (with gaps) recorded beside the fixes.
+    public var sensors: [SensorSample] = []
     /// Distance readings of a device or sensor (empty when the distance is the GPS track's).
     public var odometer = OdometerSeries()
     /// What the recording device said (a FIT session's totals, a pool swim's lengths).
     public var device: DeviceTotals?
 
     public init(summary: WorkoutSummary, points: [TrackPoint] = [], events: [WorkoutEvent] = [], source: String = "recorded",
-                heartRate: HeartRateSeries = HeartRateSeries(), odometer: OdometerSeries = OdometerSeries(), device: DeviceTotals? = nil) {
+                heartRate: HeartRateSeries = HeartRateSeries(), sensors: [SensorSample] = [], odometer: OdometerSeries = OdometerSeries(),
+                device: DeviceTotals? = nil) {
         self.summary = summary; self.points = points; self.events = events; self.source = source; self.heartRate = heartRate
-        self.odometer = odometer; self.device = device
+        self.sensors = sensors; self.odometer = odometer; self.device = device
     }
 
     public var id: WorkoutID { summary.id }
@@ -195,13 +213,15 @@ public struct RecordedWorkout: Sendable {
     public var events: [WorkoutEvent]
     public var source: String
     public var heartRate = HeartRateSeries()
+    public var sensors: [SensorSample] = []
     public var odometer = OdometerSeries()
     public var device: DeviceTotals?
 
     public init(summary: WorkoutSummary, points: TrackPointStore, events: [WorkoutEvent], source: String = "recorded",
-                heartRate: HeartRateSeries = HeartRateSeries(), odometer: OdometerSeries = OdometerSeries(), device: DeviceTotals? = nil) {
+                heartRate: HeartRateSeries = HeartRateSeries(), sensors: [SensorSample] = [], odometer: OdometerSeries = OdometerSeries(),
+                device: DeviceTotals? = nil) {
         self.summary = summary; self.points = points; self.events = events; self.source = source; self.heartRate = heartRate
-        self.odometer = odometer; self.device = device
+        self.sensors = sensors; self.odometer = odometer; self.device = device
     }
 
     public var id: WorkoutID { summary.id }
@@ -209,7 +229,7 @@ public struct RecordedWorkout: Sendable {
 
     /// The same workout with its points as an array.
     public var workout: Workout {
-        Workout(summary: summary, points: points.toArray(), events: events, source: source, heartRate: heartRate, odometer: odometer,
-                device: device)
+        Workout(summary: summary, points: points.toArray(), events: events, source: source, heartRate: heartRate, sensors: sensors,
+                odometer: odometer, device: device)
     }
 }

@@ -1,5 +1,5 @@
 /// The part of BlueZ's object tree (ObjectManager.GetManagedObjects on `/`, doc/org.bluez.*.rst)
-/// that finding a heart-rate strap needs, as plain values: the shell converts the D-Bus reply
+/// that finding a sensor needs, as plain values: the shell converts the D-Bus reply
 /// into this, and every decision (which device, which characteristic) is made here, testably.
 public struct BlueZObjects: Sendable, Equatable {
     /// `org.bluez.Device1`, with `org.bluez.Battery1.Percentage` when BlueZ's battery plugin
@@ -66,12 +66,19 @@ public struct BlueZObjects: Sendable, Equatable {
         }
     }
 
-    /// The strap to use: the device with `address` (any case), else the first device (in path
-    /// order) that offers the Heart Rate service, preferring one already connected.
+    /// The device to use: the one with `address` (any case), else the first device (in path
+    /// order) that offers the Heart Rate service, preferring one already connected; else the
+    /// first that offers one of the other services workoutd reads (`SensorService`).
     public func device(address: String?) -> Device? {
         if let a = address?.uppercased() { return devices.first { $0.address.uppercased() == a } }
-        let straps = devices.filter { $0.uuids.contains { $0.lowercased() == UUID.heartRateService } }.sorted { $0.path < $1.path }
-        return straps.first { $0.connected } ?? straps.first
+        func offering(_ services: [SensorService]) -> [Device] {
+            let uuids = Set(services.map(\.uuid))
+            return devices.filter { $0.uuids.contains { uuids.contains($0.lowercased()) } }.sorted { $0.path < $1.path }
+        }
+        let straps = offering([.heartRate])
+        if let s = straps.first(where: { $0.connected }) ?? straps.first { return s }
+        let others = offering(SensorService.allCases)
+        return others.first { $0.connected } ?? others.first
     }
 
     /// The characteristic with this UUID under a service of `device` (the Heart Rate service for
@@ -81,10 +88,16 @@ public struct BlueZObjects: Sendable, Equatable {
         return characteristics.filter { $0.uuid.lowercased() == uuid && mine.contains($0.service) }.min { $0.path < $1.path }
     }
 
-    /// Why no strap was found, in words a user can act on.
+    /// The measurement characteristics of every service workoutd reads that `device` offers, in
+    /// `SensorService` order.
+    public func measurements(of device: Device) -> [(service: SensorService, characteristic: Characteristic)] {
+        SensorService.allCases.compactMap { s in characteristic(s.measurementUUID, of: device).map { (s, $0) } }
+    }
+
+    /// Why no device was found, in words a user can act on.
     public func missingDeviceReason(address: String?) -> String {
         if let a = address { return "BlueZ knows no device \(a) (pair it first: bluetoothctl pair \(a))" }
-        return devices.isEmpty ? "BlueZ knows no devices (pair the strap first: docs/sensors.md)"
-                               : "none of the \(devices.count) devices BlueZ knows offers the Heart Rate service"
+        return devices.isEmpty ? "BlueZ knows no devices (pair the sensor first: docs/sensors.md)"
+                               : "none of the \(devices.count) devices BlueZ knows offers Heart Rate, Cycling Power, Cycling Speed and Cadence or Running Speed and Cadence"
     }
 }

@@ -1,36 +1,48 @@
-/// What the shell knows about a connected strap.
+/// What the shell knows about a connected device.
 public struct SensorInfo: Sendable, Equatable {
     /// The device's name (BlueZ `Alias`/`Name`) or address.
     public var name: String
-    /// Battery percentage when the strap reports it.
+    /// Battery percentage when the device reports it.
     public var battery: Int?
     public var location: BodySensorLocation?
+    /// The services it was subscribed to, in `SensorService` order.
+    public var services: [SensorService]
 
-    public init(name: String, battery: Int? = nil, location: BodySensorLocation? = nil) {
-        self.name = name; self.battery = battery; self.location = location
+    public init(name: String, battery: Int? = nil, location: BodySensorLocation? = nil, services: [SensorService] = [.heartRate]) {
+        self.name = name; self.battery = battery; self.location = location; self.services = services
     }
+
+    /// "heart rate, power" for logs and status.
+    public var servicesLabel: String { services.map(\.label).joined(separator: ", ") }
 }
 
 /// What the shell must do after a `SensorConnection` event.
 public enum SensorAction: Sendable, Equatable {
-    /// Find the device, connect, wait for its services, subscribe to 0x2A37.
+    /// Find the device, connect, wait for its services, subscribe to their measurements.
     case connect
     /// Call `retryDue(now:)` at this time (seconds on the same clock as the events).
     case scheduleRetry(at: Double)
     /// Record this reading in the workout.
     case record(time: Double, bpm: Int, rr: [UInt16])
+    /// Record this power, speed/cadence or running reading (its counters already turned into
+    /// rates by the connection's `SensorRates`).
+    case reading(time: Double, source: SensorSource, SensorReading)
     /// End the workout's heart-rate run here (no contact, strap lost): a gap, never a repeat.
     case gap(at: Double)
+    /// End the readings of this source here (the device dropped out or closed).
+    case sensorGap(at: Double, source: SensorSource)
     /// Unsubscribe and disconnect (the workout no longer records).
     case disconnect
     /// Log this event.
     case log(SensorLogEvent)
 }
 
-/// The connection to one heart-rate sensor, as a pure machine: the shell (BlueZ client) reports
-/// what happened, with the time, and performs the actions returned. Reconnects with backoff
-/// (1, 2, 4, 8, 16, 30, 30 ... s) after a failed attempt or a drop; BlueZ itself does not
-/// reconnect a strap that went out of range.
+/// The connection to one Bluetooth LE sensor (a heart-rate strap, a power meter, a speed and
+/// cadence sensor, a footpod, or a device offering several of their services), as a pure
+/// machine: the shell (BlueZ client) reports what happened, with the time, and performs the
+/// actions returned. Reconnects with backoff (1, 2, 4, 8, 16, 30, 30 ... s) after a failed
+/// attempt or a drop; BlueZ itself does not reconnect a sensor that went out of range. Its
+/// `SensorRates` turn wheel and crank counters into rates, kept across a drop.
 public struct SensorConnection: Sendable {
     public enum Phase: Sendable, Equatable {
         /// No workout records. -> connecting (`open`).
@@ -40,17 +52,29 @@ public struct SensorConnection: Sendable {
         case connecting(since: Double, attempt: Int)
         /// Subscribed, readings arriving (or about to). -> noContact, lost, closed.
         case connected(SensorInfo, since: Double, lastReading: Double?)
-        /// Notifications go on but the strap has no skin contact. -> connected, lost, closed.
+        /// Notifications go on but the strap has no skin contact (heart rate only: a device's
+        /// other services are still recorded). -> connected, lost, closed.
         case noContact(SensorInfo, since: Double)
         /// Dropped or unreachable; the next attempt is at `retryAt`. -> connecting, closed.
         case lost(reason: String, since: Double, attempt: Int, retryAt: Double)
     }
 
     public private(set) var phase: Phase = .closed
-    /// A connected strap that sends nothing for this long is treated as lost.
+    private var rates: SensorRates
+    /// A connected sensor that sends nothing for this long is treated as lost.
     public static let silenceTimeout = 10.0
 
-    public init() {}
+    /// `wheelCircumference` (m): the wheel a speed sensor turns.
+    public init(wheelCircumference: Double = 2.105) { rates = SensorRates(wheelCircumference: wheelCircumference) }
+
+    /// The gaps that end every reading of the device at `now`.
+    private static func gaps(_ info: SensorInfo, at now: Double) -> [SensorAction] {
+        var out: [SensorAction] = []
+        for s in info.services {
+            if let source = s.source { out.append(.sensorGap(at: now, source: source)) } else { out.append(.gap(at: now)) }
+        }
+        return out
+    }
 
     /// Backoff before attempt `n + 1` after `n` failures (n >= 1): 1, 2, 4, 8, 16, then 30 s.
     public static func backoff(failures n: Int) -> Double { min(30, Double(1 << min(max(n - 1, 0), 5))) }
@@ -74,9 +98,9 @@ public struct SensorConnection: Sendable {
         case .connecting, .lost:
             phase = .closed
             return [.disconnect, .log(.closed)]
-        case .connected, .noContact:
+        case .connected(let info, _, _), .noContact(let info, _):
             phase = .closed
-            return [.gap(at: now), .disconnect, .log(.closed)]
+            return SensorConnection.gaps(info, at: now) + [.disconnect, .log(.closed)]
         }
     }
 
@@ -102,6 +126,12 @@ public struct SensorConnection: Sendable {
 
     /// A Heart Rate Measurement notification arrived.
     public mutating func measured(_ m: HeartRateMeasurement, now: Double) -> [SensorAction] {
+        measured(.heartRate(m), now: now)
+    }
+
+    /// A notification of any service arrived.
+    public mutating func measured(_ measurement: SensorMeasurement, now: Double) -> [SensorAction] {
+        guard case .heartRate(let m) = measurement else { return bikeOrFoot(measurement, now: now) }
         switch phase {
         case .connected(let info, let since, _):
             if m.isReading {
@@ -119,7 +149,29 @@ public struct SensorConnection: Sendable {
         }
     }
 
-    /// The attempt failed or the strap dropped (disconnected, services gone, silence).
+    /// A power, speed/cadence or running notification: recorded in either connected phase (a
+    /// lost skin contact concerns heart rate alone), and proof the device is there.
+    private mutating func bikeOrFoot(_ m: SensorMeasurement, now: Double) -> [SensorAction] {
+        let source: SensorSource
+        switch m {
+        case .heartRate: return []
+        case .cyclingPower: source = .power
+        case .cyclingSpeedCadence: source = .csc
+        case .runningSpeedCadence: source = .rsc
+        }
+        switch phase {
+        case .connected(let info, let since, _):
+            phase = .connected(info, since: since, lastReading: now)
+        case .noContact:
+            break
+        case .closed, .connecting, .lost:
+            return []  // a notification racing a close or a drop: dropped
+        }
+        guard let r = rates.reading(m, at: now), !r.isEmpty else { return [] }
+        return [.reading(time: now, source: source, r)]
+    }
+
+    /// The attempt failed or the device dropped (disconnected, services gone, silence).
     public mutating func failed(_ reason: String, now: Double) -> [SensorAction] {
         let failures: Int
         var out: [SensorAction] = []
@@ -128,9 +180,9 @@ public struct SensorConnection: Sendable {
             return []
         case .connecting(_, let attempt):
             failures = attempt + 1
-        case .connected, .noContact:
+        case .connected(let info, _, _), .noContact(let info, _):
             failures = 1
-            out.append(.gap(at: now))
+            out += SensorConnection.gaps(info, at: now)
         }
         let delay = SensorConnection.backoff(failures: failures)
         phase = .lost(reason: reason, since: now, attempt: failures, retryAt: now + delay)
@@ -234,21 +286,25 @@ public enum SensorLogEvent: LogEvent, Sendable, Equatable {
 
     public var message: String {
         switch self {
-        case .connecting: return "Heart-rate sensor: connecting"
+        case .connecting: return "Sensor: connecting"
         case .connected(let i):
-            return "Heart-rate sensor \(i.name) connected" + (i.battery.map { ", battery \($0) %" } ?? "")
+            return "Sensor \(i.name) connected (\(i.servicesLabel))" + (i.battery.map { ", battery \($0) %" } ?? "")
         case .noContact(let i): return "Heart-rate sensor \(i.name): no skin contact"
         case .contact(let i): return "Heart-rate sensor \(i.name): contact again"
-        case .lost(let r, let d): return "Heart-rate sensor lost: \(r); retrying in \(Int(d.rounded(.up))) s"
-        case .reconnecting(let n): return "Heart-rate sensor: reconnecting (attempt \(n))"
-        case .closed: return "Heart-rate sensor closed"
+        case .lost(let r, let d): return "Sensor lost: \(r); retrying in \(Int(d.rounded(.up))) s"
+        case .reconnecting(let n): return "Sensor: reconnecting (attempt \(n))"
+        case .closed: return "Sensor closed"
         }
     }
 
     public var fields: [(String, LogValue)] {
         switch self {
         case .connecting, .closed: return []
-        case .connected(let i), .noContact(let i), .contact(let i):
+        case .connected(let i):
+            var f: [(String, LogValue)] = [("sensor", .string(i.name)), ("services", .string(i.services.map(\.rawValue).joined(separator: ",")))]
+            if let b = i.battery { f.append(("battery", .int(b))) }
+            return f
+        case .noContact(let i), .contact(let i):
             var f: [(String, LogValue)] = [("sensor", .string(i.name))]
             if let b = i.battery { f.append(("battery", .int(b))) }
             return f

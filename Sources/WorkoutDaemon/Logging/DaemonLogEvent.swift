@@ -91,6 +91,7 @@ public enum DaemonLogEvent: LogEvent {
                 + (s.activity.supportsGPS || s.distanceMeters > 0
                    ? ", " + u.distance(s.distanceMeters) + paces.map { ", " + $0 }.joined() : "")
                 + (s.heartRate.map { ", \($0) bpm" } ?? "")
+                + (s.power.map { ", \($0) W" } ?? "") + (s.cadence.map { ", \($0) rpm" } ?? "")
         case .health(_, let rate): return "Recording health: \(formatFixed(rate, decimals: 2)) fixes/s"
         case .imported(let f, _): return "Imported \(f)"
         case .importFailed(let f, let r): return "Could not import \(f): \(r)"
@@ -134,6 +135,10 @@ public enum DaemonLogEvent: LogEvent {
             if let hr = s.heartRate { f.append(("hr", .int(hr))) }
             if let z = s.heartRateZone { f.append(("hr_zone", .int(z))) }
             if let avg = s.averageHeartRate { f.append(("hr_avg", .double(avg, decimals: 1))) }
+            if let p = s.power { f.append(("power", .int(p))) }
+            if let avg = s.averagePower { f.append(("power_avg", .double(avg, decimals: 1))) }
+            if let np = s.normalizedPower { f.append(("np", .double(np, decimals: 1))) }
+            if let c = s.cadence { f.append(("cadence", .int(c))) }
             return f
         case .health(let s, let rate):
             var f: [(String, LogValue)] = [("id", .string(s.id.rawValue)), ("fix_rate_hz", .double(rate, decimals: 2)),

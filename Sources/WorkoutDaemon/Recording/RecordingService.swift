@@ -2,7 +2,7 @@ import Dispatch
 import Glibc
 import WorkoutCore
 
-/// Records workouts: owns the lifecycle, its journal, the GPS feeds and the heart-rate sensors,
+/// Records workouts: owns the lifecycle, its journal, the GPS feeds and the Bluetooth sensors,
 /// and performs the actions the core returns (`perform`), deciding nothing itself. What other
 /// services must do (tell `watch` subscribers, hold a lock on sleep, announce a saved workout)
 /// it reports through `onEvent`; it holds no other service.
@@ -32,7 +32,7 @@ final class RecordingService: @unchecked Sendable {
     let journal: Journal
     /// The GPS side (`start` opens the feed socket; the core's `openGPS` the sources).
     private(set) var feeds: FeedHub?
-    /// Heart-rate sensors (`sensors`), opened while a workout that uses them records.
+    /// Bluetooth sensors (`sensors`), opened while a workout that uses them records.
     private(set) var sensors: SensorHub?
     private let saver = DispatchQueue(label: "workoutd.saver")
     /// Where the journal's periodic fsync runs, off the event loop.
@@ -155,11 +155,13 @@ final class RecordingService: @unchecked Sendable {
         }
     }
 
-    /// What the heart-rate sensors reported.
+    /// What the sensors reported.
     private func sensorReported(_ report: SensorHub.Report) {
         switch report {
         case .reading(let bpm, let rr): perform(lifecycle.heartRateReceived(time: nil, bpm: bpm, rr: rr, at: now()))
         case .stopped: perform(lifecycle.heartRateStopped(at: now()))
+        case .sensorReading(let source, let r): perform(lifecycle.sensorReceived(r, from: source, at: now()))
+        case .sensorStopped(let source): perform(lifecycle.sensorStopped(source, at: now()))
         case .log(let event): log(event)
         }
     }

@@ -1,21 +1,17 @@
 import WorkoutCore
 
-/// The heart-rate sensors of the configuration (`sensors`), opened and closed by the lifecycle
-/// like the GPS feeds (`openSensors`/`closeSensors`). Reports through a closure; holds no
-/// reference to the daemon.
+/// The sensors of the configuration (`sensors`), opened and closed by the lifecycle like the GPS
+/// feeds (`openSensors`/`closeSensors`), several devices at once. Reports through a closure;
+/// holds no reference to the daemon.
 final class SensorHub {
-    enum Report {
-        case reading(bpm: Int, rr: [UInt16])
-        case stopped
-        case log(SensorLogEvent)
-    }
+    typealias Report = BluetoothSensor.Report
 
     private unowned let loop: EventLoop
     private let clock: DaemonClock
     private let environment: [String: String]
     private let report: (Report) -> Void
     private(set) var configs: [SensorConfig]
-    private var sensors: [BluetoothHeartRateSensor] = []
+    private var sensors: [BluetoothSensor] = []
     /// Whether the sensors are read now (the core's `openSensors`/`closeSensors`).
     private var phase = Phase.closed
 
@@ -37,13 +33,7 @@ final class SensorHub {
 
     private func build() {
         sensors = configs.map { c in
-            BluetoothHeartRateSensor(c, loop: loop, clock: clock, environment: environment) { [weak self] r in
-                switch r {
-                case .reading(let bpm, let rr): self?.report(.reading(bpm: bpm, rr: rr))
-                case .stopped: self?.report(.stopped)
-                case .log(let e): self?.report(.log(e))
-                }
-            }
+            BluetoothSensor(c, loop: loop, clock: clock, environment: environment) { [weak self] r in self?.report(r) }
         }
     }
 

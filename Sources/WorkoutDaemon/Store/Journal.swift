@@ -44,7 +44,7 @@ public final class Journal {
     public func append(_ record: JournalRecord) {
         switch record {
         case .fix(let fix): appendFix(fix)
-        case .heartRate, .heartRateGap: appendBuffered(record)
+        case .heartRate, .heartRateGap, .sensor: appendBuffered(record)
         case .started, .paused, .resumed, .lap, .marker, .stopped, .shutdown, .settings, .recovered, .rebased, .alive, .suspended, .shifted: appendNow(record)
         }
     }
@@ -64,7 +64,7 @@ public final class Journal {
         if pending.utf8.count >= Journal.writeThreshold { writePending(sync: false) }
     }
 
-    /// Buffers a heart-rate record like a fix (durable with the next flush).
+    /// Buffers a heart-rate or sensor record like a fix (durable with the next flush).
     public func appendBuffered(_ record: JournalRecord) {
         pending += record.encodeLine()
         if pending.utf8.count >= Journal.writeThreshold { writePending(sync: false) }

@@ -128,6 +128,26 @@ import WorkoutCore
         #expect(rig.run { rig.logged.contains { if case .removed(let id) = $0 { return id == w.id.rawValue } else { return false } } })
     }
 
+    /// Issue 30: deleted here while edited on another machine; the sync engine brings the edit
+    /// back. The edit is listed (nothing lost) and logged as a delete overridden, not as a new
+    /// arrival; the same version coming back (an undelete by hand) is an arrival.
+    @Test func anEditElsewhereWinsOverADeleteHere() throws {
+        let rig = try Rig()
+        let w = Rig.workout(1_795_340_000, activity: .cycling)
+        try rig.store.save(w)
+        rig.sync.start()
+        try rig.store.delete(w.id)
+        #expect(rig.store.count == 0)
+        var edited = w
+        edited.summary.activity = .mountainBiking
+        try rig.arrive(edited, editedAt: SystemClock().wall() + 5)
+        #expect(rig.run { rig.store.summary(w.id)?.activity == .mountainBiking }, "the edit is listed")
+        #expect(rig.run { rig.logged.contains { if case .deleteOverridden(let id, let host) = $0 { return id == w.id.rawValue && host == "pi" } else { return false } } },
+                "\(rig.logged)")
+        #expect(!rig.logged.contains { if case .arrived = $0 { return true } else { return false } })
+        #expect(try rig.store.load(w.id).activity == .mountainBiking)
+    }
+
     @Test func ownSavesAreNotReportedAsArrivals() throws {
         let rig = try Rig()
         rig.sync.start()

@@ -25,8 +25,9 @@ extension FITActivityFile {
     }
 
     /// The file as tracks to import, one per session. Records without a position give only
-    /// their heart rate (`Track.heartRate`; one without heart rate is a gap): a session with
-    /// heart rate and no position is an indoor workout. The records' distance is the device's
+    /// their heart rate (`Track.heartRate`; one without heart rate is a gap) and their power,
+    /// cadence and speed (`Track.sensors`): a session with heart rate and no position is an
+    /// indoor workout. The records' distance is the device's
     /// odometer (`Track.odometer`), topped up to the session's `total_distance`; a pool swim's
     /// distance comes from its lengths. The session's totals go along (`Track.device`).
     ///
@@ -41,7 +42,7 @@ extension FITActivityFile {
         let ordered = sessions.sorted { $0.startTime < $1.startTime }
         let multisport = ordered.count > 1
         func track(_ fixes: [Fix], _ heartOnly: [HeartRateSample], _ readings: [OdometerReading], _ session: FITSpan?,
-                   leg: (number: Int, of: Int)?) -> Importer.Track? {
+                   leg: (number: Int, of: Int)?, sensors: [SensorSample] = []) -> Importer.Track? {
             let activity = activity(of: session)
             let pool = session.flatMap { poolSwim(of: $0, activity: activity) }
             var odometer = pool.map { Self.readings(of: $0) } ?? readings
@@ -52,7 +53,8 @@ extension FITActivityFile {
                 odometer.append(OdometerReading(time: max(s.endTime, odometer.last?.time ?? s.startTime), meters: total))
             }
             let spans = session.map { $0.endTime > $0.startTime } ?? false
-            guard !fixes.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) || !odometer.isEmpty || (leg != nil && spans) else { return nil }
+            guard !fixes.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) || !odometer.isEmpty || !sensors.isEmpty
+                    || (leg != nil && spans) else { return nil }
             let inside = lapList.filter { l in session.map { l.startTime >= $0.startTime - 1 && l.endTime <= $0.endTime + 1 } ?? true }
             var label: String?
             if let leg {
@@ -65,13 +67,14 @@ extension FITActivityFile {
                                    notes: fixes.isEmpty && pool == nil && odometer.isEmpty ? notes + [Importer.heartRateOnlyNote] : notes,
                                    heartRate: heartOnly)
             t.odometer = odometer
+            t.sensors = sensors
             t.device = session.map { deviceTotals(of: $0, activity: activity, pool: pool) }
             t.leg = leg
             return t
         }
         if !multisport {
             // The decoded arrays themselves (shared, not copied).
-            return track(fixes, heartRateOnly, odometer, ordered.first, leg: nil).map { [$0] } ?? []
+            return track(fixes, heartRateOnly, odometer, ordered.first, leg: nil, sensors: sensorsOnly).map { [$0] } ?? []
         }
         // Each session takes the records whose time falls in it, in time order (a stable sort:
         // records of the same second keep their file order). Which session a record goes to
@@ -80,15 +83,18 @@ extension FITActivityFile {
         let sortedFixes = fixes.sorted { $0.time < $1.time }
         let sortedHeart = heartRateOnly.sorted { $0.time < $1.time }
         let sortedOdometer = odometer.sorted { $0.time < $1.time }
-        var f = 0, h = 0, o = 0
+        let sortedSensors = sensorsOnly.sorted { $0.time < $1.time }
+        var f = 0, h = 0, o = 0, n = 0
         for (k, s) in ordered.enumerated() {
             while f < sortedFixes.count, sortedFixes[f].time < s.startTime { f += 1 }
             while h < sortedHeart.count, sortedHeart[h].time < s.startTime { h += 1 }
             while o < sortedOdometer.count, sortedOdometer[o].time < s.startTime { o += 1 }
-            let fromFix = f, fromHeart = h, fromOdometer = o
+            while n < sortedSensors.count, sortedSensors[n].time < s.startTime { n += 1 }
+            let fromFix = f, fromHeart = h, fromOdometer = o, fromSensors = n
             while f < sortedFixes.count, sortedFixes[f].time <= s.endTime { f += 1 }
             while h < sortedHeart.count, sortedHeart[h].time <= s.endTime { h += 1 }
             while o < sortedOdometer.count, sortedOdometer[o].time <= s.endTime { o += 1 }
+            while n < sortedSensors.count, sortedSensors[n].time <= s.endTime { n += 1 }
             // A leg's distance counts from the device's reading before it, when the device did not restart at 0.
             var readings = Array(sortedOdometer[fromOdometer..<o])
             if fromOdometer > 0, let first = readings.first, sortedOdometer[fromOdometer - 1].meters <= first.meters {
@@ -96,7 +102,7 @@ extension FITActivityFile {
                 readings = readings.map { OdometerReading(time: $0.time, meters: $0.meters - base) }
             }
             if let t = track(Array(sortedFixes[fromFix..<f]), Array(sortedHeart[fromHeart..<h]), readings, s,
-                             leg: (k + 1, ordered.count)) { out.append(t) }
+                             leg: (k + 1, ordered.count), sensors: Array(sortedSensors[fromSensors..<n])) { out.append(t) }
         }
         return out
     }

@@ -102,6 +102,9 @@ public struct FITActivityFile: Sendable, Equatable {
     public var fixes: [Fix] = []
     /// The records without a position: their time and heart rate (nil: none), in file order.
     public var heartRateOnly: [HeartRateSample] = []
+    /// The records without a position that carry power, cadence or speed (an indoor ride or
+    /// run), as readings of the file's sensors (`SensorSource.file`), in file order.
+    public var sensorsOnly: [SensorSample] = []
     /// How many records have a timestamp.
     public var recordCount: Int { max(fixes.count + heartRateOnly.count, recordTimes.count, countedRecords) }
     /// `.summary`: each record's time (FIT seconds, exact in 4 bytes) and kind (`kindFix`,
@@ -330,6 +333,7 @@ public struct FITActivityFile: Sendable, Equatable {
             if let d = r.distance { out.odometer.append(OdometerReading(time: time, meters: d)) }
             if let record = r.record { out.records.append(record) }
             if let f = r.fix { out.fixes.append(f) } else { out.heartRateOnly.append(HeartRateSample(time: time, bpm: r.heartRate)) }
+            if let reading = r.sensor { out.sensorsOnly.append(SensorSample(time: time, source: .file, reading: reading)) }
         }
     }
 
@@ -339,6 +343,8 @@ public struct FITActivityFile: Sendable, Equatable {
         var heartRate: Int?
         var distance: Double?
         var record: FITRecord?
+        /// Power, cadence or speed of a record without a position (`sensorsOnly`).
+        var sensor: SensorReading?
 
         /// `kindFix`, `kindHeartRate`, `kindDistance` as they apply.
         var kind: UInt8 {
@@ -388,6 +394,8 @@ public struct FITActivityFile: Sendable, Equatable {
                 out.fix = Fix(time: time, latitude: latitude, longitude: longitude, altitude: altitude, speed: speed,
                               mode: altitude == nil ? .twoD : .threeD, heartRate: heartRate, cadence: cadence,
                               power: power, temperature: temperature)
+            } else if power != nil || cadence != nil || speed != nil {
+                out.sensor = SensorReading(power: power, cadence: cadence.map(Double.init), speed: speed)
             }
             return out
         }

@@ -184,6 +184,7 @@ public enum FITImport {
                     recorders[k]!.fix(f, segment: 0)
                 } else if flags[i] & outlierRecord == 0 {
                     recorders[k]!.heartRecord(HeartRateSample(time: time, bpm: record.heartRate))
+                    if let s = record.sensor { recorders[k]!.sensor(SensorSample(time: time, source: .file, reading: s)) }
                 }
             }
         } catch {

@@ -13,7 +13,12 @@
 ///   fields; heart rate, cadence, power, temperature when the point has them.
 /// - A workout without a track (yoga, strength, treadmill: heart rate only) gets a `record`
 ///   per heart-rate sample instead: timestamp and heart_rate, no position (a gap is a record
-///   without heart rate); the session's average and maximum are over those records.
+///   without heart rate); the session's average and maximum are over those records. With
+///   sensor readings (an indoor ride or run) a record per second instead (`indoorRecords`):
+///   heart rate, power, cadence, speed and the sensor's distance.
+/// - Power and cadence recorded by sensors go on the records (the value each held at the
+///   record's time); the session carries the workout's average and maximum power, normalized
+///   power, training stress, intensity factor, work and average cadence.
 /// - `session.total_elapsed_time` is wall time start to end; `total_timer_time` the workout's
 ///   elapsed time (pauses excluded); laps the same from their summaries.
 public enum FITWriter {
@@ -71,14 +76,18 @@ public enum FITWriter {
         var measured = MeasuredDistance()
         var hrSum = 0, hrCount = 0, hrMax = 0, powerSum = 0, powerCount = 0, powerMax = 0
         if !points.contains(where: \.isOnTrack) {
-            for sample in workout.heartRate.samples {
-                while pi < pauses.count, pauses[pi].time <= sample.time {
+            for r in workout.indoorRecords {
+                while pi < pauses.count, pauses[pi].time <= r.time {
                     e.message(local: lEvent, [fitTime(pauses[pi].time), 0, pauses[pi].running ? 0 : 4, 0])
                     pi += 1
                 }
-                let hr = sample.bpm.flatMap { $0 > 0 && $0 < 255 ? $0 : nil }
+                let hr = r.heartRate.flatMap { $0 > 0 && $0 < 255 ? $0 : nil }
+                let cadence = r.cadence.flatMap { $0 >= 0 && $0 < 255 ? $0 : nil }
+                let power = r.power.flatMap { $0 >= 0 && $0 < 65535 ? $0 : nil }
                 if let hr { hrSum += hr; hrCount += 1; hrMax = max(hrMax, hr) }
-                e.message(local: lRecord, [fitTime(sample.time), nil, nil, nil, nil, nil, hr.map(Int64.init), nil, nil, nil])
+                if let w = power { powerSum += w; powerCount += 1; powerMax = max(powerMax, w) }
+                e.message(local: lRecord, [fitTime(r.time), nil, nil, nil, scaled(r.speed, 1000), scaled(r.distance, 100),
+                                           hr.map(Int64.init), cadence.map(Int64.init), power.map(Int64.init), nil])
             }
         }
         for p in points {
@@ -105,10 +114,11 @@ public enum FITWriter {
         e.message(local: lEvent, [fitTime(end), 0, 4, 0])
 
         // lap: timestamp, message_index, event (9 lap), event_type (1 stop), start_time,
-        // total_elapsed_time, total_timer_time, total_distance, lap_trigger, sport.
+        // total_elapsed_time, total_timer_time, total_distance, lap_trigger, sport, avg_heart_rate,
+        // max_heart_rate, avg_cadence, avg_power, max_power.
         e.define(local: lLap, global: 19, [F(253, .uint32), F(254, .uint16), F(0, .enumeration), F(1, .enumeration), F(2, .uint32),
                                             F(7, .uint32), F(8, .uint32), F(9, .uint32), F(24, .enumeration), F(25, .enumeration),
-                                            F(15, .uint8), F(16, .uint8)])
+                                            F(15, .uint8), F(16, .uint8), F(17, .uint8), F(19, .uint16), F(20, .uint16)])
         var laps = s.laps.sorted { $0.startTime < $1.startTime }
         if laps.isEmpty {
             laps = [LapSummary(index: 0, trigger: .end, startTime: start, endTime: end, elapsedSeconds: s.elapsedSeconds,
@@ -125,25 +135,37 @@ public enum FITWriter {
             e.message(local: lLap, [fitTime(lap.endTime), Int64(k), 9, 1, fitTime(lap.startTime),
                                     scaled(lap.endTime - lap.startTime, 1000), scaled(lap.elapsedSeconds, 1000),
                                     scaled(lap.distanceMeters, 100), trigger, Int64(sport),
-                                    lap.averageHeartRate.map(Int64.init), lap.maxHeartRate.map(Int64.init)])
+                                    lap.averageHeartRate.map(Int64.init), lap.maxHeartRate.map(Int64.init),
+                                    lap.averageCadence.flatMap { $0 >= 0 && $0 < 255 ? Int64($0) : nil },
+                                    lap.averagePower.flatMap { $0 >= 0 && $0 < 65535 ? Int64($0) : nil },
+                                    lap.maxPower.flatMap { $0 >= 0 && $0 < 65535 ? Int64($0) : nil }])
         }
 
         // session: timestamp, message_index, event (8 session), event_type (1 stop), start_time,
         // sport, sub_sport, total_elapsed_time, total_timer_time, total_distance, total_calories,
         // avg_speed, max_speed, avg_heart_rate, max_heart_rate, avg_power, max_power,
-        // total_ascent, total_descent, first_lap_index, num_laps, trigger (0 activity_end).
+        // total_ascent, total_descent, first_lap_index, num_laps, trigger (0 activity_end),
+        // avg_cadence, normalized_power, training_stress_score, intensity_factor, total_work.
         e.define(local: lSession, global: 18, [F(253, .uint32), F(254, .uint16), F(0, .enumeration), F(1, .enumeration), F(2, .uint32),
                                                F(5, .enumeration), F(6, .enumeration), F(7, .uint32), F(8, .uint32), F(9, .uint32),
                                                F(11, .uint16), F(14, .uint16), F(15, .uint16), F(16, .uint8), F(17, .uint8),
                                                F(20, .uint16), F(21, .uint16), F(22, .uint16), F(23, .uint16), F(25, .uint16),
-                                               F(26, .uint16), F(28, .enumeration)])
+                                               F(26, .uint16), F(28, .enumeration), F(18, .uint8), F(34, .uint16), F(35, .uint16),
+                                               F(36, .uint16), F(48, .uint32)])
         let avgHR: Int64? = hrCount > 0 ? Int64((Double(hrSum) / Double(hrCount)).rounded()) : nil
-        let avgPower: Int64? = powerCount > 0 ? Int64((Double(powerSum) / Double(powerCount)).rounded()) : nil
+        // Power recorded by sensors: the workout's own figures (time-weighted); else the records'.
+        let sensed = !workout.sensors.isEmpty && s.maxPower != nil
+        let avgPower: Int64? = sensed ? s.averagePower.flatMap { scaled($0, 1) }
+            : (powerCount > 0 ? Int64((Double(powerSum) / Double(powerCount)).rounded()) : nil)
+        let maxPower: Int64? = sensed ? s.maxPower.map(Int64.init) : (powerCount > 0 ? Int64(powerMax) : nil)
         e.message(local: lSession, [fitTime(end), 0, 8, 1, fitTime(start), Int64(sport), Int64(subSport),
                                     scaled(end - start, 1000), scaled(s.elapsedSeconds, 1000), scaled(s.distanceMeters, 100),
                                     s.calories.flatMap { scaled($0, 1) }, scaled(s.averageSpeed, 1000), scaled(s.maxSpeed, 1000),
-                                    avgHR, hrCount > 0 ? Int64(hrMax) : nil, avgPower, powerCount > 0 ? Int64(powerMax) : nil,
-                                    scaled(s.elevationGainMeters, 1), scaled(s.elevationLossMeters, 1), 0, Int64(laps.count), 0])
+                                    avgHR, hrCount > 0 ? Int64(hrMax) : nil, avgPower, maxPower,
+                                    scaled(s.elevationGainMeters, 1), scaled(s.elevationLossMeters, 1), 0, Int64(laps.count), 0,
+                                    s.averageCadence.flatMap { $0 < 255 ? scaled($0, 1) : nil }, s.normalizedPower.flatMap { scaled($0, 1) },
+                                    s.trainingStress.flatMap { scaled($0, 10) }, s.intensityFactor.flatMap { scaled($0, 1000) },
+                                    s.workKilojoules.flatMap { scaled($0, 1000) }])
 
         // activity: timestamp, total_timer_time, num_sessions, type (0 manual), event (26
         // activity), event_type (1 stop), local_timestamp (UTC: workoutd stores no zone).

@@ -90,6 +90,8 @@ public struct GPXPoint: Sendable, Equatable {
     public var cadence: Int?
     /// TrackPointExtension `atemp` (degrees Celsius, rounded).
     public var temperature: Int?
+    /// Watts (Garmin's PowerExtension `PowerInWatts`, or a `power` element in the extensions).
+    public var power: Int?
     /// `<sat>`, `<hdop>`, `<fix>` ("none", "2d", "3d", "dgps", "pps").
     public var satellites: Int?
     public var hdop: Double?
@@ -119,7 +121,7 @@ public struct GPXPoint: Sendable, Equatable {
         }
         return Fix(time: time, latitude: latitude, longitude: longitude, altitude: elevation, speed: speed, course: course,
                    mode: mode, quality: quality, satellites: satellites, hdop: hdop, heartRate: heartRate, cadence: cadence,
-                   temperature: temperature)
+                   power: power, temperature: temperature)
     }
 }
 

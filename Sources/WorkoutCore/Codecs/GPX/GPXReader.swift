@@ -92,13 +92,15 @@ public enum GPXReader {
     }
 
     /// Any depth below `<extensions>`: TrackPointExtension v1/v2 (`hr`, `cad`, `atemp` rounded to
-    /// whole degrees, v2 `speed`,
-    /// `course`), whatever the prefix. GPX 1.0 `<speed>`/`<course>` win over v2 values.
+    /// whole degrees, v2 `speed`, `course`), Garmin's PowerExtension `PowerInWatts` (or a bare
+    /// `power`, as other apps write it), whatever the prefix. GPX 1.0 `<speed>`/`<course>` win
+    /// over v2 values.
     private static func readExtensions(_ p: inout TrackFileParser, _ point: inout GPXPoint) throws(TrackFileError) {
         try p.children { (p, name, _) throws(TrackFileError) in
             switch name {
             case "hr": point.heartRate = try p.int("hr", range: 0...255)
             case "cad": point.cadence = try p.int("cad", range: 0...255)
+            case "PowerInWatts", "power": point.power = try p.int(name, range: 0...65535)
             case "atemp":
                 if let v = try p.double("atemp"), v >= -273.15, v <= 1000 { point.temperature = Int(v.rounded()) }
             case "speed":

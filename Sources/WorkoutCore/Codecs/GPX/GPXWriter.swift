@@ -1,7 +1,7 @@
 /// Writes a workout as GPX 1.1, valid against the GPX 1.1 schema with Garmin's
 /// TrackPointExtension v1 (`../shared/schemas/gpx11+garmin.xsd`), in the form Strava and
 /// other readers take: UTC times with `Z`, fixed-decimal numbers, heart rate and cadence in
-/// `gpxtpx:TrackPointExtension`.
+/// `gpxtpx:TrackPointExtension`, power in Garmin's PowerExtension (`gpxpx:PowerInWatts`).
 ///
 /// - Every point of the recorded track is written (`TrackPoint.isOnTrack`: accepted, or
 ///   stationary jitter, which adds no distance), one `<trkseg>` per run of points with the same
@@ -50,7 +50,7 @@ public enum GPXWriter {
         out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         out.append("<gpx version=\"1.1\" creator=\"")
         out.appendEscaped(options.creator)
-        out.append("\" xmlns=\"http://www.topografix.com/GPX/1/1\" xmlns:gpxtpx=\"http://www.garmin.com/xmlschemas/TrackPointExtension/v1\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:schemaLocation=\"http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd http://www.garmin.com/xmlschemas/TrackPointExtension/v1 http://www.garmin.com/xmlschemas/TrackPointExtensionv1.xsd\">\n")
+        out.append("\" xmlns=\"http://www.topografix.com/GPX/1/1\" xmlns:gpxtpx=\"http://www.garmin.com/xmlschemas/TrackPointExtension/v1\" xmlns:gpxpx=\"http://www.garmin.com/xmlschemas/PowerExtension/v1\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:schemaLocation=\"http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd http://www.garmin.com/xmlschemas/TrackPointExtension/v1 http://www.garmin.com/xmlschemas/TrackPointExtensionv1.xsd\">\n")
         let name = options.name ?? summary.title ?? (workout.activity.displayName + " " + String(ISO8601.format(summary.startedAt).prefix(10)))
         out.append(" <metadata>\n  <name>")
         out.appendEscaped(name)
@@ -117,12 +117,14 @@ public enum GPXWriter {
                 w.literal("</hdop>")
             }
             // TrackPointExtension v1 (in its order atemp, hr, cad): hr is 1...255, cad 0...254; anything
-            // else is not writable. Power has no element in v1 and is not written.
+            // else is not writable. Power in Garmin's PowerExtension v1 (`PowerInWatts`, after it).
             let hr = f.heartRate.flatMap { (1...255).contains($0) ? $0 : nil }
             let cad = f.cadence.flatMap { (0...254).contains($0) ? $0 : nil }
             let atemp = f.temperature.flatMap { (-273...1000).contains($0) ? $0 : nil }
+            let watts = f.power.flatMap { (0...65535).contains($0) ? $0 : nil }
+            if hr != nil || cad != nil || atemp != nil || watts != nil { w.literal("<extensions>") }
             if hr != nil || cad != nil || atemp != nil {
-                w.literal("<extensions><gpxtpx:TrackPointExtension>")
+                w.literal("<gpxtpx:TrackPointExtension>")
                 if let atemp {
                     w.literal("<gpxtpx:atemp>")
                     w.int(atemp)
@@ -138,8 +140,14 @@ public enum GPXWriter {
                     w.int(cad)
                     w.literal("</gpxtpx:cad>")
                 }
-                w.literal("</gpxtpx:TrackPointExtension></extensions>")
+                w.literal("</gpxtpx:TrackPointExtension>")
             }
+            if let watts {
+                w.literal("<gpxpx:PowerInWatts>")
+                w.int(watts)
+                w.literal("</gpxpx:PowerInWatts>")
+            }
+            if hr != nil || cad != nil || atemp != nil || watts != nil { w.literal("</extensions>") }
             w.literal("</trkpt>\n")
         }
     }

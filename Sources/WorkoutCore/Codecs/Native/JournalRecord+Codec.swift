@@ -75,6 +75,17 @@ extension JournalRecord {
             if !rr.isEmpty { o["rr"] = .array(rr.map { .int(Int($0)) }) }
             return .object(o)
         case .heartRateGap(let t): return ["r": "hrgap", "t": .number(t)]
+        case .sensor(let s):
+            var o: JSONObject = JSONObject([("r", "sensor"), ("t", .number(s.time)), ("s", .string(s.source.rawValue))])
+            if let r = s.reading {
+                if let w = r.power { o["w"] = .int(w) }
+                if let c = r.cadence { o["cad"] = .number(c) }
+                if let v = r.speed { o["v"] = .number(v) }
+                if let d = r.distance { o["d"] = .number(d) }
+            } else {
+                o["gap"] = true
+            }
+            return .object(o)
         case .fix(let f):
             var out: [UInt8] = []
             WorkoutFile.writePoint(TrackPoint(fix: f), to: &out)
@@ -118,6 +129,15 @@ extension JournalRecord {
             let rr = (j["rr"]?.arrayValue ?? []).compactMap { $0.intValue.flatMap { (0...65535).contains($0) ? UInt16($0) : nil } }
             self = .heartRate(time: t, bpm: bpm, rr: rr)
         case "hrgap": guard let t else { return nil }; self = .heartRateGap(time: t)
+        case "sensor":
+            guard let t, let source = j["s"]?.stringValue.flatMap(SensorSource.init(rawValue:)) else { return nil }
+            if j["gap"]?.boolValue == true {
+                self = .sensor(SensorSample(time: t, source: source, reading: nil))
+            } else {
+                let r = SensorReading(power: j["w"]?.intValue, cadence: j["cad"]?.doubleValue, speed: j["v"]?.doubleValue, distance: j["d"]?.doubleValue)
+                guard !r.isEmpty else { return nil }
+                self = .sensor(SensorSample(time: t, source: source, reading: r))
+            }
         case "fix":
             guard let a = j["p"]?.arrayValue, a.count >= 14, let time = a[0].doubleValue, let lat = a[1].doubleValue,
                   let lon = a[2].doubleValue, let m = a[6].intValue, let mode = FixMode(rawValue: m) else { return nil }

@@ -4,9 +4,12 @@
 /// cad, segment, rejection, quality?, power?, temperature?]` (null where unknown) so a 24-hour
 /// workout saves fast. Heart rate recorded beside the fixes follows as
 /// `"heartRate":{"samples":[[time, bpm or null (a gap)], ...], "rr":[[time, interval in 1/1024 s], ...]}`
-/// (absent when there is none), and a device's or sensor's distance readings as
-/// `"odometer":{"source":"device"|"sensor","readings":[[time, metres], ...]}` (absent for a GPS workout),
-/// and what the recording device said as `"device":{...}` (`DeviceTotals`, absent when nothing).
+/// (absent when there is none). Power, speed/cadence and footpod readings follow as
+/// `"sensors":[[time, source, watts, cadence, m/s, metres], ...]` (null where the reading has
+/// none; `[time, source]` starts the source's gap; absent when there are none), a device's
+/// distance readings as `"odometer":{"source":"device"|"sensor","readings":[[time, metres], ...]}`
+/// (absent for a GPS workout), and what the recording device said as `"device":{...}`
+/// (`DeviceTotals`, absent when nothing).
 public enum WorkoutFile {
     public static let format = "workoutd-workout/1"
 
@@ -30,14 +33,14 @@ public enum WorkoutFile {
     /// written (`Revision`), right after `format`; without it the bytes are those of files
     /// written before revisions existed.
     public static func encode(_ w: Workout, revision: Revision? = nil) -> [UInt8] {
-        encode(source: w.source, summary: w.summary, events: w.events, points: w.points, heartRate: w.heartRate, odometer: w.odometer,
-               device: w.device, revision: revision)
+        encode(source: w.source, summary: w.summary, events: w.events, points: w.points, heartRate: w.heartRate, sensors: w.sensors,
+               odometer: w.odometer, device: w.device, revision: revision)
     }
 
     /// The same bytes for a workout whose points are still in the recorder's store.
     public static func encode(_ w: RecordedWorkout, revision: Revision? = nil) -> [UInt8] {
-        encode(source: w.source, summary: w.summary, events: w.events, points: w.points, heartRate: w.heartRate, odometer: w.odometer,
-               device: w.device, revision: revision)
+        encode(source: w.source, summary: w.summary, events: w.events, points: w.points, heartRate: w.heartRate, sensors: w.sensors,
+               odometer: w.odometer, device: w.device, revision: revision)
     }
 
     /// The same bytes handed to `drain` a chunk (about `chunk` bytes) at a time, so that a long
@@ -46,13 +49,13 @@ public enum WorkoutFile {
     public static func encode(_ w: RecordedWorkout, revision: Revision? = nil, chunk: Int = 1 << 20, drain: (inout [UInt8]) -> Void) {
         withoutActuallyEscaping(drain) { drain in
             var out = encode(source: w.source, summary: w.summary, events: w.events, points: w.points, heartRate: w.heartRate,
-                             odometer: w.odometer, device: w.device, revision: revision, chunk: chunk, drain: drain)
+                             sensors: w.sensors, odometer: w.odometer, device: w.device, revision: revision, chunk: chunk, drain: drain)
             drain(&out)
         }
     }
 
     static func encode<P: Collection<TrackPoint>>(source: String, summary: WorkoutSummary, events: [WorkoutEvent], points: P,
-                                                  heartRate: HeartRateSeries = HeartRateSeries(),
+                                                  heartRate: HeartRateSeries = HeartRateSeries(), sensors: [SensorSample] = [],
                                                   odometer: OdometerSeries = OdometerSeries(), device: DeviceTotals? = nil,
                                                   revision: Revision? = nil, chunk: Int? = nil, drain: ((inout [UInt8]) -> Void)? = nil) -> [UInt8] {
         // The head straight to bytes (the text of the `JSON` trees `summary.json()` and
@@ -96,12 +99,54 @@ public enum WorkoutFile {
         }
         out.append(UInt8(ascii: "]"))
         if !heartRate.isEmpty { writeHeartRate(heartRate, to: &out, chunk: chunk, drain: drain) }
+        if !sensors.isEmpty { writeSensors(sensors, to: &out, chunk: chunk, drain: drain) }
         if !odometer.isEmpty { writeOdometer(odometer, to: &out, chunk: chunk, drain: drain) }
         if let device {
             out.append(contentsOf: #","device":"#.utf8)
             out.append(contentsOf: device.json().serialized().utf8)
         }
         out.append(contentsOf: "}\n".utf8)
+        return out
+    }
+
+    /// `,"sensors":[[t,"power",w,cad,v,d],[t,"csc"],...]`
+    static func writeSensors(_ samples: [SensorSample], to out: inout [UInt8], chunk: Int? = nil, drain: ((inout [UInt8]) -> Void)? = nil) {
+        out.append(contentsOf: #","sensors":["#.utf8)
+        // One entry: brackets, commas, a time and three numbers (32 bytes each), a source name.
+        let entry = 180
+        ByteWriter.batched(to: &out) { w, out in
+            for (k, s) in samples.enumerated() {
+                w.flush(before: entry, to: &out)
+                if let chunk, let drain, out.count >= chunk { drain(&out) }
+                w.piece(entry) { c in
+                    if k > 0 { c.byte(UInt8(ascii: ",")); c.byte(10) }
+                    c.byte(UInt8(ascii: "["))
+                    c.fixed(s.time, decimals: 3)
+                    c.byte(UInt8(ascii: ","))
+                    c.quoted(s.source.rawValue)
+                    if let r = s.reading {
+                        c.byte(UInt8(ascii: ",")); optInt(r.power, &c)
+                        c.byte(UInt8(ascii: ",")); opt(r.cadence, 2, &c)
+                        c.byte(UInt8(ascii: ",")); opt(r.speed, 3, &c)
+                        c.byte(UInt8(ascii: ",")); opt(r.distance, 3, &c)
+                    }
+                    c.byte(UInt8(ascii: "]"))
+                }
+            }
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// The `sensors` array of a file; damaged entries are skipped (a reading is never invented).
+    static func decodeSensors(_ j: JSON?) -> [SensorSample] {
+        var out: [SensorSample] = []
+        for e in j?.arrayValue ?? [] {
+            guard let a = e.arrayValue, a.count == 2 || a.count == 6, let t = a[0].doubleValue,
+                  let source = a[1].stringValue.flatMap(SensorSource.init(rawValue:)) else { continue }
+            if a.count == 2 { out.append(SensorSample(time: t, source: source, reading: nil)); continue }
+            let r = SensorReading(power: a[2].intValue, cadence: a[3].doubleValue, speed: a[4].doubleValue, distance: a[5].doubleValue)
+            if !r.isEmpty { out.append(SensorSample(time: t, source: source, reading: r)) }
+        }
         return out
     }
 
@@ -277,7 +322,7 @@ public enum WorkoutFile {
     private static func workout(_ j: JSON, summary: WorkoutSummary, points: [TrackPoint]) -> Workout {
         let events = (j["events"]?.arrayValue ?? []).compactMap(WorkoutEvent.init(json:))
         return Workout(summary: summary, points: points, events: events, source: j["source"]?.stringValue ?? "recorded",
-                       heartRate: decodeHeartRate(j["heartRate"]), odometer: decodeOdometer(j["odometer"]),
+                       heartRate: decodeHeartRate(j["heartRate"]), sensors: decodeSensors(j["sensors"]), odometer: decodeOdometer(j["odometer"]),
                        device: j["device"].flatMap { $0.objectValue == nil ? nil : DeviceTotals(json: $0) })
     }
 }

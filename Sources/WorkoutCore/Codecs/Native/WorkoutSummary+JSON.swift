@@ -43,6 +43,17 @@ extension WorkoutSummary {
         o["averagePower"] = .number(averagePower.map { rounded($0, 1) })
         o["maxPower"] = .int(maxPower)
         o["averageCadence"] = .number(averageCadence.map { rounded($0, 1) })
+        o["normalizedPower"] = .number(normalizedPower.map { rounded($0, 1) })
+        o["intensityFactor"] = .number(intensityFactor.map { rounded($0, 3) })
+        o["trainingStress"] = .number(trainingStress.map { rounded($0, 1) })
+        o["workKilojoules"] = .number(workKilojoules.map { rounded($0, 1) })
+        o["powerZoneBounds"] = .array(powerZoneBounds.map { .int($0) })
+        o["powerZoneSeconds"] = .array(powerZoneSeconds.map { .number(rounded($0, 3)) })
+        o["powerCurve"] = .array(powerCurve.map {
+            ["seconds": .int($0.seconds), "watts": .number(rounded($0.watts, 1)), "startTime": .string(ISO8601.format($0.startTime, fractionDigits: 3))]
+        })
+        o["power"] = .int(power)
+        o["cadence"] = .int(cadence)
         o["signalLostSeconds"] = .number(rounded(signalLostSeconds, 3))
         if !warnings.isEmpty { o["warnings"] = .array(warnings.map { .string($0) }) }
         o["splitUnit"] = .string(splitUnit.rawValue)
@@ -116,6 +127,22 @@ extension WorkoutSummary {
         w.raw(",\"averagePower\":"); w.number(averagePower.map { rounded($0, 1) })
         w.raw(",\"maxPower\":"); w.int(maxPower)
         w.raw(",\"averageCadence\":"); w.number(averageCadence.map { rounded($0, 1) })
+        w.raw(",\"normalizedPower\":"); w.number(normalizedPower.map { rounded($0, 1) })
+        w.raw(",\"intensityFactor\":"); w.number(intensityFactor.map { rounded($0, 3) })
+        w.raw(",\"trainingStress\":"); w.number(trainingStress.map { rounded($0, 1) })
+        w.raw(",\"workKilojoules\":"); w.number(workKilojoules.map { rounded($0, 1) })
+        w.raw(",\"powerZoneBounds\":["); writeList(powerZoneBounds, to: &w) { w, v in w.int(v) }
+        w.raw("],\"powerZoneSeconds\":["); writeList(powerZoneSeconds, to: &w) { w, v in w.number(rounded(v, 3)) }
+        w.raw("],\"powerCurve\":[")
+        for (k, p) in powerCurve.enumerated() {
+            w.raw(k == 0 ? "{" : ",{")
+            w.raw("\"seconds\":"); w.int(p.seconds)
+            w.raw(",\"watts\":"); w.number(rounded(p.watts, 1))
+            w.raw(",\"startTime\":"); w.time(p.startTime, fractionDigits: 3)
+            w.raw("}")
+        }
+        w.raw("],\"power\":"); w.int(power)
+        w.raw(",\"cadence\":"); w.int(cadence)
         w.raw(",\"signalLostSeconds\":"); w.number(rounded(signalLostSeconds, 3))
         if !warnings.isEmpty {
             w.raw(",\"warnings\":[")
@@ -185,6 +212,19 @@ extension WorkoutSummary {
         averagePower = j["averagePower"]?.doubleValue
         maxPower = j["maxPower"]?.intValue
         averageCadence = j["averageCadence"]?.doubleValue
+        normalizedPower = j["normalizedPower"]?.doubleValue
+        intensityFactor = j["intensityFactor"]?.doubleValue
+        trainingStress = j["trainingStress"]?.doubleValue
+        workKilojoules = j["workKilojoules"]?.doubleValue
+        powerZoneBounds = (j["powerZoneBounds"]?.arrayValue ?? []).compactMap(\.intValue)
+        powerZoneSeconds = (j["powerZoneSeconds"]?.arrayValue ?? []).compactMap(\.doubleValue)
+        powerCurve = (j["powerCurve"]?.arrayValue ?? []).compactMap { p in
+            guard let k = p["seconds"]?.intValue, let w = p["watts"]?.doubleValue,
+                  let t = p["startTime"]?.stringValue.flatMap({ ISO8601.parse($0) }) else { return nil }
+            return PowerCurvePoint(seconds: k, watts: w, startTime: t)
+        }
+        power = j["power"]?.intValue
+        cadence = j["cadence"]?.intValue
         signalLostSeconds = j["signalLostSeconds"]?.doubleValue ?? 0
         warnings = (j["warnings"]?.arrayValue ?? []).compactMap(\.stringValue)
         splits = (j["splits"]?.arrayValue ?? []).compactMap(LapSummary.init(json:))

@@ -52,6 +52,31 @@ public struct TCXActivity: Sendable, Equatable {
         return out
     }
 
+    /// Power, cadence and speed of the trackpoints without `<Position>` (an indoor ride or run),
+    /// as readings of the file's sensors, in file order.
+    public var sensorsWithoutPosition: [SensorSample] {
+        var out: [SensorSample] = []
+        for lap in laps {
+            for t in lap.trackpoints where t.fix == nil && (t.watts != nil || t.cadence != nil || t.speed != nil) {
+                out.append(SensorSample(time: t.time, source: .file, reading: SensorReading(power: t.watts, cadence: t.cadence.map(Double.init), speed: t.speed)))
+            }
+        }
+        return out
+    }
+
+    /// `DistanceMeters` of the trackpoints without `<Position>`: the device's distance over time,
+    /// closed by the laps' total `DistanceMeters` at their end when that is further (the last
+    /// trackpoint may come a little short of it).
+    public var distanceWithoutPosition: [OdometerReading] {
+        var out: [OdometerReading] = []
+        for lap in laps {
+            for t in lap.trackpoints where t.fix == nil { if let d = t.distanceMeters, d.isFinite, d >= 0 { out.append(OdometerReading(time: t.time, meters: d)) } }
+        }
+        let total = laps.reduce(0) { $0 + ($1.distanceMeters.isFinite ? max(0, $1.distanceMeters) : 0) }
+        if let last = out.last, let end = lapsEnd, total > last.meters + 0.005 { out.append(OdometerReading(time: max(end, last.time), meters: total)) }
+        return out
+    }
+
     /// The end of the last lap (start + TotalTimeSeconds), nil without laps.
     public var lapsEnd: Double? { laps.map { $0.startTime + max(0, $0.totalTimeSeconds) }.max() }
 

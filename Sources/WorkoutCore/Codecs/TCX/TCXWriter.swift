@@ -66,17 +66,18 @@ public enum TCXWriter {
         out.append("\">\n   <Id>")
         out.appendTime(summary.startedAt)
         out.append("</Id>\n")
-        // A workout without a track (yoga, treadmill) still has its heart rate: trackpoints with
-        // Time and HeartRateBpm only, each in the lap that holds its time.
-        var heartOnly = [[HeartRateSample]](repeating: [], count: laps.count)
+        // A workout without a track (yoga, an indoor ride or run) still has its heart rate and
+        // sensor readings: trackpoints without a position (`indoorRecords`), each in the lap that
+        // holds its time.
+        var indoor = [[IndoorRecord]](repeating: [], count: laps.count)
         if !points.contains(where: \.isOnTrack) {
-            for s in workout.heartRate.samples where s.bpm != nil {
-                let k = laps.lastIndex { $0.startTime <= s.time } ?? 0
-                heartOnly[k].append(s)
+            for r in workout.indoorRecords where r.heartRate != nil || r.power != nil || r.cadence != nil || r.speed != nil || r.distance != nil {
+                let k = laps.lastIndex { $0.startTime <= r.time } ?? 0
+                indoor[k].append(r)
             }
         }
         for (k, lap) in laps.enumerated() {
-            writeLap(lap, byLap[k], points, cumulative, sport, &out, heartOnly: heartOnly[k])
+            writeLap(lap, byLap[k], points, cumulative, sport, &out, indoor: indoor[k])
         }
         // The title and notes as the activity's Notes (TCX has no title of its own).
         let notes = [summary.title, summary.notes].compactMap { $0 }
@@ -105,7 +106,7 @@ public enum TCXWriter {
     }
 
     private static func writeLap(_ lap: LapSummary, _ indices: [Int], _ points: [TrackPoint], _ cumulative: [Double],
-                                 _ sport: TCXSport, _ out: inout XMLOutput, heartOnly: [HeartRateSample] = []) {
+                                 _ sport: TCXSport, _ out: inout XMLOutput, indoor: [IndoorRecord] = []) {
         var hrSum = 0, hrCount = 0, hrMax = 0, cadSum = 0, cadCount = 0
         for i in indices {
             if let hr = points[i].fix.heartRate, (1...255).contains(hr) { hrSum += hr; hrCount += 1; hrMax = max(hrMax, hr) }
@@ -140,9 +141,10 @@ public enum TCXWriter {
             out.append("</Value></MaximumHeartRateBpm>\n")
         }
         out.append("    <Intensity>Active</Intensity>\n")
-        if cadCount > 0 {
+        let lapCadence = cadCount > 0 ? Int((Double(cadSum) / Double(cadCount)).rounded()) : (indoor.isEmpty ? nil : lap.averageCadence)
+        if let lapCadence, lapCadence >= 0 {
             out.append("    <Cadence>")
-            out.appendInt(min(Int((Double(cadSum) / Double(cadCount)).rounded()), 254))
+            out.appendInt(min(lapCadence, 254))
             out.append("</Cadence>\n")
         }
         out.append("    <TriggerMethod>")
@@ -162,15 +164,19 @@ public enum TCXWriter {
             writeTrackpoint(points[i].fix, cumulative[i], sport, &out)
         }
         if segment != nil { out.append("    </Track>\n") }
-        if !heartOnly.isEmpty {
+        if !indoor.isEmpty {
             out.append("    <Track>\n")
-            for h in heartOnly {
-                guard let bpm = h.bpm, (1...255).contains(bpm) else { continue }
+            for r in indoor {
                 out.append("     <Trackpoint><Time>")
-                out.appendTime(h.time)
-                out.append("</Time><HeartRateBpm><Value>")
-                out.appendInt(bpm)
-                out.append("</Value></HeartRateBpm></Trackpoint>\n")
+                out.appendTime(r.time)
+                out.append("</Time>")
+                if let d = r.distance, d.isFinite, d >= 0 {
+                    out.append("<DistanceMeters>")
+                    out.appendFixed(d, decimals: 2)
+                    out.append("</DistanceMeters>")
+                }
+                writeSensorValues(heartRate: r.heartRate, cadence: r.cadence, speed: r.speed, power: r.power, sport, &out)
+                out.append("</Trackpoint>\n")
             }
             out.append("    </Track>\n")
         }
@@ -193,20 +199,28 @@ public enum TCXWriter {
         out.append("<DistanceMeters>")
         out.appendFixed(distance, decimals: 2)
         out.append("</DistanceMeters>")
-        if let hr = f.heartRate, (1...255).contains(hr) {
+        writeSensorValues(heartRate: f.heartRate, cadence: f.cadence, speed: f.speed, power: f.power, sport, &out)
+        out.append("</Trackpoint>\n")
+    }
+
+    /// HeartRateBpm, Cadence (bikes) and the extension's Speed, RunCadence (running) and Watts,
+    /// each when present and in range, in the schema's order.
+    private static func writeSensorValues(heartRate: Int?, cadence: Int?, speed: Double?, power: Int?, _ sport: TCXSport,
+                                          _ out: inout XMLOutput) {
+        if let hr = heartRate, (1...255).contains(hr) {
             out.append("<HeartRateBpm><Value>")
             out.appendInt(hr)
             out.append("</Value></HeartRateBpm>")
         }
-        let cadence = f.cadence.flatMap { (0...254).contains($0) ? $0 : nil }
+        let cadence = cadence.flatMap { (0...254).contains($0) ? $0 : nil }
         if let cadence, sport != .running {
             out.append("<Cadence>")
             out.appendInt(cadence)
             out.append("</Cadence>")
         }
-        let speed = f.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        let speed = speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         let runCadence = sport == .running ? cadence : nil
-        let watts = f.power.flatMap { (0...65535).contains($0) ? $0 : nil }
+        let watts = power.flatMap { (0...65535).contains($0) ? $0 : nil }
         if speed != nil || runCadence != nil || watts != nil {
             out.append("<Extensions><TPX xmlns=\"http://www.garmin.com/xmlschemas/ActivityExtension/v2\">")
             if let speed {
@@ -226,6 +240,6 @@ public enum TCXWriter {
             }
             out.append("</TPX></Extensions>")
         }
-        out.append("</Trackpoint>\n")
     }
+
 }

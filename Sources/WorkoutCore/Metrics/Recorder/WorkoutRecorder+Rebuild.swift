@@ -6,12 +6,14 @@ extension WorkoutRecorder {
     /// already recorded, and a late fix is kept as `late`, which `reingest` reproduces), so with
     /// the same settings the result equals the live recorder's. Derived events (auto-pause, signal, segments) are recomputed.
     ///
-    /// Heart-rate samples recorded beside the fixes are replayed the same way, by time, before
-    /// the first point and user event stamped after them; odometer readings (a device's or
-    /// sensor's distance) before the first point stamped after them or at their time.
+    /// Heart-rate and sensor samples recorded beside the fixes are replayed the same way, by
+    /// time, before the first point and user event stamped after them (heart rate first at the
+    /// same time; each series in its own order); odometer readings (a device's distance) before
+    /// the first point stamped after them or at their time.
     public static func rebuild(id: WorkoutID, activity: ActivityType, startedAt: Double, settings: MetricsSettings = MetricsSettings(),
                                points: some Sequence<TrackPoint>, events: [WorkoutEvent],
-                               heartRate: HeartRateSeries = HeartRateSeries(), odometer: OdometerSeries = OdometerSeries()) -> WorkoutRecorder {
+                               heartRate: HeartRateSeries = HeartRateSeries(), sensors: [SensorSample] = [],
+                               odometer: OdometerSeries = OdometerSeries()) -> WorkoutRecorder {
         var r = WorkoutRecorder(id: id, activity: activity, startedAt: startedAt, settings: settings)
         let user = events.filter { [.pause, .resume, .lap, .marker, .recovered, .suspended].contains($0.kind) }
             .enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
@@ -30,11 +32,23 @@ extension WorkoutRecorder {
         }
         var h = 0
         var rr = 0
+        var k = 0
         let samples = heartRate.samples
-        // Heart-rate samples up to (not including) `t`, each after the user events before it.
+        /// Sensor samples up to (not including) `t`, each after the user events before it.
+        func replaySensors(before t: Double, to r: inout WorkoutRecorder) {
+            while k < sensors.count, sensors[k].time < t {
+                let s = sensors[k]
+                while e < user.count, user[e].time < s.time { apply(user[e], to: &r); e += 1 }
+                if let reading = s.reading { r.sensorReading(time: s.time, source: s.source, reading: reading) } else { r.sensorGap(at: s.time, source: s.source) }
+                k += 1
+            }
+        }
+        // Heart-rate samples up to (not including) `t`, each after the user events and sensor
+        // samples before it.
         func replayHeartRate(before t: Double, to r: inout WorkoutRecorder) {
             while h < samples.count, samples[h].time < t {
                 let s = samples[h]
+                replaySensors(before: s.time, to: &r)
                 while e < user.count, user[e].time < s.time { apply(user[e], to: &r); e += 1 }
                 if let bpm = s.bpm {
                     while rr < heartRate.rrIntervals.count, heartRate.rrIntervals[rr].time < s.time { rr += 1 }
@@ -64,7 +78,7 @@ extension WorkoutRecorder {
             // A time outlier's time is not to be believed: nothing is replayed up to it.
             let t = p.rejection == .timeOutlier ? .nan : p.fix.time
             if t.isFinite { replayOdometer(through: t, to: &r) }
-            if t.isFinite { replayHeartRate(before: t, to: &r) }
+            if t.isFinite { replayHeartRate(before: t, to: &r); replaySensors(before: t, to: &r) }
             while e < user.count, t.isFinite, user[e].time < t {
                 apply(user[e], to: &r); e += 1
             }
@@ -72,6 +86,7 @@ extension WorkoutRecorder {
         }
         replayOdometer(through: .infinity, to: &r)
         replayHeartRate(before: .infinity, to: &r)
+        replaySensors(before: .infinity, to: &r)
         while e < user.count { apply(user[e], to: &r); e += 1 }
         return r
     }
@@ -81,11 +96,11 @@ extension WorkoutRecorder {
     public static func recompute(id: WorkoutID, activity: ActivityType, startedAt: Double, endedAt: Double? = nil,
                                  settings: MetricsSettings = MetricsSettings(), points: [TrackPoint],
                                  events: [WorkoutEvent] = [], heartRate: HeartRateSeries = HeartRateSeries(),
-                                 odometer: OdometerSeries = OdometerSeries()) -> Workout {
+                                 sensors: [SensorSample] = [], odometer: OdometerSeries = OdometerSeries()) -> Workout {
         let r = rebuild(id: id, activity: activity, startedAt: startedAt, settings: settings, points: points, events: events,
-                        heartRate: heartRate, odometer: odometer)
+                        heartRate: heartRate, sensors: sensors, odometer: odometer)
         let last = max(points.lazy.filter { $0.rejection != .timeOutlier }.map(\.fix.time).filter(\.isFinite).max() ?? startedAt, events.map(\.time).max() ?? startedAt,
-                       heartRate.samples.last?.time ?? startedAt, odometer.readings.last?.time ?? startedAt)
+                       heartRate.samples.last?.time ?? startedAt, odometer.readings.last?.time ?? startedAt, sensors.last?.time ?? startedAt)
         return r.finish(at: endedAt ?? last)
     }
 }

@@ -58,6 +58,9 @@ public struct WorkoutRecorder: Sendable {
     /// Heart rate recorded beside the fixes (strap, feed HR lines): samples with gaps, RR
     /// intervals, and the figures of the workout, open lap and open split.
     public private(set) var heartRate: HeartRateTrack
+    /// Power, cadence, speed and distance from Bluetooth sensors (or an imported file's records):
+    /// samples with gaps and their figures. An indoor activity takes its distance from it.
+    public private(set) var sensors: SensorTrack
     /// Fixes in a row that were too fast for the activity (`too_fast`, or accepted while the
     /// speed over the speed window is above the activity's highest plausible speed).
     private var tooFastRun = 0
@@ -91,6 +94,7 @@ public struct WorkoutRecorder: Sendable {
                                     autoLapDistance: settings.autoLapDistance, caloriesPerHour: weight.map { activity.met * $0 })
         intervals.calorieInputs = (activity.met, settings.bodyProfile)
         heartRate = HeartRateTrack(zones: settings.heartRateZones, profile: settings.bodyProfile)
+        sensors = SensorTrack(ftp: settings.ftpWatts)
     }
 
     // MARK: - Questions
@@ -430,6 +434,78 @@ public struct WorkoutRecorder: Sendable {
         intervals.advance(to: now, heartRate: &heartRate, into: &out)
     }
 
+    // MARK: - Power, cadence, speed and distance sensors
+
+    /// Records a sensor reading, under the same rules as heart rate (nil while paused, or stamped
+    /// at or before the last pause, resume or lap). Its power and cadence count in the open lap
+    /// and split; an indoor activity (no GPS) adds its distance to the workout's, and its laps
+    /// and splits follow that distance.
+    @discardableResult
+    public mutating func sensorReading(time t: Double, source: SensorSource, reading: SensorReading) -> SensorOutcome? {
+        var discarded = DiscardedRecorderEvents()
+        return sensorReading(time: t, source: source, reading: reading, reportingTo: &discarded)
+    }
+
+    /// `sensorReading` appending what happened (a split or an automatic lap) to `out`.
+    @discardableResult
+    public mutating func sensorReading(time t: Double, source: SensorSource, reading: SensorReading,
+                                       into out: inout [RecorderEvent]) -> SensorOutcome? {
+        sensorReading(time: t, source: source, reading: reading, reportingTo: &out)
+    }
+
+    mutating func sensorReading(time t: Double, source: SensorSource, reading: SensorReading,
+                                reportingTo out: inout some RecorderEventSink) -> SensorOutcome? {
+        guard !isPaused, t.isFinite, t > userEventFloor, t >= startedAt else { return nil }
+        let outcome = sensors.add(time: t, source: source, reading: reading)
+        guard case .recorded(let taken) = outcome else { return outcome }
+        intervals.add(countedPower: taken.power, countedCadence: taken.cadence.map { Int($0.rounded()) }.flatMap { $0 > 0 ? $0 : nil })
+        if !profile.supportsGPS, odometerTrack == nil, let d = taken.distance, d > 0 {
+            distance += d
+            advanceWithoutFix(at: t, into: &out)
+        }
+        return outcome
+    }
+
+    /// A sensor source stopped at `t` (dropped out, closed): a gap in its readings.
+    @discardableResult
+    public mutating func sensorGap(at t: Double, source: SensorSource) -> Bool {
+        guard !isPaused, t.isFinite, t > userEventFloor else { return false }
+        return sensors.gap(at: t, source: source)
+    }
+
+    /// Power, cadence, speed and sensor distance of the summary at `t` (`finished`: the held
+    /// readings counted to the end and the last second analysed).
+    private func addSensors(to s: inout WorkoutSummary, at t: Double, finished: Bool) {
+        let track = finished ? sensors.finished(at: t) : sensors
+        if track.hasPower {
+            let a = track.analysis
+            s.averagePower = track.averagePower(at: t)
+            s.maxPower = track.maxPower
+            s.normalizedPower = a.normalizedPower
+            s.intensityFactor = a.intensityFactor
+            s.trainingStress = a.trainingStress
+            s.workKilojoules = track.work / 1000
+            if let z = a.zones {
+                s.powerZoneBounds = z.lowerBounds
+                s.powerZoneSeconds = a.zoneSeconds
+            }
+            s.powerCurve = a.curve
+        }
+        if let c = track.averageCadence(at: t) { s.averageCadence = c }
+        if !isPaused && !finished {
+            s.power = track.current(.power, at: t).map { Int($0.rounded()) }
+            s.cadence = track.current(.cadence, at: t).map { Int($0.rounded()) }
+        }
+        if profile.supportsGPS {
+            // Outdoors GPS keeps the distance; a wheel or footpod gives the speed of the moment.
+            if !isPaused && !finished, let v = track.current(.speed, at: t) { s.currentSpeed = v }
+        } else if track.hasDistance && odometerTrack == nil {
+            s.distanceSource = .sensor
+            s.maxSpeed = max(s.maxSpeed, track.maxSpeed ?? 0)
+            s.currentSpeed = isPaused || finished ? nil : track.current(.speed, at: t)
+        }
+    }
+
     // MARK: - User events
 
     /// The counters as they stand at `t` (open time attributed as it would be at `t`).
@@ -485,6 +561,7 @@ public struct WorkoutRecorder: Sendable {
             break
         }
         heartRate.gap(at: t)
+        sensors.gapAll(at: t)
         phase = .paused(UserPause(since: t, cause: cause, signalLostSince: lostSince))
         emit(WorkoutEvent(kind: .pause, time: t, cause: cause), into: &out)
         return out
@@ -573,7 +650,9 @@ public struct WorkoutRecorder: Sendable {
     }
 
     /// Every number of the workout as it stands at `now` (live), without changing the recorder.
-    public func summary(now: Double) -> WorkoutSummary {
+    public func summary(now: Double) -> WorkoutSummary { summary(now: now, finished: false) }
+
+    private func summary(now: Double, finished: Bool) -> WorkoutSummary {
         let t = max(now, time.accountedUntil)
         let c = advanced(to: now)
         let elapsed = t - startedAt - c.time.userPaused
@@ -602,6 +681,7 @@ public struct WorkoutRecorder: Sendable {
             s.distanceSource = o.source
             s.gpsDistanceMeters = c.acceptedCount > 0 ? c.gpsDistance : nil
         }
+        c.addSensors(to: &s, at: t, finished: finished)
         return s
     }
 
@@ -653,13 +733,13 @@ public struct WorkoutRecorder: Sendable {
         var out: [RecorderEvent] = []
         c.detectSignalLoss(at: t, into: &out)
         c.intervals.finish(at: c.snapshot(at: t), heartRate: &c.heartRate)
-        var s = c.summary(now: t)
+        var s = c.summary(now: t, finished: true)
         s.endedAt = t
         s.heartRate = nil
         s.heartRateZone = nil
         return RecordedWorkout(summary: s, points: c.points, events: c.events,
                                heartRate: HeartRateSeries(samples: c.heartRate.samples, rrIntervals: c.heartRate.rrIntervals),
-                               odometer: c.odometerTrack?.series ?? OdometerSeries())
+                               sensors: c.sensors.samples, odometer: c.odometerTrack?.series ?? OdometerSeries())
     }
 }
 

@@ -24,6 +24,15 @@ import Testing
             s += w.heartRate.rrIntervals.map { "[" + t($0.time) + "," + String($0.interval1024) + "]" }.joined(separator: ",")
             s += "]}"
         }
+        if !w.sensors.isEmpty {
+            let n = { (v: Double?, d: Int) in v.map { formatFixed($0, decimals: d) } ?? "null" }
+            s += #","sensors":["#
+            s += w.sensors.map { x in
+                "[" + formatFixed(x.time, decimals: 3) + ",\"" + x.source.rawValue + "\""
+                    + (x.reading.map { r in "," + (r.power.map { String($0) } ?? "null") + "," + n(r.cadence, 2) + "," + n(r.speed, 3) + "," + n(r.distance, 3) } ?? "")
+                    + "]"
+            }.joined(separator: ",\n") + "]"
+        }
         if !w.odometer.isEmpty {
             let t = { formatFixed($0, decimals: 3) }
             s += #","odometer":{"source":""# + w.odometer.source.rawValue + #"","readings":["#

@@ -1,20 +1,26 @@
 import Glibc
 import WorkoutCore
 
-/// A Bluetooth LE heart-rate strap through BlueZ on the system D-Bus (doc/org.bluez.*.rst). The
-/// decisions are `SensorConnection`'s (a pure machine) and `BlueZObjects`'; this class performs
-/// its actions: find the device (ObjectManager.GetManagedObjects), Device1.Connect, wait for
-/// ServicesResolved, find 0x2A37, subscribe (AcquireNotify where BlueZ offers it, else
-/// StartNotify and PropertiesChanged on Value), read Body Sensor Location and the battery.
-/// A drop (Connected or ServicesResolved going false, silence, the bus closing) is reported to
-/// the machine, which retries with backoff.
-final class BluetoothHeartRateSensor {
+/// A Bluetooth LE sensor through BlueZ on the system D-Bus (doc/org.bluez.*.rst), read for
+/// every service it offers: Heart Rate, Cycling Power, Cycling Speed and Cadence, Running Speed
+/// and Cadence (`SensorService`). The decisions are `SensorConnection`'s (a pure machine, with
+/// the counters' `SensorRates`) and `BlueZObjects`'; this class performs its actions: find the
+/// device (ObjectManager.GetManagedObjects), Device1.Connect, wait for ServicesResolved, find
+/// each service's measurement characteristic, subscribe to each (AcquireNotify where BlueZ
+/// offers it, else StartNotify and PropertiesChanged on Value), read Body Sensor Location and
+/// the battery. A drop (Connected or ServicesResolved going false, silence, the bus closing) is
+/// reported to the machine, which retries with backoff.
+final class BluetoothSensor {
     /// What the sensor tells its owner.
     enum Report {
-        /// A reading, dated by the daemon's clock when it arrived.
+        /// A heart-rate reading, dated by the daemon's clock when it arrived.
         case reading(bpm: Int, rr: [UInt16])
-        /// The readings stopped (contact lost, dropped, closed): a gap.
+        /// The heart-rate readings stopped (contact lost, dropped, closed): a gap.
         case stopped
+        /// A power, speed/cadence or running reading, dated by the daemon's clock.
+        case sensorReading(SensorSource, SensorReading)
+        /// That source's readings stopped: a gap.
+        case sensorStopped(SensorSource)
         case log(SensorLogEvent)
     }
 
@@ -24,8 +30,8 @@ final class BluetoothHeartRateSensor {
     private let clock: DaemonClock
     private let environment: [String: String]
     private let report: (Report) -> Void
-    private(set) var machine = SensorConnection()
-    /// Measurements that did not parse (`status.sensors[].rejected`).
+    private(set) var machine: SensorConnection
+    /// Measurements that did not parse (`status.sensors[].badMeasurements`).
     private(set) var badMeasurements = 0
 
     private var bus: DBusConnection?
@@ -35,9 +41,10 @@ final class BluetoothHeartRateSensor {
     private var waitToken: EventLoop.Token?
     private var matchTokens: [Int] = []
     private var device: BlueZObjects.Device?
-    private var measurementPath: String?
-    private var notifyFD: Int32 = -1
-    private var notifyToken: EventLoop.Token?
+    /// The measurement characteristics subscribed to in this attempt, by path.
+    private var subscribed: [(path: String, service: SensorService)] = []
+    /// AcquireNotify sockets (fd, watch) of this attempt.
+    private var notifySockets: [(fd: Int32, token: EventLoop.Token)] = []
     /// Set while waiting for ServicesResolved after Connect.
     private var onResolved: (() -> Void)?
 
@@ -49,8 +56,9 @@ final class BluetoothHeartRateSensor {
     init(_ config: SensorConfig, loop: EventLoop, clock: DaemonClock, environment: [String: String], report: @escaping (Report) -> Void) {
         self.config = config
         switch config {
-        case .bluetooth(let a): address = a
+        case .bluetooth(let a, _): address = a
         }
+        machine = SensorConnection(wheelCircumference: config.wheelCircumference)
         self.loop = loop
         self.clock = clock
         self.environment = environment
@@ -79,7 +87,9 @@ final class BluetoothHeartRateSensor {
                     self.perform(self.machine.retryDue(now: self.clock.now()))
                 }
             case .record(_, let bpm, let rr): report(.reading(bpm: bpm, rr: rr))
+            case .reading(_, let source, let r): report(.sensorReading(source, r))
             case .gap: report(.stopped)
+            case .sensorGap(_, let source): report(.sensorStopped(source))
             case .disconnect: disconnect()
             case .log(let e): report(.log(e))
             }
@@ -100,8 +110,8 @@ final class BluetoothHeartRateSensor {
         onResolved = nil
         for m in matchTokens { bus?.removeMatch(m) }
         matchTokens = []
-        closeNotifyFD()
-        measurementPath = nil
+        closeNotifySockets()
+        subscribed = []
     }
 
     private func teardown() {
@@ -112,15 +122,15 @@ final class BluetoothHeartRateSensor {
         bus = nil
     }
 
-    /// Unsubscribes and disconnects the strap (saves its battery), then lets the bus go.
+    /// Unsubscribes and disconnects the device (saves its battery), then lets the bus go.
     private func disconnect() {
-        let path = measurementPath
+        let paths = subscribed.map(\.path)
         let dev = device
         cleanupAttempt()
         if let t = retryToken { loop.cancel(t) }
         retryToken = nil
         guard let bus, !bus.isClosed else { return }
-        if let path {
+        for path in paths {
             bus.call(.methodCall(destination: Self.bluez, path: path, interface: "org.bluez.GattCharacteristic1", member: "StopNotify")) { _ in }
         }
         if let dev {
@@ -224,34 +234,46 @@ final class BluetoothHeartRateSensor {
         managedObjects(a) { [weak self] tree in
             guard let self, let dev = self.device,
                   let fresh = tree.devices.first(where: { $0.path == dev.path }) else {
-                self?.fail("the strap disappeared from BlueZ", attempt: a)
+                self?.fail("the sensor disappeared from BlueZ", attempt: a)
                 return
             }
             self.device = fresh
-            guard let hrm = tree.characteristic(BlueZObjects.UUID.heartRateMeasurement, of: fresh) else {
-                self.fail("\(fresh.displayName) has no Heart Rate Measurement characteristic", attempt: a)
+            let measurements = tree.measurements(of: fresh)
+            guard !measurements.isEmpty else {
+                self.fail("\(fresh.displayName) has no Heart Rate, Cycling Power, CSC or RSC measurement characteristic", attempt: a)
                 return
             }
-            self.measurementPath = hrm.path
-            let info = SensorInfo(name: fresh.displayName, battery: fresh.batteryPercentage)
+            let info = SensorInfo(name: fresh.displayName, battery: fresh.batteryPercentage, services: measurements.map(\.service))
             let location = tree.characteristic(BlueZObjects.UUID.bodySensorLocation, of: fresh)
             let battery = fresh.batteryPercentage == nil ? tree.characteristic(BlueZObjects.UUID.batteryLevel, of: fresh) : nil
-            let subscribed: () -> Void = { [weak self] in
+            let done: () -> Void = { [weak self] in
                 guard let self, a == self.attempt else { return }
                 self.perform(self.machine.connected(info, now: self.clock.now()))
                 if let location { self.readDetail(location.path, a) { self.updateLocation(BodySensorLocation(value: $0)) } }
                 if let battery { self.readDetail(battery.path, a) { self.updateBattery(BatteryLevel.decode($0)) } }
             }
-            if hrm.notifyAcquired != nil {
-                self.acquireNotify(hrm.path, a, then: subscribed)
-            } else {
-                self.startNotify(hrm.path, a, then: subscribed)
-            }
+            self.subscribeEach(measurements[...], a, then: done)
+        }
+    }
+
+    /// Subscribes to each measurement characteristic in turn, then `then`.
+    private func subscribeEach(_ rest: ArraySlice<(service: SensorService, characteristic: BlueZObjects.Characteristic)>, _ a: Int,
+                               then: @escaping () -> Void) {
+        guard let (service, c) = rest.first else { then(); return }
+        subscribed.append((c.path, service))
+        let next: () -> Void = { [weak self] in
+            guard let self, a == self.attempt else { return }
+            self.subscribeEach(rest.dropFirst(), a, then: then)
+        }
+        if c.notifyAcquired != nil {
+            acquireNotify(c.path, service, a, then: next)
+        } else {
+            startNotify(c.path, service, a, then: next)
         }
     }
 
     /// StartNotify, with the values arriving as PropertiesChanged on the characteristic.
-    private func startNotify(_ path: String, _ a: Int, then: @escaping () -> Void) {
+    private func startNotify(_ path: String, _ service: SensorService, _ a: Int, then: @escaping () -> Void) {
         guard let bus else { fail("system bus closed", attempt: a); return }
         let rule = DBusMatchRule(path: path, interface: Self.properties, member: "PropertiesChanged", arg0: "org.bluez.GattCharacteristic1")
         matchTokens.append(bus.addMatch(rule, done: { [weak self] r in
@@ -261,13 +283,13 @@ final class BluetoothHeartRateSensor {
         }) { [weak self] m in
             guard let self, a == self.attempt,
                   let value = BlueZObjects.changedProperties(m.body, interface: "org.bluez.GattCharacteristic1")?["Value"]?.byteArray else { return }
-            self.measured(value)
+            self.measured(value, service)
         })
     }
 
     /// AcquireNotify: BlueZ hands a socket whose every read is one notification. Falls back to
     /// StartNotify when BlueZ refuses (another client holds it, or not supported).
-    private func acquireNotify(_ path: String, _ a: Int, then: @escaping () -> Void) {
+    private func acquireNotify(_ path: String, _ service: SensorService, _ a: Int, then: @escaping () -> Void) {
         guard let bus else { fail("system bus closed", attempt: a); return }
         bus.call(.methodCall(destination: Self.bluez, path: path, interface: "org.bluez.GattCharacteristic1", member: "AcquireNotify",
                              body: [.properties([])])) { [weak self] r in
@@ -278,34 +300,35 @@ final class BluetoothHeartRateSensor {
             }
             guard case .success(let reply) = r, let fd = reply.fd(at: 0) else {
                 if case .success(let reply) = r { for fd in reply.fds { Glibc.close(fd) } }
-                self.startNotify(path, a, then: then)
+                self.startNotify(path, service, a, then: then)
                 return
             }
             for other in reply.fds where other != fd { Glibc.close(other) }
             let flags = fcntl(fd, F_GETFL)
             _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-            self.notifyFD = fd
-            self.notifyToken = self.loop.watch(fd) { [weak self] _ in self?.readNotifications(a) }
+            let token = self.loop.watch(fd) { [weak self] _ in self?.readNotifications(fd, service, a) }
+            self.notifySockets.append((fd, token))
             then()
         }
     }
 
-    private func readNotifications(_ a: Int) {
+    private func readNotifications(_ fd: Int32, _ service: SensorService, _ a: Int) {
         var buf = [UInt8](repeating: 0, count: 517)
-        while notifyFD >= 0 {
-            let n = buf.withUnsafeMutableBytes { recv(notifyFD, $0.baseAddress, $0.count, 0) }
-            if n > 0 { measured(Array(buf[0..<n])); continue }
+        while a == attempt, notifySockets.contains(where: { $0.fd == fd }) {
+            let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 { measured(Array(buf[0..<n]), service); continue }
             if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
             fail("notification socket closed", attempt: a)
             return
         }
     }
 
-    private func closeNotifyFD() {
-        if let t = notifyToken { loop.unwatch(t) }
-        notifyToken = nil
-        if notifyFD >= 0 { Glibc.close(notifyFD) }
-        notifyFD = -1
+    private func closeNotifySockets() {
+        for s in notifySockets {
+            loop.unwatch(s.token)
+            Glibc.close(s.fd)
+        }
+        notifySockets = []
     }
 
     private func readDetail(_ path: String, _ a: Int, _ then: @escaping ([UInt8]) -> Void) {
@@ -317,13 +340,9 @@ final class BluetoothHeartRateSensor {
         }
     }
 
-    private func measured(_ value: [UInt8]) {
-        do {
-            let m = try HeartRateMeasurement.parse(value)
-            perform(machine.measured(m, now: clock.now()))
-        } catch {
-            badMeasurements += 1
-        }
+    private func measured(_ value: [UInt8], _ service: SensorService) {
+        guard let m = service.parse(value) else { badMeasurements += 1; return }
+        perform(machine.measured(m, now: clock.now()))
     }
 
     private func updateBattery(_ level: Int?) {
@@ -349,6 +368,8 @@ final class BluetoothHeartRateSensor {
         o["name"] = .string(info?.name)
         o["battery"] = .int(info?.battery)
         o["location"] = .string(info?.location?.label)
+        o["services"] = .array((info?.services ?? []).map { .string($0.rawValue) })
+        o["wheelCircumferenceMm"] = .int(Int((config.wheelCircumference * 1000).rounded()))
         o["since"] = .string(machine.phase.since.map { ISO8601.format($0) })
         o["problem"] = .string(machine.phase.problem(now: now))
         o["badMeasurements"] = .int(badMeasurements)

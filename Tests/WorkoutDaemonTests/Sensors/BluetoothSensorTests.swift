@@ -9,7 +9,7 @@ import WorkoutCore
 /// characteristic with `NotifyAcquired`, and hands over one end of a SOCK_SEQPACKET pair whose
 /// every packet is a notification, as BlueZ does.
 @Suite(.enabled(if: TestBus.usable, "dbus-daemon is not installed (apt install dbus-daemon)"))
-struct BluetoothHeartRateSensorTests {
+struct BluetoothSensorTests {
     static let dev = "/org/bluez/hci0/dev_C0_FF_EE_00_00_02"
     static let svc = dev + "/service0010"
     static let hrm = svc + "/char0011"
@@ -50,11 +50,13 @@ struct BluetoothHeartRateSensorTests {
         }
         // The client.
         let reports = Box<[String]>([])
-        let sensor = BluetoothHeartRateSensor(.bluetooth(address: nil), loop: loop, clock: DaemonClock(SystemClock()),
-                                              environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(bus.directory)/bus"]) { r in
+        let sensor = BluetoothSensor(.bluetooth(address: nil), loop: loop, clock: DaemonClock(SystemClock()),
+                                     environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(bus.directory)/bus"]) { r in
             switch r {
             case .reading(let bpm, let rr): reports.value.append("reading \(bpm) \(rr)")
             case .stopped: reports.value.append("stopped")
+            case .sensorReading(let s, let r): reports.value.append("\(s) \(r)")
+            case .sensorStopped(let s): reports.value.append("\(s) stopped")
             case .log(let e): reports.value.append(e.name)
             }
         }

@@ -1,0 +1,178 @@
+import Foundation
+import Glibc
+import Testing
+import WorkoutCore
+
+/// The daemon against a real dbus-daemon with the BlueZ stand-in offering a power meter, a speed
+/// and cadence sensor and a footpod (`dbus-peers --bluez --sensors hr,power,csc,rsc`): an indoor
+/// ride and a treadmill run measure what the stand-in logged it sent (calls.log), a sensor that
+/// drops out and returns leaves a gap and is read again, and the ride's FIT export carries power
+/// and cadence on its records as Garmin's FIT SDK reads them. The three tests run side by side.
+@Suite(.enabled(if: DBusPeers.usable, "needs ../shared/tools/dbus-peers, dbus-daemon, python3-dbus, python3-gi"))
+struct BluetoothPowerTests {
+    static let script = DaemonHarness.projectRoot.appendingPathComponent("Tests/WorkoutCoreTests/Codecs/FIT/fit_power.py").path
+    static let wheel = 2.105
+
+    /// The values the stand-in logged for one kind of notification, with their times.
+    static func notified(_ peers: DBusPeers, _ kind: String) -> [(t: Double, args: [Double])] {
+        peers.calls().filter { $0["method"] as? String == "notified-" + kind }.compactMap { c in
+            guard let t = c["t"] as? Double, let a = c["args"] as? [String] else { return nil }
+            return (t, a.compactMap { Double($0) })
+        }
+    }
+
+    static func sensorStates(_ status: [String: Any]) -> [String] {
+        (status["sensors"] as? [[String: Any]] ?? []).map { $0["state"] as? String ?? "?" }
+    }
+
+    /// A 6 s indoor ride (wall time: the stand-in's counters follow the wall clock) with a strap,
+    /// a power meter and a CSC sensor at 10 notifications a second, each dropping out after 60 (so
+    /// the last value the daemon read is known). Normalized power needs 30 s of power: it is
+    /// checked against its definition in-process (`PowerAnalysisTests`), not here.
+    @Test func indoorRideMeasuresWhatTheSensorsSent() throws {
+        let peers = try DBusPeers(["--bluez", "--sensors", "hr,power,csc", "--rate", "10", "--drop-after", "60", "--return-after", "600"])
+        defer { peers.stop() }
+        let config = #"{"feeds":[{"kind":"socket"}],"ftpWatts":250,"sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:01"},"#
+            + #"{"kind":"bluetooth","address":"C0:FF:EE:00:00:02"},{"kind":"bluetooth","address":"C0:FF:EE:00:00:03","wheelCircumferenceMm":2105}]}"#
+        let d = try DaemonHarness(config: config, extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
+        d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
+        try d.start()
+        defer { d.stop() }
+        _ = try d.request(#"{"command":"start","activity":"indoor_cycling"}"#)
+        // Live: power, cadence, the wheel's speed and the sensor distance within 5 s.
+        let live = try d.waitForStatus(seconds: 5) {
+            let w = $0["workout"] as? [String: Any]
+            return w?["power"] as? Int != nil && w?["cadence"] as? Int != nil && (w?["distanceMeters"] as? Double ?? 0) > 0
+        }
+        let lw = live["workout"] as? [String: Any] ?? [:]
+        #expect(lw["cadence"] as? Int == 90, "\(lw)")
+        #expect(((lw["currentSpeed"] as? Double ?? 0) * 3.6 - 30).magnitude < 0.5, "\(lw["currentSpeed"] ?? "nil")")
+        #expect(lw["distanceSource"] as? String == "sensor")
+        let services = (live["sensors"] as? [[String: Any]] ?? []).map { ($0["services"] as? [String]) ?? [] }
+        #expect(services == [["hr"], ["power"], ["csc"]], "\(live["sensors"] ?? "")")
+        let w0 = Self.watchLine(d)
+        #expect(w0.contains(" W") && w0.contains("rpm"), "watch: \(w0)")
+        // Every sensor sent its 60 and dropped out.
+        let lost = try d.waitForStatus(seconds: 15) { Self.sensorStates($0) == ["lost", "lost", "lost"] }
+        #expect(Self.sensorStates(lost) == ["lost", "lost", "lost"], "\(lost["sensors"] ?? "")")
+        let stopped = try d.request(#"{"command":"stop"}"#)
+        let w = try #require(stopped["workout"] as? [String: Any])
+        let id = try #require(w["id"] as? String)
+        _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
+
+        let power = Self.notified(peers, "power"), csc = Self.notified(peers, "csc")
+        try #require(power.count == 60 && csc.count == 60, "sent \(power.count) power, \(csc.count) csc")
+        let revolutions = csc.last!.args[0] - csc.first!.args[0]
+        let distance = revolutions * Self.wheel
+        let got = w["distanceMeters"] as? Double ?? 0
+        #expect((got - distance).magnitude <= 0.01 * distance, "distance \(got) m, the wheel turned \(revolutions) x 2.105 m = \(distance) m")
+        let watts = power.map { $0.args[0] }
+        let mean = watts.reduce(0, +) / Double(watts.count)
+        let average = w["averagePower"] as? Double ?? 0
+        #expect((average - mean).magnitude <= 2, "average power \(average) W, the power meter sent a mean of \(mean) W")
+        let cadence = w["averageCadence"] as? Double ?? 0
+        #expect((cadence - 90).magnitude <= 1, "average cadence \(cadence), the stand-in turned the cranks at 90 rpm")
+        #expect(w["distanceSource"] as? String == "sensor" && (w["workKilojoules"] as? Double ?? 0) > 0, "\(w)")
+        #expect((w["maxPower"] as? Int) == Int(watts.max()!))
+        print("indoor ride: distance \(got) m (wheel \(distance) m), power \(average) W (sent \(mean) W), cadence \(cadence) rpm")
+
+        // `show` prints power and cadence.
+        let show = try d.ctl(["show", id])
+        #expect(show.stdout.contains("Power:") && show.stdout.contains("Cadence:"), "\(show.stdout)")
+
+        // The FIT export: power and cadence on the records, as Garmin's FIT SDK reads them.
+        let fit = d.dir + "/ride.fit"
+        let ex = try d.ctl(["export", id, "--format", "fit", "--output", fit])
+        #expect(ex.status == 0, "\(ex.stderr)")
+        let r = try Reliability.run(["/usr/bin/env", "python3", Self.script, fit])
+        if r.status != 0 && !Reliability.inCI && r.err.contains("garmin_fit_sdk") {
+            print("SKIPPED: the FIT check needs garmin-fit-sdk (pip install garmin-fit-sdk)")
+            return
+        }
+        try #require(r.status == 0, "fit_power.py: \(r.err)")
+        let f = try DaemonHarness.parse(r.out.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(f["integrity"] as? Bool == true && (f["errors"] as? [Any])?.isEmpty == true, "\(f["errors"] ?? "")")
+        let records = f["records"] as? [[Any]] ?? []
+        let recPower = records.compactMap { $0[1] as? Int }, recCadence = records.compactMap { $0[2] as? Int }
+        #expect(recPower.count >= 5 && recCadence.count >= 5, "\(records.count) records, \(recPower.count) with power, \(recCadence.count) with cadence")
+        #expect(recPower.allSatisfy { (150...300).contains($0) } && recCadence.allSatisfy { (89...91).contains($0) }, "\(recPower) \(recCadence)")
+        let lastDistance = records.compactMap { $0[4] as? Double }.last ?? 0
+        #expect((lastDistance - got).magnitude <= 0.01 * got, "records end at \(lastDistance) m")
+        let session = (f["sessions"] as? [[String: Any]])?.first ?? [:]
+        #expect((Double(session["avg_power"] as? Int ?? 0) - average).magnitude <= 1, "\(session)")
+        #expect(session["avg_cadence"] as? Int == 90, "\(session)")
+        print("FIT export: \(records.count) records, \(recPower.count) with power, session \(session)")
+    }
+
+    /// The watch line (`workoutctl watch` prints one per status; the first is enough).
+    static func watchLine(_ d: DaemonHarness) -> String {
+        (try? d.ctl(["status"]))?.stdout ?? ""
+    }
+
+    /// A treadmill run with the footpod: its distance is the footpod's total distance.
+    @Test func treadmillRunMeasuresTheFootpodsDistance() throws {
+        let peers = try DBusPeers(["--bluez", "--sensors", "rsc", "--rate", "10", "--drop-after", "60", "--return-after", "600"])
+        defer { peers.stop() }
+        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:04"}]}"#,
+                                  extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
+        d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
+        try d.start()
+        defer { d.stop() }
+        _ = try d.request(#"{"command":"start","activity":"treadmill_running"}"#)
+        _ = try d.waitForStatus(seconds: 15) { Self.sensorStates($0) == ["lost"] }
+        let stopped = try d.request(#"{"command":"stop"}"#)
+        let w = try #require(stopped["workout"] as? [String: Any])
+        let sent = Self.notified(peers, "rsc")
+        try #require(sent.count == 60, "the footpod sent \(sent.count)")
+        let total = (sent.last!.args[3] - sent.first!.args[3]) / 10
+        let got = w["distanceMeters"] as? Double ?? 0
+        #expect((got - total).magnitude <= 0.01 * total, "distance \(got) m, the footpod's total distance grew \(total) m")
+        #expect(w["distanceSource"] as? String == "sensor" && w["averageCadence"] as? Double == 85, "\(w)")
+        print("treadmill: distance \(got) m, footpod \(total) m")
+    }
+
+    /// A power meter that drops out and comes back: a gap in the saved readings (no value in
+    /// between, none in the FIT export's records), read again after the reconnection.
+    @Test func aDroppedSensorLeavesAGapAndIsReadAgain() throws {
+        let peers = try DBusPeers(["--bluez", "--sensors", "power", "--rate", "10", "--drop-after", "20", "--return-after", "1"])
+        defer { peers.stop() }
+        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:02"}]}"#,
+                                  extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
+        d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
+        try d.start()
+        defer { d.stop() }
+        _ = try d.request(#"{"command":"start","activity":"indoor_cycling"}"#)
+        let lost = try d.waitForStatus(seconds: 6) { Self.sensorStates($0) == ["lost"] }
+        #expect((lost["workout"] as? [String: Any])?["power"] is NSNull, "power shown while the sensor is lost: \(lost)")
+        _ = try d.waitForStatus(seconds: 10) { Self.sensorStates($0) == ["connected"] && ($0["workout"] as? [String: Any])?["power"] as? Int != nil }
+        usleep(1_000_000)
+        let stopped = try d.request(#"{"command":"stop"}"#)
+        let id = try #require((stopped["workout"] as? [String: Any])?["id"] as? String)
+        _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        let subscribed = peers.calls().filter { $0["method"] as? String == "StartNotify" }.count
+        #expect(subscribed == 2, "StartNotify \(subscribed) times")
+
+        let saved = try WorkoutFile.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: d.dataDir + "/workouts/\(id).json"))))
+        let samples = saved.sensors
+        let gap = try #require(samples.firstIndex { $0.reading == nil }, "no gap in \(samples.count) samples")
+        let before = samples[..<gap].filter { $0.reading?.power != nil }, after = samples[(gap + 1)...].filter { $0.reading?.power != nil }
+        #expect(before.count == 20 && after.count >= 5, "\(before.count) readings before the gap, \(after.count) after")
+        let resumed = try #require(after.first).time
+        #expect(resumed - samples[gap].time >= 0.9, "read again \(resumed - samples[gap].time) s after the drop")
+        // The FIT export has no power inside the gap: not a flat line.
+        let fit = d.dir + "/gap.fit"
+        #expect(try d.ctl(["export", id, "--format", "fit", "--output", fit]).status == 0)
+        let r = try Reliability.run(["/usr/bin/env", "python3", Self.script, fit])
+        if r.status == 0, let f = try? DaemonHarness.parse(r.out.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            let fitEpoch = 631_065_600.0
+            let inGap = (f["records"] as? [[Any]] ?? []).filter {
+                let t = Double($0[0] as? Int ?? 0) + fitEpoch
+                return t > samples[gap].time + 0.5 && t < resumed - 0.5 && $0[1] as? Int != nil
+            }
+            #expect(inGap.isEmpty, "power inside the gap: \(inGap)")
+        } else if Reliability.inCI {
+            Issue.record("fit_power.py: \(r.err)")
+        }
+        print("drop: gap of \(resumed - samples[gap].time) s, \(before.count) readings before, \(after.count) after")
+    }
+}
