@@ -80,6 +80,19 @@ struct BluetoothPowerTests {
         let show = try d.ctl(["show", id])
         #expect(show.stdout.contains("Power:") && show.stdout.contains("Cadence:"), "\(show.stdout)")
 
+        // The TCX export: Watts and Cadence on trackpoints without a position, and read back.
+        let tcxPath = d.dir + "/ride.tcx"
+        #expect(try d.ctl(["export", id, "--format", "tcx", "--output", tcxPath]).status == 0)
+        let tcx = try [UInt8](Data(contentsOf: URL(fileURLWithPath: tcxPath)))
+        let tcxText = String(decoding: tcx, as: UTF8.self)
+        #expect(tcxText.contains("<Cadence>90</Cadence>") && tcxText.contains("<Watts>") && !tcxText.contains("<Position>"))
+        let back = try Importer.workout(from: Importer.read(tcx, fileName: "ride.tcx"), activity: nil, id: 9, settings: MetricsSettings(),
+                                        source: "imported:ride.tcx").summary
+        // (Power only as present: a trackpoint a second samples a 10 Hz ramp, so a 6 s ride's mean moves.)
+        #expect((back.distanceMeters - got).magnitude <= 0.01 * got && back.averagePower != nil,
+                "TCX read back: \(back.distanceMeters) m, \(back.averagePower ?? 0) W")
+        #expect(back.averageCadence.map { ($0 - 90).magnitude <= 1 } == true, "TCX cadence \(back.averageCadence ?? 0)")
+
         // The FIT export: power and cadence on the records, as Garmin's FIT SDK reads them.
         let fit = d.dir + "/ride.fit"
         let ex = try d.ctl(["export", id, "--format", "fit", "--output", fit])
