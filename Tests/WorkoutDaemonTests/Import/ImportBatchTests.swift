@@ -27,6 +27,23 @@ import WorkoutCore
 
     /// A passed descriptor is the batch's to close, whatever becomes of it: refused before
     /// any read (a FIFO), kept open for a FIT file's streaming import, read whole otherwise.
+    /// Issue 27 item 12: an eventfd (no file type) was refused as "not a regular file, not a
+    /// regular file: refused".
+    @Test func anEventfdIsNamedOnce() throws {
+        // eventfd(2) is not in the Glibc module: a copy of one of the process's own (Dispatch's).
+        _ = DispatchQueue.global().sync { 0 }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        let anon = names.compactMap(Int32.init).first { n in
+            ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(n)")) ?? "").hasPrefix("anon_inode:")
+        }
+        let fd = fcntl(try #require(anon, "no anonymous descriptor in \(names)"), F_DUPFD_CLOEXEC, 0)
+        try #require(fd >= 0)
+        let decoded = ImportBatch.decode(ImportBatch.Item(source: .descriptor(fd), file: "x.gpx"))
+        guard case .failed(let why) = decoded else { Issue.record("not refused: \(decoded)"); return }
+        #expect(why.contains("an anonymous descriptor (an eventfd") && why.contains("not a regular file"), "\(why)")
+        #expect(why.components(separatedBy: "not a regular file").count == 2, "said once: \(why)")
+    }
+
     /// Regression: the FIT check refused a FIFO before the close was set up, leaking it.
     @Test func aRefusedDescriptorIsClosed() throws {
         let path = "/tmp/wib-fifo.\(getpid())"
