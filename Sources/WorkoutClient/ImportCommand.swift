@@ -16,6 +16,22 @@ struct ImportCommand {
     var chunk = ControlRequest.maxDescriptors
     /// The longest request line the client sends (the daemon's default limit is 64 KiB).
     static let maxLineBytes = 60_000
+    /// The longest title sent; a longer one is cut (whole characters) and the user told.
+    static let maxTitleBytes = 4096
+
+    /// The longest prefix of whole characters of `s` within `maxBytes` bytes of UTF-8.
+    static func cut(_ s: String, maxBytes: Int) -> String {
+        var kept = 0
+        var end = s.startIndex
+        for i in s.indices {
+            let next = s.index(after: i)
+            let size = s.utf8.distance(from: i, to: next)
+            if kept + size > maxBytes { break }
+            kept += size
+            end = next
+        }
+        return String(s[..<end])
+    }
 
     func run() -> ExitCode {
         let console = client.console
@@ -66,13 +82,27 @@ struct ImportCommand {
             var fds: [Int32] = []
             var lineBytes = 64
             while start < total, items.count < chunk {
-                let c = found.files[start]
+                var c = found.files[start]
+                // A title longer than anyone writes (a 70 KB Strava "Activity Name") is cut: sent
+                // whole it made the request line too long, and every later file was lost.
+                if let title = c.title, title.utf8.count > ImportCommand.maxTitleBytes {
+                    c.title = ImportCommand.cut(title, maxBytes: ImportCommand.maxTitleBytes)
+                    console.err("workoutctl: \(c.path): title of \(title.utf8.count) bytes cut to its first \(ImportCommand.maxTitleBytes)\n")
+                }
                 // The request line stays under the daemon's default limit (`limits.maxRequestBytes`,
                 // 64 KiB) whatever the paths and notes: a file's item as serialized, plus a comma.
                 let item = c.item
                 let itemBytes = item.json.serialized().utf8.count + 8
                 if !items.isEmpty, lineBytes + itemBytes > ImportCommand.maxLineBytes { break }
                 start += 1
+                if lineBytes + itemBytes > ImportCommand.maxLineBytes {
+                    // Even alone it would not fit (a path of control characters, escaped 6 times
+                    // over): this file gets an error, the others go on.
+                    done += 1
+                    show(["file": .string(c.path), "id": nil, "result": "error",
+                          "error": .string("its name and title take \(itemBytes) bytes in a request, more than the \(ImportCommand.maxLineBytes) a request may hold")])
+                    continue
+                }
                 switch ImportFiles.open(c.path) {
                 case .success(let fd):
                     fds.append(fd)

@@ -65,7 +65,7 @@ public final class Daemon: @unchecked Sendable {
             switch event {
             case .changed(let manager):
                 self.control.publish()
-                if manager { self.context.notifier.notify(["STATUS=" + self.control.statusLine()]) }
+                if manager { self.context.notifier.status(self.control.statusLine()) }  // sent only when the text changed
             case .inhibitSleep: self.integrations.inhibitSleep()
             case .allowSleep: self.integrations.allowSleep()
             case .saved(let workout):
@@ -74,7 +74,7 @@ public final class Daemon: @unchecked Sendable {
             case .saveFinished: self.checkShutdownProgress()
             }
         }
-        history.onImported = { [unowned self] in self.context.notifier.notify(["STATUS=" + self.control.statusLine()]) }
+        history.onImported = { [unowned self] in self.context.notifier.status(self.control.statusLine()) }
         integrations.onPrepareForSleep = { [unowned self] in self.recording.flushForSleep() }
         integrations.onSleepLockChanged = { [unowned self] in self.control.publish() }
         control.onReload = { [unowned self] in self.reload() }
@@ -117,6 +117,8 @@ public final class Daemon: @unchecked Sendable {
         timers.append(loop.every(1) { [unowned self] in self.secondTick() })
         timers.append(loop.every(context.config.journalFlushSeconds) { [unowned self] in self.recording.flushJournal() })
         log(DaemonLogEvent.startedUp(version: Daemon.version, socket: context.paths.controlSocket, workouts: history.store.count, activated: activation.control != nil))
+        let removed = history.store.removedAtStartup
+        if !removed.files.isEmpty { log(HistoryLogEvent.temporaryFilesRemoved(files: removed.files.count, bytes: removed.bytes)) }
         reminders.logAtStartup()
         context.notifier.notify(["READY=1", "STATUS=" + control.statusLine()])
     }
@@ -139,6 +141,7 @@ public final class Daemon: @unchecked Sendable {
             return loopFailed(error)
         }
         log(DaemonLogEvent.stopped)
+        context.logger.drain(seconds: 1)  // the last lines, but no hang on a stderr nobody reads
         return 0
     }
 

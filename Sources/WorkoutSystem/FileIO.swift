@@ -10,14 +10,20 @@ public func setNonBlockingCloExec(_ fd: Int32) {
 
 /// Writes all of `bytes` to a blocking descriptor, retrying on EINTR and short writes.
 public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) {
-    var off = 0
-    while off < bytes.count {
-        let n = write(fd, bytes.baseAddress! + off, bytes.count - off)
+    var written = 0
+    try writeAll(fd, bytes, progress: &written)
+}
+
+/// `writeAll`, counting in `progress` the bytes written, also when it throws (a full disk takes
+/// part of a write: the caller may have to cut them off again).
+public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, progress: inout Int) throws(SystemError) {
+    while progress < bytes.count {
+        let n = write(fd, bytes.baseAddress! + progress, bytes.count - progress)
         if n < 0 {
             if errno == EINTR { continue }
             throw SystemError.last("write")
         }
-        off += n
+        progress += n
     }
 }
 

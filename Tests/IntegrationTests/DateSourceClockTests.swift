@@ -26,7 +26,7 @@ import WorkoutCore
         let stoppedReal = Date().timeIntervalSince1970
         let summary = SystemClockTests.summary(try d.request(#"{"command":"stop"}"#))
         try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
-        return (summary, startedReal, stoppedReal, stoppedReal - startedReal, status["dateSource"] as? String ?? "", SystemClockTests.logLines(d))
+        return (summary, startedReal, stoppedReal, stoppedReal - startedReal, status["dateSource"] as? String ?? "", SystemClockTests.logLines(d, waitingFor: "workout.saved"))  // after any clock.dates
     }
 
     /// The same 3 s walk twice: unsynchronized (receiver dates), then synchronized (system

@@ -138,6 +138,35 @@ struct ImportTests {
         #expect(again.stdout.contains("\"duplicates\" : 3") || again.stdout.contains("\"duplicates\": 3"), "\(again.stdout)")
     }
 
+    /// Issue 27 item 9: a Strava title over 64 KB made the request line too long ("request line
+    /// longer than 65536 bytes") and workoutctl stopped after the first file; the others were
+    /// never sent. Now the title is cut (and the user told) and every file is imported.
+    @Test func aTitleOver64KBIsCutAndEveryFileImported() throws {
+        let d = try DaemonHarness()
+        try d.start()
+        defer { d.stop() }
+        let export = d.dir + "/strava"
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: export + "/activities", withIntermediateDirectories: true)
+        try fm.copyItem(atPath: Self.shared("gpx/garmin-edge-800-output.gpx"), toPath: export + "/activities/101.gpx")
+        try fm.copyItem(atPath: Self.shared("tcx/bike.tcx"), toPath: export + "/activities/102.tcx")
+        try fm.copyItem(atPath: Self.shared("gpx/globalsat_gh625XT.gpx"), toPath: export + "/activities/103.gpx")
+        let long = String(repeating: "Long.ride.", count: 7_000)  // 70,000 bytes
+        try """
+        Activity ID,Activity Date,Activity Name,Activity Type,Filename
+        101,"Apr 12, 2012",\(long),Ride,activities/101.gpx
+        102,"Apr 30, 2013",Commute,Ride,activities/102.tcx
+        103,"Jan 15, 2016",Intervals,Run,activities/103.gpx
+
+        """.write(toFile: export + "/activities.csv", atomically: true, encoding: .utf8)
+        let r = try d.ctl(["import", export])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("3 imported, 0 duplicates, 0 errors."), "\(r.stdout)")
+        #expect(r.stderr.contains("101.gpx: title of 70000 bytes cut to its first 4096"), "\(r.stderr)")
+        let list = try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []
+        #expect(list.count == 3)
+    }
+
     /// A folder of files with long names (paths of ~460 bytes): 250 of them would make a request
     /// line longer than the daemon's 64 KiB limit (refused: every file an error), so the client
     /// sends fewer per request; all are imported.

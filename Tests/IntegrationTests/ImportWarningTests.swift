@@ -36,8 +36,8 @@ struct ImportWarningTests {
         #expect(results.map { $0["activity"] as? String ?? "?" } == ["walking", "cycling"], "\(plain)")
         #expect(results.first?["warnings"] as? [String] == ["no activity in the file and too little movement to tell: imported as walking (defaultActivity)"], "\(plain)")
 
-        let log = try String(contentsOfFile: d.stateDir + "/workoutd.log", encoding: .utf8)
-        let lines = log.split(separator: "\n").filter { $0.contains("history.import_warning") }
+        let lines = d.logFileLines { $0.filter { $0.contains("history.import_warning") }.count >= 3 }
+            .filter { $0.contains("history.import_warning") }
         #expect(lines.count == 3 && lines.filter { $0.contains("far faster than hiking allows") }.count == 2, "\(lines)")
         #expect(lines.last?.contains("too little movement to tell") == true, "\(lines)")
     }

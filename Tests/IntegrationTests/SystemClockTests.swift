@@ -19,9 +19,11 @@ import WorkoutCore
         try body(shim, dir)
     }
 
-    static func logLines(_ d: DaemonHarness) -> [LogfmtLine] {
-        let text = (try? String(contentsOfFile: d.stateDir + "/workoutd.log", encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { LogfmtParser.parse(String($0)) }
+    /// The log file's lines, once one has `event` (`count` of them), or after 5 s: log lines are
+    /// written a moment after the replies.
+    static func logLines(_ d: DaemonHarness, waitingFor event: String, count: Int = 1) -> [LogfmtLine] {
+        func parsed(_ lines: [Substring]) -> [LogfmtLine] { lines.compactMap { LogfmtParser.parse(String($0)) } }
+        return parsed(d.logFileLines { parsed($0).filter { $0["event"] == event }.count >= count })
     }
 
     /// A walk, a one-hour suspend in the middle (REALTIME and BOOTTIME an hour ahead of
@@ -59,7 +61,7 @@ import WorkoutCore
             let suspended = events.first { $0["kind"] as? String == "suspended" }
             #expect(suspended != nil, "the timeline shows the suspend: \(events)")
             #expect((suspended?["text"] as? String ?? "").contains("1 h"), "\(String(describing: suspended))")
-            #expect(Self.logLines(d).contains { $0["event"] == "clock.suspended" }, "clock.suspended logged")
+            #expect(Self.logLines(d, waitingFor: "clock.suspended").contains { $0["event"] == "clock.suspended" }, "clock.suspended logged")
             // The next workout starts at the daemon's time: the machine's plus the suspended hour.
             let next = Self.summary(try d.request(#"{"command":"start","activity":"yoga"}"#))
             let nextStart = FaultTimes.seconds(next["startedAt"])
@@ -89,7 +91,7 @@ import WorkoutCore
             let stopped = Self.summary(try d.request(#"{"command":"stop"}"#))
             #expect((stopped["acceptedCount"] as? Int ?? 0) >= 2 && (stopped["distanceMeters"] as? Double ?? 0) > 4, "real fixes recorded: \(stopped["acceptedCount"] ?? "?") of \(stopped["pointCount"] ?? "?"), rejected \(stopped["rejected"] ?? "?")")
             #expect((stopped["rejected"] as? [String: Any])?["out_of_order"] == nil, "no fix out of order: \(stopped["rejected"] ?? "?")")
-            #expect(Self.logLines(d).contains { $0["event"] == "clock.stepped" }, "the correction is logged")
+            #expect(Self.logLines(d, waitingFor: "clock.stepped").contains { $0["event"] == "clock.stepped" }, "the correction is logged")
         }
     }
 
@@ -116,7 +118,7 @@ import WorkoutCore
             let span = FaultTimes.seconds(stopped["endedAt"]) - FaultTimes.seconds(started["startedAt"])
             #expect(abs(elapsed - real) < 1.5, "elapsed \(elapsed) s, really \(real) s")
             #expect(abs(span - elapsed) < 1.5, "endedAt - startedAt \(span) s")
-            let steps = Self.logLines(d).filter { $0["event"] == "clock.stepped" }
+            let steps = Self.logLines(d, waitingFor: "clock.stepped", count: 2).filter { $0["event"] == "clock.stepped" }
             #expect(steps.count == 2, "both steps logged: \(steps.count)")
             let next = Self.summary(try d.request(#"{"command":"start","activity":"yoga"}"#))
             #expect(abs(FaultTimes.seconds(next["startedAt"]) - (Date().timeIntervalSince1970 - 3600)) < 1, "next start on the stepped clock")

@@ -10,16 +10,24 @@ public enum DateSource: Sendable, Equatable {
     /// workout: a replayed old log or a receiver 1024 weeks behind is not the time.
     public static let earliestReceiverDate = 1_767_225_600.0
 
+    /// No receiver more than this (10 years, in seconds) ahead of the system clock, or of
+    /// `earliestReceiverDate` when the system clock is behind that, dates a workout: a receiver
+    /// 63 years ahead (2090) would file today's workout outside today's streak and this week's
+    /// totals. A system clock without a battery starts at its last known date, which is not
+    /// years behind the truth; a receiver that far ahead is wrong, not the time.
+    public static let latestReceiverLead = 10 * 365.25 * 86_400.0
+
     /// The receiver dates the workout when the system clock is unsynchronized and the receiver's
-    /// time is trusted (`ReceiverClock.isTrusted`), differs by more than its tolerance and is not
-    /// before `earliestReceiverDate`.
+    /// time is trusted (`ReceiverClock.isTrusted`), differs by more than its tolerance, is not
+    /// before `earliestReceiverDate` and not more than `latestReceiverLead` ahead.
     public static func choose(sync: SystemClockSync, receiver: ReceiverClock) -> DateSource {
         switch sync {
         case .synchronized, .unknown:
             return .system
         case .unsynchronized:
             guard receiver.isTrusted, let o = receiver.offset, o != 0,
-                  let r = receiver.latestReceiverTime, r >= earliestReceiverDate else { return .system }
+                  let r = receiver.latestReceiverTime, r >= earliestReceiverDate,
+                  r - max(r - o, earliestReceiverDate) <= latestReceiverLead else { return .system }
             return .receiver(offset: o)
         }
     }

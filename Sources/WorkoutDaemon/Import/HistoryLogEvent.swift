@@ -13,6 +13,8 @@ enum HistoryLogEvent: LogEvent {
     case importFinished(imported: Int, duplicates: Int, errors: Int, cancelled: Bool, seconds: Double)
     /// Something the user should know about an imported file (`ImportedWorkout.warnings`).
     case importWarning(file: String, id: String?, warning: String)
+    /// Temporary files a killed daemon left were removed at start-up (`StaleTemporaryFiles`).
+    case temporaryFilesRemoved(files: Int, bytes: Int)
 
     var name: String {
         switch self {
@@ -20,12 +22,13 @@ enum HistoryLogEvent: LogEvent {
         case .importFinished: return "history.import_finished"
         case .recomputed: return "history.recomputed"
         case .importWarning: return "history.import_warning"
+        case .temporaryFilesRemoved: return "history.temp_removed"
         }
     }
 
     var level: LogLevel {
         switch self {
-        case .edited, .importFinished, .recomputed: return .info
+        case .edited, .importFinished, .recomputed, .temporaryFilesRemoved: return .info
         case .importWarning: return .warning
         }
     }
@@ -42,6 +45,7 @@ enum HistoryLogEvent: LogEvent {
         case .importFinished(let n, let d, let e, let c, _):
             return (c ? "Import stopped by the client" : "Import finished") + ": \(n) imported, \(d) duplicates, \(e) errors"
         case .importWarning(let file, _, let warning): return "Imported \(file): \(warning)"
+        case .temporaryFilesRemoved(let n, _): return "Removed \(n) temporary file\(n == 1 ? "" : "s") left by an interrupted save or import"
         }
     }
 
@@ -56,6 +60,7 @@ enum HistoryLogEvent: LogEvent {
             return [("imported", .int(n)), ("duplicates", .int(d)), ("errors", .int(e)), ("cancelled", .bool(c)), ("seconds", .double(s, decimals: 3))]
         case .importWarning(let file, let id, let warning):
             return [("file", .string(file))] + (id.map { [("id", LogValue.string($0))] } ?? []) + [("warning", .string(warning))]
+        case .temporaryFilesRemoved(let n, let b): return [("files", .int(n)), ("bytes", .int(b))]
         }
     }
 }

@@ -59,13 +59,15 @@ struct ImportBatch: Sendable {
     static let groupSize = 64
     /// ...or its first result is this old (seconds), so progress keeps flowing on slow files.
     static let groupAge = 0.25
+    /// This batch's group age (`groupAge`; tests make groups by size only).
+    var maxGroupAge = ImportBatch.groupAge
 
     /// Runs the batch: files are read and decoded on the calling (worker) thread, one after
     /// another; the `stages` measure, write and commit the ones before meanwhile. `report` gets
     /// each committed group's results in file order, on the calling thread. Returns whether it
     /// stopped early (cancelled), once everything it wrote is committed.
     func run(store: HistoryStore, stages: ImportStages, cancel: CancelFlag, report: ([Result]) -> Void) -> Bool {
-        let groups = CommitGroups(store: store, stages: stages)
+        let groups = CommitGroups(store: store, stages: stages, maxAge: maxGroupAge)
         let measuring = Measuring(batch: self, store: store)
         var cancelled = false
         var index = 0
@@ -229,7 +231,11 @@ struct ImportBatch: Sendable {
         /// Measures a group's age.
         private let clock: any LoopClock
 
-        init(store: HistoryStore, stages: ImportStages, clock: any LoopClock = SystemClock()) { self.store = store; self.stages = stages; self.clock = clock }
+        private let maxAge: Double
+
+        init(store: HistoryStore, stages: ImportStages, maxAge: Double = ImportBatch.groupAge, clock: any LoopClock = SystemClock()) {
+            self.store = store; self.stages = stages; self.maxAge = maxAge; self.clock = clock
+        }
 
         /// Adds one step's result to the group, writing its workout first.
         func take(_ step: Step, keep: Bool) {
@@ -246,7 +252,7 @@ struct ImportBatch: Sendable {
                         g.results.append(Result(file: r.file, kind: .error, id: nil, activity: nil, error: "saving: \(error)"))
                     }
                 }
-                return g.files.count >= ImportBatch.groupSize || clock.monotonic() - (g.start ?? 0) >= ImportBatch.groupAge
+                return g.files.count >= ImportBatch.groupSize || clock.monotonic() - (g.start ?? 0) >= maxAge
             }
             if full { flush() }
         }
@@ -263,7 +269,14 @@ struct ImportBatch: Sendable {
             var g = group
             // The last workout kept for an export right after the import, when it is not too long to keep.
             let recent = g.last.flatMap { $0.points.count <= RecentWorkout.maxPoints ? $0.workout : nil }
-            do { try store.commit(g.files, recent: recent) } catch {
+            do {
+                // Files removed to make room (the disk ran out) are reported alone.
+                let dropped = try store.commit(g.files, recent: recent)
+                for k in g.results.indices where g.results[k].kind == .imported {
+                    guard let id = g.results[k].id, let why = dropped[id] else { continue }
+                    g.results[k] = Result(file: g.results[k].file, kind: .error, id: nil, activity: nil, error: "saving: \(why)")
+                }
+            } catch {
                 // Not durable, so not listed: the files stay unlisted and each is reported failed.
                 for k in g.results.indices where g.results[k].kind == .imported {
                     unlink(store.path(of: g.results[k].id!))

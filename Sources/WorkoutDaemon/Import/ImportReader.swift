@@ -29,7 +29,7 @@ enum ImportReader {
         case S_IFCHR: return "a character device"
         case S_IFBLK: return "a block device"
         case S_IFSOCK: return "a socket"
-        default: return "not a regular file"
+        default: return "an anonymous descriptor (an eventfd, a timerfd ...)"  // no file type at all
         }
     }
 

@@ -9,11 +9,14 @@ public enum DaemonLogEvent: LogEvent {
     case loopFailed(String)
     case reloaded(changed: [String])
     case reloadRejected(String)
-    case journalKeptAside(path: String, bytes: Int)
+    /// Damaged journal bytes copied aside: `skipped` bad records before the last good one (each
+    /// costs only itself) and any torn end.
+    case journalKeptAside(path: String, bytes: Int, skipped: Int)
     /// The journal could not be read at all (not a regular file, unreadable, too large).
     case journalUnreadableKeptAside(path: String, reason: String)
-    /// A torn end could not be copied aside (full disk): cut off in place instead.
-    case journalTornEndCut(bytes: Int, reason: String)
+    /// Damaged bytes could not be copied aside (full disk): a torn end of `bytes` was cut off
+    /// in place all the same, `skipped` bad records were skipped.
+    case journalTornEndCut(bytes: Int, skipped: Int, reason: String)
     case journalWriteFailed(String)
     /// A workout started while the last one was still unsaved: that one's journal was renamed.
     case journalSetAside(id: String, path: String)
@@ -67,10 +70,13 @@ public enum DaemonLogEvent: LogEvent {
         case .loopFailed(let e): return "The event loop failed (\(e)); the workout in progress is kept in the journal; exiting for a restart"
         case .reloaded(let changed): return changed.isEmpty ? "Configuration reloaded; nothing changed" : "Configuration reloaded"
         case .reloadRejected(let why): return "New configuration rejected, the old one stays in force: \(why)"
-        case .journalKeptAside(let p, _): return "Damaged end of the journal kept aside in \(p)"
+        case .journalKeptAside(let p, _, let skipped):
+            return skipped == 0 ? "Damaged end of the journal kept aside in \(p)"
+                : "Skipped \(skipped) damaged journal record\(skipped == 1 ? "" : "s"), the others restored; damaged bytes kept aside in \(p)"
         case .journalUnreadableKeptAside(let p, let why): return "Unreadable journal kept aside in \(p): \(why)"
-        case .journalTornEndCut(let n, let why):
-            return "Could not keep the damaged end of the journal aside (\(why)); cut its \(n) bytes so that new records follow the last good one"
+        case .journalTornEndCut(let n, let skipped, let why):
+            let skips = skipped == 0 ? "" : "skipped \(skipped) damaged record\(skipped == 1 ? "" : "s")" + (n == 0 ? "" : " and ")
+            return "Could not keep the damaged journal bytes aside (\(why)); " + skips + (n == 0 ? "" : "cut its \(n) torn bytes so that new records follow the last good one")
         case .journalWriteFailed(let e): return "Could not write the journal: \(e)"
         case .journalSetAside(let id, _): return "Workout \(id) is still being saved in the background; its journal is kept until it is saved"
         case .descriptorsExhausted(let e): return "Out of file descriptors (\(e)): new clients are told busy until one is free"
@@ -102,9 +108,9 @@ public enum DaemonLogEvent: LogEvent {
         case .loopFailed(let e): return [("error", .string(e))]
         case .reloaded(let c): return [("changed", .string(c.joined(separator: ",")))]
         case .reloadRejected(let why): return [("reason", .string(why))]
-        case .journalKeptAside(let p, let b): return [("path", .string(p)), ("bytes", .int(b))]
+        case .journalKeptAside(let p, let b, let skipped): return [("path", .string(p)), ("bytes", .int(b)), ("skipped", .int(skipped))]
         case .journalUnreadableKeptAside(let p, let why): return [("path", .string(p)), ("reason", .string(why))]
-        case .journalTornEndCut(let b, let why): return [("bytes", .int(b)), ("reason", .string(why))]
+        case .journalTornEndCut(let b, let skipped, let why): return [("bytes", .int(b)), ("skipped", .int(skipped)), ("reason", .string(why))]
         case .journalWriteFailed(let e): return [("error", .string(e))]
         case .journalSetAside(let id, let p): return [("id", .string(id)), ("path", .string(p))]
         case .descriptorsExhausted(let e): return [("error", .string(e))]

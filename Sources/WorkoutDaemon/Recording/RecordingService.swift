@@ -116,7 +116,7 @@ final class RecordingService: @unchecked Sendable {
                     if let e = journal.readError {
                         log(DaemonLogEvent.journalUnreadableKeptAside(path: aside, reason: e.description))
                     } else {
-                        log(DaemonLogEvent.journalKeptAside(path: aside, bytes: badBytes))
+                        log(DaemonLogEvent.journalKeptAside(path: aside, bytes: badBytes, skipped: 0))
                     }
                 }
             case .save(let workout): beginSave(workout)
@@ -124,8 +124,8 @@ final class RecordingService: @unchecked Sendable {
             case .setJournalAside(let id):
                 if let aside = journal.setAside(id) { log(DaemonLogEvent.journalSetAside(id: id.rawValue, path: aside)) }
             case .removeSetAsideJournal(let id):
-                let path = journal.setAsidePath(id)
-                saver.async { _ = unlink(path) }  // freeing a long journal's blocks is slow: off the loop
+                let paths = journal.setAsideFiles(id)
+                saver.async { for path in paths { _ = unlink(path) } }  // freeing a long journal's blocks is slow: off the loop
             case .removeJournal:
                 // The unlinked file's blocks are freed on the saver's thread, not the loop's.
                 let saver = self.saver
@@ -220,8 +220,8 @@ final class RecordingService: @unchecked Sendable {
             perform(lifecycle.restoreFailed())
             return
         }
-        if let aside = recovery.keptAside { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: recovery.badBytes)) }
-        if let e = recovery.asideError { log(DaemonLogEvent.journalTornEndCut(bytes: recovery.badBytes, reason: e.description)) }
+        if let aside = recovery.keptAside { log(DaemonLogEvent.journalKeptAside(path: aside, bytes: recovery.badBytes, skipped: recovery.skippedRecords)) }
+        if let e = recovery.asideError { log(DaemonLogEvent.journalTornEndCut(bytes: recovery.tornBytes, skipped: recovery.skippedRecords, reason: e.description)) }
         // The restored workout's clock never runs behind its journal (a wall clock stepped back
         // while the daemon was down); the wall clock is not moved (docs/time.md).
         perform(lifecycle.restored(recovery.records, badBytes: recovery.badBytes, clock: context.clock.read(),

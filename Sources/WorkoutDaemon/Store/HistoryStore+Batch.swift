@@ -79,19 +79,45 @@ extension HistoryStore {
     /// synced and closed; then the directory), then appends their index lines in one write and
     /// fsyncs the index. `recent`, one of the workouts committed (the last), is then kept in
     /// memory for an export right after the import (`RecentWorkout`).
-    func commit(_ files: [Unsynced], recent workout: Workout? = nil) throws {
+    ///
+    /// When space runs out, the group is not lost whole (issue 27 item 8: with 456 KiB free, 0
+    /// of 336 files were imported, a group of 64 failing together): a file whose sync fails is
+    /// removed alone, and while the index lines do not fit, the group's last files are removed
+    /// one at a time to make room for the others'. Returns the workouts removed so, with why;
+    /// throws (nothing committed) only when not even one fits.
+    func commit(_ files: [Unsynced], recent workout: Workout? = nil) throws -> [WorkoutID: SystemError] {
         let names = files.map(\.version.file)
         defer { busy.withLock { $0.subtract(names) } }
-        var failure: SystemError?
+        var dropped: [WorkoutID: SystemError] = [:]
+        var durable: [WorkoutVersion] = []
         for f in files {
-            if failure == nil, fdatasync(f.fd) != 0 { failure = SystemError.last("fdatasync of an imported workout") }
+            if fdatasync(f.fd) == 0 {
+                durable.append(f.version)
+            } else {
+                let e = SystemError.last("fdatasync of an imported workout")
+                unlink(path(of: f.version.summary.id))
+                dropped[f.version.summary.id] = e
+            }
             close(f.fd)
         }
-        if let failure { throw failure }
-        guard !files.isEmpty else { return }
+        guard !durable.isEmpty else {
+            if let e = dropped.values.first { throw e }
+            return dropped
+        }
         try AtomicFile.syncDirectory(paths.workoutsDir)
-        try record(files.map(\.version), sync: true)
-        if let workout, let file = FileIdentity.of(path: path(of: workout.id)) { keepRecent(workout, file: file) }
+        while true {
+            do {
+                try record(durable, sync: true)
+                break
+            } catch let e as SystemError where (e.code == ENOSPC || e.code == EDQUOT) && durable.count > 1 {
+                // Room for the index: the last file goes (not durable as listed, so not listed).
+                let last = durable.removeLast()
+                unlink(path(of: last.summary.id))
+                dropped[last.summary.id] = e
+            }
+        }
+        if let workout, dropped[workout.id] == nil, let file = FileIdentity.of(path: path(of: workout.id)) { keepRecent(workout, file: file) }
+        return dropped
     }
 
     /// Replaces a saved workout (edit): file written atomically and synced, then its index line.

@@ -42,9 +42,23 @@ public final class HistoryStore: Sendable {
         try PrivateDirectory.prepareOwned(paths.historyDir)
         try makeDirectories(paths.workoutsDir)
         try makeDirectories(paths.trashDir)
+        removedAtStartup = HistoryStore.removeStaleTemporaryFiles(paths)
         let loaded = HistoryIndex.load(paths)
         state = Mutex(loaded.catalog)
         indexLines = Mutex(IndexState(lines: loaded.lines, rewrite: loaded.rewrite, legacy: loaded.legacy))
+    }
+
+    /// Temporary files of a killed daemon removed at start-up (`StaleTemporaryFiles`).
+    public let removedAtStartup: StaleTemporaryFiles.Removed
+
+    static func removeStaleTemporaryFiles(_ paths: Paths) -> StaleTemporaryFiles.Removed {
+        var removed = StaleTemporaryFiles.Removed()
+        StaleTemporaryFiles.remove(in: paths.workoutsDir, removed: &removed)
+        let index = paths.indexFile
+        if let slash = index.lastIndex(of: "/") {
+            StaleTemporaryFiles.remove(in: String(index[..<slash]), targets: [String(index[index.index(after: slash)...])], removed: &removed)
+        }
+        return removed
     }
 
     /// The wall clock (revisions are dated by it).
@@ -109,7 +123,19 @@ public final class HistoryStore: Sendable {
                 let fd = open(paths.indexFile, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
                 guard fd >= 0 else { throw SystemError.last("open \(paths.indexFile)") }
                 defer { close(fd) }
-                try Array(text.utf8).withUnsafeBytes { raw in try writeAll(fd, raw) }
+                var st = stat()
+                guard fstat(fd, &st) == 0 else { throw SystemError.last("stat \(paths.indexFile)") }
+                var written = 0
+                var failure: SystemError?
+                Array(text.utf8).withUnsafeBytes { raw in
+                    do throws(SystemError) { try writeAll(fd, raw, progress: &written) } catch { failure = SystemError("write \(paths.indexFile)", code: error.code) }
+                }
+                if let failure {
+                    // Whole lines or nothing: what a full disk let through is cut off again, so the
+                    // next append does not glue its line onto half of this one.
+                    if written > 0 { _ = ftruncate(fd, st.st_size) }
+                    throw failure
+                }
                 if sync { guard fsync(fd) == 0 else { throw SystemError.last("fsync \(paths.indexFile)") } }
                 index.lines += lineCount
             }

@@ -6,23 +6,38 @@ import WorkoutCore
 /// control records are written and fsync'd at once; fixes are buffered, written to the kernel
 /// at the end of every feed read turn (`writeBuffered`: a crash of the process then loses no fix
 /// that `status` counted), and fsync'd with an `alive` record at least every `flushSeconds`
-/// (the bound for a power loss). Appending only, one checksummed line
-/// per record, so a torn tail loses at most the last partial record.
+/// (the bound for a power loss). Appending only, one checksummed line per record; a write is
+/// whole records or nothing (a write that fails halfway, on a full disk, is cut back), and the
+/// file rolls into a new segment every `segmentBytes` (`JournalSegments`), so a journal has no
+/// size limit. Reading skips a bad record, not the rest (`JournalScanner`).
 public final class Journal {
     public let path: String
+    /// The active segment is sealed (renamed `path.seg-N`) once it holds this many bytes.
+    let segmentBytes: Int
     private var fd: Int32 = -1
     private var pending = ""
-    /// Where the last good record ends when a torn tail could not be cut off at start-up
-    /// (nothing may be appended after a torn record: the next restore would stop there).
+    /// The size of the active segment in whole records: what a failed write is cut back to.
+    private var goodSize: off_t = 0
+    /// Where the last good record ends when a torn tail (from start-up, or a write that failed
+    /// halfway) could not be cut off yet: nothing may be appended after a torn record.
     private var tornTailAt: off_t?
     /// The last write error, shown in status until a write succeeds again.
     public private(set) var lastError: SystemError?
 
-    public init(path: String) { self.path = path }
+    /// Default segment size: a 10 Hz workout fills one in about 5 hours.
+    public static let defaultSegmentBytes = 32 << 20
+
+    public init(path: String, segmentBytes: Int = Journal.defaultSegmentBytes) {
+        self.path = path
+        self.segmentBytes = segmentBytes
+    }
 
     deinit { if fd >= 0 { close(fd) } }
 
-    public var exists: Bool { access(path, F_OK) == 0 }
+    var segments: JournalSegments { JournalSegments(path: path) }
+
+    /// True when any segment of the journal is on disk.
+    public var exists: Bool { segments.exists }
 
     /// Appends a record: a fix is buffered (`appendFix`), any other record is durable at once
     /// (`appendNow`).
@@ -104,34 +119,26 @@ public final class Journal {
 
     private func writePending(sync: Bool) {
         do {
-            if fd < 0 {
-                let dir = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-                try makeDirectories(dir)
-                if let end = tornTailAt {
-                    guard truncate(path, end) == 0 else { throw SystemError.last("cut the torn end of \(path)") }
-                    tornTailAt = nil
-                }
-                // O_NONBLOCK: a FIFO in the journal's place must not block the loop in open().
-                var st = stat()
-                fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0o600)
-                guard fd >= 0 else {
-                    let e = SystemError.last("open \(path)")
-                    if lstat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
-                        throw SystemError("\(path) is \(fileKind(st.st_mode)), not a regular file", code: EINVAL)
-                    }
-                    throw e
-                }
-                guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-                    close(fd); fd = -1
-                    throw SystemError("\(path) is \(fileKind(st.st_mode)), not a regular file", code: EINVAL)
-                }
-            }
+            if fd < 0 { try openActiveSegment() }
             let fd = self.fd
-            try pending.withUTF8 { try writeAll(fd, UnsafeRawBufferPointer($0)) }
+            var written = 0
+            var failure: SystemError?
+            pending.withUTF8 { bytes in
+                do throws(SystemError) { try writeAll(fd, UnsafeRawBufferPointer(bytes), progress: &written) } catch { failure = error }
+            }
+            if let failure {
+                // Whole records or nothing: bytes that went out before the failure (a full disk
+                // takes the first 4 KiB) are cut off again, so the retry does not glue its
+                // records onto half a record.
+                if written > 0, ftruncate(fd, goodSize) != 0 { tornTailAt = goodSize }
+                throw SystemError("write \(path)", code: failure.code)
+            }
+            goodSize += off_t(written)
             if sync { guard fdatasync(fd) == 0 else { throw SystemError.last("fsync \(path)") } }
             // A burst's buffer is not kept (it would stay resident for the rest of the workout).
             pending.removeAll(keepingCapacity: pending.utf8.count <= 2 * Journal.writeThreshold)
             lastError = nil
+            if goodSize >= off_t(segmentBytes) { seal() }
         } catch let e as SystemError {
             // Keep the records in memory and try again at the next flush.
             lastError = e
@@ -139,50 +146,83 @@ public final class Journal {
         } catch {}
     }
 
+    private func openActiveSegment() throws(SystemError) {
+        let dir = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        try makeDirectories(dir)
+        if let end = tornTailAt {
+            guard truncate(path, end) == 0 || errno == ENOENT else { throw SystemError.last("cut the torn end of \(path)") }
+            tornTailAt = nil
+        }
+        // O_NONBLOCK: a FIFO in the journal's place must not block the loop in open().
+        var st = stat()
+        let opened = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0o600)
+        guard opened >= 0 else {
+            let e = SystemError.last("open \(path)")
+            if lstat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+                throw SystemError("\(path) is \(fileKind(st.st_mode)), not a regular file", code: EINVAL)
+            }
+            throw e
+        }
+        guard fstat(opened, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            close(opened)
+            throw SystemError("\(path) is \(fileKind(st.st_mode)), not a regular file", code: EINVAL)
+        }
+        fd = opened
+        goodSize = st.st_size
+    }
+
+    /// The active segment is full: sync it and rename it `path.seg-N`; the next write begins a
+    /// new active segment. A crash at any point leaves every record under one of the names
+    /// the reader takes in order. When the rename fails, the segment simply grows.
+    private func seal() {
+        guard fdatasync(fd) == 0 else { lastError = SystemError.last("fsync \(path)"); return }
+        // rename, not link + unlink: a crash between those would leave the records under two
+        // names, read twice. The number is past every existing one, so nothing is replaced.
+        guard rename(path, segments.sealedPath(segments.nextNumber())) == 0 else { return }
+        close(fd)
+        fd = -1
+        segments.syncDirectory()
+    }
+
     /// The name of the journal of a finished workout set aside while it is still unsaved.
     public func setAsidePath(_ id: WorkoutID) -> String { path + ".unsaved-\(id)" }
 
+    /// Every file of a set-aside journal (its segments too), to remove once its save is durable.
+    public func setAsideFiles(_ id: WorkoutID) -> [String] { JournalSegments(path: setAsidePath(id)).existingPaths() }
+
     /// A new workout starts before the last one's save succeeded: write what is buffered, then
-    /// move this journal to `setAsidePath(id)` (kept until that save is durable, and restored
-    /// and saved at the next start-up); the next record begins a new journal.
+    /// move this journal (every segment) to `setAsidePath(id)` (kept until that save is durable,
+    /// and restored and saved at the next start-up); the next record begins a new journal.
     @discardableResult
     public func setAside(_ id: WorkoutID) -> String? {
         flush(alive: nil)
         if fd >= 0 { close(fd); fd = -1 }
         tornTailAt = nil
         let target = setAsidePath(id)
-        guard exists, rename(path, target) == 0 else { return nil }
+        guard exists, segments.move(to: target) else { return nil }
         return target
     }
 
     /// Journals set aside for unsaved workouts (`setAsidePath`), found in the journal's directory.
     public func setAsidePaths() -> [String] {
-        let slash = path.lastIndex(of: "/") ?? path.startIndex
-        let dir = slash == path.startIndex ? "." : String(path[..<slash])
-        let prefix = String(path[path.index(after: slash)...]) + ".unsaved-"
-        guard let d = opendir(dir) else { return [] }
-        defer { closedir(d) }
-        var out: [String] = []
-        while let e = readdir(d) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            if name.hasPrefix(prefix) { out.append(dir + "/" + name) }
+        let dir = segments.directory
+        let prefix = segments.baseName + ".unsaved-"
+        var bases = Set<String>()
+        for name in JournalSegments.names(in: dir) where name.hasPrefix(prefix) {
+            // A segment names its journal before the marker (the active one may not exist yet).
+            bases.insert(dir + "/" + JournalSegments.journalName(of: name))
         }
-        return out.sorted()
+        return bases.sorted()
     }
 
-    /// Moves the journal to `<journal>.<reason>-<t>` (`-<t>-2`, `-3`, ... when that name is
-    /// taken) instead of deleting it: a journal that could not be restored is kept for a person
-    /// to look at. Returns the new path.
+    /// Moves the journal (every segment) to `<journal>.<reason>-<t>` (`-<t>-2`, `-3`, ... when
+    /// that name is taken) instead of deleting it: a journal that could not be restored is kept
+    /// for a person to look at. Returns the new path.
     @discardableResult
     public func keepAside(reason: String, now: Double) -> String? {
         if fd >= 0 { close(fd); fd = -1 }
-        for target in asideNames(reason: reason, now: now) {
-            // link + unlink, not rename: rename would silently replace a file of that name.
-            if link(path, target) == 0 { unlink(path); return target }
-            if errno == EEXIST { continue }
-            // No hard links here (some file systems): rename after checking the name is free.
-            if access(target, F_OK) != 0, rename(path, target) == 0 { return target }
-            return nil
+        for target in asideNames(reason: reason, now: now) where JournalSegments.isFree(target) {
+            return segments.move(to: target) ? target : nil
         }
         return nil
     }
@@ -194,7 +234,7 @@ public final class Journal {
     }
 
     /// Writes `bytes` to a new kept-aside file (never replacing one). Returns its path.
-    private func writeAside(_ bytes: ArraySlice<UInt8>, reason: String, now: Double) throws(SystemError) -> String {
+    private func writeAside(_ bytes: [UInt8], reason: String, now: Double) throws(SystemError) -> String {
         for target in asideNames(reason: reason, now: now) {
             let afd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
             if afd < 0 {
@@ -202,7 +242,7 @@ public final class Journal {
                 throw SystemError.last("create \(target)")
             }
             var failure: SystemError?
-            Array(bytes).withUnsafeBytes { raw in
+            bytes.withUnsafeBytes { raw in
                 do throws(SystemError) { try writeAll(afd, raw) } catch { failure = SystemError("write \(target)", code: error.code) }
             }
             if failure == nil, fsync(afd) != 0 { failure = SystemError.last("fsync \(target)") }
@@ -213,15 +253,21 @@ public final class Journal {
         throw SystemError("no free name for \(path).\(reason)-*", code: EEXIST)
     }
 
-    /// Removes the journal once the workout's save is durable. Here only its name goes: the
-    /// file is held open across the unlink, and `release` is given that last descriptor, whose
-    /// close frees the file's blocks, so the daemon can close it off the event loop (freeing a
+    /// Removes the journal once the workout's save is durable. Here only the names go: each
+    /// file is held open across its unlink, and `release` is given those last descriptors, whose
+    /// close frees the files' blocks, so the daemon can close them off the event loop (freeing a
     /// long workout's journal is slow: BENCHMARKS.md, "What was fixed"). A crash before the
     /// close loses nothing: the kernel frees an unlinked file when its process ends.
     public func remove(release: (Int32) -> Void = { _ = close($0) }) {
-        let last = fd >= 0 ? fd : open(path, O_RDONLY | O_CLOEXEC)
+        for sealed in segments.sealedPaths() {
+            let sfd = open(sealed, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            unlink(sealed)
+            if sfd >= 0 { release(sfd) }
+        }
+        let last = fd >= 0 ? fd : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         fd = -1
         pending = ""
+        tornTailAt = nil
         unlink(path)
         if last >= 0 { release(last) }
     }
@@ -229,50 +275,67 @@ public final class Journal {
     /// What was read back from a journal at start-up.
     public struct Recovery {
         public var records: [JournalRecord]
-        /// Where damaged trailing bytes were moved, if any (never deleted silently).
+        /// Where damaged bytes were copied, if any (never deleted silently).
         public var keptAside: String?
+        /// Bytes of damaged records: skipped ones and a torn tail.
         public var badBytes: Int
-        /// Why the damaged end could not be kept aside (a full disk): it was cut off in place
-        /// instead (or, if even that failed, nothing is appended until it can be).
+        /// Damaged records skipped before the last good one (each costs itself, not the rest).
+        public var skippedRecords = 0
+        /// The torn end cut off the active segment (part of `badBytes`).
+        public var tornBytes = 0
+        /// Why the damaged bytes could not be kept aside (a full disk): the torn tail was cut
+        /// off in place all the same (or, if even that failed, nothing is appended until it can be).
         public var asideError: SystemError?
     }
 
-    /// Largest journal read back (a 24-hour workout at 1 Hz is about 8 MB).
-    static let maxBytes = 256 << 20
-
-    /// Why the last `recover` returned nil (not a regular file, unreadable, too large).
+    /// Why the last `recover` returned nil (not a regular file, unreadable).
     public private(set) var readError: SystemError?
 
-    /// Reads records up to the first bad line (CRLF line ends are accepted); the rest is moved
-    /// aside to `<journal>.damaged-<t>`, and the journal is cut to its good part so that new
-    /// records never follow a torn one. Anything but a regular file is refused without reading.
+    /// Reads every segment in order, in chunks (there is no size limit), keeping every record
+    /// that decodes: a bad line is skipped (CRLF line ends are accepted). The bytes of bad lines
+    /// are copied aside to `<journal>.damaged-<t>`, and a torn tail (bad bytes after the last
+    /// good record of the last segment) is cut so that new records never follow it. Anything
+    /// but a regular file is refused without reading.
     public func recover(now: Double) -> Recovery? {
-        let bytes: [UInt8]
-        do { bytes = try readRegularFile(path, limit: Journal.maxBytes); readError = nil } catch {
-            readError = error
-            return nil
-        }
         var records: [JournalRecord] = []
-        var goodEnd = 0
-        var offset = 0
-        while offset < bytes.count {
-            guard let nl = bytes[offset...].firstIndex(of: 10) else { break }  // torn last line
-            let end = nl > offset && bytes[nl - 1] == 13 ? nl - 1 : nl  // CRLF (a file edited elsewhere)
-            let line = String(decoding: bytes[offset..<end], as: UTF8.self)
-            guard let r = JournalRecord.decodeLine(Substring(line)) else { break }
-            records.append(r)
-            offset = nl + 1
-            goodEnd = offset
+        var kept: [UInt8] = []
+        var recovery = Recovery(records: [], keptAside: nil, badBytes: 0)
+        let files = segments.existingPaths()
+        var tail: (path: String, goodEnd: Int)?
+        for (k, file) in files.enumerated() {
+            let scan: JournalScanner.Result
+            do { scan = try JournalScanner.scan(file) { records.append($0) } } catch {
+                readError = error
+                return nil
+            }
+            recovery.badBytes += scan.damagedBytes
+            if k == files.count - 1 {
+                recovery.skippedRecords += scan.skippedLines
+                if scan.tailBytes > 0 {
+                    tail = (file, scan.goodEnd)
+                    recovery.tornBytes = scan.tailBytes
+                }
+            } else {
+                // A sealed segment was synced whole: bad bytes at its end are damage like any
+                // other, skipped (appends go to the active segment).
+                recovery.skippedRecords += scan.skippedLines + scan.tailLines
+            }
+            if kept.count < JournalScanner.maxKeptBytes { kept += scan.kept.prefix(JournalScanner.maxKeptBytes - kept.count) }
         }
-        var recovery = Recovery(records: records, keptAside: nil, badBytes: bytes.count - goodEnd)
-        if goodEnd < bytes.count {
-            do { recovery.keptAside = try writeAside(bytes[goodEnd...], reason: "damaged", now: now) } catch {
+        readError = nil
+        recovery.records = records
+        if !kept.isEmpty {
+            do { recovery.keptAside = try writeAside(kept, reason: "damaged", now: now) } catch {
                 recovery.asideError = error
             }
+        }
+        if let tail {
             // Cut to the good part so appends continue after the last good record. With the
             // disk full (no aside copy) the torn bytes are cut all the same: a partial record
             // can never be restored, and records after it would be lost at the next restore.
-            if truncate(path, off_t(goodEnd)) != 0 { tornTailAt = off_t(goodEnd) }
+            if tail.path == path {
+                if truncate(path, off_t(tail.goodEnd)) != 0 { tornTailAt = off_t(tail.goodEnd) }
+            }
         }
         return recovery
     }

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// The sd_notify(3) protocol, without libsystemd: newline-separated `KEY=VALUE` assignments sent
 /// as one datagram to the AF_UNIX socket named by `$NOTIFY_SOCKET` (a path, or `@name` for the
@@ -91,10 +92,21 @@ public struct SystemdNotifier: Sendable {
         send(["READY=1"] + Self.statusLine(status))
     }
 
-    /// `STATUS=text`: one line shown by `systemctl status` and in `StatusText`.
+    /// `STATUS=text`: one line shown by `systemctl status` and in `StatusText`. Not sent again
+    /// when it is the text last sent (a lap changes nothing in it: one datagram per lap before).
     @discardableResult
     public func status(_ text: String) -> Outcome {
-        send(Self.statusLine(text))
+        let line = Self.statusLine(text)
+        if lastStatus.withLock({ $0 == line.first }) { return .sent }
+        return send(line)
+    }
+
+    /// The last `STATUS=` assignment sent (shared by copies of this value).
+    private let lastStatus = LastStatus()
+
+    private final class LastStatus: Sendable {
+        let value = Mutex<String?>(nil)
+        func withLock<R>(_ body: (inout String?) -> R) -> R { value.withLock { body(&$0) } }
     }
 
     /// `WATCHDOG=1`: keep-alive ping; send every `watchdogInterval` from the main loop.
@@ -143,7 +155,11 @@ public struct SystemdNotifier: Sendable {
         guard socketName != nil else { return .disabled }
         guard let address else { return .invalidAddress }
         let message = assignments.joined(separator: "\n")
-        return Self.sendDatagram(message, to: address)
+        let outcome = Self.sendDatagram(message, to: address)
+        if outcome == .sent, let status = assignments.last(where: { $0.hasPrefix("STATUS=") }) {
+            lastStatus.withLock { $0 = status }
+        }
+        return outcome
     }
 
     // MARK: - Parsing
@@ -201,7 +217,8 @@ public struct SystemdNotifier: Sendable {
         var bytes = Array(message.utf8)
         let sent = sa.withSockaddr { addr, length in
             bytes.withUnsafeMutableBytes { body in
-                sendto(fd, body.baseAddress, body.count, Int32(MSG_NOSIGNAL), addr, length)
+                // MSG_DONTWAIT: a manager that does not read its socket must not stall the loop.
+                sendto(fd, body.baseAddress, body.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), addr, length)
             }
         }
         if sent < 0 { return .failed(errno: errno) }

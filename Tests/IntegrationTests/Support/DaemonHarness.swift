@@ -52,6 +52,9 @@ final class DaemonHarness: @unchecked Sendable {
     /// The daemon's stderr, read as it is written (a pipe nobody reads fills at 64 KiB and then
     /// the daemon's log writes wait: a test waiting on the daemon would never end).
     var stderrDrain: PipeDrain?
+    /// The daemon's stderr pipe; `readsStderr = false` leaves it unread (a test of a full pipe).
+    var stderrPipe = Pipe()
+    var readsStderr = true
     var environment: [String: String]
 
     var controlSocket: String { dir + "/r/workoutd/control.sock" }
@@ -85,24 +88,38 @@ final class DaemonHarness: @unchecked Sendable {
 
     /// Starts the daemon (through `prefix`, e.g. a command that execs it as another user) and
     /// waits until its control socket answers.
-    func start(prefix: [String] = []) throws {
+    func start(prefix: [String] = [], timeout: Double = 20) throws {
         let p = Process()
         let command = prefix + [DaemonHarness.binary("workoutd")]
         p.executableURL = URL(fileURLWithPath: command[0])
         p.arguments = Array(command.dropFirst())
         p.environment = environment
         let pipe = Pipe()  // a pipe serves one process: Foundation closes its write end after launch
+        stderrPipe = pipe
         p.standardError = pipe
         p.standardOutput = FileHandle.nullDevice
         try p.run()
         process = p
-        stderrDrain = PipeDrain(pipe)
-        let deadline = Date().addingTimeInterval(20)  // a busy CI machine, a big history
-        while Date() < deadline {
+        stderrDrain = readsStderr ? PipeDrain(pipe) : nil
+        let deadline = Date().addingTimeInterval(timeout)  // 20 s by default: a busy CI machine, a big history
+        repeat {
             if (try? request(#"{"command":"status"}"#)) != nil { return }
             usleep(20_000)
-        }
+        } while Date() < deadline
         throw HarnessError.notReady(stderrText())
+    }
+
+    /// The lines of the daemon's log file (`log.file`) once `condition` holds for them, or as they
+    /// are after `seconds`: a thread of the daemon's own writes them, a moment after the reply
+    /// to the request that logged them (the loop never waits for a log write).
+    func logFileLines(waitingUpTo seconds: Double = 5, until condition: ([Substring]) -> Bool) -> [Substring] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let text = (try? String(contentsOfFile: stateDir + "/workoutd.log", encoding: .utf8)) ?? ""
+            let lines = text.split(separator: "\n")
+            if condition(lines) || Date() >= deadline { return lines }
+            usleep(20_000)
+        }
     }
 
     /// What the daemon wrote to stderr since the last call: all of it once the daemon has ended.

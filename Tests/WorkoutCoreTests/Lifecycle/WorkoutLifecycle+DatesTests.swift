@@ -20,7 +20,7 @@ import Testing
     /// `resyncAt` (seconds) makes the kernel synchronized from then on. The shell's part is only
     /// reading the clocks: the core places the fixes (the receiver's own times go in) and moves
     /// the workout's clock with its dates.
-    static func walk(sync: SystemClockSync, resyncAt: Int? = nil) throws -> (saved: RecordedWorkout, shifts: [Double], journal: [JournalRecord]) {
+    static func walk(sync: SystemClockSync, resyncAt: Int? = nil, receiverAhead: Double = day) throws -> (saved: RecordedWorkout, shifts: [Double], journal: [JournalRecord]) {
         var l = WorkoutLifecycle()
         var shifts: [Double] = []
         var journal: [JournalRecord] = []
@@ -35,7 +35,7 @@ import Testing
         if case .success(let a) = l.start(.walking, id: id, clock: reading(0), settings: MetricsSettings()) { keep(a) }
         for i in 0...60 {
             let now = l.now(reading(Double(i) + 0.3))  // the workout's clock: the system's + its moves
-            keep(l.fixReceived(fix(Double(i), receiverAhead: day), at: now))
+            keep(l.fixReceived(fix(Double(i), receiverAhead: receiverAhead), at: now))
             let s: SystemClockSync = resyncAt.map { i >= $0 ? .synchronized : sync } ?? sync
             keep(l.datesChecked(sync: s))
         }
@@ -92,6 +92,29 @@ import Testing
         var old = ReceiverClock()  // a replayed 2018 log (or a receiver 1024 weeks behind) is not the time
         for i in 0..<5 { _ = old.place(receiverTime: 1_530_000_000 + Double(i), arrival: Self.start + Double(i)) }
         #expect(old.isTrusted && DateSource.system.next(sync: .unsynchronized, receiver: old) == .system)
+    }
+
+    /// Issue 27 item 5: a receiver 63 years ahead (2090) on an unsynchronized clock saved the
+    /// workout in 2090, outside today's streak and this week's totals. It no longer dates it;
+    /// 9 years ahead (a system clock without a battery, long unused) still does.
+    @Test func aReceiverDecadesAheadKeepsTodaysDate() throws {
+        let years = 365.25 * Self.day
+        let far = try Self.walk(sync: .unsynchronized, receiverAhead: 63 * years)
+        let reference = try Self.walk(sync: .synchronized).saved.summary
+        #expect(far.shifts.isEmpty, "never moved: \(far.shifts)")
+        #expect(far.saved.summary.startedAt == reference.startedAt && far.saved.summary.startedAt < Self.start + Self.day,
+                "today's date: \(far.saved.summary.startedAt)")
+        #expect(abs(far.saved.summary.elapsedSeconds - reference.elapsedSeconds) < 1e-6)
+        #expect(abs(far.saved.summary.distanceMeters - reference.distanceMeters) < 1e-6)
+        let near = try Self.walk(sync: .unsynchronized, receiverAhead: 9 * years)
+        #expect(near.shifts.count == 1 && abs((near.shifts.first ?? 0) - 9 * years) < 1, "9 years ahead still dates it: \(near.shifts)")
+        // Behind 2026 the bound counts from 2026-01-01, not from the system clock (no battery: 1970).
+        var early = ReceiverClock()
+        for i in 0..<5 { _ = early.place(receiverTime: DateSource.earliestReceiverDate + 86_400 + Double(i), arrival: Double(i)) }
+        #expect(DateSource.choose(sync: .unsynchronized, receiver: early) != .system, "a 1970 system clock, a 2026 receiver")
+        var late = ReceiverClock()
+        for i in 0..<5 { _ = late.place(receiverTime: DateSource.earliestReceiverDate + 11 * years + Double(i), arrival: Double(i)) }
+        #expect(DateSource.choose(sync: .unsynchronized, receiver: late) == .system, "a 1970 system clock, a 2037 receiver")
     }
 
     @Test func shiftKeepsHeartRate() {

@@ -27,6 +27,23 @@ import WorkoutCore
 
     /// A passed descriptor is the batch's to close, whatever becomes of it: refused before
     /// any read (a FIFO), kept open for a FIT file's streaming import, read whole otherwise.
+    /// Issue 27 item 12: an eventfd (no file type) was refused as "not a regular file, not a
+    /// regular file: refused".
+    @Test func anEventfdIsNamedOnce() throws {
+        // eventfd(2) is not in the Glibc module: a copy of one of the process's own (Dispatch's).
+        _ = DispatchQueue.global().sync { 0 }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        let anon = names.compactMap(Int32.init).first { n in
+            ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(n)")) ?? "").hasPrefix("anon_inode:")
+        }
+        let fd = fcntl(try #require(anon, "no anonymous descriptor in \(names)"), F_DUPFD_CLOEXEC, 0)
+        try #require(fd >= 0)
+        let decoded = ImportBatch.decode(ImportBatch.Item(source: .descriptor(fd), file: "x.gpx"))
+        guard case .failed(let why) = decoded else { Issue.record("not refused: \(decoded)"); return }
+        #expect(why.contains("an anonymous descriptor (an eventfd") && why.contains("not a regular file"), "\(why)")
+        #expect(why.components(separatedBy: "not a regular file").count == 2, "said once: \(why)")
+    }
+
     /// Regression: the FIT check refused a FIFO before the close was set up, leaking it.
     @Test func aRefusedDescriptorIsClosed() throws {
         let path = "/tmp/wib-fifo.\(getpid())"
@@ -71,5 +88,59 @@ import WorkoutCore
         _ = batch.run(store: store, stages: ImportStages(), cancel: CancelFlag()) { again += $0 }
         #expect(again.map(\.kind) == [.duplicate, .duplicate, .duplicate])
         #expect(again.map(\.id) == results.map(\.id))
+    }
+
+    /// A GPX track of `points` fixes 1 s apart, starting `start` seconds after 2024-01-01.
+    static func gpx(start: Int, points: Int) -> String {
+        var out = #"<?xml version="1.0"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
+        for k in 0..<points {
+            let t = 1_704_067_200 + start + k
+            let d = Date(timeIntervalSince1970: Double(t))
+            out += #"<trkpt lat="\#(48 + Double(k) * 3e-5)" lon="11.0"><ele>500</ele><time>\#(ISO8601DateFormatter().string(from: d))</time></trkpt>"#
+        }
+        return out + "</trkseg></trk></gpx>"
+    }
+
+    /// Issue 27 item 7: with 456 KiB free on the data disk, a batch of 336 files imported none
+    /// on every retry (a group of 64 failed together when its index lines did not fit; one at
+    /// a time got 50 in). Now a group gives up only the files that do not fit: the others are
+    /// committed, listed, and still there after a restart; no unlisted file is left behind.
+    @Test func aNearlyFullDiskStillTakesTheFilesThatFit() throws {
+        guard let disk = SmallDisk.mount(size: "2m") else { return }
+        defer { disk.unmount() }
+        let src = FileManager.default.temporaryDirectory.appendingPathComponent("wif.\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: src) }
+        try FileManager.default.createDirectory(atPath: src, withIntermediateDirectories: true)
+        var items: [ImportBatch.Item] = []
+        for k in 0..<336 {
+            let file = src + "/\(k).gpx"
+            try Self.gpx(start: k * 3600, points: 40).write(toFile: file, atomically: false, encoding: .utf8)
+            items.append(ImportBatch.Item(source: .path(file), file: file, activity: .running, title: nil))
+        }
+        // The history and the state dir (its index) on the same nearly full disk.
+        let paths = Paths(environment: ["HOME": disk.path, "XDG_DATA_HOME": disk.path + "/d", "XDG_STATE_HOME": disk.path + "/s", "XDG_RUNTIME_DIR": src + "/r"])
+        let machine = MachineTag(rawValue: "test")!
+        let store = try HistoryStore(paths: paths, machine: machine)
+        var vfs = statvfs()
+        statvfs(disk.path, &vfs)
+        let free = Int(vfs.f_bavail) * Int(vfs.f_bsize)
+        let fd = open(disk.path + "/filler", O_WRONLY | O_CREAT, 0o600)
+        #expect(posix_fallocate(fd, 0, off_t(free - 456 * 1024)) == 0)
+        close(fd)
+
+        var batch = ImportBatch(items: items, activity: nil, settings: MetricsSettings())
+        batch.maxGroupAge = 600  // groups of 64, as a release build makes them (not cut by time)
+        var results: [ImportBatch.Result] = []
+        _ = batch.run(store: store, stages: ImportStages(), cancel: CancelFlag()) { results += $0 }
+        let imported = results.filter { $0.kind == .imported }
+        let errors = results.filter { $0.kind == .error }
+        print("import with 456 KiB free: \(imported.count) of \(items.count) imported, \(errors.count) errors (\(errors.first?.error ?? "-"))")
+        #expect(results.count == 336)
+        #expect(imported.count >= 20, "the files that fit are imported (before: 0)")
+        #expect(errors.allSatisfy { $0.error?.contains("No space left on device") == true })
+        #expect(store.count == imported.count)
+        let onDisk = Set(try FileManager.default.contentsOfDirectory(atPath: paths.workoutsDir).filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) })
+        #expect(onDisk == Set(imported.compactMap { $0.id?.rawValue }), "every imported file is there, no other")
+        #expect(try HistoryStore(paths: paths, machine: machine).count == imported.count, "and listed after a restart")
     }
 }

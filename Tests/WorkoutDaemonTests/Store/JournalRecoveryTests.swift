@@ -98,4 +98,53 @@ import WorkoutCore
         #expect(again.records.count == 7, "every record after the cut is read back")
         #expect(again.badBytes == 0)
     }
+
+    /// Issue 27 item 4: one flipped bit mid-journal cost every later record (14 of 30 kept),
+    /// though each has its own checksum. Now the bad record is skipped and kept aside, the
+    /// others restored, and the journal is not cut (appends still follow the last record).
+    @Test func aFlippedBitCostsOneRecordNotTheRest() throws {
+        let dir = JournalTests.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/current.journal"
+        _ = Self.journal(dir, fixes: 30)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
+        let line15 = lines[15]  // start is line 0: the 15th fix
+        bytes[line15.startIndex + 20] ^= 0x04
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let j = Journal(path: path)
+        let r = try #require(j.recover(now: 1_800_000_200))
+        let fixes = r.records.filter { if case .fix = $0 { true } else { false } }.count
+        #expect(fixes == 29, "29 of 30 fixes restored (before: 14)")
+        #expect(r.records.count == 31 && r.skippedRecords == 1)
+        #expect(r.badBytes == line15.count + 1)
+        let aside = try #require(r.keptAside)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: aside)) == Data(bytes[line15.startIndex...line15.endIndex]))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == bytes.count, "nothing cut: the damage was mid-journal")
+        // A record appended now is read back after all the others.
+        j.appendFix(Fix(time: 1_800_000_300, latitude: 48, longitude: 11))
+        j.flush(alive: nil)
+        #expect(try #require(Journal(path: path).recover(now: 1_800_000_400)).records.count == 32)
+    }
+
+    /// A bad line, then good ones, then a torn end: the bad line is skipped, the torn end cut.
+    @Test func skippedRecordsAndATornEnd() throws {
+        let dir = JournalTests.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/current.journal"
+        _ = Self.journal(dir, fixes: 5)
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        var lines = text.split(separator: "\n").map(String.init)
+        let garbage = "garbage that is no record"
+        let badSum = "{\"r\":\"lap\",\"t\":1800000003}*00000000"
+        let torn = "{\"r\":\"fix\",\"p\":[18"
+        lines.insert(garbage, at: 2)
+        lines.insert(badSum, at: 4)
+        text = lines.joined(separator: "\n") + "\n" + torn
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        let r = try #require(Journal(path: path).recover(now: 1_800_000_200))
+        #expect(r.records.count == 7 && r.skippedRecords == 2)
+        #expect(r.tornBytes == torn.utf8.count && r.badBytes == garbage.utf8.count + 1 + badSum.utf8.count + 1 + torn.utf8.count)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasSuffix("}*" + String(lines.last!.suffix(8)) + "\n"), "torn end cut")
+    }
 }

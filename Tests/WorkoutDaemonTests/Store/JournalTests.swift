@@ -89,4 +89,39 @@ import WorkoutCore
         j.remove { released.append($0) }
         #expect(released.count == 1)
     }
+
+    /// Issue 27 item 2: the state disk fills mid-recording and frees again. A write the full disk
+    /// cut short (the rest of the file's last page taken) left half a record, and the retry
+    /// glued the whole buffer after it: restore stopped there (31 of 91-120 counted points).
+    /// Now a failed write is cut back to whole records, and the retry writes them once.
+    @Test func aWriteCutShortByAFullDiskLeavesWholeRecords() throws {
+        guard let disk = SmallDisk.mount(size: "64k") else { return }
+        defer { disk.unmount() }
+        let path = disk.path + "/current.journal"
+        let j = Journal(path: path)
+        j.appendNow(.started(id: WorkoutID(start: 1_800_000_000, suffix: 1), activity: .running, time: 1_800_000_000))
+        var counted = 0
+        func fixes(_ n: Int) {
+            for _ in 0..<n {
+                j.appendFix(Fix(time: 1_800_000_001 + Double(counted) * 0.1, latitude: 48 + Double(counted) * 1e-5, longitude: 11))
+                counted += 1
+            }
+            j.writeBuffered()
+        }
+        fixes(25)
+        #expect(j.lastError == nil)
+        let filler = disk.fill()
+        var st = stat()
+        #expect(stat(path, &st) == 0 && st.st_size % 4096 != 0, "room left in the journal's last page")
+        fixes(100)  // more than that room: a short write, then ENOSPC
+        #expect(j.lastError?.code == ENOSPC)
+        fixes(10)
+        #expect(j.lastError?.code == ENOSPC)
+        unlink(filler)
+        fixes(5)
+        #expect(j.lastError == nil)
+        let r = try #require(Journal(path: path).recover(now: 1_800_001_000))
+        #expect(r.badBytes == 0, "whole records only")
+        #expect(r.records.count == 1 + counted, "every counted fix restored: \(r.records.count - 1) of \(counted)")
+    }
 }

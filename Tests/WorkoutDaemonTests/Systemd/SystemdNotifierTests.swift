@@ -93,4 +93,20 @@ import Testing
     func watchdogOffWhenNotForUs(_ env: [String: String]) {
         #expect(SystemdNotifier(environment: env, pid: 4242).watchdogInterval == nil)
     }
+
+    /// Issue 27 item 1: one identical `STATUS=` datagram per lap. A status is sent only when its
+    /// text changed (also after a READY=1 that carried it).
+    @Test func anUnchangedStatusIsNotSentAgain() {
+        let sock = TestSocket.datagramInTempDir()
+        defer { sock.close() }
+        let n = SystemdNotifier(environment: ["NOTIFY_SOCKET": sock.path!])
+        #expect(n.ready(status: "Running 0:01:00") == .sent)
+        #expect(sock.receive() == "READY=1\nSTATUS=Running 0:01:00")
+        for _ in 0..<5 { n.status("Running 0:01:00") }
+        n.status("Running 0:02:00")
+        for _ in 0..<5 { n.status("Running 0:02:00") }
+        #expect(sock.receive() == "STATUS=Running 0:02:00", "the repeats were not sent")
+        n.watchdogPing()
+        #expect(sock.receive() == "WATCHDOG=1", "nothing else was queued")
+    }
 }
