@@ -31,16 +31,18 @@ struct ExportTests {
         var report: [String] = []
         for input in Self.inputs {
             let path = DaemonHarness.sharedRoot.appendingPathComponent("data/\(input)").path
-            let reply = try d.request(#"{"command":"import","files":["\#(path)"],"activity":"cycling"}"#)
+            // A 52 MB capture imported and exported by the debug daemon on a loaded 2-core CI
+            // machine outlasted the harness's 30 s read timeout (EAGAIN): a hang guard of 300 s.
+            let reply = try d.request(#"{"command":"import","files":["\#(path)"],"activity":"cycling"}"#, timeoutSeconds: 300)
             let result = try #require((reply["results"] as? [[String: Any]])?.first)
             guard let id = result["id"] as? String else { Issue.record("\(input): \(result)"); continue }
-            let show = try d.request(#"{"command":"show","id":"\#(id)"}"#)
+            let show = try d.request(#"{"command":"show","id":"\#(id)"}"#, timeoutSeconds: 300)
             let summary = try #require(show["workout"] as? [String: Any])
             let stationary = (summary["rejected"] as? [String: Any])?["stationary_jitter"] as? Int ?? 0
             let accepted = (summary["acceptedCount"] as? Int ?? -1) + stationary
             let distance = summary["distanceMeters"] as? Double ?? -1
             for format in ["gpx", "tcx"] {
-                let ex = try d.request(#"{"command":"export","id":"\#(id)","format":"\#(format)"}"#)
+                let ex = try d.request(#"{"command":"export","id":"\#(id)","format":"\#(format)"}"#, timeoutSeconds: 300)
                 let content = try #require(ex["content"] as? String)
                 let file = d.dir + "/\(id).\(format)"
                 try content.write(toFile: file, atomically: true, encoding: .utf8)

@@ -149,8 +149,9 @@ final class DaemonHarness: @unchecked Sendable {
     }
 
     /// Sends one request line and reads one reply line.
-    func request(_ line: String) throws -> [String: Any] {
-        let c = try UnixClient(path: controlSocket)
+    /// One request on a new connection; the reply is waited for `timeoutSeconds` at most.
+    func request(_ line: String, timeoutSeconds: Int = 30) throws -> [String: Any] {
+        let c = try UnixClient(path: controlSocket, timeoutSeconds: timeoutSeconds)
         defer { c.close() }
         try c.send(line + "\n")
         guard let reply = try c.readLine() else { throw HarnessError.closed }
