@@ -417,7 +417,7 @@ private func feedDecode(_ chunks: [ArraySlice<UInt8>]) -> [String] {
     var d = FeedSocketDecoder()
     var out: [String] = []
     for c in chunks {
-        c.withUnsafeBytes { raw in
+        _ = c.withUnsafeBytes { raw in
             lines.feed(raw) { item in
                 switch item {
                 case .line(let l):
