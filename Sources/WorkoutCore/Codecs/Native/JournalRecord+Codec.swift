@@ -141,6 +141,9 @@ extension JournalRecord {
         case "fix":
             guard let a = j["p"]?.arrayValue, a.count >= 14, let time = a[0].doubleValue, let lat = a[1].doubleValue,
                   let lon = a[2].doubleValue, let m = a[6].intValue, let mode = FixMode(rawValue: m) else { return nil }
+            // Never a place off the globe or an endless time (the writer never writes one: a line
+            // whose checksum holds by chance is a bad record, skipped; found by the journal fuzzer).
+            guard time.isFinite, (-90.0...90.0).contains(lat), (-180.0...180.0).contains(lon) else { return nil }
             self = .fix(Fix(time: time, latitude: lat, longitude: lon, altitude: a[3].doubleValue, speed: a[4].doubleValue,
                             course: a[5].doubleValue, mode: mode, quality: a.count > 14 ? a[14].stringValue.flatMap(FixQuality.init(rawValue:)) : nil,
                             satellites: a[8].intValue, hdop: a[9].doubleValue, horizontalAccuracy: a[7].doubleValue,
