@@ -152,10 +152,11 @@ private func fit(_ bytes: [UInt8]) {
         guard let w = try? Importer.workout(from: t, activity: nil, id: 1, settings: MetricsSettings(), source: "") else { continue }
         let out = FITWriter.write(w)
         guard let back = try? FITActivityFile.read(out) else { violated("our FIT export of a fuzzed file does not decode") }
-        // One record per accepted point; a workout without one (heart rate only) has one per sample.
-        let expected = w.summary.acceptedCount > 0 ? w.summary.acceptedCount : w.heartRate.samples.count
+        // One record per accepted point; a workout without one has its indoor records (one per
+        // second of sensor readings, or one per heart-rate sample with heart rate only).
+        let expected = w.summary.acceptedCount > 0 ? w.summary.acceptedCount : w.indoorRecords.count
         if back.records.count != expected {
-            violated("FIT export has \(back.records.count) records for \(w.summary.acceptedCount) accepted points, \(w.heartRate.samples.count) heart-rate samples")
+            violated("FIT export has \(back.records.count) records for \(w.summary.acceptedCount) accepted points, \(w.indoorRecords.count) indoor records")
         }
     }
 }
