@@ -20,18 +20,7 @@ struct ImportCommand {
     static let maxTitleBytes = 4096
 
     /// The longest prefix of whole characters of `s` within `maxBytes` bytes of UTF-8.
-    static func cut(_ s: String, maxBytes: Int) -> String {
-        var kept = 0
-        var end = s.startIndex
-        for i in s.indices {
-            let next = s.index(after: i)
-            let size = s.utf8.distance(from: i, to: next)
-            if kept + size > maxBytes { break }
-            kept += size
-            end = next
-        }
-        return String(s[..<end])
-    }
+    static func cut(_ s: String, maxBytes: Int) -> String { String(s.prefix(utf8Bytes: maxBytes)) }
 
     func run() -> ExitCode {
         let console = client.console

@@ -103,3 +103,14 @@ public func startWriteback(_ fd: Int32) {
 private typealias SyncFileRange = @convention(c) (Int32, Int64, Int64, UInt32) -> Int32
 private let syncFileRangeWrite: UInt32 = 2  // SYNC_FILE_RANGE_WRITE, <fcntl.h>
 private let syncFileRange: SyncFileRange? = dlsym(nil, "sync_file_range").map { unsafeBitCast($0, to: SyncFileRange.self) }
+
+/// The names in directory `path` (`.` and `..` included), nil when it cannot be opened.
+public func directoryEntries(_ path: String) -> [String]? {
+    guard let d = opendir(path) else { return nil }
+    defer { closedir(d) }
+    var out: [String] = []
+    while let e = readdir(d) {
+        out.append(withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) })
+    }
+    return out
+}

@@ -24,16 +24,8 @@ public struct BoundedLogEvent: LogEvent {
     /// whole characters within `maxBytes`, then `… [N bytes cut]`.
     public static func cut(_ s: String, maxBytes: Int) -> String {
         guard s.utf8.count > maxBytes else { return s }
-        var kept = 0
-        var end = s.startIndex
-        for i in s.indices {
-            let next = s.index(after: i)
-            let size = s.utf8.distance(from: i, to: next)
-            if kept + size > maxBytes { break }
-            kept += size
-            end = next
-        }
-        return String(s[..<end]) + "… [\(s.utf8.count - kept) bytes cut]"
+        let kept = s.prefix(utf8Bytes: maxBytes)
+        return String(kept) + "… [\(s.utf8.count - kept.utf8.count) bytes cut]"
     }
 }
 

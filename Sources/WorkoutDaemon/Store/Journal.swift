@@ -208,7 +208,7 @@ public final class Journal {
         let dir = segments.directory
         let prefix = segments.baseName + ".unsaved-"
         var bases = Set<String>()
-        for name in JournalSegments.names(in: dir) where name.hasPrefix(prefix) {
+        for name in directoryEntries(dir) ?? [] where name.hasPrefix(prefix) {
             // A segment names its journal before the marker (the active one may not exist yet).
             bases.insert(dir + "/" + JournalSegments.journalName(of: name))
         }

@@ -26,7 +26,7 @@ struct JournalSegments {
     /// Numbers of the sealed segments on disk, ascending.
     func sealedNumbers() -> [Int] {
         let prefix = baseName + Self.marker
-        return Self.names(in: directory).compactMap { name -> Int? in
+        return (directoryEntries(directory) ?? []).compactMap { name -> Int? in
             guard name.hasPrefix(prefix) else { return nil }
             let digits = name.dropFirst(prefix.count)
             guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
@@ -83,16 +83,6 @@ struct JournalSegments {
     /// True when neither `candidate` nor any segment of it exists.
     static func isFree(_ candidate: String) -> Bool {
         access(candidate, F_OK) != 0 && JournalSegments(path: candidate).sealedNumbers().isEmpty
-    }
-
-    static func names(in dir: String) -> [String] {
-        guard let d = opendir(dir) else { return [] }
-        defer { closedir(d) }
-        var out: [String] = []
-        while let e = readdir(d) {
-            out.append(withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) })
-        }
-        return out
     }
 
     /// fsync of the directory: a rename is durable only then.

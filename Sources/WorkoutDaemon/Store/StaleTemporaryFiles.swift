@@ -16,7 +16,7 @@ public enum StaleTemporaryFiles {
     /// Removes the stale temporary files of `dir` whose names start with one of `targets`
     /// (`index.jsonl` for the data directory; nil: any `*.json` in `workouts/`).
     static func remove(in dir: String, targets: Set<String>? = nil, removed: inout Removed) {
-        for name in names(in: dir) {
+        for name in directoryEntries(dir) ?? [] {
             guard let (target, writer) = split(name), targets.map({ $0.contains(target) }) ?? (target.hasSuffix(".json") && target.count > 5),
                   isStale(writer) else { continue }
             let path = dir + "/" + name
@@ -60,15 +60,5 @@ public enum StaleTemporaryFiles {
     static func isWorkoutd(_ pid: pid_t) -> Bool {
         guard let bytes = try? readFile("/proc/\(pid)/comm", limit: 64) else { return true }
         return String(decoding: bytes, as: UTF8.self).hasPrefix("workoutd")
-    }
-
-    static func names(in dir: String) -> [String] {
-        guard let d = opendir(dir) else { return [] }
-        defer { closedir(d) }
-        var out: [String] = []
-        while let e = readdir(d) {
-            out.append(withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) })
-        }
-        return out
     }
 }

@@ -202,11 +202,9 @@ final class HistorySync: @unchecked Sendable {
 
     /// The names and stamps of the workout files and conflict copies in `dir` (nil: unreadable).
     static func scan(_ dir: String) -> [String: FileStamp]? {
-        guard let d = opendir(dir) else { return nil }
-        defer { closedir(d) }
+        guard let names = directoryEntries(dir) else { return nil }
         var found: [String: FileStamp] = [:]
-        while let e = readdir(d) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        for name in names {
             switch HistoryFileName(name) {
             case .workout, .conflictCopy: break
             case .inFlight, .unrelated: continue

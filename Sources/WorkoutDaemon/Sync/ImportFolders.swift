@@ -144,11 +144,8 @@ final class ImportFolders: @unchecked Sendable {
     }
 
     static func importable(in folder: String) -> [ImportedFiles.Key] {
-        guard let d = opendir(folder) else { return [] }
-        defer { closedir(d) }
         var out: [ImportedFiles.Key] = []
-        while let e = readdir(d) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        for name in directoryEntries(folder) ?? [] {
             guard ImportFolderFile.isImportable(name) else { continue }
             let path = folder + "/" + name
             if let st = HistoryStore.stamp(path) { out.append(ImportedFiles.Key(path: path, stamp: st)) }
