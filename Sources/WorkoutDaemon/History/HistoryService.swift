@@ -38,9 +38,15 @@ final class HistoryService: @unchecked Sendable {
             // Test hook: while this file exists, saves fail as on a full disk.
             faults = { access(flag, F_OK) == 0 ? SystemError("write (test hook \(flag))", code: ENOSPC) : nil }
         }
+        var hold: (@Sendable () -> Void)?
+        if context.testHooks, let flag = context.environment["WORKOUTD_TEST_HOLD_SAVES"] {
+            // Test hook: while this file exists, a save waits with its temporary file written, not
+            // yet renamed (a test kills the daemon there).
+            hold = { while access(flag, F_OK) == 0 { usleep(10_000) } }
+        }
         let clock = context.loop.clock  // revisions are dated by the loop's clock (a test's ManualClock drives it)
         let store = try HistoryStore(paths: context.paths, machine: MachineIdentity.tag(at: context.paths.machineFile),
-                                     host: MachineIdentity.hostName(), clock: { clock.wall() }, faultInjector: faults)
+                                     host: MachineIdentity.hostName(), clock: { clock.wall() }, faultInjector: faults, beforeRename: hold)
         self.store = store
         holdReads = context.testHooks ? context.environment["WORKOUTD_TEST_HOLD_READS"] : nil
         bulk = BulkWorker(idleSeconds: HistoryStore.recentIdleSeconds) { store.forgetRecent() }
