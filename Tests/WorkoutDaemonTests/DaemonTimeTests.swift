@@ -113,8 +113,8 @@ import WorkoutCore
     /// hour), time after the resume counts at once (the restored workout's clock starts at the
     /// journal's last mark, docs/time.md), and stop saves it. Regression: the daemon's clock ran
     /// an hour behind the journal after such a restore, so a resumed workout counted no time
-    /// until the wall clock caught up. (Was FaultTests.restoreWithTheClockAnHourBehind: a real
-    /// SIGKILL under the clock shim, 6 s of wall time.)
+    /// until the wall clock caught up. (The real SIGKILL under the clock shim, 6 s of wall
+    /// time, stays in the reliability suite: FaultTests.restoreWithTheClockAnHourBehind.)
     @Test func aRestoreWithTheClockAnHourBehindKeepsTheDurations() throws {
         let clock = ManualClock()
         let crashed = try InProcessDaemon(config: Self.config, clock: clock)
