@@ -4,7 +4,9 @@ import Glibc
 /// the target, fsync the directory. A crash leaves the old file or the new one, never a mix.
 /// The daemon's saves and workoutctl's `export --output` both write through this.
 public enum AtomicFile {
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws(SystemError) {
+    /// `beforeRename` runs once the temporary file is complete and synced, just before the rename
+    /// (a test holds a save there to kill the daemon mid-save).
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600, beforeRename: () -> Void = {}) throws(SystemError) {
         let slash = path.lastIndex(of: "/")
         let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -19,6 +21,7 @@ public enum AtomicFile {
         if failure == nil, fsync(fd) != 0 { failure = SystemError.last("fsync \(tmp)") }
         if let failure { close(fd); unlink(tmp); throw failure }
         guard close(fd) == 0 else { let e = SystemError.last("close \(tmp)"); unlink(tmp); throw e }
+        beforeRename()
         guard rename(tmp, path) == 0 else { let e = SystemError.last("rename \(tmp) to \(path)"); unlink(tmp); throw e }
         try syncDirectory(dir)
     }

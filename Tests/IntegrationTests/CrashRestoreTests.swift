@@ -87,4 +87,47 @@ import WorkoutCore
         print("crash test: \(Self.rounds) SIGKILLs at 10 and 300 fixes/s, \(savedIDs.count - 1) during a stop, worst loss \(String(format: "%.3f", worstLoss)) s of fixes, at most \(max(0, worstUncounted)) counted fixes lost, \(savedIDs.count) workouts saved")
         d.stop()
     }
+
+    /// Issue 27 item 9: SIGKILL during a save, its temporary file complete and not yet renamed
+    /// (held there by `WORKOUTD_TEST_HOLD_SAVES`). The next start removes it, completes the stop
+    /// from the journal and saves the workout with every counted fix: no `.tmp-` file survives
+    /// the restart and nothing reads it as a workout meanwhile.
+    @Test func aKillDuringASaveLeavesNoTemporaryFileAndLosesNoWorkout() throws {
+        var template = Array("/tmp/hold.XXXXXX".utf8CString)
+        let holdFD = mkstemp(&template)
+        let hold = String(cString: template)
+        close(holdFD)
+        defer { unlink(hold) }
+        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"statusLogSeconds":0}"#, extraEnv: ["WORKOUTD_TEST_HOLD_SAVES": hold])
+        try d.start()
+        let id = try #require((try d.request(#"{"command":"start","activity":"running"}"#)["workout"] as? [String: Any])?["id"] as? String)
+        let feeder = FixFeeder(socket: d.feedSocket, start: Date().timeIntervalSince1970, rate: 50)
+        let active = try d.waitForStatus(seconds: 10) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) >= 20 }
+        feeder.stop()
+        let counted = try #require((try d.request(#"{"command":"status"}"#)["workout"] as? [String: Any])?["pointCount"] as? Int)
+        #expect(counted >= 20, "\(active)")
+        _ = try d.request(#"{"command":"stop"}"#)
+        let workouts = d.dataDir + "/workouts"
+        let temporaries = { (try? FileManager.default.contentsOfDirectory(atPath: workouts))?.filter { $0.contains(".tmp-") } ?? [] }
+        var held: [String] = []
+        for _ in 0..<500 where held.isEmpty { held = temporaries(); if held.isEmpty { usleep(10_000) } }
+        #expect(held == ["\(id).json.tmp-\(d.pid)"], "the save is held with its temporary file written: \(held)")
+        let size = (try? FileManager.default.attributesOfItem(atPath: workouts + "/" + (held.first ?? "-"))[.size] as? Int) ?? 0
+        #expect((try d.request(#"{"command":"list"}"#)["workouts"] as? [Any])?.count == 0, "a temporary file is not a workout")
+        d.kill9()
+        unlink(hold)
+
+        try d.start()
+        let s = try d.waitForStatus(seconds: 10) { $0["state"] as? String == "idle" }
+        #expect(s["state"] as? String == "idle", "the stop completed after the restart")
+        let listed = try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []
+        #expect(listed.count == 1 && listed.first?["id"] as? String == id, "\(listed)")
+        let points = listed.first?["pointCount"] as? Int ?? -1
+        #expect(points >= counted, "saved \(points) points, status had counted \(counted)")
+        #expect(temporaries().isEmpty, "\(temporaries())")
+        let log = d.stderrText()
+        #expect(log.contains("history.temp_removed"), "\(log.suffix(800))")
+        print("reliability: SIGKILL during a save: a temporary file of \(size) bytes left, \(temporaries().count) after the next start, \(points) of \(counted) counted points saved")
+        d.stop()
+    }
 }

@@ -45,10 +45,13 @@ public struct WorkoutSeries: Sendable {
         var points = w.points.filter(\.isOnTrack)
         if zip(points, points.dropFirst()).contains(where: { $0.fix.time > $1.fix.time }) { points.sort { $0.fix.time < $1.fix.time } }
         let pauses = WorkoutSeries.pauseIntervals(w.events, end: w.summary.endedAt ?? (points.last?.fix.time ?? start))
-        if points.isEmpty {
-            self.init(heartRateOnly: w.heartRate, start: start, pauses: pauses)
-        } else {
+        if !points.isEmpty {
+            if !w.sensors.isEmpty { points = w.pointsWithSensors(points) }
             self.init(points: points, heartRate: w.heartRate, start: start, pauses: pauses, totalDistance: w.summary.distanceMeters)
+        } else if !w.sensors.isEmpty {
+            self.init(indoor: w.indoorRecords, start: start, pauses: pauses, totalDistance: w.summary.distanceMeters)
+        } else {
+            self.init(heartRateOnly: w.heartRate, start: start, pauses: pauses)
         }
         lapIndices = w.summary.laps.dropLast().compactMap { lap in index(at: lap.endTime - start) }
         markedPauses = w.events.filter(\.isManualPause).compactMap { index(at: $0.time - start) }
@@ -123,6 +126,57 @@ public struct WorkoutSeries: Sendable {
         }
         setRuns(breaks: breaks)
     }
+
+    /// A workout without a track but with sensors (a trainer ride, a treadmill run): one sample
+    /// per record (`Workout.indoorRecords`, a second apart), distance from the wheel or footpod
+    /// (scaled to the workout's distance like a track's), speed from the sensor, else from that
+    /// distance. A second with no record (every source dropped out) or a pause is a gap.
+    init(indoor records: [IndoorRecord], start: Double, pauses: [ClosedRange<Double>], totalDistance: Double) {
+        let n = records.count
+        var rawSpeed = [Double](), rawPower = [Double](), rawCadence = [Double]()
+        time.reserveCapacity(n); distance.reserveCapacity(n); heartRate.reserveCapacity(n)
+        rawSpeed.reserveCapacity(n); rawPower.reserveCapacity(n); rawCadence.reserveCapacity(n)
+        var breaks: [(index: Int, gap: Double)] = []
+        var pauseCursor = 0
+        var pausedBefore = false
+        var d = 0.0
+        for r in records {
+            let t = r.time
+            while pauseCursor < pauses.count, pauses[pauseCursor].upperBound < t { pauseCursor += 1; pausedBefore = true }
+            if pauseCursor < pauses.count, pauses[pauseCursor].contains(t) { pausedBefore = true; continue }
+            if let last = time.last, pausedBefore || t - start - last > WorkoutSeries.indoorGapSeconds {
+                breaks.append((time.count, t - start - last))
+            }
+            pausedBefore = false
+            if let m = r.distance { d = m }
+            time.append(t - start)
+            distance.append(d)
+            heartRate.append(r.heartRate.map(Double.init) ?? .nan)
+            rawSpeed.append(r.speed ?? .nan)
+            rawPower.append(r.power.map(Double.init) ?? .nan)
+            rawCadence.append(r.cadence.map(Double.init) ?? .nan)
+        }
+        if let first = distance.first, first > 0 { for k in distance.indices { distance[k] -= first } }
+        if let last = distance.last, last > 0, totalDistance > 0 {
+            let scale = totalDistance / last
+            for k in distance.indices { distance[k] *= scale }
+        }
+        latitude = [Double](repeating: .nan, count: time.count)
+        longitude = latitude
+        elevation = latitude
+        setRuns(breaks: breaks)
+        let span = (time.last ?? 0) - (time.first ?? 0)
+        smoothingSeconds = max(10, span / 1000)
+        speed = rawSpeed.contains { !$0.isNaN } ? smoothed(rawSpeed) : smoothedRate(distance)
+        power = smoothed(rawPower)
+        cadence = smoothed(rawCadence)
+    }
+
+    /// Indoor records come a second apart; a longer step means every source was silent.
+    static let indoorGapSeconds = 2.5
+
+    /// Whether the samples have a distance axis (a track's, or a wheel's or footpod's).
+    public var hasDistance: Bool { (distance.last ?? 0) > 0 }
 
     /// The last sample at or before `t` (seconds since the start), by bisection.
     func index(at t: Double) -> Int? {

@@ -64,7 +64,28 @@ public enum WebFormat {
 
     /// Pace or speed of the activity, or nil for activities showing neither.
     public static func effort(_ speed: Double, _ activity: ActivityType, _ units: UnitFormatter) -> String? {
-        units.effort(speed > 0 ? speed : nil, for: activity)
+        let v = speed > 0 ? speed : nil
+        switch activity.pageEffort {
+        case .pace: return units.pace(speed: v)
+        case .speed: return units.speed(v)
+        case .none: return nil
+        }
+    }
+}
+
+extension ActivityType {
+    /// How the pages show speed: the activity's own `effortDisplay`, and for an indoor activity
+    /// that a wheel or footpod measures, its outdoor kind's (a treadmill run's pace, a trainer
+    /// ride's speed); the figures appear only where the workout has a distance.
+    public var pageEffort: EffortDisplay {
+        switch self {
+        case .treadmillRunning, .indoorRowing: return .pace
+        case .indoorCycling: return .speed
+        case .running, .trailRunning, .walking, .hiking, .cycling, .mountainBiking, .openWaterSwimming, .poolSwimming, .rowing,
+             .kayaking, .standUpPaddling, .crossCountrySkiing, .downhillSkiing, .snowboarding, .skating, .inlineSkating, .sailing,
+             .strength, .hiit, .elliptical, .yoga, .climbing, .dance, .transition, .other:
+            return effortDisplay
+        }
     }
 }
 

@@ -64,8 +64,45 @@ extension HistoryService {
     }
 
     /// `export`: the file encoded on the worker and written into the client's descriptor, or
-    /// (older form) returned as `content` in the reply.
+    /// (older form) returned as `content` in the reply. A regular file is written on the worker;
+    /// a pipe or socket by `exportWriter` on the loop, as its reader takes it, so a reader that
+    /// stops reading never holds the worker (the reply comes after the last byte).
     func startExport(_ id: WorkoutID, _ format: ExportFormat, into fd: Int32?) -> ControlReply {
+        guard let fd, BulkWorker.isPipeOrSocket(fd) else { return exportOnWorker(id, format, into: fd) }
+        let store = self.store
+        let loop = self.loop
+        let pending = PendingReply()
+        bulk.async {
+            let bytes: [UInt8]
+            do {
+                let workout = try store.load(id)
+                if let refusal = Exporter.refusal(workout, format) { throw refusal }
+                bytes = Exporter.bytes(workout, format)
+            } catch {
+                close(fd)
+                var w = JSONWriter(capacity: 256)
+                w.value(self.bulkErrorReply(error, id: id))
+                let line = w.bytes
+                loop.post { pending.finish(.encodedSuccess(line)) }
+                return
+            }
+            loop.post {
+                self.exportWriter.start(bytes, into: fd) { result in
+                    switch result {
+                    case .success(let n):
+                        pending.finish(.value(ControlServer.okReply([("format", .string(format.rawValue)), ("bytes", .int(n))])))
+                    case .failure(let failure):
+                        self.log(HistoryLogEvent.exportFailed(id: id.rawValue, reason: failure.description))
+                        pending.finish(.value(ControlServer.errorReply(ProtocolError(code: "io_error", message: failure.description))))
+                    }
+                }
+            }
+        }
+        return .pending(pending)
+    }
+
+    /// `export` into a regular file (written at once) or as `content` in the reply.
+    private func exportOnWorker(_ id: WorkoutID, _ format: ExportFormat, into fd: Int32?) -> ControlReply {
         let store = self.store
         return onBulkWorker(id: id, replyCapacity: 256) { w in
             defer { if let fd { close(fd) } }

@@ -18,6 +18,8 @@ final class HistoryService: @unchecked Sendable {
     /// import on `bulk` does not hold them up, at the daemon's own priority (a person waits for
     /// the answer; at nice 19 a `list` of 12,000 workouts took over 30 s on a busy machine).
     let reader = BulkWorker(niceness: 0)
+    /// Exports into pipes and sockets, written on the loop as their readers take them.
+    let exportWriter: ExportWriter
     /// Test hook (`WORKOUTD_TEST_HOLD_READS`): while this file exists, `list` and `show` wait
     /// before they read (a slow disk, a huge workout), so a test can show the loop goes on.
     let holdReads: String?
@@ -36,12 +38,21 @@ final class HistoryService: @unchecked Sendable {
             // Test hook: while this file exists, saves fail as on a full disk.
             faults = { access(flag, F_OK) == 0 ? SystemError("write (test hook \(flag))", code: ENOSPC) : nil }
         }
+        var hold: (@Sendable () -> Void)?
+        if context.testHooks, let flag = context.environment["WORKOUTD_TEST_HOLD_SAVES"] {
+            // Test hook: while this file exists, a save waits with its temporary file written, not
+            // yet renamed (a test kills the daemon there).
+            hold = { while access(flag, F_OK) == 0 { usleep(10_000) } }
+        }
         let clock = context.loop.clock  // revisions are dated by the loop's clock (a test's ManualClock drives it)
         let store = try HistoryStore(paths: context.paths, machine: MachineIdentity.tag(at: context.paths.machineFile),
-                                     host: MachineIdentity.hostName(), clock: { clock.wall() }, faultInjector: faults)
+                                     host: MachineIdentity.hostName(), clock: { clock.wall() }, faultInjector: faults, beforeRename: hold)
         self.store = store
         holdReads = context.testHooks ? context.environment["WORKOUTD_TEST_HOLD_READS"] : nil
         bulk = BulkWorker(idleSeconds: HistoryStore.recentIdleSeconds) { store.forgetRecent() }
+        // Test hook: a reader's stall ends its export after this many seconds instead of 30.
+        let stall = context.testHooks ? context.environment["WORKOUTD_TEST_EXPORT_STALL_SECONDS"].flatMap(Double.init) : nil
+        exportWriter = ExportWriter(loop: context.loop, stallSeconds: stall ?? 30)
     }
 
     var loop: EventLoop { context.loop }
@@ -52,6 +63,7 @@ final class HistoryService: @unchecked Sendable {
     /// threads end. Returns whether all ended within `seconds`.
     func shutDown(seconds: Double) -> Bool {
         let deadline = Deadline(seconds: seconds)
+        exportWriter.abandonAll()
         let readerEnded = reader.shutDown(seconds: deadline.remaining)
         let bulkEnded = bulk.shutDown(seconds: deadline.remaining)
         return importStages.shutDown(seconds: deadline.remaining) && bulkEnded && readerEnded

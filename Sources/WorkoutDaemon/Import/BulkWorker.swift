@@ -105,27 +105,27 @@ final class BulkWorker: Sendable {
         }
     }
 
-    /// Writes all of `bytes` to a descriptor the client passed: a regular file is written at
-    /// once; a pipe or socket (export to a pipe) is waited on, at most `stallSeconds` per chunk,
-    /// so a reader that stops reading cannot hold the worker for ever.
-    static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32, stallSeconds: Int32 = 30) throws {
+    /// Whether `fd` is a pipe, FIFO or socket: an export into it waits on its reader
+    /// (`ExportWriter`, on the loop), never on this worker.
+    static func isPipeOrSocket(_ fd: Int32) -> Bool {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return false }
+        return st.st_mode & S_IFMT == S_IFIFO || st.st_mode & S_IFMT == S_IFSOCK
+    }
+
+    /// Writes all of `bytes` to a regular file the client passed (pipes and sockets go to
+    /// `ExportWriter`); anything else is refused in words.
+    static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) throws {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw ImportReader.Refusal(description: "fstat: " + String(cString: strerror(errno))) }
-        let mode = st.st_mode & S_IFMT
-        guard mode == S_IFREG || mode == S_IFIFO || mode == S_IFSOCK else {
+        guard st.st_mode & S_IFMT == S_IFREG else {
             throw ImportReader.Refusal(description: "the output is \(ImportReader.kind(st.st_mode) ?? "not writable"), not a file or pipe")
         }
-        if mode != S_IFREG { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         var off = 0
         while off < bytes.count {
             let n = Glibc.write(fd, bytes.baseAddress! + off, bytes.count - off)
             if n < 0 {
                 if errno == EINTR { continue }
-                if errno == EAGAIN {
-                    var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                    if poll(&p, 1, stallSeconds * 1000) == 0 { throw ImportReader.Refusal(description: "the reader stopped reading for \(stallSeconds) s") }
-                    continue
-                }
                 throw ImportReader.Refusal(description: "writing the output: " + String(cString: strerror(errno)))
             }
             off += n

@@ -15,6 +15,9 @@ enum HistoryLogEvent: LogEvent {
     case importWarning(file: String, id: String?, warning: String)
     /// Temporary files a killed daemon left were removed at start-up (`StaleTemporaryFiles`).
     case temporaryFilesRemoved(files: Int, bytes: Int)
+    /// An export into a pipe or socket was given up (`ExportWriter`: its reader stopped reading,
+    /// closed it, or too many waited).
+    case exportFailed(id: String, reason: String)
 
     var name: String {
         switch self {
@@ -23,13 +26,14 @@ enum HistoryLogEvent: LogEvent {
         case .recomputed: return "history.recomputed"
         case .importWarning: return "history.import_warning"
         case .temporaryFilesRemoved: return "history.temp_removed"
+        case .exportFailed: return "history.export_failed"
         }
     }
 
     var level: LogLevel {
         switch self {
         case .edited, .importFinished, .recomputed, .temporaryFilesRemoved: return .info
-        case .importWarning: return .warning
+        case .importWarning, .exportFailed: return .warning
         }
     }
 
@@ -45,6 +49,7 @@ enum HistoryLogEvent: LogEvent {
         case .importFinished(let n, let d, let e, let c, _):
             return (c ? "Import stopped by the client" : "Import finished") + ": \(n) imported, \(d) duplicates, \(e) errors"
         case .importWarning(let file, _, let warning): return "Imported \(file): \(warning)"
+        case .exportFailed(_, let reason): return "Export failed: " + reason
         case .temporaryFilesRemoved(let n, _): return "Removed \(n) temporary file\(n == 1 ? "" : "s") left by an interrupted save or import"
         }
     }
@@ -61,6 +66,7 @@ enum HistoryLogEvent: LogEvent {
         case .importWarning(let file, let id, let warning):
             return [("file", .string(file))] + (id.map { [("id", LogValue.string($0))] } ?? []) + [("warning", .string(warning))]
         case .temporaryFilesRemoved(let n, let b): return [("files", .int(n)), ("bytes", .int(b))]
+        case .exportFailed(let id, let reason): return [("id", .string(id)), ("reason", .string(reason))]
         }
     }
 }

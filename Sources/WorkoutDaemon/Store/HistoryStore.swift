@@ -30,14 +30,17 @@ public final class HistoryStore: Sendable {
     let recent = Mutex<RecentWorkout?>(nil)
     /// Test hook: when this returns an error, writes fail with it (full disk, read-only ...).
     let faultInjector: (@Sendable () -> SystemError?)?
+    /// Test hook: runs in a save once the workout's temporary file is written, before its rename.
+    let beforeRename: (@Sendable () -> Void)?
 
     public init(paths: Paths, machine: MachineTag, host: String = "", clock: @escaping @Sendable () -> Double = HistoryStore.wallClock,
-                faultInjector: (@Sendable () -> SystemError?)? = nil) throws {
+                faultInjector: (@Sendable () -> SystemError?)? = nil, beforeRename: (@Sendable () -> Void)? = nil) throws {
         self.paths = paths
         self.machine = machine
         self.host = host
         self.clock = clock
         self.faultInjector = faultInjector
+        self.beforeRename = beforeRename
         try PrivateDirectory.prepareOwned(paths.stateDir)
         try PrivateDirectory.prepareOwned(paths.historyDir)
         try makeDirectories(paths.workoutsDir)
@@ -54,9 +57,14 @@ public final class HistoryStore: Sendable {
     static func removeStaleTemporaryFiles(_ paths: Paths) -> StaleTemporaryFiles.Removed {
         var removed = StaleTemporaryFiles.Removed()
         StaleTemporaryFiles.remove(in: paths.workoutsDir, removed: &removed)
-        let index = paths.indexFile
-        if let slash = index.lastIndex(of: "/") {
-            StaleTemporaryFiles.remove(in: String(index[..<slash]), targets: [String(index[index.index(after: slash)...])], removed: &removed)
+        // The index and the machine tag (both in the state directory) are written by AtomicFile too.
+        var byDirectory: [String: Set<String>] = [:]
+        for file in [paths.indexFile, paths.machineFile] {
+            guard let slash = file.lastIndex(of: "/") else { continue }
+            byDirectory[String(file[..<slash]), default: []].insert(String(file[file.index(after: slash)...]))
+        }
+        for (dir, names) in byDirectory.sorted(by: { $0.key < $1.key }) {
+            StaleTemporaryFiles.remove(in: dir, targets: names, removed: &removed)
         }
         return removed
     }
@@ -93,7 +101,7 @@ public final class HistoryStore: Sendable {
         if let e = faultInjector?() { throw e }
         let file = HistoryFileName.of(summary.id)
         try whileBusy([file]) {
-            try AtomicFile.write(bytes(), to: path(of: summary.id))
+            try AtomicFile.write(bytes(), to: path(of: summary.id)) { beforeRename?() }
             guard let stamp = HistoryStore.stamp(path(of: summary.id)) else { throw SystemError.last("stat \(path(of: summary.id))") }
             try record([WorkoutVersion(file: file, summary: summary, revision: revision, imported: HistoryStore.isImported(source), stamp: stamp)],
                        sync: true)

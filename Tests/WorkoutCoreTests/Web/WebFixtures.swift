@@ -48,6 +48,40 @@ enum WebFixtures {
         return Workout(summary: s, points: points, events: events, source: "imported:<b>ride</b>.fit")
     }
 
+    /// An indoor workout of `seconds` without a track: sensor readings every second (a power
+    /// meter and a wheel and crank sensor for a ride, a footpod for a treadmill run), heart
+    /// rate, the sensor's distance as the workout's, and the power meter silent for a minute
+    /// in the middle (a dropout: a gap).
+    static func indoor(_ activity: ActivityType, seconds n: Int) -> Workout {
+        var sensors: [SensorSample] = []
+        var hr: [HeartRateSample] = []
+        var meters = 0.0
+        for k in 0..<n {
+            let t = start + Double(k)
+            hr.append(HeartRateSample(time: t, bpm: 120 + k % 20))
+            switch activity {
+            case .treadmillRunning:
+                sensors.append(SensorSample(time: t, source: .rsc, reading: SensorReading(cadence: 86, speed: 3.2, distance: 3.2)))
+                meters += 3.2
+            default:
+                if k == n / 2 { sensors.append(SensorSample(time: t, source: .power, reading: nil)) }
+                if k < n / 2 || k >= n / 2 + 60 {
+                    sensors.append(SensorSample(time: t, source: .power, reading: SensorReading(power: 200 + k % 40, cadence: 90)))
+                }
+                sensors.append(SensorSample(time: t + 0.5, source: .csc, reading: SensorReading(cadence: 88, speed: 9, distance: 9)))
+                meters += 9
+            }
+        }
+        var s = WorkoutSummary(id: WorkoutID(start: start, suffix: 0x4321), activity: activity, startedAt: start, endedAt: start + Double(n),
+                               elapsedSeconds: Double(n), movingSeconds: Double(n), distanceMeters: meters,
+                               movingAverageSpeed: meters / Double(n), maxSpeed: activity == .treadmillRunning ? 3.2 : 9)
+        s.distanceSource = .sensor
+        s.averageHeartRate = 130; s.maxHeartRate = 139
+        if activity != .treadmillRunning { s.averagePower = 219; s.maxPower = 239 }
+        s.averageCadence = activity == .treadmillRunning ? 86 : 90
+        return Workout(summary: s, points: [], events: [], heartRate: HeartRateSeries(samples: hr), sensors: sensors)
+    }
+
     static func summaries(_ count: Int, now: Double) -> [WorkoutSummary] {
         let kinds: [ActivityType] = [.running, .cycling, .walking, .strength, .hiking]
         return (0..<count).map { k in

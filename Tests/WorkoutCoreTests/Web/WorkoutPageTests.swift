@@ -51,6 +51,34 @@ import Testing
         #expect(!html.contains(".gpx\""))  // no positions: no GPX download
     }
 
+    /// Issue 29: a trainer ride (no GPS) charts its sensors' speed, power and cadence and its
+    /// heart rate, shows its average speed from the wheel's distance, and draws the power
+    /// meter's dropout as a gap.
+    @Test func anIndoorRideChartsItsSensors() {
+        let w = WebFixtures.indoor(.indoorCycling, seconds: 1200)
+        var report = WorkoutPage.Report()
+        let html = WebFixtures.text(WorkoutPage(workout: w).render(WebFixtures.context, report: &report))
+        #expect(WebFixtures.charts(html) == ["speed", "heartrate", "power", "cadence"])
+        #expect(html.contains("Average speed") && html.contains("32.4 km/h"))
+        #expect(html.contains("Average power") && html.contains("Average cadence"))
+        #expect(html.contains("data-xf=\"duration\""))  // time by default indoors
+        #expect(html.contains("?x=distance"))  // and the wheel's distance offered
+        let power = html.components(separatedBy: "data-chart=\"power\"")[1]
+        let line = power.components(separatedBy: "class=\"line\" d=\"")[1].prefix { $0 != "\"" }
+        #expect(line.filter { $0 == "M" }.count == 2)  // the dropout
+        #expect(!html.contains(".gpx\""))
+        let byDistance = WebFixtures.text(WorkoutPage(workout: w, view: WorkoutView(x: .distance)).render(WebFixtures.context))
+        #expect(byDistance.contains("data-xf=\"number\" data-xu=\"km\"") && byDistance.contains("data-x1=\"10.8"))
+    }
+
+    /// A treadmill run with a footpod: pace from its distance, cadence.
+    @Test func aTreadmillRunShowsPaceFromTheFootpod() {
+        let w = WebFixtures.indoor(.treadmillRunning, seconds: 900)
+        let html = WebFixtures.text(WorkoutPage(workout: w).render(WebFixtures.context))
+        #expect(WebFixtures.charts(html) == ["pace", "heartrate", "cadence"])
+        #expect(html.contains("Average pace") && html.contains("5:13 /km"))
+    }
+
     @Test func gapsBreakTheLine() {
         let w = WebFixtures.ride(points: 7300)  // paused twice
         let html = WebFixtures.text(WorkoutPage(workout: w).render(WebFixtures.context))

@@ -53,7 +53,7 @@ public enum LivePage {
         out.append(("moving", "Moving time", WebFormat.duration(sum.movingSeconds)))
         if sum.activity.supportsGPS || sum.distanceMeters > 0 {
             out.append(("distance", "Distance", c.units.distance(sum.distanceMeters)))
-            switch sum.activity.effortDisplay {
+            switch sum.activity.pageEffort {
             case .pace:
                 out.append(("current", "Current pace", c.units.pace(speed: sum.currentSpeed)))
                 out.append(("average", "Average pace", c.units.pace(speed: sum.movingAverageSpeed > 0 ? sum.movingAverageSpeed : nil)))

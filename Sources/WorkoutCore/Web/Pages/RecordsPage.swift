@@ -63,7 +63,7 @@ public struct RecordsPage: Sendable {
             w.raw("</div>")
             if !r.bests.isEmpty {
                 w.raw("<table><thead><tr><th>Distance</th><th class=\"num\">Best time</th><th class=\"num\">")
-                w.raw(r.activity.effortDisplay == .pace ? "Pace" : "Speed")
+                w.raw(r.activity.pageEffort == .pace ? "Pace" : "Speed")
                 w.raw("</th><th>Workout</th></tr></thead><tbody>")
                 for (e, s) in r.bests {
                     w.raw("<tr><td>"); w.text(UnitFormatter.bestEffortName(e.distanceMeters)); w.raw("</td><td class=\"num\"><b>")

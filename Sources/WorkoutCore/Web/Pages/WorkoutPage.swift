@@ -56,7 +56,7 @@ public struct WorkoutPage: Sendable {
         PageLayout.begin(&w, title: title, section: .history)
         let series = WorkoutSeries(workout: workout)
         let hasRoute = series.hasPositions
-        let xAxis = view.x ?? (hasRoute && s.distanceMeters > 0 ? .distance : .time)
+        let xAxis: WorkoutView.XAxis = view.x == .distance && !series.hasDistance ? .time : view.x ?? (hasRoute && s.distanceMeters > 0 ? .distance : .time)
         let canColourByZone = !s.heartRateZoneBounds.isEmpty && series.heartRate.contains { !$0.isNaN }
         let colouring: RouteMap.Colouring = view.colouring == .heartRate && canColourByZone ? .heartRate : .pace
         let base = "/workouts/" + s.id.rawValue
@@ -115,7 +115,7 @@ public struct WorkoutPage: Sendable {
         stat(WebFormat.duration(s.movingSeconds), "Moving time")
         stat(WebFormat.duration(s.elapsedSeconds), "Elapsed time")
         if s.distanceMeters > 0, let e = WebFormat.effort(s.movingAverageSpeed, s.activity, c.units) {
-            switch s.activity.effortDisplay {
+            switch s.activity.pageEffort {
             case .pace: stat(e, "Average pace")
             case .speed, .none: stat(e, "Average speed")
             }
@@ -142,7 +142,7 @@ public struct WorkoutPage: Sendable {
         case .pace:
             let th = map.speedThresholds()
             guard th.count == 4 else { break }
-            let pace = s.activity.effortDisplay == .pace
+            let pace = s.activity.pageEffort == .pace
             func label(_ v: Double) -> String { pace ? c.units.pace(speed: v) : c.units.speed(v) }
             let names = [pace ? "slower than " + label(th[0]) : "under " + label(th[0])] +
                 (0..<3).map { label(th[$0]) + " – " + label(th[$0 + 1]) } +
@@ -195,9 +195,10 @@ public struct WorkoutPage: Sendable {
             guard lc.yRange() != nil else { return }
             if !any {
                 w.raw("<section class=\"card\"><div class=\"charthead\"><h2>Charts</h2><span class=\"tabs\">")
-                if series.hasPositions, s.distanceMeters > 0 {
-                    tab("Distance", base + view.query(x: nil, colouring: view.colouring), x == .distance, &w)
-                    tab("Time", base + view.query(x: .time, colouring: view.colouring), x == .time, &w)
+                if series.hasDistance, s.distanceMeters > 0 {
+                    // A track's charts default to distance; an indoor workout's to time.
+                    tab("Distance", base + view.query(x: series.hasPositions ? nil : .distance, colouring: view.colouring), x == .distance, &w)
+                    tab("Time", base + view.query(x: series.hasPositions ? .time : nil, colouring: view.colouring), x == .time, &w)
                 }
                 w.raw("</span></div>")
                 any = true
@@ -213,7 +214,7 @@ public struct WorkoutPage: Sendable {
                   series.elevation.map { $0 * toUnit }, .init(format: .number, unit: unit)) { $0.filled = true }
         }
         if series.speed.contains(where: { !$0.isNaN && $0 > 0 }) {
-            switch s.activity.effortDisplay {
+            switch s.activity.pageEffort {
             case .pace:
                 let per = u.metersPerDistanceUnit
                 var paces = series.speed.map { $0 >= 0.5 ? per / $0 : Double.nan }
@@ -257,7 +258,7 @@ public struct WorkoutPage: Sendable {
         if !s.splits.isEmpty {
             w.raw("<section class=\"card\"><h2>Splits</h2><div class=\"scroll\"><table><thead><tr><th>")
             w.text(c.units.distanceUnit); w.raw("</th><th class=\"num\">Time</th><th>")
-            w.raw(s.activity.effortDisplay == .pace ? "Pace" : "Speed")
+            w.raw(s.activity.pageEffort == .pace ? "Pace" : "Speed")
             w.raw("</th><th class=\"num\">Climb</th><th class=\"num\">HR</th></tr></thead><tbody>")
             let speeds = s.splits.map { $0.movingSeconds > 0 ? $0.distanceMeters / $0.movingSeconds : 0 }
             let fastest = speeds.max() ?? 1
@@ -309,7 +310,7 @@ public struct WorkoutPage: Sendable {
 
     func bests(_ s: WorkoutSummary, _ c: WebPageContext, _ w: inout HTMLWriter) {
         w.raw("<section class=\"card\"><h2>Best efforts</h2><table><thead><tr><th>Distance</th><th class=\"num\">Time</th><th class=\"num\">")
-        w.raw(s.activity.effortDisplay == .pace ? "Pace" : "Speed"); w.raw("</th></tr></thead><tbody>")
+        w.raw(s.activity.pageEffort == .pace ? "Pace" : "Speed"); w.raw("</th></tr></thead><tbody>")
         for e in s.bestEfforts {
             w.raw("<tr><td>"); w.text(UnitFormatter.bestEffortName(e.distanceMeters))
             if personalBests.contains(where: { abs($0.effort.distanceMeters - e.distanceMeters) < 1 }) { w.raw("<span class=\"pb\">PERSONAL BEST</span>") }
@@ -323,7 +324,7 @@ public struct WorkoutPage: Sendable {
     func laps(_ s: WorkoutSummary, _ c: WebPageContext, _ w: inout HTMLWriter) {
         guard s.laps.count > 1 else { return }
         w.raw("<section class=\"card\"><h2>Laps</h2><table><thead><tr><th>Lap</th><th class=\"num\">Distance</th><th class=\"num\">Time</th><th class=\"num\">")
-        w.raw(s.activity.effortDisplay == .pace ? "Pace" : "Speed")
+        w.raw(s.activity.pageEffort == .pace ? "Pace" : "Speed")
         w.raw("</th><th class=\"num\">Climb</th><th class=\"num\">Avg HR</th><th class=\"num\">Max HR</th><th class=\"num\">Power</th><th>Trigger</th></tr></thead><tbody>")
         for lap in s.laps {
             w.raw("<tr><td>"); w.int(lap.index + 1); w.raw("</td><td class=\"num\">"); w.text(c.units.distance(lap.distanceMeters))
