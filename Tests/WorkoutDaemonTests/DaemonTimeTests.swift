@@ -138,4 +138,21 @@ import WorkoutCore
         #expect(try d.until { try d.status()["state"]?.stringValue == "idle" })
         #expect(try d.request(#"{"command":"show","id":"\#(id)"}"#)["workout"]?["id"]?.stringValue == id, "saved")
     }
+
+    /// Issue 27 item 12: after an hour's suspend the health line said "0.00 fixes/s" (200 fixes
+    /// over 3,621 s); it is measured over the time with a signal: 10 fixes/s.
+    @Test func theHealthRateAfterASuspendIsTheRateWhileAwake() throws {
+        let clock = ManualClock()
+        let d = try InProcessDaemon(config: Self.config, clock: clock)
+        _ = try d.request(#"{"command":"start","activity":"walking"}"#)
+        let east = try Self.walk(d, seconds: 10, from: 0)
+        clock.suspend(for: 3600)
+        try d.advance(1)
+        _ = try Self.walk(d, seconds: 10, from: east)
+        let stopped = try #require(WorkoutSummary(json: Self.summary(try d.request(#"{"command":"stop"}"#))))
+        #expect(stopped.pointCount == 200 && stopped.signalLostSeconds > 3600, "\(stopped.pointCount) points, \(stopped.signalLostSeconds) s lost")
+        #expect(abs(stopped.fixRate - 10) < 0.6, "\(stopped.fixRate) fixes/s")
+        let line = DaemonLogEvent.health(stopped, fixRate: stopped.fixRate).message
+        #expect(!line.hasPrefix("Recording health: 0."), "\(line)")
+    }
 }
