@@ -178,6 +178,14 @@ final class HookRunner: Sendable {
         }
     }
 
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later; not in the Swift
+    /// Glibc module): the child closes every descriptor from the given one up. nil on an older
+    /// glibc, where hooks inherit what the daemon inherited without close-on-exec.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let f = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(f, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
     /// Spawns the program, writes the input, waits with the timeout.
     func run(_ job: Job) -> Outcome {
         var fds: [Int32] = [-1, -1]
@@ -208,6 +216,9 @@ final class HookRunner: Sendable {
             _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
             _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
             posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+            // Descriptors the daemon inherited without close-on-exec (a shell's pipe at fd 251)
+            // are not the hook's: kept open by a hook's child, such a pipe never ends.
+            _ = HookRunner.addCloseFrom?(&actions, 3)
             return posix_spawnp(&pid, job.argv[0], &actions, &attr, cargs, cenv)
         }
         if fds[0] < 0 { return .spawnFailed("pipe: " + String(cString: strerror(rc))) }

@@ -113,4 +113,21 @@ import Testing
         #expect(seconds < 2, "shutDown took \(seconds) s")
         #expect(!runner.submit(job("late", "exit 0")), "nothing starts after shutDown")
     }
+
+    /// A hook gets stdin, stdout and stderr, nothing else: a descriptor the daemon inherited
+    /// without close-on-exec (a launching shell's pipe) stayed open in every hook and in what
+    /// it left running, so the pipe's reader waited for them (the test harness's stop ~300 s).
+    @Test func aHookInheritsOnlyItsStandardDescriptors() throws {
+        let inherited = open("/dev/null", O_RDONLY)  // no O_CLOEXEC, as such a pipe
+        #expect(inherited > 2)
+        defer { close(inherited) }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hookfd.\(getpid())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let runner = HookRunner(environment: ["PATH": "/usr/bin:/bin"]) { _, _ in }
+        let outcome = runner.run(HookRunner.Job(argv: ["sh", "-c", "ls /proc/$$/fd > \(dir)/fds"], input: [], timeout: 10, event: "fds"))
+        guard case .exited(status: 0, _) = outcome else { Issue.record("hook: \(outcome)"); return }
+        let open = try String(contentsOfFile: dir + "/fds", encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(!open.contains(String(inherited)), "the hook had fd \(inherited): \(open)")
+    }
 }
