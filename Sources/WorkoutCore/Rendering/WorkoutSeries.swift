@@ -42,8 +42,11 @@ public struct WorkoutSeries: Sendable {
 
     public init(workout w: Workout) {
         let start = w.summary.startedAt
-        var points = w.points.filter(\.isOnTrack)
-        if zip(points, points.dropFirst()).contains(where: { $0.fix.time > $1.fix.time }) { points.sort { $0.fix.time < $1.fix.time } }
+        // The points as they are (no copy of 86,400 of them) unless some are off the track or
+        // out of order.
+        var points = w.points
+        if points.contains(where: { !$0.isOnTrack }) { points = points.filter(\.isOnTrack) }
+        if points.indices.dropFirst().contains(where: { points[$0 - 1].fix.time > points[$0].fix.time }) { points.sort { $0.fix.time < $1.fix.time } }
         let pauses = WorkoutSeries.pauseIntervals(w.events, end: w.summary.endedAt ?? (points.last?.fix.time ?? start))
         if !points.isEmpty {
             if !w.sensors.isEmpty { points = w.pointsWithSensors(points) }
