@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
-# Runs the whole `swift test` suite as SHARDS processes at once (default 4), suites dealt out in
-# turn. Why: Swift Testing runs tests on the concurrency pool, one thread per core; on CI's two
-# cores the integration tests, which mostly wait on daemons, gpsd and D-Bus, ran two at a time
-# (8.5 min wall for 4.7 min of CPU). Each process has a pool of its own, so waits overlap.
-# Prints each shard's summary; on failure, its failures and the tests that never ended.
+# Runs the whole `swift test` suite in several processes of the test binary at once. Why: Swift
+# Testing runs tests on the concurrency pool, one thread per core; on CI's two cores the
+# integration tests, which mostly wait on daemons, gpsd and D-Bus, ran two at a time (8.5 min
+# wall for 4.7 min of CPU). Each process has a pool of its own, so waits overlap.
+#   - a queue of processes, SHARDS at a time (default 4): each unit target (WorkoutCoreTests,
+#     WorkoutClientTests, WorkoutDaemonTests: many short tests, in parallel within the process)
+#     and each other suite alone (the integration suites, most .serialized: one test after
+#     another), longest first by the seconds in .ci/suite-seconds (printed by this script; a
+#     name not listed counts 30 s). A worker takes the next process when it is free, so no fixed
+#     deal leaves one shard the long tail.
+# SHARD_SKIP: an extended regex of suites left out (.ci/run: ReliabilitySuite, which
+# .ci/reliability.sh runs whole, alone); SHARD_ONLY: of the suites kept (to try the script).
+# Prints the slowest suites and any SKIPPED line; on failure, the failures and the tests that
+# never ended. Each process's log is LOGDIR/<suite or target>.log.
 # Usage: .ci/test-shards.sh [LOGDIR]   (the tests must be built: `swift build --build-tests`)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 shards=${SHARDS:-4}
 logdir=${1:-/tmp/workoutd-test-shards}
-limit=${SWIFT_TEST_TIMEOUT:-1500}
+limit=${SWIFT_TEST_TIMEOUT:-900}
 mkdir -p "$logdir"
-rm -f "$logdir"/shard-*.log
+rm -f "$logdir"/*.log "$logdir"/*.seconds
 
 # The test binary itself, not `swift test`: SwiftPM holds a lock on .build, so processes of
 # `swift test` wait for each other.
@@ -19,27 +28,65 @@ bin="$(swift build --show-bin-path)/workoutdPackageTests.xctest"
 [ -x "$bin" ] || { echo "$bin: not built (swift build --build-tests)"; exit 1; }
 mapfile -t suites < <("$bin" --testing-library swift-testing --list-tests 2>/dev/null | cut -d/ -f1 | sort -u)
 [ "${#suites[@]}" -gt 0 ] || { echo "no tests listed (not built?)"; exit 1; }
+if [ -n "${SHARD_ONLY:-}" ]; then
+  mapfile -t suites < <(printf '%s\n' "${suites[@]}" | grep -E -- "$SHARD_ONLY")
+fi
+if [ -n "${SHARD_SKIP:-}" ]; then
+  mapfile -t suites < <(printf '%s\n' "${suites[@]}" | grep -Ev -- "$SHARD_SKIP")
+  echo "left out (run elsewhere): suites matching $SHARD_SKIP"
+fi
 
-pids=()
-for ((s = 0; s < shards; s++)); do
-  pattern=""
-  for ((i = s; i < ${#suites[@]}; i += shards)); do
-    pattern+="${pattern:+|}${suites[i]//./\\.}/"
-  done
-  timeout --kill-after=10 "$limit" "$bin" --testing-library swift-testing --filter "^($pattern)" >"$logdir/shard-$s.log" 2>&1 &
-  pids+=($!)
+# run NAME FILTER: one process of the test binary; its log, and its wall seconds.
+run() {
+  local t0=$(date +%s.%N)
+  timeout --kill-after=10 "$limit" "$bin" --testing-library swift-testing --filter "$2" >"$logdir/$1.log" 2>&1
+  local rc=$?
+  awk -v a="$t0" -v b="$(date +%s.%N)" -v n="$1" 'BEGIN { printf "%.1f %s\n", b - a, n }' >"$logdir/$1.seconds"
+  return $rc
+}
+export -f run
+export bin logdir limit
+
+# The queue: the unit targets as three groups (many short tests, in parallel within the
+# process) and each other suite alone, longest first. A group's filter names its suites: an
+# empty filter would run every test, so an empty group is left out.
+filter() { local p=""; for s in "$@"; do p+="${p:+|}${s//./\\.}/"; done; echo "^($p)"; }
+queue=()
+for target in WorkoutCoreTests WorkoutClientTests WorkoutDaemonTests; do
+  mapfile -t group < <(printf '%s\n' "${suites[@]}" | grep -E "^$target\\.")
+  [ ${#group[@]} -eq 0 ] || queue+=("$target $(filter "${group[@]}")")
 done
-
+units=$(printf '%s\n' "${suites[@]}" | grep -cE '^(WorkoutCoreTests|WorkoutClientTests|WorkoutDaemonTests)\.')
+while read -r s; do queue+=("$s ^${s//./\\.}/"); done < <(printf '%s\n' "${suites[@]}" | grep -Ev '^(WorkoutCoreTests|WorkoutClientTests|WorkoutDaemonTests)\.')
+mapfile -t queue < <(printf '%s\n' "${queue[@]}" | python3 -c '
+import sys
+seconds = {}
+for line in open(".ci/suite-seconds"):
+    parts = line.split()
+    if len(parts) == 2 and not line.startswith("#"):
+        seconds[parts[1]] = float(parts[0])
+items = [l.rstrip("\n") for l in sys.stdin if l.strip()]
+for item in sorted(items, key=lambda i: (-seconds.get(i.split()[0], 30.0), i)):
+    print(item)
+')
+echo "${#queue[@]} processes, $shards at a time: $units unit suites in one process per target, each other suite alone"
 status=0
-for ((s = 0; s < shards; s++)); do
-  wait "${pids[s]}"
-  log="$logdir/shard-$s.log"
-  grep -E 'SKIPPED|Test run with' "$log" | sed "s/^/[shard $s] /"
+# xargs -P: a worker takes the next process as soon as it is free.
+printf '%s\n' "${queue[@]}" | xargs -d '\n' -n 1 -P "$shards" bash -c 'run "${1%% *}" "${1#* }"' _ || status=1
+
+echo "slowest (wall seconds, each in its own process):"
+cat "$logdir"/*.seconds | sort -rn | head -12 | awk '{printf "  %6.1f s  %s\n", $1, $2}'
+tests=0
+for log in "$logdir"/*.log; do
+  grep -h 'SKIPPED' "$log" | sed "s/^/[$(basename "$log" .log)] /"
+  n=$(sed -nE 's/.*Test run with ([0-9]+) tests?.*/\1/p' "$log" | tail -1)
+  tests=$((tests + ${n:-0}))
   if ! grep -q 'Test run with .* passed' "$log"; then
     status=1
-    echo "[shard $s] failed (or ran past $limit s):"
+    echo "[$(basename "$log" .log)] failed (or ran past $limit s):"
     grep -E '✘|recorded an issue|error:' "$log" | head -40
     python3 .ci/unfinished-tests.py "$log" | head -20
   fi
 done
+echo "$tests tests in $(ls "$logdir"/*.log | wc -l) processes; status $status"
 exit $status

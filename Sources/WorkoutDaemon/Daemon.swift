@@ -254,6 +254,7 @@ public final class Daemon: @unchecked Sendable {
         if !recording.drainQueues(seconds: deadline.remaining) { log(ShutdownLogEvent.late(step: "saver", seconds: Daemon.workerStopSeconds)) }
         if !history.shutDown(seconds: deadline.remaining) { log(ShutdownLogEvent.late(step: "bulk worker", seconds: Daemon.workerStopSeconds)) }
         recording.flushJournalAtExit()
+        integrations.hookRunner?.shutDown()  // no hook, nor what one started, outlives the daemon
         loop.stop()
     }
 

@@ -79,7 +79,7 @@ public func fileKind(_ mode: mode_t) -> String {
     case S_IFBLK: return "a block device"
     case S_IFSOCK: return "a socket"
     case S_IFLNK: return "a symlink"
-    default: return "not a regular file"
+    default: return "an anonymous descriptor (an eventfd, a timerfd ...)"  // no file type at all
     }
 }
 

@@ -13,11 +13,7 @@ public struct HeartRateSeries: Sendable, Equatable {
     /// The heart rate in effect at `t`: the latest sample at or before `t`, if it is a reading
     /// (not a gap) and at most `HeartRateTrack.maximumSampleInterval` old.
     public func bpm(at t: Double) -> Int? {
-        var lo = 0, hi = samples.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if samples[mid].time <= t { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = samples.endOfTimes(atOrBefore: t, time: \.time)
         guard lo > 0 else { return nil }
         let s = samples[lo - 1]
         guard let bpm = s.bpm, t - s.time <= HeartRateTrack.maximumSampleInterval else { return nil }

@@ -26,11 +26,7 @@ public struct OdometerSeries: Sendable, Equatable {
 
     /// The last reading at or before `t` (nil before the first): what the device showed then.
     public func meters(at t: Double) -> Double? {
-        var lo = 0, hi = readings.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if readings[mid].time <= t { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = readings.endOfTimes(atOrBefore: t, time: \.time)
         return lo > 0 ? readings[lo - 1].meters : nil
     }
 }

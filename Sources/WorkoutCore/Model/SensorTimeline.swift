@@ -58,11 +58,7 @@ public struct SensorTimeline: Sendable {
         case .speed: entries = speed
         case .distance: entries = distance
         }
-        var lo = 0, hi = entries.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if entries[mid].time <= t { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = entries.endOfTimes(atOrBefore: t, time: \.time)
         guard lo > 0 else { return nil }
         let e = entries[lo - 1]
         if channel == .distance { return e.value }

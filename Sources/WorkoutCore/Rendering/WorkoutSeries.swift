@@ -188,11 +188,7 @@ public struct WorkoutSeries: Sendable {
 
     /// The last sample at or before `t` (seconds since the start), by bisection.
     func index(at t: Double) -> Int? {
-        var lo = 0, hi = time.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if time[mid] <= t { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = time.endOfTimes(atOrBefore: t) { $0 }
         return lo > 0 ? lo - 1 : nil
     }
 

@@ -197,10 +197,9 @@ final class RecordingService: @unchecked Sendable {
 
     private func announceSaved(_ workout: RecordedWorkout) {
         let s = workout.summary
-        let duration = max(0, (s.endedAt ?? s.startedAt) - s.startedAt)
         // Recording health is about GPS fixes: nothing to say for yoga or strength training.
         if s.activity.supportsGPS {
-            log(DaemonLogEvent.health(s, fixRate: duration > 0 ? Double(s.pointCount) / duration : 0))
+            log(DaemonLogEvent.health(s, fixRate: s.fixRate))
         }
         onEvent(.saved(workout))
     }

@@ -1,7 +1,8 @@
 import Glibc
 
-/// The one accept loop, for the control and feed sockets: accepts every pending connection
-/// (retrying on EINTR), makes it non-blocking and close-on-exec, and hands it over.
+/// The one accept loop, for the control, feed and web sockets: accepts the pending connections
+/// (retrying on EINTR; at most `acceptsPerTurn` per turn of the loop), makes each non-blocking
+/// and close-on-exec, and hands it over.
 ///
 /// Out of descriptors (EMFILE/ENFILE), `accept` fails and leaves the client waiting, so a
 /// level-triggered `poll` would report the listening socket ready on every turn and the loop
@@ -44,8 +45,15 @@ final class Acceptor {
         if spareFD >= 0 { Glibc.close(spareFD); spareFD = -1 }
     }
 
+    /// Clients accepted in one turn of the loop at most. A client that connects again as soon
+    /// as it has its reply (a script's loop of requests) finds its next connection accepted in
+    /// the same `accept` loop: without a bound, that loop never returned to `poll`, so the
+    /// earlier connections' hang-ups went unseen (64 of them: "too many clients"), and
+    /// timers and the watchdog waited (`FullPipeTests`, 2 runs in 60).
+    static let acceptsPerTurn = 16
+
     func acceptAll() {
-        while true {
+        for _ in 0..<Self.acceptsPerTurn {
             let fd = accept(listenFD, nil, nil)
             if fd < 0 {
                 if errno == EINTR { continue }
@@ -58,6 +66,7 @@ final class Acceptor {
             setNonBlockingCloExec(fd)
             onClient(fd)
         }
+        // More may wait: the listening socket is still readable, so the next turn goes on.
     }
 
     private func exhausted(_ code: Int32) {

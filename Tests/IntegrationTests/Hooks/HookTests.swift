@@ -67,6 +67,32 @@ import Testing
         d.stop()
     }
 
+    /// Issue 27 item 12: outside systemd, what a hook started outlived the daemon. SIGTERM to
+    /// the daemon ends a hook still running and the child a finished hook left behind.
+    @Test func noHookProcessOutlivesTheDaemon() throws {
+        var template = Array("/tmp/hk.XXXXXX".utf8CString)
+        let out = String(cString: try #require(mkdtemp(&template)))
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let d = try DaemonHarness(config: """
+        {"feeds":[{"kind":"socket"}],
+         "hooks":[{"on":"workout.started","run":["/bin/sh","-c","sleep 302 & echo $! > \(out)/left"]},
+                  {"on":"workout.started","run":["/bin/sh","-c","sleep 303 & echo $! > \(out)/running; wait"],"timeoutSeconds":600}]}
+        """)
+        try d.start()
+        #expect(try d.request(#"{"command":"start","activity":"yoga"}"#)["ok"] as? Bool == true)
+        var pids: [Int32] = []
+        #expect(Self.waitFor(5) {
+            pids = ["left", "running"].compactMap { (try? String(contentsOfFile: out + "/" + $0, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) } }
+            return pids.count == 2
+        })
+        #expect(Self.processes(withCommandLine: "sleep\u{0}302\u{0}").count == 1 && Self.processes(withCommandLine: "sleep\u{0}303\u{0}").count == 1)
+        kill(d.pid, SIGTERM)  // not d.stop(): its wait for the end of the daemon's output lasts as long as a leftover
+        let gone = Self.waitFor(5) { Self.processes(withCommandLine: "sleep\u{0}302\u{0}").isEmpty && Self.processes(withCommandLine: "sleep\u{0}303\u{0}").isEmpty }
+        if !gone { for p in pids { kill(p, SIGKILL) } }
+        #expect(gone, "a hook's process outlived the daemon")
+        #expect(d.stop() == 0)
+    }
+
     @Test func aBurstOfHookEventsNeverDelaysStatus() throws {
         var template = Array("/tmp/hk.XXXXXX".utf8CString)
         let out = String(cString: try #require(mkdtemp(&template)))

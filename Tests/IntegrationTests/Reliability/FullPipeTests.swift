@@ -48,11 +48,26 @@ extension ReliabilitySuite {
         /// One `status` on a new connection (as workoutctl does); its round trip in seconds, or
         /// nil when no answer came within 5 s.
         static func timedStatus(_ d: DaemonHarness) -> Double? {
+            switch timedStatusOrWhy(d) {
+            case .success(let rtt): return rtt
+            case .failure: return nil
+            }
+        }
+
+        struct StatusFailure: Error, CustomStringConvertible { let description: String }
+
+        /// As `timedStatus`, or what went wrong (connect, send, read, or the reply itself).
+        static func timedStatusOrWhy(_ d: DaemonHarness) -> Result<Double, StatusFailure> {
             let t0 = Reliability.monotonic()
-            guard let c = try? UnixClient(path: d.controlSocket, timeoutSeconds: 5) else { return nil }
+            let c: UnixClient
+            do { c = try UnixClient(path: d.controlSocket, timeoutSeconds: 5) } catch { return .failure(.init(description: "connect: \(error)")) }
             defer { c.close() }
-            guard (try? c.send(#"{"command":"status"}"# + "\n")) != nil, let line = try? c.readLine(), line.contains("\"ok\":true") else { return nil }
-            return Reliability.monotonic() - t0
+            do { try c.send(#"{"command":"status"}"# + "\n") } catch { return .failure(.init(description: "send: \(error)")) }
+            let line: String?
+            do { line = try c.readLine() } catch { return .failure(.init(description: "read after \(Reliability.ms(Reliability.monotonic() - t0)): \(error)")) }
+            guard let line else { return .failure(.init(description: "closed without a reply after \(Reliability.ms(Reliability.monotonic() - t0))")) }
+            guard line.contains("\"ok\":true") else { return .failure(.init(description: "reply: \(line.prefix(300))")) }
+            return .success(Reliability.monotonic() - t0)
         }
 
         @Test func statusAnswersAndTheWatchdogIsFedWithStderrFull() throws {
@@ -96,12 +111,16 @@ extension ReliabilitySuite {
 
             // With the pipe full: status round trips, and the watchdog.
             var rtts: [Double] = []
+            var unanswered: String?
             for _ in 0..<200 {
-                guard let rtt = Self.timedStatus(d) else { break }
-                rtts.append(rtt)
+                switch Self.timedStatusOrWhy(d) {
+                case .success(let rtt): rtts.append(rtt)
+                case .failure(let why): unanswered = why.description
+                }
+                if unanswered != nil { break }
                 usleep(5000)
             }
-            #expect(rtts.count == 200, "every status answered with stderr full (\(rtts.count) of 200)")
+            #expect(rtts.count == 200, "every status answered with stderr full (\(rtts.count) of 200; then \(unanswered ?? "-"))")
             let pings = notify.drain().filter { $0.contains("WATCHDOG=1") }.count
             #expect(pings >= 5, "the watchdog kept being fed: \(pings) pings")
             #expect(Self.pipeFill(stderrFD).queued > fill.size - 4096, "still full while measured")

@@ -50,4 +50,67 @@ import Testing
         #expect(byEvent["hang"] == .timedOut)
         #expect(byEvent["missing"].map { if case .spawnFailed(let e) = $0 { return e.contains("No such file") } else { return false } } == true)
     }
+
+    /// Whether `pid` runs (a zombie does not: an orphan's parent may be slow to reap it).
+    static func isAlive(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+        return !stat[close...].hasPrefix(") Z")
+    }
+
+    static func pid(in file: String, seconds: Double = 5) -> pid_t? {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            if let text = try? String(contentsOfFile: file, encoding: .utf8), text.hasSuffix("\n"), let p = pid_t(text.dropLast()) { return p }
+            usleep(10_000)
+        } while Date() < deadline
+        return nil
+    }
+
+    /// Issue 27 item 12: four hooks that hang held every other hook until their timeout (at
+    /// most 4 ran at once). Now each hook is a lane: the hung ones hold only their own events.
+    @Test func hungHooksHoldOnlyTheirOwnEvents() throws {
+        let outcomes = Outcomes()
+        let runner = HookRunner(environment: ["PATH": "/usr/bin:/bin"]) { outcomes.add($0, $1) }
+        defer { runner.shutDown(graceSeconds: 0.2) }
+        for k in 0..<4 {
+            #expect(runner.submit(HookRunner.Job(argv: ["sleep", "\(30 + k)"], input: [], timeout: 60, event: "hung\(k)")))
+        }
+        // A second event for a hung hook waits behind it, in its lane.
+        #expect(runner.submit(HookRunner.Job(argv: ["sleep", "30"], input: [], timeout: 60, event: "hung0-again")))
+        let t0 = Date()
+        #expect(runner.submit(HookRunner.Job(argv: ["sh", "-c", "exit 0"], input: [], timeout: 20, event: "quick")))
+        #expect(outcomes.wait(for: 1, seconds: 15), "the quick hook waited behind the hung ones (60 s)")
+        let seconds = Date().timeIntervalSince(t0)
+        #expect(outcomes.list.withLock { $0.map(\.0) } == ["quick"])
+        #expect(runner.load == (4, 1))
+        print("hooks: a quick hook ran in \(String(format: "%.3f", seconds)) s beside 4 hung ones")
+    }
+
+    /// Issue 27 item 12: hook children outlived the daemon. `shutDown` ends the running hooks'
+    /// groups (SIGTERM; SIGKILL for one that ignores it) and what a finished hook left behind.
+    @Test func shutDownEndsEveryHookAndWhatTheyLeft() throws {
+        let outcomes = Outcomes()
+        let runner = HookRunner(environment: ["PATH": "/usr/bin:/bin"]) { outcomes.add($0, $1) }
+        var template = Array("/tmp/hr.XXXXXX".utf8CString)
+        let dir = String(cString: try #require(mkdtemp(&template)))
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func job(_ name: String, _ script: String) -> HookRunner.Job {
+            HookRunner.Job(argv: ["sh", "-c", script], input: [], timeout: 60, event: name)
+        }
+        _ = runner.submit(job("running", "sleep 300 & echo $! > \(dir)/a; wait"))
+        _ = runner.submit(job("left", "sleep 301 & echo $! > \(dir)/b"))  // exits at once, its child stays
+        _ = runner.submit(job("stubborn", "trap '' TERM; echo $$ > \(dir)/c; while :; do sleep 0.05; done"))
+        let a = try #require(Self.pid(in: dir + "/a")), b = try #require(Self.pid(in: dir + "/b")), c = try #require(Self.pid(in: dir + "/c"))
+        #expect(outcomes.wait(for: 1, seconds: 5))  // "left" ended
+        #expect(Self.isAlive(a) && Self.isAlive(b) && Self.isAlive(c))
+        let t0 = Date()
+        let signalled = runner.shutDown(graceSeconds: 0.3)
+        let seconds = Date().timeIntervalSince(t0)
+        #expect(signalled == 3)
+        var gone = false
+        for _ in 0..<200 where !gone { gone = ![a, b, c].contains(where: Self.isAlive); if !gone { usleep(10_000) } }
+        #expect(gone, "alive after shutDown: \([a, b, c].filter(Self.isAlive))")
+        #expect(seconds < 2, "shutDown took \(seconds) s")
+        #expect(!runner.submit(job("late", "exit 0")), "nothing starts after shutDown")
+    }
 }

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import WorkoutCore
 @testable import WorkoutDaemon
+import WorkoutSystem
 
 /// The daemon's import of one file with several workouts: a multisport FIT file (run,
 /// transition, bike) written with our FITEncoder becomes one workout per session, the
@@ -42,6 +43,16 @@ import WorkoutCore
         guard case .failed(let why) = decoded else { Issue.record("not refused: \(decoded)"); return }
         #expect(why.contains("an anonymous descriptor (an eventfd") && why.contains("not a regular file"), "\(why)")
         #expect(why.components(separatedBy: "not a regular file").count == 2, "said once: \(why)")
+        // The same words from the shared file reader (journal, config, path imports): it said
+        // "x is not a regular file, not a regular file".
+        let again = fcntl(anon!, F_DUPFD_CLOEXEC, 0)
+        defer { close(again) }
+        do {
+            _ = try readRegularFile(fd: again, path: "x", limit: 100)
+            Issue.record("read an eventfd")
+        } catch {
+            #expect(error.operation == "x is an anonymous descriptor (an eventfd, a timerfd ...), not a regular file", "\(error)")
+        }
     }
 
     /// Regression: the FIT check refused a FIFO before the close was set up, leaking it.

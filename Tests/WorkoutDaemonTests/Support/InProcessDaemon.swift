@@ -11,9 +11,15 @@ final class InProcessDaemon {
     let clock: ManualClock
     let daemon: Daemon
     let paths: Paths
+    let configPath: String
     private var feed: Int32 = -1
+    /// Every event the daemon logged since `start` (at any level), as the log file would show it.
+    private(set) var logged: [LogfmtLine] = []
 
-    init(config: String, clock: ManualClock) throws {
+    /// `poller`: poll(2) by default; a test may wrap it to count what wakes the loop.
+    /// `prepare`: runs on the fresh directories before the daemon starts (a journal left by a
+    /// crash, copied in with `copyState(from:)`).
+    init(config: String, clock: ManualClock, poller: EventLoop.Poller? = nil, prepare: (Paths) throws -> Void = { _ in }) throws {
         var template = Array("/tmp/ip.XXXXXX".utf8CString)
         guard let p = mkdtemp(&template) else { throw POSIXError(.EIO) }
         dir = String(cString: p)
@@ -21,13 +27,44 @@ final class InProcessDaemon {
                    "XDG_CONFIG_HOME": dir + "/c", "HOME": dir]
         try FileManager.default.createDirectory(atPath: dir + "/r", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try FileManager.default.createDirectory(atPath: dir + "/c/workoutd", withIntermediateDirectories: true)
-        let configPath = dir + "/c/workoutd/config.json"
+        configPath = dir + "/c/workoutd/config.json"
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         let loaded = try ConfigLoader.load(path: configPath).get()
         self.clock = clock
         paths = Paths(environment: env)
-        daemon = try Daemon(config: loaded, configPath: configPath, paths: paths, environment: env, clock: clock)
+        try prepare(paths)
+        daemon = try Daemon(config: loaded, configPath: configPath, paths: paths, environment: env, clock: clock, poller: poller)
         try daemon.start(handlingSignals: false)
+        let logger = daemon.context.logger
+        let tap = logger.tap
+        logger.tap = { [unowned self] event, wallTime in
+            tap?(event, wallTime)
+            if let line = LogfmtParser.parse(Logfmt.render(event, style: .plain, timestamp: wallTime)) { self.logged.append(line) }
+        }
+    }
+
+    /// The logged events named `name`, oldest first.
+    func events(_ name: String) -> [LogfmtLine] { logged.filter { $0["event"] == name } }
+
+    /// Replaces the configuration file (for `reload`).
+    func writeConfig(_ text: String) throws { try text.write(toFile: configPath, atomically: true, encoding: .utf8) }
+
+    /// What a crash leaves behind: copies `other`'s state directory (the journal as it is on disk
+    /// now, sockets left out) into `paths`' state directory. Use in `prepare`.
+    static func copyState(from other: InProcessDaemon, to paths: Paths) throws {
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: paths.stateDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        guard let files = fm.enumerator(atPath: other.paths.stateDir) else { return }
+        for case let name as String in files {
+            let from = other.paths.stateDir + "/" + name, to = paths.stateDir + "/" + name
+            var st = stat()
+            guard lstat(from, &st) == 0 else { continue }
+            switch st.st_mode & S_IFMT {
+            case S_IFDIR: try fm.createDirectory(atPath: to, withIntermediateDirectories: true)
+            case S_IFREG: try fm.copyItem(atPath: from, toPath: to)
+            default: continue
+            }
+        }
     }
 
     deinit {

@@ -161,12 +161,7 @@ public enum GPXWriter {
             if e.kind == .lap { laps += 1; name = e.text ?? "Lap \(laps)" } else { markers += 1; name = e.text ?? "Marker \(markers)" }
             // Last track point at or before the event (binary search; points are in time order),
             // else the first one.
-            var lo = 0, hi = points.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if points[mid].fix.time <= e.time { lo = mid + 1 } else { hi = mid }
-            }
-            var k = lo - 1
+            var k = points.endOfTimes(atOrBefore: e.time, time: \.fix.time) - 1
             while k >= 0, !points[k].isOnTrack { k -= 1 }
             let at = points[k >= 0 ? k : firstAccepted].fix
             out.append(" <wpt lat=\"")

@@ -111,26 +111,16 @@ public enum GpsdMessage: Sendable, Equatable {
         let object: JSONObject
         var bad = false
 
-        mutating func double(_ key: String) -> Double? {
+        /// The field `key` as `value` reads it: nil when absent; nil and `bad` when of the wrong type.
+        private mutating func field<T>(_ key: String, _ value: (JSON) -> T?) -> T? {
             guard let v = object[key] else { return nil }
-            guard let d = v.doubleValue else { bad = true; return nil }
-            return d
+            guard let typed = value(v) else { bad = true; return nil }
+            return typed
         }
-        mutating func int(_ key: String) -> Int? {
-            guard let v = object[key] else { return nil }
-            guard let i = v.intValue else { bad = true; return nil }
-            return i
-        }
-        mutating func string(_ key: String) -> String? {
-            guard let v = object[key] else { return nil }
-            guard let s = v.stringValue else { bad = true; return nil }
-            return s
-        }
-        mutating func bool(_ key: String) -> Bool? {
-            guard let v = object[key] else { return nil }
-            guard let b = v.boolValue else { bad = true; return nil }
-            return b
-        }
+        mutating func double(_ key: String) -> Double? { field(key, \.doubleValue) }
+        mutating func int(_ key: String) -> Int? { field(key, \.intValue) }
+        mutating func string(_ key: String) -> String? { field(key, \.stringValue) }
+        mutating func bool(_ key: String) -> Bool? { field(key, \.boolValue) }
     }
 }
 

@@ -50,11 +50,7 @@ public enum TCXWriter {
             cumulative[i] = workout.odometer.isEmpty ? measuredTotal
                 : min(workout.odometer.meters(at: points[i].fix.time) ?? 0, workout.summary.distanceMeters)
             let t = points[i].fix.time
-            var lo = 0, hi = laps.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if laps[mid].startTime <= t { lo = mid + 1 } else { hi = mid }
-            }
+            let lo = laps.endOfTimes(atOrBefore: t, time: \.startTime)
             byLap[max(lo - 1, 0)].append(i)
         }
 

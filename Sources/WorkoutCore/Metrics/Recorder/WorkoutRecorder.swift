@@ -174,13 +174,19 @@ public struct WorkoutRecorder: Sendable {
     /// Notices a signal loss that began at the last usable fix, if `t` is past the timeout.
     private mutating func detectSignalLoss(at t: Double, into out: inout some RecorderEventSink) {
         guard profile.supportsGPS, phase.hasSignal, t - lastEvidence > settings.signalLostTimeout else { return }
-        let l = max(lastEvidence, time.accountedUntil)
-        account(until: l)
+        loseSignal(at: max(lastEvidence, time.accountedUntil), closing: "closed by signal loss",
+                   text: "no usable fix for more than \(Int(settings.signalLostTimeout)) s", into: &out)
+    }
+
+    /// Enters `.signalLost` at `t`: time accounted up to `t`, an auto-pause closed (its
+    /// motion-resumed event says `closing`), a signal-lost event with `text`, the filter warming up again.
+    private mutating func loseSignal(at t: Double, closing: String, text: String, into out: inout some RecorderEventSink) {
+        account(until: t)
         if phase.isAutoPaused {
-            emit(WorkoutEvent(kind: .motionResumed, time: l, cause: .auto, text: "closed by signal loss"), into: &out)
+            emit(WorkoutEvent(kind: .motionResumed, time: t, cause: .auto, text: closing), into: &out)
         }
-        phase = .signalLost(since: l)
-        emit(WorkoutEvent(kind: .signalLost, time: l, cause: .signalLost, text: "no usable fix for more than \(Int(settings.signalLostTimeout)) s"), into: &out)
+        phase = .signalLost(since: t)
+        emit(WorkoutEvent(kind: .signalLost, time: t, cause: .signalLost, text: text), into: &out)
         filter.restart(warmUp: true)
     }
 
@@ -614,13 +620,7 @@ public struct WorkoutRecorder: Sendable {
         if activity.supportsGPS {
             switch phase {
             case .moving, .autoPaused:
-                account(until: f)
-                if phase.isAutoPaused {
-                    emit(WorkoutEvent(kind: .motionResumed, time: f, cause: .auto, text: "closed by suspend"), into: &out)
-                }
-                phase = .signalLost(since: f)
-                emit(WorkoutEvent(kind: .signalLost, time: f, cause: .signalLost, text: "system suspended"), into: &out)
-                filter.restart(warmUp: true)
+                loseSignal(at: f, closing: "closed by suspend", text: "system suspended", into: &out)
             case .acquiring, .signalLost, .paused:
                 break
             }
