@@ -239,3 +239,14 @@ public struct Client: Sendable {
         return .ok
     }
 }
+
+extension Client {
+    /// The next line of a subscription (`watch`) once `conn` is readable: nil when the daemon
+    /// closed it. A failed read is told on stderr here; the caller then exits `.unavailable`.
+    func readSubscribedLine(_ conn: LineConnection) -> Result<[UInt8]?, ConnectionError> {
+        do { return .success(try conn.readLine(timeout: 10)) } catch {
+            console.err("workoutctl: \(error)\n")
+            return .failure(error)
+        }
+    }
+}

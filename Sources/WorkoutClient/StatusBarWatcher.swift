@@ -44,11 +44,7 @@ struct StatusBarWatcher {
             case .readable:
                 break
             }
-            let line: [UInt8]?
-            do { line = try conn.readLine(timeout: 10) } catch {
-                console.err("workoutctl: \(error)\n")
-                return .unavailable
-            }
+            guard case .success(let line) = client.readSubscribedLine(conn) else { return .unavailable }
             guard let line else { return .ok }
             guard let event = try? JSON.parse(line), event.objectValue != nil, (event["event"]?.stringValue ?? "status") == "status" else { continue }
             status = event

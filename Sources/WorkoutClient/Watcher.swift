@@ -47,11 +47,7 @@ struct Watcher {
             case .readable:
                 break
             }
-            let line: [UInt8]?
-            do { line = try conn.readLine(timeout: 10) } catch {
-                console.err("workoutctl: \(error)\n")
-                return .unavailable
-            }
+            guard case .success(let line) = client.readSubscribedLine(conn) else { return .unavailable }
             guard let line else {
                 console.err("workoutctl: workoutd closed the connection.\n")
                 return .ok
