@@ -12,8 +12,12 @@
 /// its arrival and not trusted: if the next fix is in sequence with the trusted clock again, it
 /// was an outlier (one fix dated +1 h, 2099 or 9999 cannot move the workout's clock or end); if
 /// `confirmations` fixes in a row agree with each other instead, the receiver's clock really
-/// stepped and the offset is learned again. Pure: arrival times come in as arguments (the
-/// workout's clock when the fix was read).
+/// stepped and the offset is learned again. A receiver whose time stands still while its fixes
+/// keep arriving for more than `slack` seconds has a frozen clock: its fixes are placed by their
+/// arrival (at least one receiver interval apart) and the problem is shown, until its time moves
+/// again and the offset is learned afresh (issue 27 item 12: 19 of 30 fixes were lost, each given
+/// the one time). Pure: arrival times come in as arguments (the workout's clock when the fix was
+/// read).
 public struct ReceiverClock: Sendable {
     public struct Settings: Sendable, Equatable {
         /// Seconds a receiver interval may exceed the arrival interval (reading in batches,
@@ -59,6 +63,9 @@ public struct ReceiverClock: Sendable {
         /// `agreeing` fixes in a row, the latest `candidate`, are out of sequence with `last` and
         /// in sequence with each other; `pending` fixes in all are out of sequence with `last`.
         case suspect(last: Anchor, candidate: Anchor, agreeing: Int, pending: Int)
+        /// The receiver's time has stood at `standing` for longer than the slack while fixes
+        /// kept arriving: they are placed by arrival.
+        case frozen(standing: Double)
     }
 
     public let settings: Settings
@@ -73,8 +80,12 @@ public struct ReceiverClock: Sendable {
     public private(set) var outliers = 0
     /// The clock problem in words (`gps.problem`), nil when the clocks agree.
     public private(set) var problem: String?
-    /// The latest time given to a fix placed by the receiver's clock.
+    /// The latest time given to a fix (by the receiver's clock, or by arrival while it is frozen).
     private var lastPlaced = -Double.infinity
+    /// Where the receiver's time last moved forward (a frozen clock is told by the arrivals since).
+    private var lastAdvance: Anchor?
+    /// The receiver's latest step forward in seconds (the spacing of fixes placed while frozen).
+    private var interval = 1.0
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -84,7 +95,7 @@ public struct ReceiverClock: Sendable {
     public var isTrusted: Bool {
         switch phase {
         case .tracking: return consistentFixes >= settings.confirmations
-        case .unknown, .suspect: return false
+        case .unknown, .suspect, .frozen: return false
         }
     }
 
@@ -101,6 +112,7 @@ public struct ReceiverClock: Sendable {
         measuredOffset = measured
         offset = abs(measured) < settings.syncTolerance ? 0 : measured
         phase = .tracking(last: Anchor(receiver: r, arrival: a))
+        lastAdvance = Anchor(receiver: r, arrival: a)
         let p = ClockOffsetText.problem(offset: measured, receiverTime: r)
         if p != problem {
             problem = p
@@ -118,12 +130,26 @@ public struct ReceiverClock: Sendable {
             learn(r, a, into: &events)
             events.insert(.offsetLearned(measured: measuredOffset ?? 0, applied: offset ?? 0), at: 0)
             consistentFixes = 1
-            return placedByReceiver(r, events)
+            return placedByReceiver(r, a, events)
+        case .frozen(let standing):
+            guard r > standing else { return placedByArrival(a, []) }
+            // Its time moves again: learned afresh, after the fixes placed meanwhile.
+            let old = measuredOffset ?? 0
+            learn(r, a, into: &events)
+            events.insert(.stepAccepted(from: old, to: measuredOffset ?? 0, fixes: 1), at: 0)
+            consistentFixes = 1
+            return placedByReceiver(r, a, events)
         case .tracking(let last):
+            if let advance = lastAdvance, r <= advance.receiver, a - advance.arrival > settings.slack {
+                phase = .frozen(standing: advance.receiver)
+                let p = "the receiver's clock stands still at \(ISO8601.format(advance.receiver)): its fixes are placed by their arrival"
+                problem = p
+                return placedByArrival(a, [.problemChanged(p)])
+            }
             if inSequence(r, a, after: last) {
                 phase = .tracking(last: Anchor(receiver: r, arrival: a))
                 consistentFixes += 1
-                return placedByReceiver(r, [])
+                return placedByReceiver(r, a, [])
             }
             phase = .suspect(last: last, candidate: Anchor(receiver: r, arrival: a), agreeing: 1, pending: 1)
             return Placed(time: a, placement: .arrival, events: [])
@@ -134,7 +160,7 @@ public struct ReceiverClock: Sendable {
                 events.append(.outliersIgnored(count: pending, deviation: deviation))
                 phase = .tracking(last: Anchor(receiver: r, arrival: a))
                 consistentFixes += 1
-                return placedByReceiver(r, events)
+                return placedByReceiver(r, a, events)
             }
             guard inSequence(r, a, after: candidate) else {
                 phase = .suspect(last: last, candidate: Anchor(receiver: r, arrival: a), agreeing: 1, pending: pending + 1)
@@ -148,11 +174,21 @@ public struct ReceiverClock: Sendable {
             learn(r, a, into: &events)
             events.insert(.stepAccepted(from: old, to: measuredOffset ?? 0, fixes: agreeing + 1), at: 0)
             consistentFixes = agreeing + 1
-            return placedByReceiver(r, events)
+            return placedByReceiver(r, a, events)
         }
     }
 
-    private mutating func placedByReceiver(_ r: Double, _ events: [ReceiverClockEvent]) -> Placed {
+    /// A fix of a frozen clock: at its arrival, and at least one receiver interval after the
+    /// previous fix (fixes read together arrive together).
+    private mutating func placedByArrival(_ a: Double, _ events: [ReceiverClockEvent]) -> Placed {
+        let t = max(a, lastPlaced + interval)
+        lastPlaced = t
+        return Placed(time: t, placement: .arrival, events: events)
+    }
+
+    private mutating func placedByReceiver(_ r: Double, _ a: Double, _ events: [ReceiverClockEvent]) -> Placed {
+        if let advance = lastAdvance, r > advance.receiver, r - advance.receiver <= 10 { interval = r - advance.receiver }
+        if lastAdvance.map({ r > $0.receiver }) ?? true { lastAdvance = Anchor(receiver: r, arrival: a) }
         let t = r - (offset ?? 0)
         lastPlaced = max(lastPlaced, t)
         return Placed(time: t, placement: .receiver, events: events)
@@ -163,15 +199,18 @@ public struct ReceiverClock: Sendable {
     public mutating func workoutClockShifted(by seconds: Double) -> [ReceiverClockEvent] {
         func moved(_ p: Anchor) -> Anchor { Anchor(receiver: p.receiver, arrival: p.arrival + seconds) }
         lastPlaced += seconds
+        lastAdvance = lastAdvance.map(moved)
         switch phase {
-        case .unknown: return []
+        case .unknown, .frozen: break
         case .tracking(let last): phase = .tracking(last: moved(last))
         case .suspect(let last, let c, let n, let k): phase = .suspect(last: moved(last), candidate: moved(c), agreeing: n, pending: k)
         }
+        if case .unknown = phase { return [] }
         guard let m = measuredOffset else { return [] }
         let measured = m - seconds
         measuredOffset = measured
         offset = abs(measured) < settings.syncTolerance ? 0 : measured
+        if case .frozen = phase { return [] }  // its problem stays the frozen clock
         let p = ClockOffsetText.problem(offset: measured, receiverTime: lastReceiverTime ?? 0)
         guard p != problem else { return [] }
         problem = p
@@ -186,6 +225,7 @@ public struct ReceiverClock: Sendable {
         case .unknown: return nil
         case .tracking(let last): return last.receiver
         case .suspect(_, let c, _, _): return c.receiver
+        case .frozen(let standing): return standing
         }
     }
 }

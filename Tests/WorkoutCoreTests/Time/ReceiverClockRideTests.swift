@@ -51,4 +51,32 @@ import Testing
         #expect(abs(out.distance - Self.reference.distance) / Self.reference.distance < 0.01, "distance \(out.distance) vs \(Self.reference.distance)")
         #expect(out.accepted >= Self.reference.accepted - 3)
     }
+
+    /// A receiver whose clock stands still while its positions move (issue 27 item 12: 19 of 30
+    /// fixes lost, no problem shown; then 0 of 600 kept, each given the one time): fixes 200-399,
+    /// or every fix, at one receiver time. Placed by arrival: the same ride within 2 s and 1 %.
+    @Test(arguments: [200..<400, 0..<600] as [Range<Int>])
+    func aFrozenReceiverClock(frozen: Range<Int>) {
+        let out = Self.ride { i, t in frozen.contains(i) ? Self.start + 2 + Double(frozen.lowerBound) : t }
+        #expect(abs(out.elapsed - Self.reference.elapsed) < 2, "elapsed \(out.elapsed) vs \(Self.reference.elapsed)")
+        #expect(out.accepted >= Self.reference.accepted - 6, "accepted \(out.accepted) of \(Self.reference.accepted)")
+        #expect(abs(out.distance - Self.reference.distance) / Self.reference.distance < 0.01, "distance \(out.distance) vs \(Self.reference.distance)")
+    }
+
+    /// The frozen clock is shown while it lasts and forgotten once the time moves again.
+    @Test func aFrozenClockIsShownUntilItsTimeMoves() {
+        var clock = ReceiverClock()
+        var problems: [String?] = []
+        for k in 0..<10 {
+            let placed = clock.place(receiverTime: Self.start, arrival: Self.start + Double(k))
+            for case .problemChanged(let p) in placed.events { problems.append(p) }
+            #expect(placed.placement == (k <= 3 ? .receiver : .arrival), "fix \(k)")
+        }
+        #expect(clock.problem?.contains("stands still") == true, "\(clock.problem ?? "none")")
+        #expect(!clock.isTrusted)
+        let resumed = clock.place(receiverTime: Self.start + 10, arrival: Self.start + 10)
+        #expect(resumed.placement == .receiver)
+        #expect(clock.problem == nil)
+        #expect(problems.count == 1)
+    }
 }
