@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import WorkoutCore
+import WorkoutSystem
 
 /// The composition root: builds the services, wires what each reports to the service that acts
 /// on it, starts them in order and stops them in reverse (docs/architecture.md). It decides
@@ -90,8 +91,16 @@ public final class Daemon: @unchecked Sendable {
 
     /// Binds (or adopts) the sockets, restores any journal, reports readiness, and runs until a
     /// stop signal has been handled. Returns the exit status.
+    /// Seconds after start-up when the code pages start-up ran are handed back again.
+    static let settleSeconds = 2.0
+
     public func run() throws -> Int32 {
         try start(handlingSignals: true)
+        // Start-up ran code the idle daemon does not run again: its pages go back (MemoryPolicy),
+        // once the first second's work (the first tick, the clock's sync state, D-Bus peers
+        // answering) is done too.
+        MemoryPolicy.releaseCodePages()
+        loop.after(Daemon.settleSeconds) { MemoryPolicy.releaseCodePages() }
         return runLoop()
     }
 

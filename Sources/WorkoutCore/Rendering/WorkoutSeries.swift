@@ -42,12 +42,18 @@ public struct WorkoutSeries: Sendable {
 
     public init(workout w: Workout) {
         let start = w.summary.startedAt
-        var points = w.points.filter(\.isOnTrack)
-        if zip(points, points.dropFirst()).contains(where: { $0.fix.time > $1.fix.time }) { points.sort { $0.fix.time < $1.fix.time } }
-        let pauses = WorkoutSeries.pauseIntervals(w.events, end: w.summary.endedAt ?? (points.last?.fix.time ?? start))
-        if !points.isEmpty {
+        // The points drawn (on the track, in time order) by index: read in place, since a copy
+        // of 86,400 points cost more than drawing them; copied only when out of order.
+        var points = w.points
+        var drawn = points.indices.filter { points[$0].isOnTrack }
+        if drawn.indices.dropFirst().contains(where: { points[drawn[$0 - 1]].fix.time > points[drawn[$0]].fix.time }) {
+            points = drawn.map { points[$0] }.sorted { $0.fix.time < $1.fix.time }
+            drawn = Array(points.indices)
+        }
+        let pauses = WorkoutSeries.pauseIntervals(w.events, end: w.summary.endedAt ?? (drawn.last.map { points[$0].fix.time } ?? start))
+        if !drawn.isEmpty {
             if !w.sensors.isEmpty { points = w.pointsWithSensors(points) }
-            self.init(points: points, heartRate: w.heartRate, start: start, pauses: pauses, totalDistance: w.summary.distanceMeters)
+            self.init(points: points, drawn: drawn, heartRate: w.heartRate, start: start, pauses: pauses, totalDistance: w.summary.distanceMeters)
         } else if !w.sensors.isEmpty {
             self.init(indoor: w.indoorRecords, start: start, pauses: pauses, totalDistance: w.summary.distanceMeters)
         } else {
@@ -57,8 +63,9 @@ public struct WorkoutSeries: Sendable {
         markedPauses = w.events.filter(\.isManualPause).compactMap { index(at: $0.time - start) }
     }
 
-    init(points: [TrackPoint], heartRate hrSeries: HeartRateSeries, start: Double, pauses: [ClosedRange<Double>], totalDistance: Double) {
-        let n = points.count
+    /// `drawn`: the indices of the points drawn, in time order.
+    init(points: [TrackPoint], drawn: [Int], heartRate hrSeries: HeartRateSeries, start: Double, pauses: [ClosedRange<Double>], totalDistance: Double) {
+        let n = drawn.count
         time.reserveCapacity(n); distance.reserveCapacity(n); latitude.reserveCapacity(n); longitude.reserveCapacity(n)
         elevation.reserveCapacity(n); heartRate.reserveCapacity(n)
         var rawPower = [Double](), rawCadence = [Double](), deviceSpeed = [Double]()
@@ -68,8 +75,9 @@ public struct WorkoutSeries: Sendable {
         var prev: TrackPoint?
         var pauseCursor = 0
         var pausedBefore = false
-        let intervalGap = WorkoutSeries.gapSeconds(points)
-        for p in points {
+        let intervalGap = WorkoutSeries.gapSeconds(points, drawn)
+        for i in drawn {
+            let p = points[i]
             let t = p.fix.time
             // Points inside a pause are left out; the next one starts a new run.
             while pauseCursor < pauses.count, pauses[pauseCursor].upperBound < t { pauseCursor += 1; pausedBefore = true }
@@ -200,13 +208,13 @@ public struct WorkoutSeries: Sendable {
     }
 
     /// A time step longer than this is a gap: 10 times the typical step, at least 30 s.
-    static func gapSeconds(_ points: [TrackPoint]) -> Double {
-        guard points.count > 2 else { return 30 }
+    static func gapSeconds(_ points: [TrackPoint], _ drawn: [Int]) -> Double {
+        guard drawn.count > 2 else { return 30 }
         var steps: [Double] = []
-        let stride = max(1, points.count / 512)
+        let stride = max(1, drawn.count / 512)
         var k = stride
-        while k < points.count {
-            steps.append(points[k].fix.time - points[k - 1].fix.time)
+        while k < drawn.count {
+            steps.append(points[drawn[k]].fix.time - points[drawn[k - 1]].fix.time)
             k += stride
         }
         steps.sort()

@@ -195,8 +195,7 @@ public struct LineChart: Sendable {
             }
         }
         if lowest >= 0 { keep = [lowest, highest] }
-        let simple = LineSimplifier.simplify(x: pxs, y: pys, runs: pieces, maxVertices: LineChart.maxVertices,
-                                             tolerance: LineChart.tolerance, metric: .vertical, keep: keep)
+        let simple = LineChart.simplify(pxs, pys, pieces, keep: keep)
         if filled {
             w.raw("<path class=\"area\" d=\"")
             writePath(simple.indices, pieces, pxs, pys, closedTo: b, into: &w)
@@ -206,6 +205,29 @@ public struct LineChart: Sendable {
         writePath(simple.indices, pieces, pxs, pys, closedTo: nil, into: &w)
         w.raw("\"/></svg>")
         return Drawn(vertices: simple.indices.count, maxError: simple.maxError)
+    }
+
+    /// The points drawn: each piece reduced to its lowest and highest point per pixel column
+    /// (`ColumnDecimator`: two a pixel at most, every peak kept), then simplified within the
+    /// vertex budget (`LineSimplifier`). Indices into `xs`/`ys`; `maxError` is the simplifier's,
+    /// on the reduced points.
+    static func simplify(_ xs: [Double], _ ys: [Double], _ pieces: [Range<Int>], keep: [Int]) -> LineSimplifier.Result {
+        let candidates = ColumnDecimator.decimate(x: xs, y: ys, runs: pieces, keep: keep)
+        var cx: [Double] = [], cy: [Double] = [], cpieces: [Range<Int>] = []
+        cx.reserveCapacity(candidates.count); cy.reserveCapacity(candidates.count); cpieces.reserveCapacity(pieces.count)
+        for k in candidates { cx.append(xs[k]); cy.append(ys[k]) }
+        var c = 0
+        for piece in pieces {
+            while c < candidates.count, candidates[c] < piece.lowerBound { c += 1 }
+            let s = c
+            while c < candidates.count, candidates[c] < piece.upperBound { c += 1 }
+            if c > s { cpieces.append(s..<c) }
+        }
+        let ckeep = keep.compactMap { k in candidates.firstIndex(of: k) }
+        var simple = LineSimplifier.simplify(x: cx, y: cy, runs: cpieces, maxVertices: LineChart.maxVertices,
+                                             tolerance: LineChart.tolerance, metric: .vertical, keep: ckeep)
+        simple.indices = simple.indices.map { candidates[$0] }
+        return simple
     }
 
     /// `M x y x y ...` for each piece (an implicit line-to follows a move-to), closed down to

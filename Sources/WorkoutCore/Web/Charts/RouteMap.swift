@@ -16,8 +16,8 @@ public struct RouteMap: Sendable {
         case heartRate = "hr"
     }
 
-    public var series: WorkoutSeries
-    public var colouring: Colouring
+    public let series: WorkoutSeries
+    public let colouring: Colouring
     public var zoneBounds: [Int]
     public var width = 1000.0
 
@@ -26,12 +26,26 @@ public struct RouteMap: Sendable {
     /// Most samples listed for the hover dot.
     public static let hoverSamples = 600
 
+    /// `speedThresholds()`, found once (a sort of every sample's speed) when colouring by pace.
+    private var thresholds: [Double] = []
+
     public init(series: WorkoutSeries, colouring: Colouring, zoneBounds: [Int]) {
         self.series = series; self.colouring = colouring; self.zoneBounds = zoneBounds
+        switch colouring {
+        case .pace: thresholds = RouteMap.speedThresholds(series)
+        case .heartRate: break
+        }
     }
 
     /// The colour classes' speed thresholds (m/s, ascending), for the legend.
     public func speedThresholds() -> [Double] {
+        switch colouring {
+        case .pace: return thresholds
+        case .heartRate: return RouteMap.speedThresholds(series)
+        }
+    }
+
+    static func speedThresholds(_ series: WorkoutSeries) -> [Double] {
         var speeds = series.speed.filter { !$0.isNaN && $0 > 0.2 }
         guard speeds.count >= 5 else { return [] }
         speeds.sort()
