@@ -480,10 +480,13 @@ public struct WorkoutRecorder: Sendable {
     }
 
     /// Power, cadence, speed and sensor distance of the summary at `t` (`finished`: the held
-    /// readings counted to the end and the last second analysed).
+    /// readings counted to the end and the last second analysed). Where the fixes carry power
+    /// or cadence (a device file's records), theirs stand: the sensor track then holds only the
+    /// records without a position (a ride's first seconds before the GPS), and its 0 W from 125
+    /// such records had replaced the 102 W of 13,346 (the shared ELEMNT ride).
     private func addSensors(to s: inout WorkoutSummary, at t: Double, finished: Bool) {
         let track = finished ? sensors.finished(at: t) : sensors
-        if track.hasPower {
+        if track.hasPower, power.count == 0 {
             let a = track.analysis
             s.averagePower = track.averagePower(at: t)
             s.maxPower = track.maxPower
@@ -497,7 +500,7 @@ public struct WorkoutRecorder: Sendable {
             }
             s.powerCurve = a.curve
         }
-        if let c = track.averageCadence(at: t) { s.averageCadence = c }
+        if cadence.count == 0, let c = track.averageCadence(at: t) { s.averageCadence = c }
         if !isPaused && !finished {
             s.power = track.current(.power, at: t).map { Int($0.rounded()) }
             s.cadence = track.current(.cadence, at: t).map { Int($0.rounded()) }

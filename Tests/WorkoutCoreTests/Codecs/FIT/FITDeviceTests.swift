@@ -153,6 +153,20 @@ import Testing
         #expect(s.calories == 1724 && s.caloriesMethod == .device)
     }
 
+    /// The same ride's power and cadence are its 13,346 records' (the SDK: mean 102.6 W, max
+    /// 648 W; the session says 102 W). Before, the 125 records without a position, all at 0 W,
+    /// made a sensor track that replaced them: 0 W, max 0 W, 1 rpm on every page.
+    @Test(.enabled(if: SharedData.usable, "needs ../shared/data/fit"))
+    func theELEMNTRideKeepsItsRecordsPower() throws {
+        let name = "2019-02-17-062644-ELEMNT-297E-195-0.fit"
+        let s = try #require(try Self.workouts(try SharedData.bytes(SharedData.url("data/fit/" + name)), name: name).first).workout.summary
+        let average = try #require(s.averagePower)
+        #expect(abs(average - 102.6) < 1.5, "average power \(average) W")
+        #expect(s.maxPower == 648)
+        let cadence = try #require(s.averageCadence)
+        #expect(cadence > 60, "average cadence \(cadence) rpm")
+    }
+
     // MARK: damaged files
 
     /// A 13,471-record file with one flipped bit in a record's value: the SDK decodes every
