@@ -89,11 +89,11 @@ public final class Daemon: @unchecked Sendable {
     var loop: EventLoop { context.loop }
     func log(_ e: some LogEvent) { context.log(e) }
 
-    /// Binds (or adopts) the sockets, restores any journal, reports readiness, and runs until a
-    /// stop signal has been handled. Returns the exit status.
     /// Seconds after start-up when the code pages start-up ran are handed back again.
     static let settleSeconds = 2.0
 
+    /// Binds (or adopts) the sockets, restores any journal, reports readiness, and runs until a
+    /// stop signal has been handled. Returns the exit status.
     public func run() throws -> Int32 {
         try start(handlingSignals: true)
         // Start-up ran code the idle daemon does not run again: its pages go back (MemoryPolicy),

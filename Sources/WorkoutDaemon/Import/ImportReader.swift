@@ -20,16 +20,12 @@ enum ImportReader {
         return fd
     }
 
-    /// What a file of this mode is, in words, when it is not a regular file.
+    /// What a file of this mode is, in words (`fileKind`), when it is not a regular file.
     static func kind(_ mode: mode_t) -> String? {
         switch mode & S_IFMT {
         case S_IFREG: return nil
-        case S_IFDIR: return "a directory"
-        case S_IFIFO: return "a FIFO (named pipe)"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        case S_IFSOCK: return "a socket"
-        default: return "an anonymous descriptor (an eventfd, a timerfd ...)"  // no file type at all
+        case S_IFIFO: return "a FIFO (named pipe)"  // the words workoutctl uses for the same refusal
+        default: return fileKind(mode)
         }
     }
 
