@@ -158,7 +158,7 @@ for t in "${TARGETS[@]}"; do
   log="$WORK/$t.log"
   # -fork is not used: one process, so the run count and coverage come from one place.
   SWIFT_BACKTRACE=enable=no FUZZ_TARGET=$t "$BIN" "$WORK/corpus-$t" \
-    -max_total_time="$SECONDS_PER_TARGET" -max_len="$(max_len "$t")" -timeout=10 -rss_limit_mb=2048 \
+    -max_total_time="$SECONDS_PER_TARGET" -max_len="$(max_len "$t")" -timeout="${FUZZ_UNIT_TIMEOUT:-10}" -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$OUT/$t-" >"$log" 2>&1
   rc=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
