@@ -64,9 +64,12 @@ public enum HookTrampoline {
         if HookRunner.hasLiveMember(getpgrp(), except: getpid()) { guardLeftovers() }
         let sig = status & 0x7F
         if sig == 0 { return (status >> 8) & 0xFF }
-        // Die of the same signal, without a core of our own (the hook dumped its own).
+        // Die of the same signal, without a core of our own (the hook dumped its own): a core
+        // limit of 0 is not heeded by a core_pattern pipe (systemd-coredump would report
+        // workoutd crashed); not dumpable is.
         var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
         _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
+        _ = prctl?(4 /* PR_SET_DUMPABLE */, 0, 0, 0, 0)
         signal(sig, SIG_DFL)
         var one = sigset_t()
         sigemptyset(&one)
@@ -120,6 +123,12 @@ public enum HookTrampoline {
         }
         return r > 0 && fd.revents != 0
     }
+
+    /// prctl(2) (variadic in C, so not imported; called with its five integer arguments).
+    private static let prctl: (@convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32)? = {
+        guard let f = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") else { return nil }
+        return unsafeBitCast(f, to: (@convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32).self)
+    }()
 
     /// glibc's ppoll (not imported: it needs _GNU_SOURCE).
     private static let ppoll: (@convention(c) (UnsafeMutablePointer<pollfd>, nfds_t, UnsafePointer<timespec>?, UnsafePointer<sigset_t>?) -> Int32)? = {
