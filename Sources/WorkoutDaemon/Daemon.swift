@@ -33,8 +33,9 @@ public final class Daemon: @unchecked Sendable {
     enum ShutdownState { case running, draining(deadline: Double), done }
 
     /// `clock`: the system's clocks; a test's `ManualClock` to drive time. `poller`: poll(2).
+    /// `hookTrampoline`: the workoutd binary, to start hooks through (`HookTrampoline`).
     public init(config: Config, configPath: String, paths: Paths, environment: [String: String],
-                clock: any LoopClock = SystemClock(), poller: EventLoop.Poller? = nil) throws {
+                clock: any LoopClock = SystemClock(), poller: EventLoop.Poller? = nil, hookTrampoline: String? = nil) throws {
         var poller = poller
         if poller == nil, environment["WORKOUTD_TEST_HOOKS"] == "1", let flag = environment["WORKOUTD_TEST_FAIL_POLL"] {
             // Test hook: when this file appears, poll(2) fails (ENOMEM) once; the file is removed,
@@ -48,6 +49,7 @@ public final class Daemon: @unchecked Sendable {
         var paths = paths
         paths.historyDir = paths.expandFolder(config.historyDir, environment: environment)
         let context = DaemonContext(loop: loop, config: config, configPath: configPath, paths: paths, environment: environment)
+        context.hookTrampoline = hookTrampoline
         try PrivateDirectory.prepareOwned(paths.stateDir)
         self.context = context
         history = try HistoryService(context: context)

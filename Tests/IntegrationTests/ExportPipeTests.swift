@@ -15,7 +15,7 @@ import WorkoutClient
         var importSeconds = -1.0
         var imported = false
         var stuckSeconds = -1.0
-        var stuckReply = ""
+        var stuckReplies: [String] = []
         var statusAfter = false
     }
 
@@ -28,9 +28,10 @@ import WorkoutClient
         return s + "</trkseg></trk></gpx>\n"
     }
 
-    /// An export into a FIFO whose reader never reads (held open by the test): another export
-    /// and an import are answered at once while it waits, and after 4 s without progress (the
-    /// test's stall; 30 s in use) it ends with an error naming the FIFO. The daemon still answers.
+    /// Six exports into FIFOs whose readers never read (held open by the test), as the red team
+    /// had them: another export and an import are answered at once while they wait, and after
+    /// 4 s without progress (the test's stall; 30 s in use) each ends with an error naming its
+    /// FIFO. The daemon still answers.
     @Test func anExportIntoAFIFONobodyReadsHoldsNoOtherWork() async throws {
         let d = try DaemonHarness(extraEnv: ["WORKOUTD_TEST_EXPORT_STALL_SECONDS": "4"])
         try d.start()
@@ -40,16 +41,20 @@ import WorkoutClient
         try Self.gpx(points: 50, start: 1_700_100_000).write(toFile: second, atomically: true, encoding: .utf8)
         let imported = try d.request(#"{"command":"import","files":["\#(first)"]}"#)
         let id = try #require((imported["results"] as? [[String: Any]])?.first?["id"] as? String, "\(imported)")
-        let fifo = d.dir + "/out.fifo"
-        #expect(mkfifo(fifo, 0o600) == 0)
+        let fifos = (0..<6).map { d.dir + "/out\($0).fifo" }
+        for fifo in fifos { #expect(mkfifo(fifo, 0o600) == 0) }
 
         let o = try await offPool { () throws -> Outcome in
             var o = Outcome()
-            let held = open(fifo, O_RDWR | O_CLOEXEC)  // both ends, so the open does not wait; never read
-            defer { close(held) }
-            let stuck = try LineConnection.connect(path: d.controlSocket)
+            let held = fifos.map { open($0, O_RDWR | O_CLOEXEC) }  // both ends, so the open does not wait; never read
+            defer { for fd in held { close(fd) } }
+            var stuck: [LineConnection] = []
             let t0 = Reliability.monotonic()
-            try stuck.send(line: #"{"command":"export","id":"\#(id)","format":"gpx","descriptor":true}"#, descriptors: [held])
+            for fd in held {
+                let c = try LineConnection.connect(path: d.controlSocket)
+                try c.send(line: #"{"command":"export","id":"\#(id)","format":"gpx","descriptor":true}"#, descriptors: [fd])
+                stuck.append(c)
+            }
 
             // Another export, into a regular file, while the first waits on its reader.
             let out = d.dir + "/other.gpx"
@@ -65,28 +70,32 @@ import WorkoutClient
                 let size = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? -1
                 o.otherBytesMatch = size > 100_000 && r["bytes"] as? Int == size
             }
-            // The stuck export has not answered yet (before the fix it answered first, when the
+            // The stuck exports have not answered yet (before the fix one answered first, when the
             // worker gave up on its reader).
-            o.stuckAnsweredBeforeOther = stuck.wait(timeout: 0) != .timedOut
+            o.stuckAnsweredBeforeOther = stuck.contains { $0.wait(timeout: 0) != .timedOut }
             // And an import (the bulk worker again).
             let t2 = Reliability.monotonic()
             let r = (try? d.request(#"{"command":"import","files":["\#(second)"]}"#, timeoutSeconds: 10)) ?? [:]
             o.importSeconds = Reliability.monotonic() - t2
             o.imported = (r["results"] as? [[String: Any]])?.first?["result"] as? String == "imported"
 
-            if let line = try stuck.readLine(timeout: 20) {
-                o.stuckSeconds = Reliability.monotonic() - t0
-                o.stuckReply = String(decoding: line, as: UTF8.self)
+            for c in stuck {
+                if let line = try c.readLine(timeout: 20) {
+                    o.stuckSeconds = Reliability.monotonic() - t0
+                    o.stuckReplies.append(String(decoding: line, as: UTF8.self))
+                }
             }
             o.statusAfter = (try? d.request(#"{"command":"status"}"#))?["ok"] as? Bool == true
             return o
         }
-        print("reliability: export into a FIFO never read: other export \(String(format: "%.3f", o.otherExportSeconds)) s, import \(String(format: "%.3f", o.importSeconds)) s, stuck export ended after \(String(format: "%.2f", o.stuckSeconds)) s")
+        print("reliability: 6 exports into FIFOs never read: other export \(String(format: "%.3f", o.otherExportSeconds)) s, import \(String(format: "%.3f", o.importSeconds)) s, stuck exports ended after \(String(format: "%.2f", o.stuckSeconds)) s")
         #expect(o.otherExportOK && o.otherBytesMatch, "the other export: \(o)")
-        #expect(!o.stuckAnsweredBeforeOther, "the stuck export answered before the other one: it held the worker")
+        #expect(!o.stuckAnsweredBeforeOther, "a stuck export answered before the other one: it held the worker")
         #expect(o.imported, "\(o)")
-        #expect(o.stuckReply.contains(#""code":"io_error""#) && o.stuckReply.contains("the FIFO \(fifo)") && o.stuckReply.contains("took nothing for 4 s"),
-                "\(o.stuckReply)")
+        #expect(o.stuckReplies.count == 6)
+        for (reply, fifo) in zip(o.stuckReplies, fifos) {
+            #expect(reply.contains(#""code":"io_error""#) && reply.contains("the FIFO \(fifo)") && reply.contains("took nothing for 4 s"), "\(reply)")
+        }
         #expect(o.stuckSeconds >= 3.9, "ended after \(o.stuckSeconds) s, before the stall")
         #expect(o.statusAfter)
         var log = ""
@@ -94,6 +103,6 @@ import WorkoutClient
             log += d.stderrText()
             try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(log.split(separator: "\n").contains { $0.contains("history.export_failed") && $0.contains(fifo) }, "\(log.suffix(800))")
+        #expect(log.split(separator: "\n").contains { $0.contains("history.export_failed") && $0.contains(fifos[0]) }, "\(log.suffix(800))")
     }
 }

@@ -36,7 +36,8 @@ struct SharedHistoryTests {
     @Test func twoMachinesShareOneHistory() async throws {
         let t0 = Date()
         let a = try DaemonHarness(), b = try DaemonHarness()
-        for d in [a, b] { try d.writeConfig(#"{"historyDir":"\#(d.dir)/h","feeds":[{"kind":"socket"}]}"#) }
+        // A streak counts any workout (the one recorded here lasts a moment).
+        for d in [a, b] { try d.writeConfig(#"{"historyDir":"\#(d.dir)/h","feeds":[{"kind":"socket"}],"streaks":{"minimumSeconds":0}}"#) }
         let pair = try SyncthingPair(folderA: a.dir + "/h", folderB: b.dir + "/h", dir: a.dir)
         defer { pair.stop(); a.stop(); b.stop() }
         try a.start()
@@ -58,6 +59,10 @@ struct SharedHistoryTests {
         let both = try await Self.eventually(60) { try Set(Self.listed(a).keys) == [recorded, imported] && Set(Self.listed(b).keys) == [recorded, imported] }
         #expect(both, "A: \((try? Self.listed(a)) ?? [:]) B: \((try? Self.listed(b)) ?? [:])")
         print("recorded on A and imported on B, listed on both after \(String(format: "%.1f", Date().timeIntervalSince(t0))) s")
+        // B's own workout is from March: today is done on B only by the workout recorded on A.
+        let streakB = try #require(try b.request(#"{"command":"streak"}"#)["streak"] as? [String: Any])
+        let dailyB = try #require(streakB["daily"] as? [String: Any])
+        #expect(dailyB["todayDone"] as? Bool == true && dailyB["current"] as? Int == 1, "a workout saved on A counts for today's streak on B: \(dailyB)")
 
         // An edit on B shows on A.
         #expect(try b.ctl(["edit", recorded, "--activity", "walking"]).status == 0)

@@ -153,6 +153,7 @@ public enum Importer {
                 // Without a track, the trackpoints' DistanceMeters is the device's distance.
                 let odometer = indoor ? a.distanceWithoutPosition : []
                 guard !points.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) || !sensors.isEmpty || !odometer.isEmpty else { continue }
+                let cutShort = indoor ? nil : a.cutShortNote(points)
                 // Without a track the workout spans the activity's laps (TCX has no pauses).
                 var track = Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: a.activity, origin: .device,
                                   format: .tcx, startTime: indoor ? a.startTime : recordingStart(a.startTime, firstFix: points.first?.fix.time),
@@ -160,14 +161,15 @@ public enum Importer {
                                   lapEnds: a.laps.dropFirst().map(\.startTime),
                                   label: t.activities.count > 1 ? "activity \(k + 1) of \(t.activities.count)" : nil,
                                   notes: indoor ? (sensors.isEmpty && odometer.isEmpty ? [Importer.heartRateOnlyNote] : [])
-                                      : (a.cutShortNote(points).map { [$0] } ?? []), heartRate: heartOnly)
+                                      : (cutShort.map { [$0] } ?? []), heartRate: heartOnly)
                 track.sensors = sensors
                 track.odometer = odometer
                 track.annotation.notes = WorkoutAnnotation.fromFile(a.notes)
                 // A device that names itself (`<Creator>`: a Garmin, not an app's or workoutd's
-                // own export) counted the calories of its laps: the workout's, `device`.
+                // own export) counted the calories of its laps: the workout's, `device`; not when
+                // the track is cut short of the laps (their calories are the whole ride's).
                 let kcal = a.laps.reduce(0) { $0 + $1.calories }
-                if a.creatorName != nil, kcal > 0 { track.device = DeviceTotals(calories: Double(kcal)) }
+                if a.creatorName != nil, kcal > 0, cutShort == nil { track.device = DeviceTotals(calories: Double(kcal)) }
                 out.append(track)
             }
             if out.isEmpty { throw .noPoints }

@@ -9,8 +9,10 @@ import WorkoutSystem
 /// `maxQueued` wait in all (beyond that a job is refused and the caller logs the drop). Each
 /// program is started with posix_spawn in its own process group, gets the event on stdin, and
 /// is killed (SIGKILL, whole group) at its timeout; `shutDown` ends the groups still alive, the
-/// running hooks' and what finished hooks left behind, so none outlives the daemon. Outcomes go
-/// to `report`, on the hook's thread.
+/// running hooks' and what finished hooks left behind, so none outlives the daemon. With a
+/// `trampoline` (the workoutd binary, `HookTrampoline`) each hook is started through it, which
+/// ends the hook's group also when the daemon is killed with SIGKILL (outside systemd nothing
+/// else would). Outcomes go to `report`, on the hook's thread.
 final class HookRunner: Sendable {
     struct Job: Sendable {
         var argv: [String]
@@ -57,11 +59,28 @@ final class HookRunner: Sendable {
     let maxRunning: Int
     let maxQueued: Int
     private let environment: [String]
+    /// The workoutd binary that runs `--hook-trampoline`; nil starts hooks directly (in-process
+    /// tests, whose own binary is not workoutd).
+    private let trampoline: String?
+    /// The lifeline (`HookTrampoline`): its read end is each trampoline's descriptor 3; the
+    /// write end is held open, close-on-exec, until the runner (the daemon) ends.
+    private let lifeline: (read: Int32, write: Int32)
     private let report: @Sendable (Job, Outcome) -> Void
     private let state = Mutex(State())
 
-    init(environment: [String: String], maxRunning: Int = 32, maxQueued: Int = 256, report: @escaping @Sendable (Job, Outcome) -> Void) {
+    init(environment: [String: String], trampoline: String? = nil, maxRunning: Int = 32, maxQueued: Int = 256,
+         report: @escaping @Sendable (Job, Outcome) -> Void) {
         self.environment = environment.map { "\($0.key)=\($0.value)" }
+        self.trampoline = trampoline
+        lifeline = HookRunner.spawnLock.withLock { _ in
+            var fds: [Int32] = [-1, -1]
+            guard trampoline != nil, pipe(&fds) == 0 else { return (-1, -1) }
+            // The read end well above 3, so that moving it to 3 in the child is a real dup2.
+            let read = fcntl(fds[0], F_DUPFD_CLOEXEC, 10)
+            close(fds[0])
+            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+            return (read, fds[1])
+        }
         self.maxRunning = maxRunning
         self.maxQueued = maxQueued
         self.report = report
@@ -93,6 +112,21 @@ final class HookRunner: Sendable {
         // waiting ones started 3.7 s late on 2 cores).
         if start { WorkerThread.start(niceness: 0) { self.work(job) } }
         return true
+    }
+
+    deinit {
+        if lifeline.read >= 0 { close(lifeline.read) }
+        if lifeline.write >= 0 { close(lifeline.write) }
+    }
+
+    /// The executable of this process when it is workoutd (the trampoline of its hooks): the
+    /// path /proc/self/exe names, or that link itself once the file was replaced (an upgrade).
+    static func ownExecutable() -> String {
+        var buf = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+        guard n > 0 else { return "/proc/self/exe" }
+        let path = String(decoding: buf[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return path.hasSuffix(" (deleted)") ? "/proc/self/exe" : path
     }
 
     /// Jobs running and waiting (for tests and status).
@@ -128,10 +162,10 @@ final class HookRunner: Sendable {
 
     /// Whether group `g` has a member that is not a zombie (a killed hook's leader stays a
     /// zombie until its worker thread reaps it; signals to it succeed all the same).
-    private static func hasLiveMember(_ g: pid_t) -> Bool {
+    static func hasLiveMember(_ g: pid_t, except: pid_t = -1) -> Bool {
         guard let names = directoryEntries("/proc") else { return true }
         for name in names {
-            guard let pid = Int32(name), getpgid(pid) == g else { continue }
+            guard let pid = Int32(name), pid != except, getpgid(pid) == g else { continue }
             guard let stat = try? readFile("/proc/\(pid)/stat", limit: 4096) else { continue }
             guard let close = stat.lastIndex(of: UInt8(ascii: ")")), close + 2 < stat.count else { continue }
             if stat[close + 2] != UInt8(ascii: "Z") { return true }
@@ -181,18 +215,21 @@ final class HookRunner: Sendable {
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later; not in the Swift
     /// Glibc module): the child closes every descriptor from the given one up. nil on an older
     /// glibc, where hooks inherit what the daemon inherited without close-on-exec.
-    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+    static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
         guard let f = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
         return unsafeBitCast(f, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
     }()
 
-    /// Spawns the program, writes the input, waits with the timeout.
+    /// Spawns the program (through the trampoline when there is one), writes the input, waits
+    /// with the timeout.
     func run(_ job: Job) -> Outcome {
         var fds: [Int32] = [-1, -1]
+        var reportPipe: [Int32] = [-1, -1]
+        defer { for fd in reportPipe where fd >= 0 { close(fd) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        if trampoline == nil { posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) }
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
@@ -204,7 +241,8 @@ final class HookRunner: Sendable {
         posix_spawnattr_setsigmask(&attr, &none)
         posix_spawnattr_setpgroup(&attr, 0)
         posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-        let cargs = job.argv.map { strdup($0) } + [nil]
+        let argv = trampoline.map { [$0, HookTrampoline.flag] + job.argv } ?? job.argv
+        let cargs = argv.map { strdup($0) } + [nil]
         let cenv = (environment + ["WORKOUTD_EVENT=\(job.event)"]).map { strdup($0) } + [nil]
         defer { for p in cargs { free(p) }; for p in cenv { free(p) } }
         var pid: pid_t = 0
@@ -216,16 +254,27 @@ final class HookRunner: Sendable {
             _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
             _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
             posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+            if trampoline != nil {
+                guard pipe(&reportPipe) == 0 else { return errno }
+                _ = fcntl(reportPipe[0], F_SETFD, FD_CLOEXEC)
+                _ = fcntl(reportPipe[1], F_SETFD, FD_CLOEXEC)
+                posix_spawn_file_actions_adddup2(&actions, reportPipe[1], 1)
+                posix_spawn_file_actions_adddup2(&actions, lifeline.read, HookTrampoline.lifeline)
+            }
             // Descriptors the daemon inherited without close-on-exec (a shell's pipe at fd 251)
             // are not the hook's: kept open by a hook's child, such a pipe never ends.
-            _ = HookRunner.addCloseFrom?(&actions, 3)
-            return posix_spawnp(&pid, job.argv[0], &actions, &attr, cargs, cenv)
+            _ = HookRunner.addCloseFrom?(&actions, trampoline == nil ? 3 : HookTrampoline.lifeline + 1)
+            return posix_spawnp(&pid, argv[0], &actions, &attr, cargs, cenv)
         }
-        if fds[0] < 0 { return .spawnFailed("pipe: " + String(cString: strerror(rc))) }
+        if fds[0] < 0 || (trampoline != nil && reportPipe[0] < 0) {
+            if fds[0] >= 0 { close(fds[0]); close(fds[1]) }
+            return .spawnFailed("pipe: " + String(cString: strerror(rc)))
+        }
         close(fds[0])
+        if reportPipe[1] >= 0 { close(reportPipe[1]); reportPipe[1] = -1 }
         guard rc == 0 else {
             close(fds[1])
-            return .spawnFailed("\(job.argv[0]): " + String(cString: strerror(rc)))
+            return .spawnFailed("\(argv[0]): " + String(cString: strerror(rc)))
         }
         started(pid)
         defer { reaped(pid) }
@@ -254,10 +303,21 @@ final class HookRunner: Sendable {
             sleepMicros = min(sleepMicros * 2, 50_000)
         }
         let ms = Int((Self.monotonic() - t0) * 1000)
+        if let code = trampolineSpawnError(reportPipe[0]) { return .spawnFailed("\(job.argv[0]): " + String(cString: strerror(code))) }
         // WIFEXITED / WEXITSTATUS / WTERMSIG by hand (macros are not imported).
         let sig = status & 0x7F
         if sig == 0 { return .exited(status: (status >> 8) & 0xFF, milliseconds: ms) }
         return .signaled(sig)
+    }
+
+    /// The errno the trampoline wrote when it could not start the hook (nothing when it did).
+    private func trampolineSpawnError(_ fd: Int32) -> Int32? {
+        guard trampoline != nil, fd >= 0 else { return nil }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)  // written before it exited, if at all
+        var buf = [UInt8](repeating: 0, count: 16)
+        let n = read(fd, &buf, buf.count)
+        guard n > 0 else { return nil }
+        return Int32(String(decoding: buf[..<n], as: UTF8.self))
     }
 
     static let spawnLock = Mutex(())

@@ -9,7 +9,7 @@ extension IntegrationService {
     /// event, so a reload takes effect at once).
     func installHooks() {
         let loop = context.loop
-        hookRunner = HookRunner(environment: context.environment) { [unowned self] job, outcome in
+        hookRunner = HookRunner(environment: context.environment, trampoline: context.hookTrampoline) { [unowned self] job, outcome in
             let program = job.argv.first ?? "?"
             let kind: HookLogEvent.Kind
             switch outcome {

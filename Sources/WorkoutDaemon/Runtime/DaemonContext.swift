@@ -16,6 +16,9 @@ final class DaemonContext {
     let clock: DaemonClock
     /// `WORKOUTD_TEST_HOOKS=1`: the test-only requests and faults are enabled.
     let testHooks: Bool
+    /// The workoutd binary hooks are started through (`HookTrampoline`); nil when this process
+    /// is not workoutd (in-process tests): hooks are then started directly.
+    var hookTrampoline: String?
 
     init(loop: EventLoop, config: Config, configPath: String, paths: Paths, environment: [String: String]) {
         self.loop = loop

@@ -47,14 +47,18 @@ struct ImporterTests {
 
     /// kona2013.tcx holds 5 trackpoints (4 s) of a 5:15:30, 180.2 km lap: imported from its
     /// track, with a warning that the track looks cut short (it said nothing, and showed 0:04
-    /// beside the device's 2,658 kcal). The other TCX files' tracks cover their laps: no warning.
+    /// beside the device's 2,658 kcal, which are the whole ride's: no longer taken). The other TCX
+    /// files' tracks cover their laps: no warning.
     @Test func aTrackCutShortOfItsLapsIsSaidSo() throws {
         for name in Self.files where name.hasSuffix(".tcx") {
             let track = try Importer.read(try SharedData.bytes(SharedData.url("data/" + name)), fileName: name)
             let imported = try Importer.imported(from: track, activity: nil, id: 1, settings: MetricsSettings(), source: "imported:" + name)
             let cut = imported.warnings.filter { $0.contains("cut short") }
             if name.hasSuffix("kona2013.tcx") {
-                #expect(cut == ["the file's laps state 5:15:30 and 180.2 km, but its track covers only 0:04: the track looks cut short, and the workout is measured from it"])
+                #expect(cut == ["the file's laps state 5:15:30 and 180.2 km, but its track covers only 0:04: the track looks cut short, and the workout is measured from it (not the laps' calories either)"])
+                // Regression: the 4 s track showed the whole ride's 2,658 kcal "from the device".
+                #expect(imported.workout.summary.caloriesMethod != .device, "\(String(describing: imported.workout.summary.caloriesMethod))")
+                #expect((imported.workout.summary.calories ?? 0) < 10, "\(String(describing: imported.workout.summary.calories))")
             } else {
                 #expect(cut.isEmpty, "\(name): \(cut)")
             }

@@ -18,9 +18,19 @@ import Testing
         }
     }
 
-    @Test func limitsQueueAndOutcomes() throws {
+    /// The workoutd binary beside this test binary: hooks started through its trampoline
+    /// (`HookTrampoline`) as the daemon starts them, or nil to start them directly.
+    static func trampoline(_ through: Bool) throws -> String? {
+        guard through else { return nil }
+        let dir = HookRunner.ownExecutable().split(separator: "/").dropLast().joined(separator: "/")
+        let path = "/" + dir + "/workoutd"
+        try #require(access(path, X_OK) == 0, "no workoutd at \(path): swift build --build-tests builds it")
+        return path
+    }
+
+    @Test(arguments: [false, true]) func limitsQueueAndOutcomes(throughTheTrampoline: Bool) throws {
         let outcomes = Outcomes()
-        let runner = HookRunner(environment: ["PATH": "/usr/bin:/bin"], maxRunning: 2, maxQueued: 3) { outcomes.add($0, $1) }
+        let runner = HookRunner(environment: ["PATH": "/usr/bin:/bin"], trampoline: try Self.trampoline(throughTheTrampoline), maxRunning: 2, maxQueued: 3) { outcomes.add($0, $1) }
         var template = Array("/tmp/hr.XXXXXX".utf8CString)
         let dir = String(cString: try #require(mkdtemp(&template)))
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -88,9 +98,9 @@ import Testing
 
     /// Issue 27 item 12: hook children outlived the daemon. `shutDown` ends the running hooks'
     /// groups (SIGTERM; SIGKILL for one that ignores it) and what a finished hook left behind.
-    @Test func shutDownEndsEveryHookAndWhatTheyLeft() throws {
+    @Test(arguments: [false, true]) func shutDownEndsEveryHookAndWhatTheyLeft(throughTheTrampoline: Bool) throws {
         let outcomes = Outcomes()
-        let runner = HookRunner(environment: ["PATH": "/usr/bin:/bin"]) { outcomes.add($0, $1) }
+        let runner = HookRunner(environment: ["PATH": "/usr/bin:/bin"], trampoline: try Self.trampoline(throughTheTrampoline)) { outcomes.add($0, $1) }
         var template = Array("/tmp/hr.XXXXXX".utf8CString)
         let dir = String(cString: try #require(mkdtemp(&template)))
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -117,17 +127,23 @@ import Testing
     /// A hook gets stdin, stdout and stderr, nothing else: a descriptor the daemon inherited
     /// without close-on-exec (a launching shell's pipe) stayed open in every hook and in what
     /// it left running, so the pipe's reader waited for them (the test harness's stop ~300 s).
-    @Test func aHookInheritsOnlyItsStandardDescriptors() throws {
+    @Test(arguments: [false, true]) func aHookInheritsOnlyItsStandardDescriptors(throughTheTrampoline: Bool) throws {
         let inherited = open("/dev/null", O_RDONLY)  // no O_CLOEXEC, as such a pipe
         #expect(inherited > 2)
         defer { close(inherited) }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hookfd.\(getpid())").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hookfd.\(getpid()).\(throughTheTrampoline)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let runner = HookRunner(environment: ["PATH": "/usr/bin:/bin"]) { _, _ in }
-        let outcome = runner.run(HookRunner.Job(argv: ["sh", "-c", "ls /proc/$$/fd > \(dir)/fds"], input: [], timeout: 10, event: "fds"))
+        let runner = HookRunner(environment: ["PATH": "/usr/bin:/bin"], trampoline: try Self.trampoline(throughTheTrampoline)) { _, _ in }
+        let outcome = runner.run(HookRunner.Job(argv: ["sh", "-c", "ls /proc/$$/fd > \(dir)/fds; cat > \(dir)/in; env > \(dir)/env"],
+                                                input: Array("{}\n".utf8), timeout: 10, event: "fds"))
         guard case .exited(status: 0, _) = outcome else { Issue.record("hook: \(outcome)"); return }
         let open = try String(contentsOfFile: dir + "/fds", encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(!open.contains(String(inherited)), "the hook had fd \(inherited): \(open)")
+        // Below 10 (dash keeps a saved descriptor at 10): no lifeline (3) or report pipe.
+        #expect(open.filter { (Int($0) ?? 0) < 10 } == ["0", "1", "2"])
+        #expect(try String(contentsOfFile: dir + "/in", encoding: .utf8) == "{}\n")
+        let env = try String(contentsOfFile: dir + "/env", encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("PWD=") && !$0.hasPrefix("SHLVL=") && !$0.hasPrefix("_=") }
+        #expect(env.sorted() == ["PATH=/usr/bin:/bin", "WORKOUTD_EVENT=fds"])
     }
 }

@@ -69,6 +69,7 @@ extension FITActivityFile {
             t.odometer = odometer
             t.sensors = sensors
             t.device = session.map { deviceTotals(of: $0, activity: activity, pool: pool) }
+            t.annotation = session?.annotation ?? WorkoutAnnotation()
             t.leg = leg
             return t
         }

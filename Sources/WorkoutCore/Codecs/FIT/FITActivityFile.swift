@@ -62,6 +62,16 @@ public struct FITSpan: Sendable, Equatable {
     public var poolLengthUnit: UInt8?
     public var lengths: Int?
     public var activeLengths: Int?
+    /// Sessions: the title and notes in developer fields of text named `title` and `notes`
+    /// (what `FITWriter` writes; the profile has no field for them).
+    public var title: String?
+    public var notes: String?
+
+    /// The title and notes as a workout keeps them (trimmed, at most the lengths `edit` allows).
+    public var annotation: WorkoutAnnotation {
+        WorkoutAnnotation(title: WorkoutAnnotation.cleaned(title).map { String($0.prefix(WorkoutAnnotation.maxTitleLength)) },
+                          notes: WorkoutAnnotation.cleaned(notes).map { String($0.prefix(WorkoutAnnotation.maxNotesLength)) })
+    }
 
     public init(startTime: Double, endTime: Double, elapsedSeconds: Double? = nil, timerSeconds: Double? = nil,
                 distanceMeters: Double? = nil, sport: UInt8? = nil, subSport: UInt8? = nil, trigger: UInt8? = nil) {
@@ -254,6 +264,9 @@ public struct FITActivityFile: Sendable, Equatable {
         /// Records read so far.
         var records = 0
         var recordDecoder = RecordDecoder()
+        /// Developer fields of text named `title` or `notes` (`field_description`), by
+        /// developer data index and field number: read from sessions.
+        var texts: [(index: UInt8, number: UInt8, name: String)] = []
 
         init(keeping: Keeping, inputBytes: Int, limits: Limits) {
             self.keeping = keeping
@@ -294,7 +307,18 @@ public struct FITActivityFile: Sendable, Equatable {
                 if let l = span(m) { out.laps.append(l) }
             case 18:
                 if out.sessions.count >= limits.sessions { throw .tooMany("sessions", limit: limits.sessions) }
-                if let s = span(m) { out.sessions.append(s) }
+                if var s = span(m) {
+                    for t in texts {
+                        guard let b = m.developerBytes(number: t.number, index: t.index), let text = FITMessageDecoder.Message.text(b) else { continue }
+                        if t.name == "title" { s.title = text } else { s.notes = text }
+                    }
+                    out.sessions.append(s)
+                }
+            case 206:  // field_description: developer data index, field number, base type, name
+                if let index = m.uint(0), let number = m.uint(1), m.uint(2).map({ $0 & 0x1F == 7 }) == true,
+                   let name = m.text(3), name == "title" || name == "notes", texts.count < 16 {
+                    texts.append((UInt8(truncatingIfNeeded: index), UInt8(truncatingIfNeeded: number), name))
+                }
             case 101:
                 if out.lengths.count >= limits.lengths { throw .tooMany("lengths", limit: limits.lengths) }
                 if let l = length(m) { out.lengths.append(l) }

@@ -199,7 +199,8 @@ public enum FITImport {
             while poolNext[k] < p.poolReadings.count { r.reading(p.poolReadings[poolNext[k]]); poolNext[k] += 1 }
             if !toppedUp[k] { topUp(k, &r) }
             let device = p.session.map { file.deviceTotals(of: $0, activity: p.activity, pool: p.pool) }
-            let recorded = r.finish(source: source, device: device)
+            var recorded = r.finish(source: source, device: device)
+            if let a = p.session?.annotation, !a.isEmpty { recorded.summary.annotation = a }
             var w = warnings[k]
             if !p.outliers.isEmpty { w.append(ImportTimeJudge.warning(p.outliers)) }
             if let b = ImportOrder.backwardsWarning(steps: backward[k].steps, first: backward[k].first.map { ($0, 1) }, segmentsStartingEarlier: [],

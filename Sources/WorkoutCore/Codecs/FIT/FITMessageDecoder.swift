@@ -7,8 +7,9 @@
 ///   each with its own local definitions.
 /// - Normal headers (definition or data, local types 0-15, developer-data flag) and compressed
 ///   timestamp headers (local types 0-3, a 5-bit offset added to the last full timestamp).
-/// - Definitions in either architecture; developer fields counted in the message size and
-///   skipped (their meaning lives in field_description messages workoutd does not need).
+/// - Definitions in either architecture; developer fields counted in the message size, and
+///   their bytes found by number and developer data index (`Message.developerBytes`: their
+///   meaning lives in `field_description` messages, which the visitor reads).
 /// - A file whose data ends early (`truncated`): the messages that are whole are visited, and
 ///   the walk reports where it stopped; its CRC cannot be checked.
 ///
@@ -56,11 +57,21 @@ public struct FITMessageDecoder {
         }
     }
 
+    /// A developer field of a definition: its number, size, developer data index and offset.
+    struct DeveloperField: Sendable {
+        var number: UInt8
+        var size: UInt8
+        var index: UInt8
+        var offset: Int
+    }
+
     /// A definition message: the layout of the data messages of one local type.
     struct Definition: Sendable {
         var global: UInt16
         var bigEndian: Bool
         var fields: [Field]
+        /// Developer fields, after `fields` in each data message (usually none).
+        var developer: [DeveloperField] = []
         /// Bytes of a data message after its header (fields and developer fields).
         var size: Int
         /// Offset of field 253 (timestamp) when it is a 4-byte field, else -1.
@@ -205,6 +216,28 @@ public struct FITMessageDecoder {
             guard r.size > 0 else { return nil }
             let b = UnsafeRawBufferPointer(start: base + Int(r.offset), count: Int(r.size))
             return b.allSatisfy({ $0 == 0xFF }) ? nil : b
+        }
+
+        /// The bytes of developer field `number` of developer data `index`, nil when the
+        /// definition has none such.
+        public func developerBytes(number: UInt8, index: UInt8) -> UnsafeRawBufferPointer? {
+            guard let f = definition.pointee.developer.first(where: { $0.number == number && $0.index == index }) else { return nil }
+            return UnsafeRawBufferPointer(start: base + f.offset, count: Int(f.size))
+        }
+
+        /// Field `number` as text (base type string: UTF-8 up to the first NUL), nil when absent
+        /// or empty.
+        public func text(_ number: UInt8) -> String? {
+            guard let f = field(number), f.baseType & 0x1F == 7 else { return nil }
+            return Self.text(UnsafeRawBufferPointer(start: base + f.offset, count: Int(f.size)))
+        }
+
+        /// FIT string bytes as text: UTF-8 up to the first NUL (ill-formed sequences repaired),
+        /// nil when empty.
+        public static func text(_ bytes: UnsafeRawBufferPointer) -> String? {
+            let end = bytes.firstIndex(of: 0) ?? bytes.count
+            guard end > 0 else { return nil }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
         }
 
         /// A field's value as `int(number)` gives it, through a `FieldRead` of this message's
@@ -473,15 +506,21 @@ public struct FITMessageDecoder {
                     if fields.count < 256 && slots[Int(f.number)] == 0 { slots[Int(f.number)] = UInt8(fields.count) }
                     q += 3
                 }
+                var developerFields: [DeveloperField] = []
                 if developer {
                     guard q + 1 <= end else { return .cutShort(at: p) }
                     let devCount = Int(input[q])
                     q += 1
                     guard q + 3 * devCount <= end else { return .cutShort(at: p) }
-                    for _ in 0..<devCount { size += Int(input[q + 1]); q += 3 }
+                    developerFields.reserveCapacity(devCount)
+                    for _ in 0..<devCount {
+                        developerFields.append(DeveloperField(number: input[q], size: input[q + 1], index: input[q + 2], offset: size))
+                        size += Int(input[q + 1])
+                        q += 3
+                    }
                 }
-                let definition = Definition(global: global, bigEndian: big, fields: fields, size: size, timestampOffset: tsOffset,
-                                            slots: slots, serial: serial)
+                let definition = Definition(global: global, bigEndian: big, fields: fields, developer: developerFields, size: size,
+                                            timestampOffset: tsOffset, slots: slots, serial: serial)
                 serial += 1
                 if defined & (1 << local) != 0 {
                     definitions[local] = definition

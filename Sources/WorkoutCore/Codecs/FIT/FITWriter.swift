@@ -26,7 +26,12 @@ public enum FITWriter {
 
     // Local message types.
     private static let lFileID: UInt8 = 0, lEvent: UInt8 = 1, lRecord: UInt8 = 2, lLap: UInt8 = 3
-    private static let lSession: UInt8 = 4, lActivity: UInt8 = 5
+    private static let lSession: UInt8 = 4, lActivity: UInt8 = 5, lDeveloper: UInt8 = 6, lFieldDescription: UInt8 = 7
+
+    /// workoutd's application ID in `developer_data_id` (a fixed random UUID).
+    static let applicationID: [UInt8] = [0x6b, 0x0e, 0x3f, 0x52, 0x9c, 0x1d, 0x4e, 0x8a, 0xb3, 0x27, 0x5d, 0xe0, 0x71, 0x94, 0xc6, 0x08]
+    /// Developer field numbers of the session's title and notes.
+    static let titleField: UInt8 = 0, notesField: UInt8 = 1
 
     static func fitTime(_ t: Double) -> Int64? {
         guard t.isFinite else { return nil }
@@ -53,6 +58,15 @@ public enum FITWriter {
         e.define(local: lFileID, global: 0, [F(0, .enumeration), F(1, .uint16), F(2, .uint16), F(3, .uint32z), F(4, .uint32)])
         let serial = Int64(workout.id.rawValue.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 } | 1)
         e.message(local: lFileID, [4, 255, 1, serial, fitTime(start)])
+
+        // The title and notes, as developer fields of the session.
+        let texts = [(titleField, "title", s.title), (notesField, "notes", s.notes)].compactMap { f, name, text in
+            text.map { (field: f, name: name, text: $0) }
+        }
+        if !texts.isEmpty {
+            e.developerDataID(local: lDeveloper, index: 0, application: applicationID, version: 1)
+            for t in texts { e.describeText(local: lFieldDescription, index: 0, number: t.field, name: t.name, native: 18) }
+        }
 
         // event: timestamp, event (0 timer), event_type (0 start, 4 stop_all), event_group.
         e.define(local: lEvent, global: 21, [F(253, .uint32), F(0, .enumeration), F(1, .enumeration), F(4, .uint8)])
@@ -151,7 +165,8 @@ public enum FITWriter {
                                                F(11, .uint16), F(14, .uint16), F(15, .uint16), F(16, .uint8), F(17, .uint8),
                                                F(20, .uint16), F(21, .uint16), F(22, .uint16), F(23, .uint16), F(25, .uint16),
                                                F(26, .uint16), F(28, .enumeration), F(18, .uint8), F(34, .uint16), F(35, .uint16),
-                                               F(36, .uint16), F(48, .uint32)])
+                                               F(36, .uint16), F(48, .uint32)],
+                 developer: texts.map { FITEncoder.DeveloperText(number: $0.field, size: FITEncoder.textSize($0.text), index: 0) })
         let avgHR: Int64? = hrCount > 0 ? Int64((Double(hrSum) / Double(hrCount)).rounded()) : nil
         // Power recorded by sensors: the workout's own figures (time-weighted); else the records'.
         let sensed = !workout.sensors.isEmpty && s.maxPower != nil
@@ -165,7 +180,7 @@ public enum FITWriter {
                                     scaled(s.elevationGainMeters, 1), scaled(s.elevationLossMeters, 1), 0, Int64(laps.count), 0,
                                     s.averageCadence.flatMap { $0 < 255 ? scaled($0, 1) : nil }, s.normalizedPower.flatMap { scaled($0, 1) },
                                     s.trainingStress.flatMap { scaled($0, 10) }, s.intensityFactor.flatMap { scaled($0, 1000) },
-                                    s.workKilojoules.flatMap { scaled($0, 1000) }])
+                                    s.workKilojoules.flatMap { scaled($0, 1000) }], texts: texts.map(\.text))
 
         // activity: timestamp, total_timer_time, num_sessions, type (0 manual), event (26
         // activity), event_type (1 stop), local_timestamp (UTC: workoutd stores no zone).

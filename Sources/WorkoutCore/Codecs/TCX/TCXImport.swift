@@ -79,7 +79,8 @@ public struct TCXActivity: Sendable, Equatable {
 
     /// A warning when the laps state far more time than the track covers: a track cut short
     /// (kona2013.tcx: a 5:15:30, 180.2 km lap over 5 trackpoints that span 4 s). The workout is
-    /// still measured from the track, which is what the file holds; nil when the track covers
+    /// still measured from the track, which is what the file holds (the laps' calories, which
+    /// are the whole ride's, are not taken as the device's); nil when the track covers
     /// the laps (their TotalTimeSeconds is timer time, at most the track's span).
     public func cutShortNote(_ points: [TrackPoint]) -> String? {
         guard let first = points.first?.fix.time, let last = points.last?.fix.time else { return nil }
@@ -88,7 +89,7 @@ public struct TCXActivity: Sendable, Equatable {
         guard stated > 2 * covered + 60 else { return nil }
         let km = laps.reduce(0) { $0 + ($1.distanceMeters.isFinite ? max(0, $1.distanceMeters) : 0) } / 1000
         return "the file's laps state \(WebFormat.duration(stated)) and \(formatFixed(km, decimals: 1)) km, but its track covers "
-            + "only \(WebFormat.duration(covered)): the track looks cut short, and the workout is measured from it"
+            + "only \(WebFormat.duration(covered)): the track looks cut short, and the workout is measured from it (not the laps' calories either)"
     }
 
     /// The end of the last lap (start + TotalTimeSeconds), nil without laps.

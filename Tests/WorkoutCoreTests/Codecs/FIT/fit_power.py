@@ -10,6 +10,7 @@ them, for the sensor export tests.
       sessions    [{sport, sub_sport, avg_power, max_power, normalized_power, avg_cadence,
                     total_distance, total_work, training_stress_score, intensity_factor,
                     threshold_power}]
+      texts       [{name: text}] per session: its developer fields, by their field_description names
 """
 import json
 import sys
@@ -31,8 +32,11 @@ def main(path):
                 r.get("enhanced_speed", r.get("speed"))]
                for r in messages.get("record_mesgs", [])]
     sessions = [{k: plain(s.get(k)) for k in SESSION_KEYS} for s in messages.get("session_mesgs", [])]
+    names = {d.get("key"): d.get("field_name") for d in messages.get("field_description_mesgs", [])}
+    texts = [{names.get(k, str(k)): plain(v) for k, v in s.get("developer_fields", {}).items()}
+             for s in messages.get("session_mesgs", [])]
     print(json.dumps({"integrity": bool(integrity), "errors": [str(e) for e in errors], "records": records,
-                      "sessions": sessions}))
+                      "sessions": sessions, "texts": texts}))
 
 
 if __name__ == "__main__":

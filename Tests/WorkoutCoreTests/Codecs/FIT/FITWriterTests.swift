@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import WorkoutCore
+
+/// What `FITWriter` writes beyond the profile's fields: the title and notes as developer fields
+/// of the session, read by Garmin's SDK (the oracle, `fit_power.py`) and by our own importers.
+@Suite struct FITWriterTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("fit_power.py").path
+
+    /// A run of 120 s with a title and notes (neither ASCII only).
+    static func titled(title: String? = "Tempo am Öhrlisee — 3 × 1 km", notes: String? = "Wind from the west; shoes: Ride 16") -> Workout {
+        let start = 1_795_000_000.0
+        let points = (0..<120).map { k in
+            TrackPoint(fix: Fix(time: start + Double(k), latitude: 47.3, longitude: 8.5 + Double(k) * 4e-5, mode: .threeD), rejection: nil, segment: 0)
+        }
+        var w = XMLTestSupport.workout(points, activity: .running)
+        w.summary.annotation = WorkoutAnnotation(title: title, notes: notes)
+        return w
+    }
+
+    /// The SDK's reading of `bytes`: its errors and each session's developer texts by name.
+    static func sdkTexts(_ bytes: [UInt8]) throws -> (errors: [String], integrity: Bool, texts: [[String: String]]) {
+        struct Figures: Decodable { var integrity: Bool; var errors: [String]; var texts: [[String: String]] }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("title-\(UUID().uuidString).fit")
+        try Data(bytes).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let r = try SharedData.run(["python3", script, url.path])
+        try #require(r.status == 0, "fit_power.py: \(r.stderr)")
+        let f = try JSONDecoder().decode(Figures.self, from: Data(r.stdout.utf8))
+        return (f.errors, f.integrity, f.texts)
+    }
+
+    /// Regression: a FIT export carried no title (issue 25); GPX and TCX did.
+    @Test(.enabled(if: FITHeartRateExportTests.usable, "needs python3 -m garmin_fit_sdk (pip install garmin-fit-sdk)"))
+    func theSDKReadsTheTitleAndNotes() throws {
+        let w = Self.titled()
+        let sdk = try Self.sdkTexts(FITWriter.write(w))
+        #expect(sdk.integrity && sdk.errors.isEmpty, "\(sdk.errors)")
+        #expect(sdk.texts == [["title": "Tempo am Öhrlisee — 3 × 1 km", "notes": "Wind from the west; shoes: Ride 16"]])
+    }
+
+    /// Both importers (the whole-file one and the streaming one the daemon uses) take the
+    /// title and notes back; a file without them has none and no developer messages.
+    @Test func ourImportersReadTheTitleAndNotesBack() throws {
+        let bytes = FITWriter.write(Self.titled())
+        let file = try FITActivityFile.read(bytes)
+        #expect(file.sessions.map(\.title) == ["Tempo am Öhrlisee — 3 × 1 km"])
+        #expect(file.sessions.map(\.notes) == ["Wind from the west; shoes: Ride 16"])
+        let whole = try Importer.readAll(bytes, fileName: "t.fit")
+        #expect(whole.map(\.annotation.title) == ["Tempo am Öhrlisee — 3 × 1 km"])
+        let streamed = try FITImport.workouts(FITBytes(bytes), fileName: "t.fit", activity: nil, settings: MetricsSettings(), source: "", suffix: { 1 })
+        #expect(streamed.map(\.workout.summary.annotation) == [WorkoutAnnotation(title: "Tempo am Öhrlisee — 3 × 1 km", notes: "Wind from the west; shoes: Ride 16")])
+
+        let plain = FITWriter.write(Self.titled(title: nil, notes: nil))
+        var globals = Set<UInt16>()
+        _ = try plain.withUnsafeBufferPointer { b in try FITMessageDecoder.walk(b) { m in globals.insert(m.global) } }
+        #expect(globals.isDisjoint(with: [206, 207]), "no developer messages without a title or notes")
+        #expect(plain.count < bytes.count)
+        let untitled = try FITImport.workouts(FITBytes(plain), fileName: "u.fit", activity: nil, settings: MetricsSettings(), source: "", suffix: { 1 })
+        #expect(untitled.map(\.workout.summary.annotation) == [WorkoutAnnotation()])
+    }
+
+    /// A title longer than a FIT field (255 bytes) is cut at a character, never inside one.
+    @Test func aLongTitleIsCutAtACharacter() throws {
+        let long = String(repeating: "Ö", count: 200)  // 400 bytes of UTF-8
+        let bytes = FITWriter.write(Self.titled(title: long, notes: nil))
+        let title = try #require(try FITActivityFile.read(bytes).sessions.first?.title)
+        #expect(title == String(repeating: "Ö", count: 127), "254 bytes: 127 two-byte characters")
+        #expect(FITEncoder.textBytes("aÖ", size: 3) == [0x61, 0, 0], "no half character")
+        #expect(FITEncoder.textBytes("ab", size: 4) == [0x61, 0x62, 0, 0])
+    }
+}
