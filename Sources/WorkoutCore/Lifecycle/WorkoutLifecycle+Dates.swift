@@ -2,9 +2,13 @@ extension WorkoutLifecycle {
     /// The daemon's time at the clocks' `reading`: during a workout its time base's (the wall time
     /// at its start advanced by CLOCK_BOOTTIME, moved with its dates), else the wall clock
     /// (docs/time.md). Every event the shell hands the core takes this as `now`.
+    /// A `switch`, not `guard case`: that form copied the whole workout in progress (every array
+    /// retained and released) at each clock read, several per sensor reading (BENCHMARKS.md, CPU).
     public func now(_ reading: ClockReading) -> Double {
-        guard case .recording(let w) = state else { return reading.realtime }
-        return w.timeBase.time(boottime: reading.boottime)
+        switch state {
+        case .recording(let w): return w.timeBase.time(boottime: reading.boottime)
+        case .idle, .restoring, .saving, .modifying: return reading.realtime
+        }
     }
 
     /// What dates the workout in progress; between workouts (and during a simulation, whose feed

@@ -45,7 +45,15 @@ final class RecordingService: @unchecked Sendable {
         self.store = store
         self.journal = Journal(path: context.paths.journalFile)
         // The daemon's time is the workout's while one is in progress: the lifecycle owns it.
-        context.clock.workoutTime = { [unowned self] reading in self.lifecycle.now(reading) }
+        context.clock.workoutTime = { [unowned self] reading in self.workoutTime(reading) }
+    }
+
+    /// The lifecycle's `now(_:)`, asked in place: `lifecycle.now(reading)` on the stored property
+    /// copied the whole lifecycle (every array of the workout retained, then released) at each
+    /// clock read, several per sensor reading (BENCHMARKS.md, CPU).
+    private func workoutTime(_ reading: ClockReading) -> Double {
+        func now(_ l: inout WorkoutLifecycle) -> Double { l.now(reading) }
+        return now(&lifecycle)
     }
 
     private var loop: EventLoop { context.loop }

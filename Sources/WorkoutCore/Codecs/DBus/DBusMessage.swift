@@ -213,12 +213,12 @@ extension DBusMessage {
     /// error if the header is impossible or the message longer than `limit`.
     public static func frameLength(header h: ArraySlice<UInt8>, limit: Int = maximumLength) throws(DBusCodecError) -> Int {
         precondition(h.count >= fixedHeaderLength)
-        let b = Array(h.prefix(fixedHeaderLength))
-        guard let e = DBusEndianness(rawValue: b[0]) else { throw .invalidEndianness(b[0]) }
-        guard b[3] == 1 else { throw .unsupportedVersion(b[3]) }
+        let s = h.startIndex  // read in place: no copy of the 16 bytes per message
+        guard let e = DBusEndianness(rawValue: h[s]) else { throw .invalidEndianness(h[s]) }
+        guard h[s + 3] == 1 else { throw .unsupportedVersion(h[s + 3]) }
         func u32(_ at: Int) -> Int {
             var v = 0
-            for i in 0..<4 { v |= Int(b[at + i]) << (e == .little ? 8 * i : 8 * (3 - i)) }
+            for i in 0..<4 { v |= Int(h[s + at + i]) << (e == .little ? 8 * i : 8 * (3 - i)) }
             return v
         }
         let bodyLength = u32(4), fieldsLength = u32(12)
@@ -228,6 +228,9 @@ extension DBusMessage {
         guard total <= min(limit, maximumLength) else { throw .messageTooLong(total, limit: min(limit, maximumLength)) }
         return total
     }
+
+    /// The header's fields, `a(yv)`.
+    static let headerFieldsType = DBusType.array(.structure([.byte, .variant]))
 
     /// Decodes one whole message (exactly `frameLength` bytes).
     public static func decode(_ bytes: [UInt8]) throws(DBusCodecError) -> DBusMessage {
@@ -242,15 +245,15 @@ extension DBusMessage {
         let bodyLength = Int(try r.read32())
         m.serial = try r.read32()
         guard m.serial != 0 else { throw .zeroSerial }
-        let fieldsValue = try r.read(.array(.structure([.byte, .variant])))
+        let fieldsValue = try r.read(DBusMessage.headerFieldsType)
         var sig = ""
-        var seen = Set<DBusHeaderField>()
+        var seen: UInt16 = 0  // bit n: field n was there (a Set allocated per message)
         for case .structure(let pair) in fieldsValue.elements ?? [] {
             guard case .byte(let code) = pair[0], case .variant(let v) = pair[1] else { continue }
             // Unknown fields must be ignored (the specification's rule for extensions).
             guard let field = DBusHeaderField(rawValue: code) else { continue }
             guard v.type == field.type else { throw .headerFieldType(code: code, signature: v.type.signature) }
-            seen.insert(field)
+            seen |= 1 << field.rawValue
             switch (field, v) {
             case (.path, .objectPath(let p)): m.path = p
             case (.interface, .string(let s)):
@@ -276,7 +279,7 @@ extension DBusMessage {
             default: throw .headerFieldType(code: code, signature: v.type.signature)
             }
         }
-        for required in kind.requiredFields where !seen.contains(required) {
+        for required in kind.requiredFields where seen & (1 << required.rawValue) == 0 {
             throw .missingHeaderField(required.name, kind: kind.description)
         }
         try r.align(8)

@@ -1,7 +1,9 @@
 /// One D-Bus value with its type. Arrays carry their element type (an empty array still has
 /// one); a dictionary is an array of `.dictEntry` values; a unix fd is an index into the fds
-/// that travel with the message (the connection maps it to a descriptor).
-public indirect enum DBusValue: Sendable, Equatable, CustomStringConvertible {
+/// that travel with the message (the connection maps it to a descriptor). Only the cases that
+/// hold a value directly are `indirect`: a byte or a string is not boxed on the heap (an `ay`
+/// of a notification's 20 bytes was 20 allocations).
+public enum DBusValue: Sendable, Equatable, CustomStringConvertible {
     case byte(UInt8)
     case boolean(Bool)
     case int16(Int16)
@@ -15,9 +17,9 @@ public indirect enum DBusValue: Sendable, Equatable, CustomStringConvertible {
     case objectPath(String)
     case signature(String)
     case unixFD(UInt32)
-    case variant(DBusValue)
+    indirect case variant(DBusValue)
     case array(DBusType, [DBusValue])
-    case dictEntry(DBusValue, DBusValue)
+    indirect case dictEntry(DBusValue, DBusValue)
     case structure([DBusValue])
 
     public var type: DBusType {

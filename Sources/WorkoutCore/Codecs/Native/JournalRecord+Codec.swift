@@ -2,21 +2,55 @@
 /// corrupted tail from good records; reading stops at the first bad line (docs/storage.md).
 extension JournalRecord {
     public func encodeLine() -> String {
-        if case .fix(let f) = self {
+        var w = JSONWriter(capacity: 192)
+        switch self {
+        case .fix(let f):
             // The hot path while recording (one line per fix): the point array is written as bytes
             // straight into the line instead of being written, parsed into a JSON tree and written
             // again.
-            var body: [UInt8] = []
-            body.reserveCapacity(192)
-            body.append(contentsOf: #"{"r":"fix","p":"#.utf8)
-            WorkoutFile.writePoint(TrackPoint(fix: f), to: &body)
-            body.append(UInt8(ascii: "}"))
-            let sum = CRC32.checksum(body)
-            body.append(UInt8(ascii: "*"))
-            body.append(contentsOf: CRC32.hex(sum).utf8)
-            body.append(10)
-            return String(decoding: body, as: UTF8.self)
+            w.raw(#"{"r":"fix","p":"#)
+            WorkoutFile.writePoint(TrackPoint(fix: f), to: &w.bytes)
+            w.raw("}")
+        case .heartRate(let t, let bpm, let rr):
+            // Heart rate and sensor readings come several times a second beside the fixes: written
+            // straight as bytes too (the same text as `json()`, keys in its order).
+            w.raw(#"{"r":"hr","t":"#); w.number(t); w.raw(#","bpm":"#); w.int(bpm)
+            if !rr.isEmpty {
+                w.raw(#","rr":["#)
+                for (k, v) in rr.enumerated() {
+                    if k > 0 { w.raw(",") }
+                    w.int(Int(v))
+                }
+                w.raw("]")
+            }
+            w.raw("}")
+        case .heartRateGap(let t):
+            w.raw(#"{"r":"hrgap","t":"#); w.number(t); w.raw("}")
+        case .sensor(let sample):
+            w.raw(#"{"r":"sensor","t":"#); w.number(sample.time); w.raw(#","s":"#); w.string(sample.source.rawValue)
+            if let r = sample.reading {
+                if let v = r.power { w.raw(#","w":"#); w.int(v) }
+                if let v = r.cadence { w.raw(#","cad":"#); w.number(v) }
+                if let v = r.speed { w.raw(#","v":"#); w.number(v) }
+                if let v = r.distance { w.raw(#","d":"#); w.number(v) }
+            } else {
+                w.raw(#","gap":true"#)
+            }
+            w.raw("}")
+        case .started, .paused, .resumed, .lap, .marker, .stopped, .shutdown, .settings, .recovered, .rebased, .alive,
+             .suspended, .shifted:
+            return encodeLineThroughTree()
         }
+        let sum = CRC32.checksum(w.bytes)
+        w.raw("*")
+        w.bytes.append(contentsOf: CRC32.hex(sum).utf8)
+        w.raw("\n")
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// The line written from `json()`: control records, and what the direct paths above must
+    /// equal (JournalRecordTests).
+    func encodeLineThroughTree() -> String {
         var body = ""
         json().write(to: &body)
         return body + "*" + CRC32.hex(CRC32.checksum(body.utf8)) + "\n"

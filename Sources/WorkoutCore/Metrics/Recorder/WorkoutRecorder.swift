@@ -71,6 +71,8 @@ public struct WorkoutRecorder: Sendable {
     /// Power and cadence carried by accepted fixes (TCX Watts, FIT power and cadence).
     private var power = SampleStats()
     private var cadence = SampleStats()
+    /// The fixes' power in seconds: their normalized power, zones and power curve.
+    private var fixPower: HeldPower
     /// Work from power and the energy model's figure for the moving stretches (calories).
     private var energy: EnergyTally
 
@@ -95,6 +97,7 @@ public struct WorkoutRecorder: Sendable {
         intervals.calorieInputs = (activity.met, settings.bodyProfile)
         heartRate = HeartRateTrack(zones: settings.heartRateZones, profile: settings.bodyProfile)
         sensors = SensorTrack(ftp: settings.ftpWatts)
+        fixPower = HeldPower(ftp: settings.ftpWatts)
     }
 
     // MARK: - Questions
@@ -376,6 +379,7 @@ public struct WorkoutRecorder: Sendable {
         // Power and cadence checked once, counted in the workout, the open split and lap.
         let countedPower = SampleStats.counted(power: fix.power), countedCadence = SampleStats.counted(cadence: fix.cadence)
         if let w = countedPower { power.add(w) }
+        fixPower.add(countedPower, at: t)
         energy.power(countedPower, at: t)
         if movement.moved { energy.moved(at: t, distance: distance, altitude: fix.altitude, continuing: movement.continuing) }
         if let c = countedCadence { cadence.add(c) }
@@ -486,19 +490,14 @@ public struct WorkoutRecorder: Sendable {
     /// such records had replaced the 102 W of 13,346 (the shared ELEMNT ride).
     private func addSensors(to s: inout WorkoutSummary, at t: Double, finished: Bool) {
         let track = finished ? sensors.finished(at: t) : sensors
-        if track.hasPower, power.count == 0 {
-            let a = track.analysis
+        if power.count > 0 {
+            // The analysis of the power the averages come from (before: none for such a file).
+            let held = finished ? fixPower.finished(at: t) : fixPower.seconds
+            Self.addPowerAnalysis(held.analysis, work: held.work, to: &s)
+        } else if track.hasPower {
             s.averagePower = track.averagePower(at: t)
             s.maxPower = track.maxPower
-            s.normalizedPower = a.normalizedPower
-            s.intensityFactor = a.intensityFactor
-            s.trainingStress = a.trainingStress
-            s.workKilojoules = track.work / 1000
-            if let z = a.zones {
-                s.powerZoneBounds = z.lowerBounds
-                s.powerZoneSeconds = a.zoneSeconds
-            }
-            s.powerCurve = a.curve
+            Self.addPowerAnalysis(track.analysis, work: track.work, to: &s)
         }
         if cadence.count == 0, let c = track.averageCadence(at: t) { s.averageCadence = c }
         if !isPaused && !finished {
@@ -513,6 +512,19 @@ public struct WorkoutRecorder: Sendable {
             s.maxSpeed = max(s.maxSpeed, track.maxSpeed ?? 0)
             s.currentSpeed = isPaused || finished ? nil : track.current(.speed, at: t)
         }
+    }
+
+    /// Normalized power, intensity, training stress, work, zones and the power curve.
+    private static func addPowerAnalysis(_ a: PowerAnalysis, work: Double, to s: inout WorkoutSummary) {
+        s.normalizedPower = a.normalizedPower
+        s.intensityFactor = a.intensityFactor
+        s.trainingStress = a.trainingStress
+        s.workKilojoules = work / 1000
+        if let z = a.zones {
+            s.powerZoneBounds = z.lowerBounds
+            s.powerZoneSeconds = a.zoneSeconds
+        }
+        s.powerCurve = a.curve
     }
 
     // MARK: - User events
@@ -571,6 +583,7 @@ public struct WorkoutRecorder: Sendable {
         }
         heartRate.gap(at: t)
         sensors.gapAll(at: t)
+        fixPower.end(at: t)
         phase = .paused(UserPause(since: t, cause: cause, signalLostSince: lostSince))
         emit(WorkoutEvent(kind: .pause, time: t, cause: cause), into: &out)
         return out

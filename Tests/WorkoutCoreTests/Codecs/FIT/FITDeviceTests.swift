@@ -155,16 +155,36 @@ import Testing
 
     /// The same ride's power and cadence are its 13,346 records' (the SDK: mean 102.6 W, max
     /// 648 W; the session says 102 W). Before, the 125 records without a position, all at 0 W,
-    /// made a sensor track that replaced them: 0 W, max 0 W, 1 rpm on every page.
+    /// made a sensor track that replaced them: 0 W, max 0 W, 1 rpm on every page. Its normalized
+    /// power, intensity, training stress, work, zones and power curve come from the same records
+    /// (before: none, the analysis read only the sensor track); the ELEMNT's own session, with
+    /// its 220 W threshold, says NP 157 W, IF 0.713, TSS 190, work 1,371 kJ. (One import for
+    /// both: the file takes seconds in a debug build.)
     @Test(.enabled(if: SharedData.usable, "needs ../shared/data/fit"))
     func theELEMNTRideKeepsItsRecordsPower() throws {
         let name = "2019-02-17-062644-ELEMNT-297E-195-0.fit"
-        let s = try #require(try Self.workouts(try SharedData.bytes(SharedData.url("data/fit/" + name)), name: name).first).workout.summary
+        var settings = MetricsSettings()
+        settings.ftpWatts = 220
+        let track = try #require(try Importer.readAll(try SharedData.bytes(SharedData.url("data/fit/" + name)), fileName: name).first)
+        let s = try Importer.imported(from: track, activity: nil, id: 0, settings: settings, source: "imported:" + name).workout.summary
         let average = try #require(s.averagePower)
         #expect(abs(average - 102.6) < 1.5, "average power \(average) W")
         #expect(s.maxPower == 648)
         let cadence = try #require(s.averageCadence)
         #expect(cadence > 60, "average cadence \(cadence) rpm")
+
+        let np = try #require(s.normalizedPower, "no normalized power")
+        #expect(abs(np - 157) < 157 * 0.03, "normalized power \(np) W")
+        let f = try #require(s.intensityFactor)
+        #expect(abs(f - 0.713) < 0.025, "intensity factor \(f)")
+        let tss = try #require(s.trainingStress)
+        #expect(abs(tss - 190) < 190 * 0.07, "training stress \(tss)")
+        let work = try #require(s.workKilojoules)
+        #expect(abs(work - 1371) < 1371 * 0.03, "work \(work) kJ")
+        #expect(s.powerZoneSeconds.count == 7 && s.powerZoneSeconds.reduce(0, +) > 13_000, "zones \(s.powerZoneSeconds)")
+        #expect(s.powerCurve.map(\.seconds) == PowerAnalysis.curveSeconds)
+        let best5 = try #require(s.powerCurve.first?.watts)
+        #expect(best5 > 500 && best5 <= 648, "best 5 s \(best5) W")
     }
 
     // MARK: damaged files

@@ -21,4 +21,23 @@ import Testing
         #expect(f.latitude == 47 && f.longitude == 8)
         #expect(record?.encodeLine() == String(Self.line(good)) + "\n")
     }
+
+    /// Heart-rate and sensor records are written straight as bytes (the daemon writes several a
+    /// second with four sensors): the same line as through the JSON tree, and it decodes back.
+    @Test func heartRateAndSensorLinesAreTheTreesLines() {
+        let t = 1_795_000_001.25
+        let records: [JournalRecord] = [
+            .heartRate(time: t, bpm: 142, rr: []), .heartRate(time: t + 0.001, bpm: 61, rr: [1023, 65535, 0]),
+            .heartRateGap(time: t + 2),
+            .sensor(SensorSample(time: t, source: .power, reading: SensorReading(power: 231, cadence: 88.5))),
+            .sensor(SensorSample(time: t, source: .csc, reading: SensorReading(cadence: 90, speed: 8.333333333333334, distance: 2.105))),
+            .sensor(SensorSample(time: 1e20, source: .rsc, reading: SensorReading(power: 0, cadence: 0.1, speed: 0, distance: 1e-7))),
+            .sensor(SensorSample(time: t, source: .rsc, reading: nil)),
+        ]
+        for r in records {
+            let line = r.encodeLine()
+            #expect(line == r.encodeLineThroughTree())
+            #expect(JournalRecord.decodeLine(Substring(line.dropLast())) == r, "\(line)")
+        }
+    }
 }
