@@ -220,6 +220,18 @@ final class HookRunner: Sendable {
         return unsafeBitCast(f, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
     }()
 
+    /// Sets `attr` so the child starts with every signal's default action and an empty mask
+    /// (the daemon ignores SIGPIPE, the trampoline SIGTERM; a hook must inherit neither), and
+    /// returns the spawn flags that apply it.
+    static func defaultSignals(_ attr: inout posix_spawnattr_t) -> Int16 {
+        var all = sigset_t(), none = sigset_t()
+        sigfillset(&all); sigdelset(&all, SIGKILL); sigdelset(&all, SIGSTOP)
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attr, &all)
+        posix_spawnattr_setsigmask(&attr, &none)
+        return Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
+    }
+
     /// Spawns the program (through the trampoline when there is one), writes the input, waits
     /// with the timeout.
     func run(_ job: Job) -> Outcome {
@@ -234,13 +246,8 @@ final class HookRunner: Sendable {
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }
-        var all = sigset_t(), none = sigset_t()
-        sigfillset(&all); sigdelset(&all, SIGKILL); sigdelset(&all, SIGSTOP)
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attr, &all)  // the daemon ignores SIGPIPE; the hook must not inherit that
-        posix_spawnattr_setsigmask(&attr, &none)
         posix_spawnattr_setpgroup(&attr, 0)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(&attr, Self.defaultSignals(&attr) | Int16(POSIX_SPAWN_SETPGROUP))
         let argv = trampoline.map { [$0, HookTrampoline.flag] + job.argv } ?? job.argv
         let cargs = argv.map { strdup($0) } + [nil]
         let cenv = (environment + ["WORKOUTD_EVENT=\(job.event)"]).map { strdup($0) } + [nil]

@@ -91,12 +91,7 @@ public enum HookTrampoline {
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }
-        var all = sigset_t(), none = sigset_t()
-        sigfillset(&all); sigdelset(&all, SIGKILL); sigdelset(&all, SIGSTOP)
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attr, &all)
-        posix_spawnattr_setsigmask(&attr, &none)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setflags(&attr, HookRunner.defaultSignals(&attr))
         let cargs = args.map { strdup($0) } + [nil]
         defer { for p in cargs { free(p) } }
         var pid: pid_t = 0
