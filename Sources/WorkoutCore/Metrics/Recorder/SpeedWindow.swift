@@ -23,8 +23,10 @@ struct SpeedWindow: Sendable {
     private var segmentStart = 0
     /// The highest sustained speed seen.
     private(set) var maxSpeed = 0.0
-    /// Scratch for the steps of one window (speed, seconds), reused.
-    private var steps: [(speed: Double, seconds: Double)] = []
+    /// The steps of the sustained speed's range, sorted as it slides: from the positions'
+    /// distances, and from the receiver's own speeds.
+    private var stepMedian = SlidingMedian()
+    private var receiverMedian = SlidingMedian()
 
     init(window: Double) { self.window = window }
 
@@ -68,6 +70,8 @@ struct SpeedWindow: Sendable {
             points.removeFirst(oldest)
             pointer -= oldest
             heldPointer -= oldest
+            stepMedian.shift(by: oldest)
+            receiverMedian.shift(by: oldest)
             segmentStart = 0
         }
         return (v, held)
@@ -78,41 +82,48 @@ struct SpeedWindow: Sendable {
     /// is accurate where its positions are not: a watch's positions read 17 km/h over 10 s
     /// where its speed said 14.
     private mutating func receiverSustained(from i: Int, to j: Int) -> Double? {
-        steps.removeAll(keepingCapacity: true)
-        var total = 0.0
-        for k in (i + 1)...j {
-            guard points[k].speed.isFinite else { return nil }
+        let points = self.points  // no copy: read only while the median moves
+        receiverMedian.move(from: i, to: j) { k in
+            guard points[k].speed.isFinite else { return .missing }
             let dt = points[k].time - points[k - 1].time
-            guard dt > 0 else { continue }
-            steps.append((points[k].speed, dt))
-            total += dt
+            return dt > 0 ? .step(speed: points[k].speed, seconds: dt) : .none
         }
-        return medianOfSteps(total: total)
-    }
-
-    /// The speed at which the sorted steps cover half of `total` seconds (nil: they never do).
-    private mutating func medianOfSteps(total: Double) -> Double? {
-        steps.sort { $0.speed < $1.speed }
-        var covered = 0.0
-        for s in steps {
-            covered += s.seconds
-            if covered >= total / 2 { return s.speed }
-        }
-        return nil
+        guard receiverMedian.missing == 0 else { return nil }
+        return receiverMedian.median(total: secondsStepped(from: i, to: j))
     }
 
     /// The time-weighted median speed of the steps between points `i` and `j`.
     private mutating func sustained(from i: Int, to j: Int) -> Double {
         if j == i + 1 { return (points[j].distance - points[i].distance) / (points[j].time - points[i].time) }
-        steps.removeAll(keepingCapacity: true)
+        let points = self.points  // no copy: read only while the median moves
+        stepMedian.move(from: i, to: j) { k in
+            let dt = points[k].time - points[k - 1].time
+            guard dt > 0 else { return .none }
+            let v = (points[k].distance - points[k - 1].distance) / dt
+            return v.isFinite ? .step(speed: v, seconds: dt) : .missing
+        }
+        let total = secondsStepped(from: i, to: j)
+        guard stepMedian.missing == 0 else {
+            // A speed that is not a number (a distance that is not): the steps as they come.
+            var steps: [(speed: Double, seconds: Double)] = []
+            for k in (i + 1)...j {
+                let dt = points[k].time - points[k - 1].time
+                if dt > 0 { steps.append(((points[k].distance - points[k - 1].distance) / dt, dt)) }
+            }
+            return SlidingMedian.median(of: steps, total: total) ?? steps.sorted { $0.speed < $1.speed }.last?.speed ?? 0
+        }
+        return stepMedian.median(total: total) ?? stepMedian.fastest ?? 0
+    }
+
+    /// The seconds of the steps between points `i` and `j`, added in point order (as the
+    /// medians' halves have always been computed: the same rounding).
+    private func secondsStepped(from i: Int, to j: Int) -> Double {
         var total = 0.0
         for k in (i + 1)...j {
             let dt = points[k].time - points[k - 1].time
-            guard dt > 0 else { continue }
-            steps.append(((points[k].distance - points[k - 1].distance) / dt, dt))
-            total += dt
+            if dt > 0 { total += dt }
         }
-        return medianOfSteps(total: total) ?? steps.last?.speed ?? 0
+        return total
     }
 
     /// The current speed: from the window's oldest point to `lastEvidence` (the last fix showing
