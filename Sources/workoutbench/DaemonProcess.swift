@@ -16,6 +16,8 @@ final class DaemonProcess {
     var controlSocket: String { dir + "/r/workoutd/control.sock" }
     var feedSocket: String { dir + "/r/workoutd/feed.sock" }
     var dataDir: String { dir + "/d/workoutd" }
+    /// This machine's state (the history index, the journal).
+    var stateDir: String { dir + "/s/workoutd" }
 
     var environment: [String] {
         BenchSupport.currentEnvironment().filter { e in

@@ -1,13 +1,17 @@
 import Glibc
 import WorkoutCore
 
-/// `workoutbench startup [WORKOUTS] [RUNS]`: a data dir with WORKOUTS saved workouts (files and
-/// index.jsonl, as HistoryStore writes them), then the daemon started RUNS times: seconds from
-/// exec until the control socket answers `status`; median.
+/// `workoutbench startup [WORKOUTS] [RUNS] [legacy]`: a data dir with WORKOUTS saved workouts
+/// (their files in the history folder, and this machine's `index.jsonl` in the state directory,
+/// one stamped line each, as HistoryStore writes them), then the daemon started RUNS times:
+/// seconds from exec until the control socket answers `status`; median. `legacy` writes the
+/// index as versions before issue 30 did instead (in the history folder, lines without file
+/// stamps): the first start after an upgrade, which stamps every file and writes the index anew.
 enum StartupBenchmark {
     static func run(_ args: [String]) {
         let count = args.first.flatMap { Int($0) } ?? 10_000
         let runs = args.dropFirst().first.flatMap { Int($0) } ?? 7
+        let legacy = args.dropFirst(2).first == "legacy"
         let daemon = DaemonProcess()
         let workouts = daemon.dataDir + "/workouts"
         BenchSupport.mkdirs(workouts)
@@ -18,13 +22,27 @@ enum StartupBenchmark {
             // About one workout a day, 45 minutes, 10 points each (the index is what start-up reads).
             var w = SaveBenchmark.workout(points: 10, start: base + Double(k) * 86_400 * 0.9)
             w.summary.elapsedSeconds = 2700
-            BenchSupport.writeAll(workouts + "/" + w.id.rawValue + ".json", WorkoutFile.encode(w))
-            var compact = w.summary
-            compact.splits = []
-            compact.laps = []
-            index += Array((JSON.object(JSONObject([("put", compact.json())])).serialized() + "\n").utf8)
+            let file = HistoryFileName.of(w.id)
+            BenchSupport.writeAll(workouts + "/" + file, WorkoutFile.encode(w))
+            if legacy {
+                var compact = w.summary
+                compact.splits = []
+                compact.laps = []
+                index += Array((JSON.object(JSONObject([("put", compact.json())])).serialized() + "\n").utf8)
+            } else {
+                var st = stat()
+                guard stat(workouts + "/" + file, &st) == 0 else { BenchSupport.fail("stat \(file)") }
+                let stamp = FileStamp(inode: UInt64(st.st_ino), size: Int64(st.st_size), modifiedSeconds: Int64(st.st_mtim.tv_sec),
+                                      modifiedNanoseconds: Int64(st.st_mtim.tv_nsec))
+                index += Array(IndexRecord.line(put: WorkoutVersion(file: file, summary: w.summary, revision: nil, imported: false, stamp: stamp)).utf8)
+            }
         }
-        BenchSupport.writeAll(daemon.dataDir + "/index.jsonl", index)
+        if legacy {
+            BenchSupport.writeAll(daemon.dataDir + "/index.jsonl", index)
+        } else {
+            BenchSupport.mkdirs(daemon.stateDir)
+            BenchSupport.writeAll(daemon.stateDir + "/index.jsonl", index)
+        }
         var times: [Double] = []
         for _ in 0..<runs {
             times.append(daemon.start())
@@ -38,7 +56,7 @@ enum StartupBenchmark {
             let r = daemon.request(#"{"command":"list","from":"\#(year)-01-01","to":"\#(year)-12-31"}"#)
             listed += r["workouts"]?.arrayValue?.count ?? 0
         }
-        BenchSupport.report([("workouts", String(count)), ("listed", String(listed)), ("index_bytes", String(index.count)),
+        BenchSupport.report([("workouts", String(count)), ("layout", legacy ? "legacy" : "current"), ("listed", String(listed)), ("index_bytes", String(index.count)),
                              ("median_ms", BenchSupport.fmt(BenchSupport.median(times) * 1000)),
                              ("min_ms", BenchSupport.fmt((times.min() ?? .nan) * 1000))])
     }

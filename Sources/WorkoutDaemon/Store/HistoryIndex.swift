@@ -84,6 +84,14 @@ extension HistoryStore {
     }
 }
 
+extension HistoryStore {
+    /// Writes the index now if start-up asked for it to be written whole and it is not yet.
+    func finishIndexRewrite() {
+        guard indexLines.withLock({ $0.rewrite }) else { return }
+        compactIndexIfLarge()
+    }
+}
+
 /// The index file as the store appends to it (`HistoryStore.indexLines`).
 struct IndexState: Sendable {
     var lines: Int

@@ -245,4 +245,33 @@ import WorkoutCore
         // Nothing to read again at the first look: the stamps are the files'.
         #expect(restarted.changes(in: HistorySync.scan(rig.paths.workoutsDir) ?? [:]).read.isEmpty)
     }
+
+    /// Regression: a daemon stopped within a second of its first start after an upgrade left
+    /// the old index in the history folder, so every later start stamped every workout file
+    /// again (`workoutbench startup`, 10,000 workouts: 56 -> 540 ms). Stopping the follower
+    /// right after its start now leaves the index written, stamped, and the old one gone.
+    @Test func stoppingAtOnceStillTakesTheOldIndexOver() throws {
+        let rig = try Rig()
+        var lines = ""
+        for k in 0..<100 {
+            let w = Rig.workout(1_795_340_000 + Double(k) * 3600)
+            try rig.store.save(w)
+            var compact = w.summary
+            compact.splits = []; compact.laps = []
+            lines += #"{"put":"# + compact.json().serialized() + "}\n"
+        }
+        try AtomicFile.write(Array(lines.utf8), to: rig.paths.legacyIndexFile)
+        unlink(rig.paths.indexFile)
+        let restarted = try HistoryStore(paths: rig.paths, machine: MachineTag(rawValue: "here00")!)
+        #expect(restarted.count == 100)
+        let sync = HistorySync(loop: rig.loop, store: restarted) { _ in }
+        sync.start()
+        sync.stop()  // before the queue got far: a stop right after the start
+        #expect(access(rig.paths.legacyIndexFile, F_OK) != 0, "the old index is gone")
+        let again = try HistoryStore(paths: rig.paths, machine: MachineTag(rawValue: "here00")!)
+        #expect(again.count == 100)
+        #expect(again.indexLines.withLock { !$0.rewrite }, "the next start has nothing to take over or stamp")
+        #expect(again.changes(in: HistorySync.scan(rig.paths.workoutsDir) ?? [:]).read.isEmpty, "and reads no file at its first look")
+        sync.drain()
+    }
 }
