@@ -21,10 +21,12 @@ status=0
 if [ "${RELIABILITY_SKIP_TESTS:-}" != 1 ]; then
   step "tests (access, limits, flood, load, faults)"
   export WORKOUTD_RELIABILITY=1 WORKOUTD_RELIABILITY_FIGURES=/tmp/workoutd-reliability-figures.txt
-  rm -f "$WORKOUTD_RELIABILITY_FIGURES"
+  # RELIABILITY_KEEP_FIGURES=1: add to the figures the test shards wrote (.ci/run).
+  [ "${RELIABILITY_KEEP_FIGURES:-}" = 1 ] || rm -f "$WORKOUTD_RELIABILITY_FIGURES"
   swift build --build-tests >/dev/null 2>&1 || swift build --build-tests 2>&1 | tail -30
   # One suite (ReliabilitySuite, .serialized): one test at a time, nothing else in parallel.
-  timeout --kill-after=10 "${RELIABILITY_TIMEOUT:-900}" swift test --skip-build --filter 'IntegrationTests.ReliabilitySuite' \
+  # RELIABILITY_FILTER: of its nested suites (.ci/run: the timed ones; its test shards ran the rest).
+  timeout --kill-after=10 "${RELIABILITY_TIMEOUT:-900}" swift test --skip-build --filter "${RELIABILITY_FILTER:-IntegrationTests.ReliabilitySuite}" \
     >/tmp/workoutd-reliability-test.log 2>&1
   grep -E '✘|SKIPPED|known issue|passed after .* seconds\.$|Test run' /tmp/workoutd-reliability-test.log | grep -v '✔ Test ' || true
   if ! grep -q 'Test run with .* passed' /tmp/workoutd-reliability-test.log; then

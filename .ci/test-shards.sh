@@ -9,8 +9,10 @@
 #     another), longest first by the seconds in .ci/suite-seconds (printed by this script; a
 #     name not listed counts 30 s). A worker takes the next process when it is free, so no fixed
 #     deal leaves one shard the long tail.
-# SHARD_SKIP: an extended regex of suites left out (.ci/run: ReliabilitySuite, which
-# .ci/reliability.sh runs whole, alone); SHARD_ONLY: of the suites kept (to try the script).
+# SHARD_SPLIT: an extended regex of suites run as their nested suites, one process each (.ci/run:
+# ReliabilitySuite, whose nested suites each start daemons of their own); SHARD_SKIP: an extended
+# regex of suites (or "Suite/Nested") left out (.ci/run: the timed reliability suites, which
+# .ci/reliability.sh runs alone); SHARD_ONLY: of the suites kept (to try the script).
 # Prints the slowest suites and any SKIPPED line; on failure, the failures and the tests that
 # never ended. Each process's log is LOGDIR/<suite or target>.log.
 # Usage: .ci/test-shards.sh [LOGDIR]   (the tests must be built: `swift build --build-tests`)
@@ -20,14 +22,18 @@ shards=${SHARDS:-4}
 logdir=${1:-/tmp/workoutd-test-shards}
 limit=${SWIFT_TEST_TIMEOUT:-900}
 mkdir -p "$logdir"
-rm -f "$logdir"/*.log "$logdir"/*.seconds
+rm -f "$logdir"/*.log "$logdir"/*.seconds "$logdir"/*.cpu
 
 # The test binary itself, not `swift test`: SwiftPM holds a lock on .build, so processes of
 # `swift test` wait for each other.
 bin="$(swift build --show-bin-path)/workoutdPackageTests.xctest"
 [ -x "$bin" ] || { echo "$bin: not built (swift build --build-tests)"; exit 1; }
-mapfile -t suites < <("$bin" --testing-library swift-testing --list-tests 2>/dev/null | cut -d/ -f1 | sort -u)
-[ "${#suites[@]}" -gt 0 ] || { echo "no tests listed (not built?)"; exit 1; }
+mapfile -t tests < <("$bin" --testing-library swift-testing --list-tests 2>/dev/null)
+[ "${#tests[@]}" -gt 0 ] || { echo "no tests listed (not built?)"; exit 1; }
+# A suite matching SHARD_SPLIT (an extended regex; its tests all in nested suites) is listed as
+# its nested suites, "Suite/Nested", each a process of its own.
+mapfile -t suites < <(printf '%s\n' "${tests[@]}" | awk -F/ -v re="${SHARD_SPLIT:-}" \
+  're != "" && $1 ~ re && NF > 2 { print $1 "/" $2; next } { print $1 }' | sort -u)
 if [ -n "${SHARD_ONLY:-}" ]; then
   mapfile -t suites < <(printf '%s\n' "${suites[@]}" | grep -E -- "$SHARD_ONLY")
 fi
@@ -36,12 +42,15 @@ if [ -n "${SHARD_SKIP:-}" ]; then
   echo "left out (run elsewhere): suites matching $SHARD_SKIP"
 fi
 
-# run NAME FILTER: one process of the test binary; its log, and its wall seconds.
+# run NAME FILTER: one process of the test binary; its log, its wall seconds and (with
+# /usr/bin/time) the CPU seconds of the process and its children (daemons, python, gpsd).
 run() {
-  local t0=$(date +%s.%N)
-  timeout --kill-after=10 "$limit" "$bin" --testing-library swift-testing --filter "$2" >"$logdir/$1.log" 2>&1
+  local t0=$(date +%s.%N) timer=()
+  [ -x /usr/bin/time ] && timer=(/usr/bin/time -f '%U %S' -o "$logdir/$1.cpu")
+  "${timer[@]}" timeout --kill-after=10 "$limit" "$bin" --testing-library swift-testing --filter "$2" >"$logdir/$1.log" 2>&1
   local rc=$?
-  awk -v a="$t0" -v b="$(date +%s.%N)" -v n="$1" 'BEGIN { printf "%.1f %s\n", b - a, n }' >"$logdir/$1.seconds"
+  local cpu=$(awk 'NF == 2 && $1 ~ /^[0-9.]+$/ { printf "%.1f", $1 + $2 }' "$logdir/$1.cpu" 2>/dev/null)
+  awk -v a="$t0" -v b="$(date +%s.%N)" -v n="$1" -v c="${cpu:-?}" 'BEGIN { printf "%.1f %s %s\n", b - a, n, c }' >"$logdir/$1.seconds"
   return $rc
 }
 export -f run
@@ -57,13 +66,13 @@ for target in WorkoutCoreTests WorkoutClientTests WorkoutDaemonTests; do
   [ ${#group[@]} -eq 0 ] || queue+=("$target $(filter "${group[@]}")")
 done
 units=$(printf '%s\n' "${suites[@]}" | grep -cE '^(WorkoutCoreTests|WorkoutClientTests|WorkoutDaemonTests)\.')
-while read -r s; do queue+=("$s ^${s//./\\.}/"); done < <(printf '%s\n' "${suites[@]}" | grep -Ev '^(WorkoutCoreTests|WorkoutClientTests|WorkoutDaemonTests)\.')
+while read -r s; do n=${s//\//.}; queue+=("$n ^${s//./\\.}/"); done < <(printf '%s\n' "${suites[@]}" | grep -Ev '^(WorkoutCoreTests|WorkoutClientTests|WorkoutDaemonTests)\.')
 mapfile -t queue < <(printf '%s\n' "${queue[@]}" | python3 -c '
 import sys
 seconds = {}
 for line in open(".ci/suite-seconds"):
     parts = line.split()
-    if len(parts) == 2 and not line.startswith("#"):
+    if len(parts) >= 2 and not line.startswith("#"):
         seconds[parts[1]] = float(parts[0])
 items = [l.rstrip("\n") for l in sys.stdin if l.strip()]
 for item in sorted(items, key=lambda i: (-seconds.get(i.split()[0], 30.0), i)):
@@ -74,8 +83,9 @@ status=0
 # xargs -P: a worker takes the next process as soon as it is free.
 printf '%s\n' "${queue[@]}" | xargs -d '\n' -n 1 -P "$shards" bash -c 'run "${1%% *}" "${1#* }"' _ || status=1
 
-echo "slowest (wall seconds, each in its own process):"
-cat "$logdir"/*.seconds | sort -rn | head -12 | awk '{printf "  %6.1f s  %s\n", $1, $2}'
+echo "slowest (wall seconds, each in its own process; CPU seconds of the process and its children):"
+cat "$logdir"/*.seconds | sort -rn | head -12 | awk '{printf "  %6.1f s  %-45s %s s CPU\n", $1, $2, $3}'
+awk '$3 ~ /^[0-9.]+$/ { c += $3 } END { printf "CPU: %.0f s in all the processes\n", c }' "$logdir"/*.seconds
 tests=0
 for log in "$logdir"/*.log; do
   grep -h 'SKIPPED' "$log" | sed "s/^/[$(basename "$log" .log)] /"

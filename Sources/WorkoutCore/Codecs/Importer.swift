@@ -300,10 +300,14 @@ public enum Importer {
         let sensorRecords = zip(track.sensors, sensorOutliers).filter { $0.0.time.isFinite && !$0.1 }.map(\.0).sorted { $0.time < $1.time }
         // Without a fix or a heart-rate reading, a device's distance alone (a pool swim's
         // lengths, an indoor run's foot pod) spans the track, else the file's stated span (a
-        // multisport leg with nothing recorded).
+        // multisport leg with nothing recorded). The workout ends at the last record of any
+        // kind: a reading after the last fix or heart rate would otherwise be left out (an
+        // indoor TCX whose last trackpoint, distance only, is stamped 1 ms past its lap's
+        // rounded end lost its last 4-8 m).
         guard let firstTime = fixTimes.min() ?? readings.first?.time ?? odometer.first?.time ?? sensorRecords.first?.time ?? track.startTime,
-              let lastTime = fixTimes.max() ?? readings.last?.time ?? odometer.last?.time ?? sensorRecords.last?.time ?? track.endTime
+              let latest = fixTimes.max() ?? readings.last?.time ?? odometer.last?.time ?? sensorRecords.last?.time ?? track.endTime
         else { throw .noPoints }
+        let lastTime = max(latest, odometer.last?.time ?? latest, sensorRecords.last?.time ?? latest, readings.last?.time ?? latest)
         let start = min(track.startTime.flatMap { $0.isFinite ? $0 : nil } ?? firstTime, firstTime)
         let end = max(track.endTime.flatMap { $0.isFinite ? $0 : nil } ?? lastTime, lastTime)
         // A file's activity with no position at all was done indoors (the option is the user's word).

@@ -88,6 +88,28 @@ import Testing
         #expect(abs(back.averagePower! - w.summary.averagePower!) < 2 && back.averageCadence == 88)
     }
 
+    /// Regression (a CI failure of BluetoothPowerTests): an indoor TCX whose lap ends at its
+    /// rounded TotalTimeSeconds (40.300 + 6.315) while its last trackpoint, distance only with no
+    /// heart rate, is stamped 1 ms later: the last reading and the lap's total were left out
+    /// after the last heart rate, and the ride read back 44.2 m of 48.42 m.
+    @Test func aLastTrackpointJustPastTheLapsEndStillCounts() throws {
+        func point(_ time: String, _ meters: String, bpm: Int?) -> String {
+            "<Trackpoint><Time>2026-11-26T16:43:\(time)Z</Time><DistanceMeters>\(meters)</DistanceMeters>"
+                + (bpm.map { "<HeartRateBpm><Value>\($0)</Value></HeartRateBpm>" } ?? "") + "</Trackpoint>"
+        }
+        let text = #"<?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">"#
+            + #"<Activities><Activity Sport="Biking"><Id>2026-11-26T16:43:40.300Z</Id><Lap StartTime="2026-11-26T16:43:40.300Z">"#
+            + "<TotalTimeSeconds>6.315</TotalTimeSeconds><DistanceMeters>48.42</DistanceMeters><Calories>0</Calories><Intensity>Active</Intensity>"
+            + "<TriggerMethod>Manual</TriggerMethod><Track>"
+            + point("41", "2.11", bpm: 94) + point("42", "10.53", bpm: 104) + point("43", "18.95", bpm: 114) + point("44", "27.37", bpm: 124)
+            + point("45", "35.78", bpm: 133) + point("46", "44.20", bpm: 143) + point("46.616", "48.41", bpm: nil)
+            + "</Track></Lap></Activity></Activities></TrainingCenterDatabase>"
+        let back = try Importer.workout(from: Importer.read(Array(text.utf8), fileName: "ride.tcx"), activity: nil, id: 8,
+                                        settings: MetricsSettings(), source: "imported:ride.tcx").summary
+        #expect(abs(back.distanceMeters - 48.42) < 0.01, "\(back.distanceMeters) m")
+        #expect(abs(back.elapsedSeconds - 6.316) < 0.01, "\(back.elapsedSeconds) s")
+    }
+
     @Test func outdoorRidePointsCarryTheSensorsInEveryFormat() throws {
         var r = WorkoutRecorder(id: WorkoutID(start: Self.t0, suffix: 4), activity: .cycling, startedAt: Self.t0)
         for i in 0..<60 {
