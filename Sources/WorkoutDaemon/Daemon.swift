@@ -32,17 +32,17 @@ public final class Daemon: @unchecked Sendable {
 
     enum ShutdownState { case running, draining(deadline: Double), done }
 
-    /// `clock`: the system's clocks; a test's `ManualClock` to drive time. `poller`: poll(2).
+    /// `clock`: the system's clocks; a test's `ManualClock` to drive time. `poller`: epoll_wait(2).
     /// `hookTrampoline`: the workoutd binary, to start hooks through (`HookTrampoline`).
     public init(config: Config, configPath: String, paths: Paths, environment: [String: String],
                 clock: any LoopClock = SystemClock(), poller: EventLoop.Poller? = nil, hookTrampoline: String? = nil) throws {
         var poller = poller
         if poller == nil, environment["WORKOUTD_TEST_HOOKS"] == "1", let flag = environment["WORKOUTD_TEST_FAIL_POLL"] {
-            // Test hook: when this file appears, poll(2) fails (ENOMEM) once; the file is removed,
-            // so the daemon that systemd restarts runs on.
-            poller = { fds, timeout in
+            // Test hook: when this file appears, epoll_wait(2) fails (ENOMEM) once; the file is
+            // removed, so the daemon that systemd restarts runs on.
+            poller = { epollFD, events, capacity, timeout in
                 if unlink(flag) == 0 { errno = ENOMEM; return -1 }
-                return Glibc.poll(&fds, nfds_t(fds.count), timeout)
+                return EventLoop.wait(epollFD, events, capacity, timeout)
             }
         }
         let loop = try poller.map { try EventLoop(clock: clock, poller: $0) } ?? EventLoop(clock: clock)

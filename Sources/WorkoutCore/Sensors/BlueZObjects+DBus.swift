@@ -29,4 +29,11 @@ extension BlueZObjects {
         guard body.count >= 2, body[0].string == interface else { return nil }
         return body[1].dictionary
     }
+
+    /// One changed property of a `PropertiesChanged(s, a{sv}, as)` body for `interface`:
+    /// `changedProperties(body, interface:)?[name]`, without building the dictionary.
+    public static func changedProperty(_ name: String, in body: [DBusValue], interface: String) -> DBusValue? {
+        guard body.count >= 2, body[0].string == interface else { return nil }
+        return body[1].dictionaryValue(forKey: name)
+    }
 }

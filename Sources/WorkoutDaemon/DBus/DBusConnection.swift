@@ -87,7 +87,8 @@ public final class DBusConnection {
         var handler: ReplyHandler
     }
     private var pending: [UInt32: Pending] = [:]
-    private var matches: [Int: (rule: DBusMatchRule, handler: (DBusMessage) -> Void)] = [:]
+    /// In the order they were added (signals go to handlers in that order).
+    private var matches: [(token: Int, rule: DBusMatchRule, handler: (DBusMessage) -> Void)] = []
     private var nextMatch = 1
     private var exported: [String: (DBusIncoming) -> DBusMethodResult] = [:]
 
@@ -161,12 +162,12 @@ public final class DBusConnection {
                          handler: @escaping (DBusMessage) -> Void) -> Int {
         let token = nextMatch
         nextMatch += 1
-        matches[token] = (rule, handler)
+        matches.append((token, rule, handler))
         callBus("AddMatch", [.string(rule.description)]) { [weak self] result in
             switch result {
             case .success: done?(.success(()))
             case .failure(let e):
-                self?.matches[token] = nil
+                self?.matches.removeAll { $0.token == token }
                 done?(.failure(e))
             }
         }
@@ -174,7 +175,8 @@ public final class DBusConnection {
     }
 
     public func removeMatch(_ token: Int) {
-        guard let m = matches.removeValue(forKey: token) else { return }
+        guard let i = matches.firstIndex(where: { $0.token == token }) else { return }
+        let m = matches.remove(at: i)
         guard !isClosed else { return }
         callBus("RemoveMatch", [.string(m.rule.description)]) { _ in }
     }
@@ -272,10 +274,12 @@ public final class DBusConnection {
     private func ready(_ revents: Int16) {
         if revents & Int16(POLLOUT) != 0 { flush() }
         guard !isClosed else { return }
-        if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readAvailable() }
+        if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readAvailable(untilEmpty: revents & Int16(POLLHUP | POLLERR) != 0) }
     }
 
-    private func readAvailable() {
+    /// Reads what the socket holds. `untilEmpty` (the peer hung up or the socket failed): on
+    /// to the end of stream or the error, which the connection then reports at once.
+    private func readAvailable(untilEmpty: Bool) {
         while !isClosed {
             let r = DBusSocket.receive(fd, into: &readBuffer, control: &controlBuffer)
             receivedFDs += r.fds
@@ -298,6 +302,11 @@ public final class DBusConnection {
                 return
             }
             consume(readBuffer[0..<r.count])
+            // A short read emptied the socket (a stream gives what it holds, up to a boundary
+            // where descriptors travel): the next read would only say EAGAIN. Anything left or
+            // arriving meanwhile makes the descriptor ready again (poll is level-triggered).
+            // A notification costs one recvmsg instead of two (BENCHMARKS.md, four sensors).
+            if !untilEmpty && r.count < readBuffer.count && r.fds.isEmpty { return }
         }
     }
 
@@ -418,7 +427,10 @@ public final class DBusConnection {
             }
         case .signal:
             closeAll(incoming.fds)
-            for (_, entry) in matches.sorted(by: { $0.key < $1.key }) where entry.rule.matches(m) {
+            // Tokens only grow, so the array is in token order already (no sort per signal).
+            // A handler may add or remove matches: the ones present when the signal came are
+            // offered it, as before (a copy of an array is not a copy of its storage).
+            for entry in matches where entry.rule.matches(m) {
                 entry.handler(m)
                 if isClosed { return }
             }
@@ -473,7 +485,7 @@ public final class DBusConnection {
         held = []
         let calls = pending
         pending = [:]
-        matches = [:]
+        matches = []
         for (_, p) in calls.sorted(by: { $0.key < $1.key }) {
             if let t = p.timer { loop.cancel(t) }
             if p.member != "Hello" { p.handler(.failure(reason)) }

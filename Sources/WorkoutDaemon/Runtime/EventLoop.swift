@@ -2,16 +2,30 @@ import Glibc
 import Synchronization
 import WorkoutCore
 
-/// The daemon's main loop: one thread, `poll(2)` over every socket, timers, and a queue other
+/// The daemon's main loop: one thread, `epoll(7)` over every socket, timers, and a queue other
 /// threads post closures to (woken through a self-pipe made with `pipe()`). Everything that
 /// touches the lifecycle runs here, so transitions are serialised without locks. A hung loop
 /// stops pinging the systemd watchdog, which is the point.
+///
+/// Watches behave as with `poll(2)` (level-triggered, the same event bits, handlers called with
+/// the events a poll would report): a descriptor stays registered with the kernel between
+/// wake-ups instead of being scanned at each (12 descriptors with four sensors; BENCHMARKS.md).
+/// epoll's trap, a registration that outlives its watch (a descriptor closed before `unwatch`
+/// while a duplicate of it lives on, or its number reused), is closed by rebuilding the set
+/// whenever the kernel's answer shows the set and the watches disagree. What epoll refuses
+/// and poll takes is served as poll would: a regular file is always ready, a closed
+/// descriptor reports POLLNVAL.
 public final class EventLoop: @unchecked Sendable {
     // @unchecked: all mutable state below is touched only on the loop thread, except `posted`
     // (a Mutex) and `wakeFD` (written atomically by write(2)).
     public typealias Token = Int
-    /// `poll(2)` itself, or a stand-in a test gives to make it fail.
-    public typealias Poller = (inout [pollfd], Int32) -> Int32
+    /// `epoll_wait(2)` itself (`EventLoop.wait`), or a stand-in a test gives to make it fail:
+    /// (epoll descriptor, event buffer, its capacity, timeout in ms) -> ready count or -1.
+    public typealias Poller = (Int32, UnsafeMutableRawPointer, Int32, Int32) -> Int32
+    /// The real `epoll_wait`.
+    public static func wait(_ epollFD: Int32, _ events: UnsafeMutableRawPointer, _ capacity: Int32, _ timeoutMs: Int32) -> Int32 {
+        Epoll.wait(epollFD, events, capacity, timeoutMs)
+    }
 
     private struct Watch {
         var fd: Int32
@@ -30,6 +44,22 @@ public final class EventLoop: @unchecked Sendable {
     public let clock: any LoopClock
     private let poller: Poller
     private var watches: [Token: Watch] = [:]
+    /// The epoll set; replaced by `rebuild()`.
+    private var epollFD: Int32
+    /// Each watched descriptor's tokens (a descriptor may be watched twice), in watch order.
+    private var tokensByFD: [Int32: [Token]] = [:]
+    /// The mask each descriptor has in the epoll set.
+    private var registered: [Int32: UInt32] = [:]
+    /// Descriptors epoll refused, served as poll would serve them (`Unpollable`).
+    private var unpollable: [Int32: Unpollable] = [:]
+    private enum Unpollable {
+        /// EPERM: a regular file or a directory, which poll reports always ready.
+        case alwaysReady
+        /// EBADF: not an open descriptor (POLLNVAL).
+        case invalid
+    }
+    private let events: UnsafeMutableRawPointer
+    private static let eventCapacity: Int32 = 64
     private var timers: [Timer] = []
     private var nextToken: Token = 1
     private var running = LoopState.running
@@ -37,12 +67,13 @@ public final class EventLoop: @unchecked Sendable {
     private let wakeFD: Int32
     private let wakeWriteFD: Int32
     private let posted = Mutex<[@Sendable () -> Void]>([])
-    /// Reused between iterations (the descriptors polled and the tokens they belong to).
-    private var fds: [pollfd] = [], tokens: [Token] = [], lazyFDs: [pollfd] = [], lazyTokens: [Token] = []
+    /// Reused between iterations: the coalesced watches polled for input, their tokens, and the
+    /// descriptors a wake-up found ready.
+    private var lazyFDs: [pollfd] = [], lazyTokens: [Token] = [], ready: [(fd: Int32, events: UInt32)] = []
 
     private enum LoopState { case running, stopping }
 
-    public init(clock: any LoopClock = SystemClock(), poller: @escaping Poller = { fds, timeout in poll(&fds, nfds_t(fds.count), timeout) }) throws {
+    public init(clock: any LoopClock = SystemClock(), poller: @escaping Poller = EventLoop.wait) throws {
         self.clock = clock
         self.poller = poller
         var p: [Int32] = [0, 0]
@@ -50,9 +81,17 @@ public final class EventLoop: @unchecked Sendable {
         for fd in p { setNonBlockingCloExec(fd) }
         wakeFD = p[0]
         wakeWriteFD = p[1]
+        epollFD = Epoll.create()
+        guard epollFD >= 0, Epoll.control(epollFD, Epoll.add, wakeFD, events: UInt32(POLLIN), data: UInt64(UInt32(bitPattern: wakeFD))) == 0 else {
+            let e = SystemError.last("epoll")
+            close(wakeFD); close(wakeWriteFD)
+            if epollFD >= 0 { close(epollFD) }
+            throw e
+        }
+        events = UnsafeMutableRawPointer.allocate(byteCount: Int(EventLoop.eventCapacity) * Epoll.eventSize, alignment: 8)
     }
 
-    deinit { close(wakeFD); close(wakeWriteFD) }
+    deinit { close(wakeFD); close(wakeWriteFD); close(epollFD); events.deallocate() }
 
     /// Seconds on the loop clock's monotonic clock: immune to the wall clock stepping.
     public func now() -> Double { clock.monotonic() }
@@ -64,13 +103,111 @@ public final class EventLoop: @unchecked Sendable {
                       _ onReady: @escaping (Int16) -> Void) -> Token {
         let t = nextToken; nextToken += 1
         watches[t] = Watch(fd: fd, events: events, mode: mode, onReady: onReady)
+        tokensByFD[fd, default: []].append(t)
+        register(fd)
         return t
     }
 
-    public func setEvents(_ token: Token, _ events: Int16) { watches[token]?.events = events }
-    public func setMode(_ token: Token, _ mode: WatchMode) { watches[token]?.mode = mode }
+    public func setEvents(_ token: Token, _ events: Int16) {
+        guard let w = watches[token], w.events != events else { return }
+        watches[token]?.events = events
+        register(w.fd)
+    }
+
+    public func setMode(_ token: Token, _ mode: WatchMode) {
+        guard let w = watches[token], w.mode != mode else { return }
+        watches[token]?.mode = mode
+        register(w.fd)
+    }
+
     public func mode(_ token: Token) -> WatchMode? { watches[token]?.mode }
-    public func unwatch(_ token: Token) { watches[token] = nil }
+
+    public func unwatch(_ token: Token) {
+        guard let w = watches.removeValue(forKey: token) else { return }
+        tokensByFD[w.fd]?.removeAll { $0 == token }
+        if tokensByFD[w.fd]?.isEmpty == true { tokensByFD[w.fd] = nil }
+        register(w.fd)
+    }
+
+    // MARK: - The epoll set
+
+    /// What the watches of `fd` ask of the kernel: an immediate watch's events, a coalesced
+    /// watch's hang-up only (its input is polled when the loop wakes anyway). Errors and
+    /// hang-ups are always reported.
+    private func wanted(_ fd: Int32) -> UInt32? {
+        guard let tokens = tokensByFD[fd] else { return nil }
+        var mask: UInt32 = 0
+        for t in tokens {
+            guard let w = watches[t] else { continue }
+            switch w.mode {
+            case .immediate: mask |= UInt32(UInt16(bitPattern: w.events))
+            case .coalesced: mask |= UInt32(UInt16(bitPattern: EventLoop.pollRDHUP))
+            }
+        }
+        return mask
+    }
+
+    /// Brings `fd`'s registration in line with its watches. An answer that shows the set does
+    /// not hold what we think (the descriptor was closed and its number reused, or closed while
+    /// a duplicate lives on) rebuilds the set.
+    private func register(_ fd: Int32) {
+        let mask = wanted(fd), current = registered[fd]
+        if mask == current && unpollable[fd] == nil { return }
+        guard let mask else {
+            unpollable[fd] = nil
+            guard current != nil else { return }
+            registered[fd] = nil
+            if Epoll.control(epollFD, Epoll.delete, fd, events: 0, data: 0) != 0 { rebuild() }
+            return
+        }
+        let op = current == nil ? Epoll.add : Epoll.modify
+        if Epoll.control(epollFD, op, fd, events: mask, data: UInt64(UInt32(bitPattern: fd))) == 0 {
+            registered[fd] = mask
+            unpollable[fd] = nil
+            return
+        }
+        let e = errno
+        if op == Epoll.add && e == EPERM { unpollable[fd] = .alwaysReady; return }
+        if op == Epoll.add && e == EBADF { unpollable[fd] = .invalid; return }
+        rebuild()
+    }
+
+    /// What the refused descriptors report now, as poll would: a regular file is ready for the
+    /// input or output an immediate watch asks; a closed descriptor reports POLLNVAL to any.
+    private func unpollableEvents(into out: inout [(fd: Int32, events: UInt32)]) {
+        for (fd, kind) in unpollable {
+            switch kind {
+            case .invalid: out.append((fd, UInt32(POLLNVAL)))
+            case .alwaysReady:
+                var asked: UInt32 = 0
+                for t in tokensByFD[fd] ?? [] {
+                    guard let w = watches[t] else { continue }
+                    switch w.mode {
+                    case .immediate: asked |= UInt32(UInt16(bitPattern: w.events)) & UInt32(POLLIN | POLLOUT)
+                    case .coalesced: break  // its input is polled for with the others
+                    }
+                }
+                if asked != 0 { out.append((fd, asked)) }
+            }
+        }
+    }
+
+    /// A fresh epoll set holding exactly the watches: drops any registration left behind.
+    private func rebuild() {
+        close(epollFD)
+        epollFD = Epoll.create()
+        registered = [:]
+        unpollable = [:]
+        _ = Epoll.control(epollFD, Epoll.add, wakeFD, events: UInt32(POLLIN), data: UInt64(UInt32(bitPattern: wakeFD)))
+        for fd in tokensByFD.keys.sorted() {
+            guard let mask = wanted(fd) else { continue }
+            if Epoll.control(epollFD, Epoll.add, fd, events: mask, data: UInt64(UInt32(bitPattern: fd))) == 0 {
+                registered[fd] = mask
+            } else {
+                unpollable[fd] = errno == EPERM ? .alwaysReady : .invalid
+            }
+        }
+    }
 
     /// Runs `body` once, `seconds` from now (monotonic).
     @discardableResult
@@ -142,35 +279,42 @@ public final class EventLoop: @unchecked Sendable {
 
     private func nextDue() -> Double? { timers.lazy.map(\.due).min() }
 
-    /// One wake-up: poll (at most `timeoutMs`), then coalesced input, ready watches, posted
-    /// closures and due timers, in that order.
+    /// One wake-up: epoll_wait (at most `timeoutMs`), then coalesced input, ready watches,
+    /// posted closures and due timers, in that order.
     private func turn(timeoutMs: Int32, onIteration: () -> Void = {}) throws(SystemError) {
-        fds.removeAll(keepingCapacity: true)
-        tokens.removeAll(keepingCapacity: true)
         lazyFDs.removeAll(keepingCapacity: true)
         lazyTokens.removeAll(keepingCapacity: true)
-        fds.append(pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0))
-        tokens.append(0)
         for (t, w) in watches {
             switch w.mode {
-            case .immediate:
-                fds.append(pollfd(fd: w.fd, events: w.events, revents: 0))
-                tokens.append(t)
+            case .immediate: break
             case .coalesced:
-                // Only a hang-up or an error wakes the loop for it (POLLHUP/POLLERR are
-                // always reported; POLLRDHUP covers a TCP peer's FIN).
-                fds.append(pollfd(fd: w.fd, events: EventLoop.pollRDHUP, revents: 0))
-                tokens.append(t)
+                // Only a hang-up or an error wakes the loop for it (the set holds POLLRDHUP,
+                // a TCP peer's FIN; POLLHUP/POLLERR are always reported).
                 lazyFDs.append(pollfd(fd: w.fd, events: w.events | EventLoop.pollRDHUP, revents: 0))
                 lazyTokens.append(t)
             }
         }
-        let n = poller(&fds, timeoutMs)
+        ready.removeAll(keepingCapacity: true)
+        if !unpollable.isEmpty { unpollableEvents(into: &ready) }
+        let n = poller(epollFD, events, EventLoop.eventCapacity, ready.isEmpty ? timeoutMs : 0)
         if n < 0 {
             let e = errno
             if e == EINTR { return }
-            throw SystemError("poll", code: e)
+            throw SystemError("epoll_wait", code: e)
         }
+        var woken = false, stale = false
+        for i in 0..<Int(n) {
+            let (mask, data) = Epoll.event(i, in: events)
+            let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: data))
+            if fd == wakeFD {
+                woken = true
+            } else if tokensByFD[fd] == nil {
+                stale = true  // a registration left behind by a descriptor closed before its unwatch
+            } else {
+                ready.append((fd, mask))
+            }
+        }
+        if stale { rebuild() }
         onIteration()
         // Coalesced input first, whatever woke the loop: every handler, timer and posted
         // closure below sees all of it that had arrived.
@@ -180,17 +324,21 @@ public final class EventLoop: @unchecked Sendable {
                 w.onReady(lazyFDs[k].revents)
             }
         }
-        if n > 0 {
-            if fds[0].revents != 0 {
-                var drain = [UInt8](repeating: 0, count: 256)
-                while read(wakeFD, &drain, 256) > 0 {}
-            }
-            for k in 1..<fds.count where fds[k].revents != 0 {
+        if woken {
+            var drain = [UInt8](repeating: 0, count: 256)
+            while read(wakeFD, &drain, 256) > 0 {}
+        }
+        for (fd, mask) in ready {
+            guard let tokens = tokensByFD[fd] else { continue }  // unwatched meanwhile
+            for t in tokens {
                 // A handler may have unwatched this token (or closed the fd) meanwhile;
                 // coalesced watches were served above (their hang-ups included).
-                guard let w = watches[tokens[k]], w.fd == fds[k].fd else { continue }
+                guard let w = watches[t], w.fd == fd else { continue }
                 switch w.mode {
-                case .immediate: w.onReady(fds[k].revents)
+                case .immediate:
+                    let always = UInt32(POLLERR | POLLHUP | POLLNVAL)
+                    let revents = mask & (UInt32(UInt16(bitPattern: w.events)) | always)
+                    if revents != 0 { w.onReady(Int16(truncatingIfNeeded: revents)) }
                 case .coalesced: continue
                 }
             }

@@ -282,7 +282,7 @@ final class BluetoothSensor {
             self.call(path, "org.bluez.GattCharacteristic1", "StartNotify", attempt: a) { _ in then() }
         }) { [weak self] m in
             guard let self, a == self.attempt,
-                  let value = BlueZObjects.changedProperties(m.body, interface: "org.bluez.GattCharacteristic1")?["Value"]?.byteArray else { return }
+                  let value = BlueZObjects.changedProperty("Value", in: m.body, interface: "org.bluez.GattCharacteristic1")?.byteArray else { return }
             self.measured(value, service)
         })
     }

@@ -80,4 +80,32 @@ import Testing
         #expect(changed?["Connected"]?.bool == false)
         #expect(BlueZObjects.changedProperties([.string("org.bluez.Battery1"), .properties([])], interface: "org.bluez.Device1") == nil)
     }
+
+    /// `changedProperty` (one property looked up without a dictionary, every notification) says
+    /// what `changedProperties(...)?[name]` says: other interfaces, missing, duplicated (the
+    /// later wins), non-string keys (no dictionary), a body that is no `a{sv}`.
+    @Test func oneChangedPropertyIsTheDictionarysEntry() {
+        let iface = "org.bluez.GattCharacteristic1"
+        let value = DBusValue.variant(.bytes([0x16, 90]))
+        let bodies: [[DBusValue]] = [
+            [.string(iface), .properties([("Value", .bytes([0x16, 90]))]), .strings([])],
+            [.string(iface), .properties([("Notifying", .boolean(true)), ("Value", .bytes([1])), ("Value", .bytes([2]))]), .strings([])],
+            [.string(iface), .properties([("Notifying", .boolean(true))]), .strings(["Value"])],
+            [.string("org.bluez.Device1"), .properties([("Value", .bytes([3]))]), .strings([])],
+            [.string(iface), .dictionary(key: .byte, value: .variant, [(.byte(1), value)]), .strings([])],
+            [.string(iface), .dictionary(key: .string, value: .variant, [(.string("Value"), value), (.byte(1), value)]), .strings([])],
+            [.string(iface), .strings(["Value"])],
+            [.string(iface), .variant(.properties([("Value", .bytes([4]))]))],
+            [.string(iface)],
+            [],
+        ]
+        for body in bodies {
+            for name in ["Value", "Notifying", "Other"] {
+                #expect(BlueZObjects.changedProperty(name, in: body, interface: iface) == BlueZObjects.changedProperties(body, interface: iface)?[name],
+                        "\(name) in \(body)")
+            }
+        }
+        #expect(BlueZObjects.changedProperty("Value", in: bodies[1], interface: iface)?.byteArray == [2])
+    }
 }
+

@@ -160,14 +160,61 @@ import Testing
     /// so the daemon exited 0 and `Restart=on-failure` never fired); EINTR is not a failure.
     @Test func aPollFailureEndsRunWithTheError() throws {
         var calls = 0
-        let loop = try EventLoop(clock: ManualClock()) { _, _ in
+        let loop = try EventLoop(clock: ManualClock()) { _, _, _, _ in
             calls += 1
             errno = calls < 3 ? EINTR : EBADF
             return -1
         }
         var iterations = 0
-        #expect(throws: SystemError("poll", code: EBADF)) { try loop.run { iterations += 1 } }
+        #expect(throws: SystemError("epoll_wait", code: EBADF)) { try loop.run { iterations += 1 } }
         #expect(calls == 3)
         #expect(iterations == 0)
+    }
+
+    // MARK: - epoll's differences from poll, closed
+
+    /// The trap of epoll: a registration belongs to the open file, not the number. A watched
+    /// descriptor whose number is taken over by another socket (dup2) while a duplicate keeps
+    /// the old one open leaves the old registration behind; the loop finds that out when the
+    /// watch goes (the kernel no longer knows the number's new file) and rebuilds its set, so
+    /// the old socket's input never reaches the new watch on that number nor spins the loop.
+    @Test func aNumberReusedWhileTheOldSocketLivesOnGetsOnlyItsOwnEvents() throws {
+        let loop = try EventLoop(clock: ManualClock())
+        let old = SocketPair(), new = SocketPair()
+        let keptOpen = dup(old.reader)
+        defer { close(keptOpen) }
+        let number = fcntl(old.reader, F_DUPFD_CLOEXEC, 0)  // our own number for the watched socket
+        defer { close(number) }
+        var oldCalls = 0, newCalls = 0
+        let t = loop.watch(number) { _ in oldCalls += 1 }
+        #expect(dup2(new.reader, number) == number)  // the number now names the new socket
+        loop.unwatch(t)
+        loop.watch(number) { _ in newCalls += 1 }
+        old.write("for the old socket\n")
+        for _ in 0..<3 { try loop.runReady() }
+        #expect(oldCalls == 0)
+        #expect(newCalls == 0, "the old socket's input reached the new watch")
+        new.write("x")
+        try loop.runReady()
+        #expect(newCalls == 1)
+    }
+
+    /// What epoll refuses, the loop serves as poll did: a regular file is always ready, and a
+    /// number that is no open descriptor reports POLLNVAL.
+    @Test func aRegularFileIsReadyAndAClosedNumberReportsInvalid() throws {
+        let loop = try EventLoop(clock: ManualClock())
+        var path = Array("/tmp/el.XXXXXX".utf8CString)
+        let file = mkstemp(&path)
+        #expect(file >= 0)
+        defer { close(file); unlink(path) }
+        var fileEvents: [Int16] = [], closedEvents: [Int16] = []
+        let t = loop.watch(file) { fileEvents.append($0) }
+        loop.watch(1_000_000 - 7) { closedEvents.append($0) }  // far above any descriptor in use
+        try loop.runReady()
+        #expect(fileEvents == [Int16(POLLIN)])
+        #expect(closedEvents == [Int16(POLLNVAL)])
+        loop.unwatch(t)
+        try loop.runReady()
+        #expect(fileEvents.count == 1)
     }
 }

@@ -16,7 +16,7 @@ final class InProcessDaemon {
     /// Every event the daemon logged since `start` (at any level), as the log file would show it.
     private(set) var logged: [LogfmtLine] = []
 
-    /// `poller`: poll(2) by default; a test may wrap it to count what wakes the loop.
+    /// `poller`: epoll_wait(2) by default; a test may wrap it to count what wakes the loop.
     /// `prepare`: runs on the fresh directories before the daemon starts (a journal left by a
     /// crash, copied in with `copyState(from:)`).
     init(config: String, clock: ManualClock, poller: EventLoop.Poller? = nil, prepare: (Paths) throws -> Void = { _ in }) throws {

@@ -242,14 +242,11 @@ extension DBusMessage {
         let bodyLength = Int(try r.read32())
         m.serial = try r.read32()
         guard m.serial != 0 else { throw .zeroSerial }
-        // The header's fields, `a(yv)`. Not a static: a global holding an indirect enum keeps
-        // its box behind a tagged pointer, which LeakSanitizer cannot follow (the dbus fuzz
-        // target reported the once-made box as a 24-byte leak).
-        let fieldsValue = try r.read(.array(.structure([.byte, .variant])))
+        // The header's fields, `a(yv)`, read as pairs (no value tree: BENCHMARKS.md, four sensors).
+        let fields = try r.readHeaderFields()
         var sig = ""
         var seen: UInt16 = 0  // bit n: field n was there (a Set allocated per message)
-        for case .structure(let pair) in fieldsValue.elements ?? [] {
-            guard case .byte(let code) = pair[0], case .variant(let v) = pair[1] else { continue }
+        for (code, v) in fields {
             // Unknown fields must be ignored (the specification's rule for extensions).
             guard let field = DBusHeaderField(rawValue: code) else { continue }
             guard v.type == field.type else { throw .headerFieldType(code: code, signature: v.type.signature) }

@@ -160,6 +160,40 @@ public struct DBusReader {
         }
     }
 
+    /// The header's fields, `a(yv)`, as (code, the variant's value) pairs: what
+    /// `read(.array(.structure([.byte, .variant])))` reads, with the same checks and errors,
+    /// without a structure array and a variant box per field (every message has four to six).
+    public mutating func readHeaderFields() throws(DBusCodecError) -> [(code: UInt8, value: DBusValue)] {
+        let length = Int(try read32())
+        guard length <= DBusWriter.maximumArrayLength else { throw .arrayTooLong(length, limit: DBusWriter.maximumArrayLength) }
+        try align(8)
+        try need(length)
+        let end = offset + length
+        try enter()
+        defer { depth -= 1 }
+        var fields: [(code: UInt8, value: DBusValue)] = []
+        fields.reserveCapacity(8)
+        let outer = limit
+        limit = end
+        defer { limit = outer }
+        while offset < end {
+            let before = offset
+            do {
+                try align(8)
+                try enter()
+                defer { depth -= 1 }
+                let code = try readByte()
+                let inner = try DBusType.parseSingle(try readSignatureText())
+                try enter()
+                defer { depth -= 1 }
+                fields.append((code, try read(inner)))
+            } catch .truncated {
+                throw .arrayLengthMismatch(offset: before)
+            }
+        }
+        return fields
+    }
+
     private mutating func enter() throws(DBusCodecError) {
         depth += 1
         guard depth <= DBusType.maximumTotalDepth else { throw .nestingTooDeep(limit: DBusType.maximumTotalDepth) }

@@ -144,4 +144,17 @@ extension DBusValue {
         }
         return out
     }
+
+    /// `dictionary?[key]` without building the dictionary (a sensor's every notification looks
+    /// up one property): nil when this is no such dictionary or has no `key`; later
+    /// duplicates win.
+    public func dictionaryValue(forKey key: String) -> DBusValue? {
+        guard case .array(.dictEntry, let items) = unwrapped else { return nil }
+        var found: DBusValue?
+        for case .dictEntry(let k, let v) in items {
+            guard let name = k.string else { return nil }
+            if name == key { found = v }
+        }
+        return found
+    }
 }

@@ -155,4 +155,47 @@ import Testing
         #expect(e.replySerial == 7 && e.destination == ":1.42")
         #expect("\(Self.examples[1])".contains("org.freedesktop.login1.Manager.Inhibit"))
     }
+
+    /// `readHeaderFields` (the header read without a value tree) reads what the general reader
+    /// reads as `a(yv)`, with the same error, for every example in both byte orders, cut at
+    /// every length and with every byte of the fields changed to 0, 1, 0x80 and 0xFF.
+    @Test(arguments: DBusEndianness.allCases)
+    func headerFieldsReadLikeTheGeneralReader(_ e: DBusEndianness) throws {
+        func general(_ b: [UInt8], limit: Int) -> Result<[String], DBusCodecError> {
+            var r = DBusReader(bytes: b, offset: 12, limit: limit, endianness: e)
+            do throws(DBusCodecError) {
+                let v = try r.read(.array(.structure([.byte, .variant])))
+                return .success((v.elements ?? []).map { f in
+                    guard case .structure(let p) = f, case .byte(let c) = p[0], case .variant(let inner) = p[1] else { return "?" }
+                    return "\(c)=\(inner) @\(r.offset)"
+                })
+            } catch { return .failure(error) }
+        }
+        func direct(_ b: [UInt8], limit: Int) -> Result<[String], DBusCodecError> {
+            var r = DBusReader(bytes: b, offset: 12, limit: limit, endianness: e)
+            do throws(DBusCodecError) {
+                let fields = try r.readHeaderFields()
+                return .success(fields.map { "\($0.code)=\($0.value) @\(r.offset)" })
+            } catch { return .failure(error) }
+        }
+        var cases = 0
+        for m in Self.examples {
+            let good = try m.encoded(serial: 5, endianness: e)
+            #expect(direct(good, limit: good.count) == general(good, limit: good.count))
+            #expect(try direct(good, limit: good.count).get().count >= 3)
+            for n in 12..<good.count {
+                #expect(direct(good, limit: n) == general(good, limit: n), "cut at \(n)")
+                cases += 1
+            }
+            let fieldsEnd = min(good.count, 16 + Int(good[12]) + Int(good[13]) << 8)
+            for at in 12..<fieldsEnd {
+                for v: UInt8 in [0, 1, 0x80, 0xFF] {
+                    var b = good; b[at] = v
+                    #expect(direct(b, limit: b.count) == general(b, limit: b.count), "byte \(at) = \(v)")
+                    cases += 1
+                }
+            }
+        }
+        #expect(cases > 1000)
+    }
 }
