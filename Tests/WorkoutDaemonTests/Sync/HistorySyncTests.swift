@@ -253,9 +253,12 @@ import WorkoutCore
     @Test func stoppingAtOnceStillTakesTheOldIndexOver() throws {
         let rig = try Rig()
         var lines = ""
-        for k in 0..<100 {
+        for k in 0..<1000 {  // files written as a sync engine leaves them (no fsync: fast)
             let w = Rig.workout(1_795_340_000 + Double(k) * 3600)
-            try rig.store.save(w)
+            let f = fopen(rig.paths.workoutsDir + "/" + HistoryFileName.of(w.id), "w")
+            let bytes = WorkoutFile.encode(w)
+            _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
+            fclose(f)
             var compact = w.summary
             compact.splits = []; compact.laps = []
             lines += #"{"put":"# + compact.json().serialized() + "}\n"
@@ -263,13 +266,13 @@ import WorkoutCore
         try AtomicFile.write(Array(lines.utf8), to: rig.paths.legacyIndexFile)
         unlink(rig.paths.indexFile)
         let restarted = try HistoryStore(paths: rig.paths, machine: MachineTag(rawValue: "here00")!)
-        #expect(restarted.count == 100)
+        #expect(restarted.count == 1000)
         let sync = HistorySync(loop: rig.loop, store: restarted) { _ in }
         sync.start()
         sync.stop()  // before the queue got far: a stop right after the start
         #expect(access(rig.paths.legacyIndexFile, F_OK) != 0, "the old index is gone")
         let again = try HistoryStore(paths: rig.paths, machine: MachineTag(rawValue: "here00")!)
-        #expect(again.count == 100)
+        #expect(again.count == 1000)
         #expect(again.indexLines.withLock { !$0.rewrite }, "the next start has nothing to take over or stamp")
         #expect(again.changes(in: HistorySync.scan(rig.paths.workoutsDir) ?? [:]).read.isEmpty, "and reads no file at its first look")
         sync.drain()
