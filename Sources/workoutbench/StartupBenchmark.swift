@@ -1,5 +1,6 @@
 import Glibc
 import WorkoutCore
+import WorkoutDaemon
 
 /// `workoutbench startup [WORKOUTS] [RUNS] [legacy]`: a data dir with WORKOUTS saved workouts
 /// (their files in the history folder, and this machine's `index.jsonl` in the state directory,
@@ -30,10 +31,7 @@ enum StartupBenchmark {
                 compact.laps = []
                 index += Array((JSON.object(JSONObject([("put", compact.json())])).serialized() + "\n").utf8)
             } else {
-                var st = stat()
-                guard stat(workouts + "/" + file, &st) == 0 else { BenchSupport.fail("stat \(file)") }
-                let stamp = FileStamp(inode: UInt64(st.st_ino), size: Int64(st.st_size), modifiedSeconds: Int64(st.st_mtim.tv_sec),
-                                      modifiedNanoseconds: Int64(st.st_mtim.tv_nsec))
+                guard let stamp = HistoryStore.stamp(workouts + "/" + file) else { BenchSupport.fail("stat \(file)") }
                 index += Array(IndexRecord.line(put: WorkoutVersion(file: file, summary: w.summary, revision: nil, imported: false, stamp: stamp)).utf8)
             }
         }

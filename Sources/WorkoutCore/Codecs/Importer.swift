@@ -304,10 +304,10 @@ public enum Importer {
         // kind: a reading after the last fix or heart rate would otherwise be left out (an
         // indoor TCX whose last trackpoint, distance only, is stamped 1 ms past its lap's
         // rounded end lost its last 4-8 m).
+        let lastOfEach = [fixTimes.max(), readings.last?.time, odometer.last?.time, sensorRecords.last?.time].compactMap { $0 }
         guard let firstTime = fixTimes.min() ?? readings.first?.time ?? odometer.first?.time ?? sensorRecords.first?.time ?? track.startTime,
-              let latest = fixTimes.max() ?? readings.last?.time ?? odometer.last?.time ?? sensorRecords.last?.time ?? track.endTime
+              let lastTime = lastOfEach.max() ?? track.endTime
         else { throw .noPoints }
-        let lastTime = max(latest, odometer.last?.time ?? latest, sensorRecords.last?.time ?? latest, readings.last?.time ?? latest)
         let start = min(track.startTime.flatMap { $0.isFinite ? $0 : nil } ?? firstTime, firstTime)
         let end = max(track.endTime.flatMap { $0.isFinite ? $0 : nil } ?? lastTime, lastTime)
         // A file's activity with no position at all was done indoors (the option is the user's word).

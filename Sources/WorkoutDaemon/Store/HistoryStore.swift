@@ -152,7 +152,7 @@ public final class HistoryStore: Sendable {
     }
 
     /// The stamp of the file at `path` (nil: gone, or not a regular file).
-    static func stamp(_ path: String) -> FileStamp? {
+    public static func stamp(_ path: String) -> FileStamp? {
         var st = stat()
         guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
         return stamp(st)
