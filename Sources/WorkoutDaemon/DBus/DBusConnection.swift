@@ -94,13 +94,15 @@ public final class DBusConnection {
 
     /// Connects and starts the handshake; `onReady` (set right after, before the loop runs
     /// again) reports Hello's answer. Throws only when the socket cannot be connected.
-    public init(address: DBusAddress, loop: EventLoop, uid: UInt32 = getuid()) throws(DBusError) {
+    /// `mode`: how the connection's socket wakes the loop (`.immediateAlone` for a sensor's
+    /// connection, whose notifications come many times a second).
+    public init(address: DBusAddress, loop: EventLoop, uid: UInt32 = getuid(), mode: WatchMode = .immediate) throws(DBusError) {
         self.loop = loop
         self.address = address
         fd = try DBusSocket.connect(address)
         phase = .authenticating(DBusAuthentication())
         sendQueue.append(Outgoing(bytes: DBusAuthentication.opening(uid: uid), fds: []))
-        watchToken = loop.watch(fd, events: Int16(POLLIN | POLLOUT)) { [weak self] revents in self?.ready(revents) }
+        watchToken = loop.watch(fd, events: Int16(POLLIN | POLLOUT), mode: mode) { [weak self] revents in self?.ready(revents) }
     }
 
     deinit {
