@@ -64,6 +64,8 @@ public final class DBusConnection {
     private var nextSerial: UInt32 = 1
     private var authLine: [UInt8] = []
     private var framer = DBusMessageFramer(maximumMessageLength: DBusConnection.maximumIncomingMessage)
+    /// The last header read: a sensor's notifications repeat it (`DBusHeaderCache`).
+    private var headerCache = DBusHeaderCache()
     private var receivedFDs: [Int32] = []
     private var readBuffer = [UInt8](repeating: 0, count: 1 << 16)
     private var controlBuffer = [UInt8](repeating: 0, count: DBusSocket.controlSpace(fds: DBusSocket.maximumFDsPerRead))
@@ -356,7 +358,7 @@ public final class DBusConnection {
                 return
             }
             let message: DBusMessage
-            do { message = try DBusMessage.decode(frame) } catch {
+            do { message = try DBusMessage.decode(frame, headerCache: &headerCache) } catch {
                 if case .unknownMessageType = error { continue }  // the specification: ignore
                 shutdown(.malformed(error), notify: true)
                 return
