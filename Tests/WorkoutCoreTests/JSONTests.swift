@@ -22,6 +22,34 @@ import Testing
         #expect(o.keys == ["ab"])
     }
 
+    /// Duplicates are found by key hash, then text: a spelling with escapes is the same name,
+    /// the last value wins at the first one's place, nested objects keep their own names, and
+    /// a large object (the index's summaries have ~50 members) finds a duplicate at its end.
+    @Test func duplicateKeysAreOneMemberWhateverTheirSpelling() throws {
+        let j = try JSON.parse(#"{"a":1,"\u0061":2,"b":{"a":3,"a":4,"ab":5},"a":6}"#)
+        #expect(j.objectValue?.keys == ["a", "b"])
+        #expect(j["a"]?.intValue == 6)
+        #expect(j["b"]?.objectValue?.keys == ["a", "ab"])
+        #expect(j["b"]?["a"]?.intValue == 4)
+        let members = (0..<60).map { #""k\#($0)":\#($0)"# }
+        let big = try JSON.parse("{" + (members + [#""k7":"x""#, #""k59":null"#]).joined(separator: ",") + "}")
+        #expect(big.objectValue?.keys == (0..<60).map { "k\($0)" })
+        #expect(big["k7"]?.stringValue == "x")
+        #expect(big["k59"]?.isNull == true)
+        #expect(big["k58"]?.intValue == 58)
+    }
+
+    /// `JSONObject.Reader` answers what the subscript answers, in any order of asking.
+    @Test func aReaderFindsWhatTheSubscriptFinds() throws {
+        let o = try #require(try JSON.parse("{" + (0..<50).map { #""m\#($0)":\#($0)"# }.joined(separator: ",") + "}").objectValue)
+        let names = (0..<50).map { "m\($0)" } + ["missing", "m"]
+        var rng = SystemRandomNumberGenerator()
+        for order in [names, names.reversed(), names.shuffled(using: &rng), names.filter { $0.hasSuffix("3") } + names] {
+            var r = JSONObject.Reader(o)
+            for name in order { #expect(r[name] == o[name], "\(name)") }
+        }
+    }
+
     @Test func roundTripsNestedValues() throws {
         let text = #"{"a":1,"b":[true,false,null,"x\n\"y\u00e9"],"c":{"d":-1.25e2,"e":0.5}}"#
         let v = try JSON.parse(text)

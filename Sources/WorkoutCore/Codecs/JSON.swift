@@ -44,6 +44,41 @@ public struct JSONObject: Sendable, Equatable {
         a.utf8.count == b.utf8.count && a == b
     }
 
+    /// Appends a member the caller knows is new (the parser, after its own duplicate check).
+    mutating func appendNew(_ key: String, _ value: JSON) { pairs.append((key: key, value: value)) }
+
+    /// Replaces the value of the member at `index` (a duplicate key in parsed text: the last wins).
+    mutating func replaceValue(at index: Int, with value: JSON) { pairs[index].value = value }
+
+    /// Reads members in the order they were written: each lookup starts at the member after
+    /// the one found last and wraps around, so a reader that asks in the writer's order finds
+    /// each member at the first comparison, and one that skips a member pays one comparison
+    /// more. Start-up reads a summary of ~50 members from each index line: with the plain
+    /// subscript each lookup searched from the first member (O(members^2) a line; 10,000
+    /// lines: BENCHMARKS.md).
+    public struct Reader {
+        public let object: JSONObject
+        private var next = 0
+
+        public init(_ object: JSONObject) { self.object = object }
+
+        public subscript(key: String) -> JSON? {
+            mutating get {
+                let n = object.pairs.count
+                var i = next
+                for _ in 0..<n {
+                    if i == n { i = 0 }
+                    if JSONObject.sameKey(object.pairs[i].key, key) {
+                        next = i + 1
+                        return object.pairs[i].value
+                    }
+                    i += 1
+                }
+                return nil
+            }
+        }
+    }
+
     public static func == (a: JSONObject, b: JSONObject) -> Bool {
         guard a.pairs.count == b.pairs.count else { return false }
         for p in a.pairs where b[p.key] != p.value { return false }
@@ -168,27 +203,62 @@ struct JSONParser {
         i += n
     }
 
+    /// Hashes of the keys of the objects being parsed (a stack: each object's run starts at the
+    /// count it found), so a duplicate key is looked for by comparing integers, and only a hash
+    /// that matches compares the strings. Comparing each new key with every earlier one as
+    /// strings made an object of n members cost n^2/2 string comparisons.
+    var keyHashes: [UInt64] = []
+
     mutating func object(depth: Int) throws -> JSON {
         i += 1
         var obj = JSONObject()
         skipSpace()
         if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object(obj) }
+        let base = keyHashes.count
+        defer { keyHashes.removeSubrange(base...) }
         while true {
             skipSpace()
             guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+            let keyStart = i + 1
             let key = try string()
+            // Without escapes the key's bytes are the text's (an escape always writes fewer bytes).
+            let hash = key.utf8.count == i - 1 - keyStart
+                ? JSONParser.hash(UnsafeBufferPointer(rebasing: b[keyStart..<(i - 1)]))
+                : JSONParser.hash(key)
             skipSpace()
             guard i < b.count, b[i] == UInt8(ascii: ":") else { throw fail("expected ':' after key") }
             i += 1
             skipSpace()
             let v = try value(depth: depth + 1)
-            obj[key] = v
+            var duplicate: Int?
+            for k in base..<keyHashes.count where keyHashes[k] == hash && JSONObject.sameKey(obj.pairs[k - base].key, key) {
+                duplicate = k - base
+                break
+            }
+            if let d = duplicate {
+                obj.replaceValue(at: d, with: v)
+            } else {
+                obj.appendNew(key, v)
+                keyHashes.append(hash)
+            }
             skipSpace()
             guard i < b.count else { throw fail("unexpected end of input in object") }
             if b[i] == UInt8(ascii: ",") { i += 1; continue }
             if b[i] == UInt8(ascii: "}") { i += 1; return .object(obj) }
             throw fail("expected ',' or '}' in object")
         }
+    }
+
+    /// FNV-1a of a key's UTF-8 bytes.
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for c in bytes { h = (h ^ UInt64(c)) &* 0x100_0000_01b3 }
+        return h
+    }
+
+    static func hash(_ key: String) -> UInt64 {
+        var k = key
+        return k.withUTF8 { hash($0) }
     }
 
     mutating func array(depth: Int) throws -> JSON {

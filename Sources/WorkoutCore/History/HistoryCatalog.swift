@@ -29,6 +29,11 @@ public struct HistoryCatalog: Sendable {
     /// A catalog of `versions` (an index read at start-up), in any order: each workout is
     /// settled once, after all its versions are in.
     public init(_ versions: some Sequence<WorkoutVersion>) {
+        let n = versions.underestimatedCount  // an index's versions: reserved, not grown 14 times
+        self.versions.reserveCapacity(n)
+        filesByID.reserveCapacity(n)
+        shownFile.reserveCapacity(n)
+        listed.reserveCapacity(n)
         for v in versions {
             if let old = self.versions.updateValue(v, forKey: v.file) {
                 if old.id != v.id { filesByID[old.id]?.removeAll { $0 == v.file } } else { continue }

@@ -14,6 +14,11 @@ public struct SavedSummaries: Sendable {
     }
 
     public var count: Int { byID.count }
+
+    public mutating func reserveCapacity(_ n: Int) {
+        byID.reserveCapacity(n)
+        byStart.reserveCapacity(n)
+    }
     public var values: Dictionary<WorkoutID, WorkoutSummary>.Values { byID.values }
 
     public subscript(id: WorkoutID) -> WorkoutSummary? {

@@ -170,7 +170,10 @@ extension WorkoutSummary {
     }
 
     /// Reads a summary written by `json()`; nil names nothing, so callers say which file failed.
-    public init?(json j: JSON) {
+    public init?(json: JSON) {
+        // In the writer's order: each lookup finds its member at once (JSONObject.Reader).
+        guard let o = json.objectValue else { return nil }
+        var j = JSONObject.Reader(o)
         guard let idText = j["id"]?.stringValue, let id = WorkoutID(rawValue: idText),
               let a = j["activity"]?.stringValue, let activity = ActivityType(rawValue: a),
               let s = j["startedAt"]?.stringValue, let started = ISO8601.parse(s) else { return nil }
@@ -227,9 +230,10 @@ extension WorkoutSummary {
         cadence = j["cadence"]?.intValue
         signalLostSeconds = j["signalLostSeconds"]?.doubleValue ?? 0
         warnings = (j["warnings"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let unit = j["splitUnit"]?.stringValue.flatMap(SplitUnit.init(rawValue:))
         splits = (j["splits"]?.arrayValue ?? []).compactMap(LapSummary.init(json:))
         // Files saved before `splitUnit`: the first full split's length says which.
-        splitUnit = j["splitUnit"]?.stringValue.flatMap(SplitUnit.init(rawValue:))
+        splitUnit = unit
             ?? (splits.first.map { abs($0.distanceMeters - SplitUnit.mile.meters) < 1 && $0.trigger == .distance } == true ? .mile : .kilometer)
         laps = (j["laps"]?.arrayValue ?? []).compactMap(LapSummary.init(json:))
         bestEfforts = (j["bestEfforts"]?.arrayValue ?? []).compactMap { e in
@@ -275,7 +279,9 @@ extension LapSummary {
         w.raw("}")
     }
 
-    public init?(json j: JSON) {
+    public init?(json: JSON) {
+        guard let o = json.objectValue else { return nil }
+        var j = JSONObject.Reader(o)  // in the writer's order
         guard let index = j["index"]?.intValue, let trig = j["trigger"]?.stringValue, let trigger = LapTrigger(rawValue: trig),
               let st = j["startTime"]?.stringValue.flatMap({ ISO8601.parse($0) }),
               let et = j["endTime"]?.stringValue.flatMap({ ISO8601.parse($0) }) else { return nil }
