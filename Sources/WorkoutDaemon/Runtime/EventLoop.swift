@@ -317,9 +317,10 @@ public final class EventLoop: @unchecked Sendable {
         }
         if stale { rebuild() }
         onIteration()
-        // Coalesced input first, whatever woke the loop: every handler, timer and posted
-        // closure below sees all of it that had arrived. Only a wake-up for `immediateAlone`
-        // watches alone leaves it, unless a posted closure or a timer comes in the same turn.
+        // Coalesced input first, whatever woke the loop (a timeout too): every handler, timer
+        // and posted closure below sees all of it that had arrived. Only a wake-up for
+        // `immediateAlone` watches alone leaves it, unless a posted closure or a timer comes
+        // in the same turn.
         var coalescedServed = false
         func serveCoalesced() {
             guard !coalescedServed else { return }
@@ -330,7 +331,7 @@ public final class EventLoop: @unchecked Sendable {
                 w.onReady(lazyFDs[k].revents)
             }
         }
-        if woken || servesCoalesced(ready) { serveCoalesced() }
+        if woken || ready.isEmpty || servesCoalesced(ready) { serveCoalesced() }
         if woken {
             var drain = [UInt8](repeating: 0, count: 256)
             while read(wakeFD, &drain, 256) > 0 {}
@@ -360,7 +361,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Whether a wake-up for these ready descriptors serves coalesced input: yes unless every
     /// one of them is watched only `immediateAlone` (a hang-up of a coalesced watch, a
-    /// control client, a refused descriptor all serve it).
+    /// control client, a refused descriptor all serve it; so does a turn with none ready).
     private func servesCoalesced(_ ready: [(fd: Int32, events: UInt32)]) -> Bool {
         for (fd, _) in ready {
             for t in tokensByFD[fd] ?? [] {

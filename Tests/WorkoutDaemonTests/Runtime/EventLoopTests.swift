@@ -79,6 +79,20 @@ import Testing
         #expect(log.wakeUps == 2)
     }
 
+    /// A turn that finds nothing ready (a timeout; `runReady` in a test on a driven clock) still
+    /// reads the coalesced input: only a sensor's wake-up leaves it (regression: the in-process
+    /// daemon's fixes, sent between `advance` calls, were read a second late and
+    /// `DaemonTimeTests.wallClockStepsDuringAWorkoutChangeNoDuration` measured 12.7 s for 12).
+    @Test func aTurnWithNothingReadyStillReadsCoalescedInput() throws {
+        let loop = try EventLoop()
+        let feed = SocketPair()
+        let log = LoopLog()
+        feed.write("fix\n")
+        loop.watch(feed.reader, mode: .coalesced) { _ in log.entries.append("read " + feed.readAvailable()) }
+        try loop.runReady()
+        #expect(log.entries == ["read fix\n"])
+    }
+
     /// The same wake-up with a control request or a posted closure in it reads the feed first,
     /// as always.
     @Test func aloneInputBesideARequestOrAPostedClosureStillSeesTheFeedFirst() throws {
