@@ -6,7 +6,7 @@ import Testing
 /// workout reads the strap, survives a drop (reconnect with backoff, subscribe again), keeps the
 /// drop and a no-contact stretch as gaps, and its figures equal those computed from what the
 /// stand-in logged it sent.
-@Suite(.serialized, .enabled(if: DBusPeers.usable, "needs ../shared/tools/dbus-peers, dbus-daemon, python3-dbus, python3-gi"))
+@Suite(.serialized, .offPool, .enabled(if: DBusPeers.usable, "needs ../shared/tools/dbus-peers, dbus-daemon, python3-dbus, python3-gi"))
 struct BluetoothHeartRateTests {
     static let zones = [110, 130, 150, 170, 185]
     static func zone(_ bpm: Int) -> Int { zones.filter { bpm >= $0 }.count }

@@ -9,7 +9,7 @@ import WorkoutCore
 /// write(2) of what it journaled), at most one second of sent fixes is lost, a kill around a
 /// `stop` completes the save after the restart, and every saved file decodes. The in-process
 /// restore paths (torn tails, set-aside journals) are unit-tested with the journal itself.
-@Suite(.serialized) struct CrashRestoreTests {
+@Suite(.serialized, .offPool) struct CrashRestoreTests {
     /// The fix records in the journal on disk (what a restart can restore).
     static func journalFixTimes(_ d: DaemonHarness) -> [Double] {
         guard let text = try? String(contentsOfFile: d.stateDir + "/current.journal", encoding: .utf8) else { return [] }

@@ -6,7 +6,7 @@ import WorkoutCore
 /// answer) and the daemon's clock a day behind, a receiver with true time dates the workout,
 /// and status and the log say so; synchronized, the system clock dates it. Durations and
 /// distance are the same either way.
-@Suite(.serialized) struct DateSourceClockTests {
+@Suite(.serialized, .offPool) struct DateSourceClockTests {
     static let day = 86_400.0
 
     /// A 3 s walk at 3 m/s (5 fixes a second with true times) on a daemon whose clock is a day

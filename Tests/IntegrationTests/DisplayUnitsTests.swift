@@ -4,7 +4,7 @@ import Testing
 /// What a person reads follows config `units` (JSON stays SI), `stop` and `show` name the
 /// personal bests a workout set, and power and cadence from files are shown: through the real
 /// daemon and workoutctl.
-@Suite(.serialized) struct DisplayUnitsTests {
+@Suite(.serialized, .offPool) struct DisplayUnitsTests {
     /// A straight run east from 48.1 N 11.5 E at `speed` m/s, one point a second.
     static func gpx(start: String, seconds: Int, speed: Double) -> String {
         let f = ISO8601DateFormatter()

@@ -6,7 +6,7 @@ import WorkoutClient
 /// Issue 27 item 7: an export into a pipe nobody reads must not hold the bulk worker. Before the
 /// fix the worker waited on the reader (30 s per stalled chunk), so six such exports held an
 /// unrelated import 28-97 s.
-@Suite struct ExportPipeTests {
+@Suite(.offPool) struct ExportPipeTests {
     struct Outcome: Sendable {
         var otherExportSeconds = -1.0
         var otherExportOK = false

@@ -5,7 +5,7 @@ import Testing
 /// shared schemas and reads back in gpsbabel and gpxpy with the same points (the recorded track:
 /// accepted and stationary fixes, issue 18) and distance (TCX DistanceMeters; the GPX path where
 /// no stationary fix lengthens it).
-@Suite(.serialized, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared, xmllint, gpsbabel, python3 gpxpy"))
+@Suite(.serialized, .offPool, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared, xmllint, gpsbabel, python3 gpxpy"))
 struct ExportTests {
     static var inputs: [String] {
         let data = DaemonHarness.sharedRoot.appendingPathComponent("data")

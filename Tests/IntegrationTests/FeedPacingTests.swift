@@ -4,7 +4,7 @@ import Testing
 /// A light GPS feed is read when the daemon wakes anyway, not once per fix (the CPU budget of
 /// issue 9), and nothing a user sees lags behind it: a reply counts every fix sent before the
 /// request.
-@Suite(.serialized) struct FeedPacingTests {
+@Suite(.serialized, .offPool) struct FeedPacingTests {
     /// Voluntary context switches of the daemon's loop thread (its main thread): one per sleep
     /// in poll, fdatasync or a blocking write. A count, not a time.
     static func loopSwitches(_ pid: Int32) -> Int? {

@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 15, item 10, through the daemon: two feeds 12 m apart were merged into one track (a
 /// 40 m ride came out 160-190 m). One source feeds the workout; the other is counted in status.
-@Suite(.serialized) struct FeedSourceTests {
+@Suite(.serialized, .offPool) struct FeedSourceTests {
     static func line(_ t: Double, north: Double) -> String {
         let lat = 48.1 + north / 111_320
         return #"{"class":"FIX","time":"\#(FixFeeder.iso(t))","lat":\#(String(format: "%.8f", lat)),"lon":11.5,"mode":3,"eph":3}"# + "\n"

@@ -4,7 +4,7 @@ import Testing
 
 /// #18: with two sources failing in turn, `gps.problem` was logged on every retry (18 lines in
 /// 90 s). Each problem is logged once; reminders come no sooner than a minute later.
-@Suite(.serialized) struct GPSProblemLogTests {
+@Suite(.serialized, .offPool) struct GPSProblemLogTests {
     /// A loopback port nothing listens on (bound, then closed).
     static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -6,7 +6,7 @@ import WorkoutCore
 /// (2018) at 40x records within 3 % of the reference 416.7 m with the clock problem in `status`;
 /// rst39.log (dated 2033 by gpsd's week-rollover rule), replayed at its own pace (the suite's one
 /// real-time gpsd replay, a few seconds), gives sane durations.
-@Suite(.enabled(if: DaemonHarness.gpsdUsable, "needs ../shared and gpsd (apt-get install gpsd)"))
+@Suite(.offPool, .enabled(if: DaemonHarness.gpsdUsable, "needs ../shared and gpsd (apt-get install gpsd)"))
 struct GpsdClockTests {
     static func summary(_ s: [String: Any]) -> [String: Any] { s["workout"] as? [String: Any] ?? [:] }
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Heart rate recorded live, exported as FIT (read back by Garmin's FIT SDK) and TCX, and
 /// imported back; imported heart rate shown with time in zones. The real daemon and workoutctl.
-@Suite(.serialized) struct HeartRateExportTests {
+@Suite(.serialized, .offPool) struct HeartRateExportTests {
     static let config = #"{"feeds":[{"kind":"socket"}],"heartRate":{"zones":[110,130,150,170,185]},"weightKg":70,"age":40,"sex":"male"}"#
     static let script = DaemonHarness.projectRoot.appendingPathComponent("Tests/WorkoutCoreTests/Codecs/FIT/fit_heart_rate.py").path
     static var sdkUsable: Bool {

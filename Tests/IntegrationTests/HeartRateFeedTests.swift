@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 /// Heart rate through the feed socket, end to end with the real daemon and workoutctl.
-@Suite(.serialized) struct HeartRateFeedTests {
+@Suite(.serialized, .offPool) struct HeartRateFeedTests {
     static let zones = [110, 130, 150, 170, 185]
     static let config = #"{"feeds":[{"kind":"socket"}],"heartRate":{"zones":[110,130,150,170,185]},"weightKg":70,"age":40,"sex":"male"}"#
 

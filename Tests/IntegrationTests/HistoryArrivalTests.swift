@@ -6,7 +6,7 @@ import WorkoutCore
 /// Issue 30: many workout files arriving at once (a machine joining a shared history folder)
 /// are indexed off the event loop: `status` is answered meanwhile, and every file is listed.
 /// (The 10,000-file timing is `workoutbench arrival`, BENCHMARKS.md.)
-@Suite(.serialized) struct HistoryArrivalTests {
+@Suite(.serialized, .offPool) struct HistoryArrivalTests {
     @Test func manyFilesArrivingAtOnceAreAllListed() async throws {
         let setup = Date()
         let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)

@@ -6,7 +6,7 @@ import Testing
 /// the index is checked against the workout files (names and stamps, off the event loop) and
 /// what differs is read again; nothing is appended to a torn last line. (Issue 30: the index
 /// lives in the state directory.)
-@Suite(.serialized) struct HistoryIndexTests {
+@Suite(.serialized, .offPool) struct HistoryIndexTests {
     static func saveWorkouts(_ d: DaemonHarness, _ n: Int) throws {
         for _ in 0..<n {
             #expect(try d.request(#"{"command":"start","activity":"treadmill_running"}"#)["ok"] as? Bool == true)

@@ -5,7 +5,7 @@ import Testing
 /// with 60k laps held the loop 591 ms, `list` 278 ms). With the test hook holding every read
 /// (`WORKOUTD_TEST_HOLD_READS`), `status` from another client is answered while a `show` and
 /// a `list` wait; on the loop it would wait behind them (and this test time out).
-@Suite struct HistoryReadTests {
+@Suite(.offPool) struct HistoryReadTests {
     @Test func statusIsAnsweredWhileShowAndListAreReading() throws {
         let d = try DaemonHarness()
         let hold = d.dir + "/hold-reads"

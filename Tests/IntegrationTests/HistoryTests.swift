@@ -3,7 +3,7 @@ import Testing
 
 /// History commands through workoutctl against the real daemon: list filters, show, delete and
 /// its undo, import errors.
-@Suite(.serialized, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
+@Suite(.serialized, .offPool, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
 struct HistoryTests {
     @Test func listFiltersDeleteAndUndo() throws {
         let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)
@@ -45,7 +45,7 @@ struct HistoryTests {
     }
 }
 
-@Suite(.serialized) struct LargeHistoryTests {
+@Suite(.serialized, .offPool) struct LargeHistoryTests {
     /// Regression: a `list` reply larger than 4 MiB made the daemon drop the connection.
     @Test func listOfManyWorkoutsIsAnsweredWhole() throws {
         let d = try DaemonHarness()

@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 /// Issue 30: folders that import themselves (`importFolders`).
-@Suite(.serialized) struct ImportFolderTests {
+@Suite(.serialized, .offPool) struct ImportFolderTests {
     static func count(_ d: DaemonHarness) throws -> Int {
         (try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []).count
     }

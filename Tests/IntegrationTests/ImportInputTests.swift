@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 15 item 9 (the daemon's own reads): import refuses what is not a regular file before
 /// reading it: a FIFO hung the daemon, /dev/urandom stalled it for seconds.
-@Suite(.serialized) struct ImportInputTests {
+@Suite(.serialized, .offPool) struct ImportInputTests {
     @Test(.timeLimit(.minutes(1))) func fifoAndDeviceAreRefusedWithoutStalling() throws {
         let d = try DaemonHarness()
         try d.start()

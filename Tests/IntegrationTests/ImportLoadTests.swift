@@ -9,7 +9,7 @@ import Testing
 /// targets (`status` p99 under 10 ms, max under 100 ms) are a benchmark, not asserted here
 /// (`workoutbench import-load`, BENCHMARKS.md): this test reports the latencies it saw and
 /// asserts only a bound no responsive loop comes near (a stalled loop takes seconds).
-@Suite(.serialized, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data and python3"))
+@Suite(.serialized, .offPool, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data and python3"))
 struct ImportLoadTests {
     @Test func liveRideStaysResponsiveDuringALargeImport() throws {
         let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)

@@ -5,7 +5,7 @@ import WorkoutClient
 
 /// Issue 16 against the real daemon: files passed as descriptors, refusals before reading,
 /// folders and Strava's activities.csv, export into a descriptor, edit, Ctrl-C.
-@Suite(.serialized, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
+@Suite(.serialized, .offPool, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
 struct ImportTests {
     static func shared(_ p: String) -> String { DaemonHarness.sharedRoot.appendingPathComponent("data/" + p).path }
 

@@ -4,7 +4,7 @@ import Testing
 /// Issue 18 against the real daemon: an imported track far faster than its activity keeps its
 /// distance and the result, the log and `workoutctl import` say so; a file that names no activity
 /// and too short to judge by its speeds takes the configured `defaultActivity`.
-@Suite(.serialized, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
+@Suite(.serialized, .offPool, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
 struct ImportWarningTests {
     static func shared(_ p: String) -> String { DaemonHarness.sharedRoot.appendingPathComponent("data/" + p).path }
 

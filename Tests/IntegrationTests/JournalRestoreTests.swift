@@ -5,7 +5,7 @@ import Testing
 /// Issue 15 item 5 and the "unreadable journal" message, against the real daemon: a FIFO in the
 /// journal's place does not hang start-up and is kept aside as unreadable; a journal whose line
 /// ends became CRLF is restored.
-@Suite(.serialized) struct JournalRestoreTests {
+@Suite(.serialized, .offPool) struct JournalRestoreTests {
     @Test(.timeLimit(.minutes(1))) func fifoInTheJournalsPlaceDoesNotHangStartUp() throws {
         let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)
         try FileManager.default.createDirectory(atPath: d.stateDir, withIntermediateDirectories: true)

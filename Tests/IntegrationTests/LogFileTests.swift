@@ -3,7 +3,7 @@ import Testing
 import WorkoutCore
 
 /// What a user tailing ~/.local/state/workoutd/workoutd.log sees during a workout.
-@Suite(.serialized) struct LogFileTests {
+@Suite(.serialized, .offPool) struct LogFileTests {
     @Test func tailShowsStatusLinesThenSavedStreakAndHealth() throws {
         let d = try DaemonHarness(config: #"""
         {"feeds":[{"kind":"socket"}],"statusLogSeconds":1,"log":{"file":true},"streaks":{"minimumSeconds":0}}
@@ -43,7 +43,7 @@ import WorkoutCore
     }
 }
 
-@Suite(.serialized, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
+@Suite(.serialized, .offPool, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
 struct PersonalBestLogTests {
     /// The first run over a route sets personal bests (400 m, 1 km); the same route again ties
     /// them, which is not a new best.

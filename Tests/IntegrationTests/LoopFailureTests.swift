@@ -6,7 +6,7 @@ import Testing
 /// word or a journal flush, so systemd's `Restart=on-failure` never fired. Now the daemon logs
 /// `daemon.loop_failed`, writes and fsyncs the journal, and exits 70; the next start restores
 /// the workout. (The test hook WORKOUTD_TEST_FAIL_POLL makes poll fail once its file exists.)
-@Suite struct LoopFailureTests {
+@Suite(.offPool) struct LoopFailureTests {
     @Test func aPollFailureIsLoggedAndExitsNonZeroKeepingTheWorkout() throws {
         let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"statusLogSeconds":0,"journalFlushSeconds":1}"#)
         let flag = d.dir + "/fail-poll"

@@ -5,7 +5,7 @@ import WorkoutCore
 /// Receivers whose clocks disagree with the system's, on the real daemon's feed socket
 /// (issue 14): one fix dated +1 h, 2099 or 9999 in a ride changes elapsed by < 2 s and distance
 /// by < 1 %; fixes 16 s, 1 day and 8 years behind all record the ride.
-@Suite(.serialized) struct ReceiverClockFeedTests {
+@Suite(.serialized, .offPool) struct ReceiverClockFeedTests {
     static func summary(_ s: [String: Any]) -> [String: Any] { s["workout"] as? [String: Any] ?? [:] }
 
     /// One ride of 300 fixes (1 s apart at 6 m/s: 1794 m) sent in about 1.5 s; `time(i, t0)`

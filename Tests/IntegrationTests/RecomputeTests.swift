@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 18, what-if: `recompute ID --set metrics.KEY=VALUE [--save]` against the real daemon,
 /// on a receiver's NMEA log with a one-minute stop.
-@Suite(.serialized) struct RecomputeTests {
+@Suite(.serialized, .offPool) struct RecomputeTests {
     static func sentence(_ body: String) -> String {
         var sum: UInt8 = 0
         for b in body.utf8 { sum ^= b }

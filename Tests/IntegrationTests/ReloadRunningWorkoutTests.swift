@@ -6,7 +6,7 @@ import Testing
 /// does (both are `Daemon.reload`; what a reload changes in the running workout is tested
 /// in-process, WorkoutDaemonTests/DaemonReloadTests). This is the signal's way there in the
 /// real binary; it waits on the log line, not on the clock.
-@Suite(.serialized) struct ReloadRunningWorkoutTests {
+@Suite(.serialized, .offPool) struct ReloadRunningWorkoutTests {
     static func config(jump: Int) -> String {
         #"{"feeds":[{"kind":"socket"}],"statusLogSeconds":0,"metrics":{"jumpMeters":\#(jump)}}"#
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// Regression (issue 18): a workout restored from its journal after a crash showed as plain
 /// "paused" with "GPS: no fix (no source)". `status` now says it was restored and why it waits.
-@Suite(.serialized) struct RestoredStatusTests {
+@Suite(.serialized, .offPool) struct RestoredStatusTests {
     @Test func aRestoredWorkoutSaysSo() throws {
         let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"journalFlushSeconds":0.2,"statusLogSeconds":0}"#)
         try d.start()

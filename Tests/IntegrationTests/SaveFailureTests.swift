@@ -4,7 +4,7 @@ import Testing
 
 /// A save that fails (full disk, injected through WORKOUTD_TEST_FAIL_SAVES) keeps the workout,
 /// shows the error, retries, and completes once the cause is gone; it never blocks the next one.
-@Suite(.serialized) struct SaveFailureTests {
+@Suite(.serialized, .offPool) struct SaveFailureTests {
     @Test func fullDiskKeepsTheWorkoutAndSavesAfterSpaceIsFreed() throws {
         var template = Array("/tmp/wf.XXXXXX".utf8CString)
         let flagDir = String(cString: mkdtemp(&template)!)

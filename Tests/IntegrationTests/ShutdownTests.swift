@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 15 (smaller): after SIGTERM the control socket file is gone, so workoutctl says the
 /// daemon is not running (exit 69) instead of "connection refused".
-@Suite(.serialized) struct ShutdownTests {
+@Suite(.serialized, .offPool) struct ShutdownTests {
     @Test func socketFileIsRemovedAfterSIGTERM() throws {
         let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)
         try d.start()

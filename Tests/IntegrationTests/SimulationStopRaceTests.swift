@@ -6,7 +6,7 @@ import Testing
 /// of 1,286 points: the daemon answered `stop` before it had read the feed lines the simulation
 /// had sent (and closed) before the request. A request now first reads every feed line already
 /// in the feed sockets (`FeedHub.catchUp`).
-@Suite(.serialized) struct SimulationStopRaceTests {
+@Suite(.serialized, .offPool) struct SimulationStopRaceTests {
     /// The race made certain: thousands of lines are queued in the feed socket and closed, and
     /// `stop` arrives on a control connection opened beforehand, a few microseconds later (the
     /// daemon reads a feed for at most 1 ms per turn of its loop).

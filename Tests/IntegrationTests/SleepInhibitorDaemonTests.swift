@@ -9,7 +9,7 @@ import WorkoutDaemon
 /// PrepareForSleep(true) makes the daemon flush and fsync its journal before the lock goes (the
 /// stand-in reads the journal at the very moment the descriptor closes); the lock is taken again
 /// on resume and gone within 1 s of stop. The real logind and polkit: .ci/systemd-test.sh.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") || ProcessInfo.processInfo.environment["CI"] == "true",
+@Suite(.offPool, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") || ProcessInfo.processInfo.environment["CI"] == "true",
                 "dbus-daemon is not installed (apt-get install dbus-daemon)"))
 struct SleepInhibitorDaemonTests {
     /// logind's Inhibit and PrepareForSleep, on its own event loop thread. Inhibit("block") is

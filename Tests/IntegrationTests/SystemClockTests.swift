@@ -7,7 +7,7 @@ import WorkoutCore
 /// touched. What the time model does with suspends and steps is tested exactly, in-process on a
 /// driven clock (WorkoutDaemonTests/DaemonTimeTests); this proves that the real `SystemClock`
 /// reads the kernel's clocks the way those tests assume.
-@Suite(.serialized) struct SystemClockTests {
+@Suite(.serialized, .offPool) struct SystemClockTests {
     static func summary(_ s: [String: Any]) -> [String: Any] { s["workout"] as? [String: Any] ?? [:] }
     static let config = #"{"feeds":[{"kind":"socket"}],"metrics":{"autoPauseSeconds":0},"log":{"file":true}}"#
 

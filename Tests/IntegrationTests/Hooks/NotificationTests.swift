@@ -6,7 +6,7 @@ import Testing
 /// (a real dbus-daemon and a Notifications server logging each call): a save and an at-risk
 /// check each produce one Notify; a second at-risk notice replaces the first; without a bus the
 /// daemon logs it once and carries on.
-@Suite(.serialized) struct NotificationTests {
+@Suite(.serialized, .offPool) struct NotificationTests {
     static let peers = DaemonHarness.sharedRoot.appendingPathComponent("tools/dbus-peers").path
     static var peersUsable: Bool {
         (FileManager.default.isExecutableFile(atPath: peers) && FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon"))

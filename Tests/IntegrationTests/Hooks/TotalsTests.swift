@@ -4,7 +4,7 @@ import Testing
 
 /// `workoutctl totals` against the real daemon: the sums agree with those the test computes
 /// from `list --json` (UTC, so period bounds are plain dates).
-@Suite(.serialized) struct TotalsTests {
+@Suite(.serialized, .offPool) struct TotalsTests {
     /// A small GPX track: `points` fixes 10 s apart heading north, climbing and descending.
     static func gpx(start: Double, points: Int, step: Double) -> String {
         var s = #"<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#

@@ -6,7 +6,7 @@ extension ReliabilitySuite {
     /// Issue 15 items 7 and 8: a client that pipelines exports and never reads, and a daemon out
     /// of file descriptors. Neither may stall the loop (status from another client stays fast, so
     /// the watchdog is fed), spin, or grow without bound.
-    @Suite(.enabled(if: ReliabilitySuite.heavyEnabled, ReliabilitySuite.heavyReason)) struct BackpressureTests {
+    @Suite(.offPoolAlone, .enabled(if: ReliabilitySuite.heavyEnabled, ReliabilitySuite.heavyReason)) struct BackpressureTests {
         static func kib(_ pid: Int32, _ key: String) -> Int {
             guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return -1 }
             for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {

@@ -7,7 +7,7 @@ extension ReliabilitySuite {
     /// delay control requests: status round trips are timed before and during the flood, and the
     /// 99th percentile during the flood must stay under 10 ms. The flood's achieved rate (what the
     /// daemon actually took in) is measured and reported too, so a slow flood cannot pass unseen.
-    @Suite(.enabled(if: ReliabilitySuite.heavyEnabled, ReliabilitySuite.heavyReason)) struct FloodTests {
+    @Suite(.offPoolAlone, .enabled(if: ReliabilitySuite.heavyEnabled, ReliabilitySuite.heavyReason)) struct FloodTests {
         /// `count` JSON fix lines, 100 Hz fix times from `start`, moving east at 3 m/s, in chunks of
         /// `perChunk` lines, built as bytes (formatting 500k lines with Foundation takes too long).
         static func fixLines(start: Double, count: Int, perChunk: Int) -> [[UInt8]] {

@@ -5,7 +5,7 @@ import Testing
 extension ReliabilitySuite {
     /// The `limits` of docs/config.md against the real daemon: request size, client count, idle and
     /// slow (slowloris) clients, and a feed flood that must not delay control requests.
-    @Suite struct LimitsTests {
+    @Suite(.offPoolAlone) struct LimitsTests {
         /// Seconds until the daemon closes `c` (EOF or reset), reading and discarding replies; nil
         /// if still open after `limit` seconds.
         static func secondsUntilClosed(_ c: UnixClient, limit: Double) -> Double? {

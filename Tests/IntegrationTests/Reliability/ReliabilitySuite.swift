@@ -5,7 +5,7 @@ import Testing
 /// each other. FloodTests and LoadTests (the timed, heavy ones) run only with
 /// WORKOUTD_RELIABILITY=1, which .ci/reliability.sh sets when it runs this suite on its own; in a
 /// plain `swift test` they would share 2 cores with every other suite running in parallel.
-@Suite(.serialized) struct ReliabilitySuite {
+@Suite(.serialized, .offPool) struct ReliabilitySuite {
     static var heavyEnabled: Bool { Reliability.environment("WORKOUTD_RELIABILITY") == "1" }
     static let heavyReason: Comment = "timed load: run by .ci/reliability.sh (WORKOUTD_RELIABILITY=1), alone on the machine"
 }

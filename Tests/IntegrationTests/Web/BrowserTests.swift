@@ -8,7 +8,7 @@ import Testing
 /// so the live page has something to show. The browser runs off the cooperative pool
 /// (`offPool`): its ~10 s hold no pool thread. Skipped (with the reason) without chromium or
 /// the shared data, except under CI=true, where it fails instead.
-@Suite(.serialized) struct BrowserTests {
+@Suite(.serialized, .offPool) struct BrowserTests {
     static let chromium = "/usr/lib/chromium/chromium"
     static var usable: Bool {
         (FileManager.default.isExecutableFile(atPath: chromium) && DaemonHarness.sharedUsable) || ProcessInfo.processInfo.environment["CI"] == "true"

@@ -7,7 +7,7 @@ import Testing
 /// (slowloris, huge headers, bad request lines, too many connections). Time limits are
 /// shortened to 1 s by a test hook, so each check takes about a second at most; the reads that
 /// wait for them run off the cooperative pool (`offPool`) and the pauses are `Task.sleep`.
-@Suite(.serialized) struct WebServerTests {
+@Suite(.serialized, .offPool) struct WebServerTests {
     static func daemon(extraEnv: [String: String] = [:]) throws -> (DaemonHarness, port: UInt16, token: String) {
         let d = try DaemonHarness(config: #"{"web": {"listen": "127.0.0.1:0"}, "feeds": []}"#,
                                   extraEnv: ["WORKOUTD_TEST_WEB_SECONDS": "1"].merging(extraEnv) { $1 })
