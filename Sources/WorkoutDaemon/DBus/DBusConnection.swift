@@ -64,6 +64,8 @@ public final class DBusConnection {
     private var nextSerial: UInt32 = 1
     private var authLine: [UInt8] = []
     private var framer = DBusMessageFramer(maximumMessageLength: DBusConnection.maximumIncomingMessage)
+    /// The last header read: a sensor's notifications repeat it (`DBusHeaderCache`).
+    private var headerCache = DBusHeaderCache()
     private var receivedFDs: [Int32] = []
     private var readBuffer = [UInt8](repeating: 0, count: 1 << 16)
     private var controlBuffer = [UInt8](repeating: 0, count: DBusSocket.controlSpace(fds: DBusSocket.maximumFDsPerRead))
@@ -94,13 +96,15 @@ public final class DBusConnection {
 
     /// Connects and starts the handshake; `onReady` (set right after, before the loop runs
     /// again) reports Hello's answer. Throws only when the socket cannot be connected.
-    public init(address: DBusAddress, loop: EventLoop, uid: UInt32 = getuid()) throws(DBusError) {
+    /// `mode`: how the connection's socket wakes the loop (`.immediateAlone` for a sensor's
+    /// connection, whose notifications come many times a second).
+    public init(address: DBusAddress, loop: EventLoop, uid: UInt32 = getuid(), mode: WatchMode = .immediate) throws(DBusError) {
         self.loop = loop
         self.address = address
         fd = try DBusSocket.connect(address)
         phase = .authenticating(DBusAuthentication())
         sendQueue.append(Outgoing(bytes: DBusAuthentication.opening(uid: uid), fds: []))
-        watchToken = loop.watch(fd, events: Int16(POLLIN | POLLOUT)) { [weak self] revents in self?.ready(revents) }
+        watchToken = loop.watch(fd, events: Int16(POLLIN | POLLOUT), mode: mode) { [weak self] revents in self?.ready(revents) }
     }
 
     deinit {
@@ -354,7 +358,7 @@ public final class DBusConnection {
                 return
             }
             let message: DBusMessage
-            do { message = try DBusMessage.decode(frame) } catch {
+            do { message = try DBusMessage.decode(frame, headerCache: &headerCache) } catch {
                 if case .unknownMessageType = error { continue }  // the specification: ignore
                 shutdown(.malformed(error), notify: true)
                 return

@@ -137,12 +137,18 @@ final class HookRunner: Sendable {
     /// SIGTERM, its children). Returns how many groups it signalled.
     @discardableResult
     func shutDown(graceSeconds: Double = 0.5) -> Int {
-        let (running, leftovers) = state.withLock { s -> (Set<pid_t>, Set<pid_t>) in
-            s.phase = .stopped
-            s.queued = 0
-            s.ready = []
-            for key in s.lanes.keys { s.lanes[key]?.waiting = [] }
-            return (s.groups, s.leftovers)
+        // Under the spawn lock: a hook being spawned now is either in `groups` already (its
+        // number noted before the lock is let go) or never spawned (`run` sees `.stopped`).
+        // Noted after the lock, a hook that had just started (and had even written its pid
+        // file) was missed and outlived the shutdown (seen in a test run on a loaded machine).
+        let (running, leftovers) = HookRunner.spawnLock.withLock { _ in
+            state.withLock { s -> (Set<pid_t>, Set<pid_t>) in
+                s.phase = .stopped
+                s.queued = 0
+                s.ready = []
+                for key in s.lanes.keys { s.lanes[key]?.waiting = [] }
+                return (s.groups, s.leftovers)
+            }
         }
         // A running hook's leader is not reaped yet, so its number still names its group. A
         // finished hook's group is ours while it has members and no process of that number
@@ -257,6 +263,7 @@ final class HookRunner: Sendable {
         // pipe2 is not imported: pipe + FD_CLOEXEC under a lock that every spawn here takes, so
         // no other hook's child inherits this pipe's write end (and keeps stdin from ending).
         let rc: Int32 = HookRunner.spawnLock.withLock { _ in
+            guard state.withLock({ s in if case .accepting = s.phase { true } else { false } }) else { return ECANCELED }
             guard pipe(&fds) == 0 else { return errno }
             _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
             _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
@@ -271,8 +278,11 @@ final class HookRunner: Sendable {
             // Descriptors the daemon inherited without close-on-exec (a shell's pipe at fd 251)
             // are not the hook's: kept open by a hook's child, such a pipe never ends.
             _ = HookRunner.addCloseFrom?(&actions, trampoline == nil ? 3 : HookTrampoline.lifeline + 1)
-            return posix_spawnp(&pid, argv[0], &actions, &attr, cargs, cenv)
+            let rc = posix_spawnp(&pid, argv[0], &actions, &attr, cargs, cenv)
+            if rc == 0 { started(pid) }  // before `shutDown` can look (it takes this lock)
+            return rc
         }
+        if rc == ECANCELED, fds[0] < 0 { return .spawnFailed("not started: the daemon is stopping") }
         if fds[0] < 0 || (trampoline != nil && reportPipe[0] < 0) {
             if fds[0] >= 0 { close(fds[0]); close(fds[1]) }
             return .spawnFailed("pipe: " + String(cString: strerror(rc)))
@@ -283,7 +293,6 @@ final class HookRunner: Sendable {
             close(fds[1])
             return .spawnFailed("\(argv[0]): " + String(cString: strerror(rc)))
         }
-        started(pid)
         defer { reaped(pid) }
         // The event is small; write what the pipe takes without blocking, then close (EOF).
         _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)

@@ -140,7 +140,7 @@ public final class EventLoop: @unchecked Sendable {
         for t in tokens {
             guard let w = watches[t] else { continue }
             switch w.mode {
-            case .immediate: mask |= UInt32(UInt16(bitPattern: w.events))
+            case .immediate, .immediateAlone: mask |= UInt32(UInt16(bitPattern: w.events))
             case .coalesced: mask |= UInt32(UInt16(bitPattern: EventLoop.pollRDHUP))
             }
         }
@@ -183,7 +183,7 @@ public final class EventLoop: @unchecked Sendable {
                 for t in tokensByFD[fd] ?? [] {
                     guard let w = watches[t] else { continue }
                     switch w.mode {
-                    case .immediate: asked |= UInt32(UInt16(bitPattern: w.events)) & UInt32(POLLIN | POLLOUT)
+                    case .immediate, .immediateAlone: asked |= UInt32(UInt16(bitPattern: w.events)) & UInt32(POLLIN | POLLOUT)
                     case .coalesced: break  // its input is polled for with the others
                     }
                 }
@@ -245,7 +245,8 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Runs until `stop()`. `onIteration` runs once per wake-up (the watchdog ping lives there).
     /// Each wake-up: coalesced watches with input first, then the ready immediate watches, then
-    /// posted closures, then due timers. Throws when `poll` fails (anything but EINTR): the loop
+    /// posted closures, then due timers (after a wake-up for `immediateAlone` watches only, the
+    /// coalesced input waits, or comes just before the first posted closure or timer). Throws when `poll` fails (anything but EINTR): the loop
     /// cannot go on, and the daemon must say so and exit non-zero, not return as if stopped.
     public func run(onIteration: () -> Void = {}) throws(SystemError) {
         defer { running = .running }
@@ -286,7 +287,7 @@ public final class EventLoop: @unchecked Sendable {
         lazyTokens.removeAll(keepingCapacity: true)
         for (t, w) in watches {
             switch w.mode {
-            case .immediate: break
+            case .immediate, .immediateAlone: break
             case .coalesced:
                 // Only a hang-up or an error wakes the loop for it (the set holds POLLRDHUP,
                 // a TCP peer's FIN; POLLHUP/POLLERR are always reported).
@@ -316,14 +317,21 @@ public final class EventLoop: @unchecked Sendable {
         }
         if stale { rebuild() }
         onIteration()
-        // Coalesced input first, whatever woke the loop: every handler, timer and posted
-        // closure below sees all of it that had arrived.
-        if !lazyFDs.isEmpty, poll(&lazyFDs, nfds_t(lazyFDs.count), 0) > 0 {
+        // Coalesced input first, whatever woke the loop (a timeout too): every handler, timer
+        // and posted closure below sees all of it that had arrived. Only a wake-up for
+        // `immediateAlone` watches alone leaves it, unless a posted closure or a timer comes
+        // in the same turn.
+        var coalescedServed = false
+        func serveCoalesced() {
+            guard !coalescedServed else { return }
+            coalescedServed = true
+            guard !lazyFDs.isEmpty, poll(&lazyFDs, nfds_t(lazyFDs.count), 0) > 0 else { return }
             for k in lazyFDs.indices where lazyFDs[k].revents != 0 {
                 guard let w = watches[lazyTokens[k]], w.fd == lazyFDs[k].fd else { continue }
                 w.onReady(lazyFDs[k].revents)
             }
         }
+        if woken || ready.isEmpty || servesCoalesced(ready) { serveCoalesced() }
         if woken {
             var drain = [UInt8](repeating: 0, count: 256)
             while read(wakeFD, &drain, 256) > 0 {}
@@ -335,7 +343,7 @@ public final class EventLoop: @unchecked Sendable {
                 // coalesced watches were served above (their hang-ups included).
                 guard let w = watches[t], w.fd == fd else { continue }
                 switch w.mode {
-                case .immediate:
+                case .immediate, .immediateAlone:
                     let always = UInt32(POLLERR | POLLHUP | POLLNVAL)
                     let revents = mask & (UInt32(UInt16(bitPattern: w.events)) | always)
                     if revents != 0 { w.onReady(Int16(truncatingIfNeeded: revents)) }
@@ -346,16 +354,34 @@ public final class EventLoop: @unchecked Sendable {
         let jobs = posted.withLock { q -> [@Sendable () -> Void] in
             let j = q; q.removeAll(); return j
         }
+        if !jobs.isEmpty { serveCoalesced() }
         for j in jobs { j() }
-        runDueTimers()
+        runDueTimers(before: serveCoalesced)
+    }
+
+    /// Whether a wake-up for these ready descriptors serves coalesced input: yes unless every
+    /// one of them is watched only `immediateAlone` (a hang-up of a coalesced watch, a
+    /// control client, a refused descriptor all serve it; so does a turn with none ready).
+    private func servesCoalesced(_ ready: [(fd: Int32, events: UInt32)]) -> Bool {
+        for (fd, _) in ready {
+            for t in tokensByFD[fd] ?? [] {
+                guard let w = watches[t] else { continue }
+                switch w.mode {
+                case .immediate, .coalesced: return true
+                case .immediateAlone: continue
+                }
+            }
+        }
+        return false
     }
 
     /// Timers due within `timerSlack` run now too: one wake-up instead of two. In due order; each
     /// is taken off the list just before it runs, so one that an earlier body of this batch
-    /// cancelled does not run.
-    private func runDueTimers() {
+    /// cancelled does not run. `before` runs first when any is due.
+    private func runDueTimers(before: () -> Void = {}) {
         let limit = now() + EventLoop.timerSlack
         guard timers.contains(where: { $0.due <= limit }) else { return }
+        before()
         let due = timers.filter { $0.due <= limit }.sorted { ($0.due, $0.token) < ($1.due, $1.token) }
         for t in due {
             guard let i = timers.firstIndex(where: { $0.token == t.token }) else { continue }  // cancelled meanwhile
@@ -380,6 +406,12 @@ public enum WatchMode {
     /// tick at the latest). A hang-up or an error still wakes it at once. For light GPS feeds,
     /// whose ten fixes a second then cost one wake-up instead of ten (BENCHMARKS.md, CPU).
     case coalesced
+    /// Like `immediate`, but a wake-up for this descriptor alone does not serve coalesced
+    /// input (it waits for the next other wake-up, the 1 s tick at the latest). For Bluetooth
+    /// sensors: four at 4 Hz wake the loop 16 times a second, and reading a light feed at each
+    /// read it in as many small turns (BENCHMARKS.md, four sensors). Their readings are dated
+    /// by their arrival; the fixes by the receiver, so the order of the two is not kept.
+    case immediateAlone
 }
 
 /// A timer that re-arms itself; the interval can change (reload) and it can be cancelled.

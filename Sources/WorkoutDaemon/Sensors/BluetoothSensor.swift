@@ -149,7 +149,8 @@ final class BluetoothSensor {
         }
         do {
             let address = try DBusAddress.system(environment: environment)
-            let conn = try DBusConnection(address: address, loop: loop)
+            // Its notifications alone do not read a light GPS feed (`WatchMode.immediateAlone`).
+            let conn = try DBusConnection(address: address, loop: loop, mode: .immediateAlone)
             bus = conn
             conn.onReady = { [weak self] result in
                 guard let self else { return }
@@ -306,7 +307,7 @@ final class BluetoothSensor {
             for other in reply.fds where other != fd { Glibc.close(other) }
             let flags = fcntl(fd, F_GETFL)
             _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-            let token = self.loop.watch(fd) { [weak self] _ in self?.readNotifications(fd, service, a) }
+            let token = self.loop.watch(fd, mode: .immediateAlone) { [weak self] _ in self?.readNotifications(fd, service, a) }
             self.notifySockets.append((fd, token))
             then()
         }

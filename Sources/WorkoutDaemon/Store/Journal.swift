@@ -15,7 +15,8 @@ public final class Journal {
     /// The active segment is sealed (renamed `path.seg-N`) once it holds this many bytes.
     let segmentBytes: Int
     private var fd: Int32 = -1
-    private var pending = ""
+    /// Records not yet written, as their lines' bytes.
+    private var pending: [UInt8] = []
     /// The size of the active segment in whole records: what a failed write is cut back to.
     private var goodSize: off_t = 0
     /// Where the last good record ends when a torn tail (from start-up, or a write that failed
@@ -53,21 +54,21 @@ public final class Journal {
     /// `started` record begins a new journal: a leftover file is moved aside, never appended to.
     public func appendNow(_ record: JournalRecord) {
         if case .started = record, fd < 0, exists { _ = keepAside(reason: "leftover", now: 0) }
-        pending += record.encodeLine()
+        record.appendLine(to: &pending)
         flush(alive: nil)
     }
 
     /// Buffers a fix; it reaches the disk at the next `flush` (fsync'd then). A burst of fixes
     /// is written (not fsync'd) every `writeThreshold` bytes, so the buffer stays small.
     public func appendFix(_ fix: Fix) {
-        pending += JournalRecord.fix(fix).encodeLine()
-        if pending.utf8.count >= Journal.writeThreshold { writePending(sync: false) }
+        JournalRecord.fix(fix).appendLine(to: &pending)
+        if pending.count >= Journal.writeThreshold { writePending(sync: false) }
     }
 
     /// Buffers a heart-rate or sensor record like a fix (durable with the next flush).
     public func appendBuffered(_ record: JournalRecord) {
-        pending += record.encodeLine()
-        if pending.utf8.count >= Journal.writeThreshold { writePending(sync: false) }
+        record.appendLine(to: &pending)
+        if pending.count >= Journal.writeThreshold { writePending(sync: false) }
     }
 
     /// Buffered bytes that make `appendFix` write before the next flush.
@@ -83,7 +84,7 @@ public final class Journal {
 
     /// Writes buffered records (plus an `alive` mark) and fsyncs.
     public func flush(alive: Double?) {
-        if let alive { pending += JournalRecord.alive(time: alive).encodeLine() }
+        if let alive { JournalRecord.alive(time: alive).appendLine(to: &pending) }
         guard !pending.isEmpty else { return }
         writePending(sync: true)
     }
@@ -94,7 +95,7 @@ public final class Journal {
     /// `done` runs on the syncer's thread with the sync's error, if any. While one sync is in
     /// flight, the next flush only writes: the one in flight, or the next, covers its bytes.
     public func flushInBackground(alive: Double?, on syncer: DispatchQueue, done: @escaping @Sendable (SystemError?) -> Void) {
-        if let alive { pending += JournalRecord.alive(time: alive).encodeLine() }
+        if let alive { JournalRecord.alive(time: alive).appendLine(to: &pending) }
         if !pending.isEmpty { writePending(sync: false) }
         guard fd >= 0, lastError == nil, syncsInFlight == 0 else { return }
         let copy = dup(fd)
@@ -123,8 +124,8 @@ public final class Journal {
             let fd = self.fd
             var written = 0
             var failure: SystemError?
-            pending.withUTF8 { bytes in
-                do throws(SystemError) { try writeAll(fd, UnsafeRawBufferPointer(bytes), progress: &written) } catch { failure = error }
+            pending.withUnsafeBytes { bytes in
+                do throws(SystemError) { try writeAll(fd, bytes, progress: &written) } catch { failure = error }
             }
             if let failure {
                 // Whole records or nothing: bytes that went out before the failure (a full disk
@@ -136,7 +137,7 @@ public final class Journal {
             goodSize += off_t(written)
             if sync { guard fdatasync(fd) == 0 else { throw SystemError.last("fsync \(path)") } }
             // A burst's buffer is not kept (it would stay resident for the rest of the workout).
-            pending.removeAll(keepingCapacity: pending.utf8.count <= 2 * Journal.writeThreshold)
+            pending.removeAll(keepingCapacity: pending.count <= 2 * Journal.writeThreshold)
             lastError = nil
             if goodSize >= off_t(segmentBytes) { seal() }
         } catch let e as SystemError {
@@ -266,7 +267,7 @@ public final class Journal {
         }
         let last = fd >= 0 ? fd : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         fd = -1
-        pending = ""
+        pending = []
         tornTailAt = nil
         unlink(path)
         if last >= 0 { release(last) }

@@ -124,6 +124,33 @@ import Testing
         #expect(!runner.submit(job("late", "exit 0")), "nothing starts after shutDown")
     }
 
+    /// A hook whose spawn races the shutdown never outlives it: its group was noted after the
+    /// spawn lock was let go, so `shutDown` could miss a hook that had just started (a CI-like
+    /// run saw 2 groups signalled of 3 and one hook alive), and a hook dequeued before the
+    /// shutdown was spawned after it. Now it is noted under the lock `shutDown` takes, and
+    /// nothing is spawned once the runner stopped. Without the fix the spawned `sleep` keeps
+    /// its worker waiting (running stays 1) in nearly every round.
+    @Test(arguments: [false, true]) func aHookStartedAtTheShutdownNeverOutlivesIt(throughTheTrampoline: Bool) throws {
+        var template = Array("/tmp/hs.XXXXXX".utf8CString)
+        let dir = String(cString: try #require(mkdtemp(&template)))
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for round in 0..<10 {
+            let outcomes = Outcomes()
+            let runner = HookRunner(environment: ["PATH": "/usr/bin:/bin"], trampoline: try Self.trampoline(throughTheTrampoline)) { outcomes.add($0, $1) }
+            let file = "\(dir)/p\(round)"
+            #expect(runner.submit(HookRunner.Job(argv: ["sh", "-c", "echo $$ > \(file); exec sleep 300"], input: [], timeout: 60, event: "late")))
+            _ = runner.shutDown(graceSeconds: 0.3)
+            // Its worker ends: the hook was never spawned, or it was and shutDown ended it.
+            let ended = outcomes.wait(for: 1, seconds: 5)
+            #expect(ended, "round \(round): the hook still runs after shutDown")
+            if let pid = Self.pid(in: file, seconds: 0), Self.isAlive(pid) {
+                Issue.record("round \(round): hook \(pid) alive after shutDown")
+                kill(pid, SIGKILL)
+            }
+            if !ended { return }
+        }
+    }
+
     /// A hook gets stdin, stdout and stderr, nothing else: a descriptor the daemon inherited
     /// without close-on-exec (a launching shell's pipe) stayed open in every hook and in what
     /// it left running, so the pipe's reader waited for them (the test harness's stop ~300 s).

@@ -62,6 +62,57 @@ import Testing
         #expect(log.wakeUps == 1)
     }
 
+    /// A Bluetooth sensor's notification (an `immediateAlone` watch, 16 a second with four
+    /// sensors) does not read the light feed: the next other wake-up (here the timer) does,
+    /// before its timer runs.
+    @Test func aloneInputLeavesCoalescedInputToTheNextWakeUp() throws {
+        let loop = try EventLoop()
+        let feed = SocketPair(), sensor = SocketPair()
+        let log = LoopLog()
+        feed.write("fix\n")
+        sensor.write("reading\n")
+        loop.watch(feed.reader, mode: .coalesced) { _ in log.entries.append("feed " + feed.readAvailable()) }
+        loop.watch(sensor.reader, mode: .immediateAlone) { _ in log.entries.append("sensor " + sensor.readAvailable()) }
+        loop.after(0.2) { log.entries.append("timer"); loop.stop() }
+        try loop.run { log.wakeUps += 1 }
+        #expect(log.entries == ["sensor reading\n", "feed fix\n", "timer"])
+        #expect(log.wakeUps == 2)
+    }
+
+    /// A turn that finds nothing ready (a timeout; `runReady` in a test on a driven clock) still
+    /// reads the coalesced input: only a sensor's wake-up leaves it (regression: the in-process
+    /// daemon's fixes, sent between `advance` calls, were read a second late and
+    /// `DaemonTimeTests.wallClockStepsDuringAWorkoutChangeNoDuration` measured 12.7 s for 12).
+    @Test func aTurnWithNothingReadyStillReadsCoalescedInput() throws {
+        let loop = try EventLoop()
+        let feed = SocketPair()
+        let log = LoopLog()
+        feed.write("fix\n")
+        loop.watch(feed.reader, mode: .coalesced) { _ in log.entries.append("read " + feed.readAvailable()) }
+        try loop.runReady()
+        #expect(log.entries == ["read fix\n"])
+    }
+
+    /// The same wake-up with a control request or a posted closure in it reads the feed first,
+    /// as always.
+    @Test func aloneInputBesideARequestOrAPostedClosureStillSeesTheFeedFirst() throws {
+        for withRequest in [true, false] {
+            let loop = try EventLoop()
+            let feed = SocketPair(), sensor = SocketPair(), control = SocketPair()
+            let log = LoopLog()
+            feed.write("fix\n")
+            sensor.write("reading\n")
+            if withRequest { control.write("status\n") } else { loop.post { log.entries.append("posted") } }
+            loop.watch(feed.reader, mode: .coalesced) { _ in log.entries.append("feed " + feed.readAvailable()) }
+            loop.watch(sensor.reader, mode: .immediateAlone) { _ in log.entries.append("sensor " + sensor.readAvailable()) }
+            loop.watch(control.reader, mode: .immediate) { _ in log.entries.append("request " + control.readAvailable()) }
+            try loop.runReady()
+            let other = withRequest ? "request status\n" : "posted"
+            #expect(log.entries.first == "feed fix\n")
+            #expect(Set(log.entries.dropFirst()) == ["sensor reading\n", other])
+        }
+    }
+
     @Test func modeCanChangeWhileWatched() throws {
         let loop = try EventLoop()
         let feed = SocketPair()

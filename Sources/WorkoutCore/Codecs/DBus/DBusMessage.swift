@@ -231,11 +231,28 @@ extension DBusMessage {
 
     /// Decodes one whole message (exactly `frameLength` bytes).
     public static func decode(_ bytes: [UInt8]) throws(DBusCodecError) -> DBusMessage {
+        var cache = DBusHeaderCache()
+        return try decode(bytes, headerCache: &cache)
+    }
+
+    /// `decode(_:)`, taking the header from `cache` when its bytes (all but the body length and
+    /// the serial) are the last decoded header's: a sensor's notifications repeat one header,
+    /// whose fields, names and body signature are then not read, checked and parsed again.
+    public static func decode(_ bytes: [UInt8], headerCache cache: inout DBusHeaderCache) throws(DBusCodecError) -> DBusMessage {
         guard bytes.count >= fixedHeaderLength else { throw .truncated(offset: bytes.count, needed: fixedHeaderLength - bytes.count) }
         let total = try frameLength(header: bytes[...])
         guard bytes.count >= total else { throw .truncated(offset: bytes.count, needed: total - bytes.count) }
         let e = DBusEndianness(rawValue: bytes[0])!  // checked by frameLength
         guard let kind = DBusMessageKind(rawValue: bytes[1]) else { throw .unknownMessageType(bytes[1]) }
+        if let hit = cache.header(of: bytes) {
+            var r = DBusReader(bytes: bytes, offset: 4, limit: total, endianness: e)
+            let bodyLength = Int(try r.read32())
+            var m = hit.message
+            m.serial = try r.read32()
+            guard m.serial != 0 else { throw .zeroSerial }
+            var body = DBusReader(bytes: bytes, offset: hit.bodyStart, limit: total, endianness: e)
+            return try readBody(into: &m, types: hit.types, reader: &body, bodyLength: bodyLength, total: total)
+        }
         var m = DBusMessage(kind: kind)
         m.flags = DBusMessageFlags(rawValue: bytes[2])
         var r = DBusReader(bytes: bytes, offset: 4, limit: total, endianness: e)
@@ -280,12 +297,47 @@ extension DBusMessage {
             throw .missingHeaderField(required.name, kind: kind.description)
         }
         try r.align(8)
+        guard r.offset + bodyLength == total else { throw .bodyLengthMismatch(declared: bodyLength, used: total - r.offset) }
+        let types = try DBusType.parse(sig)
+        cache.keep(bytes, bodyStart: r.offset, message: m, types: types)
+        return try readBody(into: &m, types: types, reader: &r, bodyLength: bodyLength, total: total)
+    }
+
+    /// The body of `types` from the reader at the body's start.
+    private static func readBody(into m: inout DBusMessage, types: [DBusType], reader r: inout DBusReader,
+                                 bodyLength: Int, total: Int) throws(DBusCodecError) -> DBusMessage {
         let bodyStart = r.offset
         guard bodyStart + bodyLength == total else { throw .bodyLengthMismatch(declared: bodyLength, used: total - bodyStart) }
-        let types = try DBusType.parse(sig)
         r.fdCount = m.unixFDCount
+        m.body.reserveCapacity(types.count)
         for t in types { m.body.append(try r.read(t)) }
         guard r.offset == total else { throw .bodyLengthMismatch(declared: bodyLength, used: r.offset - bodyStart) }
         return m
+    }
+}
+
+/// The last header `DBusMessage.decode(_:headerCache:)` read whole, by its bytes: the fixed
+/// header's first four (endianness, kind, flags, version) and everything from the fields'
+/// length to the body (fields and padding). Decoding is a function of those bytes, so a header
+/// with the same ones decodes to the same fields; only the body length and serial are read anew.
+public struct DBusHeaderCache: Sendable {
+    private var key: [UInt8] = []
+    private var entry: (message: DBusMessage, types: [DBusType], bodyStart: Int)?
+
+    public init() {}
+
+    func header(of bytes: [UInt8]) -> (message: DBusMessage, types: [DBusType], bodyStart: Int)? {
+        guard let entry, bytes.count >= entry.bodyStart, key.count == entry.bodyStart - 8 else { return nil }
+        guard bytes[0..<4].elementsEqual(key[0..<4]), bytes[12..<entry.bodyStart].elementsEqual(key[4...]) else { return nil }
+        return entry
+    }
+
+    mutating func keep(_ bytes: [UInt8], bodyStart: Int, message: DBusMessage, types: [DBusType]) {
+        key.removeAll(keepingCapacity: true)
+        key.append(contentsOf: bytes[0..<4])
+        key.append(contentsOf: bytes[12..<bodyStart])
+        var header = message
+        header.serial = 0
+        entry = (header, types, bodyStart)
     }
 }

@@ -133,6 +133,12 @@ public struct DBusReader {
             let end = offset + length
             try enter()
             defer { depth -= 1 }
+            if case .byte = element {
+                // An `ay` (a sensor's every notification): the bytes at once, not one read each.
+                let items = bytes[offset..<end].map(DBusValue.byte)
+                offset = end
+                return .array(element, items)
+            }
             var items: [DBusValue] = []
             let outer = limit
             limit = end  // an element cannot read past the array

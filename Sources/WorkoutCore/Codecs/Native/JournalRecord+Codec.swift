@@ -2,7 +2,18 @@
 /// corrupted tail from good records; reading stops at the first bad line (docs/storage.md).
 extension JournalRecord {
     public func encodeLine() -> String {
-        var w = JSONWriter(capacity: 192)
+        var line: [UInt8] = []
+        line.reserveCapacity(192)
+        appendLine(to: &line)
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// `encodeLine()`'s bytes appended to `out` (the journal's buffer): no String per line.
+    public func appendLine(to out: inout [UInt8]) {
+        var w = JSONWriter(capacity: 0)
+        let start = out.count
+        swap(&w.bytes, &out)  // written in place at the end of `out`
+        defer { swap(&w.bytes, &out) }
         switch self {
         case .fix(let f):
             // The hot path while recording (one line per fix): the point array is written as bytes
@@ -26,6 +37,9 @@ extension JournalRecord {
             w.raw("}")
         case .heartRateGap(let t):
             w.raw(#"{"r":"hrgap","t":"#); w.number(t); w.raw("}")
+        case .alive(let t):
+            // Once a second with the journal's flush.
+            w.raw(#"{"r":"alive","t":"#); w.number(t); w.raw("}")
         case .sensor(let sample):
             w.raw(#"{"r":"sensor","t":"#); w.number(sample.time); w.raw(#","s":"#); w.string(sample.source.rawValue)
             if let r = sample.reading {
@@ -37,15 +51,15 @@ extension JournalRecord {
                 w.raw(#","gap":true"#)
             }
             w.raw("}")
-        case .started, .paused, .resumed, .lap, .marker, .stopped, .shutdown, .settings, .recovered, .rebased, .alive,
+        case .started, .paused, .resumed, .lap, .marker, .stopped, .shutdown, .settings, .recovered, .rebased,
              .suspended, .shifted:
-            return encodeLineThroughTree()
+            w.bytes.append(contentsOf: encodeLineThroughTree().utf8)
+            return
         }
-        let sum = CRC32.checksum(w.bytes)
+        let sum = w.bytes.withUnsafeBufferPointer { CRC32.checksum(UnsafeBufferPointer(rebasing: $0[start...])) }
         w.raw("*")
-        w.bytes.append(contentsOf: CRC32.hex(sum).utf8)
+        CRC32.appendHex(sum, to: &w.bytes)
         w.raw("\n")
-        return String(decoding: w.bytes, as: UTF8.self)
     }
 
     /// The line written from `json()`: control records, and what the direct paths above must
@@ -213,7 +227,17 @@ public enum CRC32 {
     }
 
     public static func hex(_ v: UInt32) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 8 - s.count) + s
+        var out: [UInt8] = []
+        appendHex(v, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `hex(v)`'s eight lowercase digits appended as bytes (`String(v, radix: 16)` padded: a
+    /// String and its radix conversion per journal line before).
+    public static func appendHex(_ v: UInt32, to out: inout [UInt8]) {
+        for k in stride(from: 28, through: 0, by: -4) {
+            let d = UInt8(truncatingIfNeeded: (v >> UInt32(k)) & 0xF)
+            out.append(d < 10 ? 48 + d : 87 + d)
+        }
     }
 }

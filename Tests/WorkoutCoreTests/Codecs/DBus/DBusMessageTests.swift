@@ -57,6 +57,35 @@ import Testing
         }
     }
 
+    /// A connection's header cache: every message decodes to what a fresh decode gives (or
+    /// throws the same error), its header the last one's or not: notifications that repeat one
+    /// header with new serials and bodies, other messages between, and every byte of a
+    /// notification changed right after its unchanged header was cached.
+    @Test func aCachedHeaderDecodesAsAFreshOne() throws {
+        var cache = DBusHeaderCache()
+        func same(_ bytes: [UInt8]) {
+            let fresh = Result { () throws(DBusCodecError) in try DBusMessage.decode(bytes) }
+            let cached = Result { () throws(DBusCodecError) in try DBusMessage.decode(bytes, headerCache: &cache) }
+            #expect(fresh == cached)
+        }
+        var frames: [[UInt8]] = []
+        for k in 0..<12 {
+            var m = Self.examples[4]
+            m.body[1] = .properties([("Value", .bytes((0..<UInt8(k % 7 + 1)).map { $0 &* 37 }))])
+            frames.append(try m.encoded(serial: UInt32(k + 1), endianness: k % 5 == 4 ? .big : .little))
+        }
+        frames += try Self.examples.map { try $0.encoded(serial: 9) } + frames
+        for f in frames { same(f) }
+        for k in frames[0].indices {
+            for v: UInt8 in [0, 1, 0x7F, 0xFF] where frames[0][k] != v {
+                var b = frames[0]
+                b[k] = v
+                _ = try DBusMessage.decode(frames[0], headerCache: &cache)
+                same(b)
+            }
+        }
+    }
+
     /// The connection's reads can end anywhere: every split of a stream of messages, and one
     /// byte at a time, gives the same messages.
     @Test func everyChunkSplit() throws {

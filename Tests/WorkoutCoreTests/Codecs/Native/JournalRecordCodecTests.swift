@@ -33,11 +33,24 @@ import Testing
             .sensor(SensorSample(time: t, source: .csc, reading: SensorReading(cadence: 90, speed: 8.333333333333334, distance: 2.105))),
             .sensor(SensorSample(time: 1e20, source: .rsc, reading: SensorReading(power: 0, cadence: 0.1, speed: 0, distance: 1e-7))),
             .sensor(SensorSample(time: t, source: .rsc, reading: nil)),
+            .alive(time: t), .alive(time: 1_795_000_002),
         ]
         for r in records {
             let line = r.encodeLine()
             #expect(line == r.encodeLineThroughTree())
             #expect(JournalRecord.decodeLine(Substring(line.dropLast())) == r, "\(line)")
+            // Appended after what the journal's buffer holds: the same bytes, the buffer kept.
+            var buffer = Array("earlier line\n".utf8)
+            r.appendLine(to: &buffer)
+            #expect(buffer == Array(("earlier line\n" + line).utf8))
+        }
+    }
+
+    /// The checksum's eight hex digits as `String(radix:)` padded wrote them.
+    @Test func checksumHexIsPaddedLowercase() {
+        for v: UInt32 in [0, 1, 0xF, 0xA0, 0x1234_ABCD, 0xFFFF_FFFF, 0x0BAD_F00D, 0xDEAD_BEEF] {
+            let s = String(v, radix: 16)
+            #expect(CRC32.hex(v) == String(repeating: "0", count: 8 - s.count) + s)
         }
     }
 }
