@@ -286,7 +286,13 @@ sh_u 'sed -e "s/^Type=notify/Type=oneshot/" -e "s|^ExecStart=.*|ExecStart=%h/.lo
         /src/systemd/workoutd.service > ~/.config/systemd/user/workoutd-dbus-check.service &&
       systemctl --user daemon-reload'
 U systemctl --user start workoutd-dbus-check.service >/dev/null 2>&1
-out=$("$R" journal workoutd-dbus-check.service 2>/dev/null | grep -E 'ListNames|error' | tail -n 1)
+# The unit's output reaches the journal after `start` returns (journald lags under load: a CI
+# run at load ~10 read no line at all): wait for the line, up to 10 s.
+for _ in $(seq 1 100); do
+  out=$("$R" journal workoutd-dbus-check.service 2>/dev/null | grep -E 'ListNames|error' | tail -n 1)
+  [[ -n $out ]] && break
+  sleep 0.1
+done
 if [[ $(prop Result workoutd-dbus-check.service) == success && $out == *"ListNames:"*org.freedesktop.login1* ]]; then
   pass "D-Bus under the sandbox: ListNames on the system bus from a unit with workoutd.service's sandboxing succeeded (${out##*ListNames: })"
 else

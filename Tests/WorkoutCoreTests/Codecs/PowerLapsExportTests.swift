@@ -118,12 +118,12 @@ struct GpsbabelReadsPowerTests {
         }
         let rows = try Self.unicsv(Exporter.bytes(w, format), format: reader)
         #expect(rows.count == ours.count)
-        let hr = rows.map { $0["Heartrate"].flatMap { Int($0) } }
-        let cad = rows.map { $0["Cadence"].flatMap { Int($0) } }
+        let hr: [Int?] = rows.map { $0["Heartrate"].flatMap { Int($0) } }
+        let cad: [Int?] = rows.map { $0["Cadence"].flatMap { Int($0) } }
         #expect(hr == ours.map(\.heartRate), "heart rate differs at \(Array(zip(hr, ours)).firstIndex { $0 != $1.heartRate } ?? -1)")
         #expect(cad == ours.map(\.cadence), "cadence differs at \(Array(zip(cad, ours)).firstIndex { $0 != $1.cadence } ?? -1)")
         if format == .tcx {
-            let power = rows.map { $0["Power"].flatMap { Double($0) }.map { Int($0) } }
+            let power: [Int?] = rows.map { (row: [String: String]) -> Int? in row["Power"].flatMap { Double($0) }.map { Int($0) } }
             #expect(power == ours.map(\.power), "power differs at \(Array(zip(power, ours)).firstIndex { $0 != $1.power } ?? -1)")
             print("gpsbabel -i gtrnctr: \(rows.count) points, HR, cadence and power equal (power on \(power.compactMap { $0 }.count))")
         } else {

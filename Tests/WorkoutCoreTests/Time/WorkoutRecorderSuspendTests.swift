@@ -25,11 +25,13 @@ import Testing
         #expect(abs(s.elapsedSeconds - 3842) < 1e-6, "elapsed includes the hour: \(s.elapsedSeconds)")
         #expect(s.movingSeconds < 240, "moving \(s.movingSeconds) s: none of the hour")
         #expect(s.signalLostSeconds > 3600, "the gap is signal lost: \(s.signalLostSeconds)")
-        #expect(s.distanceMeters < 2 * 120 * 1.5 + 1, "no distance across the gap: \(s.distanceMeters) m")
+        let walked: Double = 2 * 120 * 1.5 + 1  // typed constants: inline, these literals took seconds to type-check
+        let suspendedAt: Double = Self.start + 120.5
+        #expect(s.distanceMeters < walked, "no distance across the gap: \(s.distanceMeters) m")
         let suspended = r.events.filter { $0.kind == .suspended }
-        #expect(suspended.count == 1 && suspended.first?.time == Self.start + 120.5)
+        #expect(suspended.count == 1 && suspended.first?.time == suspendedAt)
         #expect(suspended.first?.text == "system suspended for 1 h")
-        #expect(r.events.contains { $0.kind == .signalLost && $0.time == Self.start + 120.5 })
+        #expect(r.events.contains { $0.kind == .signalLost && $0.time == suspendedAt })
     }
 
     @Test func rebuiltFromTheSavedWorkoutEqualsTheLiveOne() {
