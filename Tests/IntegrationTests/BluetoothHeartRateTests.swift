@@ -80,7 +80,10 @@ struct BluetoothHeartRateTests {
         expected[Self.zone(withContact[11].bpm)] += sent[12].t - withContact[11].t
         let got = w["heartRateZoneSeconds"] as? [Double] ?? []
         print("bluez strap: sent \(values) (+\(sent.count - 12) without contact); average \(w["averageHeartRate"] ?? "nil") max \(w["maxHeartRate"] ?? "nil"); zones \(got) expected \(expected.map { ($0 * 1000).rounded() / 1000 }); re-subscribed \(subscribes.count == 2 && withContact.count >= 5 ? subscribes[1] - withContact[4].t : -1) s after the drop")
-        #expect(got.count == expected.count && zip(got, expected).allSatisfy { abs($0 - $1) < 0.15 }, "zones \(got) vs \(expected)")
+        // The daemon times a reading when it reads it, the stand-in when it sends it: on a loaded
+        // 2-core machine a reading can wait a few hundred ms (0.15 s was exceeded once at load
+        // ~12). A reading put in the wrong zone, or a gap counted, is off by a whole second (1 Hz).
+        #expect(got.count == expected.count && zip(got, expected).allSatisfy { abs($0 - $1) < 0.35 }, "zones \(got) vs \(expected)")
         // The saved workout: the readings, and the drop and the no-contact stretch as gaps.
         let saved = try String(contentsOfFile: d.dataDir + "/workouts/\(id).json", encoding: .utf8)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(saved.utf8)) as? [String: Any])
