@@ -57,7 +57,7 @@ public struct JSONObject: Sendable, Equatable {
     /// subscript each lookup searched from the first member (O(members^2) a line; 10,000
     /// lines: BENCHMARKS.md).
     public struct Reader {
-        public let object: JSONObject
+        private let object: JSONObject
         private var next = 0
 
         public init(_ object: JSONObject) { self.object = object }

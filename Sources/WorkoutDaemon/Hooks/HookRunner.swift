@@ -38,7 +38,16 @@ final class HookRunner: Sendable {
     }
 
     /// Whether jobs are still taken; after `shutDown` nothing new starts.
-    private enum Phase { case accepting, stopped }
+    private enum Phase {
+        case accepting, stopped
+
+        var accepts: Bool {
+            switch self {
+            case .accepting: true
+            case .stopped: false
+            }
+        }
+    }
 
     private struct State {
         var phase = Phase.accepting
@@ -263,7 +272,7 @@ final class HookRunner: Sendable {
         // pipe2 is not imported: pipe + FD_CLOEXEC under a lock that every spawn here takes, so
         // no other hook's child inherits this pipe's write end (and keeps stdin from ending).
         let rc: Int32 = HookRunner.spawnLock.withLock { _ in
-            guard state.withLock({ s in if case .accepting = s.phase { true } else { false } }) else { return ECANCELED }
+            guard state.withLock({ $0.phase.accepts }) else { return ECANCELED }
             guard pipe(&fds) == 0 else { return errno }
             _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
             _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)

@@ -246,8 +246,9 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs until `stop()`. `onIteration` runs once per wake-up (the watchdog ping lives there).
     /// Each wake-up: coalesced watches with input first, then the ready immediate watches, then
     /// posted closures, then due timers (after a wake-up for `immediateAlone` watches only, the
-    /// coalesced input waits, or comes just before the first posted closure or timer). Throws when `poll` fails (anything but EINTR): the loop
-    /// cannot go on, and the daemon must say so and exit non-zero, not return as if stopped.
+    /// coalesced input waits, or comes just before the first posted closure or timer). Throws
+    /// when `poll` fails (anything but EINTR): the loop cannot go on, and the daemon must say so
+    /// and exit non-zero, not return as if stopped.
     public func run(onIteration: () -> Void = {}) throws(SystemError) {
         defer { running = .running }
         while case .running = running {

@@ -61,10 +61,8 @@ enum HistoryIndex {
 
     /// Replaces the index with one line per version (atomically).
     static func write(_ catalog: HistoryCatalog, to path: String) throws {
-        // Sorted by index, not by moving the versions (HistoryStore.summaries).
-        let all = Array(catalog.versions.values)
-        let keys = all.map { ($0.summary.startedAt, $0.file) }
-        let lines = all.indices.sorted { keys[$0] < keys[$1] }.map { IndexRecord.line(put: all[$0]) }.joined()
+        let lines = Array(catalog.versions.values).sorted(byKey: { ($0.summary.startedAt, $0.file) }, <)
+            .map(IndexRecord.line(put:)).joined()
         try AtomicFile.write(Array(lines.utf8), to: path)
     }
 }

@@ -167,13 +167,9 @@ public final class HistoryStore: Sendable {
     /// How many workouts are listed (without copying or sorting them).
     public var count: Int { state.withLock { $0.listed.count } }
 
-    /// Every listed summary, oldest first. Sorted by index: sorting the summaries themselves
-    /// moved each (~50 members, a dozen of them references) some log2(n) times, 1.4 G
-    /// instructions for 10,000 workouts at start-up (BENCHMARKS.md).
+    /// Every listed summary, oldest first.
     public func summaries() -> [WorkoutSummary] {
-        let all = state.withLock { Array($0.listed.values) }
-        let starts = all.map(\.startedAt)
-        return all.indices.sorted { starts[$0] < starts[$1] }.map { all[$0] }
+        state.withLock { Array($0.listed.values) }.sorted(byKey: \.startedAt, <)
     }
 
     public func summary(_ id: WorkoutID) -> WorkoutSummary? { state.withLock { $0.listed[id] } }
