@@ -63,7 +63,7 @@ final class ReminderService {
     }
 
     func streakHistory(excluding id: WorkoutID? = nil) -> [StreakWorkout] {
-        store.summaries().filter { $0.id != id }.map { StreakWorkout($0, utcOffset: nil) }
+        store.summaries { $0.id == id ? nil : StreakWorkout($0, utcOffset: nil) }
     }
 
     func streakJSON() -> JSON {

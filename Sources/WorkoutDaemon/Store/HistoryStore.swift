@@ -172,6 +172,21 @@ public final class HistoryStore: Sendable {
         state.withLock { Array($0.listed.values) }.sorted(byKey: \.startedAt, <)
     }
 
+    /// What `transform` makes of every listed summary (nil: left out), oldest first. A caller
+    /// that needs a few members copies those under the lock instead of whole summaries of ~50
+    /// members: start-up's streak line and risk check copied and sorted 10,000 summaries twice
+    /// (BENCHMARKS.md, start-up with 10,000 workouts).
+    public func summaries<T>(_ transform: (WorkoutSummary) -> T?) -> [T] {
+        state.withLock { s in
+            var picked: [(startedAt: Double, value: T)] = []
+            picked.reserveCapacity(s.listed.count)
+            for summary in s.listed.values {
+                if let v = transform(summary) { picked.append((summary.startedAt, v)) }
+            }
+            return picked
+        }.sorted(byKey: \.startedAt, <).map(\.value)
+    }
+
     public func summary(_ id: WorkoutID) -> WorkoutSummary? { state.withLock { $0.listed[id] } }
 
     public func list(_ f: ListFilter) -> [WorkoutSummary] {

@@ -1,5 +1,5 @@
 import Testing
-import WorkoutCore
+@testable import WorkoutCore
 
 /// Names in the history folder: saved workouts, sync conflict copies, files still being written.
 struct HistoryFileNameTests {
@@ -51,6 +51,27 @@ struct HistoryFileNameTests {
         #expect(HistoryFileName(name) == .inFlight, "\(name)")
         #expect(HistoryFileName.isInFlight(name))
         #expect(!ImportFolderFile.isImportable(name))
+    }
+
+    /// The byte matcher finds `.tmp-` exactly where `String.contains` does, on every name made
+    /// of three pieces among the marker's prefixes and other text: each partial match followed
+    /// by another partial or a whole one, and multi-byte letters around them.
+    @Test func temporaryMarkerMatchesWhereContainsDoes() {
+        let pieces = ["", ".", ".t", ".tm", ".tmp", ".tmp-", "x", "é", "-", "p", "tmp-", "..", "ü.t"]
+        var mismatches: [String] = []
+        var found = 0
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let name = a + b + c
+                    let expected = name.contains(".tmp-")
+                    if expected { found += 1 }
+                    if HistoryFileName.hasTemporaryMarker(name) != expected { mismatches.append(name) }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+        #expect(found > 100)  // the set holds names with the marker, not only names without
     }
 
     @Test func ownFileName() {
