@@ -33,7 +33,8 @@
 //   logfmt    LogfmtParser.parse (workoutctl logs, notifications): a parsed line rendered again
 //             parses to the same line
 //   index     IndexRecord.parse (index.jsonl at start-up): pieces cut after newlines parse to
-//             what the whole does; each record's line parses back to it
+//             what the whole does; each record's line parses back to it; a line read straight
+//             from its text (IndexRecord.written) is the record its tree gives
 //
 // Besides "does not crash" (ASan and Swift's own traps make any memory error, overflow or
 // out-of-range index fatal), each target checks a property that a stream decoder must have:
@@ -513,6 +514,12 @@ private func index(_ bytes: [UInt8]) {
         let line = r.line
         let back = IndexRecord.parse(Array(line.utf8)[...])
         guard back.count == 1, back[0].line == line else { violated("index: a record's line does not parse back to it: \(line)") }
+    }
+    // A line read straight from its text (the written shape) is the record its tree gives.
+    for line in bytes.split(separator: 10, omittingEmptySubsequences: false) {
+        Array(line).withUnsafeBufferPointer { b in
+            if let w = IndexRecord.written(b), IndexRecord.tree(b) != [w] { violated("index: a line read from its text differs from its tree") }
+        }
     }
 }
 

@@ -63,20 +63,33 @@ public struct JSONObject: Sendable, Equatable {
         public init(_ object: JSONObject) { self.object = object }
 
         public subscript(key: String) -> JSON? {
-            mutating get {
-                let n = object.pairs.count
-                var i = next
-                for _ in 0..<n {
-                    if i == n { i = 0 }
-                    if JSONObject.sameKey(object.pairs[i].key, key) {
-                        next = i + 1
-                        return object.pairs[i].value
-                    }
-                    i += 1
-                }
-                return nil
-            }
+            mutating get { find { JSONObject.sameKey($0, key) } }
         }
+
+        public subscript(key: StaticString) -> JSON? {
+            mutating get { find { JSONObject.sameKey($0, key) } }
+        }
+
+        @inline(__always)
+        private mutating func find(_ isKey: (String) -> Bool) -> JSON? {
+            let n = object.pairs.count
+            var i = next
+            for _ in 0..<n {
+                if i == n { i = 0 }
+                if isKey(object.pairs[i].key) {
+                    next = i + 1
+                    return object.pairs[i].value
+                }
+                i += 1
+            }
+            return nil
+        }
+    }
+
+    /// A name written in the code (a decoder's `j["id"]`): compared as bytes, without a String.
+    @inline(__always)
+    static func sameKey(_ a: String, _ b: StaticString) -> Bool {
+        b.withUTF8Buffer { k in a.utf8.count == k.count && a.utf8.elementsEqual(k) }
     }
 
     public static func == (a: JSONObject, b: JSONObject) -> Bool {

@@ -44,21 +44,47 @@ public enum IndexRecord: Sendable, Equatable {
         var lines = LineFramer(maxLine: 1 << 20)
         slice.withUnsafeBytes { raw in
             lines.feed(raw) { item in
-                guard case .line(let line) = item, let j = try? JSON.parse(line) else { return }
-                if let put = j["put"], let s = WorkoutSummary(json: put) {
-                    let file = j["file"]?.stringValue ?? HistoryFileName.of(s.id)
-                    guard file == HistoryFileName.of(s.id) || HistoryFileName(file).workoutID == s.id else { return }
-                    records.append(.put(IndexEntry(summary: s, file: file, stamp: j["stamp"].flatMap(IndexRecord.stamp),
-                                                   revision: j["revision"].flatMap(Revision.init(json:)), imported: j["imported"]?.boolValue ?? false)))
-                }
-                if let del = j["del"]?.stringValue, let id = WorkoutID(rawValue: del) {
-                    let file = j["file"]?.stringValue ?? HistoryFileName.of(id)
-                    guard HistoryFileName(file).workoutID == id else { return }
-                    records.append(.del(file: file))
-                }
+                guard case .line(let line) = item else { return }
+                if let record = IndexRecord.written(line) { records.append(record) } else { records += IndexRecord.tree(line) }
             }
         }
         return records
+    }
+
+    /// The records of one line parsed as a JSON tree: any JSON object with `put` or `del`
+    /// members (or both), in any order, duplicates resolved as JSON's last-wins.
+    static func tree(_ line: UnsafeBufferPointer<UInt8>) -> [IndexRecord] {
+        guard let j = try? JSON.parse(line) else { return [] }
+        var records: [IndexRecord] = []
+        if let put = j["put"], let s = WorkoutSummary(json: put) {
+            guard let record = IndexRecord.putRecord(s, file: j["file"], stamp: j["stamp"], revision: j["revision"], imported: j["imported"]) else { return [] }
+            records.append(record)
+        }
+        if let del = j["del"]?.stringValue, let id = WorkoutID(rawValue: del) {
+            let file = j["file"]?.stringValue ?? HistoryFileName.of(id)
+            guard HistoryFileName(file).workoutID == id else { return records }
+            records.append(.del(file: file))
+        }
+        return records
+    }
+
+    /// A `put` line read straight from its text when its members are in the order `line`
+    /// writes them (every line workoutd writes): the record the tree in `parse` gives, without
+    /// building the tree. nil for any other line, which `parse` reads as a tree.
+    static func written(_ line: UnsafeBufferPointer<UInt8>) -> IndexRecord? {
+        var top = JSONTextMembers(text: line)
+        guard let s = top.object("put", { WorkoutSummary(members: &$0) }) else { return nil }
+        let file = top["file"], stamp = top["stamp"], revision = top["revision"], imported = top["imported"]
+        guard top.finish(), top.atEndOfText() else { return nil }
+        return putRecord(s, file: file, stamp: stamp, revision: revision, imported: imported)
+    }
+
+    /// The `put` record of a line's members; nil when its file does not hold its workout.
+    private static func putRecord(_ s: WorkoutSummary, file: JSON?, stamp: JSON?, revision: JSON?, imported: JSON?) -> IndexRecord? {
+        let file = file?.stringValue ?? HistoryFileName.of(s.id)
+        guard file == HistoryFileName.of(s.id) || HistoryFileName(file).workoutID == s.id else { return nil }
+        return .put(IndexEntry(summary: s, file: file, stamp: stamp.flatMap(IndexRecord.stamp), revision: revision.flatMap(Revision.init(json:)),
+                               imported: imported?.boolValue ?? false))
     }
 
     /// `[inode, size, seconds, nanoseconds]`.

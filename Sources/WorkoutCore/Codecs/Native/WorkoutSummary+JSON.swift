@@ -171,9 +171,15 @@ extension WorkoutSummary {
 
     /// Reads a summary written by `json()`; nil names nothing, so callers say which file failed.
     public init?(json: JSON) {
-        // In the writer's order: each lookup finds its member at once (JSONObject.Reader).
         guard let o = json.objectValue else { return nil }
         var j = JSONObject.Reader(o)
+        self.init(members: &j)
+    }
+
+    /// Reads the members `json()` writes, asked for in its order: from a parsed object each
+    /// lookup then finds its member at once (`JSONObject.Reader`), and from the text
+    /// (`JSONTextMembers`, the index at start-up) every member is read without a tree.
+    init?<Members: JSONMemberReader>(members j: inout Members) {
         guard let idText = j["id"]?.stringValue, let id = WorkoutID(rawValue: idText),
               let a = j["activity"]?.stringValue, let activity = ActivityType(rawValue: a),
               let s = j["startedAt"]?.stringValue, let started = ISO8601.parse(s) else { return nil }
@@ -195,6 +201,7 @@ extension WorkoutSummary {
         if let o = j["swim"], o.objectValue != nil { swim = SwimSummary(json: o) }
         elevationGainMeters = j["elevationGainMeters"]?.doubleValue ?? 0
         elevationLossMeters = j["elevationLossMeters"]?.doubleValue ?? 0
+        _ = j["elevationSource"]  // always "gps"; asked for so that a reader of the text reads past it
         pointCount = j["pointCount"]?.intValue ?? 0
         acceptedCount = j["acceptedCount"]?.intValue ?? 0
         if let r = j["rejected"]?.objectValue {
