@@ -76,6 +76,11 @@ public final class EventLoop: @unchecked Sendable {
     /// `batchSeconds`), over which what a handler reads now arrived; 0 otherwise. A batched
     /// watch dates what it reads by it (`arrivalAges`).
     public private(set) var inputSpan: Double = 0
+    /// True while coalesced and batched input is being read (`serveCoalesced`).
+    public private(set) var isServingInput = false
+    /// Run at the end of every read of the coalesced and batched input, before anything else
+    /// of that wake-up (`afterInputServed`).
+    private var inputServedHooks: [() -> Void] = []
 
     private enum LoopState { case running, stopping }
 
@@ -216,6 +221,11 @@ public final class EventLoop: @unchecked Sendable {
             }
         }
     }
+
+    /// Runs `body` at the end of every read of the coalesced and batched input, before the
+    /// wake-up's requests, posted closures and timers: an owner of several batched watches puts
+    /// what they read in order there (`SensorHub`: readings of several sensors by their dates).
+    public func afterInputServed(_ body: @escaping () -> Void) { inputServedHooks.append(body) }
 
     /// Runs `body` once, `seconds` from now (monotonic).
     @discardableResult
@@ -372,12 +382,17 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Reads the coalesced and batched watches that have input (or a hang-up, an error), with
-    /// `inputSpan` set to the seconds since the last such read.
+    /// `inputSpan` set to the seconds since the last such read, then runs the hooks.
     private func serveCoalesced() {
         let at = now()
         inputSpan = min(EventLoop.batchSeconds, max(0, at - lastCoalescedRead))
         lastCoalescedRead = at
-        defer { inputSpan = 0 }
+        isServingInput = true
+        defer {
+            inputSpan = 0
+            isServingInput = false
+            for h in inputServedHooks { h() }
+        }
         guard !lazyFDs.isEmpty, poll(&lazyFDs, nfds_t(lazyFDs.count), 0) > 0 else { return }
         for k in lazyFDs.indices where lazyFDs[k].revents != 0 {
             guard let w = watches[lazyTokens[k]], w.fd == lazyFDs[k].fd else { continue }

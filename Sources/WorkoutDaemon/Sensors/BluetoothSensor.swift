@@ -23,6 +23,23 @@ final class BluetoothSensor {
         /// That source's readings stopped: a gap.
         case sensorStopped(SensorSource)
         case log(SensorLogEvent)
+
+        /// How long ago what it reports arrived: a reading's age, 0 for the rest.
+        var age: Double {
+            switch self {
+            case .reading(_, _, let age), .sensorReading(_, _, let age): return age
+            case .stopped, .sensorStopped, .log: return 0
+            }
+        }
+
+        /// The same report, a reading's age set to `age`.
+        func aged(_ age: Double) -> Report {
+            switch self {
+            case .reading(let bpm, let rr, _): return .reading(bpm: bpm, rr: rr, age: age)
+            case .sensorReading(let source, let r, _): return .sensorReading(source, r, age: age)
+            case .stopped, .sensorStopped, .log: return self
+            }
+        }
     }
 
     let config: SensorConfig
