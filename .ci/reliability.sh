@@ -23,10 +23,17 @@ if [ "${RELIABILITY_SKIP_TESTS:-}" != 1 ]; then
   export WORKOUTD_RELIABILITY=1 WORKOUTD_RELIABILITY_FIGURES=/tmp/workoutd-reliability-figures.txt
   # RELIABILITY_KEEP_FIGURES=1: add to the figures the test shards wrote (.ci/run).
   [ "${RELIABILITY_KEEP_FIGURES:-}" = 1 ] || rm -f "$WORKOUTD_RELIABILITY_FIGURES"
-  swift build --build-tests >/dev/null 2>&1 || swift build --build-tests 2>&1 | tail -30
+  # RELIABILITY_SKIP_BUILD=1: the tests are built (.ci/run built them with its own flags, which
+  # a plain `swift build` here would not match: it would build them again).
+  if [ "${RELIABILITY_SKIP_BUILD:-}" != 1 ]; then
+    swift build --build-tests >/dev/null 2>&1 || swift build --build-tests 2>&1 | tail -30
+  fi
   # One suite (ReliabilitySuite, .serialized): one test at a time, nothing else in parallel.
   # RELIABILITY_FILTER: of its nested suites (.ci/run: the timed ones; its test shards ran the rest).
-  timeout --kill-after=10 "${RELIABILITY_TIMEOUT:-900}" swift test --skip-build --filter "${RELIABILITY_FILTER:-IntegrationTests.ReliabilitySuite}" \
+  # The test binary itself, as .ci/test-shards.sh runs it: `swift test --skip-build` would only
+  # add SwiftPM's planning (a few seconds) to the same run.
+  bin="$(swift build --show-bin-path)/workoutdPackageTests.xctest"
+  timeout --kill-after=10 "${RELIABILITY_TIMEOUT:-900}" "$bin" --testing-library swift-testing --filter "${RELIABILITY_FILTER:-IntegrationTests.ReliabilitySuite}" \
     >/tmp/workoutd-reliability-test.log 2>&1
   grep -E '✘|SKIPPED|known issue|passed after .* seconds\.$|Test run' /tmp/workoutd-reliability-test.log | grep -v '✔ Test ' || true
   if ! grep -q 'Test run with .* passed' /tmp/workoutd-reliability-test.log; then
