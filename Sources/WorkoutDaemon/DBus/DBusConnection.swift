@@ -96,8 +96,7 @@ public final class DBusConnection {
 
     /// Connects and starts the handshake; `onReady` (set right after, before the loop runs
     /// again) reports Hello's answer. Throws only when the socket cannot be connected.
-    /// `mode`: how the connection's socket wakes the loop (`.immediateAlone` for a sensor's
-    /// connection, whose notifications come many times a second).
+    /// `mode`: how the connection's socket wakes the loop (`setMode`).
     public init(address: DBusAddress, loop: EventLoop, uid: UInt32 = getuid(), mode: WatchMode = .immediate) throws(DBusError) {
         self.loop = loop
         self.address = address
@@ -109,6 +108,18 @@ public final class DBusConnection {
 
     deinit {
         if case .closed = phase {} else { shutdown(.disconnected("connection released"), notify: false) }
+    }
+
+    /// While a handler runs for a message: about how many seconds before now it arrived. 0 but
+    /// for messages read together in `.batched` mode, which are spread evenly over the time
+    /// since the last read (`EventLoop.arrivalAges`).
+    public private(set) var messageAge: Double = 0
+
+    /// How the socket wakes the loop: `.batched` for a sensor's connection once subscribed
+    /// (its notifications come many times a second; a reply then waits up to 1 s),
+    /// `.immediate` while calls go back and forth.
+    public func setMode(_ mode: WatchMode) {
+        if let watchToken { loop.setMode(watchToken, mode) }
     }
 
     /// Our unique name once Hello is answered.
@@ -348,29 +359,63 @@ public final class DBusConnection {
             if rest.isEmpty { return }
         }
         framer.append(rest)
-        while !isClosed {
+        // Every whole message first, then each dispatched: how many came together dates them
+        // (`messageAge`). A malformed one ends the connection after those before it.
+        var incoming: [DBusIncoming] = []
+        var failure: DBusError?
+        while failure == nil {
             let frame: [UInt8]
             do {
-                guard let f = try framer.nextFrame() else { return }
+                guard let f = try framer.nextFrame() else { break }
                 frame = f
             } catch {
-                shutdown(.malformed(error), notify: true)
-                return
+                failure = .malformed(error)
+                break
             }
             let message: DBusMessage
             do { message = try DBusMessage.decode(frame, headerCache: &headerCache) } catch {
                 if case .unknownMessageType = error { continue }  // the specification: ignore
-                shutdown(.malformed(error), notify: true)
-                return
+                failure = .malformed(error)
+                break
             }
             let n = Int(message.unixFDCount)
             guard n <= receivedFDs.count else {
-                shutdown(.disconnected("a message announced \(n) descriptors but \(receivedFDs.count) arrived"), notify: true)
-                return
+                failure = .disconnected("a message announced \(n) descriptors but \(receivedFDs.count) arrived")
+                break
             }
             let fds = Array(receivedFDs.prefix(n))
             receivedFDs.removeFirst(n)
-            dispatch(DBusIncoming(message: message, fds: fds))
+            incoming.append(DBusIncoming(message: message, fds: fds))
+        }
+        let ages = arrivalAges(incoming)
+        for (i, m) in incoming.enumerated() {
+            guard !isClosed else { closeAll(m.fds); continue }
+            messageAge = ages.isEmpty ? 0 : ages[i]
+            dispatch(m)
+        }
+        messageAge = 0
+        if let failure { shutdown(failure, notify: true) }
+    }
+
+    /// How long ago each of these messages, read together, arrived (`messageAge`); empty when
+    /// read as they came.
+    private func arrivalAges(_ incoming: [DBusIncoming]) -> [Double] {
+        guard incoming.count > 1, loop.inputSpan > 0 else { return [] }
+        return DBusConnection.arrivalAges(paths: incoming.map(\.message.path), span: loop.inputSpan)
+    }
+
+    /// The ages of messages read together after `span` seconds unread: the messages of one
+    /// object (a characteristic's notifications, which come at its own rate) spread evenly over
+    /// the span, its last at 0 (`EventLoop.arrivalAges`), each object's apart; so a device's
+    /// drop that follows a reading is not dated a share of the span after it.
+    static func arrivalAges(paths: [String?], span: Double) -> [Double] {
+        var counts: [String: Int] = [:]
+        for p in paths { counts[p ?? "", default: 0] += 1 }
+        var seen: [String: Int] = [:]
+        return paths.map { p in
+            let path = p ?? "", k = counts[path] ?? 1, j = seen[path, default: 0]
+            seen[path] = j + 1
+            return span * Double(k - 1 - j) / Double(k)
         }
     }
 

@@ -166,9 +166,9 @@ final class RecordingService: @unchecked Sendable {
     /// What the sensors reported.
     private func sensorReported(_ report: SensorHub.Report) {
         switch report {
-        case .reading(let bpm, let rr): perform(lifecycle.heartRateReceived(time: nil, bpm: bpm, rr: rr, at: now()))
+        case .reading(let bpm, let rr, let age): perform(lifecycle.heartRateReceived(time: nil, bpm: bpm, rr: rr, at: now() - age))
         case .stopped: perform(lifecycle.heartRateStopped(at: now()))
-        case .sensorReading(let source, let r): perform(lifecycle.sensorReceived(r, from: source, at: now()))
+        case .sensorReading(let source, let r, let age): perform(lifecycle.sensorReceived(r, from: source, at: now() - age))
         case .sensorStopped(let source): perform(lifecycle.sensorStopped(source, at: now()))
         case .log(let event): log(event)
         }

@@ -70,6 +70,17 @@ public final class EventLoop: @unchecked Sendable {
     /// Reused between iterations: the coalesced watches polled for input, their tokens, and the
     /// descriptors a wake-up found ready.
     private var lazyFDs: [pollfd] = [], lazyTokens: [Token] = [], ready: [(fd: Int32, events: UInt32)] = []
+    /// When coalesced and batched input was last read (monotonic).
+    private var lastCoalescedRead: Double = -.infinity
+    /// While coalesced and batched input is served: the seconds since it was last read (at most
+    /// `batchSeconds`), over which what a handler reads now arrived; 0 otherwise. A batched
+    /// watch dates what it reads by it (`arrivalAges`).
+    public private(set) var inputSpan: Double = 0
+    /// True while coalesced and batched input is being read (`serveCoalesced`).
+    public private(set) var isServingInput = false
+    /// Run at the end of every read of the coalesced and batched input, before anything else
+    /// of that wake-up (`afterInputServed`).
+    private var inputServedHooks: [() -> Void] = []
 
     private enum LoopState { case running, stopping }
 
@@ -140,8 +151,9 @@ public final class EventLoop: @unchecked Sendable {
         for t in tokens {
             guard let w = watches[t] else { continue }
             switch w.mode {
-            case .immediate, .immediateAlone: mask |= UInt32(UInt16(bitPattern: w.events))
+            case .immediate: mask |= UInt32(UInt16(bitPattern: w.events))
             case .coalesced: mask |= UInt32(UInt16(bitPattern: EventLoop.pollRDHUP))
+            case .batched: mask |= UInt32(UInt16(bitPattern: (w.events & ~Int16(POLLIN)) | EventLoop.pollRDHUP))
             }
         }
         return mask
@@ -183,7 +195,8 @@ public final class EventLoop: @unchecked Sendable {
                 for t in tokensByFD[fd] ?? [] {
                     guard let w = watches[t] else { continue }
                     switch w.mode {
-                    case .immediate, .immediateAlone: asked |= UInt32(UInt16(bitPattern: w.events)) & UInt32(POLLIN | POLLOUT)
+                    case .immediate: asked |= UInt32(UInt16(bitPattern: w.events)) & UInt32(POLLIN | POLLOUT)
+                    case .batched: asked |= UInt32(UInt16(bitPattern: w.events)) & UInt32(POLLOUT)
                     case .coalesced: break  // its input is polled for with the others
                     }
                 }
@@ -208,6 +221,11 @@ public final class EventLoop: @unchecked Sendable {
             }
         }
     }
+
+    /// Runs `body` at the end of every read of the coalesced and batched input, before the
+    /// wake-up's requests, posted closures and timers: an owner of several batched watches puts
+    /// what they read in order there (`SensorHub`: readings of several sensors by their dates).
+    public func afterInputServed(_ body: @escaping () -> Void) { inputServedHooks.append(body) }
 
     /// Runs `body` once, `seconds` from now (monotonic).
     @discardableResult
@@ -244,9 +262,9 @@ public final class EventLoop: @unchecked Sendable {
     public func stop() { running = .stopping }
 
     /// Runs until `stop()`. `onIteration` runs once per wake-up (the watchdog ping lives there).
-    /// Each wake-up: coalesced watches with input first, then the ready immediate watches, then
-    /// posted closures, then due timers (after a wake-up for `immediateAlone` watches only, the
-    /// coalesced input waits, or comes just before the first posted closure or timer). Throws
+    /// Each wake-up: coalesced and batched watches with input first, then the ready immediate
+    /// watches, then posted closures, then due timers. With a batched watch it wakes at the
+    /// latest `batchSeconds` after the last such read. Throws
     /// when `poll` fails (anything but EINTR): the loop cannot go on, and the daemon must say so
     /// and exit non-zero, not return as if stopped.
     public func run(onIteration: () -> Void = {}) throws(SystemError) {
@@ -286,15 +304,27 @@ public final class EventLoop: @unchecked Sendable {
     private func turn(timeoutMs: Int32, onIteration: () -> Void = {}) throws(SystemError) {
         lazyFDs.removeAll(keepingCapacity: true)
         lazyTokens.removeAll(keepingCapacity: true)
+        var batched = false
         for (t, w) in watches {
             switch w.mode {
-            case .immediate, .immediateAlone: break
+            case .immediate: break
             case .coalesced:
                 // Only a hang-up or an error wakes the loop for it (the set holds POLLRDHUP,
                 // a TCP peer's FIN; POLLHUP/POLLERR are always reported).
                 lazyFDs.append(pollfd(fd: w.fd, events: w.events | EventLoop.pollRDHUP, revents: 0))
                 lazyTokens.append(t)
+            case .batched:
+                // Its input only; its output wakes the loop as an immediate watch's does.
+                lazyFDs.append(pollfd(fd: w.fd, events: (w.events & Int16(POLLIN)) | EventLoop.pollRDHUP, revents: 0))
+                lazyTokens.append(t)
+                batched = true
             }
+        }
+        var timeoutMs = timeoutMs
+        if batched {
+            // Batched input is read at the latest `batchSeconds` after it was last read.
+            let left = (lastCoalescedRead + EventLoop.batchSeconds - now()) * 1000
+            timeoutMs = min(timeoutMs, Int32(max(0, left.rounded(.up))))
         }
         ready.removeAll(keepingCapacity: true)
         if !unpollable.isEmpty { unpollableEvents(into: &ready) }
@@ -318,21 +348,9 @@ public final class EventLoop: @unchecked Sendable {
         }
         if stale { rebuild() }
         onIteration()
-        // Coalesced input first, whatever woke the loop (a timeout too): every handler, timer
-        // and posted closure below sees all of it that had arrived. Only a wake-up for
-        // `immediateAlone` watches alone leaves it, unless a posted closure or a timer comes
-        // in the same turn.
-        var coalescedServed = false
-        func serveCoalesced() {
-            guard !coalescedServed else { return }
-            coalescedServed = true
-            guard !lazyFDs.isEmpty, poll(&lazyFDs, nfds_t(lazyFDs.count), 0) > 0 else { return }
-            for k in lazyFDs.indices where lazyFDs[k].revents != 0 {
-                guard let w = watches[lazyTokens[k]], w.fd == lazyFDs[k].fd else { continue }
-                w.onReady(lazyFDs[k].revents)
-            }
-        }
-        if woken || ready.isEmpty || servesCoalesced(ready) { serveCoalesced() }
+        // Coalesced and batched input first, whatever woke the loop (a timeout too): every
+        // handler, timer and posted closure below sees all of it that had arrived.
+        serveCoalesced()
         if woken {
             var drain = [UInt8](repeating: 0, count: 256)
             while read(wakeFD, &drain, 256) > 0 {}
@@ -344,9 +362,13 @@ public final class EventLoop: @unchecked Sendable {
                 // coalesced watches were served above (their hang-ups included).
                 guard let w = watches[t], w.fd == fd else { continue }
                 switch w.mode {
-                case .immediate, .immediateAlone:
+                case .immediate:
                     let always = UInt32(POLLERR | POLLHUP | POLLNVAL)
                     let revents = mask & (UInt32(UInt16(bitPattern: w.events)) | always)
+                    if revents != 0 { w.onReady(Int16(truncatingIfNeeded: revents)) }
+                case .batched:
+                    // Room to write; its input, hang-ups and errors were served above.
+                    let revents = mask & UInt32(UInt16(bitPattern: w.events & ~Int16(POLLIN)))
                     if revents != 0 { w.onReady(Int16(truncatingIfNeeded: revents)) }
                 case .coalesced: continue
                 }
@@ -355,34 +377,35 @@ public final class EventLoop: @unchecked Sendable {
         let jobs = posted.withLock { q -> [@Sendable () -> Void] in
             let j = q; q.removeAll(); return j
         }
-        if !jobs.isEmpty { serveCoalesced() }
         for j in jobs { j() }
-        runDueTimers(before: serveCoalesced)
+        runDueTimers()
     }
 
-    /// Whether a wake-up for these ready descriptors serves coalesced input: yes unless every
-    /// one of them is watched only `immediateAlone` (a hang-up of a coalesced watch, a
-    /// control client, a refused descriptor all serve it; so does a turn with none ready).
-    private func servesCoalesced(_ ready: [(fd: Int32, events: UInt32)]) -> Bool {
-        for (fd, _) in ready {
-            for t in tokensByFD[fd] ?? [] {
-                guard let w = watches[t] else { continue }
-                switch w.mode {
-                case .immediate, .coalesced: return true
-                case .immediateAlone: continue
-                }
-            }
+    /// Reads the coalesced and batched watches that have input (or a hang-up, an error), with
+    /// `inputSpan` set to the seconds since the last such read, then runs the hooks.
+    private func serveCoalesced() {
+        let at = now()
+        inputSpan = min(EventLoop.batchSeconds, max(0, at - lastCoalescedRead))
+        lastCoalescedRead = at
+        isServingInput = true
+        defer {
+            inputSpan = 0
+            isServingInput = false
+            for h in inputServedHooks { h() }
         }
-        return false
+        guard !lazyFDs.isEmpty, poll(&lazyFDs, nfds_t(lazyFDs.count), 0) > 0 else { return }
+        for k in lazyFDs.indices where lazyFDs[k].revents != 0 {
+            guard let w = watches[lazyTokens[k]], w.fd == lazyFDs[k].fd else { continue }
+            w.onReady(lazyFDs[k].revents)
+        }
     }
 
     /// Timers due within `timerSlack` run now too: one wake-up instead of two. In due order; each
     /// is taken off the list just before it runs, so one that an earlier body of this batch
-    /// cancelled does not run. `before` runs first when any is due.
-    private func runDueTimers(before: () -> Void = {}) {
+    /// cancelled does not run.
+    private func runDueTimers() {
         let limit = now() + EventLoop.timerSlack
         guard timers.contains(where: { $0.due <= limit }) else { return }
-        before()
         let due = timers.filter { $0.due <= limit }.sorted { ($0.due, $0.token) < ($1.due, $1.token) }
         for t in due {
             guard let i = timers.firstIndex(where: { $0.token == t.token }) else { continue }  // cancelled meanwhile
@@ -396,6 +419,19 @@ public final class EventLoop: @unchecked Sendable {
 
     /// How early a timer may run so that it shares a wake-up with one due just before it.
     static let timerSlack = 0.002
+
+    /// The longest a `.batched` watch's input waits to be read.
+    public static let batchSeconds = 1.0
+
+    /// Estimated ages (seconds before now) of `count` messages read together from a batched
+    /// watch, oldest first: spread evenly over `inputSpan`, the last at 0 (one read alone is
+    /// dated when read). Each date is then off by at most `batchSeconds`, and readings of one
+    /// source keep distinct, increasing dates. All 0 outside a batched read.
+    public func arrivalAges(count: Int) -> [Double] {
+        guard count > 0 else { return [] }
+        let step = inputSpan / Double(count)
+        return (0..<count).map { step * Double(count - 1 - $0) }
+    }
 }
 
 /// How a watched descriptor wakes the loop.
@@ -407,12 +443,13 @@ public enum WatchMode {
     /// tick at the latest). A hang-up or an error still wakes it at once. For light GPS feeds,
     /// whose ten fixes a second then cost one wake-up instead of ten (BENCHMARKS.md, CPU).
     case coalesced
-    /// Like `immediate`, but a wake-up for this descriptor alone does not serve coalesced
-    /// input (it waits for the next other wake-up, the 1 s tick at the latest). For Bluetooth
-    /// sensors: four at 4 Hz wake the loop 16 times a second, and reading a light feed at each
-    /// read it in as many small turns (BENCHMARKS.md, four sensors). Their readings are dated
-    /// by their arrival; the fixes by the receiver, so the order of the two is not kept.
-    case immediateAlone
+    /// Input does not wake the loop; it is read with the coalesced input whenever the loop wakes
+    /// for anything else, and at the latest `EventLoop.batchSeconds` (1 s, the 1 s tick's pace)
+    /// after it was last read (the loop wakes for that). Output (POLLOUT), hang-ups and errors
+    /// wake it at once. For Bluetooth sensors once subscribed: four at 4 Hz woke the loop 16
+    /// times a second; batched, they are read with the light feed about once a second
+    /// (BENCHMARKS.md, four sensors). What is read is dated by `arrivalAges`.
+    case batched
 }
 
 /// A timer that re-arms itself; the interval can change (reload) and it can be cancelled.

@@ -13,15 +13,33 @@ import WorkoutCore
 final class BluetoothSensor {
     /// What the sensor tells its owner.
     enum Report {
-        /// A heart-rate reading, dated by the daemon's clock when it arrived.
-        case reading(bpm: Int, rr: [UInt16])
+        /// A heart-rate reading that arrived about `age` seconds ago (read in a batch; 0 when
+        /// read as it came), to be dated by the daemon's clock.
+        case reading(bpm: Int, rr: [UInt16], age: Double)
         /// The heart-rate readings stopped (contact lost, dropped, closed): a gap.
         case stopped
-        /// A power, speed/cadence or running reading, dated by the daemon's clock.
-        case sensorReading(SensorSource, SensorReading)
+        /// A power, speed/cadence or running reading that arrived about `age` seconds ago.
+        case sensorReading(SensorSource, SensorReading, age: Double)
         /// That source's readings stopped: a gap.
         case sensorStopped(SensorSource)
         case log(SensorLogEvent)
+
+        /// How long ago what it reports arrived: a reading's age, 0 for the rest.
+        var age: Double {
+            switch self {
+            case .reading(_, _, let age), .sensorReading(_, _, let age): return age
+            case .stopped, .sensorStopped, .log: return 0
+            }
+        }
+
+        /// The same report, a reading's age set to `age`.
+        func aged(_ age: Double) -> Report {
+            switch self {
+            case .reading(let bpm, let rr, _): return .reading(bpm: bpm, rr: rr, age: age)
+            case .sensorReading(let source, let r, _): return .sensorReading(source, r, age: age)
+            case .stopped, .sensorStopped, .log: return self
+            }
+        }
     }
 
     let config: SensorConfig
@@ -75,7 +93,8 @@ final class BluetoothSensor {
 
     // MARK: - Performing the machine's actions
 
-    private func perform(_ actions: [SensorAction]) {
+    /// `age`: how long ago the notification that led to these actions arrived.
+    private func perform(_ actions: [SensorAction], age: Double = 0) {
         for a in actions {
             switch a {
             case .connect: connect()
@@ -86,8 +105,8 @@ final class BluetoothSensor {
                     self.retryToken = nil
                     self.perform(self.machine.retryDue(now: self.clock.now()))
                 }
-            case .record(_, let bpm, let rr): report(.reading(bpm: bpm, rr: rr))
-            case .reading(_, let source, let r): report(.sensorReading(source, r))
+            case .record(_, let bpm, let rr): report(.reading(bpm: bpm, rr: rr, age: age))
+            case .reading(_, let source, let r): report(.sensorReading(source, r, age: age))
             case .gap: report(.stopped)
             case .sensorGap(_, let source): report(.sensorStopped(source))
             case .disconnect: disconnect()
@@ -110,6 +129,7 @@ final class BluetoothSensor {
         onResolved = nil
         for m in matchTokens { bus?.removeMatch(m) }
         matchTokens = []
+        bus?.setMode(.immediate)  // the next attempt's calls answered at once
         closeNotifySockets()
         subscribed = []
     }
@@ -149,8 +169,8 @@ final class BluetoothSensor {
         }
         do {
             let address = try DBusAddress.system(environment: environment)
-            // Its notifications alone do not read a light GPS feed (`WatchMode.immediateAlone`).
-            let conn = try DBusConnection(address: address, loop: loop, mode: .immediateAlone)
+            // Immediate while connecting and subscribing; batched once subscribed.
+            let conn = try DBusConnection(address: address, loop: loop)
             bus = conn
             conn.onReady = { [weak self] result in
                 guard let self else { return }
@@ -249,6 +269,10 @@ final class BluetoothSensor {
             let battery = fresh.batteryPercentage == nil ? tree.characteristic(BlueZObjects.UUID.batteryLevel, of: fresh) : nil
             let done: () -> Void = { [weak self] in
                 guard let self, a == self.attempt else { return }
+                // The notifications read with the light feed, at most 1 s late, each dated by
+                // its estimated arrival: about one wake-up a second for four sensors instead
+                // of one per notification (`WatchMode.batched`, BENCHMARKS.md).
+                self.bus?.setMode(.batched)
                 self.perform(self.machine.connected(info, now: self.clock.now()))
                 if let location { self.readDetail(location.path, a) { self.updateLocation(BodySensorLocation(value: $0)) } }
                 if let battery { self.readDetail(battery.path, a) { self.updateBattery(BatteryLevel.decode($0)) } }
@@ -284,7 +308,7 @@ final class BluetoothSensor {
         }) { [weak self] m in
             guard let self, a == self.attempt,
                   let value = BlueZObjects.changedProperty("Value", in: m.body, interface: "org.bluez.GattCharacteristic1")?.byteArray else { return }
-            self.measured(value, service)
+            self.measured(value, service, age: self.bus?.messageAge ?? 0)
         })
     }
 
@@ -307,21 +331,31 @@ final class BluetoothSensor {
             for other in reply.fds where other != fd { Glibc.close(other) }
             let flags = fcntl(fd, F_GETFL)
             _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-            let token = self.loop.watch(fd, mode: .immediateAlone) { [weak self] _ in self?.readNotifications(fd, service, a) }
+            let token = self.loop.watch(fd, mode: .batched) { [weak self] _ in self?.readNotifications(fd, service, a) }
             self.notifySockets.append((fd, token))
             then()
         }
     }
 
+    /// Reads every notification the socket holds (one per read; batched, several), then
+    /// measures each, dated as the loop estimates its arrival.
     private func readNotifications(_ fd: Int32, _ service: SensorService, _ a: Int) {
         var buf = [UInt8](repeating: 0, count: 517)
-        while a == attempt, notifySockets.contains(where: { $0.fd == fd }) {
+        var values: [[UInt8]] = []
+        var closed = false
+        while true {
             let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n > 0 { measured(Array(buf[0..<n]), service); continue }
-            if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
-            fail("notification socket closed", attempt: a)
-            return
+            if n > 0 { values.append(Array(buf[0..<n])); continue }
+            if n < 0 && errno == EINTR { continue }
+            closed = !(n < 0 && errno == EAGAIN)
+            break
         }
+        let ages = loop.arrivalAges(count: values.count)
+        for (v, age) in zip(values, ages) {
+            guard a == attempt, notifySockets.contains(where: { $0.fd == fd }) else { return }
+            measured(v, service, age: age)
+        }
+        if closed { fail("notification socket closed", attempt: a) }
     }
 
     private func closeNotifySockets() {
@@ -341,9 +375,10 @@ final class BluetoothSensor {
         }
     }
 
-    private func measured(_ value: [UInt8], _ service: SensorService) {
+    /// A notification that arrived about `age` seconds ago (`WatchMode.batched`).
+    private func measured(_ value: [UInt8], _ service: SensorService, age: Double) {
         guard let m = service.parse(value) else { badMeasurements += 1; return }
-        perform(machine.measured(m, now: clock.now()))
+        perform(machine.measured(m, now: clock.now() - age), age: age)
     }
 
     private func updateBattery(_ level: Int?) {

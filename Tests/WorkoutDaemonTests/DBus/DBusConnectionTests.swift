@@ -49,6 +49,15 @@ struct DBusConnectionTests {
         #expect(unknown.value?.remoteName == "org.freedesktop.DBus.Error.UnknownMethod")
     }
 
+    /// Messages read together (a sensor's batched connection) are dated per object: one
+    /// characteristic's notifications spread over the time unread, a device's drop signal after
+    /// them not a share of it later than the reading before it.
+    @Test func messagesReadTogetherAreDatedPerObject() {
+        let ages = DBusConnection.arrivalAges(paths: ["/hr/char", "/hr/char", "/hr", "/hr/char"], span: 0.9)
+        #expect(ages.map { ($0 * 1000).rounded() } == [600, 300, 0, 0])
+        #expect(DBusConnection.arrivalAges(paths: ["/c"], span: 1) == [0])
+    }
+
     @Test func signalThroughAddMatch() throws {
         let bus = try TestBus()
         defer { bus.stop() }

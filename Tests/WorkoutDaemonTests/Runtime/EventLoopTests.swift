@@ -62,25 +62,63 @@ import Testing
         #expect(log.wakeUps == 1)
     }
 
-    /// A Bluetooth sensor's notification (an `immediateAlone` watch, 16 a second with four
-    /// sensors) does not read the light feed: the next other wake-up (here the timer) does,
-    /// before its timer runs.
-    @Test func aloneInputLeavesCoalescedInputToTheNextWakeUp() throws {
-        let loop = try EventLoop()
-        let feed = SocketPair(), sensor = SocketPair()
+    /// A batched watch (a Bluetooth sensor's connection once subscribed: four at 4 Hz woke the
+    /// loop 16 times a second) never wakes the loop for its input: the loop wakes at the latest
+    /// `batchSeconds` after its last read and reads it then, with the coalesced feed, each of
+    /// what came together dated by `arrivalAges`. A hang-up still wakes it at once. The poller
+    /// stands in for the wait: it moves the manual clock on by the timeout it is given.
+    @Test func batchedInputIsReadWithinTheBoundWithoutWakingTheLoop() throws {
+        let clock = ManualClock()
         let log = LoopLog()
-        feed.write("fix\n")
-        sensor.write("reading\n")
-        loop.watch(feed.reader, mode: .coalesced) { _ in log.entries.append("feed " + feed.readAvailable()) }
-        loop.watch(sensor.reader, mode: .immediateAlone) { _ in log.entries.append("sensor " + sensor.readAvailable()) }
-        loop.after(0.2) { log.entries.append("timer"); loop.stop() }
-        try loop.run { log.wakeUps += 1 }
-        #expect(log.entries == ["sensor reading\n", "feed fix\n", "timer"])
-        #expect(log.wakeUps == 2)
+        var found: [Int32] = []
+        let loop = try EventLoop(clock: clock, poller: { fd, events, capacity, ms in
+            let n = EventLoop.wait(fd, events, capacity, 0)
+            found.append(n)
+            if n == 0 { clock.advance(by: Double(ms) / 1000) }
+            return n
+        })
+        let t0 = loop.now()
+        // To 10 ms: a wait is rounded up to whole ms.
+        func at() -> String { String(Int(((loop.now() - t0) * 100).rounded()) * 10) }
+        let feed = SocketPair(), sensor = SocketPair()
+        loop.watch(feed.reader, mode: .coalesced) { _ in log.entries.append("feed " + feed.readAvailable() + " at \(at())") }
+        var token = 0
+        token = loop.watch(sensor.reader, mode: .batched) { _ in
+            let text = sensor.readAvailable()
+            if text == "EOF" { loop.unwatch(token) }
+            let ages = loop.arrivalAges(count: text.split(separator: "\n").count).map { Int(($0 * 1000).rounded()) }
+            log.entries.append("sensor \(text.split(separator: "\n")) at \(at()) ages \(ages)")
+        }
+        loop.after(0.1) { sensor.write("r1\nr2\nr3\n"); feed.write("fix\n") }
+        loop.after(2.0) { sensor.closeWriter() }
+        loop.after(3.0) { loop.stop() }
+        try loop.run()
+        // Read 1 s (`batchSeconds`) after the last read (the timer's turn at 100 ms), dated
+        // over that second.
+        #expect(EventLoop.batchSeconds == 1)
+        #expect(Set(log.entries.prefix(2)) == ["feed fix\n at 1100", "sensor [\"r1\", \"r2\", \"r3\"] at 1100 ages [667, 333, 0]"], "\(log.entries)")
+        #expect(log.entries.dropFirst(2) == ["sensor [\"EOF\"] at 2000 ages [0]"], "\(log.entries)")
+        // Only the hang-up was found ready: the input never woke the loop.
+        #expect(found.filter { $0 > 0 }.count == 1, "ready counts \(found)")
+    }
+
+    /// A batched watch's output (a D-Bus call waiting for room) wakes the loop as an immediate
+    /// watch's does; only its input waits.
+    @Test func aBatchedWatchsOutputWakesTheLoop() throws {
+        let loop = try EventLoop()
+        let pair = SocketPair()
+        let log = LoopLog()
+        loop.watch(pair.reader, events: Int16(POLLIN | POLLOUT), mode: .batched) { revents in
+            log.entries.append(revents & Int16(POLLOUT) != 0 ? "out" : "in")
+            loop.stop()
+        }
+        loop.after(5) { log.entries.append("timer"); loop.stop() }
+        try loop.run()
+        #expect(log.entries == ["out"])
     }
 
     /// A turn that finds nothing ready (a timeout; `runReady` in a test on a driven clock) still
-    /// reads the coalesced input: only a sensor's wake-up leaves it (regression: the in-process
+    /// reads the coalesced input (regression: the in-process
     /// daemon's fixes, sent between `advance` calls, were read a second late and
     /// `DaemonTimeTests.wallClockStepsDuringAWorkoutChangeNoDuration` measured 12.7 s for 12).
     @Test func aTurnWithNothingReadyStillReadsCoalescedInput() throws {
@@ -91,26 +129,6 @@ import Testing
         loop.watch(feed.reader, mode: .coalesced) { _ in log.entries.append("read " + feed.readAvailable()) }
         try loop.runReady()
         #expect(log.entries == ["read fix\n"])
-    }
-
-    /// The same wake-up with a control request or a posted closure in it reads the feed first,
-    /// as always.
-    @Test func aloneInputBesideARequestOrAPostedClosureStillSeesTheFeedFirst() throws {
-        for withRequest in [true, false] {
-            let loop = try EventLoop()
-            let feed = SocketPair(), sensor = SocketPair(), control = SocketPair()
-            let log = LoopLog()
-            feed.write("fix\n")
-            sensor.write("reading\n")
-            if withRequest { control.write("status\n") } else { loop.post { log.entries.append("posted") } }
-            loop.watch(feed.reader, mode: .coalesced) { _ in log.entries.append("feed " + feed.readAvailable()) }
-            loop.watch(sensor.reader, mode: .immediateAlone) { _ in log.entries.append("sensor " + sensor.readAvailable()) }
-            loop.watch(control.reader, mode: .immediate) { _ in log.entries.append("request " + control.readAvailable()) }
-            try loop.runReady()
-            let other = withRequest ? "request status\n" : "posted"
-            #expect(log.entries.first == "feed fix\n")
-            #expect(Set(log.entries.dropFirst()) == ["sensor reading\n", other])
-        }
     }
 
     @Test func modeCanChangeWhileWatched() throws {

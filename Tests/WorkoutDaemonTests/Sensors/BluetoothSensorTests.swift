@@ -50,12 +50,13 @@ struct BluetoothSensorTests {
         }
         // The client.
         let reports = Box<[String]>([])
+        let ages = Box<[Double]>([])
         let sensor = BluetoothSensor(.bluetooth(address: nil), loop: loop, clock: DaemonClock(SystemClock()),
                                      environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(bus.directory)/bus"]) { r in
             switch r {
-            case .reading(let bpm, let rr): reports.value.append("reading \(bpm) \(rr)")
+            case .reading(let bpm, let rr, let age): reports.value.append("reading \(bpm) \(rr)"); ages.value.append(age)
             case .stopped: reports.value.append("stopped")
-            case .sensorReading(let s, let r): reports.value.append("\(s) \(r)")
+            case .sensorReading(let s, let r, _): reports.value.append("\(s) \(r)")
             case .sensorStopped(let s): reports.value.append("\(s) stopped")
             case .log(let e): reports.value.append(e.name)
             }
@@ -71,6 +72,11 @@ struct BluetoothSensorTests {
         #expect(run(loop) { reports.value.contains("sensor.no_contact") })
         #expect(reports.value == ["sensor.connecting", "sensor.connected", "reading 120 [512]", "reading 121 [513, 514]", "stopped", "sensor.no_contact"])
         #expect(sensor.badMeasurements == 1)  // [0x07]: 16-bit value missing
+        // Subscribed, the socket is read in batches (`WatchMode.batched`): the four packets sent
+        // together were read together, each dated by its estimated arrival, the earlier ones
+        // earlier (two readings dated alike would lose the second: a heart-rate track takes
+        // only later readings).
+        #expect(ages.value.count == 2 && ages.value[0] > ages.value[1] && ages.value[1] > 0, "ages \(ages.value)")
         _ = [UInt8]([0x16, 122]).withUnsafeBytes { send(pair[0], $0.baseAddress, $0.count, 0) }
         #expect(run(loop) { reports.value.last == "reading 122 []" })
         // BlueZ closes the socket when the strap goes: a drop, retried with backoff.
