@@ -33,6 +33,39 @@ struct SharedHistoryTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: d.dir + "/h/workouts")) ?? []).filter { $0.contains(".sync-conflict-") }
     }
 
+    /// A port taken between choosing it and Syncthing binding it (another test's outgoing
+    /// connection can take it; CI once saw "syncthing a did not answer") does not fail the
+    /// harness: Syncthing exits, and it starts again on new ports.
+    @Test func syncthingStartsAgainWhenItsPortWasTaken() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wst.\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for f in ["/fp", "/fq"] { try FileManager.default.createDirectory(atPath: dir + f, withIntermediateDirectories: true) }
+        let p = try SyncthingPeer(home: dir + "/p", folder: dir + "/fp", name: "p")
+        let q = try SyncthingPeer(home: dir + "/q", folder: dir + "/fq", name: "q")
+        try p.configure(peer: q, dial: false)
+        let taken = p.guiPort
+        let holder = try Self.bind(port: taken)
+        defer { close(holder) }
+        try p.start()  // the suite runs off the pool (`.offPool`): blocking here holds no pool thread
+        defer { p.stop() }
+        #expect(p.guiPort != taken)
+        #expect(try p.rest("GET", "/rest/system/ping") == 200)
+        #expect(p.log().contains("address already in use"))
+    }
+
+    /// A socket bound to 127.0.0.1:`port`, not listening, as a connection's own port is (no
+    /// SO_REUSEADDR: nothing else may bind it; a connection to it is refused at once).
+    static func bind(port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_port = in_port_t(UInt16(port).bigEndian)
+        a.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard rc == 0 else { close(fd); throw HarnessError.connect(errno) }
+        return fd
+    }
+
     @Test func twoMachinesShareOneHistory() async throws {
         let t0 = Date()
         let a = try DaemonHarness(), b = try DaemonHarness()

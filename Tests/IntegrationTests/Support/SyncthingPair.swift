@@ -26,9 +26,10 @@ final class SyncthingPair {
         }
         a = try SyncthingPeer(home: dir + "/sta", folder: folderA, name: "a")
         b = try SyncthingPeer(home: dir + "/stb", folder: folderB, name: "b")
-        try a.configure(peer: b, dial: true)
         try b.configure(peer: a, dial: false)
         try b.start()
+        // After b has started: its listening port is final then (see `start`).
+        try a.configure(peer: b, dial: true)
         try a.start()
     }
 
@@ -46,10 +47,19 @@ final class SyncthingPeer {
     let folder: String
     let name: String
     let deviceID: String
-    let listenPort: Int
-    let guiPort: Int
+    private(set) var listenPort: Int
+    private(set) var guiPort: Int
     let apiKey: String
     private var process: Process?
+    /// What the configuration names of the other instance, and whether this one dials it.
+    struct Peer {
+        let deviceID: String
+        let name: String
+        let listenPort: Int
+    }
+
+    /// The last `configure`'s peer, to write the configuration again with new ports.
+    private var configured: (peer: Peer, dial: Bool)?
 
     init(home: String, folder: String, name: String) throws {
         self.home = home
@@ -79,6 +89,11 @@ final class SyncthingPeer {
     }
 
     func configure(peer: SyncthingPeer, dial: Bool) throws {
+        try configure(peer: Peer(deviceID: peer.deviceID, name: peer.name, listenPort: peer.listenPort), dial: dial)
+    }
+
+    func configure(peer: Peer, dial: Bool) throws {
+        configured = (peer, dial)
         let xml = """
         <configuration version="36">
           <folder id="workoutd" label="workoutd" path="\(folder)" type="sendreceive" rescanIntervalS="3600" fsWatcherEnabled="true" fsWatcherDelayS="1" ignorePerms="false" autoNormalize="true">
@@ -106,22 +121,38 @@ final class SyncthingPeer {
         try xml.write(toFile: home + "/config.xml", atomically: true, encoding: .utf8)
     }
 
-    /// Starts it and waits until its REST API answers.
+    /// Starts it and waits until its REST API answers. The ports were free when chosen, but
+    /// another test's connection can take one before Syncthing binds it (an outgoing connection
+    /// gets a port from the same range); Syncthing then exits at once ("address already in
+    /// use"), and it is started again on two new ports, up to three times. Its output (where
+    /// it logs when it runs unmonitored) is kept in `syncthing.out`.
     func start() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: SyncthingPair.binary)
-        p.arguments = ["serve", "--home=" + home, "--no-browser", "--no-restart", "--no-upgrade", "--logfile=" + home + "/syncthing.log"]
-        p.environment = SyncthingPeer.environment
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        process = p
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if (try? rest("GET", "/rest/system/ping")) == 200 { return }
-            usleep(50_000)
+        for attempt in 1...3 {
+            let out = home + "/syncthing.out"
+            if !FileManager.default.fileExists(atPath: out) { FileManager.default.createFile(atPath: out, contents: nil) }
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: SyncthingPair.binary)
+            p.arguments = ["serve", "--home=" + home, "--no-browser", "--no-restart", "--no-upgrade", "--logfile=" + home + "/syncthing.log"]
+            p.environment = SyncthingPeer.environment
+            let handle = FileHandle(forWritingAtPath: out)  // appended to: each attempt's output is kept
+            _ = try? handle?.seekToEnd()
+            p.standardOutput = handle ?? FileHandle.nullDevice
+            p.standardError = handle ?? FileHandle.nullDevice
+            try p.run()
+            try? handle?.close()
+            process = p
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline && p.isRunning {
+                if (try? rest("GET", "/rest/system/ping")) == 200 { return }
+                usleep(50_000)
+            }
+            guard !p.isRunning, attempt < 3, log().contains("address already in use"), let (peer, dial) = configured else { break }
+            listenPort = SyncthingPeer.freePort()
+            guiPort = SyncthingPeer.freePort()
+            try configure(peer: peer, dial: dial)
         }
-        throw HarnessError.notReady("syncthing \(name) did not answer on 127.0.0.1:\(guiPort): \(log())")
+        let ended = process.map { $0.isRunning ? "still running" : "exited with status \($0.terminationStatus)" } ?? "not started"
+        throw HarnessError.notReady("syncthing \(name) did not answer on 127.0.0.1:\(guiPort) (\(ended)): \(log())")
     }
 
     func stop() {
@@ -130,7 +161,10 @@ final class SyncthingPeer {
         p.waitUntilExit()
     }
 
-    func log() -> String { (try? String(contentsOfFile: home + "/syncthing.log", encoding: .utf8)) ?? "" }
+    /// What it logged: its output (unmonitored, it logs there) and its log file, if it wrote one.
+    func log() -> String {
+        [home + "/syncthing.out", home + "/syncthing.log"].compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }.joined(separator: "\n")
+    }
 
     /// Pauses the shared folder here (no scan, no exchange: changes on both sides wait) or
     /// resumes it (scanned and exchanged at once, on the open connection).
