@@ -24,10 +24,17 @@ struct JSONTextMembers: JSONMemberReader {
     private(set) var parser: JSONParser
     /// The depth of this object's members, as `JSONParser` counts it (the same refusals).
     private let depth: Int
-    /// Something was not JSON, or not as asked: the caller falls back to the tree.
-    private(set) var failed = false
-    /// The next thing in the text is this object's closing brace.
-    private var atClose = false
+    /// Where the reader is in the object's text.
+    private var place = Place.atMember
+
+    private enum Place {
+        /// At the next member's key (or, before the first, at the first).
+        case atMember
+        /// The next thing in the text is this object's closing brace.
+        case atClose
+        /// Something was not JSON, or not as asked: the caller falls back to the tree.
+        case failed
+    }
 
     /// The members of the object at the start of `text` (after spaces).
     init(text: UnsafeBufferPointer<UInt8>) {
@@ -39,9 +46,9 @@ struct JSONTextMembers: JSONMemberReader {
         self.parser = parser
         self.depth = depth
         self.parser.skipSpace()
-        guard depth <= JSON.maxDepth, take(UInt8(ascii: "{")) else { failed = true; return }
+        guard depth <= JSON.maxDepth, take(UInt8(ascii: "{")) else { place = .failed; return }
         self.parser.skipSpace()
-        if peek(UInt8(ascii: "}")) { atClose = true }
+        if peek(UInt8(ascii: "}")) { place = .atClose }
     }
 
     subscript(key: StaticString) -> JSON? {
@@ -52,7 +59,7 @@ struct JSONTextMembers: JSONMemberReader {
                 afterValue()
                 return v
             } catch {
-                failed = true
+                place = .failed
                 return nil
             }
         }
@@ -61,12 +68,12 @@ struct JSONTextMembers: JSONMemberReader {
     /// The object member `key` read by `body` from its own text (a nested reader), for a
     /// decoder of the nested object that reads it in its writer's order too; nil when there is
     /// no such member, when `body` says nil, or when the nested object was not read whole
-    /// (`failed` is then set).
+    /// (the reader has then failed).
     mutating func object<T>(_ key: StaticString, _ body: (inout JSONTextMembers) -> T?) -> T? {
         guard takeKey(key) else { return nil }
         var nested = JSONTextMembers(parser: parser, depth: depth + 1)
         let value = body(&nested)
-        guard let value, nested.finish() else { failed = true; return nil }
+        guard let value, nested.finish() else { place = .failed; return nil }
         parser = nested.parser
         afterValue()
         return value
@@ -75,7 +82,7 @@ struct JSONTextMembers: JSONMemberReader {
     /// Whether every member was read: consumes the closing brace. False when anything was
     /// left unread or was not JSON.
     mutating func finish() -> Bool {
-        guard !failed, atClose else { failed = true; return false }
+        guard case .atClose = place else { place = .failed; return false }
         parser.i += 1
         return true
     }
@@ -89,7 +96,7 @@ struct JSONTextMembers: JSONMemberReader {
     /// Consumes `"key":` when the next key's bytes are `key`'s (the keys asked for need no
     /// escapes, so equal bytes are an equal key).
     private mutating func takeKey(_ key: StaticString) -> Bool {
-        guard !failed, !atClose else { return false }
+        guard case .atMember = place else { return false }
         let b = parser.b, start = parser.i
         let matched = key.withUTF8Buffer { kb -> Bool in
             let end = start + 1 + kb.count
@@ -99,7 +106,7 @@ struct JSONTextMembers: JSONMemberReader {
         guard matched else { return false }
         parser.i = start + key.utf8CodeUnitCount + 2
         parser.skipSpace()
-        guard take(UInt8(ascii: ":")) else { failed = true; return false }
+        guard take(UInt8(ascii: ":")) else { place = .failed; return false }
         parser.skipSpace()
         return true
     }
@@ -109,11 +116,11 @@ struct JSONTextMembers: JSONMemberReader {
         parser.skipSpace()
         if take(UInt8(ascii: ",")) {
             parser.skipSpace()
-            if !peek(UInt8(ascii: "\"")) { failed = true }
+            if !peek(UInt8(ascii: "\"")) { place = .failed }
         } else if peek(UInt8(ascii: "}")) {
-            atClose = true
+            place = .atClose
         } else {
-            failed = true
+            place = .failed
         }
     }
 

@@ -130,7 +130,7 @@ import Testing
     /// the tree: 3,000 lines with a byte deleted, inserted or replaced (JSON's punctuation,
     /// digits, letters, an escape) anywhere in a written line.
     @Test func damagedLinesReadAsTheTreeReadsThem() {
-        var rng = SplitMix(seed: 29)
+        var rng = SplitMix64(seed: 29)
         let alphabet = Array("{}[],:\"\\ 0123456789.-eEtrunlfaxyz\u{7f}".utf8) + [0xC3, 0xFF, 0x00, 0x0A]
         let lines = Self.richLines().map { Array($0.dropLast().utf8) }
         var disagreements: [String] = []
@@ -151,19 +151,6 @@ import Testing
         }
         #expect(disagreements.isEmpty, "\(disagreements.prefix(3))")
         #expect(readStraight > 300)  // many changed lines still have the written shape (a changed number, a letter in a title)
-    }
-}
-
-/// SplitMix64: a small deterministic generator for the damaged lines.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
