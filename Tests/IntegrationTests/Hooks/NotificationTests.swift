@@ -37,7 +37,10 @@ import Testing
          "notifications":{"desktop":true,"events":["habit.at_risk","workout.saved"]}}
         """, extraEnv: ["TZ": "UTC", "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(state)/bus"])
         try d.start()
-        let yesterday = Date().timeIntervalSince1970 - 86400
+        // Yesterday at noon (UTC, the daemon's zone here): both workouts fall on yesterday at any
+        // time of day. Now minus 24 h put the second one (10 min later) into today whenever the
+        // test ran in the 10 minutes before midnight (CI at 23:56 UTC: a walk done today).
+        let yesterday = (Date().timeIntervalSince1970 / 86400).rounded(.down) * 86400 - 86400 + 43200
         for (k, activity) in ["running", "walking"].enumerated() {
             let path = d.dir + "/\(activity).gpx"
             try TotalsTests.gpx(start: yesterday + Double(k) * 600, points: 20, step: 0.0003).write(toFile: path, atomically: true, encoding: .utf8)
