@@ -77,7 +77,7 @@ struct InflateBlockTests {
         let script = "import sys, zlib\nc = zlib.compressobj(\(level), zlib.DEFLATED, -15, 9, \(strategy))\nsys.stdout.buffer.write(c.compress(sys.stdin.buffer.read()) + c.flush())"
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", script]
+        p.arguments = [SharedData.python, "-c", script]
         let inp = Pipe(), out = Pipe()
         p.standardInput = inp
         p.standardOutput = out
