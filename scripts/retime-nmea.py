@@ -15,13 +15,6 @@ import datetime
 import sys
 
 
-def checksum(body):
-    c = 0
-    for ch in body:
-        c ^= ord(ch)
-    return '%02X' % c
-
-
 def hms(t):
     return datetime.datetime.strptime(t.split('.')[0], '%H%M%S').replace(tzinfo=datetime.timezone.utc), \
         float('0.' + t.split('.')[1]) if '.' in t else 0.0
@@ -51,20 +44,43 @@ def main():
     step = epochs[1][0] - epochs[0][0]
     span = epochs[-1][0] - epochs[0][0] + step
     start = datetime.datetime(2020, 3, 18, tzinfo=datetime.timezone.utc) + datetime.timedelta(days=days, seconds=epochs[0][0])
+    # A sentence's checksum is the XOR of its body's characters: that of the body with the time
+    # (and an RMC's date) left empty, found once per sentence of the stretch, then of the new
+    # fields, found once per epoch (not a pass over every character of every line written).
+    def xor(text):
+        c = 0
+        for ch in text:
+            c ^= ord(ch)
+        return c
+
+    def template(f):
+        f = list(f)
+        f[1] = ''
+        if f[0][2:] == 'RMC':
+            f[9] = ''
+        rest = xor(','.join(f))
+        # The line with the new time (and date) put in by %: '$BODY*' with the fields as slots.
+        f = [x.replace('%', '%%') for x in f]
+        f[1] = '%(time)s'
+        if f[0][2:] == 'RMC':
+            f[9] = '%(date)s'
+        return '$' + ','.join(f) + '*', f[0][2:] == 'RMC', rest
+
+    prepared = [[template(f) for f in sentences] for _, sentences in epochs]
     out, copy = [], 0
     pingpong = os.environ.get('PINGPONG') == '1'
     while copy * span < seconds:
-        for k, (t, sentences) in enumerate(epochs):
+        for k, (t, _) in enumerate(epochs):
             when = start + datetime.timedelta(seconds=copy * span + (t - epochs[0][0]))
+            sentences = prepared[k]
             if pingpong and copy % 2 == 1:
-                sentences = epochs[len(epochs) - 1 - k][1]
-            for f in sentences:
-                f = list(f)
-                f[1] = when.strftime('%H%M%S') + '.%02d' % round(when.microsecond / 10000)
-                if f[0][2:] == 'RMC':
-                    f[9] = when.strftime('%d%m%y')
-                body = ','.join(f)
-                out.append('$%s*%s\r\n' % (body, checksum(body)))
+                sentences = prepared[len(epochs) - 1 - k]
+            time = when.strftime('%H%M%S') + '.%02d' % round(when.microsecond / 10000)
+            date = when.strftime('%d%m%y')
+            time_xor, date_xor = xor(time), xor(date)
+            fields = {'time': time, 'date': date}
+            for line, rmc, rest in sentences:
+                out.append(line % fields + '%02X\r\n' % (rest ^ time_xor ^ (date_xor if rmc else 0)))
         copy += 1
     sys.stdout.write(''.join(out))
 

@@ -67,9 +67,12 @@ struct ImporterTests {
 
     @Test func gpxstatsAgreesWithTheReferenceForGPX() throws {
         // gpxstats.py is the ground truth named by the issue; check our reference equals it.
-        for name in Self.files where name.hasSuffix(".gpx") {
-            let r = try SharedData.run(["python3", SharedData.url("tools/gpxstats.py").path, SharedData.url("data/" + name).path])
-            let line = try #require(r.stdout.split(separator: "\n").first { $0.contains("geodesic WGS84") })
+        // One gpxstats for every file: a block per file, in the order given, one such line each.
+        let names = Self.files.filter { $0.hasSuffix(".gpx") }
+        let r = try SharedData.run(["python3", SharedData.url("tools/gpxstats.py").path] + names.map { SharedData.url("data/" + $0).path })
+        let lines = r.stdout.split(separator: "\n").filter { $0.contains("geodesic WGS84") }
+        try #require(r.status == 0 && lines.count == names.count, "gpxstats: \(r.stderr)")
+        for (name, line) in zip(names, lines) {
             let figure = try #require(Double(line.split(separator: " ").filter { !$0.isEmpty }[2]))
             let track = try Importer.read(try SharedData.bytes(SharedData.url("data/" + name)), fileName: name)
             #expect(abs(try Self.reference(track) - figure) < 0.01, "\(name)")

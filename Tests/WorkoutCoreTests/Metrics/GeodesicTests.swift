@@ -143,14 +143,16 @@ import Testing
     @Test(.enabled(if: SharedData.usable)) func gpxTrackLengthsMatchGpxstats() throws {
         let files = SharedData.files(in: "data/gpx", ext: "gpx")
         try #require(!files.isEmpty, "no GPX files in ../shared/data/gpx")
-        for file in files {
+        // One gpxstats for every file: a list of one object per file, in the order given.
+        let run = try SharedData.run(["python3", SharedData.url("tools/gpxstats.py").path, "--json"] + files.map(\.path))
+        try #require(run.status == 0, "gpxstats failed: \(run.stderr)")
+        let stats = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        try #require(stats.count == files.count, "gpxstats: \(stats.count) results for \(files.count) files")
+        for (file, json) in zip(files, stats) {
             let segments = try TrackFileExtractor.segments(of: file)
             let ours = Self.rawLength(segments)
-            let run = try SharedData.run(["python3", SharedData.url("tools/gpxstats.py").path, "--json", file.path])
-            try #require(run.status == 0, "gpxstats failed on \(file.lastPathComponent): \(run.stderr)")
-            let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]]
-            let ref = try #require(json?.first?["length_geodesic_wgs84_m"] as? Double)
-            let refPoints = json?.first?["points"] as? Int
+            let ref = try #require(json["length_geodesic_wgs84_m"] as? Double, "\(file.lastPathComponent)")
+            let refPoints = json["points"] as? Int
             #expect(refPoints == segments.reduce(0) { $0 + $1.count }, "\(file.lastPathComponent): point count")
             let rel = Swift.abs(ours - ref) / ref
             print("length \(file.lastPathComponent): ours \(ours) m, gpxstats \(ref) m, relative error \(rel)")

@@ -17,6 +17,7 @@
 """
 import json
 import sys
+from bisect import bisect_right
 
 from garmin_fit_sdk import Decoder, Stream
 from geographiclib.geodesic import Geodesic
@@ -42,13 +43,19 @@ def figures(path):
             since = t
     if since is not None:
         stopped.append((since, float("inf")))
+    # A step (ta, tb) spans a stopped time when min(e, tb) > max(s, ta) for a stopped (s, e).
+    # The stopped spans are sorted and disjoint (s < e <= the next s), so their ends are sorted
+    # too and the only candidate is the first span ending after ta: a bisection, not a scan of
+    # every span for every step (1.5 s of a 700 KB file's 4 s).
+    ends = [e for _, e in stopped]
     length = running = 0.0
     for a, b in zip(pos, pos[1:]):
         d = g.Inverse(a["position_lat"] * SEMI, a["position_long"] * SEMI,
-                      b["position_lat"] * SEMI, b["position_long"] * SEMI)["s12"]
+                      b["position_lat"] * SEMI, b["position_long"] * SEMI, Geodesic.DISTANCE)["s12"]
         length += d
         ta, tb = a["timestamp"], b["timestamp"]
-        if not any(min(e, tb) > max(s, ta) for s, e in stopped):
+        k = bisect_right(ends, ta)
+        if not (k < len(stopped) and tb > ta and stopped[k][0] < tb):
             running += d
     hr = [r["heart_rate"] for r in pos if r.get("heart_rate") is not None]
     power = [r["power"] for r in pos if r.get("power") is not None]
