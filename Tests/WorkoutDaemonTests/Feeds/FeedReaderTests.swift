@@ -5,7 +5,7 @@ import Testing
 @Suite struct FeedReaderTests {
     @Test func readsEverythingInOrderAndReportsDrained() {
         let s = SocketPair()
-        var reader = FeedReader(clock: SystemClock())
+        var reader = FeedReader(clock: ManualClock())
         let sent = (0..<5000).map { UInt8(truncatingIfNeeded: $0 % 251) }
         s.write(sent)
         var got: [UInt8] = [], chunks = 0
@@ -16,9 +16,25 @@ import Testing
         #expect(chunks == 3)  // 2048 + 2048 + 904
     }
 
+    /// The budget is the loop's time: once it has passed during a turn, the turn ends with the
+    /// rest left in the socket. (A ManualClock: on the system clock a loaded machine spent the
+    /// budget between two reads and the test above failed, 2 chunks of 3.)
+    @Test func timePassingSpendsTheBudget() {
+        let s = SocketPair()
+        let clock = ManualClock()
+        var reader = FeedReader(clock: clock)
+        s.write([UInt8](repeating: 65, count: 5000))
+        var chunks = 0
+        let turn = reader.read(s.reader) { _ in chunks += 1; clock.advance(by: FeedBudget.seconds) }
+        #expect(turn.outcome == .budgetSpent)
+        #expect(turn.bytes == FeedBudget.readBytes)
+        #expect(chunks == 1)
+        #expect(reader.read(s.reader) { _ in }.bytes == 5000 - FeedBudget.readBytes)
+    }
+
     @Test func anEmptySocketIsDrainedWithNothingRead() {
         let s = SocketPair()
-        var reader = FeedReader(clock: SystemClock())
+        var reader = FeedReader(clock: ManualClock())
         let turn = reader.read(s.reader) { _ in Issue.record("no input expected") }
         #expect(turn.outcome == .drained)
         #expect(turn.bytes == 0)
@@ -26,7 +42,7 @@ import Testing
 
     @Test func aSpentBudgetLeavesTheRestForTheNextTurn() {
         let s = SocketPair()
-        var reader = FeedReader(clock: SystemClock())
+        var reader = FeedReader(clock: ManualClock())
         s.write([UInt8](repeating: 65, count: 10_000))
         let first = reader.read(s.reader, budget: 0) { _ in }
         #expect(first.outcome == .budgetSpent)
@@ -38,7 +54,7 @@ import Testing
 
     @Test func theEndOfTheStreamComesAfterItsLastBytes() {
         let s = SocketPair()
-        var reader = FeedReader(clock: SystemClock())
+        var reader = FeedReader(clock: ManualClock())
         s.write("last line\n")
         s.closeWriter()
         var got = ""
@@ -51,7 +67,7 @@ import Testing
     /// A consumer that spent the budget inside a chunk ends the turn there: nothing more is read.
     @Test func aConsumerCanEndTheTurnAfterAChunk() {
         let s = SocketPair()
-        var reader = FeedReader(clock: SystemClock())
+        var reader = FeedReader(clock: ManualClock())
         s.write([UInt8](repeating: 65, count: 10_000))
         var chunks = 0
         let first = reader.readChunks(s.reader, budget: 60) { _ in chunks += 1; return false }
