@@ -163,6 +163,7 @@ public final class Daemon: @unchecked Sendable {
         log(DaemonLogEvent.loopFailed(error.description))
         recording.flushJournalAtExit()
         context.notifier.notify(["STATUS=Event loop failed: \(error.description)"])
+        context.logger.drain(seconds: 1)  // the line that says why, before the process exits
         return Daemon.loopFailureExitStatus
     }
 
