@@ -4,9 +4,10 @@ import Testing
 
 extension ReliabilitySuite {
     /// A flood of fixes on the feed socket (offered at 100,000 lines/s for 4 s) during a GPS workout must not
-    /// delay control requests: status round trips are timed before and during the flood, and the
-    /// 99th percentile during the flood must stay under 10 ms. The flood's achieved rate (what the
-    /// daemon actually took in) is measured and reported too, so a slow flood cannot pass unseen.
+    /// starve control requests: status round trips are timed before and during the flood; the
+    /// 99th percentile during the flood is reported against its 10 ms target and must stay under
+    /// `starvedSeconds`. The flood's achieved rate (what the daemon actually took in) is measured
+    /// and reported too, so a slow flood cannot pass unseen.
     @Suite(.offPoolAlone, .enabled(if: ReliabilitySuite.heavyEnabled, ReliabilitySuite.heavyReason)) struct FloodTests {
         /// A status p99 this long during the flood means the control socket waited behind the
         /// feed: ten times the 10 ms target.
@@ -146,7 +147,7 @@ extension ReliabilitySuite {
             Reliability.report("status after the flood (\(points) points), kept connection", Self.summary(after.kept))
             Reliability.report("status after the flood (\(points) points), new connection", Self.summary(after.fresh))
             #expect(during.kept.count >= 300, "enough samples for a p99: \(during.kept.count)")
-            // The 10 ms p99 target is a figure the reliability step prints ("target 10 ms"),
+            // The 10 ms p99 target is a figure the reliability step prints ("target p99 < 10 ms"),
             // not an assert: on CI's virtual machines the host steals up to 13 % of the CPU, and
             // quiet runs of one binary gave p99 3.7-14.5 ms (docs/testing.md). The assert is the
             // property: the control socket is served during the flood, not starved behind the
