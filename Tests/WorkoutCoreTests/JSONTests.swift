@@ -6,20 +6,20 @@ import Testing
     /// canonically equivalent spellings with other bytes are told apart; the last duplicate wins.
     @Test func objectMembersAreFoundByExactName() throws {
         let j = try JSON.parse(Array(#"{"movingSeconds":1,"elapsedSeconds":2,"distanceMeters":3,"id":"x","i":4,"caf\u00e9":5,"cafe\u0301":6,"id":"y"}"#.utf8))
-        #expect(j["elapsedSeconds"]?.doubleValue == 2)  // same length as distanceMeters
-        #expect(j["distanceMeters"]?.doubleValue == 3)
-        #expect(j["movingSeconds"]?.doubleValue == 1)
-        #expect(j["i"]?.doubleValue == 4)
-        #expect(j["id"]?.stringValue == "y")
-        #expect(j["caf\u{e9}"]?.doubleValue == 5)
-        #expect(j["cafe\u{301}"]?.doubleValue == 6)
-        #expect(j["elapsed"] == nil)
-        #expect(j.objectValue?.pairs.count == 7)
+        expectEqual(j["elapsedSeconds"]?.doubleValue, 2)  // same length as distanceMeters
+        expectEqual(j["distanceMeters"]?.doubleValue, 3)
+        expectEqual(j["movingSeconds"]?.doubleValue, 1)
+        expectEqual(j["i"]?.doubleValue, 4)
+        expectEqual(j["id"]?.stringValue, "y")
+        expectEqual(j["caf\u{e9}"]?.doubleValue, 5)
+        expectEqual(j["cafe\u{301}"]?.doubleValue, 6)
+        expectNil(j["elapsed"])
+        expectEqual(j.objectValue?.pairs.count, 7)
         var o = JSONObject()
         o["a"] = 1
         o["ab"] = 2
         o["a"] = nil
-        #expect(o.keys == ["ab"])
+        expectEqual(o.keys, ["ab"])
     }
 
     /// Duplicates are found by key hash, then text: a spelling with escapes is the same name,
@@ -27,16 +27,16 @@ import Testing
     /// a large object (the index's summaries have ~50 members) finds a duplicate at its end.
     @Test func duplicateKeysAreOneMemberWhateverTheirSpelling() throws {
         let j = try JSON.parse(#"{"a":1,"\u0061":2,"b":{"a":3,"a":4,"ab":5},"a":6}"#)
-        #expect(j.objectValue?.keys == ["a", "b"])
-        #expect(j["a"]?.intValue == 6)
-        #expect(j["b"]?.objectValue?.keys == ["a", "ab"])
-        #expect(j["b"]?["a"]?.intValue == 4)
+        expectEqual(j.objectValue?.keys, ["a", "b"])
+        expectEqual(j["a"]?.intValue, 6)
+        expectEqual(j["b"]?.objectValue?.keys, ["a", "ab"])
+        expectEqual(j["b"]?["a"]?.intValue, 4)
         let members = (0..<60).map { #""k\#($0)":\#($0)"# }
         let big = try JSON.parse("{" + (members + [#""k7":"x""#, #""k59":null"#]).joined(separator: ",") + "}")
-        #expect(big.objectValue?.keys == (0..<60).map { "k\($0)" })
-        #expect(big["k7"]?.stringValue == "x")
-        #expect(big["k59"]?.isNull == true)
-        #expect(big["k58"]?.intValue == 58)
+        expectEqual(big.objectValue?.keys, (0..<60).map { "k\($0)" })
+        expectEqual(big["k7"]?.stringValue, "x")
+        expectEqual(big["k59"]?.isNull, true)
+        expectEqual(big["k58"]?.intValue, 58)
     }
 
     /// `JSONObject.Reader` answers what the subscript answers, in any order of asking.
@@ -46,17 +46,17 @@ import Testing
         var rng = SystemRandomNumberGenerator()
         for order in [names, names.reversed(), names.shuffled(using: &rng), names.filter { $0.hasSuffix("3") } + names] {
             var r = JSONObject.Reader(o)
-            for name in order { #expect(r[name] == o[name], "\(name)") }
+            for name in order { expectEqual(r[name], o[name], "\(name)") }
         }
     }
 
     @Test func roundTripsNestedValues() throws {
         let text = #"{"a":1,"b":[true,false,null,"x\n\"y\u00e9"],"c":{"d":-1.25e2,"e":0.5}}"#
         let v = try JSON.parse(text)
-        #expect(v["a"]?.intValue == 1)
-        #expect(v["c"]?["d"]?.doubleValue == -125)
-        #expect(v["b"]?.arrayValue?[3].stringValue == "x\n\"yé")
-        #expect(try JSON.parse(v.serialized()) == v)
+        expectEqual(v["a"]?.intValue, 1)
+        expectEqual(v["c"]?["d"]?.doubleValue, -125)
+        expectEqual(v["b"]?.arrayValue?[3].stringValue, "x\n\"yé")
+        try expectEqual(JSON.parse(v.serialized()), v)
     }
 
     @Test(arguments: ["", "{", "[1,]", "{\"a\" 1}", "tru", "01", "1.", "\"\u{01}\"", "{\"a\":1}x", "\"\\ud800\"", "-", "[" + String(repeating: "[", count: 100)])
@@ -69,10 +69,10 @@ import Testing
     }
 
     @Test func formatsNumbersWithoutExponent() {
-        #expect(JSON.format(3) == "3")
-        #expect(JSON.format(0.00001) == "0.000010000")
-        #expect(formatFixed(-12.3456789, decimals: 7) == "-12.3456789")
-        #expect(formatFixed(-0.00000001, decimals: 7) == "0.0000000")
-        #expect(formatFixed(1.5, decimals: 0) == "2")
+        expectEqual(JSON.format(3), "3")
+        expectEqual(JSON.format(0.00001), "0.000010000")
+        expectEqual(formatFixed(-12.3456789, decimals: 7), "-12.3456789")
+        expectEqual(formatFixed(-0.00000001, decimals: 7), "0.0000000")
+        expectEqual(formatFixed(1.5, decimals: 0), "2")
     }
 }

@@ -10,15 +10,15 @@ import Testing
             #expect(a.met >= 1 && a.met <= 20)
             if let s = a.autoPauseSpeed { #expect(s > 0 && s < a.maxPlausibleSpeed) }
             // Indoor activities show no movement figure and never open GPS.
-            if !a.supportsGPS { #expect(a.effortDisplay == .none) }
-            #expect(ActivityType(userInput: a.rawValue) == a)
+            if !a.supportsGPS { expectEqual(a.effortDisplay, .none) }
+            expectEqual(ActivityType(userInput: a.rawValue), a)
         }
     }
 
     @Test func userInputIsForgiving() {
-        #expect(ActivityType(userInput: "Trail-Running") == .trailRunning)
-        #expect(ActivityType(userInput: "mountain biking") == .mountainBiking)
-        #expect(ActivityType(userInput: "flying") == nil)
-        #expect(ActivityType(importedName: "Biking") == .cycling)
+        expectEqual(ActivityType(userInput: "Trail-Running"), .trailRunning)
+        expectEqual(ActivityType(userInput: "mountain biking"), .mountainBiking)
+        expectNil(ActivityType(userInput: "flying"))
+        expectEqual(ActivityType(importedName: "Biking"), .cycling)
     }
 }

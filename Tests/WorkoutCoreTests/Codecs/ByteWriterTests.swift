@@ -42,7 +42,7 @@ struct ByteWriterTests {
                 }
             }
         }
-        #expect(failures == 0)
+        expectEqual(failures, 0)
     }
 
     /// `digits9` forms digits by multiplying with 2^57/10^m (its proof is in its comment; the
@@ -70,10 +70,10 @@ struct ByteWriterTests {
                 if failures < 5 { Issue.record("\(v) in \(k) digits: \(text(v, k))") }
             }
         }
-        #expect(failures == 0)
+        expectEqual(failures, 0)
         for k in 0...19 {
             let p = ByteWriter.powerOf10(k)
-            for v in [p, p &- 1, p &+ 1] { #expect(ByteWriter.digitCount(v) == String(v).count, "\(v)") }
+            for v in [p, p &- 1, p &+ 1] { expectEqual(ByteWriter.digitCount(v), String(v).count, "\(v)") }
         }
         #expect(ByteWriter.digitCount(.max) == 20 && ByteWriter.digitCount(0) == 1)
     }
@@ -84,14 +84,14 @@ struct ByteWriterTests {
         for _ in 0..<20_000 { values.append(Int.random(in: .min ... .max, using: &rng) >> Int.random(in: 0...63, using: &rng)) }
         for v in values {
             let fast = Self.write { $0.int(v) }
-            #expect(fast == String(v))
+            expectEqual(fast, String(v))
             if fast != String(v) { return }
         }
         for v in [0, 7, 42, 99] as [Int] {
-            #expect(Self.write { $0.twoDigits(v) } == (v < 10 ? "0" : "") + String(v))
+            expectEqual(Self.write { $0.twoDigits(v) }, (v < 10 ? "0" : "") + String(v))
         }
-        #expect(Self.write { $0.unsigned(7, minimumWidth: 4) } == "0007")
-        #expect(Self.write { $0.unsigned(123_456, minimumWidth: 4) } == "123456")
+        expectEqual(Self.write { $0.unsigned(7, minimumWidth: 4) }, "0007")
+        expectEqual(Self.write { $0.unsigned(123_456, minimumWidth: 4) }, "123456")
     }
 
     @Test func utcTimeMatchesISO8601() {
@@ -117,7 +117,7 @@ struct ByteWriterTests {
             // ISO8601.format pads the year of a time before year 0 differently; the writers
             // clamp such years to 0000 (as XMLOutput always did).
             if t < -62_167_219_200 { #expect(fast.hasPrefix("0000-")); continue }
-            #expect(fast == expected, "time \(t)")
+            expectEqual(fast, expected, "time \(t)")
             if fast != expected { return }
         }
     }
@@ -155,7 +155,7 @@ struct ByteWriterTests {
         for p in w.points {
             var one: [UInt8] = []
             WorkoutFile.writePoint(p, to: &one)
-            #expect(String(decoding: one, as: UTF8.self) == Self.referencePoint(p))
+            expectEqual(String(decoding: one, as: UTF8.self), Self.referencePoint(p))
         }
     }
 
@@ -166,8 +166,8 @@ struct ByteWriterTests {
         var out: [UInt8] = []
         WorkoutFile.writeHeartRate(h, to: &out)
         let t = { formatFixed($0, decimals: 3) }
-        #expect(String(decoding: out, as: UTF8.self)
-                == #","heartRate":{"samples":[["# + t(1_795_000_000.0005) + ",61],[1795000001.000,null]],\"rr\":[[1795000000.250,65535],["
+        expectEqual(String(decoding: out, as: UTF8.self),
+                #","heartRate":{"samples":[["# + t(1_795_000_000.0005) + ",61],[1795000001.000,null]],\"rr\":[[1795000000.250,65535],["
                    + t(1_795_000_000.5) + ",0]]}")
     }
 

@@ -49,28 +49,28 @@ struct FullTrackExportTests {
         let track = w.points.filter(\.isOnTrack)
         let jitter = s.rejectedByReason[.stationaryJitter, default: 0]
         print("full track \(name): \(s.pointCount) fixes, \(s.acceptedCount) accepted, \(jitter) stationary, rejected \(s.rejectedByReason), \(track.count) exported, \(s.distanceMeters) m")
-        #expect(track.count == s.acceptedCount + jitter)
+        expectEqual(track.count, s.acceptedCount + jitter)
         #expect(jitter > 0 && track.count > s.acceptedCount, "the file has stationary fixes: they are exported now")
         // Quality rejections stay out and stay counted.
         let quality = s.rejectedByReason.filter { !$0.key.keepsPosition }.values.reduce(0, +)
-        #expect(track.count + quality == s.pointCount)
+        expectEqual(track.count + quality, s.pointCount)
 
         let gpx = GPXWriter.string(w)
-        #expect(gpx.components(separatedBy: "<trkpt ").count - 1 == track.count)
+        expectEqual(gpx.components(separatedBy: "<trkpt ").count - 1, track.count)
 
         let tcx = String(decoding: Exporter.bytes(w, .tcx), as: UTF8.self)
         let distances = Self.tcxDistances(tcx)
-        #expect(distances.count == track.count)
+        expectEqual(distances.count, track.count)
         #expect(zip(distances, distances.dropFirst()).allSatisfy { $0 <= $1 }, "cumulative distance never goes back")
         #expect(abs((distances.last ?? -1) - s.distanceMeters) < 0.006, "last DistanceMeters \(distances.last ?? -1) vs \(s.distanceMeters)")
         // Flat while standing: a stationary point carries the distance of the point before it.
         for (k, p) in track.enumerated() where k > 0 && p.rejection == .stationaryJitter {
-            #expect(distances[k] == distances[k - 1])
+            expectEqual(distances[k], distances[k - 1])
         }
 
         let fit = Exporter.bytes(w, .fit)
         if let records = try Self.fitRecordDistances(fit) {
-            #expect(records.count == track.count)
+            expectEqual(records.count, track.count)
             #expect(abs((records.last ?? -1) - s.distanceMeters) < 0.006, "last record.distance \(records.last ?? -1) vs \(s.distanceMeters)")
         }
     }
@@ -93,18 +93,18 @@ struct FullTrackExportTests {
         let s = w.summary
         let track = w.points.filter(\.isOnTrack)
         let warmUp = s.rejectedByReason[.warmUp, default: 0]
-        #expect(track.count == fixes.count - warmUp, "every fix but the warm-up is on the track: \(s.rejectedByReason)")
+        expectEqual(track.count, fixes.count - warmUp, "every fix but the warm-up is on the track: \(s.rejectedByReason)")
         #expect(s.rejectedByReason[.stationaryJitter, default: 0] > 20)
         let distances = Self.tcxDistances(String(decoding: Exporter.bytes(w, .tcx), as: UTF8.self))
-        #expect(distances.count == track.count)
+        expectEqual(distances.count, track.count)
         #expect(distances.prefix(25).allSatisfy { $0 == 0 }, "no distance while standing: \(distances.prefix(25))")
         #expect(abs((distances.last ?? -1) - s.distanceMeters) < 0.006)
         #expect(abs(s.distanceMeters - 180) < 5, "\(s.distanceMeters)")
 
         let rebuilt = WorkoutRecorder.recompute(id: w.id, activity: w.activity, startedAt: t0, endedAt: t0 + 91, points: w.points, events: w.events)
-        #expect(rebuilt.summary == w.summary)
+        expectEqual(rebuilt.summary, w.summary)
         for format in [ExportFormat.gpx, .tcx, .fit] {
-            #expect(Exporter.bytes(rebuilt, format) == Exporter.bytes(w, format), "\(format)")
+            expectEqual(Exporter.bytes(rebuilt, format), Exporter.bytes(w, format), "\(format)")
         }
     }
 
@@ -116,7 +116,7 @@ struct FullTrackExportTests {
         let bytes = Exporter.bytes(w, format)
         let back = try Importer.read(bytes, fileName: "again." + format.rawValue)
         let again = try Importer.workout(from: back, activity: nil, id: 2, settings: MetricsSettings(), source: "imported:again")
-        #expect(again.summary.pointCount == w.points.filter(\.isOnTrack).count)
+        expectEqual(again.summary.pointCount, w.points.filter(\.isOnTrack).count)
         #expect(Importer.isDuplicate(again.summary, of: w.summary))
         #expect(Importer.isDuplicate(w.summary, of: again.summary))
     }

@@ -16,23 +16,23 @@ import Testing
         let path = SharedData.url("data/gpx/" + name).path
         let gpx = try GPXReader.read(try XMLTestSupport.bytes("data/gpx/" + name))
         let points = gpx.tracks.flatMap { $0.segments.flatMap(\.points) }
-        #expect(points.count == Self.expected[name]?.points)
-        #expect(gpx.tracks.flatMap { $0.segments.map(\.points.count) } == Self.expected[name]?.segments)
-        #expect(gpx.untimedPointCount == 0)
-        #expect(gpx.trackPoints.count == points.count)
+        expectEqual(points.count, Self.expected[name]?.points)
+        expectEqual(gpx.tracks.flatMap { $0.segments.map(\.points.count) }, Self.expected[name]?.segments)
+        expectEqual(gpx.untimedPointCount, 0)
+        expectEqual(gpx.trackPoints.count, points.count)
 
         let py = try XMLTestSupport.gpxpy(path)
-        #expect(py.count == points.count)
-        #expect(py.segments == gpx.tracks.flatMap { $0.segments.map(\.points.count) })
-        #expect(py.waypoints == gpx.waypoints.count)
+        expectEqual(py.count, points.count)
+        expectEqual(py.segments, gpx.tracks.flatMap { $0.segments.map(\.points.count) })
+        expectEqual(py.waypoints, gpx.waypoints.count)
         // Same parse of the decimal text (both use correctly rounded strtod): exact equality.
-        #expect([points[0].latitude, points[0].longitude] == Array(py.first[0..<2]))
-        #expect([points.last!.latitude, points.last!.longitude] == Array(py.last[0..<2]))
+        expectEqual([points[0].latitude, points[0].longitude], Array(py.first[0..<2]))
+        expectEqual([points.last!.latitude, points.last!.longitude], Array(py.last[0..<2]))
         #expect(abs(points[0].time! - py.first[2]) < 1e-6)
         #expect(abs(points.last!.time! - py.last[2]) < 1e-6)
 
         let babel = try XMLTestSupport.gpsbabelRows(path, format: "gpx")
-        #expect(babel.count == points.count)
+        expectEqual(babel.count, points.count)
         let first = try #require(babel.first), last = try #require(babel.last)
         #expect(abs(Double(first["Latitude"]!)! - points[0].latitude) <= 5e-7)
         #expect(abs(Double(last["Longitude"]!)! - points.last!.longitude) <= 5e-7)
@@ -41,35 +41,35 @@ import Testing
     @Test(.enabled(if: SharedData.usable))
     func readsGarminConnectExtensionsAndType() throws {
         let gpx = try GPXReader.read(try XMLTestSupport.bytes("data/gpx/garminconnect.gpx"))
-        #expect(gpx.version == "1.1")
-        #expect(gpx.creator == "Garmin Connect")
-        #expect(gpx.time == ISO8601.parse("2023-01-16T18:02:26Z"))
-        #expect(gpx.tracks[0].name == "Boulder Cycling")
-        #expect(gpx.tracks[0].type == "cycling")
-        #expect(gpx.activity == .cycling)
+        expectEqual(gpx.version, "1.1")
+        expectEqual(gpx.creator, "Garmin Connect")
+        expectEqual(gpx.time, ISO8601.parse("2023-01-16T18:02:26Z"))
+        expectEqual(gpx.tracks[0].name, "Boulder Cycling")
+        expectEqual(gpx.tracks[0].type, "cycling")
+        expectEqual(gpx.activity, .cycling)
         let p = gpx.tracks[0].segments[0].points
         // ~30 significant digits in the file: read as the nearest double.
-        #expect(p[0].latitude == 40.18894976936280727386474609375)
-        #expect(p[0].longitude == -105.178360976278781890869140625)
-        #expect(p[0].elevation == 1531.4000244140625)
-        #expect(p[0].heartRate == 82)
-        #expect(p[1].heartRate == 85)
+        expectEqual(p[0].latitude, 40.18894976936280727386474609375)
+        expectEqual(p[0].longitude, -105.178360976278781890869140625)
+        expectEqual(p[0].elevation, 1531.4000244140625)
+        expectEqual(p[0].heartRate, 82)
+        expectEqual(p[1].heartRate, 85)
         #expect(p.allSatisfy { $0.heartRate != nil })
-        #expect(p[0].fix?.mode == .threeD)
+        expectEqual(p[0].fix?.mode, .threeD)
     }
 
     @Test(.enabled(if: SharedData.usable))
     func readsGPX10SpeedWaypointsAndFractionalTimes() throws {
         let edge = try GPXReader.read(try XMLTestSupport.bytes("data/gpx/garmin-edge-800-output.gpx"))
-        #expect(edge.version == "1.0")
-        #expect(edge.tracks[0].segments[0].points[0].speed == 6.823)
-        #expect(edge.waypoints == [GPXWaypoint(latitude: 48.186895391, longitude: 11.858545868, name: "LAP001", description: "LAP001")])
-        #expect(Set(edge.trackPoints.map(\.segment)) == Set(0..<8))
+        expectEqual(edge.version, "1.0")
+        expectEqual(edge.tracks[0].segments[0].points[0].speed, 6.823)
+        expectEqual(edge.waypoints, [GPXWaypoint(latitude: 48.186895391, longitude: 11.858545868, name: "LAP001", description: "LAP001")])
+        expectEqual(Set(edge.trackPoints.map(\.segment)), Set(0..<8))
         let globalsat = try GPXReader.read(try XMLTestSupport.bytes("data/gpx/globalsat_gh625XT.gpx"))
         let pts = globalsat.tracks.flatMap { $0.segments.flatMap(\.points) }
         #expect(abs(pts[1].time! - (ISO8601.parse("2016-01-15T20:59:07Z")! + 0.1)) < 1e-9)
-        #expect(pts.compactMap(\.heartRate).count == 3)
-        #expect(globalsat.tracks.count == 2)
+        expectEqual(pts.compactMap(\.heartRate).count, 3)
+        expectEqual(globalsat.tracks.count, 2)
     }
 
     @Test func keepsPointsWithoutTimeAndReportsThem() throws {
@@ -84,11 +84,11 @@ import Testing
         </gpx>
         """
         let gpx = try GPXReader.read(Array(text.utf8))
-        #expect(gpx.pointCount == 3)
-        #expect(gpx.untimedPointCount == 2)
-        #expect(gpx.firstUntimedLine == 5)
-        #expect(gpx.trackPoints.count == 1)
-        #expect(gpx.tracks[0].segments[0].points[2].elevation == 3)
+        expectEqual(gpx.pointCount, 3)
+        expectEqual(gpx.untimedPointCount, 2)
+        expectEqual(gpx.firstUntimedLine, 5)
+        expectEqual(gpx.trackPoints.count, 1)
+        expectEqual(gpx.tracks[0].segments[0].points[2].elevation, 3)
     }
 
     @Test func readsTrackPointExtensionV2AndOtherPrefixes() throws {
@@ -100,10 +100,10 @@ import Testing
         """
         let gpx = try GPXReader.read(Array(text.utf8))
         let f = try #require(gpx.trackPoints.first?.fix)
-        #expect(f.time == ISO8601.parse("2019-12-31T23:00:00Z"))
+        expectEqual(f.time, ISO8601.parse("2019-12-31T23:00:00Z"))
         #expect(f.heartRate == 150 && f.cadence == 88 && f.speed == 3.25 && f.course == 90)
         #expect(f.satellites == 7 && f.hdop == 1.5 && f.quality == .dgps && f.mode == .threeD)
-        #expect(gpx.activity == .running)
+        expectEqual(gpx.activity, .running)
     }
 
     /// Malformed files: a typed error naming the reason and the line; nothing imported.
@@ -132,9 +132,9 @@ import Testing
             let result = try GPXReader.read(Array(text.utf8))
             Issue.record("imported \(result.pointCount) points from a malformed file")
         } catch {
-            #expect(error.format == .gpx)
-            #expect(error.reason == reason)
-            #expect(error.line == line, "\(error)")
+            expectEqual(error.format, .gpx)
+            expectEqual(error.reason, reason)
+            expectEqual(error.line, line, "\(error)")
         }
     }
 
@@ -155,8 +155,8 @@ import Testing
             _ = try GPXReader.read(corrupted)
             Issue.record("read a file with invalid UTF-8")
         } catch {
-            #expect(error.reason == .malformedXML(.invalidUTF8))
-            #expect(error.offset == bytes.count / 2)
+            expectEqual(error.reason, .malformedXML(.invalidUTF8))
+            expectEqual(error.offset, bytes.count / 2)
         }
     }
 }

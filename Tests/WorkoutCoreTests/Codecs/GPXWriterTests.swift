@@ -16,7 +16,7 @@ import Testing
                 var out = XMLOutput()
                 out.appendFixed(v, decimals: d)
                 let fast = String(decoding: out.bytes, as: UTF8.self)
-                #expect(fast == formatFixed(v, decimals: d), "value \(v) decimals \(d)")
+                expectEqual(fast, formatFixed(v, decimals: d), "value \(v) decimals \(d)")
                 if fast != formatFixed(v, decimals: d) { return }
             }
         }
@@ -34,7 +34,7 @@ import Testing
             let ms = (t * 1000).rounded(.toNearestOrAwayFromZero)
             let expected = ISO8601.format(t, fractionDigits: ms.truncatingRemainder(dividingBy: 1000) == 0 ? 0 : 3)
             let fast = String(decoding: out.bytes, as: UTF8.self)
-            #expect(fast == expected, "time \(t)")
+            expectEqual(fast, expected, "time \(t)")
             if fast != expected { return }
             #expect(abs(ISO8601.parse(fast)! - t) <= 0.0005 + 1e-6)
         }
@@ -58,16 +58,16 @@ import Testing
         }
         out.appendFixed(1e300, decimals: 2)
         expected += formatFixed(1e300, decimals: 2)
-        #expect(String(decoding: out.bytes, as: UTF8.self) == expected)
-        #expect(String(decoding: out.takeBytes(), as: UTF8.self) == expected)
+        expectEqual(String(decoding: out.bytes, as: UTF8.self), expected)
+        expectEqual(String(decoding: out.takeBytes(), as: UTF8.self), expected)
         #expect(out.takeBytes().isEmpty)
         // A copy is a value: writing to one leaves the other as it was.
         out.append("a")
         var copy = out
         copy.append("b")
         out.append("c")
-        #expect(String(decoding: out.bytes, as: UTF8.self) == "ac")
-        #expect(String(decoding: copy.bytes, as: UTF8.self) == "ab")
+        expectEqual(String(decoding: out.bytes, as: UTF8.self), "ac")
+        expectEqual(String(decoding: copy.bytes, as: UTF8.self), "ab")
     }
 
     /// Export of every shared file: schema-valid, read back by gpsbabel, gpxpy and our reader
@@ -84,16 +84,16 @@ import Testing
         try Data(GPXWriter.write(workout)).write(to: url)
 
         let lint = try XMLTestSupport.xmllint(url.path, schema: "gpx11+garmin.xsd")
-        #expect(lint.status == 0, "\(lint.output)")
+        expectEqual(lint.status, 0, "\(lint.output)")
 
         let babel = try XMLTestSupport.gpsbabelRows(url.path, format: "gpx")
-        #expect(babel.count == accepted.count)
+        expectEqual(babel.count, accepted.count)
         let babelWaypoints = try XMLTestSupport.gpsbabelRows(url.path, format: "gpx", kind: "-w")
-        #expect(babelWaypoints.count == 2)
+        expectEqual(babelWaypoints.count, 2)
 
         let py = try XMLTestSupport.gpxpy(url.path)
-        #expect(py.count == accepted.count)
-        #expect(py.waypoints == 2)
+        expectEqual(py.count, accepted.count)
+        expectEqual(py.waypoints, 2)
         let lengths = try XMLTestSupport.gpxpyLengths(points: accepted, file: url.path)
         // 1e-6 relative; for kona2013 (5 points, 15.5 m) the 9-decimal rounding (0.1 mm)
         // is larger than that: there 0.1 mm absolute.
@@ -107,11 +107,11 @@ import Testing
         // Our reader: the same fixes to the written precision, same segments, the waypoints.
         let back = try GPXReader.read(try SharedData.bytes(url))
         let read = back.trackPoints
-        #expect(read.count == accepted.count)
-        #expect(XMLTestSupport.segmentBreaks(read) == XMLTestSupport.segmentBreaks(accepted))
-        #expect(back.activity == workout.activity)
-        #expect(back.tracks[0].type == workout.activity.gpxType)
-        #expect(back.time == workout.summary.startedAt)
+        expectEqual(read.count, accepted.count)
+        expectEqual(XMLTestSupport.segmentBreaks(read), XMLTestSupport.segmentBreaks(accepted))
+        expectEqual(back.activity, workout.activity)
+        expectEqual(back.tracks[0].type, workout.activity.gpxType)
+        expectEqual(back.time, workout.summary.startedAt)
         var worst = (lat: 0.0, ele: 0.0, time: 0.0)
         for (a, b) in zip(accepted.map(\.fix), read.map(\.fix)) {
             worst.lat = max(worst.lat, abs(a.latitude - b.latitude), abs(a.longitude - b.longitude))
@@ -122,8 +122,8 @@ import Testing
         #expect(worst.lat <= 5e-10 + 1e-12)
         #expect(worst.ele <= 0.005 + 1e-9)
         #expect(worst.time <= 0.0005 + 1e-6)
-        #expect(back.waypoints.map(\.type) == ["lap", "marker"])
-        #expect(back.waypoints[1].name == "Water & <snacks> \"here\"")
+        expectEqual(back.waypoints.map(\.type), ["lap", "marker"])
+        expectEqual(back.waypoints[1].name, "Water & <snacks> \"here\"")
     }
 
     @Test(.enabled(if: SharedData.usable))
@@ -135,7 +135,7 @@ import Testing
         let url = dir.appendingPathComponent("empty.gpx")
         try Data(GPXWriter.write(w)).write(to: url)
         let lint = try XMLTestSupport.xmllint(url.path, schema: "gpx11+garmin.xsd")
-        #expect(lint.status == 0, "\(lint.output)")
+        expectEqual(lint.status, 0, "\(lint.output)")
         // Readable by us only as "no track points": nothing to import.
         let bytes = try SharedData.bytes(url)
         #expect(throws: TrackFileError(format: .gpx, reason: .noTrackPoints, line: bytes.filter { $0 == 10 }.count + 1, offset: bytes.count)) {
@@ -156,6 +156,6 @@ import Testing
         let w = XMLTestSupport.dayLongWorkout()
         let text = String(decoding: GPXWriter.write(w), as: UTF8.self)
         let kept = w.points.filter { $0.rejection == nil }.count
-        #expect(text.components(separatedBy: "<trkpt ").count - 1 == kept, "every kept point is a trkpt")
+        expectEqual(text.components(separatedBy: "<trkpt ").count - 1, kept, "every kept point is a trkpt")
     }
 }

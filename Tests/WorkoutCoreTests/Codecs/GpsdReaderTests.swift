@@ -23,7 +23,7 @@ struct GpsdReaderTests {
 
     @Test("the watch request is gpsd's JSON watch command")
     func watchRequest() {
-        #expect(GpsdReader.watchRequest == "?WATCH={\"enable\":true,\"json\":true};\n")
+        expectEqual(GpsdReader.watchRequest, "?WATCH={\"enable\":true,\"json\":true};\n")
     }
 
     @Test("a .chk file through GpsdReader gives gpsd's epochs, and agrees with our NMEA decoder",
@@ -33,13 +33,13 @@ struct GpsdReaderTests {
         let (fixes, reader) = Self.read(lines)
         let oracle = try NMEAOracle.tpvs(name)
         // Same epochs and values as the independent reading of the TPVs (last TPV of each run).
-        #expect(fixes.map(\.time) == oracle.map(\.time))
+        expectEqual(fixes.map(\.time), oracle.map(\.time))
         for (f, o) in zip(fixes, oracle) {
             #expect(f.latitude == o.lat && f.longitude == o.lon && f.speed == o.speed, "\(name) \(o.timeText)")
-            #expect(f.altitude == (o.altHAE ?? o.altMSL), "\(name) \(o.timeText)")
+            expectEqual(f.altitude, (o.altHAE ?? o.altMSL), "\(name) \(o.timeText)")
         }
         // Echoed NMEA lines in the .chk are not JSON and are counted, never fatal.
-        #expect(reader.stats.invalidJSON == lines.filter { !$0.hasPrefix("{") && !$0.isEmpty && $0 != "\r" }.count)
+        expectEqual(reader.stats.invalidJSON, lines.filter { !$0.hasPrefix("{") && !$0.isEmpty && $0 != "\r" }.count)
         #expect(reader.stats.wrongType == 0 && reader.stats.notAnObject == 0)
 
         // Cross-check against the NMEA decoder on the raw log, epoch by epoch (same time).
@@ -65,9 +65,9 @@ struct GpsdReaderTests {
         let expectedPosition = ["bundg_zeus_9": 25][name] ?? 0
         let expectedSpeed = ["humminbird-M37": 7][name] ?? 0
         let expectedAltitude = ["bundg_zeus_9": 25][name] ?? 0
-        #expect(positionDiffers == expectedPosition, "\(name)")
-        #expect(speedDiffers == expectedSpeed, "\(name)")
-        #expect(altitudeDiffers == expectedAltitude, "\(name)")
+        expectEqual(positionDiffers, expectedPosition, "\(name)")
+        expectEqual(speedDiffers, expectedSpeed, "\(name)")
+        expectEqual(altitudeDiffers, expectedAltitude, "\(name)")
         #expect(compared >= fixes.count - 1, "\(name): \(compared) of \(fixes.count)")
         print("gpsd cross-check \(name): gpsd fixes \(fixes.count), compared with NMEA \(compared)")
     }
@@ -76,7 +76,7 @@ struct GpsdReaderTests {
     func chunks() throws {
         let lines = try NMEAOracle.chkLines("bt451")
         let whole = Self.read(lines).fixes
-        for size in [1, 2, 3, 7, 64, 1000] { #expect(Self.read(lines, chunk: size).fixes == whole) }
+        for size in [1, 2, 3, 7, 64, 1000] { expectEqual(Self.read(lines, chunk: size).fixes, whole) }
     }
 
     @Test("TPV fields: altitude preference, eph from epx/epy, dedupe merge, SKY")
@@ -95,11 +95,11 @@ struct GpsdReaderTests {
             #"{"class":"ERROR","message":"unrecognized request"}"#,
         ]
         let (fixes, r) = Self.read(lines)
-        #expect(fixes.count == 2)
+        expectEqual(fixes.count, 2)
         let a = fixes[0]
-        #expect(a.time == ISO8601.parse("2024-05-01T10:00:00Z"))
-        #expect(a.altitude == 10.0)                 // only the deprecated alt was sent
-        #expect(a.horizontalAccuracy == 5.0)        // sqrt(3² + 4²)
+        expectEqual(a.time, ISO8601.parse("2024-05-01T10:00:00Z"))
+        expectEqual(a.altitude, 10.0)                 // only the deprecated alt was sent
+        expectEqual(a.horizontalAccuracy, 5.0)        // sqrt(3² + 4²)
         #expect(a.speed == 1.25 && a.course == 90)  // merged from the second TPV of the epoch
         #expect(a.satellites == 2 && a.hdop == 0.9) // count of used:true
         let b = fixes[1]
@@ -133,14 +133,14 @@ struct GpsdReaderTests {
         ]
         var (fixes, r) = Self.read(lines)
         #expect(fixes.count == 1 && fixes.first?.latitude == 1.5)
-        #expect(r.stats.invalidJSON == 4)
-        #expect(r.stats.notAnObject == 4)
-        #expect(r.stats.wrongType == 8)
-        #expect(r.stats.tpvWithoutPosition == 1)
+        expectEqual(r.stats.invalidJSON, 4)
+        expectEqual(r.stats.notAnObject, 4)
+        expectEqual(r.stats.wrongType, 8)
+        expectEqual(r.stats.tpvWithoutPosition, 1)
         // A 300 KB line is dropped as too long and the next line still decodes.
         let big = Array(String(repeating: "x", count: 300_000).utf8) + [0x0A] + Array(good.utf8) + [0x0A]
         big.withUnsafeBufferPointer { r.feed($0) { fixes.append($0) } }
         _ = r.flush()
-        #expect(r.stats.tooLong == 1)
+        expectEqual(r.stats.tooLong, 1)
     }
 }

@@ -19,16 +19,16 @@ struct ImportWarningsTests {
         let hike = try Importer.imported(from: t, activity: .hiking, id: 1, settings: MetricsSettings(), source: "imported:o.gpx")
         let s = hike.workout.summary
         print("oregon as hiking: \(s.distanceMeters) m (as recorded \(asRecorded.workout.summary.distanceMeters) m), warnings \(hike.warnings)")
-        #expect(hike.workout.activity == .hiking)
+        expectEqual(hike.workout.activity, .hiking)
         #expect(abs(s.distanceMeters - asRecorded.workout.summary.distanceMeters) < 1e-6)
         #expect(abs(s.distanceMeters - 22_235) < 5)
         #expect(hike.workout.events.filter { $0.kind == .segment }.isEmpty)
         #expect(s.rejectedByReason.isEmpty)
-        #expect(hike.warnings.count == 1)
+        expectEqual(hike.warnings.count, 1)
         let w = hike.warnings.first ?? ""
         #expect(w.contains("moves at 21 km/h median") && w.contains("hiking") && w.contains("likely cycling") && w.contains("22.24 km"), "\(w)")
         // Named nothing, it is judged by its speeds: a ride, said once.
-        #expect(asRecorded.workout.activity == .cycling)
+        expectEqual(asRecorded.workout.activity, .cycling)
         #expect(asRecorded.warnings.count == 1 && asRecorded.warnings[0].contains("like a ride"), "\(asRecorded.warnings)")
         // Edited to hiking later (recomputed from the saved points): the same distance.
         let edited = Importer.edited(asRecorded.workout, activity: .hiking, settings: MetricsSettings())
@@ -71,13 +71,13 @@ struct ImportWarningsTests {
         print("edge 800 with a backward step: \(s.distanceMeters) m (file as recorded \(original.summary.distanceMeters) m), rejected \(s.rejectedByReason), warnings \(r.warnings)")
         #expect(s.distanceMeters <= original.summary.distanceMeters + 1e-6, "no zigzag: \(s.distanceMeters) vs \(original.summary.distanceMeters)")
         #expect(s.distanceMeters > 0.9 * original.summary.distanceMeters)
-        #expect(s.pointCount == t.fixes.count)
+        expectEqual(s.pointCount, t.fixes.count)
         // The points are recorded in file order.
-        #expect(r.workout.points.map(\.fix.time) == t.fixes.map(\.time))
+        expectEqual(r.workout.points.map(\.fix.time), t.fixes.map(\.time))
         let out = s.rejectedByReason[.outOfOrder, default: 0]
         #expect(out > 100)
         let said = r.warnings.filter { !$0.hasPrefix("no activity in the file") }  // the activity guess is said too
-        #expect(said.count == 1)
+        expectEqual(said.count, 1)
         #expect((said.first ?? "").contains("times run backwards once inside a segment (first in segment 2")
                 && (said.first ?? "").contains("\(out) fixes stamped before an earlier one"), "\(r.warnings)")
         // The file as recorded has no warning.
@@ -97,7 +97,7 @@ struct ImportWarningsTests {
         let a = try Importer.imported(from: t, activity: nil, id: 1, settings: MetricsSettings(), source: "imported:g.gpx")
         let b = try Importer.imported(from: moved, activity: nil, id: 1, settings: MetricsSettings(), source: "imported:g.gpx")
         #expect(abs(a.workout.summary.distanceMeters - b.workout.summary.distanceMeters) < 1e-6)
-        #expect(b.workout.summary.rejectedByReason[.outOfOrder] == nil)
+        expectNil(b.workout.summary.rejectedByReason[.outOfOrder])
         let said = b.warnings.filter { !$0.hasPrefix("no activity in the file") }
         #expect(said.count == 1 && (said.first ?? "").contains("segment 2 starts before the segment before it ends"), "\(b.warnings)")
     }
@@ -108,20 +108,20 @@ struct ImportWarningsTests {
     @Test func theDefaultActivityAppliesOnlyWhenTheFileNamesNone() throws {
         let oregon = try Importer.workout(from: try Self.track("gpx/garmin-oregon-700-output.gpx"), activity: nil, defaultActivity: .walking,
                                           id: 1, settings: MetricsSettings(), source: "imported:o.gpx")
-        #expect(oregon.activity == .cycling, "a ride at 21 km/h median, whatever the default")
+        expectEqual(oregon.activity, .cycling, "a ride at 21 km/h median, whatever the default")
         var short = try Self.track("nmea/bundg_zeus_9.log")
         short.fixes = Array(short.fixes.prefix(20)); short.segments = Array(short.segments.prefix(20))
         let nmea = try Importer.workout(from: short, activity: nil, defaultActivity: .walking,
                                         id: 1, settings: MetricsSettings(), source: "imported:b.log")
-        #expect(nmea.activity == .walking, "20 s of fixes say nothing: the default")
+        expectEqual(nmea.activity, .walking, "20 s of fixes say nothing: the default")
         let typed = try Importer.workout(from: try Self.track("gpx/garminconnect.gpx"), activity: nil, defaultActivity: .walking,
                                          id: 1, settings: MetricsSettings(), source: "imported:c.gpx")
-        #expect(typed.activity == .cycling)
+        expectEqual(typed.activity, .cycling)
         let sport = try Importer.workout(from: try Self.track("tcx/bike.tcx"), activity: nil, defaultActivity: .walking,
                                          id: 1, settings: MetricsSettings(), source: "imported:b.tcx")
-        #expect(sport.activity == .cycling)
+        expectEqual(sport.activity, .cycling)
         let asked = try Importer.workout(from: try Self.track("tcx/bike.tcx"), activity: .mountainBiking, defaultActivity: .walking,
                                          id: 1, settings: MetricsSettings(), source: "imported:b.tcx")
-        #expect(asked.activity == .mountainBiking)
+        expectEqual(asked.activity, .mountainBiking)
     }
 }

@@ -22,16 +22,16 @@ struct ImporterDevicePauseTests {
         let w = try Importer.workout(from: track, activity: nil, id: 1, settings: MetricsSettings(), source: "imported:ride.fit")
         #expect(abs(w.summary.distanceMeters - Self.through) < 1e-6)
         #expect(abs(w.summary.elapsedSeconds - (70 - 38)) < 0.01)
-        #expect(w.summary.acceptedCount == 4)
+        expectEqual(w.summary.acceptedCount, 4)
         #expect(w.events.contains { $0.kind == .pause && $0.cause == .device })
-        #expect(Set(w.points.map(\.segment)) == [0])
+        expectEqual(Set(w.points.map(\.segment)), [0])
         // Rebuilt from the saved points and events (edit --activity): the same distance.
         let edited = Importer.edited(w, activity: .running, settings: MetricsSettings())
         #expect(abs(edited.summary.distanceMeters - Self.through) < 1e-6)
         #expect(abs(edited.summary.elapsedSeconds - w.summary.elapsedSeconds) < 0.01)
         // Saved and loaded: the cause survives, so the rebuild after a load is the same.
         let loaded = try WorkoutFile.decode(WorkoutFile.encode(w))
-        #expect(loaded.events == w.events)
+        expectEqual(loaded.events, w.events)
         #expect(abs(Importer.edited(loaded, activity: .cycling, settings: MetricsSettings()).summary.distanceMeters - Self.through) < 1e-6)
     }
 

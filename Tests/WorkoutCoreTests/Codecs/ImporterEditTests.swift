@@ -17,19 +17,19 @@ struct ImporterEditTests {
         let track = ride()
         let asWalking = try Importer.workout(from: track, activity: .walking, id: 7, settings: MetricsSettings(), source: "imported:ride.nmea")
         let asCycling = try Importer.workout(from: track, activity: .cycling, id: 7, settings: MetricsSettings(), source: "imported:ride.nmea")
-        #expect(asWalking.summary != asCycling.summary)
+        expectNotEqual(asWalking.summary, asCycling.summary)
         let edited = Importer.edited(asWalking, activity: .cycling, settings: MetricsSettings())
-        #expect(edited.summary == asCycling.summary)
-        #expect(edited.points == asCycling.points)
+        expectEqual(edited.summary, asCycling.summary)
+        expectEqual(edited.points, asCycling.points)
         #expect(edited.id == asWalking.id && edited.source == "imported:ride.nmea")
-        #expect(edited.events.filter { $0.kind == .pause }.count == 1, "the file's segment break stays a pause")
+        expectEqual(edited.events.filter { $0.kind == .pause }.count, 1, "the file's segment break stays a pause")
     }
 
     @Test func originOfSource() {
-        #expect(Importer.origin(ofSource: "imported:a.gpx") == .device)
-        #expect(Importer.origin(ofSource: "imported:2021.fit.gz (Morning Run)") == .device)
-        #expect(Importer.origin(ofSource: "imported:drive.nmea") == .receiver)
-        #expect(Importer.origin(ofSource: "imported:drive.log.gz") == .receiver)
-        #expect(Importer.origin(ofSource: "recorded") == .receiver)
+        expectEqual(Importer.origin(ofSource: "imported:a.gpx"), .device)
+        expectEqual(Importer.origin(ofSource: "imported:2021.fit.gz (Morning Run)"), .device)
+        expectEqual(Importer.origin(ofSource: "imported:drive.nmea"), .receiver)
+        expectEqual(Importer.origin(ofSource: "imported:drive.log.gz"), .receiver)
+        expectEqual(Importer.origin(ofSource: "recorded"), .receiver)
     }
 }

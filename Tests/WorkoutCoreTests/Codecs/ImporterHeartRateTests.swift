@@ -37,7 +37,7 @@ import Testing
     func importedTCXHeartRateGetsZoneTimesAndHeartRateCalories() throws {
         let url = SharedData.url("data/tcx/gtrnctr_power.tcx")
         let points = Self.trackpoints(try String(contentsOf: url, encoding: .utf8))
-        #expect(points.count == 5109)
+        expectEqual(points.count, 5109)
         let settings = Self.settings()
         // The Edge 705's own calories win (its lap's 1,363 kcal), else the file's power
         // (calories from work, docs/metrics.md): heart rate is checked without both.
@@ -46,9 +46,9 @@ import Testing
         #expect(asRecorded.summary.caloriesMethod == .device && asRecorded.summary.calories == 1363)
         track.device = nil
         let withPower = try Importer.workout(from: track, activity: nil, id: 1, settings: settings, source: "imported:gtrnctr_power.tcx")
-        #expect(withPower.summary.caloriesMethod == .power)
+        expectEqual(withPower.summary.caloriesMethod, .power)
         // workoutd's own TCX names no device: its laps' calories are not taken as a device's.
-        #expect(try Importer.read(Exporter.bytes(withPower, .tcx), fileName: "ours.tcx").device == nil)
+        try expectNil(Importer.read(Exporter.bytes(withPower, .tcx), fileName: "ours.tcx").device)
         for k in track.fixes.indices { track.fixes[k].power = nil }
         let w = try Importer.workout(from: track, activity: nil, id: 1, settings: settings, source: "imported:gtrnctr_power.tcx")
         var expected = [Double](repeating: 0, count: Self.zones.count + 1)
@@ -61,10 +61,10 @@ import Testing
         }
         let readings = points.compactMap(\.bpm)
         let s = w.summary
-        #expect(s.heartRateZoneBounds == Self.zones)
-        #expect(s.heartRateZoneSeconds == expected, "\(s.heartRateZoneSeconds) vs \(expected)")
+        expectEqual(s.heartRateZoneBounds, Self.zones)
+        expectEqual(s.heartRateZoneSeconds, expected, "\(s.heartRateZoneSeconds) vs \(expected)")
         #expect(s.averageHeartRate == Double(readings.reduce(0, +)) / Double(readings.count) && s.maxHeartRate == readings.max())
-        #expect(s.caloriesMethod == .heartRate)
+        expectEqual(s.caloriesMethod, .heartRate)
         // Keytel over the covered time, the energy model for moving time heart rate did not cover
         // (at most 20 MET).
         let rest = 20 * 70 / 3600 * max(0, s.movingSeconds - expected.reduce(0, +))
@@ -73,8 +73,8 @@ import Testing
         let lapSum = s.laps.reduce([Double](repeating: 0, count: expected.count)) { acc, l in zip(acc, l.heartRateZoneSeconds + [Double](repeating: 0, count: max(0, expected.count - l.heartRateZoneSeconds.count))).map { $0 + $1 } }
         #expect(s.laps.count == 1 && zip(lapSum, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "\(lapSum)")
         // the heart rate is in the series (one owner), and exports put it back on every point
-        #expect(w.heartRate.samples.compactMap(\.bpm) == readings)
-        #expect(w.pointsWithHeartRate.compactMap(\.fix.heartRate) == readings)
+        expectEqual(w.heartRate.samples.compactMap(\.bpm), readings)
+        expectEqual(w.pointsWithHeartRate.compactMap(\.fix.heartRate), readings)
         let again = WorkoutRecorder.recompute(id: w.id, activity: w.activity, startedAt: s.startedAt, endedAt: s.endedAt,
                                               settings: Importer.importSettings(settings), points: w.points, events: w.events,
                                               heartRate: w.heartRate)
@@ -93,8 +93,8 @@ import Testing
         let w = try Importer.workout(from: Importer.Track(fixes: fixes, activity: .running, origin: .device), activity: nil, id: 1,
                                      settings: Self.settings(), source: "imported:a.gpx")
         let covered = w.summary.heartRateZoneSeconds.reduce(0, +)
-        #expect(covered == Double(fixes.count - 1 - 4), "\(w.summary.heartRateZoneSeconds)")  // 7 s before, 8 s after
-        #expect(w.pointsWithHeartRate.map(\.fix.heartRate) == fixes.map(\.heartRate))
+        expectEqual(covered, Double(fixes.count - 1 - 4), "\(w.summary.heartRateZoneSeconds)")  // 7 s before, 8 s after
+        expectEqual(w.pointsWithHeartRate.map(\.fix.heartRate), fixes.map(\.heartRate))
     }
 
     /// A yoga workout (heart rate only) as TCX: trackpoints with Time and HeartRateBpm; our
@@ -114,7 +114,7 @@ import Testing
         #expect(back.heartRate == w.heartRate && back.summary.heartRateZoneSeconds == w.summary.heartRateZoneSeconds)
         #expect(back.summary.elapsedSeconds == w.summary.elapsedSeconds && back.summary.startedAt == w.summary.startedAt)
         let refusal = try #require(Exporter.refusal(w, .gpx))
-        #expect(refusal == .gpxNeedsPositions(activity: .yoga, hasHeartRate: true))
+        expectEqual(refusal, .gpxNeedsPositions(activity: .yoga, hasHeartRate: true))
         #expect(refusal.description.contains("TCX or FIT") && refusal.code == "not_exportable")
         #expect(Exporter.refusal(w, .tcx) == nil && Exporter.refusal(w, .fit) == nil)
     }
@@ -123,8 +123,8 @@ import Testing
     @Test func heartRateOnlyRunIsATreadmillRun() throws {
         let samples = (0..<10).map { HeartRateSample(time: 1_800_000_000 + Double($0), bpm: 140) }
         let track = Importer.Track(fixes: [], activity: .running, origin: .device, format: .fit, heartRate: samples)
-        #expect(try Importer.workout(from: track, activity: nil, id: 1, settings: MetricsSettings(), source: "").activity == .treadmillRunning)
-        #expect(try Importer.workout(from: track, activity: .running, id: 1, settings: MetricsSettings(), source: "").activity == .running)
+        try expectEqual(Importer.workout(from: track, activity: nil, id: 1, settings: MetricsSettings(), source: "").activity, .treadmillRunning)
+        try expectEqual(Importer.workout(from: track, activity: .running, id: 1, settings: MetricsSettings(), source: "").activity, .running)
         let none = Importer.Track(fixes: [], activity: .running, origin: .device, heartRate: [HeartRateSample(time: 1, bpm: nil)])
         #expect(throws: Importer.Failure.noPoints) { try Importer.workout(from: none, activity: nil, id: 1, settings: MetricsSettings(), source: "") }
     }

@@ -8,12 +8,12 @@ import Testing
     @Test(.enabled(if: SharedData.usable, "needs ../shared/data/nmea"), arguments: NMEAOracle.captures)
     func captureWithCommentsImportsUnderAnyName(_ name: String) throws {
         let bytes = try NMEAOracle.logBytes(name)
-        #expect(bytes.first == UInt8(ascii: "#"))
+        expectEqual(bytes.first, UInt8(ascii: "#"))
         let named = try Importer.read(bytes, fileName: name + ".log")
         let track = try Importer.read(bytes, fileName: "capture")
         #expect(!track.fixes.isEmpty)
-        #expect(track.fixes == named.fixes, "the same fixes as the .log file")
-        #expect(track.origin == .receiver)
+        expectEqual(track.fixes, named.fixes, "the same fixes as the .log file")
+        expectEqual(track.origin, .receiver)
     }
 
     @Test func commentsThenNoSentenceIsNotNMEA() {

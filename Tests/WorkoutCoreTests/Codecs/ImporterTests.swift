@@ -42,7 +42,7 @@ struct ImporterTests {
         let rel = abs(w.summary.distanceMeters - ref) / ref
         print("import \(name): \(w.summary.distanceMeters) m vs geographiclib \(ref) m, relative \(rel); points \(w.summary.pointCount), rejected \(w.summary.rejectedByReason)")
         #expect(rel < 1e-6, "\(name): \(w.summary.distanceMeters) vs \(ref)")
-        #expect(w.summary.pointCount == track.fixes.count)
+        expectEqual(w.summary.pointCount, track.fixes.count)
     }
 
     /// kona2013.tcx holds 5 trackpoints (4 s) of a 5:15:30, 180.2 km lap: imported from its
@@ -55,9 +55,9 @@ struct ImporterTests {
             let imported = try Importer.imported(from: track, activity: nil, id: 1, settings: MetricsSettings(), source: "imported:" + name)
             let cut = imported.warnings.filter { $0.contains("cut short") }
             if name.hasSuffix("kona2013.tcx") {
-                #expect(cut == ["the file's laps state 5:15:30 and 180.2 km, but its track covers only 0:04: the track looks cut short, and the workout is measured from it (not the laps' calories either)"])
+                expectEqual(cut, ["the file's laps state 5:15:30 and 180.2 km, but its track covers only 0:04: the track looks cut short, and the workout is measured from it (not the laps' calories either)"])
                 // Regression: the 4 s track showed the whole ride's 2,658 kcal "from the device".
-                #expect(imported.workout.summary.caloriesMethod != .device, "\(String(describing: imported.workout.summary.caloriesMethod))")
+                expectNotEqual(imported.workout.summary.caloriesMethod, .device, "\(String(describing: imported.workout.summary.caloriesMethod))")
                 #expect((imported.workout.summary.calories ?? 0) < 10, "\(String(describing: imported.workout.summary.calories))")
             } else {
                 #expect(cut.isEmpty, "\(name): \(cut)")

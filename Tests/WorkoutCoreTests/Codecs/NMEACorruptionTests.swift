@@ -63,13 +63,12 @@ struct NMEACorruptionTests {
 
         for chunk in [nil, 1, 7, 64] as [Int?] {
             let r = Self.run(v, chunk: chunk)
-            #expect(Self.faults(r.stats) == ["badChecksum": 1, "missingChecksum": 1, "malformed": 2, "notNMEA": 1, "tooLong": 1],
-                    "chunk \(String(describing: chunk))")
-            #expect(r.stats.noise == 1)
+            expectEqual(Self.faults(r.stats), ["badChecksum": 1, "missingChecksum": 1, "malformed": 2, "notNMEA": 1, "tooLong": 1], "chunk \(String(describing: chunk))")
+            expectEqual(r.stats.noise, 1)
             // Every epoch still has its GGA: all 122 fixes survive; the 4 epochs whose RMC was lost
             // (damage 1, 2, 3, 6) have no speed; the resynchronised RMC (7) decodes normally.
-            #expect(r.fixes.count == 122)
-            #expect(zip(r.fixes, base.fixes).filter { $0.fix.speed != $1.fix.speed }.count == 4)
+            expectEqual(r.fixes.count, 122)
+            expectEqual(zip(r.fixes, base.fixes).filter { $0.fix.speed != $1.fix.speed }.count, 4)
             #expect(zip(r.fixes, base.fixes).allSatisfy { $0.fix.latitude == $1.fix.latitude || $0.fix.time == $1.fix.time })
         }
     }
@@ -80,11 +79,11 @@ struct NMEACorruptionTests {
         var d = NMEADecoder()
         var fixes = d.feed(Array(text.utf8)) + d.flush()
         #expect(fixes.isEmpty)
-        #expect(d.stats.missingChecksum == 3)
+        expectEqual(d.stats.missingChecksum, 3)
         var lenient = NMEADecoder(options: .init(acceptMissingChecksum: true))
         fixes = lenient.feed(Array(text.utf8)) + lenient.flush()
-        #expect(fixes.count == 2)
-        #expect(fixes.first?.time == ISO8601.parse("1994-03-23T12:00:00Z"))
+        expectEqual(fixes.count, 2)
+        expectEqual(fixes.first?.time, ISO8601.parse("1994-03-23T12:00:00Z"))
         let f = try #require(fixes.first)
         let knots: Double = 10 * 1852.0 / 3600
         let lat: Double = 48 + 7.038 / 60
@@ -110,20 +109,20 @@ struct NMEACorruptionTests {
         var d = NMEADecoder()
         var fixes: [NMEAFix] = []
         Array(text.utf8).withUnsafeBufferPointer { d.feed($0) { fixes.append($0) }; d.flush { fixes.append($0) } }
-        #expect(fixes.count == 2)
+        expectEqual(fixes.count, 2)
         let first = fixes[0].fix, second = fixes[1]
-        #expect(first.quality == .rtkFixed)
-        #expect(first.mode == .threeD)
-        #expect(first.satellites == 12)
-        #expect(first.time == ISO8601.parse("2024-12-31T23:59:59Z"))
-        #expect(second.fix.time == ISO8601.parse("2025-01-01T00:00:00Z"))
-        #expect(second.fix.quality == .rtkFloat)
-        #expect(second.geoidSeparation == nil)
-        #expect(second.fix.altitude == 765.8)
+        expectEqual(first.quality, .rtkFixed)
+        expectEqual(first.mode, .threeD)
+        expectEqual(first.satellites, 12)
+        expectEqual(first.time, ISO8601.parse("2024-12-31T23:59:59Z"))
+        expectEqual(second.fix.time, ISO8601.parse("2025-01-01T00:00:00Z"))
+        expectEqual(second.fix.quality, .rtkFloat)
+        expectNil(second.geoidSeparation)
+        expectEqual(second.fix.altitude, 765.8)
         let s = d.stats
-        #expect(s.comments == 1)
-        #expect(s.proprietary == 1)
-        #expect(s.unsupported == 1)
+        expectEqual(s.comments, 1)
+        expectEqual(s.proprietary, 1)
+        expectEqual(s.unsupported, 1)
     }
 }
 

@@ -74,11 +74,11 @@ struct NMEAOracleTests {
         let expected = try #require(expectedDifferences[name])
         for kind in NMEAOracle.Kind.allCases {
             let got = diffs.filter { $0.kind == kind }.map(\.time)
-            #expect(got.sorted() == (expected[kind] ?? []).sorted(), "\(name) \(kind.rawValue): \(diffs.filter { $0.kind == kind })")
+            expectEqual(got.sorted(), (expected[kind] ?? []).sorted(), "\(name) \(kind.rawValue): \(diffs.filter { $0.kind == kind })")
         }
         let onlyGpsd = diffs.filter { $0.kind == .onlyGpsd }.count
         let shifted = diffs.filter { $0.kind == .dayShift }.count
-        #expect(matched + onlyGpsd + shifted == gpsd.count)
+        expectEqual(matched + onlyGpsd + shifted, gpsd.count)
         print("NMEA oracle \(name): gpsd epochs \(gpsd.count), ours \(fixes.count), same-time matched \(matched), differences \(diffs.count)")
     }
 
@@ -89,8 +89,8 @@ struct NMEAOracleTests {
         #expect(!whole.fixes.isEmpty)
         for size in 1...64 {
             let chunked = NMEAOracle.decode(bytes, chunk: size)
-            #expect(chunked.fixes == whole.fixes, "chunk size \(size)")
-            #expect(chunked.stats == whole.stats, "chunk size \(size)")
+            expectEqual(chunked.fixes, whole.fixes, "chunk size \(size)")
+            expectEqual(chunked.stats, whole.stats, "chunk size \(size)")
         }
     }
 
@@ -98,8 +98,8 @@ struct NMEAOracleTests {
     func decodeAll() throws {
         let bytes = try NMEAOracle.logBytes("bundg_zeus_9")
         let r = NMEADecoder.decodeAll(bytes)
-        #expect(r.fixes == 148)
-        #expect(r.sentences == 4999)
+        expectEqual(r.fixes, 148)
+        expectEqual(r.sentences, 4999)
     }
 
     @Test("diagnostic dump", .enabled(if: SharedData.usable && ProcessInfo.processInfo.environment["NMEA_DUMP"] != nil))

@@ -16,23 +16,23 @@ struct PowerTemperatureCodecTests {
     @Test func fitExportTravelsAsBase64() {
         for n in 0..<40 {
             let b = (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 250) }
-            #expect(Base64.decode(Base64.encode(b)) == b)
+            expectEqual(Base64.decode(Base64.encode(b)), b)
         }
-        #expect(Base64.encode(Array("foobar".utf8)) == "Zm9vYmFy")
-        #expect(Base64.encode(Array("fo".utf8)) == "Zm8=")
-        #expect(Base64.decode("Zm8") == nil)
-        #expect(Base64.decode("Zm8*") == nil)
+        expectEqual(Base64.encode(Array("foobar".utf8)), "Zm9vYmFy")
+        expectEqual(Base64.encode(Array("fo".utf8)), "Zm8=")
+        expectNil(Base64.decode("Zm8"))
+        expectNil(Base64.decode("Zm8*"))
         #expect(ExportFormat.fit.isBinary && !ExportFormat.gpx.isBinary)
     }
 
     @Test func theStoreKeepsPowerAndTemperature() {
         let store = TrackPointStore(Self.points())
-        #expect(Array(store) == Self.points())
+        expectEqual(Array(store), Self.points())
         var big = TrackPointStore()
         var p = Self.points()[0]
         p.fix.power = 70_000  // beyond Int16: the column widens, losslessly
         big.append(p)
-        #expect(big[0].fix.power == 70_000)
+        expectEqual(big[0].fix.power, 70_000)
     }
 
     @Test func theWorkoutFileAndTheJournalKeepPowerAndTemperature() throws {
@@ -41,17 +41,17 @@ struct PowerTemperatureCodecTests {
         for p in Self.points() { r.ingest(p.fix) }
         let w = r.finish(at: 1_700_000_010)
         let back = try WorkoutFile.decode(WorkoutFile.encode(w))
-        #expect(back.points.map(\.fix.power) == w.points.map(\.fix.power))
-        #expect(back.points.map(\.fix.temperature) == w.points.map(\.fix.temperature))
-        #expect(back.points == w.points)
+        expectEqual(back.points.map(\.fix.power), w.points.map(\.fix.power))
+        expectEqual(back.points.map(\.fix.temperature), w.points.map(\.fix.temperature))
+        expectEqual(back.points, w.points)
         for p in Self.points() {
             let line = JournalRecord.fix(p.fix).encodeLine()
-            #expect(JournalRecord.decodeLine(Substring(line.dropLast())) == .fix(p.fix))
+            expectEqual(JournalRecord.decodeLine(Substring(line.dropLast())), .fix(p.fix))
         }
         // A point without power or temperature is written exactly as before (no new columns).
         var out: [UInt8] = []
         WorkoutFile.writePoint(TrackPoint(fix: Fix(time: 1, latitude: 2, longitude: 3)), to: &out)
-        #expect(String(decoding: out, as: UTF8.self) == "[1.000,2.000000000,3.000000000,null,null,null,3,null,null,null,null,null,0,null]")
+        expectEqual(String(decoding: out, as: UTF8.self), "[1.000,2.000000000,3.000000000,null,null,null,3,null,null,null,null,null,0,null]")
     }
 }
 
@@ -60,14 +60,14 @@ struct TCXLapsPowerImportTests {
     @Test func bikeTCXKeepsItsTwoLapsInTCXAndFITExports() throws {
         let bytes = try SharedData.bytes(SharedData.url("data/tcx/bike.tcx"))
         let track = try Importer.read(bytes, fileName: "bike.tcx")
-        #expect(track.lapEnds.count == 1)
+        expectEqual(track.lapEnds.count, 1)
         let w = try Importer.workout(from: track, activity: nil, id: 1, settings: MetricsSettings(), source: "")
-        #expect(w.summary.laps.count == 2)
-        #expect(w.activity == .cycling)
+        expectEqual(w.summary.laps.count, 2)
+        expectEqual(w.activity, .cycling)
         let tcx = try TCXReader.read(Exporter.bytes(w, .tcx))
-        #expect(tcx.activities[0].laps.count == 2)
+        expectEqual(tcx.activities[0].laps.count, 2)
         let fit = try FITActivityFile.read(Exporter.bytes(w, .fit))
-        #expect(fit.laps.count == 2)
+        expectEqual(fit.laps.count, 2)
         #expect(abs(fit.laps[0].endTime - track.lapEnds[0]) <= 0.5)
     }
 
@@ -79,9 +79,9 @@ struct TCXLapsPowerImportTests {
         let w = try Importer.workout(from: track, activity: nil, id: 1, settings: MetricsSettings(), source: "")
         let accepted = w.points.filter(\.isAccepted).map(\.fix.power)
         let tcx = try TCXReader.read(Exporter.bytes(w, .tcx))
-        #expect(tcx.activities[0].trackPoints.map(\.fix.power) == accepted)
+        expectEqual(tcx.activities[0].trackPoints.map(\.fix.power), accepted)
         let fit = try FITActivityFile.read(Exporter.bytes(w, .fit))
-        #expect(fit.records.map(\.power) == accepted)
+        expectEqual(fit.records.map(\.power), accepted)
     }
 }
 
@@ -94,7 +94,7 @@ struct GpsbabelReadsPowerTests {
         try Data(bytes).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let r = try SharedData.run(["gpsbabel", "-t", "-i", format, "-f", url.path, "-o", "unicsv,utc=0", "-F", "-"])
-        #expect(r.status == 0, "\(r.stderr)")
+        expectEqual(r.status, 0, "\(r.stderr)")
         if r.stdout.count < 100 { Issue.record("gpsbabel -i \(format): \(r.stdout) \(r.stderr.prefix(300))") }
         let lines = r.stdout.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         guard let head = lines.first else { return [] }
@@ -108,7 +108,7 @@ struct GpsbabelReadsPowerTests {
         let w = try Importer.workout(from: track, activity: nil, id: 1, settings: MetricsSettings(), source: "")
         // The file's own values (the import moves heart rate off the points into the workout's
         // series; the export puts it back). gpsbabel keeps a cadence or power of 0 as "none".
-        #expect(w.points.count == track.fixes.count)
+        expectEqual(w.points.count, track.fixes.count)
         let ours = zip(w.points, track.fixes).filter { $0.0.isOnTrack }.map { (p, file) -> Fix in
             var f = p.fix
             f.heartRate = file.heartRate
@@ -117,14 +117,14 @@ struct GpsbabelReadsPowerTests {
             return f
         }
         let rows = try Self.unicsv(Exporter.bytes(w, format), format: reader)
-        #expect(rows.count == ours.count)
+        expectEqual(rows.count, ours.count)
         let hr: [Int?] = rows.map { $0["Heartrate"].flatMap { Int($0) } }
         let cad: [Int?] = rows.map { $0["Cadence"].flatMap { Int($0) } }
-        #expect(hr == ours.map(\.heartRate), "heart rate differs at \(Array(zip(hr, ours)).firstIndex { $0 != $1.heartRate } ?? -1)")
-        #expect(cad == ours.map(\.cadence), "cadence differs at \(Array(zip(cad, ours)).firstIndex { $0 != $1.cadence } ?? -1)")
+        expectEqual(hr, ours.map(\.heartRate), "heart rate differs at \(Array(zip(hr, ours)).firstIndex { $0 != $1.heartRate } ?? -1)")
+        expectEqual(cad, ours.map(\.cadence), "cadence differs at \(Array(zip(cad, ours)).firstIndex { $0 != $1.cadence } ?? -1)")
         if format == .tcx {
             let power: [Int?] = rows.map { (row: [String: String]) -> Int? in row["Power"].flatMap { Double($0) }.map { Int($0) } }
-            #expect(power == ours.map(\.power), "power differs at \(Array(zip(power, ours)).firstIndex { $0 != $1.power } ?? -1)")
+            expectEqual(power, ours.map(\.power), "power differs at \(Array(zip(power, ours)).firstIndex { $0 != $1.power } ?? -1)")
             print("gpsbabel -i gtrnctr: \(rows.count) points, HR, cadence and power equal (power on \(power.compactMap { $0 }.count))")
         } else {
             print("gpsbabel -i gpx: \(rows.count) points, HR and cadence equal")

@@ -35,13 +35,13 @@ import Testing
         let file = try FITActivityFile.read(bytes)
         let records = file.records
         // a record a second from the first reading to the workout's end
-        #expect(records.count == 301, "\(records.count) records")
+        expectEqual(records.count, 301, "\(records.count) records")
         #expect(records.allSatisfy { $0.latitude == nil && $0.heartRate != nil } && records.dropFirst().allSatisfy { $0.speed == 8 })
         // No power inside the dropout, none repeated across it.
         let inGap = records.filter { $0.time > Self.t0 + 101.5 && $0.time < Self.t0 + 110.5 }
         #expect(!inGap.isEmpty && inGap.allSatisfy { $0.power == nil && $0.cadence == nil }, "\(inGap.map { ($0.time - Self.t0, $0.power) })")
         #expect(records.filter { $0.power != nil }.count >= 285 && records.compactMap(\.cadence).allSatisfy { $0 == 88 })
-        #expect(records.last?.distance == 2400)
+        expectEqual(records.last?.distance, 2400)
         // Imported back: distance from the records (the device's), power and cadence as the file's sensors.
         let track = try Importer.read(bytes, fileName: "ride.fit")
         #expect(track.sensors.count >= 285 && track.fixes.isEmpty)
@@ -124,7 +124,7 @@ import Testing
         #expect(fromGPX.fixes.last?.power == 259 && fromGPX.fixes.last?.cadence == 85)
         let tcx = String(decoding: Exporter.bytes(w, .tcx), as: UTF8.self)
         #expect(tcx.contains("<Cadence>85</Cadence>") && tcx.contains("<Watts>259</Watts>"))
-        #expect(try Importer.read(Array(tcx.utf8), fileName: "ride.tcx").fixes.last?.power == 259)
+        try expectEqual(Importer.read(Array(tcx.utf8), fileName: "ride.tcx").fixes.last?.power, 259)
         let fit = try FITActivityFile.read(Exporter.bytes(w, .fit))
         #expect(fit.records.last?.power == 259 && fit.records.last?.cadence == 85)
         let back = try Importer.workout(from: fromGPX, activity: nil, id: 5, settings: MetricsSettings(), source: "imported:ride.gpx").summary

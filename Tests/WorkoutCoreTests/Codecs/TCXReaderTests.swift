@@ -14,40 +14,40 @@ import Testing
     func readsSharedFileLikeGpsbabel(_ name: String) throws {
         let path = SharedData.url("data/tcx/" + name).path
         let tcx = try TCXReader.read(try XMLTestSupport.bytes("data/tcx/" + name))
-        #expect(tcx.activities.count == 1)
+        expectEqual(tcx.activities.count, 1)
         let activity = try #require(tcx.activities.first)
-        #expect(activity.sport == "Biking")
-        #expect(activity.activity == .cycling)
-        #expect(activity.laps.count == Self.expected[name]?.laps)
-        #expect(tcx.trackpointCount == Self.expected[name]?.points)
-        #expect(tcx.droppedWithoutTime == 0)
+        expectEqual(activity.sport, "Biking")
+        expectEqual(activity.activity, .cycling)
+        expectEqual(activity.laps.count, Self.expected[name]?.laps)
+        expectEqual(tcx.trackpointCount, Self.expected[name]?.points)
+        expectEqual(tcx.droppedWithoutTime, 0)
         let points = activity.trackPoints
-        #expect(points.count == tcx.trackpointCount)
+        expectEqual(points.count, tcx.trackpointCount)
 
         let babel = try XMLTestSupport.gpsbabelRows(path, format: "gtrnctr")
-        #expect(babel.count == points.count)
+        expectEqual(babel.count, points.count)
         let first = try #require(babel.first), last = try #require(babel.last)
         #expect(abs(Double(first["Latitude"]!)! - points[0].fix.latitude) <= 5e-7)
         #expect(abs(Double(first["Longitude"]!)! - points[0].fix.longitude) <= 5e-7)
         #expect(abs(Double(last["Latitude"]!)! - points.last!.fix.latitude) <= 5e-7)
         #expect(abs(Double(last["Longitude"]!)! - points.last!.fix.longitude) <= 5e-7)
         let babelTime = { (row: [String: String]) in ISO8601.parse(row["Date"]!.replacingOccurrences(of: "/", with: "-") + "T" + row["Time"]! + "Z") }
-        #expect(babelTime(first) == points[0].fix.time.rounded(.down))
-        #expect(babelTime(last) == points.last!.fix.time.rounded(.down))
-        if let hr = last["Heartrate"], !hr.isEmpty { #expect(Int(hr) == points.last!.fix.heartRate) }
+        expectEqual(babelTime(first), points[0].fix.time.rounded(.down))
+        expectEqual(babelTime(last), points.last!.fix.time.rounded(.down))
+        if let hr = last["Heartrate"], !hr.isEmpty { expectEqual(Int(hr), points.last!.fix.heartRate) }
     }
 
     @Test(.enabled(if: SharedData.usable))
     func keepsLapTotalsFromTheFile() throws {
         let kona = try TCXReader.read(try XMLTestSupport.bytes("data/tcx/kona2013.tcx")).activities[0]
-        #expect(kona.id == "2013-10-12T18:17:26.000Z")
-        #expect(kona.startTime == ISO8601.parse("2013-10-12T18:17:26Z"))
-        #expect(kona.creatorName == "Garmin Edge 500")
+        expectEqual(kona.id, "2013-10-12T18:17:26.000Z")
+        expectEqual(kona.startTime, ISO8601.parse("2013-10-12T18:17:26Z"))
+        expectEqual(kona.creatorName, "Garmin Edge 500")
         let lap = kona.laps[0]
-        #expect(lap == TCXLap(startTime: ISO8601.parse("2013-10-12T18:17:26Z")!, totalTimeSeconds: 18930.35, distanceMeters: 180219.88,
+        expectEqual(lap, TCXLap(startTime: ISO8601.parse("2013-10-12T18:17:26Z")!, totalTimeSeconds: 18930.35, distanceMeters: 180219.88,
                               maximumSpeed: 18.163000106811523, calories: 2658, averageHeartRate: 150, maximumHeartRate: 179,
                               intensity: "Active", cadence: 92, triggerMethod: "Manual", trackpoints: lap.trackpoints))
-        #expect(lap.trackpoints[0] == TCXTrackpoint(time: ISO8601.parse("2013-10-12T18:17:26Z")!, latitude: 19.640107546001673,
+        expectEqual(lap.trackpoints[0], TCXTrackpoint(time: ISO8601.parse("2013-10-12T18:17:26Z")!, latitude: 19.640107546001673,
                                                    longitude: -155.99701898172498, altitude: 16.399999618530273,
                                                    distanceMeters: 2.069999933242798, heartRate: 141, cadence: 31,
                                                    speed: 2.069999933242798, watts: 101, track: 0))
@@ -55,9 +55,9 @@ import Testing
         #expect(summaries[0].distanceMeters == 180219.88 && summaries[0].calories == 2658 && summaries[0].trigger == .manual)
 
         let bike = try TCXReader.read(try XMLTestSupport.bytes("data/tcx/bike.tcx")).activities[0]
-        #expect(bike.laps.map(\.distanceMeters) == [5000.0, bike.laps[1].distanceMeters])
-        #expect(bike.laps.map(\.trackpoints.count).reduce(0, +) == 1812)
-        #expect(Set(bike.trackPoints.map(\.segment)) == [0, 1])
+        expectEqual(bike.laps.map(\.distanceMeters), [5000.0, bike.laps[1].distanceMeters])
+        expectEqual(bike.laps.map(\.trackpoints.count).reduce(0, +), 1812)
+        expectEqual(Set(bike.trackPoints.map(\.segment)), [0, 1])
     }
 
     @Test func keepsTrackpointsWithoutPositionAndDropsThoseWithoutTime() throws {
@@ -75,13 +75,13 @@ import Testing
         """
         let tcx = try TCXReader.read(Array(text.utf8))
         let a = tcx.activities[0]
-        #expect(a.activity == .running)
-        #expect(a.laps[0].trackpoints.count == 2)
+        expectEqual(a.activity, .running)
+        expectEqual(a.laps[0].trackpoints.count, 2)
         #expect(a.laps[0].trackpoints[0].latitude == nil && a.laps[0].trackpoints[0].heartRate == 99)
-        #expect(tcx.droppedWithoutTime == 1)
-        #expect(a.trackPoints.count == 1)
-        #expect(a.trackPoints[0].fix.cadence == 85)
-        #expect(a.lapSummaries[0].trigger == .distance)
+        expectEqual(tcx.droppedWithoutTime, 1)
+        expectEqual(a.trackPoints.count, 1)
+        expectEqual(a.trackPoints[0].fix.cadence, 85)
+        expectEqual(a.lapSummaries[0].trigger, .distance)
     }
 
     @Test(arguments: [
@@ -104,9 +104,9 @@ import Testing
             let result = try TCXReader.read(Array(text.utf8))
             Issue.record("imported \(result.trackpointCount) trackpoints from a malformed file")
         } catch {
-            #expect(error.format == .tcx)
-            #expect(error.reason == reason)
-            #expect(error.line == line, "\(error)")
+            expectEqual(error.format, .tcx)
+            expectEqual(error.reason, reason)
+            expectEqual(error.line, line, "\(error)")
         }
     }
 

@@ -16,21 +16,21 @@ import Testing
         try Data(TCXWriter.write(workout, distance: XMLTestSupport.haversine)).write(to: url)
 
         let lint = try XMLTestSupport.xmllint(url.path, schema: "tcx2+ax2.xsd")
-        #expect(lint.status == 0, "\(lint.output)")
+        expectEqual(lint.status, 0, "\(lint.output)")
 
         let babel = try XMLTestSupport.gpsbabelRows(url.path, format: "gtrnctr")
-        #expect(babel.count == accepted.count)
+        expectEqual(babel.count, accepted.count)
         let first = try #require(babel.first)
         #expect(abs(Double(first["Latitude"]!)! - accepted[0].fix.latitude) <= 5e-7)
 
         let back = try TCXReader.read(try SharedData.bytes(url))
         let activity = try #require(back.activities.first)
-        #expect(back.activities.count == 1)
-        #expect(activity.sport == workout.activity.tcxSport.rawValue)
-        #expect(activity.startTime == workout.summary.startedAt)
-        #expect(activity.laps.count == workout.summary.laps.count)
+        expectEqual(back.activities.count, 1)
+        expectEqual(activity.sport, workout.activity.tcxSport.rawValue)
+        expectEqual(activity.startTime, workout.summary.startedAt)
+        expectEqual(activity.laps.count, workout.summary.laps.count)
         let read = activity.trackPoints
-        #expect(read.count == accepted.count)
+        expectEqual(read.count, accepted.count)
         // A new <Track> at each segment change, and at each new lap.
         let readBreaks = Set(XMLTestSupport.segmentBreaks(read)), breaks = Set(XMLTestSupport.segmentBreaks(accepted))
         #expect(breaks.isSubset(of: readBreaks))
@@ -46,8 +46,8 @@ import Testing
             #expect(abs(lap.startTime - summary.startTime) < 0.0005)
             #expect(abs(lap.totalTimeSeconds - summary.elapsedSeconds) < 0.0005)
             #expect(abs(lap.distanceMeters - summary.distanceMeters) < 0.005)
-            #expect(lap.calories == 12)
-            #expect(lap.triggerMethod == "Manual")
+            expectEqual(lap.calories, 12)
+            expectEqual(lap.triggerMethod, "Manual")
             #expect(lap.averageHeartRate == summary.averageHeartRate && lap.maximumHeartRate == summary.maxHeartRate)
             let end = k + 1 < workout.summary.laps.count ? workout.summary.laps[k + 1].startTime : .infinity
             #expect(lap.trackpoints.allSatisfy { $0.time >= summary.startTime - 0.0005 && $0.time < end + 0.0005 })
@@ -69,15 +69,15 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("one.tcx")
         try Data(TCXWriter.write(w)).write(to: url)
-        #expect(try XMLTestSupport.xmllint(url.path, schema: "tcx2+ax2.xsd").status == 0)
+        try expectEqual(XMLTestSupport.xmllint(url.path, schema: "tcx2+ax2.xsd").status, 0)
         let a = try TCXReader.read(try SharedData.bytes(url)).activities[0]
-        #expect(a.sport == "Running")
-        #expect(a.laps.count == 1)
-        #expect(a.laps[0].totalTimeSeconds == 9)
-        #expect(a.laps[0].calories == 321)
+        expectEqual(a.sport, "Running")
+        expectEqual(a.laps.count, 1)
+        expectEqual(a.laps[0].totalTimeSeconds, 9)
+        expectEqual(a.laps[0].calories, 321)
         #expect(a.laps[0].averageHeartRate == 105 && a.laps[0].maximumHeartRate == 109)
-        #expect(a.laps[0].cadence == 170)
-        #expect(a.trackPoints.map(\.segment) == [0, 0, 0, 0, 0, 1, 1, 1, 1, 1])
+        expectEqual(a.laps[0].cadence, 170)
+        expectEqual(a.trackPoints.map(\.segment), [0, 0, 0, 0, 0, 1, 1, 1, 1, 1])
         #expect(a.trackPoints.allSatisfy { $0.fix.cadence == 170 })  // RunCadence for running
         let distances = a.laps[0].trackpoints.compactMap(\.distanceMeters)
         // The jump between the two segments is not counted.
@@ -88,7 +88,7 @@ import Testing
         w.summary.calories = nil
         try Data(TCXWriter.write(w)).write(to: url)
         let lint = try XMLTestSupport.xmllint(url.path, schema: "tcx2+ax2.xsd")
-        #expect(lint.status == 0, "\(lint.output)")
+        expectEqual(lint.status, 0, "\(lint.output)")
         #expect(try TCXReader.read(try SharedData.bytes(url)).activities[0].trackpointCount == 0)
     }
 
@@ -98,6 +98,6 @@ import Testing
         let w = XMLTestSupport.dayLongWorkout()
         let text = String(decoding: TCXWriter.write(w), as: UTF8.self)
         let kept = w.points.filter { $0.rejection == nil }.count
-        #expect(text.components(separatedBy: "<Trackpoint>").count - 1 == kept, "every kept point is a Trackpoint")
+        expectEqual(text.components(separatedBy: "<Trackpoint>").count - 1, kept, "every kept point is a Trackpoint")
     }
 }

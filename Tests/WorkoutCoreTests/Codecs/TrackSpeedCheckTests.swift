@@ -34,9 +34,9 @@ import Testing
                 steps.add(f, segment: s, known: Int(f.time) % 2 == 0 ? known : .none)
                 previous = f
             }
-            #expect(steps.check.medianMovingSpeed == whole.medianMovingSpeed)
+            expectEqual(steps.check.medianMovingSpeed, whole.medianMovingSpeed)
             for activity in [ActivityType.walking, .hiking, .running, .cycling, .other] {
-                #expect(steps.warning(activity: activity, distance: 1234) == whole.warning(activity: activity, distance: 1234))
+                expectEqual(steps.warning(activity: activity, distance: 1234), whole.warning(activity: activity, distance: 1234))
             }
         }
     }
@@ -45,9 +45,9 @@ import Testing
         let a = Fix(time: 0, latitude: 48, longitude: 11), b = Fix(time: 1, latitude: 48.001, longitude: 11)
         let c = Fix(time: 2, latitude: 48.002, longitude: 11)
         let ab = MeasuredPair.measure(FixFilter.Position(a), FixFilter.Position(b))
-        #expect(ab.meters(from: FixFilter.Position(a), to: FixFilter.Position(b)) == MeasuredDistance.geodesic(a, b))
-        #expect(ab.meters(from: FixFilter.Position(b), to: FixFilter.Position(a)) == nil)
-        #expect(ab.meters(from: FixFilter.Position(b), to: FixFilter.Position(c)) == nil)
-        #expect(MeasuredPair.none.meters(from: FixFilter.Position(a), to: FixFilter.Position(b)) == nil)
+        expectEqual(ab.meters(from: FixFilter.Position(a), to: FixFilter.Position(b)), MeasuredDistance.geodesic(a, b))
+        expectNil(ab.meters(from: FixFilter.Position(b), to: FixFilter.Position(a)))
+        expectNil(ab.meters(from: FixFilter.Position(b), to: FixFilter.Position(c)))
+        expectNil(MeasuredPair.none.meters(from: FixFilter.Position(a), to: FixFilter.Position(b)))
     }
 }

@@ -9,12 +9,12 @@ struct WorkoutFileSavedFormTests {
     static func bits(_ v: Double?) -> UInt64? { v?.bitPattern }
 
     static func expectSame(_ a: Workout, _ b: Workout, _ what: String, formats: [ExportFormat] = ExportFormat.allCases) {
-        #expect(a.summary == b.summary, "\(what): summary")
-        #expect(a.events == b.events, "\(what): events")
-        #expect(a.source == b.source, "\(what): source")
-        #expect(a.heartRate.samples.map { $0.time.bitPattern } == b.heartRate.samples.map { $0.time.bitPattern }, "\(what): heart-rate times")
-        #expect(a.heartRate == b.heartRate, "\(what): heart rate")
-        #expect(a.points.count == b.points.count, "\(what): point count")
+        expectEqual(a.summary, b.summary, "\(what): summary")
+        expectEqual(a.events, b.events, "\(what): events")
+        expectEqual(a.source, b.source, "\(what): source")
+        expectEqual(a.heartRate.samples.map { $0.time.bitPattern }, b.heartRate.samples.map { $0.time.bitPattern }, "\(what): heart-rate times")
+        expectEqual(a.heartRate, b.heartRate, "\(what): heart rate")
+        expectEqual(a.points.count, b.points.count, "\(what): point count")
         var differing = 0
         for (p, q) in zip(a.points, b.points) {
             let x = p.fix, y = q.fix
@@ -24,9 +24,9 @@ struct WorkoutFileSavedFormTests {
                 && x == y && p == q
             if !same { differing += 1; if differing < 4 { Issue.record("\(what): \(p) != \(q)") } }
         }
-        #expect(differing == 0, "\(what): \(differing) points differ")
+        expectEqual(differing, 0, "\(what): \(differing) points differ")
         for format in formats where Exporter.refusal(b, format) == nil {
-            #expect(Exporter.bytes(a, format) == Exporter.bytes(b, format), "\(what): \(format) export")
+            expectEqual(Exporter.bytes(a, format), Exporter.bytes(b, format), "\(what): \(format) export")
         }
     }
 

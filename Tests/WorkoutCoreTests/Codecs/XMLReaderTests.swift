@@ -32,7 +32,7 @@ import Testing
         <!-- after -->
         """
         let e = try events(text)
-        #expect(e == [
+        expectEqual(e, [
             .comment(" before "),
             .startElement(XMLName(prefix: "g", local: "root"), [
                 XMLAttribute(name: XMLName(prefix: "xmlns", local: "g"), value: "urn:x"),
@@ -53,20 +53,20 @@ import Testing
 
     @Test func decodesCharacterReferencesAndLineEnds() throws {
         let e = try events("<a>&#233;&#x1F600;\r\nx\ry</a>")
-        #expect(e[1] == .text("é😀\nx\ny"))
+        expectEqual(e[1], .text("é😀\nx\ny"))
     }
 
     @Test func readTextAndSkipElement() throws {
         var r = try XMLReader(Array("<a><b> 1.5 <c>no</c>!</b><d><e/><f>x</f></d><g/></a>".utf8))
         _ = try r.next()
         _ = try r.next()
-        #expect(try r.readText() == " 1.5 !")
+        try expectEqual(r.readText(), " 1.5 !")
         _ = try r.next()
         try r.skipElement()
-        #expect(try r.next() == .startElement(XMLName(local: "g"), []))
-        #expect(try r.readText() == "")
-        #expect(try r.next() == .endElement(XMLName(local: "a")))
-        #expect(try r.next() == nil)
+        try expectEqual(r.next(), .startElement(XMLName(local: "g"), []))
+        try expectEqual(r.readText(), "")
+        try expectEqual(r.next(), .endElement(XMLName(local: "a")))
+        try expectNil(r.next())
     }
 
     @Test func transcodesLatin1() throws {
@@ -75,7 +75,7 @@ import Testing
         bytes += Array("chen</n>".utf8)
         var r = try XMLReader(bytes)
         _ = try r.next()
-        #expect(try r.readText() == "München")
+        try expectEqual(r.readText(), "München")
     }
 
     @Test(arguments: [
@@ -107,9 +107,9 @@ import Testing
     ] as [(String, XMLError.Reason, Int, Int)])
     func refusesMalformed(_ text: String, _ reason: XMLError.Reason, _ line: Int, _ column: Int) {
         let e = failure(Array(text.utf8))
-        #expect(e?.reason == reason)
-        #expect(e?.line == line)
-        #expect(e?.column == column, "\(String(describing: e))")
+        expectEqual(e?.reason, reason)
+        expectEqual(e?.line, line)
+        expectEqual(e?.column, column, "\(String(describing: e))")
     }
 
     @Test(arguments: [
@@ -120,20 +120,20 @@ import Testing
     ] as [[UInt8]])
     func refusesInvalidUTF8(_ bytes: [UInt8]) {
         let e = failure(bytes)
-        #expect(e?.reason == .invalidUTF8)
-        #expect(e?.offset == 3)
+        expectEqual(e?.reason, .invalidUTF8)
+        expectEqual(e?.offset, 3)
     }
 
     @Test func refusesUTF16() {
-        #expect(failure([0xFF, 0xFE, 0x3C, 0x00])?.reason == .unsupportedEncoding("UTF-16"))
+        expectEqual(failure([0xFF, 0xFE, 0x3C, 0x00])?.reason, .unsupportedEncoding("UTF-16"))
     }
 
     @Test func limitsDepth() {
         let deep = String(repeating: "<a>", count: 20) + String(repeating: "</a>", count: 20)
-        #expect(failure(Array(deep.utf8), maxDepth: 20) == nil)
-        #expect(failure(Array(deep.utf8), maxDepth: 19)?.reason == .tooDeep(limit: 19))
+        expectNil(failure(Array(deep.utf8), maxDepth: 20))
+        expectEqual(failure(Array(deep.utf8), maxDepth: 19)?.reason, .tooDeep(limit: 19))
         let bomb = String(repeating: "<a>", count: 100_000)
-        #expect(failure(Array(bomb.utf8))?.reason == .tooDeep(limit: XMLReader.defaultMaxDepth))
+        expectEqual(failure(Array(bomb.utf8))?.reason, .tooDeep(limit: XMLReader.defaultMaxDepth))
     }
 
     @Test func reportsLinesIncrementally() throws {
@@ -142,7 +142,7 @@ import Testing
         while let e = try r.next() {
             if case .startElement = e { lines.append(r.line(at: r.eventOffset)) }
         }
-        #expect(lines == [1, 2, 4])
-        #expect(r.line(at: 0) == 1)
+        expectEqual(lines, [1, 2, 4])
+        expectEqual(r.line(at: 0), 1)
     }
 }

@@ -62,6 +62,6 @@ import Testing
             #expect(throws: Never.self, "docs/streaks.md: \(key)") { try Config.decode(json: json(key, "null")) }
             checked += 1
         }
-        #expect(checked == 6)
+        expectEqual(checked, 6)
     }
 }

@@ -15,12 +15,12 @@ struct ConfigProblemsTests {
             #expect(keys.contains(key), "\(key) in \(keys)")
         }
         #expect(keys.contains { $0.hasPrefix("feeds[1]") }, "\(keys)")
-        #expect(Set(keys).count == keys.count, "each once: \(keys)")
+        expectEqual(Set(keys).count, keys.count, "each once: \(keys)")
     }
 
     @Test func aValidFileHasNoneAndBrokenJSONHasOne() {
         #expect(Config.problems(json: #"{"units": "imperial"}"#).isEmpty)
-        #expect(Config.problems(json: "{").count == 1)
-        #expect(Config.keyPath("feeds[1].address") == [.member("feeds"), .index(1), .member("address")])
+        expectEqual(Config.problems(json: "{").count, 1)
+        expectEqual(Config.keyPath("feeds[1].address"), [.member("feeds"), .index(1), .member("address")])
     }
 }

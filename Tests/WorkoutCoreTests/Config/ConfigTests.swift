@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ConfigTests {
     @Test func emptyObjectIsDefaults() throws {
-        #expect(try Config.decode(json: "{}") == Config())
+        try expectEqual(Config.decode(json: "{}"), Config())
     }
 
     @Test func readsEveryKey() throws {
@@ -17,12 +17,12 @@ import Testing
          "log":{"file":true,"maxFileBytes":100000,"keepFiles":2,"level":"debug"},
          "limits":{"maxClients":10,"maxRequestBytes":4096,"clientTimeoutSeconds":5}, "_comment":"ignored"}
         """#)
-        #expect(c.feeds == [.gpsd(host: "127.0.0.1", port: 2948), .nmea(host: "::1", port: 10110), .socket(path: "$XDG_RUNTIME_DIR/workoutd/feed.sock")])
-        #expect(c.defaultActivity == .hiking)
-        #expect(c.metrics.autoLapMeters == 1000)
-        #expect(c.streaks.weekStart == "sunday")
-        #expect(c.logLevel == .debug)
-        #expect(c.limits.maxRequestBytes == 4096)
+        expectEqual(c.feeds, [.gpsd(host: "127.0.0.1", port: 2948), .nmea(host: "::1", port: 10110), .socket(path: "$XDG_RUNTIME_DIR/workoutd/feed.sock")])
+        expectEqual(c.defaultActivity, .hiking)
+        expectEqual(c.metrics.autoLapMeters, 1000)
+        expectEqual(c.streaks.weekStart, "sunday")
+        expectEqual(c.logLevel, .debug)
+        expectEqual(c.limits.maxRequestBytes, 4096)
     }
 
     @Test(arguments: [
@@ -42,7 +42,7 @@ import Testing
             _ = try Config.decode(json: text)
             Issue.record("accepted \(text)")
         } catch {
-            #expect(error.key == key)
+            expectEqual(error.key, key)
             #expect(!error.problem.isEmpty)
         }
     }
@@ -56,9 +56,9 @@ import Testing
         var expected = Config()
         expected.habits = try Config.decode(json: text).habits
         expected.feeds = [.gpsd(host: "127.0.0.1", port: 2947), .socket(path: "$XDG_RUNTIME_DIR/workoutd/feed.sock")]
-        #expect(try Config.decode(json: text) == expected)
+        try expectEqual(Config.decode(json: text), expected)
         expected.habits = []
-        #expect(expected == Config())
+        expectEqual(expected, Config())
     }
 }
 
@@ -68,12 +68,12 @@ import Testing
         {"sensors":[{"kind":"bluetooth","address":"c0:ff:ee:00:00:01"},{"kind":"bluetooth"}],
          "weightKg":70,"age":40,"sex":"female","heartRate":{"maxBpm":190,"restingBpm":50}}
         """#)
-        #expect(c.sensors == [.bluetooth(address: "C0:FF:EE:00:00:01"), .bluetooth(address: nil)])
-        #expect(c.bodyProfile == BodyProfile(weightKilograms: 70, age: 40, sex: .female))
-        #expect(c.heartRateZones?.lowerBounds == [120, 134, 148, 162, 176])
-        #expect(try Config.decode(json: #"{"age":40}"#).heartRateZones?.lowerBounds == [90, 108, 126, 144, 162])
-        #expect(try Config.decode(json: #"{"heartRate":{"zones":[100,130,150]}}"#).heartRateZones?.lowerBounds == [100, 130, 150])
-        #expect(Config().heartRateZones == nil)
+        expectEqual(c.sensors, [.bluetooth(address: "C0:FF:EE:00:00:01"), .bluetooth(address: nil)])
+        expectEqual(c.bodyProfile, BodyProfile(weightKilograms: 70, age: 40, sex: .female))
+        expectEqual(c.heartRateZones?.lowerBounds, [120, 134, 148, 162, 176])
+        try expectEqual(Config.decode(json: #"{"age":40}"#).heartRateZones?.lowerBounds, [90, 108, 126, 144, 162])
+        try expectEqual(Config.decode(json: #"{"heartRate":{"zones":[100,130,150]}}"#).heartRateZones?.lowerBounds, [100, 130, 150])
+        expectNil(Config().heartRateZones)
         #expect(Config().changedKeys(to: c).contains("sensors"))
     }
 
@@ -89,6 +89,6 @@ import Testing
     ])
     func badValuesNameTheKey(json: String, key: String) {
         #expect(throws: ConfigError.self) { try Config.decode(json: json) }
-        do { _ = try Config.decode(json: json) } catch { #expect(error.key == key) }
+        do { _ = try Config.decode(json: json) } catch { expectEqual(error.key, key) }
     }
 }

@@ -13,13 +13,13 @@ import Testing
          "hooks":[{"on":"workout.saved","run":["/bin/upload","--id"],"timeoutSeconds":5},{"on":"*","run":["logger"]}],
          "notifications":{"desktop":true,"events":["habit.at_risk"]}}
         """#)
-        #expect(c.habits.count == 5)
-        #expect(c.habits[0] == Habit(name: "run 3x a week", activities: [.running, .trailRunning], target: .count(3), per: .week, minimumSeconds: 1200))
+        expectEqual(c.habits.count, 5)
+        expectEqual(c.habits[0], Habit(name: "run 3x a week", activities: [.running, .trailRunning], target: .count(3), per: .week, minimumSeconds: 1200))
         #expect(c.habits[1].window == HabitWindow(fromMinute: 1080, toMinute: 1320) && c.habits[1].skips == 1 && c.habits[1].remindAtMinute == 1170)
         #expect(c.habits[2].weekdays == [0] && c.habits[2].minimumMeters == 50000 && c.habits[2].target == .count(1))
-        #expect(c.habits[3].target == .distance(meters: 50000))
+        expectEqual(c.habits[3].target, .distance(meters: 50000))
         #expect(c.habits[4].target == .duration(seconds: 36000) && c.habits[4].weekdays == [0, 6])
-        #expect(c.hooks == [HookConfig(on: "workout.saved", run: ["/bin/upload", "--id"], timeoutSeconds: 5), HookConfig(on: "*", run: ["logger"])])
+        expectEqual(c.hooks, [HookConfig(on: "workout.saved", run: ["/bin/upload", "--id"], timeoutSeconds: 5), HookConfig(on: "*", run: ["logger"])])
         #expect(c.notifications.desktop && c.notifications.events == ["habit.at_risk"])
         #expect(Config().changedKeys(to: c).contains("habits"))
     }
@@ -54,7 +54,7 @@ import Testing
             _ = try Config.decode(json: text)
             Issue.record("accepted \(text)")
         } catch {
-            #expect(error.key == key, "\(text): \(error)")
+            expectEqual(error.key, key, "\(text): \(error)")
             #expect(!error.problem.isEmpty)
         }
     }

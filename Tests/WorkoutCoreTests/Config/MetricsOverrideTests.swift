@@ -23,8 +23,8 @@ struct MetricsOverrideTests {
             let value: JSON = key == "minFixMode" ? 3 : key == "warmUpFixes" ? 5 : 1000
             let viaOverride = try apply([("metrics." + key, value)])
             let viaFile = try Config.decode(json: #"{"metrics":{"\#(key)":\#(value.serialized())}}"#).metrics
-            #expect(viaOverride == viaFile, "\(key)")
-            #expect(viaOverride != MetricsConfig(), "\(key) changed something")
+            expectEqual(viaOverride, viaFile, "\(key)")
+            expectNotEqual(viaOverride, MetricsConfig(), "\(key) changed something")
         }
     }
 
@@ -47,16 +47,16 @@ struct MetricsOverrideTests {
         var base = MetricsConfig()
         base.autoLapMeters = 1000
         let off = try base.overridden(by: [MetricsOverride(key: "metrics.autoLapMeters", value: .null)])
-        #expect(off.autoLapMeters == nil)
+        expectNil(off.autoLapMeters)
         let both = try apply([("metrics.autoPauseSeconds", 0), ("metrics.jumpMeters", 500)])
         #expect(both.autoPauseSeconds == 0 && both.jumpMeters == 500 && both.warmUpFixes == 3)
     }
 
     @Test func commandLineArgument() {
-        #expect(MetricsOverride(argument: "metrics.autoPauseSeconds=0") == MetricsOverride(key: "metrics.autoPauseSeconds", value: 0))
-        #expect(MetricsOverride(argument: "metrics.autoLapMeters=null")?.value == .null)
-        #expect(MetricsOverride(argument: "metrics.x=abc")?.value == .string("abc"))
-        #expect(MetricsOverride(argument: "metrics.autoPauseSeconds") == nil)
-        #expect(MetricsOverride(argument: "=3") == nil)
+        expectEqual(MetricsOverride(argument: "metrics.autoPauseSeconds=0"), MetricsOverride(key: "metrics.autoPauseSeconds", value: 0))
+        expectEqual(MetricsOverride(argument: "metrics.autoLapMeters=null")?.value, .null)
+        expectEqual(MetricsOverride(argument: "metrics.x=abc")?.value, .string("abc"))
+        expectNil(MetricsOverride(argument: "metrics.autoPauseSeconds"))
+        expectNil(MetricsOverride(argument: "=3"))
     }
 }

@@ -9,15 +9,15 @@ import Testing
 
     @Test func theNetworkSourcesFailOverInOrderWithABackoffAfterEachRound() {
         var s = FeedSelection(feeds: [Self.gpsdA, Self.nmeaB, Self.socket])
-        #expect(s.open() == [.connect(Self.gpsdA)])
+        expectEqual(s.open(), [.connect(Self.gpsdA)])
         var delays: [Double] = []
         var connects: [FeedConfig] = []
         for _ in 0..<14 {
             for case .scheduleRetry(let d) in s.networkFailed() { delays.append(d) }
             for case .connect(let f) in s.retryDue() { connects.append(f) }
         }
-        #expect(delays == [0.2, 1, 0.2, 2, 0.2, 4, 0.2, 8, 0.2, 16, 0.2, 30, 0.2, 30], "\(delays)")
-        #expect(connects == Array(repeating: [Self.nmeaB, Self.gpsdA], count: 7).flatMap { $0 })
+        expectEqual(delays, [0.2, 1, 0.2, 2, 0.2, 4, 0.2, 8, 0.2, 16, 0.2, 30, 0.2, 30], "\(delays)")
+        expectEqual(connects, Array(repeating: [Self.nmeaB, Self.gpsdA], count: 7).flatMap { $0 })
     }
 
     @Test func aConnectionStartsTheBackoffAgain() {
@@ -25,49 +25,49 @@ import Testing
         _ = s.open()
         _ = s.networkFailed(); _ = s.retryDue()
         _ = s.networkFailed(); _ = s.retryDue()
-        #expect(s.networkFailed() == [.closeNetwork, .scheduleRetry(after: 4)])
+        expectEqual(s.networkFailed(), [.closeNetwork, .scheduleRetry(after: 4)])
         _ = s.retryDue()
         s.networkConnected()
-        #expect(s.networkFailed() == [.closeNetwork, .scheduleRetry(after: 1)], "a connection resets the backoff")
+        expectEqual(s.networkFailed(), [.closeNetwork, .scheduleRetry(after: 1)], "a connection resets the backoff")
     }
 
     @Test func theFirstSourceThatDeliversFeedsTheWorkout() {
         var s = FeedSelection(feeds: [Self.socket])
         _ = s.open()
-        #expect(s.fix(from: .client(7), at: 10) == .deliver(sourceChanged: true))
-        #expect(s.fix(from: .client(7), at: 11) == .deliver(sourceChanged: false))
-        #expect(s.fix(from: .client(9), at: 12) == .otherSource, "another connection of the same rank is counted")
-        #expect(s.fix(from: .client(9), at: 15.9) == .otherSource, "within the handover time")
-        #expect(s.fix(from: .client(9), at: 16.1) == .deliver(sourceChanged: true), "the feeding one was silent for 5 s")
-        #expect(s.feeding == .client(9))
+        expectEqual(s.fix(from: .client(7), at: 10), .deliver(sourceChanged: true))
+        expectEqual(s.fix(from: .client(7), at: 11), .deliver(sourceChanged: false))
+        expectEqual(s.fix(from: .client(9), at: 12), .otherSource, "another connection of the same rank is counted")
+        expectEqual(s.fix(from: .client(9), at: 15.9), .otherSource, "within the handover time")
+        expectEqual(s.fix(from: .client(9), at: 16.1), .deliver(sourceChanged: true), "the feeding one was silent for 5 s")
+        expectEqual(s.feeding, .client(9))
     }
 
     @Test func aHigherRankedSourceTakesOverAtOnce() {
         var s = FeedSelection(feeds: [Self.gpsdA, Self.socket])
         _ = s.open()
         s.networkConnected()
-        #expect(s.fix(from: .client(5), at: 1) == .deliver(sourceChanged: true))
-        #expect(s.fix(from: .network, at: 1.5) == .deliver(sourceChanged: true), "gpsd is configured first")
-        #expect(s.fix(from: .client(5), at: 2) == .otherSource)
-        #expect(s.networkFailed() == [.closeNetwork, .scheduleRetry(after: 1)])
-        #expect(s.feeding == nil, "the failed source feeds no more")
-        #expect(s.fix(from: .client(5), at: 2.5) == .deliver(sourceChanged: true), "the socket takes over at once")
+        expectEqual(s.fix(from: .client(5), at: 1), .deliver(sourceChanged: true))
+        expectEqual(s.fix(from: .network, at: 1.5), .deliver(sourceChanged: true), "gpsd is configured first")
+        expectEqual(s.fix(from: .client(5), at: 2), .otherSource)
+        expectEqual(s.networkFailed(), [.closeNetwork, .scheduleRetry(after: 1)])
+        expectNil(s.feeding, "the failed source feeds no more")
+        expectEqual(s.fix(from: .client(5), at: 2.5), .deliver(sourceChanged: true), "the socket takes over at once")
     }
 
     @Test func closingKeepsTheFeedingConnectionKnownUntilItCloses() {
         var s = FeedSelection(feeds: [Self.gpsdA, Self.socket])
         _ = s.open()
         _ = s.fix(from: .client(4), at: 1)
-        #expect(s.close() == [.closeNetwork, .cancelRetry])
-        #expect(s.feeding == .client(4))
-        #expect(s.fix(from: .client(4), at: 2) == .dropped)
-        #expect(s.clientClosed(3) == false)
-        #expect(s.clientClosed(4) == true, "a simulation that closes ends its clock even while paused")
-        #expect(s.feeding == nil)
+        expectEqual(s.close(), [.closeNetwork, .cancelRetry])
+        expectEqual(s.feeding, .client(4))
+        expectEqual(s.fix(from: .client(4), at: 2), .dropped)
+        expectEqual(s.clientClosed(3), false)
+        expectEqual(s.clientClosed(4), true, "a simulation that closes ends its clock even while paused")
+        expectNil(s.feeding)
         _ = s.open()
         _ = s.fix(from: .network, at: 3)
         _ = s.close()
-        #expect(s.feeding == nil, "a network source is forgotten when GPS closes")
+        expectNil(s.feeding, "a network source is forgotten when GPS closes")
     }
 
     @Test func eachOpenChoosesAfresh() {
@@ -76,8 +76,8 @@ import Testing
         _ = s.fix(from: .client(4), at: 1)
         _ = s.close()
         _ = s.open()
-        #expect(s.feeding == nil)
-        #expect(s.fix(from: .client(8), at: 2) == .deliver(sourceChanged: true), "a new connection feeds the next workout")
+        expectNil(s.feeding)
+        expectEqual(s.fix(from: .client(8), at: 2), .deliver(sourceChanged: true), "a new connection feeds the next workout")
     }
 
     /// Every phase of the network side x every event: the actions, and no change where the event
@@ -112,7 +112,7 @@ import Testing
                 case .failed: actions = s.networkFailed()
                 case .retryDue: actions = s.retryDue()
                 }
-                #expect(actions == expected[p]?[e], "\(p) x \(e): \(actions)")
+                expectEqual(actions, expected[p]?[e], "\(p) x \(e): \(actions)")
             }
         }
     }
@@ -121,6 +121,6 @@ import Testing
         var s = FeedSelection(feeds: [Self.socket])
         #expect(s.open() == [] && s.isOpen)
         #expect(s.networkFailed() == [] && s.retryDue() == [])
-        #expect(s.close() == [])
+        expectEqual(s.close(), [])
     }
 }

@@ -17,19 +17,19 @@ import Testing
         let s = Self.engine.status(h, history: history, now: Self.t("2026-11-19T12:00:00Z"))
         #expect(s.progress == 1 && !s.done && s.left == 2 && s.dueDaysLeft == 4)
         #expect(s.periodStart.iso == "2026-11-16" && s.periodEnd.iso == "2026-11-22")
-        #expect(s.current == HabitStreak(start: StreakDay(iso: "2026-11-02")!, end: StreakDay(iso: "2026-11-15")!, length: 2, skips: 0, total: 6))
+        expectEqual(s.current, HabitStreak(start: StreakDay(iso: "2026-11-02")!, end: StreakDay(iso: "2026-11-15")!, length: 2, skips: 0, total: 6))
         // Two days later, 2 runs left and 2 days to go: urgent from the reminder hour.
         let sat = Self.t("2026-11-21T18:30:00Z")
         let s2 = Self.engine.status(h, history: history, now: sat)
         guard case .warn(let w) = HabitRiskCheck.evaluate(s2, now: sat, engine: Self.engine, defaultRemindMinute: 18 * 60, lastWarnedPeriod: nil) else {
             Issue.record("expected a warning"); return
         }
-        #expect(w.leftText == "2 runs left this week")
-        #expect(HabitText.daysToGo(w.daysToGo) == "2 days to go")
-        #expect(w.minutesLeft == 330)
-        #expect(HabitRiskCheck.evaluate(s2, now: sat, engine: Self.engine, defaultRemindMinute: 18 * 60, lastWarnedPeriod: w.period) == .quiet(.alreadyWarned))
-        #expect(HabitRiskCheck.evaluate(s2, now: sat - 3600, engine: Self.engine, defaultRemindMinute: 18 * 60, lastWarnedPeriod: nil) == .quiet(.beforeReminder))
-        #expect(HabitRiskCheck.evaluate(s, now: Self.t("2026-11-19T12:00:00Z"), engine: Self.engine, defaultRemindMinute: 0, lastWarnedPeriod: nil) == .quiet(.notUrgent))
+        expectEqual(w.leftText, "2 runs left this week")
+        expectEqual(HabitText.daysToGo(w.daysToGo), "2 days to go")
+        expectEqual(w.minutesLeft, 330)
+        expectEqual(HabitRiskCheck.evaluate(s2, now: sat, engine: Self.engine, defaultRemindMinute: 18 * 60, lastWarnedPeriod: w.period), .quiet(.alreadyWarned))
+        expectEqual(HabitRiskCheck.evaluate(s2, now: sat - 3600, engine: Self.engine, defaultRemindMinute: 18 * 60, lastWarnedPeriod: nil), .quiet(.beforeReminder))
+        expectEqual(HabitRiskCheck.evaluate(s, now: Self.t("2026-11-19T12:00:00Z"), engine: Self.engine, defaultRemindMinute: 0, lastWarnedPeriod: nil), .quiet(.notUrgent))
     }
 
     @Test func distanceGoalSumsThePeriod() {
@@ -37,8 +37,8 @@ import Testing
         let history = (0..<5).map { Self.run("2026-11-0\($0 + 2)T07:00:00Z", km: 10) } + [Self.run("2026-11-16T07:00:00Z", km: 12.5)]
         let s = Self.engine.status(h, history: history, now: Self.t("2026-11-17T12:00:00Z"))
         #expect(s.progress == 12_500 && s.left == 37_500 && s.best?.length == 1 && s.best?.total == 50_000)
-        #expect(s.current == nil)  // the week of the 9th had nothing
-        #expect(HabitText.left(h, s.left) == "37.5 km")
+        expectNil(s.current)  // the week of the 9th had nothing
+        expectEqual(HabitText.left(h, s.left), "37.5 km")
     }
 
     @Test func sundaysOnlyAndWindows() {
@@ -48,7 +48,7 @@ import Testing
         let s = Self.engine.status(ride, history: rides + [Self.run("2026-11-11T08:00:00Z", 180, km: 80, .cycling)], now: Self.t("2026-11-20T12:00:00Z"))
         #expect(s.current?.length == 3 && s.current?.end.iso == "2026-11-15" && !s.dueToday && s.dueDaysLeft == 0)
         // The Sunday after without a ride ends it.
-        #expect(Self.engine.status(ride, history: rides, now: Self.t("2026-11-23T12:00:00Z")).current == nil)
+        expectNil(Self.engine.status(ride, history: rides, now: Self.t("2026-11-23T12:00:00Z")).current)
         // An evening window: a morning session does not count.
         let yoga = Habit(name: "y", activities: [.yoga], per: .day, window: HabitWindow(fromMinute: 18 * 60, toMinute: 22 * 60))
         let y = Self.engine.status(yoga, history: [Self.run("2026-11-19T19:00:00Z", 30, km: 0, .yoga), Self.run("2026-11-20T07:00:00Z", 30, km: 0, .yoga)],
@@ -57,11 +57,11 @@ import Testing
         // Reminder 1 h (the default need) before the window closes; quiet once it closed.
         #expect(HabitRiskCheck.timing(yoga, engine: Self.engine, defaultRemindMinute: 18 * 60) == (21 * 60, 22 * 60))
         if case .warn(let w) = HabitRiskCheck.evaluate(y, now: Self.t("2026-11-20T21:00:00Z"), engine: Self.engine, defaultRemindMinute: 0, lastWarnedPeriod: nil) {
-            #expect(w.minutesLeft == 60)
-            #expect(w.leftText == "1 yoga session left today")
+            expectEqual(w.minutesLeft, 60)
+            expectEqual(w.leftText, "1 yoga session left today")
         } else { Issue.record("expected a warning at 21:00") }
-        #expect(HabitRiskCheck.evaluate(y, now: Self.t("2026-11-20T20:59:00Z"), engine: Self.engine, defaultRemindMinute: 0, lastWarnedPeriod: nil) == .quiet(.beforeReminder))
-        #expect(HabitRiskCheck.evaluate(y, now: Self.t("2026-11-20T22:00:00Z"), engine: Self.engine, defaultRemindMinute: 0, lastWarnedPeriod: nil) == .quiet(.windowClosed))
+        expectEqual(HabitRiskCheck.evaluate(y, now: Self.t("2026-11-20T20:59:00Z"), engine: Self.engine, defaultRemindMinute: 0, lastWarnedPeriod: nil), .quiet(.beforeReminder))
+        expectEqual(HabitRiskCheck.evaluate(y, now: Self.t("2026-11-20T22:00:00Z"), engine: Self.engine, defaultRemindMinute: 0, lastWarnedPeriod: nil), .quiet(.windowClosed))
     }
 
     @Test func skipsPerWeekKeepTheStreak() {
@@ -71,7 +71,7 @@ import Testing
         #expect(s.current?.length == 7 && s.current?.skips == 2 && s.current?.end.iso == "2026-11-24")
         // The 23rd used this week's skip, so the 25th is not coverable: at risk.
         #expect(!s.coverable)
-        #expect(Self.engine.status(h, history: days, now: Self.t("2026-11-26T00:00:00Z")).current == nil)
+        expectNil(Self.engine.status(h, history: days, now: Self.t("2026-11-26T00:00:00Z")).current)
     }
 
     @Test func monthlyCountAndMonthBoundaries() {
@@ -88,7 +88,7 @@ import Testing
     /// The built-in daily and weekly streaks are habits with the streak settings.
     @Test func builtInsAreHabits() {
         let s = StreakSettings(minimumWorkoutSeconds: 300, restDaysPerWeek: 2, weeklyTarget: 3, riskWarningHour: 20)
-        #expect(Habit.builtInDaily(s) == Habit(name: "daily", per: .day, minimumSeconds: 300, skips: 2, remindAtMinute: 1200))
-        #expect(Habit.builtInWeekly(s) == Habit(name: "weekly", target: .count(3), per: .week, minimumSeconds: 300, remindAtMinute: 1200))
+        expectEqual(Habit.builtInDaily(s), Habit(name: "daily", per: .day, minimumSeconds: 300, skips: 2, remindAtMinute: 1200))
+        expectEqual(Habit.builtInWeekly(s), Habit(name: "weekly", target: .count(3), per: .week, minimumSeconds: 300, remindAtMinute: 1200))
     }
 }

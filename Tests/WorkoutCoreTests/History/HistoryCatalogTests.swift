@@ -43,7 +43,7 @@ struct HistoryCatalogTests {
         ]
         for x in versions {
             for y in versions where x.file != y.file {
-                #expect(x.isPreferred(over: y) != y.isPreferred(over: x), "\(x.file) vs \(y.file): exactly one is preferred")
+                expectNotEqual(x.isPreferred(over: y), y.isPreferred(over: x), "\(x.file) vs \(y.file): exactly one is preferred")
             }
         }
         // Same time: a revision beats none, the higher machine tag, then the workout's own file.
@@ -55,7 +55,7 @@ struct HistoryCatalogTests {
     @Test func aFileWithoutRevisionIsDatedByItsModificationTime() {
         var old = Self.version(Self.id, editedAt: nil)
         old.stamp = Self.stamp(1, modified: 500)
-        #expect(old.editedAt == 500)
+        expectEqual(old.editedAt, 500)
         #expect(old.isPreferred(over: Self.version(Self.id, file: Self.copyName, editedAt: 400)))
         #expect(!old.isPreferred(over: Self.version(Self.id, file: Self.copyName, editedAt: 600)))
     }
@@ -64,30 +64,30 @@ struct HistoryCatalogTests {
 
     @Test func aConflictListsOneVersionAndKeepsTheOtherAside() {
         var c = HistoryCatalog()
-        #expect(c.put(Self.version(Self.id, editedAt: 100, activity: .cycling)) == [.listed(Self.id)])
+        expectEqual(c.put(Self.version(Self.id, editedAt: 100, activity: .cycling)), [.listed(Self.id)])
         let events = c.put(Self.version(Self.id, file: Self.copyName, editedAt: 200, by: Self.b, activity: .walking, inode: 2))
-        #expect(events == [.conflict(Self.id, shown: Self.copyName, keptAside: [HistoryFileName.of(Self.id)]), .changed(Self.id)])
-        #expect(c.listed.count == 1)
-        #expect(c.listed[Self.id]?.activity == .walking)
-        #expect(c.file(of: Self.id) == Self.copyName)
-        #expect(Set(c.files(of: Self.id)) == [HistoryFileName.of(Self.id), Self.copyName])
+        expectEqual(events, [.conflict(Self.id, shown: Self.copyName, keptAside: [HistoryFileName.of(Self.id)]), .changed(Self.id)])
+        expectEqual(c.listed.count, 1)
+        expectEqual(c.listed[Self.id]?.activity, .walking)
+        expectEqual(c.file(of: Self.id), Self.copyName)
+        expectEqual(Set(c.files(of: Self.id)), [HistoryFileName.of(Self.id), Self.copyName])
         // The copy kept aside for an older edit: logged, nothing listed changes.
         var d = HistoryCatalog()
         _ = d.put(Self.version(Self.id, editedAt: 300, activity: .cycling))
-        #expect(d.put(Self.version(Self.id, file: Self.copyName, editedAt: 200, by: Self.b, inode: 2))
-                == [.conflict(Self.id, shown: HistoryFileName.of(Self.id), keptAside: [Self.copyName])])
-        #expect(d.listed[Self.id]?.activity == .cycling)
+        expectEqual(d.put(Self.version(Self.id, file: Self.copyName, editedAt: 200, by: Self.b, inode: 2)),
+                [.conflict(Self.id, shown: HistoryFileName.of(Self.id), keptAside: [Self.copyName])])
+        expectEqual(d.listed[Self.id]?.activity, .cycling)
     }
 
     @Test func whenThePreferredVersionGoesTheOtherIsListed() {
         var c = HistoryCatalog()
         _ = c.put(Self.version(Self.id, editedAt: 100, activity: .cycling))
         _ = c.put(Self.version(Self.id, file: Self.copyName, editedAt: 200, activity: .walking, inode: 2))
-        #expect(c.remove(file: Self.copyName) == [.changed(Self.id)])
-        #expect(c.listed[Self.id]?.activity == .cycling)
-        #expect(c.remove(file: HistoryFileName.of(Self.id)) == [.unlisted(Self.id)])
-        #expect(c.listed.count == 0)
-        #expect(c.file(of: Self.id) == nil)
+        expectEqual(c.remove(file: Self.copyName), [.changed(Self.id)])
+        expectEqual(c.listed[Self.id]?.activity, .cycling)
+        expectEqual(c.remove(file: HistoryFileName.of(Self.id)), [.unlisted(Self.id)])
+        expectEqual(c.listed.count, 0)
+        expectNil(c.file(of: Self.id))
     }
 
     // MARK: copies of one recording
@@ -97,15 +97,15 @@ struct HistoryCatalogTests {
         let onB = WorkoutID(start: 1_795_340_000, suffix: 4, machine: Self.b)
         let first = min(onA, onB), second = max(onA, onB)
         var c = HistoryCatalog()
-        #expect(c.put(Self.version(second, editedAt: 1, imported: true)) == [.listed(second)])
-        #expect(c.put(Self.version(first, editedAt: 2, imported: true, inode: 2)) == [.listed(first), .duplicateHidden(second, copyOf: first)])
-        #expect(c.listed.count == 1)
-        #expect(c.listed[first] != nil)
-        #expect(c.hidden == [second: first])
-        #expect(Set(c.files(of: first)) == [HistoryFileName.of(first), HistoryFileName.of(second)], "a delete takes both")
+        expectEqual(c.put(Self.version(second, editedAt: 1, imported: true)), [.listed(second)])
+        expectEqual(c.put(Self.version(first, editedAt: 2, imported: true, inode: 2)), [.listed(first), .duplicateHidden(second, copyOf: first)])
+        expectEqual(c.listed.count, 1)
+        expectNotNil(c.listed[first])
+        expectEqual(c.hidden, [second: first])
+        expectEqual(Set(c.files(of: first)), [HistoryFileName.of(first), HistoryFileName.of(second)], "a delete takes both")
         // Deleting the listed one by another hand lists the copy until it goes too.
-        #expect(c.remove(file: HistoryFileName.of(first)) == [.unlisted(first), .listed(second)])
-        #expect(c.remove(file: HistoryFileName.of(second)) == [.unlisted(second)])
+        expectEqual(c.remove(file: HistoryFileName.of(first)), [.unlisted(first), .listed(second)])
+        expectEqual(c.remove(file: HistoryFileName.of(second)), [.unlisted(second)])
     }
 
     @Test func twoRecordingsInTheSameSecondAreBothListed() {
@@ -115,7 +115,7 @@ struct HistoryCatalogTests {
         var c = HistoryCatalog()
         _ = c.put(Self.version(onA, editedAt: 1, accepted: 0))
         _ = c.put(Self.version(onB, editedAt: 1, accepted: 0, inode: 2))
-        #expect(c.listed.count == 2)
+        expectEqual(c.listed.count, 2)
         #expect(c.hidden.isEmpty)
     }
 
@@ -141,9 +141,9 @@ struct HistoryCatalogTests {
             var oneByOne = HistoryCatalog()  // as files arrive one at a time
             for v in shuffled { _ = oneByOne.put(v) }
             for built in [c, oneByOne] {
-                #expect(built.listed.byID == reference.listed.byID)
-                #expect(built.hidden == reference.hidden)
-                for id in reference.listed.byID.keys { #expect(built.file(of: id) == reference.file(of: id)) }
+                expectEqual(built.listed.byID, reference.listed.byID)
+                expectEqual(built.hidden, reference.hidden)
+                for id in reference.listed.byID.keys { expectEqual(built.file(of: id), reference.file(of: id)) }
             }
         }
         #expect(reference.listed.count < 40 && reference.listed.count > 10)
@@ -160,8 +160,8 @@ struct HistoryCatalogTests {
         _ = c.markUnreadable("bad.json", Self.stamp(9))
         let found = [HistoryFileName.of(Self.id): kept.stamp, "new.json": Self.stamp(7), "bad.json": Self.stamp(9)]
         let (read, gone) = c.changes(in: found)
-        #expect(read == ["new.json"])
-        #expect(gone == [HistoryFileName.of(other)])
-        #expect(c.changes(in: [HistoryFileName.of(Self.id): Self.stamp(3), "bad.json": Self.stamp(10)]).read == [HistoryFileName.of(Self.id), "bad.json"])
+        expectEqual(read, ["new.json"])
+        expectEqual(gone, [HistoryFileName.of(other)])
+        expectEqual(c.changes(in: [HistoryFileName.of(Self.id): Self.stamp(3), "bad.json": Self.stamp(10)]).read, [HistoryFileName.of(Self.id), "bad.json"])
     }
 }

@@ -6,25 +6,25 @@ struct HistoryFileNameTests {
     let id = WorkoutID(rawValue: "20261121T093000Z-3f9a-k3m9xa")!
 
     @Test func savedWorkout() {
-        #expect(HistoryFileName("20261121T093000Z-3f9a-k3m9xa.json") == .workout(id))
-        #expect(HistoryFileName("20261121T093000Z-3f9a.json") == .workout(WorkoutID(rawValue: "20261121T093000Z-3f9a")!))
-        #expect(HistoryFileName("20261121T093000Z-3f9a-k3m9xa.json").workoutID == id)
+        expectEqual(HistoryFileName("20261121T093000Z-3f9a-k3m9xa.json"), .workout(id))
+        expectEqual(HistoryFileName("20261121T093000Z-3f9a.json"), .workout(WorkoutID(rawValue: "20261121T093000Z-3f9a")!))
+        expectEqual(HistoryFileName("20261121T093000Z-3f9a-k3m9xa.json").workoutID, id)
     }
 
     @Test func syncthingConflictCopy() {
         let name = HistoryFileName("20261121T093000Z-3f9a-k3m9xa.sync-conflict-20261122-101500-ABCDEF7.json")
         guard case .conflictCopy(let c) = name else { Issue.record("\(name)"); return }
-        #expect(c.id == id)
-        #expect(c.stamp == "20261122-101500")
-        #expect(c.device == "ABCDEF7")
-        #expect(name.workoutID == id)
+        expectEqual(c.id, id)
+        expectEqual(c.stamp, "20261122-101500")
+        expectEqual(c.device, "ABCDEF7")
+        expectEqual(name.workoutID, id)
     }
 
     @Test func aCopyOfACopyIsACopyOfTheWorkout() {
         let name = HistoryFileName("20261121T093000Z-3f9a.sync-conflict-20261122-101500-ABCDEF7.sync-conflict-20261123-080000-ZZZZZZZ.json")
         guard case .conflictCopy(let c) = name else { Issue.record("\(name)"); return }
-        #expect(c.id.rawValue == "20261121T093000Z-3f9a")
-        #expect(c.stamp == "20261122-101500")
+        expectEqual(c.id.rawValue, "20261121T093000Z-3f9a")
+        expectEqual(c.stamp, "20261122-101500")
     }
 
     @Test(arguments: [
@@ -37,8 +37,8 @@ struct HistoryFileNameTests {
         "notes.txt", ".stfolder", ".stignore", "index.jsonl", ".json", "a.b.json",
     ])
     func unrelatedNames(_ name: String) {
-        #expect(HistoryFileName(name) == .unrelated, "\(name)")
-        #expect(HistoryFileName(name).workoutID == nil)
+        expectEqual(HistoryFileName(name), .unrelated, "\(name)")
+        expectNil(HistoryFileName(name).workoutID)
     }
 
     @Test(arguments: [
@@ -48,7 +48,7 @@ struct HistoryFileNameTests {
         "20261121T093000Z-3f9a.json.tmp-import",
     ])
     func filesStillBeingWritten(_ name: String) {
-        #expect(HistoryFileName(name) == .inFlight, "\(name)")
+        expectEqual(HistoryFileName(name), .inFlight, "\(name)")
         #expect(HistoryFileName.isInFlight(name))
         #expect(!ImportFolderFile.isImportable(name))
     }
@@ -75,7 +75,7 @@ struct HistoryFileNameTests {
     }
 
     @Test func ownFileName() {
-        #expect(HistoryFileName.of(id) == "20261121T093000Z-3f9a-k3m9xa.json")
+        expectEqual(HistoryFileName.of(id), "20261121T093000Z-3f9a-k3m9xa.json")
     }
 }
 

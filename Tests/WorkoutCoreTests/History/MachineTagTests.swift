@@ -8,24 +8,24 @@ struct MachineTagTests {
         var seen: Set<String> = []
         for _ in 0..<1000 {
             let t = MachineTag(random: rng.next())
-            #expect(t.rawValue.utf8.count == MachineTag.length)
-            #expect(MachineTag(rawValue: t.rawValue) == t)
+            expectEqual(t.rawValue.utf8.count, MachineTag.length)
+            expectEqual(MachineTag(rawValue: t.rawValue), t)
             seen.insert(t.rawValue)
         }
-        #expect(seen.count == 1000)
+        expectEqual(seen.count, 1000)
     }
 
     @Test(arguments: ["", "ABC", "a-b", "a.b", "abcdefghijklmnopq", "ä"])
-    func invalidTags(_ s: String) { #expect(MachineTag(rawValue: s) == nil) }
+    func invalidTags(_ s: String) { expectNil(MachineTag(rawValue: s)) }
 
     @Test func idsOfTwoMachinesInTheSameSecondDiffer() {
         let a = WorkoutID(start: 1_795_340_000.2, suffix: 0x3f9a, machine: MachineTag(rawValue: "aaaaaa")!)
         let b = WorkoutID(start: 1_795_340_000.7, suffix: 0x3f9a, machine: MachineTag(rawValue: "bbbbbb")!)
-        #expect(a != b)
+        expectNotEqual(a, b)
         #expect(a.rawValue == "20261121T070000Z-3f9a-aaaaaa" || a.rawValue.hasSuffix("-3f9a-aaaaaa"))
-        #expect(WorkoutID(rawValue: a.rawValue) == a, "valid per WorkoutID's rules")
-        #expect(a.machine?.rawValue == "aaaaaa")
-        #expect(WorkoutID(start: 1_795_340_000, suffix: 1).machine == nil)
+        expectEqual(WorkoutID(rawValue: a.rawValue), a, "valid per WorkoutID's rules")
+        expectEqual(a.machine?.rawValue, "aaaaaa")
+        expectNil(WorkoutID(start: 1_795_340_000, suffix: 1).machine)
     }
 
     @Test func idsSortByStartWhateverTheMachine() {
@@ -36,14 +36,14 @@ struct MachineTagTests {
             made.append((start, WorkoutID(start: start, suffix: UInt16(truncatingIfNeeded: rng.next()), machine: MachineTag(random: rng.next()))))
         }
         let byID = made.sorted { $0.1 < $1.1 }.map(\.0)
-        #expect(byID == made.map(\.0))
+        expectEqual(byID, made.map(\.0))
     }
 
     @Test func startingAtKeepsTheRandomPartAndMachine() {
         let id = WorkoutID(start: 1_795_340_000, suffix: 0xbeef, machine: MachineTag(rawValue: "k3m9xa")!)
         let moved = id.startingAt(1_795_343_600)
-        #expect(moved == WorkoutID(start: 1_795_343_600, suffix: 0xbeef, machine: MachineTag(rawValue: "k3m9xa")!))
-        #expect(moved.machine == id.machine)
-        #expect(WorkoutID(start: 0, suffix: 1).startingAt(60) == WorkoutID(start: 60, suffix: 1))
+        expectEqual(moved, WorkoutID(start: 1_795_343_600, suffix: 0xbeef, machine: MachineTag(rawValue: "k3m9xa")!))
+        expectEqual(moved.machine, id.machine)
+        expectEqual(WorkoutID(start: 0, suffix: 1).startingAt(60), WorkoutID(start: 60, suffix: 1))
     }
 }

@@ -20,13 +20,13 @@ struct SavedSummariesTests {
             saved[s.id] = s; all[s.id] = s
             if k % 7 == 0, let victim = all.keys.first { saved[victim] = nil; all[victim] = nil }
         }
-        #expect(saved.count == all.count)
+        expectEqual(saved.count, all.count)
         var found = 0
         for _ in 0..<3000 {
             let probe = Self.summary(1_700_000_000 + Double(rng.next() % 2002) - 1 + Double(rng.next() % 1000) / 1000, accepted: Int(rng.next() % 4), suffix: 0)
             let scan = all.values.filter { Importer.isDuplicate(probe, of: $0) }
             let hit = saved.duplicate(of: probe)
-            #expect((hit == nil) == scan.isEmpty)
+            expectEqual((hit == nil), scan.isEmpty)
             if let hit { #expect(scan.contains { $0.id == hit.id }); found += 1 }
         }
         #expect(found > 100)
@@ -36,11 +36,11 @@ struct SavedSummariesTests {
         var saved = SavedSummaries()
         let a = Self.summary(99.9, accepted: 5, suffix: 1)
         saved[a.id] = a
-        #expect(saved.duplicate(of: Self.summary(100.5, accepted: 5, suffix: 2))?.id == a.id)
-        #expect(saved.duplicate(of: Self.summary(100.95, accepted: 5, suffix: 2)) == nil)
-        #expect(saved.duplicate(of: Self.summary(98.95, accepted: 5, suffix: 2))?.id == a.id)
+        expectEqual(saved.duplicate(of: Self.summary(100.5, accepted: 5, suffix: 2))?.id, a.id)
+        expectNil(saved.duplicate(of: Self.summary(100.95, accepted: 5, suffix: 2)))
+        expectEqual(saved.duplicate(of: Self.summary(98.95, accepted: 5, suffix: 2))?.id, a.id)
         saved[a.id] = nil
-        #expect(saved.duplicate(of: Self.summary(99.9, accepted: 5, suffix: 2)) == nil)
-        #expect(saved.count == 0)
+        expectNil(saved.duplicate(of: Self.summary(99.9, accepted: 5, suffix: 2)))
+        expectEqual(saved.count, 0)
     }
 }

@@ -59,10 +59,9 @@ import Testing
         #expect(abs(b.elapsedSeconds - a.elapsedSeconds) < 1e-6 && abs(b.movingSeconds - a.movingSeconds) < 1e-6,
                 "durations unchanged: \(a.elapsedSeconds)/\(b.elapsedSeconds) \(a.movingSeconds)/\(b.movingSeconds)")
         #expect(a.distanceMeters > 80 && abs(b.distanceMeters - a.distanceMeters) < 1e-6, "distance \(a.distanceMeters) / \(b.distanceMeters)")
-        #expect(dated.saved.points.count == system.saved.points.count)
-        #expect(dated.saved.points.map(\.rejection) == system.saved.points.map(\.rejection),
-                "the same fixes accepted: \(dated.saved.points.compactMap(\.rejection)) / \(system.saved.points.compactMap(\.rejection))")
-        #expect(dated.saved.points.map(\.fix.time).last == Self.start + Self.day + 60, "fixes keep the receiver's times")
+        expectEqual(dated.saved.points.count, system.saved.points.count)
+        expectEqual(dated.saved.points.map(\.rejection), system.saved.points.map(\.rejection), "the same fixes accepted: \(dated.saved.points.compactMap(\.rejection)) / \(system.saved.points.compactMap(\.rejection))")
+        expectEqual(dated.saved.points.map(\.fix.time).last, Self.start + Self.day + 60, "fixes keep the receiver's times")
         #expect(dated.journal.contains(.shifted(by: shift)))
     }
 
@@ -70,7 +69,7 @@ import Testing
         let w = try Self.walk(sync: .unsynchronized, resyncAt: 30)
         #expect(w.shifts.count == 2 && w.shifts.first == -(w.shifts.last ?? 0), "there and back: \(w.shifts)")
         let reference = try Self.walk(sync: .synchronized).saved.summary
-        #expect(w.saved.summary.startedAt == reference.startedAt)
+        expectEqual(w.saved.summary.startedAt, reference.startedAt)
         #expect(abs(w.saved.summary.distanceMeters - reference.distanceMeters) < 1e-6)
         #expect(abs(w.saved.summary.elapsedSeconds - reference.elapsedSeconds) < 1e-6)
     }
@@ -80,14 +79,13 @@ import Testing
         for i in 0..<5 { _ = trusted.place(receiverTime: Self.start + 4000 + Double(i), arrival: Self.start + Double(i)) }
         var once = ReceiverClock()
         _ = once.place(receiverTime: Self.start + 4000, arrival: Self.start)
-        #expect(DateSource.system.next(sync: .unsynchronized, receiver: trusted) == .receiver(offset: 4000))
-        #expect(DateSource.system.next(sync: .unsynchronized, receiver: once) == .system, "one fix is not consistent time")
-        #expect(DateSource.system.next(sync: .synchronized, receiver: trusted) == .system)
-        #expect(DateSource.receiver(offset: 4000).next(sync: .unknown, receiver: trusted) == .system)
-        #expect(DateSource.receiver(offset: 4000).next(sync: .unsynchronized, receiver: once) == .receiver(offset: 4000),
-                "an untrusted receiver does not move the dates back")
+        expectEqual(DateSource.system.next(sync: .unsynchronized, receiver: trusted), .receiver(offset: 4000))
+        expectEqual(DateSource.system.next(sync: .unsynchronized, receiver: once), .system, "one fix is not consistent time")
+        expectEqual(DateSource.system.next(sync: .synchronized, receiver: trusted), .system)
+        expectEqual(DateSource.receiver(offset: 4000).next(sync: .unknown, receiver: trusted), .system)
+        expectEqual(DateSource.receiver(offset: 4000).next(sync: .unsynchronized, receiver: once), .receiver(offset: 4000), "an untrusted receiver does not move the dates back")
         _ = trusted.workoutClockShifted(by: 4000)
-        #expect(DateSource.receiver(offset: 4000).next(sync: .unsynchronized, receiver: trusted) == .receiver(offset: 4000), "no second move")
+        expectEqual(DateSource.receiver(offset: 4000).next(sync: .unsynchronized, receiver: trusted), .receiver(offset: 4000), "no second move")
         #expect(DateSource.receiver(offset: 86400).describe(sync: .unsynchronized).hasPrefix("GPS receiver"))
         var old = ReceiverClock()  // a replayed 2018 log (or a receiver 1024 weeks behind) is not the time
         for i in 0..<5 { _ = old.place(receiverTime: 1_530_000_000 + Double(i), arrival: Self.start + Double(i)) }
@@ -111,10 +109,10 @@ import Testing
         // Behind 2026 the bound counts from 2026-01-01, not from the system clock (no battery: 1970).
         var early = ReceiverClock()
         for i in 0..<5 { _ = early.place(receiverTime: DateSource.earliestReceiverDate + 86_400 + Double(i), arrival: Double(i)) }
-        #expect(DateSource.choose(sync: .unsynchronized, receiver: early) != .system, "a 1970 system clock, a 2026 receiver")
+        expectNotEqual(DateSource.choose(sync: .unsynchronized, receiver: early), .system, "a 1970 system clock, a 2026 receiver")
         var late = ReceiverClock()
         for i in 0..<5 { _ = late.place(receiverTime: DateSource.earliestReceiverDate + 11 * years + Double(i), arrival: Double(i)) }
-        #expect(DateSource.choose(sync: .unsynchronized, receiver: late) == .system, "a 1970 system clock, a 2037 receiver")
+        expectEqual(DateSource.choose(sync: .unsynchronized, receiver: late), .system, "a 1970 system clock, a 2037 receiver")
     }
 
     @Test func shiftKeepsHeartRate() {
@@ -125,8 +123,8 @@ import Testing
         }
         let s = r.shifted(by: Self.day)
         #expect(r.heartRate.samples.count >= 29)
-        #expect(s.heartRate.samples.map(\.time) == r.heartRate.samples.map { $0.time + Self.day })
-        #expect(s.heartRate.samples.map(\.bpm) == r.heartRate.samples.map(\.bpm))
+        expectEqual(s.heartRate.samples.map(\.time), r.heartRate.samples.map { $0.time + Self.day })
+        expectEqual(s.heartRate.samples.map(\.bpm), r.heartRate.samples.map(\.bpm))
         #expect(s.startedAt == r.startedAt + Self.day && s.points.count == r.points.count)
     }
 
@@ -137,9 +135,9 @@ import Testing
         #expect(shifted.count == 1 && JournalRecord.decodeLine(Substring(line.hasSuffix("\n") ? String(line.dropLast()) : line)) == shifted.first,
                 "the shifted record survives the codec: \(line)")
         let replay = JournalReplay(records: w.journal, settings: MetricsSettings())
-        #expect(replay?.recorder.startedAt == w.saved.summary.startedAt)
-        #expect(replay?.stoppedAt == w.saved.summary.endedAt)
+        expectEqual(replay?.recorder.startedAt, w.saved.summary.startedAt)
+        expectEqual(replay?.stoppedAt, w.saved.summary.endedAt)
         let r = replay.map { $0.recorder.finish(at: $0.stoppedAt ?? 0).summary }
-        #expect(r.map { abs($0.distanceMeters - w.saved.summary.distanceMeters) < 1e-6 } == true)
+        expectEqual(r.map { abs($0.distanceMeters - w.saved.summary.distanceMeters) < 1e-6 }, true)
     }
 }

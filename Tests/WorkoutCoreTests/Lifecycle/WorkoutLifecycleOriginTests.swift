@@ -32,10 +32,10 @@ import Testing
     /// device's track, so it was measured again with the receiver's rules.
     @Test func aReplayedDeviceTrackRecomputesToItself() throws {
         let w = try Self.record(replay: FeedReplay(speed: 0, origin: .device))
-        #expect(w.source == "recorded:device-track")
-        #expect(Importer.origin(ofSource: w.source) == .device)
+        expectEqual(w.source, "recorded:device-track")
+        expectEqual(Importer.origin(ofSource: w.source), .device)
         let r = Recomputation(w, settings: MetricsSettings())
-        #expect(r.after.summary.acceptedCount == w.summary.acceptedCount, "\(r.after.summary.rejectedByReason)")
+        expectEqual(r.after.summary.acceptedCount, w.summary.acceptedCount, "\(r.after.summary.rejectedByReason)")
         #expect(abs(r.after.summary.distanceMeters - w.summary.distanceMeters) < 1e-6)
         // Measured with the receiver's rules, the same fixes lose points: the test tells them apart.
         let asReceiver = Importer.edited(Workout(summary: w.summary, points: w.points, events: w.events, source: "recorded"),
@@ -46,9 +46,9 @@ import Testing
     /// A receiver's fixes stay "recorded" and recompute to themselves too.
     @Test func aReceiversWorkoutStaysRecorded() throws {
         let w = try Self.record(replay: nil)
-        #expect(w.source == "recorded")
+        expectEqual(w.source, "recorded")
         let r = Recomputation(w, settings: MetricsSettings())
-        #expect(r.after.summary.acceptedCount == w.summary.acceptedCount)
+        expectEqual(r.after.summary.acceptedCount, w.summary.acceptedCount)
         #expect(abs(r.after.summary.distanceMeters - w.summary.distanceMeters) < 1e-6)
     }
 
@@ -60,16 +60,16 @@ import Testing
         var l = WorkoutLifecycle()
         let actions = l.restoredSetAside(records, settings: MetricsSettings())
         let saved = actions.compactMap { a -> RecordedWorkout? in if case .save(let w) = a { return w } else { return nil } }
-        #expect(saved.first?.source == "recorded:device-track")
-        #expect(saved.first?.id == WorkoutID(start: 1000, suffix: 1), "the restored ID follows the rebased start too")
+        expectEqual(saved.first?.source, "recorded:device-track")
+        expectEqual(saved.first?.id, WorkoutID(start: 1000, suffix: 1), "the restored ID follows the rebased start too")
     }
 
     /// Regression: `simulate` of a 2010 track saved it under the ID of the day it was replayed
     /// (20261125T...): the start moved to the track's first fix, the ID stayed.
     @Test func theIDFollowsTheReplayedStart() throws {
         let w = try Self.record(replay: FeedReplay(speed: 0, origin: .device))
-        #expect(w.summary.startedAt == 1000)
-        #expect(w.id == WorkoutID(start: 1000, suffix: 1), "\(w.id)")
+        expectEqual(w.summary.startedAt, 1000)
+        expectEqual(w.id, WorkoutID(start: 1000, suffix: 1), "\(w.id)")
         #expect(w.id.rawValue.hasPrefix("19700101T001640Z-"))
     }
 
@@ -77,8 +77,8 @@ import Testing
     /// (another machine's form) stays as it is.
     @Test func theIDFollowsAShiftedStart() {
         let r = WorkoutRecorder(id: WorkoutID(start: 1000, suffix: 0xbeef), activity: .running, startedAt: 1000)
-        #expect(r.shifted(by: 3600).id.rawValue == "19700101T011640Z-beef")
-        #expect(WorkoutID(rawValue: "20261121T093000Z-3f9a-laptop")!.startingAt(0).rawValue == "19700101T000000Z-3f9a-laptop")
-        #expect(WorkoutID(rawValue: "custom")!.startingAt(0).rawValue == "custom")
+        expectEqual(r.shifted(by: 3600).id.rawValue, "19700101T011640Z-beef")
+        expectEqual(WorkoutID(rawValue: "20261121T093000Z-3f9a-laptop")!.startingAt(0).rawValue, "19700101T000000Z-3f9a-laptop")
+        expectEqual(WorkoutID(rawValue: "custom")!.startingAt(0).rawValue, "custom")
     }
 }

@@ -23,46 +23,46 @@ import Testing
         var splitLogged = false
         for i in 0..<130 {
             let a = l.sensorReceived(Self.reading(i), from: .csc, at: 1001 + Double(i))
-            if i == 0 { #expect(a == [.journal(.sensor(SensorSample(time: 1001, source: .csc, reading: Self.reading(0))))]) }
+            if i == 0 { expectEqual(a, [.journal(.sensor(SensorSample(time: 1001, source: .csc, reading: Self.reading(0))))]) }
             if a.contains(where: { if case .logRecorder = $0 { return true } else { return false } }) { splitLogged = true }
             keep(a)
         }
         #expect(splitLogged)
         let live = try #require(l.summary(now: 1130.5))
-        #expect(live.distanceSource == .sensor)
+        expectEqual(live.distanceSource, .sensor)
         #expect(abs(live.distanceMeters - 130 * 8.42) < 1e-6, "\(live.distanceMeters)")
         #expect(live.power != nil && live.cadence == 90 && live.currentSpeed == 8.42)
         #expect(live.splits.count == 1 && live.normalizedPower != nil)
         // The sensor drops out: a gap, once.
         let gap = l.sensorStopped(.csc, at: 1131)
-        #expect(gap == [.journal(.sensor(SensorSample(time: 1131, source: .csc, reading: nil)))])
+        expectEqual(gap, [.journal(.sensor(SensorSample(time: 1131, source: .csc, reading: nil)))])
         keep(gap)
-        #expect(l.sensorStopped(.csc, at: 1132) == [])
-        #expect(l.summary(now: 1132)?.power == nil)
+        expectEqual(l.sensorStopped(.csc, at: 1132), [])
+        expectNil(l.summary(now: 1132)?.power)
         keep(l.sensorReceived(Self.reading(200), from: .csc, at: 1140))
         guard case .success(let paused) = l.pause(at: 1141) else { Issue.record("refused"); return }
         #expect(paused.contains(.closeSensors))
         keep(paused)
-        #expect(l.sensorReceived(Self.reading(201), from: .csc, at: 1142) == [])  // paused: not recorded
+        expectEqual(l.sensorReceived(Self.reading(201), from: .csc, at: 1142), [])  // paused: not recorded
         let s = try #require(l.summary(now: 1143))
         // Journal lines round-trip, and the journal replays to the same workout.
-        for r in journal { #expect(JournalRecord.decodeLine(Substring(r.encodeLine().dropLast())) == r) }
+        for r in journal { expectEqual(JournalRecord.decodeLine(Substring(r.encodeLine().dropLast())), r) }
         let decoded = journal.compactMap { JournalRecord.decodeLine(Substring($0.encodeLine().dropLast())) }
         let replay = try #require(JournalReplay(records: decoded, settings: settings))
-        #expect(replay.recorder.summary(now: 1143) == s)
-        #expect(replay.recorder.sensors.samples.last == SensorSample(time: 1141, source: .csc, reading: nil))
+        expectEqual(replay.recorder.summary(now: 1143), s)
+        expectEqual(replay.recorder.sensors.samples.last, SensorSample(time: 1141, source: .csc, reading: nil))
         // Stop: the saved workout keeps every sample and rebuilds to the same summary.
         guard case .success(let resumed) = l.resume(at: 1150) else { Issue.record("refused"); return }
         #expect(resumed.contains(.openSensors))
         _ = l.sensorReceived(Self.reading(300), from: .csc, at: 1151)
         guard case .success(let stopped) = l.stop(at: 1152), let saved = stopped.compactMap(\.savedWorkout).first else { Issue.record("refused"); return }
         let w = saved.workout
-        #expect(w.sensors.count == 130 + 1 + 1 + 1 + 1)
+        expectEqual(w.sensors.count, 130 + 1 + 1 + 1 + 1)
         #expect(abs(w.summary.distanceMeters - 132 * 8.42) < 1e-6, "\(w.summary.distanceMeters)")
         #expect(w.summary.trainingStress != nil && w.summary.powerZoneSeconds.count == 7)
         let rebuilt = WorkoutRecorder.recompute(id: w.id, activity: .indoorCycling, startedAt: 1000, endedAt: 1152, settings: settings,
                                                 points: w.points, events: w.events, heartRate: w.heartRate, sensors: w.sensors)
-        #expect(rebuilt.summary == w.summary)
+        expectEqual(rebuilt.summary, w.summary)
         // recompute with another FTP: the zones and IF follow it
         var other = settings
         other.ftpWatts = 200
@@ -96,9 +96,9 @@ import Testing
         #expect(text.contains(#""sensors":[[1795000001.000,"power",212,88.25,null,null],"#) && text.contains(#"[1795000002.000,"power"]"#))
         let back = try WorkoutFile.decode(bytes)
         #expect(back.sensors == samples && back == w)
-        #expect(WorkoutFile.savedForm(w) == back)
+        expectEqual(WorkoutFile.savedForm(w), back)
         // damaged entries are skipped, never invented
         let damaged = text.replacingOccurrences(of: #""power",212"#, with: #""watts",212"#)
-        #expect(try WorkoutFile.decode(Array(damaged.utf8)).sensors.count == 3)
+        try expectEqual(WorkoutFile.decode(Array(damaged.utf8)).sensors.count, 3)
     }
 }

@@ -46,7 +46,7 @@ struct WorkoutLifecycleSettingsTests {
             if case .log(.settingsChanged(_, let c)) = a { return c }
             return nil
         }
-        #expect(logged == [[MetricsSettingsChange(key: "metrics.autoPauseSeconds", from: "10", to: "0", applies: .now)]])
+        expectEqual(logged, [[MetricsSettingsChange(key: "metrics.autoPauseSeconds", from: "10", to: "0", applies: .now)]])
     }
 
     /// Turned off during an auto-pause: the pause ends at the reload.
@@ -55,7 +55,7 @@ struct WorkoutLifecycleSettingsTests {
         off.autoPauseDelay = nil
         let (l, actions) = Self.run(moving: 60, still: 60, change: off, changeAt: 100)
         let ev = Self.events(l)
-        #expect(ev.first { $0.kind == .motionPaused } != nil)
+        expectNotNil(ev.first { $0.kind == .motionPaused })
         let resumed = try #require(ev.first { $0.kind == .motionResumed })
         #expect(resumed.time == Self.t0 + 99.5 && resumed.text == "auto-pause turned off")
         #expect(actions.contains { if case .logRecorder = $0 { return true }; return false })
@@ -100,8 +100,8 @@ struct WorkoutLifecycleSettingsTests {
         #expect(l.settingsChanged(MetricsSettings(), at: Self.t0 + 1).isEmpty)
         let a = l.settingsChanged(imperial, at: Self.t0 + 2)
         guard case .log(.settingsChanged(_, let changes))? = a.first else { Issue.record("\(a)"); return }
-        #expect(changes == [MetricsSettingsChange(key: "units", from: "metric", to: "imperial", applies: .nextWorkout)])
-        #expect(l.workout?.recorder.settings.splitUnit == .kilometer)
+        expectEqual(changes, [MetricsSettingsChange(key: "units", from: "metric", to: "imperial", applies: .nextWorkout)])
+        expectEqual(l.workout?.recorder.settings.splitUnit, .kilometer)
         #expect(l.settingsChanged(imperial, at: Self.t0 + 3).isEmpty, "already known")
     }
 }
@@ -132,13 +132,13 @@ extension WorkoutLifecycleSettingsTests {
         let restored = replay.recorder.summary(now: Self.t0 + 210)
         #expect(restored.movingSeconds == live.movingSeconds && restored.distanceMeters == live.distanceMeters,
                 "live moving \(live.movingSeconds), restored \(restored.movingSeconds)")
-        #expect(replay.settings.autoPauseDelay == nil)
+        expectNil(replay.settings.autoPauseDelay)
         // Without the record, the whole run would be measured without auto-pause.
         let plain = try #require(JournalReplay(records: journal.filter { if case .settings = $0 { return false }; return true }, settings: off))
         #expect(plain.recorder.summary(now: Self.t0 + 210).movingSeconds > live.movingSeconds + 40)
         // The record round-trips through the journal's line format.
         for case .settings(let t, let from, let to) in journal {
-            #expect(JournalRecord.decodeLine(JournalRecord.settings(time: t, from: from, to: to).encodeLine().dropLast()) == .settings(time: t, from: from, to: to))
+            expectEqual(JournalRecord.decodeLine(JournalRecord.settings(time: t, from: from, to: to).encodeLine().dropLast()), .settings(time: t, from: from, to: to))
         }
     }
 }

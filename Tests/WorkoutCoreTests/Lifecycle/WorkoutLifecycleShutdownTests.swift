@@ -25,7 +25,7 @@ struct WorkoutLifecycleShutdownTests {
         let actions = l.shutDown(at: t0 + Double(seconds) + 1, journalWritable: true)
         keep(actions)
         journal.append(.alive(time: t0 + Double(seconds) + 1))
-        #expect(l.phase == (pause ? .paused : .active), "the shutdown changes nothing in the running process")
+        expectEqual(l.phase, (pause ? .paused : .active), "the shutdown changes nothing in the running process")
         return (journal, distance, actions)
     }
 
@@ -40,8 +40,8 @@ struct WorkoutLifecycleShutdownTests {
         _ = l.beginRestore()
         let now = Self.t0 + 151
         let restored = l.restored(journal, at: now, autoResume: false, settings: MetricsSettings())
-        #expect(l.phase == .active)
-        #expect(l.currentWorkoutID == Self.id)
+        expectEqual(l.phase, .active)
+        expectEqual(l.currentWorkoutID, Self.id)
         #expect(restored.contains { if case .openGPS = $0 { return true }; return false })
         #expect(restored.contains { if case .inhibitSleep = $0 { return true }; return false })
         #expect(restored.contains { if case .journal(.recovered(time: now, gapFrom: Self.t0 + 121)) = $0 { return true }; return false })
@@ -55,7 +55,7 @@ struct WorkoutLifecycleShutdownTests {
             _ = l.tick(at: t)
         }
         guard case .success(let stopped) = l.stop(at: Self.t0 + 212), let saved = stopped.savedWorkout else { Issue.record("not stopped"); return }
-        #expect(saved.summary.pointCount == 180)
+        expectEqual(saved.summary.pointCount, 180)
         #expect(saved.summary.distanceMeters > distance + 150, "\(distance) -> \(saved.summary.distanceMeters)")
         #expect(saved.events.contains { $0.kind == .recovered && $0.text == "gap of 30 s while the daemon was down" })
         #expect(saved.events.contains { $0.kind == .signalLost }, "the 30 s without fixes is a signal loss, not movement")
@@ -90,8 +90,8 @@ struct WorkoutLifecycleShutdownTests {
         var l = WorkoutLifecycle()
         _ = l.start(.walking, id: Self.id, at: Self.t0, settings: MetricsSettings())
         let actions = l.shutDown(at: Self.t0 + 10, journalWritable: false)
-        #expect(actions.savedWorkout != nil)
-        #expect(l.phase == .saving)
+        expectNotNil(actions.savedWorkout)
+        expectEqual(l.phase, .saving)
         var idle = WorkoutLifecycle()
         #expect(idle.shutDown(at: Self.t0, journalWritable: true).isEmpty)
     }
@@ -99,6 +99,6 @@ struct WorkoutLifecycleShutdownTests {
     @Test func shutdownRecordRoundTrips() {
         let line = JournalRecord.shutdown(time: 1_800_000_061.25).encodeLine()
         #expect(line.hasPrefix(#"{"r":"shutdown","t":1800000061.25}*"#))
-        #expect(JournalRecord.decodeLine(line.dropLast()) == .shutdown(time: 1_800_000_061.25))
+        expectEqual(JournalRecord.decodeLine(line.dropLast()), .shutdown(time: 1_800_000_061.25))
     }
 }

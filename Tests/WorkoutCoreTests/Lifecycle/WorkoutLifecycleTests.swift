@@ -71,41 +71,41 @@ enum Event: String, CaseIterable {
     func everyEventInEveryState(_ state: LifecyclePhase) {
         for event in Event.allCases {
             var l = lifecycle(in: state)
-            #expect(l.phase == state)
+            expectEqual(l.phase, state)
             let (after, refusal) = event.apply(to: &l)
             let expected = Self.table[state]![event]!
             let got = (refusal == nil ? "" : "!") + after
-            #expect(got == expected, "\(state) + \(event)")
+            expectEqual(got, expected, "\(state) + \(event)")
         }
     }
 
     @Test func aWorkoutAsAScript() {
         var l = WorkoutLifecycle()
         let id = WorkoutID(start: 1000, suffix: 1)
-        #expect(l.start(.running, id: id, at: 1000, settings: MetricsSettings())
-                == .success([.journal(.started(id: id, activity: .running, time: 1000)), .log(.started(id, .running)), .openGPS, .openSensors, .inhibitSleep, .publish]))
+        expectEqual(l.start(.running, id: id, at: 1000, settings: MetricsSettings()),
+                .success([.journal(.started(id: id, activity: .running, time: 1000)), .log(.started(id, .running)), .openGPS, .openSensors, .inhibitSleep, .publish]))
         let fix = Fix(time: 1001, latitude: 48, longitude: 11)
         // The core places the fix by the receiver's clock (in sync: its own time) and says so once.
-        #expect(l.fixReceived(fix, at: 1001) == [.logReceiverClock(.offsetLearned(measured: 0, applied: 0)), .journal(.fix(fix))])
-        #expect(l.tick(at: 1002) == [.publishProgress])
-        #expect(l.lap(at: 1003).map { $0.count } == .success(3))
+        expectEqual(l.fixReceived(fix, at: 1001), [.logReceiverClock(.offsetLearned(measured: 0, applied: 0)), .journal(.fix(fix))])
+        expectEqual(l.tick(at: 1002), [.publishProgress])
+        expectEqual(l.lap(at: 1003).map { $0.count }, .success(3))
         guard case .success(let paused) = l.pause(at: 1010) else { Issue.record("pause refused"); return }
-        #expect(paused.first == .journal(.paused(time: 1010, cause: .manual)))
-        #expect(paused.suffix(4) == [.closeGPS, .closeSensors, .allowSleep, .publish])
-        #expect(l.userPause?.since == 1010)
+        expectEqual(paused.first, .journal(.paused(time: 1010, cause: .manual)))
+        expectEqual(paused.suffix(4), [.closeGPS, .closeSensors, .allowSleep, .publish])
+        expectEqual(l.userPause?.since, 1010)
         // A fix in flight when the workout paused: nothing recorded, nothing journaled.
-        #expect(l.fixReceived(Fix(time: 1011, latitude: 48, longitude: 11), at: 1011) == [])
-        #expect(l.tick(at: 1012) == [])
-        #expect(l.resume(at: 1020) == .success([.journal(.resumed(time: 1020)), .log(.resumed(id, after: 10)), .openGPS, .openSensors, .inhibitSleep, .publish]))
+        expectEqual(l.fixReceived(Fix(time: 1011, latitude: 48, longitude: 11), at: 1011), [])
+        expectEqual(l.tick(at: 1012), [])
+        expectEqual(l.resume(at: 1020), .success([.journal(.resumed(time: 1020)), .log(.resumed(id, after: 10)), .openGPS, .openSensors, .inhibitSleep, .publish]))
         guard case .success(let stopped) = l.stop(at: 1030) else { Issue.record("stop refused"); return }
-        #expect(stopped.first == .journal(.stopped(time: 1030)))
+        expectEqual(stopped.first, .journal(.stopped(time: 1030)))
         #expect(stopped.contains(.closeGPS) && stopped.contains(.closeSensors) && stopped.contains(.allowSleep))
-        #expect(stopped.compactMap(\.savedWorkout).first?.summary.endedAt == 1030)
-        #expect(stopped.last == .publish)
-        #expect(l.retrySave(id).count == 1)
-        #expect(l.saveSucceeded(id).prefix(1) == [.removeJournal(id)])
-        #expect(l.phase == .idle)
-        #expect(l.primaryAction(defaultActivity: .walking) == .start(.running))
+        expectEqual(stopped.compactMap(\.savedWorkout).first?.summary.endedAt, 1030)
+        expectEqual(stopped.last, .publish)
+        expectEqual(l.retrySave(id).count, 1)
+        expectEqual(l.saveSucceeded(id).prefix(1), [.removeJournal(id)])
+        expectEqual(l.phase, .idle)
+        expectEqual(l.primaryAction(defaultActivity: .walking), .start(.running))
     }
 
     /// Regression (issue 13): the logged `paused_s` is the pause the workout counts, from the
@@ -118,14 +118,14 @@ enum Event: String, CaseIterable {
         _ = l.start(.running, id: id, at: 1000, settings: MetricsSettings())
         _ = l.fixReceived(Fix(time: 1101.5, latitude: 48, longitude: 11), at: 1100)
         _ = l.pause(at: 1100)
-        #expect(l.userPause?.since == 1101.5)
+        expectEqual(l.userPause?.since, 1101.5)
         guard case .success(let actions) = l.resume(at: 1130) else { Issue.record("resume refused"); return }
         #expect(actions.contains(.log(.resumed(id, after: 28.5))))
         let w = l.stop(at: 1140).map { $0.compactMap(\.savedWorkout) }
         guard case .success(let saved) = w, let workout = saved.first else { Issue.record("no save"); return }
         let pause = workout.events.first { $0.kind == .pause }!.time
         let resume = workout.events.first { $0.kind == .resume }!.time
-        #expect(resume - pause == 28.5)
+        expectEqual(resume - pause, 28.5)
     }
 
     @Test func secondStartNamesTheRunningWorkout() {
@@ -133,8 +133,8 @@ enum Event: String, CaseIterable {
         guard case .failure(let r) = l.start(.running, id: WorkoutID(start: 5, suffix: 5), at: 1100, settings: MetricsSettings()) else {
             Issue.record("second start was accepted"); return
         }
-        #expect(r.code == "workout_in_progress")
-        #expect(r.message.contains("20260") == false)
+        expectEqual(r.code, "workout_in_progress")
+        expectEqual(r.message.contains("20260"), false)
         #expect(r.message.contains(WorkoutID(start: 1000, suffix: 1).rawValue))
     }
 
@@ -144,8 +144,8 @@ enum Event: String, CaseIterable {
             guard case .success(let actions) = l.start(activity, id: WorkoutID(start: 1, suffix: 1), at: 1, settings: MetricsSettings()) else {
                 Issue.record("start refused"); continue
             }
-            #expect(actions.contains(.openGPS) == activity.supportsGPS, "\(activity)")
-            #expect(l.wantsGPS == activity.supportsGPS)
+            expectEqual(actions.contains(.openGPS), activity.supportsGPS, "\(activity)")
+            expectEqual(l.wantsGPS, activity.supportsGPS)
             _ = l.pause(at: 2)
             #expect(!l.wantsGPS)
         }
@@ -154,11 +154,11 @@ enum Event: String, CaseIterable {
     @Test func stopHandsTheSnapshotToTheSaverAndJournalsFirst() {
         var l = lifecycle(in: .active)
         guard case .success(let actions) = l.stop(at: 1050) else { Issue.record("stop refused"); return }
-        #expect(actions.first == .journal(.stopped(time: 1050)))
+        expectEqual(actions.first, .journal(.stopped(time: 1050)))
         let saves = actions.compactMap(\.savedWorkout)
-        #expect(saves.count == 1)
-        #expect(saves.first?.summary.endedAt == 1050)
-        #expect(l.phase == .saving)
+        expectEqual(saves.count, 1)
+        expectEqual(saves.first?.summary.endedAt, 1050)
+        expectEqual(l.phase, .saving)
         #expect(l.canStart, "a save in flight does not block the next workout")
         #expect(l.firstSaveRunning)
     }
@@ -170,13 +170,13 @@ enum Event: String, CaseIterable {
         for _ in 0..<8 {
             for a in l.saveFailed(id, error: "No space left on device") { if case .retrySave(let i, let d) = a, i == id { delays.append(d) } }
         }
-        #expect(delays == [1, 2, 4, 8, 16, 32, 60, 60])
-        #expect(l.saveError == "No space left on device")
+        expectEqual(delays, [1, 2, 4, 8, 16, 32, 60, 60])
+        expectEqual(l.saveError, "No space left on device")
         #expect(!l.firstSaveRunning)
-        #expect(l.retrySave(id).count == 1)
+        expectEqual(l.retrySave(id).count, 1)
         let done = l.saveSucceeded(id)
         #expect(done.contains(.removeJournal(id)))
-        #expect(l.phase == .idle)
+        expectEqual(l.phase, .idle)
     }
 
     /// #18: a save in flight, or one that keeps failing, never blocks the next workout: the
@@ -190,36 +190,36 @@ enum Event: String, CaseIterable {
         guard case .success(let actions) = l.start(.cycling, id: second, at: 2000, settings: MetricsSettings()) else {
             Issue.record("start refused while saving"); return
         }
-        #expect(actions.first == .setJournalAside(first), "the unsaved workout's journal is kept, not reused")
+        expectEqual(actions.first, .setJournalAside(first), "the unsaved workout's journal is kept, not reused")
         #expect(actions.contains(.journal(.started(id: second, activity: .cycling, time: 2000))))
-        #expect(l.phase == .active)
-        #expect(l.currentWorkoutID == second)
-        #expect(l.saveError == "No space left on device", "status still shows the failing save")
-        #expect(l.unsavedWorkouts.map(\.id) == [first])
+        expectEqual(l.phase, .active)
+        expectEqual(l.currentWorkoutID, second)
+        expectEqual(l.saveError, "No space left on device", "status still shows the failing save")
+        expectEqual(l.unsavedWorkouts.map(\.id), [first])
         // The retry timer of the first workout still hands its snapshot to the saver.
-        #expect(l.retrySave(first).compactMap(\.savedWorkout).first?.summary.id == first)
-        #expect(l.retrySave(second) == [])
+        expectEqual(l.retrySave(first).compactMap(\.savedWorkout).first?.summary.id, first)
+        expectEqual(l.retrySave(second), [])
         #expect(l.saveFailed(first, error: "No space left on device").contains(.retrySave(first, after: 2)))
         // Its save succeeds later: the set-aside journal goes, the new workout is untouched.
         let done = l.saveSucceeded(first)
-        #expect(done.first == .removeSetAsideJournal(first))
+        expectEqual(done.first, .removeSetAsideJournal(first))
         #expect(done.contains { if case .announceSaved(let w) = $0 { return w.summary.id == first }; return false })
-        #expect(l.phase == .active)
+        expectEqual(l.phase, .active)
         #expect(l.unsavedWorkouts.isEmpty)
-        #expect(l.saveError == nil)
+        expectNil(l.saveError)
         // And the second is saved the ordinary way.
         _ = l.stop(at: 2100)
-        #expect(l.saveSucceeded(second).first == .removeJournal(second))
-        #expect(l.phase == .idle)
+        expectEqual(l.saveSucceeded(second).first, .removeJournal(second))
+        expectEqual(l.phase, .idle)
     }
 
     @Test func toggleRightAfterStopStartsTheSameActivity() {
         var l = lifecycle(in: .saving, activity: .hiking)
-        #expect(l.primaryAction(defaultActivity: .running) == .start(.hiking))
+        expectEqual(l.primaryAction(defaultActivity: .running), .start(.hiking))
         guard case .success = l.toggle(defaultActivity: .running, id: WorkoutID(start: 2000, suffix: 2), at: 2000, settings: MetricsSettings()) else {
             Issue.record("toggle refused while saving"); return
         }
-        #expect(l.phase == .active)
+        expectEqual(l.phase, .active)
         #expect(l.firstSaveRunning, "shutdown still waits for the background save")
     }
 
@@ -228,21 +228,20 @@ enum Event: String, CaseIterable {
         let old = WorkoutID(start: 500, suffix: 9)
         let records: [JournalRecord] = [.started(id: old, activity: .walking, time: 500), .stopped(time: 800)]
         let actions = l.restoredSetAside(records, settings: MetricsSettings())
-        #expect(actions.compactMap(\.savedWorkout).first?.summary.id == old)
-        #expect(l.phase == .active, "the workout in progress is untouched")
-        #expect(l.saveSucceeded(old).first == .removeSetAsideJournal(old))
-        #expect(l.restoredSetAside([.started(id: old, activity: .walking, time: 500)], settings: MetricsSettings()) == [],
-                "a journal without a stop is not saved")
+        expectEqual(actions.compactMap(\.savedWorkout).first?.summary.id, old)
+        expectEqual(l.phase, .active, "the workout in progress is untouched")
+        expectEqual(l.saveSucceeded(old).first, .removeSetAsideJournal(old))
+        expectEqual(l.restoredSetAside([.started(id: old, activity: .walking, time: 500)], settings: MetricsSettings()), [], "a journal without a stop is not saved")
     }
 
     @Test func toggleAsksThePrimaryAction() {
         var l = WorkoutLifecycle(lastActivity: .hiking)
-        #expect(l.actionTitle(defaultActivity: .running) == "Start hiking")
+        expectEqual(l.actionTitle(defaultActivity: .running), "Start hiking")
         _ = l.toggle(defaultActivity: .running, id: WorkoutID(start: 1, suffix: 1), at: 1, settings: MetricsSettings())
-        #expect(l.phase == .active)
-        #expect(l.primaryAction(defaultActivity: .running) == .stop)
+        expectEqual(l.phase, .active)
+        expectEqual(l.primaryAction(defaultActivity: .running), .stop)
         _ = l.pause(at: 5)
-        #expect(l.primaryAction(defaultActivity: .running) == .resume)
+        expectEqual(l.primaryAction(defaultActivity: .running), .resume)
     }
 
     @Test func restoreOfAStoppedWorkoutCompletesTheSave() {
@@ -250,8 +249,8 @@ enum Event: String, CaseIterable {
         _ = l.beginRestore()
         let id = WorkoutID(start: 100, suffix: 7)
         let actions = l.restored([.started(id: id, activity: .running, time: 100), .stopped(time: 200)], at: 300, autoResume: false, settings: MetricsSettings())
-        #expect(l.phase == .saving)
-        #expect(actions.compactMap(\.savedWorkout).first?.summary.endedAt == 200)
+        expectEqual(l.phase, .saving)
+        expectEqual(actions.compactMap(\.savedWorkout).first?.summary.endedAt, 200)
     }
 
     @Test func restoreComesBackPausedWithTheGapMarked() {
@@ -259,11 +258,11 @@ enum Event: String, CaseIterable {
         _ = l.beginRestore()
         let id = WorkoutID(start: 100, suffix: 7)
         let actions = l.restored([.started(id: id, activity: .running, time: 100), .alive(time: 160)], at: 400, autoResume: false, settings: MetricsSettings())
-        #expect(l.phase == .paused)
-        #expect(l.currentWorkoutID == id)
-        #expect(l.userPause?.cause == .recovered)
-        #expect(l.userPause?.since == 160)
-        #expect(actions.prefix(2) == [.journal(.paused(time: 160, cause: .recovered)), .journal(.recovered(time: 400, gapFrom: 160))])
+        expectEqual(l.phase, .paused)
+        expectEqual(l.currentWorkoutID, id)
+        expectEqual(l.userPause?.cause, .recovered)
+        expectEqual(l.userPause?.since, 160)
+        expectEqual(actions.prefix(2), [.journal(.paused(time: 160, cause: .recovered)), .journal(.recovered(time: 400, gapFrom: 160))])
     }
 
     @Test func restoreOfAPausedWorkoutKeepsItsPause() {
@@ -272,19 +271,19 @@ enum Event: String, CaseIterable {
         let id = WorkoutID(start: 100, suffix: 7)
         let actions = l.restored([.started(id: id, activity: .running, time: 100), .paused(time: 150, cause: .manual), .alive(time: 160)],
                                  at: 400, autoResume: false, settings: MetricsSettings())
-        #expect(l.userPause == UserPause(since: 150, cause: .manual))
-        #expect(actions.first == .journal(.recovered(time: 400, gapFrom: 160)))
+        expectEqual(l.userPause, UserPause(since: 150, cause: .manual))
+        expectEqual(actions.first, .journal(.recovered(time: 400, gapFrom: 160)))
     }
 
     @Test func restoreWithoutAStartRecordKeepsTheJournalAsideAndReturnsToIdle() {
         var l = WorkoutLifecycle()
         _ = l.beginRestore()
-        #expect(l.restored([.alive(time: 5)], badBytes: 7, at: 10, autoResume: false, settings: MetricsSettings())
-                == [.keepJournalAside(reason: "unrestorable", badBytes: 7), .publish])
-        #expect(l.phase == .idle)
+        expectEqual(l.restored([.alive(time: 5)], badBytes: 7, at: 10, autoResume: false, settings: MetricsSettings()),
+                [.keepJournalAside(reason: "unrestorable", badBytes: 7), .publish])
+        expectEqual(l.phase, .idle)
         _ = l.beginRestore()
-        #expect(l.restoreFailed() == [.keepJournalAside(reason: "unreadable", badBytes: 0)])
-        #expect(l.phase == .idle)
+        expectEqual(l.restoreFailed(), [.keepJournalAside(reason: "unreadable", badBytes: 0)])
+        expectEqual(l.phase, .idle)
     }
 
     /// The simulation clock belongs to the workout: fixes from a replay move the start (while
@@ -293,15 +292,15 @@ enum Event: String, CaseIterable {
         var l = WorkoutLifecycle()
         let id = WorkoutID(start: 1000, suffix: 1)
         _ = l.start(.running, id: id, at: 5000, settings: MetricsSettings())
-        #expect(l.feedSourceChanged(replay: FeedReplay(speed: 10, origin: .receiver), at: 5001) == [])
+        expectEqual(l.feedSourceChanged(replay: FeedReplay(speed: 10, origin: .receiver), at: 5001), [])
         let fix = Fix(time: 100, latitude: 48, longitude: 11)
-        #expect(l.fixReceived(fix, at: 5002) == [.journal(.rebased(time: 100, origin: .receiver)), .journal(.fix(fix))])
-        #expect(l.workoutTime(at: 5003) == 110)
+        expectEqual(l.fixReceived(fix, at: 5002), [.journal(.rebased(time: 100, origin: .receiver)), .journal(.fix(fix))])
+        expectEqual(l.workoutTime(at: 5003), 110)
         _ = l.replayEnded(at: 5004)
-        #expect(l.workoutTime(at: 6000) == 100)  // stopped at the replay's last fix
+        expectEqual(l.workoutTime(at: 6000), 100)  // stopped at the replay's last fix
         guard case .success(let actions) = l.stop(at: 7000) else { Issue.record("stop refused"); return }
-        #expect(actions.first == .journal(.stopped(time: 100)))
+        expectEqual(actions.first, .journal(.stopped(time: 100)))
         _ = l.saveSucceeded(id)
-        #expect(l.workoutTime(at: 8000) == 8000)
+        expectEqual(l.workoutTime(at: 8000), 8000)
     }
 }

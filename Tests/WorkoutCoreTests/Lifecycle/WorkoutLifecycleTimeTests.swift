@@ -25,15 +25,15 @@ import Testing
 
     @Test func betweenWorkoutsTheDaemonsTimeIsTheWallClock() {
         var l = WorkoutLifecycle()
-        #expect(l.now(Self.reading(5, step: 3600)) == Self.wall + 5 + 3600)
+        expectEqual(l.now(Self.reading(5, step: 3600)), Self.wall + 5 + 3600)
         _ = l.start(.running, id: Self.id, clock: Self.reading(0), settings: MetricsSettings())
         _ = l.stop(at: l.now(Self.reading(10)))
-        #expect(l.now(Self.reading(20, step: -60)) == Self.wall + 20 - 60, "saving: the wall clock again, stepped as it is")
+        expectEqual(l.now(Self.reading(20, step: -60)), Self.wall + 20 - 60, "saving: the wall clock again, stepped as it is")
     }
 
     @Test func aWallClockStepChangesNoDuration() throws {
         var l = Self.started()
-        #expect(l.now(Self.reading(10, step: 3600)) == Self.wall + 10, "the step is not in the workout's time")
+        expectEqual(l.now(Self.reading(10, step: 3600)), Self.wall + 10, "the step is not in the workout's time")
         guard case .success(let a) = l.stop(at: l.now(Self.reading(30, step: -7200))) else { Issue.record("stop refused"); return }
         let s = try #require(a.compactMap(\.savedWorkout).first).summary
         #expect(s.elapsedSeconds == 30 && s.startedAt == Self.wall)
@@ -41,7 +41,7 @@ import Testing
 
     @Test func aSuspendCounts() {
         let l = Self.started()
-        #expect(l.now(Self.reading(3600, suspended: 3590)) == Self.wall + 3600, "BOOTTIME runs through a suspend")
+        expectEqual(l.now(Self.reading(3600, suspended: 3590)), Self.wall + 3600, "BOOTTIME runs through a suspend")
     }
 
     @Test func theCorePlacesAReceiversFixesByItsOwnIntervals() throws {
@@ -54,11 +54,11 @@ import Testing
         }
         guard case .offsetLearned(let measured, let applied)? = logged.first else { Issue.record("\(logged)"); return }
         #expect(abs(measured + behind + 0.4) < 1e-6 && measured == applied)
-        #expect(l.receiverClockProblem?.contains("8 years behind") == true, "\(l.receiverClockProblem ?? "nil")")
+        expectEqual(l.receiverClockProblem?.contains("8 years behind"), true, "\(l.receiverClockProblem ?? "nil")")
         #expect(abs((l.receiverClockOffset ?? 0) + behind + 0.4) < 1e-6)
         guard case .success(let a) = l.stop(at: l.now(Self.reading(20))) else { Issue.record("stop refused"); return }
         let points = try #require(a.compactMap(\.savedWorkout).first).points
-        #expect(points.count == 20)
+        expectEqual(points.count, 20)
         let expected = (0..<20).map { Self.wall + Double($0) + 0.4 }
         #expect(zip(points.map(\.fix.time), expected).allSatisfy { abs($0 - $1) < 1e-6 }, "placed where they arrived, one receiver second apart")
     }
@@ -66,9 +66,9 @@ import Testing
     @Test func theReceiversClockIsLearnedAfreshAtResume() {
         var l = Self.started()
         for k in 0..<3 { _ = l.fixReceived(Self.fix(Self.wall + Double(k) - 86_400, k), at: l.now(Self.reading(Double(k)))) }
-        #expect(l.receiverClockProblem?.contains("1 day behind") == true)
+        expectEqual(l.receiverClockProblem?.contains("1 day behind"), true)
         _ = l.pause(at: l.now(Self.reading(5)))
-        #expect(l.receiverClockProblem != nil, "paused: the last receiver's clock is still shown")
+        expectNotNil(l.receiverClockProblem, "paused: the last receiver's clock is still shown")
         _ = l.resume(at: l.now(Self.reading(60)))
         #expect(l.receiverClockProblem == nil && l.receiverClockOffset == nil, "a resume learns the receiver again")
         _ = l.fixReceived(Self.fix(Self.wall + 61, 61), at: l.now(Self.reading(61)))
@@ -92,7 +92,7 @@ import Testing
         let records: [JournalRecord] = [.started(id: Self.id, activity: .running, time: Self.wall), .alive(time: Self.wall + 500)]
         // The wall clock was stepped back an hour while the daemon was down.
         _ = l.restored(records, clock: Self.reading(100, step: -3600), autoResume: true, settings: MetricsSettings())
-        #expect(l.now(Self.reading(100, step: -3600)) == Self.wall + 500)
-        #expect(l.now(Self.reading(110, step: -3600)) == Self.wall + 510, "then it runs on BOOTTIME")
+        expectEqual(l.now(Self.reading(100, step: -3600)), Self.wall + 500)
+        expectEqual(l.now(Self.reading(110, step: -3600)), Self.wall + 510, "then it runs on BOOTTIME")
     }
 }

@@ -8,13 +8,13 @@ import Testing
         var s = WorkoutSummary(id: WorkoutID(start: 1_795_000_000, suffix: 2), activity: .running, startedAt: 1_795_000_000)
         s.distanceMeters = 8046.72
         s.elapsedSeconds = 2400
-        #expect(DesktopNotice.saved(s, units: .metric).body == "Running: 8.05 km in 0:40:00")
-        #expect(DesktopNotice.saved(s, units: .imperial).body == "Running: 5.00 mi in 0:40:00")
+        expectEqual(DesktopNotice.saved(s, units: .metric).body, "Running: 8.05 km in 0:40:00")
+        expectEqual(DesktopNotice.saved(s, units: .imperial).body, "Running: 5.00 mi in 0:40:00")
     }
 
     @Test func aWorkoutWithoutDistanceShowsItsTime() {
         var s = WorkoutSummary(id: WorkoutID(start: 1_795_000_000, suffix: 3), activity: .yoga, startedAt: 1_795_000_000)
         s.elapsedSeconds = 1800
-        #expect(DesktopNotice.saved(s, units: .metric).body == "Yoga: 0:30:00")
+        expectEqual(DesktopNotice.saved(s, units: .metric).body, "Yoga: 0:30:00")
     }
 }

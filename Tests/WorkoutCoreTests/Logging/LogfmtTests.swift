@@ -16,42 +16,42 @@ struct TestEvent: LogEvent {
         let e = TestEvent(name: "workout.saved", level: .info, message: "Workout saved",
                           fields: [("id", .string("2026-11-21-0930")), ("distance_m", .double(5012.345, decimals: 1)),
                                    ("points", .int(1200)), ("imported", .bool(false)), ("note", .string("hill \"repeats\" = 4"))])
-        #expect(Logfmt.render(e, style: .journald, timestamp: Self.t)
-                == #"<6>Workout saved event=workout.saved level=info id=2026-11-21-0930 distance_m=5012.3 points=1200 imported=false note="hill \"repeats\" = 4""#)
-        #expect(Logfmt.render(e, style: .plain, timestamp: Self.t)
-                == #"2026-11-21T09:30:00.123Z info Workout saved event=workout.saved level=info id=2026-11-21-0930 distance_m=5012.3 points=1200 imported=false note="hill \"repeats\" = 4""#)
+        expectEqual(Logfmt.render(e, style: .journald, timestamp: Self.t),
+                #"<6>Workout saved event=workout.saved level=info id=2026-11-21-0930 distance_m=5012.3 points=1200 imported=false note="hill \"repeats\" = 4""#)
+        expectEqual(Logfmt.render(e, style: .plain, timestamp: Self.t),
+                #"2026-11-21T09:30:00.123Z info Workout saved event=workout.saved level=info id=2026-11-21-0930 distance_m=5012.3 points=1200 imported=false note="hill \"repeats\" = 4""#)
     }
 
     @Test func quotesMessagesThatWouldBeAmbiguous() {
         func line(_ m: String) -> String { Logfmt.render(TestEvent(name: "x", level: .warning, message: m, fields: []), style: .journald, timestamp: 0) }
-        #expect(line("GPS lost") == "<4>GPS lost event=x level=warning")
-        #expect(line("a=b") == #"<4>"a=b" event=x level=warning"#)
-        #expect(line("two\nlines") == #"<4>"two\nlines" event=x level=warning"#)
-        #expect(line(" padded") == #"<4>" padded" event=x level=warning"#)
-        #expect(line("") == "<4>event=x level=warning")
-        #expect(line("<3>fake") == #"<4>"<3>fake" event=x level=warning"#)
+        expectEqual(line("GPS lost"), "<4>GPS lost event=x level=warning")
+        expectEqual(line("a=b"), #"<4>"a=b" event=x level=warning"#)
+        expectEqual(line("two\nlines"), #"<4>"two\nlines" event=x level=warning"#)
+        expectEqual(line(" padded"), #"<4>" padded" event=x level=warning"#)
+        expectEqual(line(""), "<4>event=x level=warning")
+        expectEqual(line("<3>fake"), #"<4>"<3>fake" event=x level=warning"#)
     }
 
     @Test func reservedAndOddKeys() {
         let e = TestEvent(name: "x", level: .debug, message: "m", fields: [("event", .int(1)), ("bad key=", .int(2)), ("", .int(3))])
-        #expect(Logfmt.body(e) == "m event=x level=debug event_=1 bad_key_=2 _=3")
-        #expect(Logfmt.value(.double(.nan, decimals: 2)) == "nan")
-        #expect(Logfmt.value(.double(-.infinity, decimals: 2)) == "-inf")
+        expectEqual(Logfmt.body(e), "m event=x level=debug event_=1 bad_key_=2 _=3")
+        expectEqual(Logfmt.value(.double(.nan, decimals: 2)), "nan")
+        expectEqual(Logfmt.value(.double(-.infinity, decimals: 2)), "-inf")
         #expect(Logfmt.value(.string("")) == #""""#)
     }
 
     @Test func streakEventsRenderAndParse() {
         let d = DayStreak(start: StreakDay(iso: "2026-11-16")!, end: StreakDay(iso: "2026-11-21")!, days: 6, restDays: 0)
         let e = StreakLogEvent.extended(.daily(d), previous: 5)
-        #expect(Logfmt.render(e, style: .journald, timestamp: 0)
-                == "<6>Daily streak extended to 6 days event=streak.extended level=info kind=daily length=6 start=2026-11-16 end=2026-11-21 previous=5")
+        expectEqual(Logfmt.render(e, style: .journald, timestamp: 0),
+                "<6>Daily streak extended to 6 days event=streak.extended level=info kind=daily length=6 start=2026-11-16 end=2026-11-21 previous=5")
         let r = StreakLogEvent.atRisk(StreakAtRisk(day: StreakDay(iso: "2026-11-22")!, streak: d, minutesLeft: 330))
-        #expect(Logfmt.render(r, style: .plain, timestamp: Self.t)
-                == "2026-11-21T09:30:00.123Z notice Daily streak of 6 days at risk: no workout yet today event=streak.at_risk level=notice kind=daily length=6 start=2026-11-16 last=2026-11-21 day=2026-11-22 minutes_left=330")
+        expectEqual(Logfmt.render(r, style: .plain, timestamp: Self.t),
+                "2026-11-21T09:30:00.123Z notice Daily streak of 6 days at risk: no workout yet today event=streak.at_risk level=notice kind=daily length=6 start=2026-11-16 last=2026-11-21 day=2026-11-22 minutes_left=330")
         let s = StreakCalculator(zone: .utc).status(history: [StreakWorkout(startedAt: Self.t, durationSeconds: 900)], now: Self.t)
         let line = Logfmt.render(StreakLogEvent.summary(s, zone: "Europe/Berlin"), style: .journald, timestamp: 0)
         #expect(line.hasPrefix("<6>Streaks: daily 1 (best 1), weekly 1 (best 1) event=streak.summary level=info today=2026-11-21 zone=Europe/Berlin today_done=true"))
-        #expect(LogfmtParser.parse(line)?["daily_best_end"] == "2026-11-21")
+        expectEqual(LogfmtParser.parse(line)?["daily_best_end"], "2026-11-21")
     }
 
     /// Every rendered line parses back to the same message and fields, for hostile strings.
@@ -96,20 +96,20 @@ struct TestEvent: LogEvent {
                 switch style {
                 case .journald: #expect(p.priority == e.level.rawValue && p.timestamp == nil)
                 case .plain:
-                    #expect(p.levelWord == e.level.label)
+                    expectEqual(p.levelWord, e.level.label)
                     #expect(abs(p.timestamp! - Double(n) * 1000.5) < 0.001)
                 }
                 checked += 1
             }
         }
-        #expect(checked == 6000)
+        expectEqual(checked, 6000)
     }
 
     @Test func parserRejectsBrokenLines() {
-        #expect(LogfmtParser.parse(#"<6>m event="open"#) == nil)
-        #expect(LogfmtParser.parse(#"<6>m event="a\q""#) == nil)
-        #expect(LogfmtParser.parse(#"<6>"unterminated event=x"#) == nil)
-        #expect(LogfmtParser.parse("<6>m event=x =y") == nil)
-        #expect(LogfmtParser.parse("<6>m event=x level=info")?.fields.count == 2)
+        expectNil(LogfmtParser.parse(#"<6>m event="open"#))
+        expectNil(LogfmtParser.parse(#"<6>m event="a\q""#))
+        expectNil(LogfmtParser.parse(#"<6>"unterminated event=x"#))
+        expectNil(LogfmtParser.parse("<6>m event=x =y"))
+        expectEqual(LogfmtParser.parse("<6>m event=x level=info")?.fields.count, 2)
     }
 }

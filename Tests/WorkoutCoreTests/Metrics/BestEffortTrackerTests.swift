@@ -8,10 +8,10 @@ import Testing
         let times: [Double] = [0, 100, 200, 300, 320, 340, 440, 540, 640, 740, 840]
         for (i, t) in times.enumerated() { b.add(distance: Double(i) * 100, elapsed: t, time: 1000 + t) }
         // Best 400 m: 200..600 m = 300 s? no: 300..700 m = 20+20+100+100 = 240 s; 200..600 = 100+20+20+100 = 240 s.
-        #expect(b.best[0]?.seconds == 240)
+        expectEqual(b.best[0]?.seconds, 240)
         // Best 1000 m: 0..1000 = 840 s (the whole track).
-        #expect(b.best[1]?.seconds == 840)
-        #expect(b.best[1]?.startTime == 1000)
+        expectEqual(b.best[1]?.seconds, 840)
+        expectEqual(b.best[1]?.startTime, 1000)
     }
 
     @Test func effortNeedsNotStartOrEndOnAPoint() {
@@ -21,7 +21,7 @@ import Testing
         b.add(distance: 300, elapsed: 100, time: 100)
         b.add(distance: 700, elapsed: 140, time: 140)
         b.add(distance: 1000, elapsed: 240, time: 240)
-        #expect(b.best[0]?.seconds == 40)
+        expectEqual(b.best[0]?.seconds, 40)
         // 500 m: the 400 fast metres plus 100 m at 3 m/s = 40 + 33.33 s.
         #expect(Swift.abs(b.best[1]!.seconds - (40 + 100.0 / 3)) < 1e-9)
     }
@@ -120,11 +120,11 @@ import Testing
             old.add(distance: p.cum, elapsed: p.clock, time: p.wall)
             // Checked along the way too (a live summary reads the bests at any point).
             if i % 397 == 0 || i == points.count - 1 {
-                #expect(new.best.count == old.best.count)
+                expectEqual(new.best.count, old.best.count)
                 for (a, b) in zip(new.best, old.best) {
-                    #expect(a?.distanceMeters.bitPattern == b?.distanceMeters.bitPattern)
-                    #expect(a?.seconds.bitPattern == b?.seconds.bitPattern)
-                    #expect(a?.startTime.bitPattern == b?.startTime.bitPattern)
+                    expectEqual(a?.distanceMeters.bitPattern, b?.distanceMeters.bitPattern)
+                    expectEqual(a?.seconds.bitPattern, b?.seconds.bitPattern)
+                    expectEqual(a?.startTime.bitPattern, b?.startTime.bitPattern)
                 }
             }
         }
@@ -160,7 +160,7 @@ import Testing
                 if p.cum - x >= points[0].cum, let start = lastClock(at: p.cum - x) { best = min(best, p.clock - start) }
             }
             let found = tracker.best[k]?.seconds
-            #expect(found != nil)
+            expectNotNil(found)
             if let found { #expect(Swift.abs(found - best) <= 1e-6 * max(1, best), "\(x) m: \(found) vs \(best)") }
         }
     }

@@ -5,8 +5,8 @@ import Testing
     @Test func handComputedSteps() {
         var e = ElevationAccumulator(window: 5, threshold: 5)
         for a in Array(repeating: 100.0, count: 10) + Array(repeating: 120.0, count: 10) + Array(repeating: 110.0, count: 10) { e.add(a) }
-        #expect(e.gain == 20)
-        #expect(e.loss == 10)
+        expectEqual(e.gain, 20)
+        expectEqual(e.loss, 10)
     }
 
     @Test func smallOscillationsAddNothing() {
@@ -18,9 +18,9 @@ import Testing
     @Test func climbInProgressCountsOnceBeyondThreshold() {
         var e = ElevationAccumulator(window: 1, threshold: 5)
         e.add(0); e.add(4)
-        #expect(e.gain == 0)
+        expectEqual(e.gain, 0)
         e.add(6)
-        #expect(e.gain == 6)
+        expectEqual(e.gain, 6)
         e.add(3)     // 3 m back: not yet a turnaround
         #expect(e.gain == 6 && e.loss == 0)
         e.add(0)     // 6 m back from the top: confirmed
@@ -30,6 +30,6 @@ import Testing
     @Test func ignoresNonFinite() {
         var e = ElevationAccumulator(window: 3, threshold: 1)
         e.add(.nan); e.add(.infinity)
-        #expect(e.smoothed == nil)
+        expectNil(e.smoothed)
     }
 }

@@ -19,7 +19,7 @@ struct EnergyTallyTests {
     /// Regression: a power ride with 1,296 kJ of work got 685 kcal "from MET".
     @Test func powerGivesTheWork() throws {
         let s = try workout(.cycling, speed: 8, seconds: 3600, watts: 200, weight: nil)
-        #expect(s.caloriesMethod == .power)
+        expectEqual(s.caloriesMethod, .power)
         #expect(abs((s.calories ?? 0) - 720) < 2, "200 W for an hour = 720 kJ ~ 720 kcal: \(s.calories ?? -1)")
     }
 
@@ -27,7 +27,7 @@ struct EnergyTallyTests {
     /// 34:48 /km); the model follows the speed and grade, not the name.
     @Test func aSlowHikeAsRunningGetsAWalkersEnergy() throws {
         let hike = try workout(.running, speed: 0.9, seconds: 3600, climbPerStep: 0.09)   // 10 % up
-        #expect(hike.caloriesMethod == .met)
+        expectEqual(hike.caloriesMethod, .met)
         let perHour = hike.calories ?? 0
         let runningMET = 9.8 * 70.0
         #expect(perHour < runningMET * 0.6, "\(perHour) kcal/h")
@@ -37,6 +37,6 @@ struct EnergyTallyTests {
     }
 
     @Test func noWeightNoPowerNoCalories() throws {
-        #expect(try workout(.running, speed: 3, weight: nil).calories == nil)
+        try expectNil(workout(.running, speed: 3, weight: nil).calories)
     }
 }

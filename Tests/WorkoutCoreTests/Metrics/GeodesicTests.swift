@@ -60,7 +60,7 @@ import Testing
             count += 1
             #expect(rel < 1e-9, "pair \(line): \(r.distance)")
         }
-        #expect(count == 3000)
+        expectEqual(count, 3000)
         print("Geodesic vs geographiclib: \(count) pairs, worst relative error \(worst)")
     }
 
@@ -97,7 +97,7 @@ import Testing
             #expect(Swift.abs(d - v[4]) <= 3e-9, "pair \(line): \(d)")
             #expect(Swift.abs(d - karney) <= 3e-9, "pair \(line): \(d) vs Karney \(karney)")
         }
-        #expect(count == 4000)
+        expectEqual(count, 4000)
         print("Geodesic short lines vs geographiclib: \(count) pairs, worst \(worst) m, worst relative \(worstRelative)")
     }
 
@@ -118,12 +118,12 @@ import Testing
     @Test func shortLineBoundary() {
         let g = Geodesic.wgs84
         let far = g.distance(latitude1: 10, longitude1: 20, latitude2: 10.1001, longitude2: 20)
-        #expect(far == g.inverse(latitude1: 10, longitude1: 20, latitude2: 10.1001, longitude2: 20).distance)
+        expectEqual(far, g.inverse(latitude1: 10, longitude1: 20, latitude2: 10.1001, longitude2: 20).distance)
         let polar = g.distance(latitude1: 89.6, longitude1: 0, latitude2: 89.6, longitude2: 0.01)
-        #expect(polar == g.inverse(latitude1: 89.6, longitude1: 0, latitude2: 89.6, longitude2: 0.01).distance)
+        expectEqual(polar, g.inverse(latitude1: 89.6, longitude1: 0, latitude2: 89.6, longitude2: 0.01).distance)
         let near = g.distance(latitude1: 10, longitude1: 20, latitude2: 10.0999, longitude2: 20)
         #expect(Swift.abs(near - g.inverse(latitude1: 10, longitude1: 20, latitude2: 10.0999, longitude2: 20).distance) < 3e-9)
-        #expect(g.distance(latitude1: 10, longitude1: 20, latitude2: 10, longitude2: 20) == 0)
+        expectEqual(g.distance(latitude1: 10, longitude1: 20, latitude2: 10, longitude2: 20), 0)
         #expect(g.distance(latitude1: .nan, longitude1: 20, latitude2: 10, longitude2: 20).isNaN)
         #expect(g.distance(latitude1: 91, longitude1: 20, latitude2: 91, longitude2: 20).isNaN)
     }
@@ -153,7 +153,7 @@ import Testing
             let ours = Self.rawLength(segments)
             let ref = try #require(json["length_geodesic_wgs84_m"] as? Double, "\(file.lastPathComponent)")
             let refPoints = json["points"] as? Int
-            #expect(refPoints == segments.reduce(0) { $0 + $1.count }, "\(file.lastPathComponent): point count")
+            expectEqual(refPoints, segments.reduce(0) { $0 + $1.count }, "\(file.lastPathComponent): point count")
             let rel = Swift.abs(ours - ref) / ref
             print("length \(file.lastPathComponent): ours \(ours) m, gpxstats \(ref) m, relative error \(rel)")
             #expect(rel < 1e-6, "\(file.lastPathComponent): \(ours) vs \(ref)")

@@ -4,49 +4,49 @@ import Testing
 @Suite struct HeartRateTrackTests {
     @Test func zonesFromMaximumReserveAndBounds() {
         let byMax = HeartRateZones(maximum: 200)!
-        #expect(byMax.lowerBounds == [100, 120, 140, 160, 180])
+        expectEqual(byMax.lowerBounds, [100, 120, 140, 160, 180])
         let karvonen = HeartRateZones(maximum: 190, resting: 50)!  // 50 + f x 140
-        #expect(karvonen.lowerBounds == [120, 134, 148, 162, 176])
+        expectEqual(karvonen.lowerBounds, [120, 134, 148, 162, 176])
         #expect(karvonen.zone(of: 119) == 0 && karvonen.zone(of: 120) == 1 && karvonen.zone(of: 175) == 4 && karvonen.zone(of: 176) == 5)
-        #expect(HeartRateZones(lowerBounds: [100, 100]) == nil)
-        #expect(HeartRateZones(lowerBounds: []) == nil)
-        #expect(HeartRateZones(maximum: 50, resting: 60) == nil)
-        #expect(HeartRateZones.estimatedMaximum(age: 40) == 180)
+        expectNil(HeartRateZones(lowerBounds: [100, 100]))
+        expectNil(HeartRateZones(lowerBounds: []))
+        expectNil(HeartRateZones(maximum: 50, resting: 60))
+        expectEqual(HeartRateZones.estimatedMaximum(age: 40), 180)
     }
 
     @Test func averageMaximumAndZoneTimesWithGaps() {
         let zones = HeartRateZones(lowerBounds: [100, 120, 140, 160, 180])!
         var t = HeartRateTrack(zones: zones)
         // run 1: 1 Hz, 110 x3 then 130 x2
-        for (i, bpm) in [110, 110, 110, 130, 130].enumerated() { #expect(t.add(time: 1000 + Double(i), bpm: bpm) == .recorded) }
-        #expect(t.current(at: 1004.5) == 130)
-        #expect(t.currentZone(at: 1004.5) == 2)
+        for (i, bpm) in [110, 110, 110, 130, 130].enumerated() { expectEqual(t.add(time: 1000 + Double(i), bpm: bpm), .recorded) }
+        expectEqual(t.current(at: 1004.5), 130)
+        expectEqual(t.currentZone(at: 1004.5), 2)
         // contact lost at 1004.5: the gap starts there; nothing between 1004.5 and the next sample
         let r1 = t.gap(at: 1004.5)
         #expect(r1)
         let r2 = t.gap(at: 1005)
         #expect(!r2)  // already in a gap: not stored twice
-        #expect(t.current(at: 1005) == nil)
+        expectNil(t.current(at: 1005))
         // run 2 after 20 s: 150, 150, 170; then silence of 8 s (> 5 s: a gap without a marker), 190
         for (i, bpm) in [150, 150, 170].enumerated() { t.add(time: 1025 + Double(i), bpm: bpm) }
         t.add(time: 1035, bpm: 190)
         let r3 = t.add(time: 1035, bpm: 191)
-        #expect(r3 == .ignoredOutOfOrder)
+        expectEqual(r3, .ignoredOutOfOrder)
         let r4 = t.add(time: 1036, bpm: 0)
-        #expect(r4 == .ignoredInvalid)
+        expectEqual(r4, .ignoredInvalid)
         let r5 = t.add(time: .nan, bpm: 100)
-        #expect(r5 == .ignoredInvalid)
+        expectEqual(r5, .ignoredInvalid)
         let s = t.standing(at: 1037).workout
-        #expect(s.sampleCount == 9)
-        #expect(s.sum == 110 * 3 + 130 * 2 + 150 * 2 + 170 + 190)
-        #expect(s.average == Double(1250) / 9)
-        #expect(s.maximum == 190)
+        expectEqual(s.sampleCount, 9)
+        expectEqual(s.sum, 110 * 3 + 130 * 2 + 150 * 2 + 170 + 190)
+        expectEqual(s.average, Double(1250) / 9)
+        expectEqual(s.maximum, 190)
         // zone 1: 3 s (110 from 1000 to 1003); zone 2: 1.5 s (1003-1004.5); zone 3: 2 s (1025-1027);
         // zone 4: 0 (170 at 1027 then 8 s silence); zone 5: 2 s (190 from 1035 to 1037, standing)
-        #expect(s.zoneSeconds == [0, 3, 1.5, 2, 0, 2])
-        #expect(s.coveredSeconds == 8.5)
-        #expect(t.samples.filter { $0.bpm == nil } == [HeartRateSample(time: 1004.5, bpm: nil)])
-        #expect(t.workout.coveredSeconds == 6.5)  // without the standing 2 s
+        expectEqual(s.zoneSeconds, [0, 3, 1.5, 2, 0, 2])
+        expectEqual(s.coveredSeconds, 8.5)
+        expectEqual(t.samples.filter { $0.bpm == nil }, [HeartRateSample(time: 1004.5, bpm: nil)])
+        expectEqual(t.workout.coveredSeconds, 6.5)  // without the standing 2 s
     }
 
     @Test func lapsAndSplitsSplitTheRunAtTheBoundary() {
@@ -60,9 +60,9 @@ import Testing
         #expect(split.sampleCount == 3 && split.zoneSeconds == [0, 2.5, 2])
         let lap2 = t.closeLap(at: 5)
         #expect(lap2.sampleCount == 1 && lap2.zoneSeconds == [0, 1, 1])
-        #expect(t.workout.zoneSeconds == [0, 3, 2])
-        #expect(t.rrIntervals == [RRInterval(time: 2, interval1024: 400), RRInterval(time: 2, interval1024: 410)])
-        #expect(t.rrIntervals[0].seconds == 400.0 / 1024)
+        expectEqual(t.workout.zoneSeconds, [0, 3, 2])
+        expectEqual(t.rrIntervals, [RRInterval(time: 2, interval1024: 400), RRInterval(time: 2, interval1024: 410)])
+        expectEqual(t.rrIntervals[0].seconds, 400.0 / 1024)
         // the same samples replayed give the same workout figures
         let r = HeartRateTrack.replay(samples: t.samples, rr: t.rrIntervals, zones: t.zones, profile: t.profile)
         #expect(r.standing(at: 5).workout == t.workout && r.rrIntervals == t.rrIntervals)
@@ -76,29 +76,29 @@ import Testing
         #expect(abs(perMinute - 14.2221) < 1e-4)
         let female = BodyProfile(weightKilograms: 60, age: 40, sex: .female)
         #expect(abs(female.keytelKcalPerMinute(bpm: 150)! - (-20.4022 + 67.08 - 7.578 + 2.96) / 4.184) < 1e-12)
-        #expect(male.keytelKcalPerMinute(bpm: 20) == 0)  // never negative
-        #expect(BodyProfile(weightKilograms: 70).keytelKcalPerMinute(bpm: 150) == nil)
+        expectEqual(male.keytelKcalPerMinute(bpm: 20), 0)  // never negative
+        expectNil(BodyProfile(weightKilograms: 70).keytelKcalPerMinute(bpm: 150))
 
         var t = HeartRateTrack(profile: male)
         for i in 0...60 { t.add(time: Double(i), bpm: 150) }  // 60 s covered at 150
         let c = t.workout.calories(movingSeconds: 90, met: 9.8, profile: male)!
-        #expect(c.method == .heartRate)
+        expectEqual(c.method, .heartRate)
         #expect(abs(c.kcal - (perMinute + 9.8 * 70 * 30 / 3600)) < 1e-9)
         // no heart rate: MET; no weight: nil
         let none = HeartRateTrack(profile: male)
         #expect(abs(none.workout.calories(movingSeconds: 3600, met: 9.8, profile: male)!.kcal - 686) < 1e-9)
-        #expect(none.workout.calories(movingSeconds: 3600, met: 9.8, profile: male)!.method == .met)
-        #expect(t.workout.calories(movingSeconds: 60, met: 9.8, profile: BodyProfile(age: 30, sex: .male)) == nil)
+        expectEqual(none.workout.calories(movingSeconds: 3600, met: 9.8, profile: male)!.method, .met)
+        expectNil(t.workout.calories(movingSeconds: 60, met: 9.8, profile: BodyProfile(age: 30, sex: .male)))
         // with weight only, heart rate is there but Keytel is not possible: MET
         let weightOnly = BodyProfile(weightKilograms: 70)
         var w = HeartRateTrack(profile: weightOnly)
         for i in 0...60 { w.add(time: Double(i), bpm: 150) }
-        #expect(w.workout.calories(movingSeconds: 60, met: 9.8, profile: weightOnly)!.method == .met)
+        expectEqual(w.workout.calories(movingSeconds: 60, met: 9.8, profile: weightOnly)!.method, .met)
     }
 
     @Test func whichActivitiesOpenTheStrap() {
         let without = ActivityType.allCases.filter { !$0.usesHeartRateSensor }
-        #expect(Set(without) == [.openWaterSwimming, .poolSwimming])
+        expectEqual(Set(without), [.openWaterSwimming, .poolSwimming])
         #expect(ActivityType.yoga.usesHeartRateSensor && ActivityType.running.usesHeartRateSensor)
     }
 }

@@ -28,23 +28,23 @@ struct RecomputationTests {
     @Test func sameSettingsGiveTheSavedNumbers() throws {
         let w = Self.recorded()
         let r = Recomputation(w, settings: MetricsSettings(config: Config()))
-        #expect(r.after.summary == r.before.summary)
-        #expect(r.after.events == r.before.events)
+        expectEqual(r.after.summary, r.before.summary)
+        expectEqual(r.after.events, r.before.events)
     }
 
     @Test func autoPauseOffCountsTheStopAsMoving() throws {
         let w = Self.recorded()
-        #expect(w.pauseCount == 1, "the 60 s stop is an auto-pause: \(w.events.map(\.kind))")
+        expectEqual(w.pauseCount, 1, "the 60 s stop is an auto-pause: \(w.events.map(\.kind))")
         let r = Recomputation(w, settings: try Self.settings([("metrics.autoPauseSeconds", 0)]))
-        #expect(r.after.pauseCount == 0)
+        expectEqual(r.after.pauseCount, 0)
         #expect(r.after.summary.movingSeconds > r.before.summary.movingSeconds + 45,
                 "\(r.before.summary.movingSeconds) -> \(r.after.summary.movingSeconds)")
         #expect(abs(r.after.summary.distanceMeters - r.before.summary.distanceMeters) < 1)
-        #expect(r.after.summary.elapsedSeconds == r.before.summary.elapsedSeconds)
+        expectEqual(r.after.summary.elapsedSeconds, r.before.summary.elapsedSeconds)
         #expect(r.after.id == w.id && r.after.summary.startedAt == w.summary.startedAt && r.after.summary.endedAt == w.summary.endedAt)
         let j = r.json()
         #expect(j["before"]?["pauseCount"]?.intValue == 1 && j["after"]?["pauseCount"]?.intValue == 0)
-        #expect(j["after"]?["movingSeconds"]?.doubleValue == (r.after.summary.movingSeconds * 1000).rounded() / 1000)
+        expectEqual(j["after"]?["movingSeconds"]?.doubleValue, (r.after.summary.movingSeconds * 1000).rounded() / 1000)
     }
 
     @Test func notesNameSettingsADeviceTrackIgnores() {
@@ -64,6 +64,6 @@ struct RecomputationTests {
         let lost = r.before.summary.distanceMeters - r.after.summary.distanceMeters
         #expect(lost > 41 && lost < 60, "lost \(lost) m")
         #expect(r.after.events.contains { $0.kind == .segment })
-        #expect(r.after.summary.splits.count == r.before.summary.splits.count)
+        expectEqual(r.after.summary.splits.count, r.before.summary.splits.count)
     }
 }

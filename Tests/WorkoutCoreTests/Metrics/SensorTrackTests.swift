@@ -5,14 +5,14 @@ import Testing
     @Test func powerHoldsUntilTheNextReadingAndTheGap() {
         var t = SensorTrack(ftp: 250)
         for i in 0..<60 { t.add(time: 1000 + Double(i), source: .power, reading: SensorReading(power: i < 30 ? 150 : 250)) }
-        #expect(t.current(.power, at: 1059.5) == 250)
+        expectEqual(t.current(.power, at: 1059.5), 250)
         let g1 = t.gap(at: 1060, source: .power)
         let g2 = t.gap(at: 1061, source: .power)
         #expect(g1 && !g2)  // already stopped: not stored twice
-        #expect(t.current(.power, at: 1060.5) == nil)
+        expectNil(t.current(.power, at: 1060.5))
         let f = t.finished(at: 1100)
-        #expect(f.work == 150 * 30 + 250 * 30)
-        #expect(f.averagePower(at: 1100) == 200)
+        expectEqual(f.work, 150 * 30 + 250 * 30)
+        expectEqual(f.averagePower(at: 1100), 200)
         #expect(f.analysis.coveredSeconds == 60 && f.maxPower == 250)
         #expect(f.analysis.normalizedPower! > 200)
         // a reading holds at most 5 s: silence is not power
@@ -20,8 +20,8 @@ import Testing
         s.add(time: 0, source: .power, reading: SensorReading(power: 300))
         s.add(time: 20, source: .power, reading: SensorReading(power: 100))
         let work: Double = 300 * 5 + 100
-        #expect(s.finished(at: 21).work == work)
-        #expect(s.averagePower(at: 21) == work / 6)
+        expectEqual(s.finished(at: 21).work, work)
+        expectEqual(s.averagePower(at: 21), work / 6)
     }
 
     @Test func cadenceLeavesCoastingOutAndTheBestSourceWins() {
@@ -32,43 +32,43 @@ import Testing
         t.add(time: 1, source: .csc, reading: SensorReading(cadence: 80))
         t.add(time: 1.5, source: .power, reading: SensorReading(power: 200, cadence: 90))
         t.add(time: 2, source: .csc, reading: SensorReading(cadence: 82))  // not taken: the power meter holds cadence
-        #expect(t.current(.cadence, at: 2.1) == 90)
+        expectEqual(t.current(.cadence, at: 2.1), 90)
         t.add(time: 3.5, source: .power, reading: SensorReading(power: 0, cadence: 0))  // coasting
         t.add(time: 5.5, source: .power, reading: SensorReading(power: 200, cadence: 90))
         // the power meter goes quiet for more than 5 s: the CSC sensor's cadence is taken again
         t.add(time: 11, source: .csc, reading: SensorReading(cadence: 70))
-        #expect(t.current(.cadence, at: 11) == 70)
+        expectEqual(t.current(.cadence, at: 11), 70)
         let f = t.finished(at: 12)
         // 80 for 1.5 s, 90 for 2 s, 0 for 2 s (left out), 90 for 5 s, 70 for 1 s
         let expected: Double = (80 * 1.5 + 90 * 2 + 90 * 5 + 70) / 9.5
-        #expect(f.averageCadence(at: 12) == expected)
-        #expect(f.maxCadence == 90)
+        expectEqual(f.averageCadence(at: 12), expected)
+        expectEqual(f.maxCadence, 90)
     }
 
     @Test func distanceFromOneSourceAndAStoppedWheelIsZeroSpeed() {
         var t = SensorTrack()
-        #expect(t.add(time: 0, source: .csc, reading: SensorReading(speed: 8, distance: 0)) == .recorded(SensorReading(speed: 8, distance: 0)))
+        expectEqual(t.add(time: 0, source: .csc, reading: SensorReading(speed: 8, distance: 0)), .recorded(SensorReading(speed: 8, distance: 0)))
         // the footpod's cadence is taken, its speed and distance are not: the wheel gives them
-        #expect(t.add(time: 0.2, source: .rsc, reading: SensorReading(cadence: 170, speed: 3, distance: 0.6)) == .recorded(SensorReading(cadence: 170)))
-        #expect(t.add(time: 1, source: .csc, reading: SensorReading(speed: 8, distance: 8.42)) == .recorded(SensorReading(speed: 8, distance: 8.42)))
-        #expect(t.add(time: 2, source: .csc, reading: SensorReading(speed: 0, distance: 0)) == .recorded(SensorReading(speed: 0, distance: 0)))
-        #expect(t.current(.speed, at: 2.5) == 0)
+        expectEqual(t.add(time: 0.2, source: .rsc, reading: SensorReading(cadence: 170, speed: 3, distance: 0.6)), .recorded(SensorReading(cadence: 170)))
+        expectEqual(t.add(time: 1, source: .csc, reading: SensorReading(speed: 8, distance: 8.42)), .recorded(SensorReading(speed: 8, distance: 8.42)))
+        expectEqual(t.add(time: 2, source: .csc, reading: SensorReading(speed: 0, distance: 0)), .recorded(SensorReading(speed: 0, distance: 0)))
+        expectEqual(t.current(.speed, at: 2.5), 0)
         let g = t.gap(at: 3, source: .csc)
         #expect(g)
         // the wheel stopped reporting: the footpod gives distance and speed now
-        #expect(t.add(time: 4, source: .rsc, reading: SensorReading(cadence: 170, speed: 3, distance: 3)) == .recorded(SensorReading(cadence: 170, speed: 3, distance: 3)))
+        expectEqual(t.add(time: 4, source: .rsc, reading: SensorReading(cadence: 170, speed: 3, distance: 3)), .recorded(SensorReading(cadence: 170, speed: 3, distance: 3)))
         #expect(t.distance == 11.42 && t.maxSpeed == 8 && t.hasDistance)
-        #expect(t.current(.speed, at: 4) == 3)
+        expectEqual(t.current(.speed, at: 4), 3)
     }
 
     @Test func badInputIsDroppedAndOrderIsKept() {
         var t = SensorTrack()
-        #expect(t.add(time: .nan, source: .power, reading: SensorReading(power: 100)) == .ignoredInvalid)
-        #expect(t.add(time: 10, source: .power, reading: SensorReading(power: 9000)) == .ignoredInvalid)
-        #expect(t.add(time: 10, source: .power, reading: SensorReading()) == .ignoredInvalid)
-        #expect(t.add(time: 10, source: .power, reading: SensorReading(power: 9000, cadence: 80)) == .recorded(SensorReading(cadence: 80)))
-        #expect(t.samples.last?.reading == SensorReading(cadence: 80))
-        #expect(t.add(time: 9, source: .power, reading: SensorReading(power: 100)) == .ignoredOutOfOrder)
+        expectEqual(t.add(time: .nan, source: .power, reading: SensorReading(power: 100)), .ignoredInvalid)
+        expectEqual(t.add(time: 10, source: .power, reading: SensorReading(power: 9000)), .ignoredInvalid)
+        expectEqual(t.add(time: 10, source: .power, reading: SensorReading()), .ignoredInvalid)
+        expectEqual(t.add(time: 10, source: .power, reading: SensorReading(power: 9000, cadence: 80)), .recorded(SensorReading(cadence: 80)))
+        expectEqual(t.samples.last?.reading, SensorReading(cadence: 80))
+        expectEqual(t.add(time: 9, source: .power, reading: SensorReading(power: 100)), .ignoredOutOfOrder)
         let all1 = t.gapAll(at: 11), all2 = t.gapAll(at: 12)
         #expect(all1 == [.power] && all2 == [])
     }

@@ -25,10 +25,10 @@ import Testing
         var rng = SeededRandom(seed: decimals ? 1 : 2)
         let points = (0..<2000).map { Self.point($0, decimals: decimals, rng: &rng) }
         let store = TrackPointStore(points)
-        #expect(store.count == points.count)
-        #expect(Array(store) == points)
-        #expect(store.toArray() == points)
-        for i in stride(from: 0, to: points.count, by: 37) { #expect(store[i] == points[i]) }
+        expectEqual(store.count, points.count)
+        expectEqual(Array(store), points)
+        expectEqual(store.toArray(), points)
+        for i in stride(from: 0, to: points.count, by: 37) { expectEqual(store[i], points[i]) }
     }
 
     @Test func columnsSwitchToFullWidthWithoutLoss() {
@@ -39,8 +39,8 @@ import Testing
                                               heartRate: k == 2 ? -70_000 : nil), segment: k % 3 == 0 ? 5 : -1))
         }
         let back = Array(TrackPointStore(points))
-        #expect(back == points)
-        #expect(back[5].fix.altitude?.sign == .minus)
+        expectEqual(back, points)
+        expectEqual(back[5].fix.altitude?.sign, .minus)
     }
 
     /// Columns go wide at different points, in any order, with nils between: each keeps its
@@ -57,8 +57,8 @@ import Testing
             points.append(TrackPoint(fix: fix, rejection: k % 5 == 0 ? .tooFast : nil, segment: k / 10))
         }
         let store = TrackPointStore(points)
-        #expect(Array(store) == points)
-        #expect(store.toArray() == points)
-        for i in points.indices { #expect(store[i] == points[i]) }
+        expectEqual(Array(store), points)
+        expectEqual(store.toArray(), points)
+        for i in points.indices { expectEqual(store[i], points[i]) }
     }
 }

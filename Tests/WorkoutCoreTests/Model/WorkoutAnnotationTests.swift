@@ -16,31 +16,31 @@ struct WorkoutAnnotationTests {
     @Test func summaryJSONCarriesTheFieldsAndNullWhenUnset() throws {
         var s = try run().summary
         var o = s.json()
-        for key in ["title", "notes", "gear", "effort"] { #expect(o[key] == .null, "\(key) null when unset") }
+        for key in ["title", "notes", "gear", "effort"] { expectEqual(o[key], .null, "\(key) null when unset") }
         s.annotation = Self.annotation
         o = s.json()
-        #expect(o["title"]?.stringValue == "Hill reps <Tuesday> & more")
-        #expect(o["effort"]?.intValue == 8)
-        #expect(WorkoutSummary(json: o)?.annotation == s.annotation)
+        expectEqual(o["title"]?.stringValue, "Hill reps <Tuesday> & more")
+        expectEqual(o["effort"]?.intValue, 8)
+        expectEqual(WorkoutSummary(json: o)?.annotation, s.annotation)
         var w = JSONWriter()
         var cache = SummaryJSONCache()
         s.writeJSON(to: &w, cache: &cache)
-        #expect(String(decoding: w.bytes, as: UTF8.self) == o.serialized(), "the byte writer writes the same keys")
+        expectEqual(String(decoding: w.bytes, as: UTF8.self), o.serialized(), "the byte writer writes the same keys")
     }
 
     @Test func editSetsClearsAndSurvivesARecompute() throws {
         let w = try run()
         var edited = Importer.edited(w, applying: WorkoutEdit(title: .set("Hill reps"), gear: .set("Pegasus 40"), effort: .set(8)), settings: MetricsSettings())
-        #expect(edited.summary.annotation == WorkoutAnnotation(title: "Hill reps", gear: "Pegasus 40", effort: 8))
-        #expect(edited.summary.distanceMeters == w.summary.distanceMeters, "no activity: nothing recomputed")
+        expectEqual(edited.summary.annotation, WorkoutAnnotation(title: "Hill reps", gear: "Pegasus 40", effort: 8))
+        expectEqual(edited.summary.distanceMeters, w.summary.distanceMeters, "no activity: nothing recomputed")
         edited = Importer.edited(edited, applying: WorkoutEdit(activity: .hiking, gear: .clear), settings: MetricsSettings())
-        #expect(edited.activity == .hiking)
-        #expect(edited.summary.annotation == WorkoutAnnotation(title: "Hill reps", effort: 8), "kept through the recompute; gear cleared")
+        expectEqual(edited.activity, .hiking)
+        expectEqual(edited.summary.annotation, WorkoutAnnotation(title: "Hill reps", effort: 8), "kept through the recompute; gear cleared")
         var settings = MetricsSettings()
         settings.autoPauseDelay = nil
-        #expect(Recomputation(edited, settings: settings).after.summary.title == "Hill reps")
-        #expect(WorkoutEdit(effort: .set(11)).problem != nil)
-        #expect(WorkoutEdit(title: .set(String(repeating: "x", count: 201))).problem != nil)
+        expectEqual(Recomputation(edited, settings: settings).after.summary.title, "Hill reps")
+        expectNotNil(WorkoutEdit(effort: .set(11)).problem)
+        expectNotNil(WorkoutEdit(title: .set(String(repeating: "x", count: 201))).problem)
     }
 
     @Test func exportsNameAndDescribeTheWorkout() throws {
@@ -53,22 +53,22 @@ struct WorkoutAnnotationTests {
         #expect(tcx.contains("<Notes>Hill reps &lt;Tuesday&gt; &amp; more\n\nwindy\nlegs heavy</Notes>\n  </Activity>"))
         // Read back: the GPX names the workout again.
         let back = try Importer.read(GPXWriter.write(w), fileName: "x.gpx")
-        #expect(back.annotation == WorkoutAnnotation(title: "Hill reps <Tuesday> & more", notes: "windy\nlegs heavy"))
+        expectEqual(back.annotation, WorkoutAnnotation(title: "Hill reps <Tuesday> & more", notes: "windy\nlegs heavy"))
         let plain = String(decoding: GPXWriter.write(try run()), as: UTF8.self)
         #expect(!plain.contains("<desc>"))
     }
 
     @Test func aFileNamesItselfOnlyWithAPersonsWords() {
-        #expect(WorkoutAnnotation.fromFile("Boulder Cycling") == "Boulder Cycling")
-        #expect(WorkoutAnnotation.fromFile(" Morning Run 5k ") == "Morning Run 5k")
+        expectEqual(WorkoutAnnotation.fromFile("Boulder Cycling"), "Boulder Cycling")
+        expectEqual(WorkoutAnnotation.fromFile(" Morning Run 5k "), "Morning Run 5k")
         for device in ["16-01-15_21:58:59", "LAP001", "ACTIVE LOG 003", "Track 2", "GH625XT GPS tracklog data", "", "  ", "2019-02-17 06:26"] {
-            #expect(WorkoutAnnotation.fromFile(device) == nil, "\(device)")
+            expectNil(WorkoutAnnotation.fromFile(device), "\(device)")
         }
     }
 
     @Test(.enabled(if: SharedData.usable)) func sharedFilesThatNameThemselves() throws {
         let connect = try Importer.read(SharedData.bytes(SharedData.url("data/gpx/garminconnect.gpx")), fileName: "garminconnect.gpx")
-        #expect(connect.annotation.title == "Boulder Cycling")
+        expectEqual(connect.annotation.title, "Boulder Cycling")
         let globalsat = try Importer.read(SharedData.bytes(SharedData.url("data/gpx/globalsat_gh625XT.gpx")), fileName: "g.gpx")
         #expect(globalsat.annotation.isEmpty, "a device's timestamp and description are no title")
     }
@@ -79,10 +79,10 @@ struct WorkoutAnnotationTests {
         b.startedAt -= 400 * 86400  // long before this period: still counted for the shoes
         let cal = HabitCalendar(zone: .utc)
         let t = PeriodTotals(summaries: [a, b, c], per: .week, activity: nil, now: a.startedAt, calendar: cal)
-        #expect(t.gear.map(\.name) == ["Pegasus 40", "Trail shoes"])
-        #expect(t.gear[0].count == 2)
+        expectEqual(t.gear.map(\.name), ["Pegasus 40", "Trail shoes"])
+        expectEqual(t.gear[0].count, 2)
         #expect(abs(t.gear[0].distanceMeters - (rounded(a.distanceMeters, 3) + rounded(b.distanceMeters, 3))) < 1e-6)
-        #expect(t.current.count == 2)
-        #expect(t.json()["gear"]?.arrayValue?.first?["name"]?.stringValue == "Pegasus 40")
+        expectEqual(t.current.count, 2)
+        expectEqual(t.json()["gear"]?.arrayValue?.first?["name"]?.stringValue, "Pegasus 40")
     }
 }

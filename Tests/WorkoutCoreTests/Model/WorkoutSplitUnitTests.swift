@@ -8,19 +8,19 @@ struct WorkoutSplitUnitTests {
         let fixes = TrackSynth().run(start: 1000, seconds: 1500, speed: 3)  // 4.5 km
         let w = try Importer.workout(from: Importer.Track(fixes: fixes, activity: .running, origin: .device), activity: nil, id: 1,
                                      settings: MetricsSettings(), source: "imported:r.gpx")
-        #expect(w.summary.splitUnit == .kilometer)
-        #expect(w.summary.splits.count == 5)
+        expectEqual(w.summary.splitUnit, .kilometer)
+        expectEqual(w.summary.splits.count, 5)
         let miles = w.summary(splitIn: .mile, settings: MetricsSettings())
-        #expect(miles.splitUnit == .mile)
-        #expect(miles.splits.count == 3)
+        expectEqual(miles.splitUnit, .mile)
+        expectEqual(miles.splits.count, 3)
         #expect(abs(miles.splits[0].distanceMeters - 1609.344) < 0.01)
         #expect(abs(miles.splits[0].elapsedSeconds - 1609.344 / 3) < 0.5)
         #expect(miles.distanceMeters == w.summary.distanceMeters && miles.movingSeconds == w.summary.movingSeconds)
-        #expect(w.summary(splitIn: .kilometer, settings: MetricsSettings()) == w.summary, "the saved unit: as saved")
+        expectEqual(w.summary(splitIn: .kilometer, settings: MetricsSettings()), w.summary, "the saved unit: as saved")
         // The unit travels in the JSON; a file from before it is told by its first split.
-        #expect(WorkoutSummary(json: miles.json())?.splitUnit == .mile)
+        expectEqual(WorkoutSummary(json: miles.json())?.splitUnit, .mile)
         guard case .object(var old) = miles.json() else { Issue.record("not an object"); return }
         old["splitUnit"] = nil
-        #expect(WorkoutSummary(json: .object(old))?.splitUnit == .mile)
+        expectEqual(WorkoutSummary(json: .object(old))?.splitUnit, .mile)
     }
 }

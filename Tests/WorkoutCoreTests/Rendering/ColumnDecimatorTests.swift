@@ -42,8 +42,8 @@ import Testing
 
     @Test func keptIndicesStayAndShortRunsAreWhole() {
         let x = (0..<10).map { Double($0) / 100 }, y = (0..<10).map { Double($0 % 3) }
-        #expect(ColumnDecimator.decimate(x: x, y: y, runs: [0..<1, 2..<4]) == [0, 2, 3])
-        #expect(ColumnDecimator.decimate(x: x, y: y, runs: [0..<10], keep: [5]) == [0, 2, 3, 5, 9])
+        expectEqual(ColumnDecimator.decimate(x: x, y: y, runs: [0..<1, 2..<4]), [0, 2, 3])
+        expectEqual(ColumnDecimator.decimate(x: x, y: y, runs: [0..<10], keep: [5]), [0, 2, 3, 5, 9])
     }
 
     /// Through the whole chart: a one-sample spike in a day of noisy heart rate is drawn.

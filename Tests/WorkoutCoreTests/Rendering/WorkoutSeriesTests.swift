@@ -9,11 +9,11 @@ import Testing
         var s = WorkoutSummary(id: testID, activity: .running, startedAt: t0, endedAt: t0 + 99, distanceMeters: 1000)
         s.laps = []
         let series = WorkoutSeries(workout: Workout(summary: s, points: points, events: events))
-        #expect(series.count == 90)  // 31...40 were recorded while paused
-        #expect(series.runs == [0..<31, 31..<70, 70..<90])  // the pause, then the new segment
-        #expect(series.pauseIndices == [30, 69])
+        expectEqual(series.count, 90)  // 31...40 were recorded while paused
+        expectEqual(series.runs, [0..<31, 31..<70, 70..<90])  // the pause, then the new segment
+        expectEqual(series.pauseIndices, [30, 69])
         #expect(abs(series.distance.last! - 1000) < 1e-6)  // scaled to the workout's distance
-        #expect(series.distance[31] == series.distance[30])  // no distance across the pause
+        expectEqual(series.distance[31], series.distance[30])  // no distance across the pause
     }
 
     @Test func aLongGapIsAGap() {
@@ -21,7 +21,7 @@ import Testing
         let times = (0..<50).map { Double($0) } + (0..<50).map { 500 + Double($0) }
         let points = times.map { TrackPoint(fix: Fix(time: t0 + $0, latitude: 47, longitude: 8 + $0 * 1e-5)) }
         let series = WorkoutSeries(workout: Workout(summary: WorkoutSummary(id: testID, activity: .running, startedAt: t0), points: points))
-        #expect(series.runs.count == 2)
+        expectEqual(series.runs.count, 2)
     }
 
     @Test func tooManyPausesKeepTheLongestGaps() {
@@ -30,8 +30,8 @@ import Testing
         for k in 0..<400 { events.append(WorkoutEvent(kind: .motionPaused, time: t0 + Double(k) * 10 + 4.5)); events.append(WorkoutEvent(kind: .motionResumed, time: t0 + Double(k) * 10 + 5.2)) }
         let points = (0..<4000).map { TrackPoint(fix: Fix(time: t0 + Double($0), latitude: 47, longitude: 8 + Double($0) * 1e-5)) }
         let series = WorkoutSeries(workout: Workout(summary: WorkoutSummary(id: testID, activity: .running, startedAt: t0), points: points, events: events))
-        #expect(series.runs.count == WorkoutSeries.maxRuns)
-        #expect(series.runs.map(\.count).reduce(0, +) == series.count)
+        expectEqual(series.runs.count, WorkoutSeries.maxRuns)
+        expectEqual(series.runs.map(\.count).reduce(0, +), series.count)
     }
 
     @Test func smoothedSpeed() {

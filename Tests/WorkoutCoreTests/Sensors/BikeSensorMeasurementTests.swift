@@ -69,10 +69,10 @@ import Testing
             if flags & 0x01 != 0 { bytes += Self.le16(0x5678) + Self.le16(0x0001) + Self.le16(0x2000) }
             if flags & 0x02 != 0 { bytes += Self.le16(0x00FF) + Self.le16(0xFFF0) }
             let m = try CSCMeasurement.parse(bytes)
-            #expect(m.wheel == (flags & 0x01 != 0 ? RevolutionData(revolutions: 0x0001_5678, eventTime: 0x2000, ticksPerSecond: 1024) : nil))
-            #expect(m.crank == (flags & 0x02 != 0 ? RevolutionData(revolutions: 0xFF, eventTime: 0xFFF0, ticksPerSecond: 1024) : nil))
-            #expect(m.reservedFlags == UInt8(flags & 0xFC))
-            #expect(m.encoded() == bytes, "flags \(flags)")
+            expectEqual(m.wheel, (flags & 0x01 != 0 ? RevolutionData(revolutions: 0x0001_5678, eventTime: 0x2000, ticksPerSecond: 1024) : nil))
+            expectEqual(m.crank, (flags & 0x02 != 0 ? RevolutionData(revolutions: 0xFF, eventTime: 0xFFF0, ticksPerSecond: 1024) : nil))
+            expectEqual(m.reservedFlags, UInt8(flags & 0xFC))
+            expectEqual(m.encoded(), bytes, "flags \(flags)")
         }
         #expect(throws: BikeSensorMeasurementError.empty) { try CSCMeasurement.parse([UInt8]()) }
         #expect(throws: BikeSensorMeasurementError.truncated(field: "wheel revolution data", needed: 6, remaining: 5)) { try CSCMeasurement.parse([0x03, 1, 2, 3, 4, 5]) }
@@ -84,11 +84,11 @@ import Testing
     @Test func revolutionsPerMinuteAcrossWrapAround() {
         let a = RevolutionData(revolutions: 65535, eventTime: 65000, ticksPerSecond: 1024)
         let b = RevolutionData(revolutions: 1, eventTime: 65000 &+ 1024, ticksPerSecond: 1024)  // +2 revolutions in 1 s, both wrapped
-        #expect(b.revolutionsPerMinute(since: a, counterBits: 16) == 120)
-        #expect(a.revolutionsPerMinute(since: a, counterBits: 16) == nil)
+        expectEqual(b.revolutionsPerMinute(since: a, counterBits: 16), 120)
+        expectNil(a.revolutionsPerMinute(since: a, counterBits: 16))
         let w0 = RevolutionData(revolutions: 0xFFFF_FFFE, eventTime: 100, ticksPerSecond: 2048)
         let w1 = RevolutionData(revolutions: 3, eventTime: 100 + 4096, ticksPerSecond: 2048)  // 5 revolutions in 2 s
-        #expect(w1.revolutionsPerMinute(since: w0, counterBits: 32) == 150)
-        #expect(w1.revolutionsPerMinute(since: RevolutionData(revolutions: 0, eventTime: 0, ticksPerSecond: 1024), counterBits: 32) == nil)
+        expectEqual(w1.revolutionsPerMinute(since: w0, counterBits: 32), 150)
+        expectNil(w1.revolutionsPerMinute(since: RevolutionData(revolutions: 0, eventTime: 0, ticksPerSecond: 1024), counterBits: 32))
     }
 }

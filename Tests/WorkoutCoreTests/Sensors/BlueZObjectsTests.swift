@@ -21,22 +21,22 @@ import Testing
         ])
 
     @Test func uuids() {
-        #expect(U.heartRateService == "0000180d-0000-1000-8000-00805f9b34fb")
-        #expect(U.heartRateMeasurement == "00002a37-0000-1000-8000-00805f9b34fb")
-        #expect(U.batteryLevel == "00002a19-0000-1000-8000-00805f9b34fb")
+        expectEqual(U.heartRateService, "0000180d-0000-1000-8000-00805f9b34fb")
+        expectEqual(U.heartRateMeasurement, "00002a37-0000-1000-8000-00805f9b34fb")
+        expectEqual(U.batteryLevel, "00002a19-0000-1000-8000-00805f9b34fb")
     }
 
     @Test func picksTheDeviceByAddressOrTheFirstStrapPreferringAConnectedOne() {
         let t = Self.tree
-        #expect(t.device(address: "c0:ff:ee:00:00:01")?.name == "HRM-Dual:000001")
-        #expect(t.device(address: "AA:00:00:00:00:09") == nil)
-        #expect(t.device(address: nil)?.address == "C0:FF:EE:00:00:02")  // connected, upper-case UUID
+        expectEqual(t.device(address: "c0:ff:ee:00:00:01")?.name, "HRM-Dual:000001")
+        expectNil(t.device(address: "AA:00:00:00:00:09"))
+        expectEqual(t.device(address: nil)?.address, "C0:FF:EE:00:00:02")  // connected, upper-case UUID
         var none = t
         none.devices[2].connected = false
-        #expect(none.device(address: nil)?.address == "C0:FF:EE:00:00:01")
-        #expect(t.device(address: nil)?.displayName == "C0:FF:EE:00:00:02")
+        expectEqual(none.device(address: nil)?.address, "C0:FF:EE:00:00:01")
+        expectEqual(t.device(address: nil)?.displayName, "C0:FF:EE:00:00:02")
         none.devices = [t.devices[0]]
-        #expect(none.device(address: nil) == nil)
+        expectNil(none.device(address: nil))
         #expect(none.missingDeviceReason(address: nil).contains("none of the 1 devices"))
         #expect(BlueZObjects().missingDeviceReason(address: nil).contains("pair"))
         #expect(BlueZObjects().missingDeviceReason(address: "C0:FF:EE:00:00:01").contains("bluetoothctl pair C0:FF:EE:00:00:01"))
@@ -45,12 +45,12 @@ import Testing
     @Test func findsTheCharacteristicsOfThatDeviceOnly() {
         let t = Self.tree
         let first = t.device(address: "C0:FF:EE:00:00:01")!
-        #expect(t.characteristic(U.heartRateMeasurement, of: first)?.path == "/org/bluez/hci0/dev_C0_FF_EE_00_00_01/service000a/char000b")
-        #expect(t.characteristic(U.bodySensorLocation, of: first)?.flags == ["read"])
-        #expect(t.characteristic(U.batteryLevel, of: first) == nil)
+        expectEqual(t.characteristic(U.heartRateMeasurement, of: first)?.path, "/org/bluez/hci0/dev_C0_FF_EE_00_00_01/service000a/char000b")
+        expectEqual(t.characteristic(U.bodySensorLocation, of: first)?.flags, ["read"])
+        expectNil(t.characteristic(U.batteryLevel, of: first))
         let second = t.device(address: "C0:FF:EE:00:00:02")!
-        #expect(t.characteristic(U.heartRateMeasurement, of: second)?.path.hasSuffix("char0011") == true)
-        #expect(t.characteristic(U.bodySensorLocation, of: second) == nil)
+        expectEqual(t.characteristic(U.heartRateMeasurement, of: second)?.path.hasSuffix("char0011"), true)
+        expectNil(t.characteristic(U.bodySensorLocation, of: second))
     }
 }
 
@@ -72,13 +72,13 @@ import Testing
                 ("Flags", .strings(["notify"])), ("NotifyAcquired", .boolean(false))])])),
         ])
         let t = BlueZObjects(managedObjects: reply)
-        #expect(t.devices == [.init(path: dev, address: "C0:FF:EE:00:00:01", name: "HRM-Dual:000001", uuids: [BlueZObjects.UUID.heartRateService], batteryPercentage: 64)])
-        #expect(t.services == [.init(path: dev + "/service000a", uuid: BlueZObjects.UUID.heartRateService, device: dev)])
+        expectEqual(t.devices, [.init(path: dev, address: "C0:FF:EE:00:00:01", name: "HRM-Dual:000001", uuids: [BlueZObjects.UUID.heartRateService], batteryPercentage: 64)])
+        expectEqual(t.services, [.init(path: dev + "/service000a", uuid: BlueZObjects.UUID.heartRateService, device: dev)])
         let hrm = t.characteristic(BlueZObjects.UUID.heartRateMeasurement, of: t.device(address: nil)!)
         #expect(hrm?.notifyAcquired == false && hrm?.flags == ["notify"])
         let changed = BlueZObjects.changedProperties([.string("org.bluez.Device1"), .properties([("Connected", .boolean(false))]), .strings([])], interface: "org.bluez.Device1")
-        #expect(changed?["Connected"]?.bool == false)
-        #expect(BlueZObjects.changedProperties([.string("org.bluez.Battery1"), .properties([])], interface: "org.bluez.Device1") == nil)
+        expectEqual(changed?["Connected"]?.bool, false)
+        expectNil(BlueZObjects.changedProperties([.string("org.bluez.Battery1"), .properties([])], interface: "org.bluez.Device1"))
     }
 
     /// `changedProperty` (one property looked up without a dictionary, every notification) says
@@ -101,11 +101,10 @@ import Testing
         ]
         for body in bodies {
             for name in ["Value", "Notifying", "Other"] {
-                #expect(BlueZObjects.changedProperty(name, in: body, interface: iface) == BlueZObjects.changedProperties(body, interface: iface)?[name],
-                        "\(name) in \(body)")
+                expectEqual(BlueZObjects.changedProperty(name, in: body, interface: iface), BlueZObjects.changedProperties(body, interface: iface)?[name], "\(name) in \(body)")
             }
         }
-        #expect(BlueZObjects.changedProperty("Value", in: bodies[1], interface: iface)?.byteArray == [2])
+        expectEqual(BlueZObjects.changedProperty("Value", in: bodies[1], interface: iface)?.byteArray, [2])
     }
 }
 

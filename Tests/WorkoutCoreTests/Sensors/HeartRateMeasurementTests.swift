@@ -18,24 +18,24 @@ import Testing
                 if flags & 0x08 != 0 { bytes += [0xD2, 0x04] }  // 1234 kJ
                 for r in rr { bytes += [UInt8(r & 0xFF), UInt8(r >> 8)] }
                 let m = try HeartRateMeasurement.parse(bytes)
-                #expect(m.bpm == bpm)
-                #expect(m.sixteenBit == sixteen)
+                expectEqual(m.bpm, bpm)
+                expectEqual(m.sixteenBit, sixteen)
                 let expectedContact: SensorContact = flags & 0x04 == 0 ? .notSupported : (flags & 0x02 == 0 ? .notDetected : .detected)
-                #expect(m.contact == expectedContact, "flags \(flags)")
-                #expect(m.energyExpendedKilojoules == (flags & 0x08 != 0 ? 1234 : nil))
-                #expect(m.rrIntervals1024 == rr)
-                #expect(m.rrSeconds == rr.map { Double($0) / 1024 })
-                #expect(m.reservedFlags == UInt8(flags) & 0xE0)
-                #expect(m.isReading == (expectedContact != .notDetected))
+                expectEqual(m.contact, expectedContact, "flags \(flags)")
+                expectEqual(m.energyExpendedKilojoules, (flags & 0x08 != 0 ? 1234 : nil))
+                expectEqual(m.rrIntervals1024, rr)
+                expectEqual(m.rrSeconds, rr.map { Double($0) / 1024 })
+                expectEqual(m.reservedFlags, UInt8(flags) & 0xE0)
+                expectEqual(m.isReading, (expectedContact != .notDetected))
                 // Encoding gives the same bytes, except that bit 1 without bit 2 (meaningless) and
                 // the RR flag without intervals are not reproduced; the parse of it is equal.
                 let again = try HeartRateMeasurement.parse(m.encoded())
-                #expect(again == m)
-                if (flags & 0x06 != 0x02) && !(flags & 0x10 != 0 && rr.isEmpty) { #expect(m.encoded() == bytes, "flags \(flags)") }
+                expectEqual(again, m)
+                if (flags & 0x06 != 0x02) && !(flags & 0x10 != 0 && rr.isEmpty) { expectEqual(m.encoded(), bytes, "flags \(flags)") }
                 checked += 1
             }
         }
-        #expect(checked == 256 + 128 * 3)
+        expectEqual(checked, 256 + 128 * 3)
     }
 
     @Test func everyTruncationIsAnErrorNamingTheField() {
@@ -62,19 +62,19 @@ import Testing
         let off = try HeartRateMeasurement.parse([0x14, 95])
         #expect(off.contact == .notDetected && !off.isReading)
         #expect(try !HeartRateMeasurement.parse([0x00, 0]).isReading)  // 0 bpm is no reading
-        #expect(try HeartRateMeasurement.parse([0x00, 60, 0xFF]).bpm == 60)  // extra bytes without the RR flag: ignored
+        try expectEqual(HeartRateMeasurement.parse([0x00, 60, 0xFF]).bpm, 60)  // extra bytes without the RR flag: ignored
     }
 
     @Test func bodySensorLocationAndBattery() {
-        #expect(BodySensorLocation(value: [1]) == .chest)
-        #expect(BodySensorLocation(value: [5, 9]) == .earLobe)
-        #expect(BodySensorLocation(value: [7]) == nil)
-        #expect(BodySensorLocation(value: [UInt8]()) == nil)
+        expectEqual(BodySensorLocation(value: [1]), .chest)
+        expectEqual(BodySensorLocation(value: [5, 9]), .earLobe)
+        expectNil(BodySensorLocation(value: [7]))
+        expectNil(BodySensorLocation(value: [UInt8]()))
         for l in BodySensorLocation.allCases { #expect(BodySensorLocation(value: [l.rawValue]) == l && !l.label.isEmpty) }
-        #expect(BatteryLevel.decode([87]) == 87)
-        #expect(BatteryLevel.decode([0]) == 0)
-        #expect(BatteryLevel.decode([100]) == 100)
-        #expect(BatteryLevel.decode([101]) == nil)
-        #expect(BatteryLevel.decode([UInt8]()) == nil)
+        expectEqual(BatteryLevel.decode([87]), 87)
+        expectEqual(BatteryLevel.decode([0]), 0)
+        expectEqual(BatteryLevel.decode([100]), 100)
+        expectNil(BatteryLevel.decode([101]))
+        expectNil(BatteryLevel.decode([UInt8]()))
     }
 }

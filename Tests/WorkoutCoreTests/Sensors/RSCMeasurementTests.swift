@@ -18,11 +18,11 @@ import Testing
             let b = Self.bytes(flags).bytes
             let m = try RSCMeasurement.parse(b)
             #expect(m.speed == 3.25 && m.cadence == 172)
-            #expect(m.strideLengthCentimetres == (flags & 1 != 0 ? 113 : nil))
-            #expect(m.totalDistanceDecimetres == (flags & 2 != 0 ? 0x0102_0304 : nil))
-            #expect(m.isRunning == (flags & 4 != 0))
-            #expect(m.reservedFlags == UInt8(flags & 0xF8))
-            #expect(m.encoded() == b, "flags \(flags)")
+            expectEqual(m.strideLengthCentimetres, (flags & 1 != 0 ? 113 : nil))
+            expectEqual(m.totalDistanceDecimetres, (flags & 2 != 0 ? 0x0102_0304 : nil))
+            expectEqual(m.isRunning, (flags & 4 != 0))
+            expectEqual(m.reservedFlags, UInt8(flags & 0xF8))
+            expectEqual(m.encoded(), b, "flags \(flags)")
         }
     }
 

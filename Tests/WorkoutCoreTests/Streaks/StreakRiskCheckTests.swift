@@ -38,14 +38,14 @@ import Testing
         for (y, m, d) in [(2026, 3, 29), (2026, 11, 1), (2026, 4, 5), (2026, 10, 4), (2026, 7, 15)] {
             let history = (1...3).map { Self.w(Self.local(zone, y, m, d - $0, 9)) }
             let warned = Self.run(calc, history: history, from: Self.local(zone, y, m, d, 0), to: Self.local(zone, y, m, d, 23, 59))
-            #expect(warned == [Self.local(zone, y, m, d, 18)], "\(zone) \(y)-\(m)-\(d): \(warned.map { ISO8601.format($0) })")
+            expectEqual(warned, [Self.local(zone, y, m, d, 18)], "\(zone) \(y)-\(m)-\(d): \(warned.map { ISO8601.format($0) })")
             // A day that already has a workout: never.
             let done = history + [Self.w(Self.local(zone, y, m, d, 7))]
             #expect(Self.run(calc, history: done, from: Self.local(zone, y, m, d, 0), to: Self.local(zone, y, m, d, 23, 59)).isEmpty)
             // A workout saved at 18:30 after the warning: no second warning.
             let later = Self.run(calc, history: history, from: Self.local(zone, y, m, d, 0), to: Self.local(zone, y, m, d, 23, 59),
                                  saving: (Self.local(zone, y, m, d, 18, 30), Self.w(Self.local(zone, y, m, d, 18, 30))))
-            #expect(later.count == 1)
+            expectEqual(later.count, 1)
         }
     }
 
@@ -53,11 +53,11 @@ import Testing
         let calc = StreakCalculator(settings: StreakSettings(restDaysPerWeek: 1, riskWarningHour: 20), zone: .utc)
         let now = ISO8601.parse("2026-11-19T20:30:00Z")!  // Thursday
         let yesterday = Self.w(ISO8601.parse("2026-11-18T08:00:00Z")!)
-        #expect(StreakRiskCheck.evaluate(history: [yesterday], now: now - 3600, calculator: calc, lastWarningDay: nil) == .quiet(.beforeWarningHour))
-        #expect(StreakRiskCheck.evaluate(history: [], now: now, calculator: calc, lastWarningDay: nil) == .quiet(.noStreak))
-        #expect(StreakRiskCheck.evaluate(history: [yesterday], now: now, calculator: calc, lastWarningDay: nil) == .quiet(.restDayAvailable))
-        #expect(StreakRiskCheck.evaluate(history: [yesterday], now: now, calculator: calc, lastWarningDay: StreakDay(iso: "2026-11-19")) == .quiet(.alreadyWarnedToday))
-        #expect(StreakRiskCheck.evaluate(history: [yesterday, Self.w(now - 600)], now: now, calculator: calc, lastWarningDay: nil) == .quiet(.todayDone))
+        expectEqual(StreakRiskCheck.evaluate(history: [yesterday], now: now - 3600, calculator: calc, lastWarningDay: nil), .quiet(.beforeWarningHour))
+        expectEqual(StreakRiskCheck.evaluate(history: [], now: now, calculator: calc, lastWarningDay: nil), .quiet(.noStreak))
+        expectEqual(StreakRiskCheck.evaluate(history: [yesterday], now: now, calculator: calc, lastWarningDay: nil), .quiet(.restDayAvailable))
+        expectEqual(StreakRiskCheck.evaluate(history: [yesterday], now: now, calculator: calc, lastWarningDay: StreakDay(iso: "2026-11-19")), .quiet(.alreadyWarnedToday))
+        expectEqual(StreakRiskCheck.evaluate(history: [yesterday, Self.w(now - 600)], now: now, calculator: calc, lastWarningDay: nil), .quiet(.todayDone))
         // Rest day used on Tuesday 17: Thursday is at risk.
         let h = [Self.w(ISO8601.parse("2026-11-16T08:00:00Z")!), yesterday]
         guard case .warn(let r) = StreakRiskCheck.evaluate(history: h, now: now, calculator: calc, lastWarningDay: StreakDay(iso: "2026-11-18")) else {
@@ -71,6 +71,6 @@ import Testing
         let calc = StreakCalculator(settings: StreakSettings(dayStartHour: 3, riskWarningHour: 1), zone: .utc)
         let h = [Self.w(ISO8601.parse("2026-11-18T08:00:00Z")!)]
         let warned = Self.run(calc, history: h, from: ISO8601.parse("2026-11-19T03:00:00Z")!, to: ISO8601.parse("2026-11-20T03:00:00Z")!)
-        #expect(warned == [ISO8601.parse("2026-11-20T01:00:00Z")!])
+        expectEqual(warned, [ISO8601.parse("2026-11-20T01:00:00Z")!])
     }
 }

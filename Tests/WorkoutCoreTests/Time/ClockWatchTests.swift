@@ -24,7 +24,7 @@ import Testing
         var w = ClockWatch()
         _ = w.observe(Self.t0)
         let r = Self.after(Self.t0, real: 3601, boot: 3601, mono: 1)
-        #expect(w.observe(r) == [.suspended(seconds: 3600, from: r.realtime - 3600, to: r.realtime)])
+        expectEqual(w.observe(r), [.suspended(seconds: 3600, from: r.realtime - 3600, to: r.realtime)])
     }
 
     @Test(arguments: [3600.0, -3600.0, -86400.0, 1.5, -0.8, 8 * 365 * 86400.0] as [Double])
@@ -42,34 +42,34 @@ import Testing
         _ = w.observe(Self.t0)
         // Suspended 10 min, and NTP stepped the clock 30 s back on resume.
         let r = Self.after(Self.t0, real: 601 - 30, boot: 601, mono: 1)
-        #expect(w.observe(r) == [.suspended(seconds: 600, from: r.realtime - 600, to: r.realtime), .stepped(seconds: -30, at: r.realtime)])
+        expectEqual(w.observe(r), [.suspended(seconds: 600, from: r.realtime - 600, to: r.realtime), .stepped(seconds: -30, at: r.realtime)])
     }
 }
 
 @Suite struct SystemClockSyncTests {
     @Test func fromAdjtimex() {
-        #expect(SystemClockSync(adjtimexResult: 0, status: 0x2001) == .synchronized)  // TIME_OK, STA_PLL|STA_NANO
-        #expect(SystemClockSync(adjtimexResult: 5, status: 0x0001) == .unsynchronized)  // TIME_ERROR
-        #expect(SystemClockSync(adjtimexResult: 0, status: 0x0041) == .unsynchronized)  // STA_UNSYNC
-        #expect(SystemClockSync(adjtimexResult: -1, status: 0) == .unknown)
+        expectEqual(SystemClockSync(adjtimexResult: 0, status: 0x2001), .synchronized)  // TIME_OK, STA_PLL|STA_NANO
+        expectEqual(SystemClockSync(adjtimexResult: 5, status: 0x0001), .unsynchronized)  // TIME_ERROR
+        expectEqual(SystemClockSync(adjtimexResult: 0, status: 0x0041), .unsynchronized)  // STA_UNSYNC
+        expectEqual(SystemClockSync(adjtimexResult: -1, status: 0), .unknown)
     }
 }
 
 @Suite struct WorkoutTimeBaseTests {
     @Test func durationsFollowBoottime() {
         let b = WorkoutTimeBase(ClockReadingFixtures.now)
-        #expect(b.time(boottime: 5000) == 1_795_000_000)
-        #expect(b.time(boottime: 8600) == 1_795_003_600, "a suspended hour counts")
-        #expect(b.shifted(by: 86400).time(boottime: 5000) == 1_795_086_400)
+        expectEqual(b.time(boottime: 5000), 1_795_000_000)
+        expectEqual(b.time(boottime: 8600), 1_795_003_600, "a suspended hour counts")
+        expectEqual(b.shifted(by: 86400).time(boottime: 5000), 1_795_086_400)
     }
 
     /// Restored with the wall clock an hour behind the journal: the workout's clock continues from
     /// the journal's last moment; with the clock ahead, from the clock.
     @Test func restoredNeverRunsBehindTheJournal() {
         let now = ClockReadingFixtures.now
-        #expect(WorkoutTimeBase.restored(now, journalLast: now.realtime + 3600).time(boottime: now.boottime + 2) == now.realtime + 3602)
-        #expect(WorkoutTimeBase.restored(now, journalLast: now.realtime - 60).wall == now.realtime)
-        #expect(WorkoutTimeBase.restored(now, journalLast: nil).wall == now.realtime)
+        expectEqual(WorkoutTimeBase.restored(now, journalLast: now.realtime + 3600).time(boottime: now.boottime + 2), now.realtime + 3602)
+        expectEqual(WorkoutTimeBase.restored(now, journalLast: now.realtime - 60).wall, now.realtime)
+        expectEqual(WorkoutTimeBase.restored(now, journalLast: nil).wall, now.realtime)
     }
 }
 

@@ -70,13 +70,13 @@ import Testing
         for k in 0..<10 {
             let placed = clock.place(receiverTime: Self.start, arrival: Self.start + Double(k))
             for case .problemChanged(let p) in placed.events { problems.append(p) }
-            #expect(placed.placement == (k <= 3 ? .receiver : .arrival), "fix \(k)")
+            expectEqual(placed.placement, (k <= 3 ? .receiver : .arrival), "fix \(k)")
         }
-        #expect(clock.problem?.contains("stands still") == true, "\(clock.problem ?? "none")")
+        expectEqual(clock.problem?.contains("stands still"), true, "\(clock.problem ?? "none")")
         #expect(!clock.isTrusted)
         let resumed = clock.place(receiverTime: Self.start + 10, arrival: Self.start + 10)
-        #expect(resumed.placement == .receiver)
-        #expect(clock.problem == nil)
-        #expect(problems.count == 1)
+        expectEqual(resumed.placement, .receiver)
+        expectNil(clock.problem)
+        expectEqual(problems.count, 1)
     }
 }

@@ -36,10 +36,10 @@ struct ReceiverStream {
         let s = ReceiverStream(offset: 0.4)
         let p = Self.run(s, clock: &c)
         #expect(p.enumerated().allSatisfy { $0.element.time == s.receiver($0.offset) })
-        #expect(c.offset == 0)
-        #expect(c.problem == nil)
+        expectEqual(c.offset, 0)
+        expectNil(c.problem)
         #expect(c.isTrusted)
-        #expect(Self.events(p) == [.offsetLearned(measured: s.receiver(0) - s.arrival(0), applied: 0)])
+        expectEqual(Self.events(p), [.offsetLearned(measured: s.receiver(0) - s.arrival(0), applied: 0)])
     }
 
     /// 16 s, a day, 8 years behind; 7 years ahead: fixes land at their arrival (within the lag),
@@ -57,8 +57,8 @@ struct ReceiverStream {
         }
         let problem = c.problem ?? ""
         #expect(problem.contains("receiver clock") && problem.contains(words) && problem.hasSuffix("fixes are placed by arrival"), "\(problem)")
-        #expect(Self.events(p).filter { if case .problemChanged = $0 { true } else { false } }.count == 1, "logged once")
-        #expect(c.outliers == 0)
+        expectEqual(Self.events(p).filter { if case .problemChanged = $0 { true } else { false } }.count, 1, "logged once")
+        expectEqual(c.outliers, 0)
     }
 
     /// One fix dated +1 h, 2099, 9999, -16 s or a day back in an in-sync ride: placed by its
@@ -68,7 +68,7 @@ struct ReceiverStream {
         var c = ReceiverClock()
         let s = ReceiverStream(batch: 2)
         let p = Self.run(s, override: [30: s.receiver(30) + jump], clock: &c)
-        #expect(p[30].placement == .arrival)
+        expectEqual(p[30].placement, .arrival)
         #expect(abs(p[30].time - s.arrival(30)) < 1e-6)
         for i in 0..<60 where i != 30 { #expect(p[i].time == s.receiver(i) && p[i].placement == .receiver) }
         #expect(c.offset == 0 && c.problem == nil && c.outliers == 1)
@@ -99,9 +99,9 @@ struct ReceiverStream {
         let p = Self.run(s, override: over, clock: &c)
         #expect(p[20].placement == .arrival && p[21].placement == .arrival && p[22].placement == .receiver)
         #expect(abs((c.measuredOffset ?? 0) - (3600 - s.lag)) < 1e-6)
-        #expect(c.problem?.contains("1 h ahead of") == true)
+        expectEqual(c.problem?.contains("1 h ahead of"), true)
         for i in 1..<60 { #expect(p[i].time - p[i - 1].time > 0 && p[i].time - p[i - 1].time < 2, "no jump at \(i)") }
-        #expect(c.outliers == 0)
+        expectEqual(c.outliers, 0)
         #expect(Self.events(p).contains(.stepAccepted(from: s.receiver(0) - s.arrival(0), to: s.receiver(22) + 3600 - s.arrival(22), fixes: 3)))
     }
 
@@ -143,7 +143,7 @@ struct ReceiverStream {
         for i in 0..<100 { placed.append(c.place(receiverTime: 1_584_538_099 + Double(i) * 0.1, arrival: 1_795_000_000.5)) }
         for i in 0..<20 { placed.append(c.place(receiverTime: 1_584_538_739 + Double(i) * 0.1, arrival: 1_795_000_000.6)) }
         let byReceiver = placed.filter { $0.placement == .receiver }.map(\.time)
-        #expect(byReceiver.count == 118)
+        expectEqual(byReceiver.count, 118)
         #expect(zip(byReceiver, byReceiver.dropFirst()).allSatisfy { $1 >= $0 }, "never backwards")
         #expect(abs(placed[119].time - placed[102].time - 1.7) < 1e-6)
         #expect(Self.events(placed).contains { if case .stepAccepted = $0 { true } else { false } })
@@ -171,7 +171,7 @@ struct ReceiverStream {
         let s = ReceiverStream()
         let p = Self.run(s, override: [5: s.receiver(4), 9: s.receiver(8) - 0.5], clock: &c)
         #expect(p.allSatisfy { $0.placement == .receiver } && c.outliers == 0)
-        #expect(p[5].time == p[4].time, "a repeated fix keeps its time (the filter drops it as out of order)")
+        expectEqual(p[5].time, p[4].time, "a repeated fix keeps its time (the filter drops it as out of order)")
     }
 
     @Test func nonFiniteTimesPassThrough() {
@@ -202,7 +202,7 @@ struct ReceiverStream {
         _ = Self.run(s, n: 5, clock: &c)
         #expect(c.isTrusted)
         guard case .receiver(let o) = DateSource.choose(sync: .unsynchronized, receiver: c) else { Issue.record("receiver dates expected"); return }
-        #expect(DateSource.choose(sync: .synchronized, receiver: c) == .system)
+        expectEqual(DateSource.choose(sync: .synchronized, receiver: c), .system)
         let ev = c.workoutClockShifted(by: o)
         #expect(ev == [.problemChanged(nil)] && c.offset == 0)
         let p = c.place(receiverTime: s.receiver(5), arrival: s.arrival(5) + o)
@@ -211,29 +211,29 @@ struct ReceiverStream {
 
     @Test func untrustedReceiverDoesNotDateWorkouts() {
         var c = ReceiverClock()
-        #expect(DateSource.choose(sync: .unsynchronized, receiver: c) == .system)
+        expectEqual(DateSource.choose(sync: .unsynchronized, receiver: c), .system)
         _ = c.place(receiverTime: 5000, arrival: 1000)
         #expect(!c.isTrusted)
-        #expect(DateSource.choose(sync: .unsynchronized, receiver: c) == .system, "one fix is not consistent time")
+        expectEqual(DateSource.choose(sync: .unsynchronized, receiver: c), .system, "one fix is not consistent time")
     }
 }
 
 @Suite struct ClockOffsetTextTests {
     @Test func amounts() {
-        #expect(ClockOffsetText.amount(16) == "16 s")
-        #expect(ClockOffsetText.amount(-16.4) == "16 s")
-        #expect(ClockOffsetText.amount(300) == "5 min")
-        #expect(ClockOffsetText.amount(3600) == "1 h")
-        #expect(ClockOffsetText.amount(86400) == "1 day")
-        #expect(ClockOffsetText.amount(3 * 86400) == "3 days")
-        #expect(ClockOffsetText.amount(7.2 * 365.2425 * 86400) == "7 years")
-        #expect(ClockOffsetText.amount(1.6 * 365.2425 * 86400) == "584 days")
+        expectEqual(ClockOffsetText.amount(16), "16 s")
+        expectEqual(ClockOffsetText.amount(-16.4), "16 s")
+        expectEqual(ClockOffsetText.amount(300), "5 min")
+        expectEqual(ClockOffsetText.amount(3600), "1 h")
+        expectEqual(ClockOffsetText.amount(86400), "1 day")
+        expectEqual(ClockOffsetText.amount(3 * 86400), "3 days")
+        expectEqual(ClockOffsetText.amount(7.2 * 365.2425 * 86400), "7 years")
+        expectEqual(ClockOffsetText.amount(1.6 * 365.2425 * 86400), "584 days")
     }
 
     @Test func noProblemWithinTwoSeconds() {
-        #expect(ClockOffsetText.problem(offset: 1.9, receiverTime: 0) == nil)
-        #expect(ClockOffsetText.problem(offset: -1.9, receiverTime: 0) == nil)
-        #expect(ClockOffsetText.problem(offset: .nan, receiverTime: 0) == nil)
-        #expect(ClockOffsetText.problem(offset: -7 * 365.2425 * 86400, receiverTime: 1_500_000_000) == "receiver clock 7 years behind the system clock; fixes are placed by arrival")
+        expectNil(ClockOffsetText.problem(offset: 1.9, receiverTime: 0))
+        expectNil(ClockOffsetText.problem(offset: -1.9, receiverTime: 0))
+        expectNil(ClockOffsetText.problem(offset: .nan, receiverTime: 0))
+        expectEqual(ClockOffsetText.problem(offset: -7 * 365.2425 * 86400, receiverTime: 1_500_000_000), "receiver clock 7 years behind the system clock; fixes are placed by arrival")
     }
 }

@@ -30,7 +30,7 @@ import Testing
         #expect(s.distanceMeters < walked, "no distance across the gap: \(s.distanceMeters) m")
         let suspended = r.events.filter { $0.kind == .suspended }
         #expect(suspended.count == 1 && suspended.first?.time == suspendedAt)
-        #expect(suspended.first?.text == "system suspended for 1 h")
+        expectEqual(suspended.first?.text, "system suspended for 1 h")
         #expect(r.events.contains { $0.kind == .signalLost && $0.time == suspendedAt })
     }
 
@@ -40,13 +40,13 @@ import Testing
         let saved = live.finish(at: end)
         let rebuilt = WorkoutRecorder.rebuild(id: live.id, activity: live.activity, startedAt: live.startedAt,
                                               points: saved.points, events: saved.events).finish(at: end)
-        #expect(rebuilt.summary == saved.summary)
-        #expect(rebuilt.events == saved.events)
+        expectEqual(rebuilt.summary, saved.summary)
+        expectEqual(rebuilt.events, saved.events)
     }
 
     @Test func journalRecordRoundTrips() {
         let r = JournalRecord.suspended(time: 1_795_000_120.5, until: 1_795_003_720.5)
-        #expect(JournalRecord.decodeLine(Substring(r.encodeLine().trimmingCharacters())) == r)
+        expectEqual(JournalRecord.decodeLine(Substring(r.encodeLine().trimmingCharacters())), r)
     }
 }
 

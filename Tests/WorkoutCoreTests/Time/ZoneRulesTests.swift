@@ -44,38 +44,38 @@ enum ZoneFiles {
         let berlin = try ZoneFiles.rules("Europe/Berlin")
         // 2026-03-29T01:00:00Z: CET ends, 03:00 CEST.
         let t = ISO8601.parse("2026-03-29T01:00:00Z")!
-        #expect(berlin.civilTime(at: t - 1) == CivilTime(year: 2026, month: 3, day: 29, hour: 1, minute: 59, second: 59))
-        #expect(berlin.civilTime(at: t) == CivilTime(year: 2026, month: 3, day: 29, hour: 3))
+        expectEqual(berlin.civilTime(at: t - 1), CivilTime(year: 2026, month: 3, day: 29, hour: 1, minute: 59, second: 59))
+        expectEqual(berlin.civilTime(at: t), CivilTime(year: 2026, month: 3, day: 29, hour: 3))
         #expect(berlin.isDaylightTime(at: t))
         let kathmandu = try ZoneFiles.rules("Asia/Kathmandu")
-        #expect(kathmandu.utcOffset(at: t) == 5 * 3600 + 45 * 60)
+        expectEqual(kathmandu.utcOffset(at: t), 5 * 3600 + 45 * 60)
         // Far future: footer rules (fat and slim files alike).
-        #expect(berlin.utcOffset(at: ISO8601.parse("2090-07-01T00:00:00Z")!) == 7200)
-        #expect(berlin.utcOffset(at: ISO8601.parse("2090-12-01T00:00:00Z")!) == 3600)
+        expectEqual(berlin.utcOffset(at: ISO8601.parse("2090-07-01T00:00:00Z")!), 7200)
+        expectEqual(berlin.utcOffset(at: ISO8601.parse("2090-12-01T00:00:00Z")!), 3600)
     }
 
     @Test func fixedAndPosixZones() throws {
-        #expect(ZoneRules.utc.utcOffset(at: 1e9) == 0)
-        #expect(ZoneRules.utc.name == "UTC")
+        expectEqual(ZoneRules.utc.utcOffset(at: 1e9), 0)
+        expectEqual(ZoneRules.utc.name, "UTC")
         let k = ZoneRules(fixedOffset: 14 * 3600)
-        #expect(k.name == "+14:00")
-        #expect(k.civilTime(at: 0) == CivilTime(year: 1970, month: 1, day: 1, hour: 14))
-        #expect(ZoneRules(fixedOffset: -(3 * 3600 + 30 * 60)).name == "-03:30")
+        expectEqual(k.name, "+14:00")
+        expectEqual(k.civilTime(at: 0), CivilTime(year: 1970, month: 1, day: 1, hour: 14))
+        expectEqual(ZoneRules(fixedOffset: -(3 * 3600 + 30 * 60)).name, "-03:30")
         let ny = try #require(ZoneRules(posix: "EST5EDT,M3.2.0,M11.1.0"))
-        #expect(ny.utcOffset(at: ISO8601.parse("2026-03-08T06:59:59Z")!) == -5 * 3600)
-        #expect(ny.utcOffset(at: ISO8601.parse("2026-03-08T07:00:00Z")!) == -4 * 3600)
-        #expect(ny.utcOffset(at: ISO8601.parse("2026-11-01T05:59:59Z")!) == -4 * 3600)
-        #expect(ny.utcOffset(at: ISO8601.parse("2026-11-01T06:00:00Z")!) == -5 * 3600)
+        expectEqual(ny.utcOffset(at: ISO8601.parse("2026-03-08T06:59:59Z")!), -5 * 3600)
+        expectEqual(ny.utcOffset(at: ISO8601.parse("2026-03-08T07:00:00Z")!), -4 * 3600)
+        expectEqual(ny.utcOffset(at: ISO8601.parse("2026-11-01T05:59:59Z")!), -4 * 3600)
+        expectEqual(ny.utcOffset(at: ISO8601.parse("2026-11-01T06:00:00Z")!), -5 * 3600)
         // Southern hemisphere, 30-minute DST.
         let lh = try #require(ZoneRules(posix: "<+1030>-10:30<+11>-11,M10.1.0,M4.1.0"))
-        #expect(lh.utcOffset(at: ISO8601.parse("2026-01-15T00:00:00Z")!) == 11 * 3600)
-        #expect(lh.utcOffset(at: ISO8601.parse("2026-06-15T00:00:00Z")!) == 10 * 3600 + 1800)
+        expectEqual(lh.utcOffset(at: ISO8601.parse("2026-01-15T00:00:00Z")!), 11 * 3600)
+        expectEqual(lh.utcOffset(at: ISO8601.parse("2026-06-15T00:00:00Z")!), 10 * 3600 + 1800)
         // TZif v3: all-year daylight time; hour 26.
         let allYear = try #require(ZoneRules(posix: "EST5EDT,0/0,J365/25"))
-        for m in 1...12 { #expect(allYear.utcOffset(at: CivilTime(year: 2030, month: m, day: 15).secondsSinceEpochAsUTC) == -4 * 3600) }
-        #expect(ZoneRules(posix: "IST-2IDT,M3.4.4/26,M10.5.0") != nil)
+        for m in 1...12 { expectEqual(allYear.utcOffset(at: CivilTime(year: 2030, month: m, day: 15).secondsSinceEpochAsUTC), -4 * 3600) }
+        expectNotNil(ZoneRules(posix: "IST-2IDT,M3.4.4/26,M10.5.0"))
         for bad in ["", "C", "CET", "CET-1CEST,M3.5.0", "CET-1CEST,M13.5.0,M10.5.0", "<+01", "CET-25", "CET-1CEST,M3.5.0,M10.5.0/168"] {
-            #expect(ZoneRules(posix: bad) == nil, "\(bad)")
+            expectNil(ZoneRules(posix: bad), "\(bad)")
         }
     }
 
@@ -87,11 +87,11 @@ enum ZoneFiles {
         b[4] = 0
         let v1 = try ZoneRules(tzif: Array(b[0..<len]))
         let v2 = try ZoneFiles.rules("America/New_York")
-        #expect(v1.footer == nil)
+        expectNil(v1.footer)
         var rng = SeededRandom(seed: 7)
         for _ in 0..<2000 {
             let t = Double(Int64.random(in: -2_000_000_000...2_100_000_000, using: &rng))
-            #expect(v1.utcOffset(at: t) == v2.utcOffset(at: t))
+            expectEqual(v1.utcOffset(at: t), v2.utcOffset(at: t))
         }
     }
 

@@ -12,22 +12,22 @@ import Testing
         let s = Self.summary()
         // The form as the page sends it, untouched: nothing to do.
         let same = [("token", "t"), ("activity", "cycling"), ("title", "Lake loop"), ("gear", "Old shoes"), ("effort", "6"), ("notes", "")]
-        #expect(WebEditForm.read(same.map { (name: $0.0, value: $0.1) }, current: s) == .unchanged)
+        expectEqual(WebEditForm.read(same.map { (name: $0.0, value: $0.1) }, current: s), .unchanged)
         // A new title and notes (CR LF from the textarea), gear emptied, effort cleared.
         let changed = [("activity", "cycling"), ("title", " Lake loop, windy "), ("gear", ""), ("effort", ""), ("notes", "Headwind\r\nall the way")]
         let edit = WorkoutEdit(title: .set("Lake loop, windy"), notes: .set("Headwind\nall the way"), gear: .clear, effort: .clear)
-        #expect(WebEditForm.read(changed.map { (name: $0.0, value: $0.1) }, current: s) == .edit(edit))
+        expectEqual(WebEditForm.read(changed.map { (name: $0.0, value: $0.1) }, current: s), .edit(edit))
         // A new activity alone.
-        #expect(WebEditForm.read([(name: "activity", value: "hiking")], current: s) == .edit(WorkoutEdit(activity: .hiking)))
+        expectEqual(WebEditForm.read([(name: "activity", value: "hiking")], current: s), .edit(WorkoutEdit(activity: .hiking)))
     }
 
     @Test func badFieldsAreRefusedWithTheReason() {
         let s = Self.summary()
-        #expect(WebEditForm.read([(name: "activity", value: "flying")], current: s) == .refused("'flying' is not an activity."))
-        #expect(WebEditForm.read([(name: "effort", value: "11")], current: s) == .refused("effort must be 1 (very easy) to 10 (maximal), not 11."))
-        #expect(WebEditForm.read([(name: "effort", value: "hard")], current: s) == .refused("effort must be a number from 1 to 10, not 'hard'."))
+        expectEqual(WebEditForm.read([(name: "activity", value: "flying")], current: s), .refused("'flying' is not an activity."))
+        expectEqual(WebEditForm.read([(name: "effort", value: "11")], current: s), .refused("effort must be 1 (very easy) to 10 (maximal), not 11."))
+        expectEqual(WebEditForm.read([(name: "effort", value: "hard")], current: s), .refused("effort must be a number from 1 to 10, not 'hard'."))
         let long = String(repeating: "x", count: WorkoutAnnotation.maxTitleLength + 1)
-        #expect(WebEditForm.read([(name: "title", value: long)], current: s) == .refused("title is longer than 200 characters."))
+        expectEqual(WebEditForm.read([(name: "title", value: long)], current: s), .refused("title is longer than 200 characters."))
     }
 
     @Test func thePageShowsAndOffersTheAnnotation() {

@@ -7,7 +7,7 @@ import Testing
     @Test func historyHasVolumeTotalsAndAPagedList() {
         let all = WebFixtures.summaries(120, now: c.now)
         let html = WebFixtures.text(HistoryPage(summaries: all, filter: HistoryFilter()).render(c))
-        #expect(WebFixtures.charts(html) == ["volume"])
+        expectEqual(WebFixtures.charts(html), ["volume"])
         #expect(html.contains("Lifetime"))
         #expect(html.components(separatedBy: "<tr><td>").count - 1 >= HistoryPage.pageSize)
         #expect(html.contains("Older →"))
@@ -33,7 +33,7 @@ import Testing
         let now = c.now
         let all = WebFixtures.summaries(100, now: now)
         let v = VolumeChart(summaries: all, now: now, calendar: c.calendar)
-        #expect(v.weeks.count == 12)
+        expectEqual(v.weeks.count, 12)
         // Typed steps: as one expression this took ~7 s of CPU to type-check (docs/testing.md).
         let thisWeek = c.calendar.week(of: c.calendar.day(of: now))
         let inRange = all.filter { c.calendar.week(of: c.calendar.day(of: $0.startedAt)) > thisWeek - 12 }
@@ -47,8 +47,8 @@ import Testing
         all[7].bestEfforts = [BestEffort(distanceMeters: 1000, seconds: 100, startTime: all[7].startedAt)]
         let r = RecordsPage(summaries: all).records()
         let running = r.first { $0.activity == all[7].activity }!
-        #expect(running.bests.first?.workout.id == all[7].id)
-        #expect(running.bests.first?.effort.seconds == 100)
+        expectEqual(running.bests.first?.workout.id, all[7].id)
+        expectEqual(running.bests.first?.effort.seconds, 100)
         let html = WebFixtures.text(RecordsPage(summaries: all).render(c))
         #expect(html.contains("/workouts/" + all[7].id.rawValue))
         #expect(html.contains("Longest") && html.contains("Most climbing"))
@@ -58,8 +58,8 @@ import Testing
         let all = WebFixtures.summaries(60, now: c.now)
         let status = c.calendar.status(history: all.map { StreakWorkout($0, utcOffset: nil) }, now: c.now)
         let html = WebFixtures.text(CalendarPage(summaries: all, year: nil, streaks: status, habits: []).render(c))
-        #expect(WebFixtures.charts(html) == ["calendar"])
-        #expect(html.components(separatedBy: "<rect class=\"d").count - 1 == 365 + 6)  // 2026's days + the legend
+        expectEqual(WebFixtures.charts(html), ["calendar"])
+        expectEqual(html.components(separatedBy: "<rect class=\"d").count - 1, 365 + 6)  // 2026's days + the legend
         #expect(html.contains("Current daily streak"))
         #expect(CalendarPage.level(0) == 0 && CalendarPage.level(60) == 1 && CalendarPage.level(3600) == 3 && CalendarPage.level(99999) == 5)
     }
@@ -71,24 +71,24 @@ import Testing
         let w = WebFixtures.ride(points: 600, activity: .running)
         let snap = LiveSnapshot(state: "active", summary: w.summary, points: w.points, events: w.events, fix: "3D")
         let live = WebFixtures.text(LivePage.render(snap, c))
-        #expect(WebFixtures.charts(live) == ["route"])
+        expectEqual(WebFixtures.charts(live), ["route"])
         #expect(live.contains("data-field=\"distance\""))
         let event = WebFixtures.text(LivePage.event(snap, c, wasRecording: true))
         #expect(event.hasPrefix("event: status\ndata: {\"reload\":false,"))
         #expect(event.hasSuffix("}\n\n"))
-        #expect(event.filter { $0 == "\n" }.count == 3)  // one data line
+        expectEqual(event.filter { $0 == "\n" }.count, 3)  // one data line
         let json = try? JSON.parse(String(event.dropFirst("event: status\ndata: ".count).dropLast(2)))
-        #expect(json?["fields"]?["distance"]?.stringValue == "4.80 km")
-        #expect(json?["route"]?.stringValue?.contains("data-chart=\"route\"") == true)
+        expectEqual(json?["fields"]?["distance"]?.stringValue, "4.80 km")
+        expectEqual(json?["route"]?.stringValue?.contains("data-chart=\"route\""), true)
         #expect(WebFixtures.text(LivePage.event(snap, c, wasRecording: false)).contains("\"reload\":true"))
     }
 
     @Test func escaping() {
         var w = HTMLWriter()
         w.text("<script>alert('x')</script> & \"q\"\u{01}")
-        #expect(w.string == "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot; ")
+        expectEqual(w.string, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot; ")
         var n = HTMLWriter()
         for v in [0, 1.04, 1.05, -2.25, 123.456, -0.04, .nan, 1e300] { n.coordinate(v); n.raw(" ") }
-        #expect(n.string == "0 1 1.1 -2.3 123.5 0 0 1000000000 ")
+        expectEqual(n.string, "0 1 1.1 -2.3 123.5 0 0 1000000000 ")
     }
 }

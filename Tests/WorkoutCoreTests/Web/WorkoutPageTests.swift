@@ -6,7 +6,7 @@ import Testing
         let w = WebFixtures.ride(points: 7200)
         var report = WorkoutPage.Report()
         let html = WebFixtures.text(WorkoutPage(workout: w).render(WebFixtures.context, report: &report))
-        #expect(WebFixtures.charts(html) == ["route", "elevation", "speed", "heartrate", "power", "cadence"])
+        expectEqual(WebFixtures.charts(html), ["route", "elevation", "speed", "heartrate", "power", "cadence"])
         #expect(html.contains("<form class=\"editform\" method=\"post\""))
         #expect(html.contains("name=\"token\" value=\"form-token\""))
         for ext in ["gpx", "tcx", "fit"] { #expect(html.contains("/workouts/\(w.id.rawValue).\(ext)")) }
@@ -15,7 +15,7 @@ import Testing
         #expect(html.contains("&lt;b&gt;ride&lt;/b&gt;.fit") && !html.contains("<b>ride</b>"))
         // No inline style or script: the CSP allows neither.
         #expect(!html.contains("style=") && !html.contains("<script>") && !html.contains("onclick"))
-        #expect(report.charts.count == 6)
+        expectEqual(report.charts.count, 6)
     }
 
     /// A 24-hour workout: every chart within its vertex budget, the page under 500 KB, and the
@@ -47,7 +47,7 @@ import Testing
         var w = WebFixtures.ride(points: 0, activity: .strength)
         w.heartRate = HeartRateSeries(samples: (0..<600).map { HeartRateSample(time: WebFixtures.start + Double($0), bpm: $0 == 300 ? nil : 100 + $0 % 40) })
         let html = WebFixtures.text(WorkoutPage(workout: w).render(WebFixtures.context))
-        #expect(WebFixtures.charts(html) == ["heartrate"])
+        expectEqual(WebFixtures.charts(html), ["heartrate"])
         #expect(!html.contains(".gpx\""))  // no positions: no GPX download
     }
 
@@ -58,14 +58,14 @@ import Testing
         let w = WebFixtures.indoor(.indoorCycling, seconds: 1200)
         var report = WorkoutPage.Report()
         let html = WebFixtures.text(WorkoutPage(workout: w).render(WebFixtures.context, report: &report))
-        #expect(WebFixtures.charts(html) == ["speed", "heartrate", "power", "cadence"])
+        expectEqual(WebFixtures.charts(html), ["speed", "heartrate", "power", "cadence"])
         #expect(html.contains("Average speed") && html.contains("32.4 km/h"))
         #expect(html.contains("Average power") && html.contains("Average cadence"))
         #expect(html.contains("data-xf=\"duration\""))  // time by default indoors
         #expect(html.contains("?x=distance"))  // and the wheel's distance offered
         let power = html.components(separatedBy: "data-chart=\"power\"")[1]
         let line = power.components(separatedBy: "class=\"line\" d=\"")[1].prefix { $0 != "\"" }
-        #expect(line.filter { $0 == "M" }.count == 2)  // the dropout
+        expectEqual(line.filter { $0 == "M" }.count, 2)  // the dropout
         #expect(!html.contains(".gpx\""))
         let byDistance = WebFixtures.text(WorkoutPage(workout: w, view: WorkoutView(x: .distance)).render(WebFixtures.context))
         #expect(byDistance.contains("data-xf=\"number\" data-xu=\"km\"") && byDistance.contains("data-x1=\"10.8"))
@@ -75,7 +75,7 @@ import Testing
     @Test func aTreadmillRunShowsPaceFromTheFootpod() {
         let w = WebFixtures.indoor(.treadmillRunning, seconds: 900)
         let html = WebFixtures.text(WorkoutPage(workout: w).render(WebFixtures.context))
-        #expect(WebFixtures.charts(html) == ["pace", "heartrate", "cadence"])
+        expectEqual(WebFixtures.charts(html), ["pace", "heartrate", "cadence"])
         #expect(html.contains("Average pace") && html.contains("5:13 /km"))
     }
 
@@ -84,6 +84,6 @@ import Testing
         let html = WebFixtures.text(WorkoutPage(workout: w).render(WebFixtures.context))
         let hr = html.components(separatedBy: "data-chart=\"heartrate\"")[1]
         let line = hr.components(separatedBy: "class=\"line\" d=\"")[1].prefix { $0 != "\"" }
-        #expect(line.filter { $0 == "M" }.count == 3)
+        expectEqual(line.filter { $0 == "M" }.count, 3)
     }
 }

@@ -32,16 +32,16 @@ import Testing
     @Test func whatTheDaemonWritesTheClientReads() throws {
         let original = Self.reply()
         let json = try Self.written(original, .reply)
-        #expect(json.objectValue?.pairs.map(\.key) == ["ok", "state", "workout", "gps", "sensors", "action", "saveError", "sleepInhibitor",
+        expectEqual(json.objectValue?.pairs.map(\.key), ["ok", "state", "workout", "gps", "sensors", "action", "saveError", "sleepInhibitor",
                                                        "dateSource", "units", "pause", "personalBests"])
         let read = StatusReply(json: json)
         #expect(read.state == "paused" && read.action == "Resume running" && read.saveError == nil)
-        #expect(read.gps == original.gps)
+        expectEqual(read.gps, original.gps)
         #expect(read.sleepInhibitor == original.sleepInhibitor && read.dateSource == original.dateSource && read.units == .imperial)
-        #expect(read.pause == original.pause)
-        #expect(read.personalBests == original.personalBests)
-        #expect(read.workoutObject.flatMap(WorkoutSummary.init(json:))?.distanceMeters == 1800)
-        #expect(read.sensors.first?["name"]?.stringValue == "HRM")
+        expectEqual(read.pause, original.pause)
+        expectEqual(read.personalBests, original.personalBests)
+        expectEqual(read.workoutObject.flatMap(WorkoutSummary.init(json:))?.distanceMeters, 1800)
+        expectEqual(read.sensors.first?["name"]?.stringValue, "HRM")
         #expect(!read.subscribed && read.gpsClosedWhilePaused == false)
     }
 
@@ -55,20 +55,20 @@ import Testing
     @Test func anOddReplyStillReads() {
         let r = StatusReply(json: ["state": "active", "workout": "garbage", "gps": ["fix": "2D"], "units": "furlongs", "pause": ["since": 3]])
         #expect(r.state == "active" && r.workout == nil && r.units == nil && r.pause == nil && r.gps.fix == "2D")
-        #expect(StatusReply(json: [:]).state == "unknown")
+        expectEqual(StatusReply(json: [:]).state, "unknown")
     }
 
     @Test func historyRepliesAndErrorsRoundTrip() throws {
         let show = ShowReply(workout: ["id": "x"], events: [["kind": "lap"]], source: "gpx", personalBests: [], units: .metric)
         let shown = try #require(ShowReply(json: try JSON.parse(Array(show.json().serialized().utf8))))
         #expect(shown.workout["id"]?.stringValue == "x" && shown.events.count == 1 && shown.source == "gpx" && shown.units == .metric)
-        #expect(ShowReply(json: ["ok": true]) == nil, "no workout object: nothing to show")
+        expectNil(ShowReply(json: ["ok": true]), "no workout object: nothing to show")
         let list = ListReply(json: ListReply(workouts: [["id": "a"], ["id": "b"]], units: .imperial).json())
         #expect(list.workouts.count == 2 && list.units == .imperial)
         let e = ProtocolError(code: "not_found", message: "no saved workout x")
-        #expect(ProtocolError(reply: e.reply) == e)
-        #expect(ProtocolError(reply: ["ok": true]) == nil)
-        #expect(ProtocolError(reply: ["ok": false, "error": "old daemon"]) == ProtocolError(code: "error", message: "old daemon"))
+        expectEqual(ProtocolError(reply: e.reply), e)
+        expectNil(ProtocolError(reply: ["ok": true]))
+        expectEqual(ProtocolError(reply: ["ok": false, "error": "old daemon"]), ProtocolError(code: "error", message: "old daemon"))
     }
 
     /// `list` is written straight to bytes (no JSON tree per workout): the same text as the tree.
@@ -81,7 +81,7 @@ import Testing
             for units in [Units.imperial, nil] {
                 var w = JSONWriter()
                 ListReply.write(summaries, units: units, to: &w)
-                #expect(String(decoding: w.bytes, as: UTF8.self) == ListReply(workouts: summaries.map { $0.json() }, units: units).json().serialized())
+                expectEqual(String(decoding: w.bytes, as: UTF8.self), ListReply(workouts: summaries.map { $0.json() }, units: units).json().serialized())
             }
         }
     }

@@ -15,9 +15,9 @@ struct DBusGLibOracleTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let script = SharedData.projectRoot.appendingPathComponent("fuzz/dbus-seeds.py").path
         let r = try SharedData.run([Self.python, script, dir])
-        #expect(r.status == 0, "\(r.stderr)")
+        expectEqual(r.status, 0, "\(r.stderr)")
         let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
-        #expect(names.filter { $0.hasPrefix("msg") }.count == 20)
+        expectEqual(names.filter { $0.hasPrefix("msg") }.count, 20)
         var decoded: [String: DBusMessage] = [:]
         for name in names {
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name)).dropFirst())  // first byte: the fuzz split
@@ -29,33 +29,33 @@ struct DBusGLibOracleTests {
                 decoded["\(name)#\(count)"] = m
                 count += 1
             }
-            #expect(framer.pendingByteCount == 0, "\(name)")
-            #expect(count == (name.hasPrefix("stream") ? 10 : 1), "\(name)")
+            expectEqual(framer.pendingByteCount, 0, "\(name)")
+            expectEqual(count, (name.hasPrefix("stream") ? 10 : 1), "\(name)")
         }
         // msgNN: message N little-endian, msg(11+N) big-endian; stream10 and stream21 hold all ten.
         for key in ["msg04#0", "msg15#0"] {
             let m = try #require(decoded[key])
             #expect(m.member == "Inhibit" && m.path == "/org/freedesktop/login1" && m.destination == "org.freedesktop.login1")
-            #expect(m.body == [.string("sleep"), .string("workoutd"), .string("recording a workout"), .string("delay")])
-            #expect(m.serial == 11)
+            expectEqual(m.body, [.string("sleep"), .string("workoutd"), .string("recording a workout"), .string("delay")])
+            expectEqual(m.serial, 11)
         }
         for key in ["msg08#0", "msg19#0"] {
             let m = try #require(decoded[key])
             #expect(m.body.count == 8 && m.body[3] == .string("Streak at risk") && m.body[1] == .uint32(3) && m.body[7] == .int32(-1))
             let hints = try #require(m.body[6].dictionary)
-            #expect(hints["urgency"] == .variant(.byte(1)))
-            #expect(hints["x"] == .variant(.structure([.int64(-1), .uint64(.max), .double(2.5)])))
+            expectEqual(hints["urgency"], .variant(.byte(1)))
+            expectEqual(hints["x"], .variant(.structure([.int64(-1), .uint64(.max), .double(2.5)])))
         }
         for key in ["msg09#0", "msg20#0"] {
             let m = try #require(decoded[key])
-            #expect(m.body == [.byte(255), .boolean(true), .int16(-2), .uint16(65535), .int32(-7), .uint32(7), .int64(.min),
+            expectEqual(m.body, [.byte(255), .boolean(true), .int16(-2), .uint16(65535), .int32(-7), .uint32(7), .int64(.min),
                                .uint64(.max), .double(-0.5), .signature("a{sv}"), .variant(.variant(.string("deep")))])
         }
         let managed = try #require(decoded["msg07#0"]?.body.first?.dictionary)
         let device = try #require(managed["/org/bluez/hci0/dev_C0_FF_EE_00_00_01"]?.dictionary?["org.bluez.Device1"]?.dictionary)
         #expect(device["RSSI"] == .variant(.int16(-60)) && device["Appearance"] == .variant(.uint16(0x0341)))
         #expect(decoded["msg03#0"]?.errorName == "org.freedesktop.DBus.Error.AccessDenied" && decoded["msg03#0"]?.errorMessage == "Access denied")
-        #expect(decoded["msg06#0"]?.body[1].dictionary?["Value"]?.byteArray == [0x16, 90, 0x00, 0x04])
+        expectEqual(decoded["msg06#0"]?.body[1].dictionary?["Value"]?.byteArray, [0x16, 90, 0x00, 0x04])
     }
 
     @Test(arguments: DBusEndianness.allCases)
@@ -75,9 +75,9 @@ struct DBusGLibOracleTests {
             print(m.get_serial(), m.get_byte_order() == Gio.DBusMessageByteOrder.BIG_ENDIAN, m.get_member(), m.get_destination(), m.get_num_unix_fds())
             print(m.get_body().print_(True))
             """, hex])
-        #expect(r.status == 0, "\(r.stderr)")
+        expectEqual(r.status, 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first == "42 \(e == .big ? "True" : "False") Notify org.freedesktop.Notifications 1")
+        expectEqual(lines.first, "42 \(e == .big ? "True" : "False") Notify org.freedesktop.Notifications 1")
         #expect(lines.count == 2 && lines[1] == "('workoutd', uint32 3, '', 'Ünïcødé 🏃', 'body', @as [], {'urgency': <byte 0x02>, 't': <(int64 -5, 0.25)>}, -1, handle 0)")
     }
 }

@@ -39,12 +39,12 @@ import Testing
              [10, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0x61, 0, 1, 0x79, 0, 1]),
         ]
         for (value, start, expected) in table {
-            #expect(try bytes(value, at: start) == expected, "\(value) at offset \(start)")
+            try expectEqual(bytes(value, at: start), expected, "\(value) at offset \(start)")
         }
         // Big-endian layout of the same integers.
-        #expect(try bytes(.uint32(0x01020304), .big) == [1, 2, 3, 4])
-        #expect(try bytes(.string("ab"), .big) == [0, 0, 0, 2, 0x61, 0x62, 0])
-        #expect(try bytes(.double(1.0), .big) == [0x3F, 0xF0, 0, 0, 0, 0, 0, 0])
+        try expectEqual(bytes(.uint32(0x01020304), .big), [1, 2, 3, 4])
+        try expectEqual(bytes(.string("ab"), .big), [0, 0, 0, 2, 0x61, 0x62, 0])
+        try expectEqual(bytes(.double(1.0), .big), [0x3F, 0xF0, 0, 0, 0, 0, 0, 0])
     }
 
     static let samples: [DBusValue] = [
@@ -75,7 +75,7 @@ import Testing
                 try w.write(v)
                 var r = DBusReader(bytes: w.bytes, offset: start, endianness: e)
                 let back = try r.read(v.type)
-                #expect("\(back)" == "\(v)", "\(v) from offset \(start)")
+                expectEqual("\(back)", "\(v)", "\(v) from offset \(start)")
                 #expect(r.atEnd)
             }
         }
@@ -126,11 +126,11 @@ import Testing
     @Test func accessors() {
         let props = DBusValue.properties([("Connected", .boolean(true)), ("Name", .string("HRM")), ("Value", .bytes([0x16, 0x5A]))])
         let d = props.dictionary
-        #expect(d?["Connected"]?.bool == true)
-        #expect(d?["Name"]?.string == "HRM")
-        #expect(d?["Value"]?.byteArray == [0x16, 0x5A])
-        #expect(DBusValue.variant(.uint16(7)).integer == 7)
-        #expect(DBusValue.strings(["a"]).elements == [.string("a")])
-        #expect(DBusValue.structure([.unixFD(0), .uint16(23)]).fields?.first?.unixFDIndex == 0)
+        expectEqual(d?["Connected"]?.bool, true)
+        expectEqual(d?["Name"]?.string, "HRM")
+        expectEqual(d?["Value"]?.byteArray, [0x16, 0x5A])
+        expectEqual(DBusValue.variant(.uint16(7)).integer, 7)
+        expectEqual(DBusValue.strings(["a"]).elements, [.string("a")])
+        expectEqual(DBusValue.structure([.unixFD(0), .uint16(23)]).fields?.first?.unixFDIndex, 0)
     }
 }

@@ -20,7 +20,7 @@ import Testing
         field(3, "s", "Hello", pad: true)
         field(6, "s", "org.freedesktop.DBus", pad: false)
         expected += [0, 0, 0]  // the header ends on an 8-byte boundary even with no body
-        #expect(try Self.hello.encoded(serial: 1) == expected)
+        try expectEqual(Self.hello.encoded(serial: 1), expected)
         let back = try DBusMessage.decode(expected)
         #expect(back.member == "Hello" && back.path == "/org/freedesktop/DBus" && back.serial == 1 && back.body.isEmpty)
     }
@@ -52,8 +52,8 @@ import Testing
             #expect(bytes.count % 1 == 0 && bytes[0] == e.rawValue)
             var expected = m
             expected.serial = UInt32(i + 1)
-            #expect(try DBusMessage.decode(bytes) == expected, "\(m)")
-            #expect(try DBusMessage.frameLength(header: bytes[...]) == bytes.count)
+            try expectEqual(DBusMessage.decode(bytes), expected, "\(m)")
+            try expectEqual(DBusMessage.frameLength(header: bytes[...]), bytes.count)
         }
     }
 
@@ -66,7 +66,7 @@ import Testing
         func same(_ bytes: [UInt8]) {
             let fresh = Result { () throws(DBusCodecError) in try DBusMessage.decode(bytes) }
             let cached = Result { () throws(DBusCodecError) in try DBusMessage.decode(bytes, headerCache: &cache) }
-            #expect(fresh == cached)
+            expectEqual(fresh, cached)
         }
         var frames: [[UInt8]] = []
         for k in 0..<12 {
@@ -103,16 +103,16 @@ import Testing
                 f.append(c)
                 while let frame = try f.nextFrame() { out.append(try DBusMessage.decode(frame)) }
             }
-            #expect(f.pendingByteCount == 0)
+            expectEqual(f.pendingByteCount, 0)
             return out
         }
         for cut in 0...stream.count {
-            #expect(try frames([stream[..<cut], stream[cut...]]) == expected, "cut at \(cut)")
+            try expectEqual(frames([stream[..<cut], stream[cut...]]), expected, "cut at \(cut)")
         }
-        #expect(try frames(stream.indices.map { stream[$0...$0] }) == expected)
+        try expectEqual(frames(stream.indices.map { stream[$0...$0] }), expected)
         for size in [2, 3, 7, 8, 13, 64] {
             let chunks = stride(from: 0, to: stream.count, by: size).map { stream[$0..<min($0 + size, stream.count)] }
-            #expect(try frames(chunks) == expected, "chunks of \(size)")
+            try expectEqual(frames(chunks), expected, "chunks of \(size)")
         }
     }
 
@@ -153,7 +153,7 @@ import Testing
         // Unknown header fields are ignored, as the specification says.
         let unknown = try handMade(fields: [.structure([.byte(1), .variant(.objectPath("/"))]), .structure([.byte(3), .variant(.string("X"))]),
                                             .structure([.byte(99), .variant(.double(1))])])
-        #expect(try DBusMessage.decode(unknown).member == "X")
+        try expectEqual(DBusMessage.decode(unknown).member, "X")
         // An fd index beyond UNIX_FDS.
         let fd = try handMade(fields: [.structure([.byte(1), .variant(.objectPath("/"))]), .structure([.byte(3), .variant(.string("X"))]),
                                        .structure([.byte(8), .variant(.signature("h"))]), .structure([.byte(9), .variant(.uint32(1))])],
@@ -180,7 +180,7 @@ import Testing
 
     @Test func errorMessageAndDescription() {
         let e = DBusMessage.error(to: Self.examples[1], name: "org.freedesktop.DBus.Error.AccessDenied", message: "Access denied")
-        #expect(e.errorMessage == "Access denied")
+        expectEqual(e.errorMessage, "Access denied")
         #expect(e.replySerial == 7 && e.destination == ":1.42")
         #expect("\(Self.examples[1])".contains("org.freedesktop.login1.Manager.Inhibit"))
     }
@@ -210,17 +210,17 @@ import Testing
         var cases = 0
         for m in Self.examples {
             let good = try m.encoded(serial: 5, endianness: e)
-            #expect(direct(good, limit: good.count) == general(good, limit: good.count))
+            expectEqual(direct(good, limit: good.count), general(good, limit: good.count))
             #expect(try direct(good, limit: good.count).get().count >= 3)
             for n in 12..<good.count {
-                #expect(direct(good, limit: n) == general(good, limit: n), "cut at \(n)")
+                expectEqual(direct(good, limit: n), general(good, limit: n), "cut at \(n)")
                 cases += 1
             }
             let fieldsEnd = min(good.count, 16 + Int(good[12]) + Int(good[13]) << 8)
             for at in 12..<fieldsEnd {
                 for v: UInt8 in [0, 1, 0x80, 0xFF] {
                     var b = good; b[at] = v
-                    #expect(direct(b, limit: b.count) == general(b, limit: b.count), "byte \(at) = \(v)")
+                    expectEqual(direct(b, limit: b.count), general(b, limit: b.count), "byte \(at) = \(v)")
                     cases += 1
                 }
             }

@@ -34,16 +34,16 @@ struct FITActivityFileTracksTests {
                 expected.append(recs[from..<r].compactMap(\.fix))
             }
             let got = tracks.map(\.fixes)
-            #expect(expected.filter { !$0.isEmpty } == got.filter { !$0.isEmpty }, "sessions take the records of their span")
+            expectEqual(expected.filter { !$0.isEmpty }, got.filter { !$0.isEmpty }, "sessions take the records of their span")
         }
         return tracks
     }
 
     /// Every field of two lists of tracks is the same.
     static func expectSame(_ a: [Importer.Track], _ b: [Importer.Track], _ name: String) {
-        #expect(a.count == b.count, "\(name): \(a.count) tracks, reference \(b.count)")
+        expectEqual(a.count, b.count, "\(name): \(a.count) tracks, reference \(b.count)")
         for (x, y) in zip(a, b) {
-            #expect(x.fixes == y.fixes, "\(name): fixes (\(x.fixes.count) vs \(y.fixes.count))")
+            expectEqual(x.fixes, y.fixes, "\(name): fixes (\(x.fixes.count) vs \(y.fixes.count))")
             #expect(x.segments == y.segments && x.heartRate == y.heartRate, "\(name): segments or heart rate")
             #expect(x.activity == y.activity && x.origin == y.origin && x.format == y.format, "\(name): activity, origin, format")
             #expect(x.startTime == y.startTime && x.endTime == y.endTime, "\(name): start/end")
@@ -64,8 +64,8 @@ struct FITActivityFileTracksTests {
         }
         let lean = try FITActivityFile.read(bytes, keeping: .fixesOnly)
         #expect(lean.records.isEmpty)
-        #expect(full.fixes == full.records.compactMap(\.fix), "\(name): fixes are the records' fixes")
-        #expect(full.heartRateOnly == full.records.filter { $0.fix == nil }.map { HeartRateSample(time: $0.time, bpm: $0.heartRate) })
+        expectEqual(full.fixes, full.records.compactMap(\.fix), "\(name): fixes are the records' fixes")
+        expectEqual(full.heartRateOnly, full.records.filter { $0.fix == nil }.map { HeartRateSample(time: $0.time, bpm: $0.heartRate) })
         #expect(lean.fixes == full.fixes && lean.heartRateOnly == full.heartRateOnly && lean.recordCount == full.records.count, "\(name)")
         #expect(lean.laps == full.laps && lean.sessions == full.sessions && lean.timerEvents == full.timerEvents && lean.truncatedAt == full.truncatedAt)
         #expect(lean.odometer == full.odometer && lean.lengths == full.lengths && lean.damage == full.damage)
@@ -108,7 +108,7 @@ struct FITActivityFileTracksTests {
         let bytes = e.file()
         try Self.compare(bytes, "multisport")
         let tracks = try Importer.readAll(bytes, fileName: "m.fit")
-        #expect(tracks.map(\.label) == ["session 1 of 4 (running)", "session 2 of 4 (transition)", "session 3 of 4 (cycling)",
+        expectEqual(tracks.map(\.label), ["session 1 of 4 (running)", "session 2 of 4 (transition)", "session 3 of 4 (cycling)",
                                           "session 4 of 4 (running)"])
         #expect(tracks.allSatisfy { !$0.heartRate.isEmpty && !$0.fixes.isEmpty })
         // Every truncation of it too (what is whole is kept).
@@ -132,8 +132,8 @@ struct FITActivityFileTracksTests {
         for i in 5..<10 { b.message(local: 1, [Self.t0 + Int64(i), 600_000_000 + Int64(i) * 1200, 100_000_000, 140]) }
         let bytes = a.file() + b.file()
         let f = try FITActivityFile.read(bytes, keeping: .fixesOnly)
-        #expect(f.files == 2)
-        #expect(f.heartRateOnly.map(\.bpm) == Array(repeating: 130, count: 5))
+        expectEqual(f.files, 2)
+        expectEqual(f.heartRateOnly.map(\.bpm), Array(repeating: 130, count: 5))
         #expect(f.fixes.count == 5 && f.fixes.allSatisfy { $0.heartRate == 140 && $0.mode == .twoD })
         try Self.compare(bytes, "chained")
     }
@@ -180,13 +180,13 @@ struct FITActivityFileTracksTests {
                 try FITMessageDecoder.walk(buf) { m in
                     for n in 0...255 {
                         let number = UInt8(n)
-                        #expect(m.int(m.reader(number)) == m.int(number), "field \(n), big-endian \(big)")
-                        #expect(m.int(m.reader(number, signedOnly: true)) == m.sint(number), "field \(n) signed, big-endian \(big)")
+                        expectEqual(m.int(m.reader(number)), m.int(number), "field \(n), big-endian \(big)")
+                        expectEqual(m.int(m.reader(number, signedOnly: true)), m.sint(number), "field \(n) signed, big-endian \(big)")
                         checked += 1
                     }
                 }
             }
         }
-        #expect(checked == 2 * 200 * 256)
+        expectEqual(checked, 2 * 200 * 256)
     }
 }

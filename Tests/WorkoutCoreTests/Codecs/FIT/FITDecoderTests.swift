@@ -26,10 +26,10 @@ struct FITDecoderTests {
     @Test(arguments: [false, true])
     func bothArchitecturesDecodeTheSame(_ big: Bool) throws {
         let f = try FITActivityFile.read(Self.activity(bigEndian: big))
-        #expect(f.records.count == 10)
+        expectEqual(f.records.count, 10)
         #expect(f.records[3].heartRate == 123 && f.records[3].power == 200)
         #expect(abs(f.records[0].latitude! - 600_000_000 * 180 / 2_147_483_648) < 1e-12)
-        #expect(f.records[9].time == Double(Self.t0 + 9) + fitEpochOffset)
+        expectEqual(f.records[9].time, Double(Self.t0 + 9) + fitEpochOffset)
         #expect(f.sessions.count == 1 && f.sessions[0].sport == 1)
     }
 
@@ -49,7 +49,7 @@ struct FITDecoderTests {
         }
         let file = Self.wrap(data)
         let f = try FITActivityFile.read(file)
-        #expect(f.records.map { Int64($0.time - fitEpochOffset) } == [base, base + 1, base + 3, base + 5])
+        expectEqual(f.records.map { Int64($0.time - fitEpochOffset) }, [base, base + 1, base + 3, base + 5])
     }
 
     /// A FIT file around raw message bytes (header CRC and file CRC computed).
@@ -62,8 +62,8 @@ struct FITDecoderTests {
     @Test func chainedFilesAreReadInTurn() throws {
         let one = Self.activity(records: 5)
         let f = try FITActivityFile.read(one + one)
-        #expect(f.files == 2)
-        #expect(f.records.count == 10)
+        expectEqual(f.files, 2)
+        expectEqual(f.records.count, 10)
     }
 
     /// Every session a leg, the transition kept as such (before: dropped with its records).
@@ -71,13 +71,13 @@ struct FITDecoderTests {
         // run 0-9, transition 10-14, bike 15-29.
         let bytes = Self.activity(records: 30, sessions: [(1, 0, 9), (3, 10, 14), (2, 15, 29)])
         let tracks = try Importer.readAll(bytes, fileName: "tri.fit")
-        #expect(tracks.map(\.activity) == [.running, .transition, .cycling])
-        #expect(tracks.map(\.fixes.count) == [10, 5, 15])
-        #expect(tracks.map(\.label) == ["session 1 of 3 (running)", "session 2 of 3 (transition)", "session 3 of 3 (cycling)"])
+        expectEqual(tracks.map(\.activity), [.running, .transition, .cycling])
+        expectEqual(tracks.map(\.fixes.count), [10, 5, 15])
+        expectEqual(tracks.map(\.label), ["session 1 of 3 (running)", "session 2 of 3 (transition)", "session 3 of 3 (cycling)"])
         #expect(tracks.map { $0.leg?.number } == [1, 2, 3] && tracks.allSatisfy { $0.leg?.of == 3 })
         let w = try Importer.workout(from: tracks[2], activity: nil, id: 1, settings: MetricsSettings(), source: "")
-        #expect(w.summary.startedAt == Double(Self.t0 + 15) + fitEpochOffset)
-        #expect(w.summary.elapsedSeconds == 14)
+        expectEqual(w.summary.startedAt, Double(Self.t0 + 15) + fitEpochOffset)
+        expectEqual(w.summary.elapsedSeconds, 14)
     }
 
     @Test func developerFieldsAreSkipped() throws {
@@ -91,7 +91,7 @@ struct FITDecoderTests {
             data += [1] + [UInt8(i), 0x9A, 0x9A, 0x3B] + [0x10, 0, 0, 0] + [0x20, 0, 0, 0] + [1, 2, 3, 4, 5]
         }
         let f = try FITActivityFile.read(Self.wrap(data))
-        #expect(f.records.count == 3)
+        expectEqual(f.records.count, 3)
         #expect(f.records.allSatisfy { $0.latitude != nil })
     }
 
@@ -105,8 +105,8 @@ struct FITDecoderTests {
         let f = try FITActivityFile.read(bytes)
         #expect(f.records.count == 10 && f.sessions.count == 1)
         guard case .fileCRC(let at, _, _)? = f.damage.first else { Issue.record("no CRC damage: \(f.damage)"); return }
-        #expect(at == bytes.count - 2)
-        #expect(f.damage.count == 1)
+        expectEqual(at, bytes.count - 2)
+        expectEqual(f.damage.count, 1)
         #expect(f.damage[0].description.contains("CRC mismatch") && f.damage[0].description.contains("kept every message"))
         let tracks = try Importer.readAll(bytes, fileName: "crc.fit")
         #expect(tracks.count == 1 && tracks[0].fixes.count == 10)
@@ -117,7 +117,7 @@ struct FITDecoderTests {
         var bytes = Self.activity()
         bytes[12] ^= 0x01  // the header's own CRC
         let f = try FITActivityFile.read(bytes)
-        #expect(f.records.count == 10)
+        expectEqual(f.records.count, 10)
         guard case .headerCRC(0, _, _)? = f.damage.first else { Issue.record("\(f.damage)"); return }
     }
 
@@ -141,11 +141,11 @@ struct FITDecoderTests {
         for i in 6..<9 { e.message(local: 1, [Self.t0 + Int64(i), 600_000_000 + Int64(i) * 1200, 100_000_000]) }
         let bytes = e.file()
         let f = try FITActivityFile.read(bytes)
-        #expect(f.records.count == 6)
-        #expect(f.damage == [.undefinedLocalType(offset: at, local: 7, lost: bytes.count - at)])
+        expectEqual(f.records.count, 6)
+        expectEqual(f.damage, [.undefinedLocalType(offset: at, local: 7, lost: bytes.count - at)])
         let tracks = try Importer.readAll(bytes, fileName: "undefined.fit")
-        #expect(tracks[0].fixes.count == 6)
-        #expect(tracks[0].notes == [f.damage[0].description])
+        expectEqual(tracks[0].fixes.count, 6)
+        expectEqual(tracks[0].notes, [f.damage[0].description])
         #expect(tracks[0].notes[0].contains("local type 7 without a definition"))
     }
 
@@ -165,7 +165,7 @@ struct FITDecoderTests {
         for n in 0..<bytes.count {
             do {
                 let f = try FITActivityFile.read(Array(bytes[..<n]))
-                #expect(f.truncatedAt != nil)
+                expectNotNil(f.truncatedAt)
                 #expect(f.records.count <= 20)
             } catch let e as FITError {
                 #expect(!e.description.isEmpty)
@@ -188,8 +188,8 @@ struct FITDecoderTests {
         // check the defining property instead: appending the CRC (little-endian) gives 0.
         let data: [UInt8] = Array("123456789".utf8)
         let c = FITCRC.checksum(data)
-        #expect(c == 0xBB3D)  // CRC-16/ARC of "123456789"
-        #expect(FITCRC.checksum(data + [UInt8(c & 0xFF), UInt8(c >> 8)]) == 0)
+        expectEqual(c, 0xBB3D)  // CRC-16/ARC of "123456789"
+        expectEqual(FITCRC.checksum(data + [UInt8(c & 0xFF), UInt8(c >> 8)]), 0)
     }
 }
 
@@ -206,7 +206,7 @@ extension FITDecoderTests {
             var reference = initial
             for k in from..<to { reference = FITCRC.update(reference, data[k]) }
             let fast = data.withUnsafeBufferPointer { FITCRC.checksum($0, from: from, to: to, initial: initial) }
-            #expect(fast == reference, "bytes \(from)..<\(to) from \(initial)")
+            expectEqual(fast, reference, "bytes \(from)..<\(to) from \(initial)")
             if fast != reference { return }
         }
     }

@@ -22,15 +22,15 @@ import Testing
     @Test func everySessionOfAMultisportFileIsALinkedWorkout() throws {
         let bytes = FITTestFiles.triathlon
         let ws = try Self.workouts(bytes).map(\.workout.summary)
-        #expect(ws.map(\.activity) == [.openWaterSwimming, .transition, .cycling, .transition, .running, .transition, .running])
+        expectEqual(ws.map(\.activity), [.openWaterSwimming, .transition, .cycling, .transition, .running, .transition, .running])
         let event = ws[0].id
-        #expect(ws.map { $0.multisport } == ws.indices.map { MultisportLeg(event: event, leg: $0 + 1, legs: 7) })
+        expectEqual(ws.map { $0.multisport }, ws.indices.map { MultisportLeg(event: event, leg: $0 + 1, legs: 7) })
         let file = try FITActivityFile.read(bytes)
         for (s, session) in zip(ws, file.sessions) {
             #expect(abs(s.distanceMeters - session.distanceMeters!) < 0.01, "\(s.activity): \(s.distanceMeters) vs \(session.distanceMeters!)")
-            #expect(s.distanceSource == .device)
+            expectEqual(s.distanceSource, .device)
             #expect(abs(s.elapsedSeconds - session.timerSeconds!) < 0.01)
-            #expect(s.startedAt == session.startTime)
+            expectEqual(s.startedAt, session.startTime)
         }
         #expect(abs(ws[6].distanceMeters - 2202) < 0.5)  // the 2.2 km run once dropped
         #expect(ws[0].calories == 250 && ws[0].caloriesMethod == .device)
@@ -41,7 +41,7 @@ import Testing
     func theTriathlonFileIsWhatTheSDKReads() throws {
         let ref = try FITOracle.figures(bytes: FITTestFiles.triathlon)
         #expect(ref.integrity && ref.errors.isEmpty)
-        #expect(ref.sessions.map { $0[3] } == ["swimming", "transition", "cycling", "transition", "running", "transition", "running"].map(FITOracle.Figures.Session.text))
+        expectEqual(ref.sessions.map { $0[3] }, ["swimming", "transition", "cycling", "transition", "running", "transition", "running"].map(FITOracle.Figures.Session.text))
         let ws = try Self.workouts(FITTestFiles.triathlon).map(\.workout.summary)
         for (s, session) in zip(ws, ref.sessions) {
             #expect(abs(s.distanceMeters - session[4].number!) <= 0.005 * session[4].number!)
@@ -58,7 +58,7 @@ import Testing
         let imported = try #require(try Self.workouts(bytes).first)
         let w = imported.workout
         let s = w.summary
-        #expect(s.activity == .poolSwimming)
+        expectEqual(s.activity, .poolSwimming)
         #expect(abs(s.distanceMeters - 2606.04) < 0.01)
         #expect(s.distanceSource == .device && s.gpsDistanceMeters == nil)
         let swim = try #require(s.swim)
@@ -70,9 +70,9 @@ import Testing
         #expect(!imported.warnings.contains(Importer.heartRateOnlyNote))
         // The lengths are kept in the saved file and read back.
         let back = try WorkoutFile.decode(WorkoutFile.encode(w))
-        #expect(back.device?.pool?.lengths.count == 166)
-        #expect(back.summary.swim == s.swim)
-        #expect(back == WorkoutFile.savedForm(w))
+        expectEqual(back.device?.pool?.lengths.count, 166)
+        expectEqual(back.summary.swim, s.swim)
+        expectEqual(back, WorkoutFile.savedForm(w))
         // ... and a recompute (edit) keeps them and the distance.
         let again = Importer.edited(back, activity: .poolSwimming, settings: MetricsSettings())
         #expect(again.summary.swim == s.swim && abs(again.summary.distanceMeters - 2606.04) < 0.01)
@@ -82,10 +82,10 @@ import Testing
     func thePoolSwimFileIsWhatTheSDKReads() throws {
         let ref = try FITOracle.figures(bytes: FITTestFiles.poolSwim(active: 114, rests: 52))
         #expect(ref.integrity && ref.errors.isEmpty)
-        #expect(ref.lengths == 166)
-        #expect(ref.sessions.first?[7].number == 166)
+        expectEqual(ref.lengths, 166)
+        expectEqual(ref.sessions.first?[7].number, 166)
         #expect(abs((ref.sessions.first?[4].number ?? 0) - 2606.04) < 0.01)
-        #expect(ref.positioned == 0)
+        expectEqual(ref.positioned, 0)
     }
 
     // MARK: bad timestamps (issue 27 item 4)
@@ -100,7 +100,7 @@ import Testing
             let s = imported.workout.summary
             // Without a session to say when it started, a first record stamped 0 leaves the second as the start.
             let first = session || at != 0 ? 0.0 : 1.0
-            #expect(s.startedAt == Double(FITTestFiles.t0) + first + fitEpochOffset, "record \(at)")
+            expectEqual(s.startedAt, Double(FITTestFiles.t0) + first + fitEpochOffset, "record \(at)")
             #expect(s.elapsedSeconds < 700 && s.elapsedSeconds >= 598, "record \(at): \(s.elapsedSeconds)")
             #expect(s.rejectedByReason[.timeOutlier] == 1 && s.acceptedCount == 599)
             #expect(imported.warnings.contains { $0.contains("1 record stamped far out of sequence") && $0.contains("1989-12-31") },
@@ -114,7 +114,7 @@ import Testing
         let bytes = FITTestFiles.run(records: 600, stamped: [100: 0, 449: FITTestFiles.t0 + 100_000_000])
         let imported = try #require(try Self.workouts(bytes).first)
         let s = imported.workout.summary
-        #expect(s.startedAt == Double(FITTestFiles.t0) + fitEpochOffset)
+        expectEqual(s.startedAt, Double(FITTestFiles.t0) + fitEpochOffset)
         #expect(s.elapsedSeconds < 700)
         #expect(s.rejectedByReason[.timeOutlier] == 2 && s.rejectedByReason[.outOfOrder] == nil && s.acceptedCount == 598)
         #expect(imported.warnings.contains { $0.hasPrefix("2 records stamped far out of sequence") })
@@ -122,7 +122,7 @@ import Testing
         let saved = WorkoutFile.savedForm(imported.workout)
         let again = Importer.edited(saved, activity: saved.activity, settings: MetricsSettings())
         #expect(again.summary.elapsedSeconds == s.elapsedSeconds && again.summary.acceptedCount == 598)
-        #expect(again.summary.endedAt == s.endedAt)
+        expectEqual(again.summary.endedAt, s.endedAt)
     }
 
     @Test func theJudgeKeepsPausesAndRealSteps() {
@@ -132,9 +132,9 @@ import Testing
         #expect(!j.outliers(pause).contains(true))
         // A run of three agreeing times after a big step is a real step (kept); two are not.
         #expect(!j.outliers([0, 1, 2, 3, 1e9, 1e9 + 1, 1e9 + 2, 4, 5, 6]).contains(true))
-        #expect(j.outliers([0, 1, 2, 3, 1e9, 1e9 + 1, 4, 5, 6]) == [false, false, false, false, true, true, false, false, false])
+        expectEqual(j.outliers([0, 1, 2, 3, 1e9, 1e9 + 1, 4, 5, 6]), [false, false, false, false, true, true, false, false, false])
         // One an hour back, one an hour ahead.
-        #expect(j.outliers([0, 1, 2, -3600, 4, 5, 3605, 7, 8, 9]) == [false, false, false, true, false, false, true, false, false, false])
+        expectEqual(j.outliers([0, 1, 2, -3600, 4, 5, 3605, 7, 8, 9]), [false, false, false, true, false, false, true, false, false, false])
         // Too few times to judge: kept.
         #expect(!j.outliers([0, 1e9]).contains(true))
     }
@@ -148,7 +148,7 @@ import Testing
         let name = "2019-02-17-062644-ELEMNT-297E-195-0.fit"
         let s = try #require(try Self.workouts(try SharedData.bytes(SharedData.url("data/fit/" + name)), name: name).first).workout.summary
         #expect(abs(s.distanceMeters - 78_940.55) < 0.01)
-        #expect(s.distanceSource == .device)
+        expectEqual(s.distanceSource, .device)
         #expect(abs(try #require(s.gpsDistanceMeters) - 81_110) < 50)
         #expect(s.calories == 1724 && s.caloriesMethod == .device)
     }
@@ -169,7 +169,7 @@ import Testing
         let s = try Importer.imported(from: track, activity: nil, id: 0, settings: settings, source: "imported:" + name).workout.summary
         let average = try #require(s.averagePower)
         #expect(abs(average - 102.6) < 1.5, "average power \(average) W")
-        #expect(s.maxPower == 648)
+        expectEqual(s.maxPower, 648)
         let cadence = try #require(s.averageCadence)
         #expect(cadence > 60, "average cadence \(cadence) rpm")
 
@@ -182,7 +182,7 @@ import Testing
         let work = try #require(s.workKilojoules)
         #expect(abs(work - 1371) < 1371 * 0.03, "work \(work) kJ")
         #expect(s.powerZoneSeconds.count == 7 && s.powerZoneSeconds.reduce(0, +) > 13_000, "zones \(s.powerZoneSeconds)")
-        #expect(s.powerCurve.map(\.seconds) == PowerAnalysis.curveSeconds)
+        expectEqual(s.powerCurve.map(\.seconds), PowerAnalysis.curveSeconds)
         let best5 = try #require(s.powerCurve.first?.watts)
         #expect(best5 > 500 && best5 <= 648, "best 5 s \(best5) W")
     }
@@ -212,14 +212,14 @@ import Testing
         // Record 400's header (14-byte header, file_id definition 9 + data 2, record
         // definition 18, records of 1 + 16 bytes) names local type 9, never defined.
         let at = 14 + 9 + 2 + 18 + 400 * 17
-        #expect(bytes[at] == 1)
+        expectEqual(bytes[at], 1)
         bytes[at] = 9
         let ref = try FITOracle.figures(bytes: bytes)
         #expect(!ref.errors.isEmpty)
         let imported = try #require(try Self.workouts(bytes).first)
         let s = imported.workout.summary
-        #expect(ref.positioned == 400)
-        #expect(s.acceptedCount == ref.positioned)
+        expectEqual(ref.positioned, 400)
+        expectEqual(s.acceptedCount, ref.positioned)
         #expect(imported.warnings.contains { $0.contains("local type 9 without a definition") })
     }
 }

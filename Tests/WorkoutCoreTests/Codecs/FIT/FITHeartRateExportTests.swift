@@ -61,23 +61,23 @@ import Testing
         for k in 0..<n {
             let t = start + 1 + Double(k)
             let bpm = 95 + (k * 29) % 90
-            let outcome = r.heartRate(time: t, bpm: bpm); #expect(outcome == .recorded)
+            let outcome = r.heartRate(time: t, bpm: bpm); expectEqual(outcome, .recorded)
             sent.append(bpm)
             _ = r.ingest(Fix(time: t, latitude: 48.1 + Double(k) * 3e-5, longitude: 11.5, altitude: 520, mode: .threeD))
             // a second reading half-way: not on a fix, so not in a record
-            let between = r.heartRate(time: t + 0.5, bpm: 200); #expect(between == .recorded)
+            let between = r.heartRate(time: t + 0.5, bpm: 200); expectEqual(between, .recorded)
         }
         let w = r.finish(at: start + Double(n) + 1)
         #expect(w.points.count == n && w.points.allSatisfy { $0.isAccepted && $0.fix.heartRate == nil })  // readings beside the fixes
         let f = try Self.figures(Exporter.bytes(w, .fit))
         #expect(f.integrity && f.errors.isEmpty, "\(f.errors)")
         let hrs = f.records.map { $0[1].int }
-        #expect(hrs == sent.map { Optional($0) }, "SDK read \(hrs)")
+        expectEqual(hrs, sent.map { Optional($0) }, "SDK read \(hrs)")
         #expect(f.records.allSatisfy { $0[2].isTrue == true })
         let session = try #require(f.sessions.first)
-        #expect(session["sport"]?.text == "running")
-        #expect(session["avg_heart_rate"]?.int == Int((Double(sent.reduce(0, +)) / Double(n)).rounded()))
-        #expect(session["max_heart_rate"]?.int == sent.max())
+        expectEqual(session["sport"]?.text, "running")
+        expectEqual(session["avg_heart_rate"]?.int, Int((Double(sent.reduce(0, +)) / Double(n)).rounded()))
+        expectEqual(session["max_heart_rate"]?.int, sent.max())
         print("FIT strap export: \(n) records, SDK heart rates equal; session avg \(session["avg_heart_rate"]?.int ?? -1) max \(session["max_heart_rate"]?.int ?? -1)")
     }
 
@@ -96,7 +96,7 @@ import Testing
             if k == 20 { let ended = r.heartRateGap(at: t); #expect(ended); sent.append(nil); continue }  // contact lost
             if k > 20 && k < 25 { continue }  // nothing while out of contact
             let bpm = 80 + (k * 17) % 100
-            let outcome = r.heartRate(time: t, bpm: bpm); #expect(outcome == .recorded)
+            let outcome = r.heartRate(time: t, bpm: bpm); expectEqual(outcome, .recorded)
             sent.append(bpm)
         }
         let w = r.finish(at: start + 45)
@@ -105,25 +105,25 @@ import Testing
         let bytes = Exporter.bytes(w, .fit)
         let f = try Self.figures(bytes)
         #expect(f.integrity && f.errors.isEmpty, "\(f.errors)")
-        #expect(f.records.map { $0[1].int } == sent, "SDK read \(f.records.map { $0[1].int })")
+        expectEqual(f.records.map { $0[1].int }, sent, "SDK read \(f.records.map { $0[1].int })")
         #expect(f.records.allSatisfy { $0[2].isTrue == false })
-        #expect(f.records.map { $0[0].int } == w.heartRate.samples.map { Int($0.time - fitEpochOffset) })
+        expectEqual(f.records.map { $0[0].int }, w.heartRate.samples.map { Int($0.time - fitEpochOffset) })
         let session = try #require(f.sessions.first)
         #expect(session["sport"]?.text == "training" && session["sub_sport"]?.text == "yoga", "\(session)")
-        #expect(session["avg_heart_rate"]?.int == Int((Double(readings.reduce(0, +)) / Double(readings.count)).rounded()))
-        #expect(session["max_heart_rate"]?.int == readings.max())
-        #expect(session["total_elapsed_time"]?.int == 45)
+        expectEqual(session["avg_heart_rate"]?.int, Int((Double(readings.reduce(0, +)) / Double(readings.count)).rounded()))
+        expectEqual(session["max_heart_rate"]?.int, readings.max())
+        expectEqual(session["total_elapsed_time"]?.int, 45)
 
         // Our importer: the same workout again.
         let tracks = try Importer.readAll(bytes, fileName: "yoga.fit")
         #expect(tracks.count == 1 && tracks[0].fixes.isEmpty && tracks[0].notes == [Importer.heartRateOnlyNote])
         let back = try Importer.workout(from: tracks[0], activity: nil, id: 9, settings: settings, source: "imported:yoga.fit")
-        #expect(back.activity == .yoga)
+        expectEqual(back.activity, .yoga)
         #expect(Importer.isDuplicate(back.summary, of: w.summary))
-        #expect(back.heartRate == w.heartRate, "\(back.heartRate.samples.prefix(3))")
+        expectEqual(back.heartRate, w.heartRate, "\(back.heartRate.samples.prefix(3))")
         #expect(back.summary.averageHeartRate == w.summary.averageHeartRate && back.summary.maxHeartRate == w.summary.maxHeartRate)
         #expect(back.summary.heartRateZoneSeconds == w.summary.heartRateZoneSeconds && back.summary.heartRateZoneSeconds.reduce(0, +) > 0)
-        #expect(back.summary.elapsedSeconds == w.summary.elapsedSeconds)
+        expectEqual(back.summary.elapsedSeconds, w.summary.elapsedSeconds)
         // The file's session carries the calories (whole kcal): the device's figure now.
         #expect(back.summary.caloriesMethod == .device && back.summary.calories == w.summary.calories?.rounded())
     }

@@ -43,7 +43,7 @@ import Testing
         let streamed = try FITImport.workouts(source, fileName: name, activity: nil, settings: MetricsSettings(), source: "imported:" + name,
                                               windowSize: windowSize, suffix: { k += 1; return k })
         #expect(source.largestRead <= max(windowSize, 140_000), "\(name): read \(source.largestRead) bytes at once")
-        #expect(streamed.count == whole.count, "\(name): \(streamed.count) workouts, the tracks give \(whole.count)")
+        expectEqual(streamed.count, whole.count, "\(name): \(streamed.count) workouts, the tracks give \(whole.count)")
         for (a, b) in zip(streamed, whole) {
             var sa = a.recorded.summary, sb = b.recorded.summary
             if sb.rejectedByReason[.outOfOrder, default: 0] > 0 {
@@ -56,13 +56,13 @@ import Testing
                 for k in sa.laps.indices { sa.laps[k].maxSpeed = 0 }
                 for k in sb.laps.indices { sb.laps[k].maxSpeed = 0 }
             }
-            #expect(sa == sb, "\(name): summary differs in \(differences(sa, sb))")
+            expectEqual(sa, sb, "\(name): summary differs in \(differences(sa, sb))")
             #expect(a.recorded.points.elementsEqual(b.recorded.points), "\(name): points")
-            #expect(a.recorded.events == b.recorded.events, "\(name): events \(differences(a.recorded.events, b.recorded.events))")
-            #expect(a.recorded.heartRate == b.recorded.heartRate, "\(name): heart rate \(differences(a.recorded.heartRate, b.recorded.heartRate))")
-            #expect(a.recorded.odometer == b.recorded.odometer, "\(name): odometer \(differences(a.recorded.odometer, b.recorded.odometer))")
-            #expect(a.recorded.device == b.recorded.device, "\(name): device")
-            #expect(a.warnings == b.warnings, "\(name): warnings \(a.warnings) vs \(b.warnings)")
+            expectEqual(a.recorded.events, b.recorded.events, "\(name): events \(differences(a.recorded.events, b.recorded.events))")
+            expectEqual(a.recorded.heartRate, b.recorded.heartRate, "\(name): heart rate \(differences(a.recorded.heartRate, b.recorded.heartRate))")
+            expectEqual(a.recorded.odometer, b.recorded.odometer, "\(name): odometer \(differences(a.recorded.odometer, b.recorded.odometer))")
+            expectEqual(a.recorded.device, b.recorded.device, "\(name): device")
+            expectEqual(a.warnings, b.warnings, "\(name): warnings \(a.warnings) vs \(b.warnings)")
             #expect(a.leg?.number == b.leg?.number && a.leg?.of == b.leg?.of, "\(name): leg")
         }
     }
@@ -102,8 +102,8 @@ import Testing
         try Self.compare(bytes, "untyped.fit")
         let w = try FITImport.workouts(FITBytes(bytes), fileName: "untyped.fit", activity: nil, defaultActivity: .walking,
                                        settings: MetricsSettings(), source: "", suffix: { 1 })
-        #expect(w.first?.recorded.activity == .running)
-        #expect(w.first?.warnings.contains { $0.hasPrefix("no activity in the file; it moves at 11 km/h") } == true, "\(w.first?.warnings ?? [])")
+        expectEqual(w.first?.recorded.activity, .running)
+        expectEqual(w.first?.warnings.contains { $0.hasPrefix("no activity in the file; it moves at 11 km/h") }, true, "\(w.first?.warnings ?? [])")
         let named = try FITImport.workouts(FITBytes(bytes), fileName: "untyped.fit", activity: .cycling, settings: MetricsSettings(), source: "", suffix: { 1 })
         #expect(named.first?.recorded.activity == .cycling && named.first?.warnings.contains { $0.hasPrefix("no activity") } == false)
     }
@@ -118,7 +118,7 @@ import Testing
         crc[bytes.count - 100] ^= 1  // the last record's bytes: the CRC fails at the very end
         let w = try FITImport.workouts(FITBytes(crc), fileName: "x.fit", activity: nil, settings: MetricsSettings(), source: "",
                                        windowSize: 140_000, suffix: { 1 })
-        #expect(w.first?.warnings.contains { $0.contains("CRC mismatch") } == true)
+        expectEqual(w.first?.warnings.contains { $0.contains("CRC mismatch") }, true)
     }
 
     /// More records than one import holds: refused in words after the first walk, before any
@@ -131,8 +131,8 @@ import Testing
             _ = try FITImport.workouts(FITBytes(bytes), fileName: "big.fit", activity: nil, settings: MetricsSettings(), source: "",
                                        limits: limits, suffix: { 1 })
         }
-        #expect(try FITImport.workouts(FITBytes(FITTestFiles.run(records: 500)), fileName: "ok.fit", activity: nil, settings: MetricsSettings(),
-                                       source: "", limits: limits, suffix: { 1 }).count == 1)
-        #expect(FITActivityFile.Limits().records == 1_800_000)
+        try expectEqual(FITImport.workouts(FITBytes(FITTestFiles.run(records: 500)), fileName: "ok.fit", activity: nil, settings: MetricsSettings(),
+                                       source: "", limits: limits, suffix: { 1 }).count, 1)
+        expectEqual(FITActivityFile.Limits().records, 1_800_000)
     }
 }

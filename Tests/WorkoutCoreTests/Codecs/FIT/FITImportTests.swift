@@ -22,7 +22,7 @@ struct FITImportTests {
     func importsWithTheSDKsFigures(_ name: String) throws {
         let ref = try FITOracle.figures([Self.path(name)])[0]
         let tracks = try Importer.readAll(try SharedData.bytes(SharedData.url("data/fit/" + name)), fileName: name)
-        #expect(tracks.count == 1)
+        expectEqual(tracks.count, 1)
         let track = try #require(tracks.first)
         let w = try Importer.workout(from: track, activity: nil, id: 1, settings: MetricsSettings(), source: "imported:" + name)
         let s = w.summary
@@ -33,12 +33,12 @@ struct FITImportTests {
         let relAll = abs((s.gpsDistanceMeters ?? s.distanceMeters) - ref.geodesic) / ref.geodesic
         let hr = track.fixes.compactMap(\.heartRate), power = track.fixes.compactMap(\.power)
         print("FIT \(name): points \(s.pointCount) (SDK \(ref.positioned) of \(ref.records) records); distance \(s.distanceMeters) m vs geodesic \(ref.geodesic_running) m with the timer running (\(rel * 100) %), \(ref.geodesic) m through all (\(relAll * 100) %); elapsed \(s.elapsedSeconds) s vs session timer \(sessionTimer) s; wall \(wall) s vs session elapsed \(sessionElapsed) s; HR \(hr.reduce(0, +))/\(hr.count) vs \(ref.hr_sum)/\(ref.hr_count); power \(power.reduce(0, +))/\(power.count) vs \(ref.power_sum)/\(ref.power_count); laps \(s.laps.count) vs \(ref.laps)")
-        #expect(s.pointCount == ref.positioned)
+        expectEqual(s.pointCount, ref.positioned)
         // The device's distance (its records', closed by the session's total), the GPS track's
         // length beside it.
         let total = try #require(session[4].number)
         #expect(abs(s.distanceMeters - total) <= 0.005 * total, "\(s.distanceMeters) vs the session's \(total)")
-        #expect(s.distanceSource == .device)
+        expectEqual(s.distanceSource, .device)
         let gps = try #require(s.gpsDistanceMeters)
         #expect(abs(gps - ref.geodesic) < 0.01 * ref.geodesic, "GPS track \(gps) vs geodesic \(ref.geodesic)")
         if let kcal = session[5].number, kcal > 0 { #expect(s.calories == kcal && s.caloriesMethod == .device) }
@@ -50,7 +50,7 @@ struct FITImportTests {
         // A last lap that lies wholly in the final timer stop has no time or distance and is
         // not kept (garmin-edge-500: 9 laps in the file, 8 in the workout).
         #expect(s.laps.count == ref.laps || s.laps.count == ref.laps - 1)
-        #expect(track.activity != nil)
+        expectNotNil(track.activity)
     }
 
     @Test(arguments: activities)
@@ -62,17 +62,17 @@ struct FITImportTests {
         print("FIT round trip \(name): \(out.count) bytes; SDK integrity \(ref.integrity), errors \(ref.errors), records \(ref.positioned)/\(ref.records), laps \(ref.laps), sessions \(ref.sessions)")
         #expect(ref.integrity)
         #expect(ref.errors.isEmpty)
-        #expect(ref.file_types == ["activity"])
-        #expect(ref.positioned == w.summary.acceptedCount)
-        #expect(ref.laps == w.summary.laps.count)
-        #expect(ref.sessions.count == 1)
+        expectEqual(ref.file_types, ["activity"])
+        expectEqual(ref.positioned, w.summary.acceptedCount)
+        expectEqual(ref.laps, w.summary.laps.count)
+        expectEqual(ref.sessions.count, 1)
         // The last record's distance is the workout's distance (to the centimetre).
         let back = try Importer.workout(from: try Importer.read(out, fileName: "x.fit"), activity: nil, id: 2, settings: MetricsSettings(), source: "")
         #expect(Importer.isDuplicate(back.summary, of: w.summary))
-        #expect(back.summary.activity == w.summary.activity)
+        expectEqual(back.summary.activity, w.summary.activity)
         #expect(abs(back.summary.distanceMeters - w.summary.distanceMeters) < 0.5)
         #expect(abs(back.summary.elapsedSeconds - w.summary.elapsedSeconds) <= 1)
-        #expect(back.summary.laps.count == w.summary.laps.count)
+        expectEqual(back.summary.laps.count, w.summary.laps.count)
         let file = try FITActivityFile.read(out)
         // The last record's distance is the workout's: its device's reading there (the session's
         // total closes the device's distance after the last record), else the measured one.
@@ -88,7 +88,7 @@ struct FITImportTests {
         #expect(throws: Importer.Failure.notActivity(file: name, type: type)) {
             _ = try Importer.readAll(try SharedData.bytes(SharedData.url("data/fit/" + name)), fileName: "/some/dir/" + name)
         }
-        #expect(Importer.Failure.notActivity(file: name, type: type).description == "\(name) is a FIT \(type) file, not an activity")
+        expectEqual(Importer.Failure.notActivity(file: name, type: type).description, "\(name) is a FIT \(type) file, not an activity")
     }
 
     /// The activity before a damaged chained header is kept, as the SDK keeps it, and the
@@ -105,9 +105,9 @@ struct FITImportTests {
     @Test func aTruncatedFileKeepsItsWholeRecordsAndSaysSo() throws {
         let ref = try FITOracle.figures([Self.path("activity-unexpected-eof.fit")])[0]
         let tracks = try Importer.readAll(try SharedData.bytes(SharedData.url("data/fit/activity-unexpected-eof.fit")), fileName: "x.fit")
-        #expect(tracks.count == 1)
-        #expect(tracks[0].fixes.count == ref.positioned)
-        #expect(tracks[0].notes.first?.hasPrefix("cut short at byte") == true)
+        expectEqual(tracks.count, 1)
+        expectEqual(tracks[0].fixes.count, ref.positioned)
+        expectEqual(tracks[0].notes.first?.hasPrefix("cut short at byte"), true)
         #expect(!ref.integrity)  // the SDK agrees the file is damaged
     }
 
@@ -129,8 +129,8 @@ struct FITImportTests {
             let ok = Int(r.time - fitEpochOffset) == Int(row[0]) && r.heartRate == Int(row[1]) && r.cadence == Int(row[4])
             if ok { same += 1 } else { Issue.record("record at \(row[0]): \(r) vs \(row)"); break }
         }
-        #expect(same == rows.count)
-        #expect(file.odometer.map(\.meters) == rows.map { Double($0[3])! })
+        expectEqual(same, rows.count)
+        expectEqual(file.odometer.map(\.meters), rows.map { Double($0[3])! })
         // No position at all, heart rate and distance in every record: a run done indoors (a
         // foot pod's run on a treadmill), imported with its heart rate and the device's distance
         // (the records' 10,248.69 m; the session says 10,248.67 m).
@@ -139,9 +139,9 @@ struct FITImportTests {
         let w = try Importer.workout(from: tracks[0], activity: nil, id: 1, settings: MetricsSettings(), source: "imported:c.fit")
         let hrs = rows.compactMap { Int($0[1]) }
         #expect(w.activity == .treadmillRunning && w.points.isEmpty && hrs.count == rows.count)
-        #expect(w.summary.maxHeartRate == hrs.max())
-        #expect(w.summary.averageHeartRate == Double(hrs.reduce(0, +)) / Double(hrs.count), "\(w.summary.averageHeartRate ?? -1)")
-        #expect(w.heartRate.samples.compactMap(\.bpm) == hrs)
+        expectEqual(w.summary.maxHeartRate, hrs.max())
+        expectEqual(w.summary.averageHeartRate, Double(hrs.reduce(0, +)) / Double(hrs.count), "\(w.summary.averageHeartRate ?? -1)")
+        expectEqual(w.heartRate.samples.compactMap(\.bpm), hrs)
         #expect(w.summary.distanceSource == .device && abs(w.summary.distanceMeters - 10_248.6875) < 0.001)
     }
 
@@ -152,7 +152,7 @@ struct FITImportTests {
         let src = Self.path("garmin-fenix-5-bike.fit")
         let gz = dir.appendingPathComponent("ride.bin")  // no extension: found by content
         let r = try SharedData.run(["sh", "-c", "gzip -c '\(src)' > '\(gz.path)'"])
-        #expect(r.status == 0)
+        expectEqual(r.status, 0)
         let a = try Importer.readAll(try SharedData.bytes(gz), fileName: "ride.bin")
         let b = try Importer.readAll(try SharedData.bytes(URL(fileURLWithPath: src)), fileName: "x.fit")
         #expect(a.count == 1 && a[0].fixes == b[0].fixes)

@@ -36,7 +36,7 @@ import Testing
         let w = Self.titled()
         let sdk = try Self.sdkTexts(FITWriter.write(w))
         #expect(sdk.integrity && sdk.errors.isEmpty, "\(sdk.errors)")
-        #expect(sdk.texts == [["title": "Tempo am Öhrlisee — 3 × 1 km", "notes": "Wind from the west; shoes: Ride 16"]])
+        expectEqual(sdk.texts, [["title": "Tempo am Öhrlisee — 3 × 1 km", "notes": "Wind from the west; shoes: Ride 16"]])
     }
 
     /// Both importers (the whole-file one and the streaming one the daemon uses) take the
@@ -44,12 +44,12 @@ import Testing
     @Test func ourImportersReadTheTitleAndNotesBack() throws {
         let bytes = FITWriter.write(Self.titled())
         let file = try FITActivityFile.read(bytes)
-        #expect(file.sessions.map(\.title) == ["Tempo am Öhrlisee — 3 × 1 km"])
-        #expect(file.sessions.map(\.notes) == ["Wind from the west; shoes: Ride 16"])
+        expectEqual(file.sessions.map(\.title), ["Tempo am Öhrlisee — 3 × 1 km"])
+        expectEqual(file.sessions.map(\.notes), ["Wind from the west; shoes: Ride 16"])
         let whole = try Importer.readAll(bytes, fileName: "t.fit")
-        #expect(whole.map(\.annotation.title) == ["Tempo am Öhrlisee — 3 × 1 km"])
+        expectEqual(whole.map(\.annotation.title), ["Tempo am Öhrlisee — 3 × 1 km"])
         let streamed = try FITImport.workouts(FITBytes(bytes), fileName: "t.fit", activity: nil, settings: MetricsSettings(), source: "", suffix: { 1 })
-        #expect(streamed.map(\.workout.summary.annotation) == [WorkoutAnnotation(title: "Tempo am Öhrlisee — 3 × 1 km", notes: "Wind from the west; shoes: Ride 16")])
+        expectEqual(streamed.map(\.workout.summary.annotation), [WorkoutAnnotation(title: "Tempo am Öhrlisee — 3 × 1 km", notes: "Wind from the west; shoes: Ride 16")])
 
         let plain = FITWriter.write(Self.titled(title: nil, notes: nil))
         var globals = Set<UInt16>()
@@ -57,7 +57,7 @@ import Testing
         #expect(globals.isDisjoint(with: [206, 207]), "no developer messages without a title or notes")
         #expect(plain.count < bytes.count)
         let untitled = try FITImport.workouts(FITBytes(plain), fileName: "u.fit", activity: nil, settings: MetricsSettings(), source: "", suffix: { 1 })
-        #expect(untitled.map(\.workout.summary.annotation) == [WorkoutAnnotation()])
+        expectEqual(untitled.map(\.workout.summary.annotation), [WorkoutAnnotation()])
     }
 
     /// A title longer than a FIT field (255 bytes) is cut at a character, never inside one.
@@ -65,8 +65,8 @@ import Testing
         let long = String(repeating: "Ö", count: 200)  // 400 bytes of UTF-8
         let bytes = FITWriter.write(Self.titled(title: long, notes: nil))
         let title = try #require(try FITActivityFile.read(bytes).sessions.first?.title)
-        #expect(title == String(repeating: "Ö", count: 127), "254 bytes: 127 two-byte characters")
-        #expect(FITEncoder.textBytes("aÖ", size: 3) == [0x61, 0, 0], "no half character")
-        #expect(FITEncoder.textBytes("ab", size: 4) == [0x61, 0x62, 0, 0])
+        expectEqual(title, String(repeating: "Ö", count: 127), "254 bytes: 127 two-byte characters")
+        expectEqual(FITEncoder.textBytes("aÖ", size: 3), [0x61, 0, 0], "no half character")
+        expectEqual(FITEncoder.textBytes("ab", size: 4), [0x61, 0x62, 0, 0])
     }
 }

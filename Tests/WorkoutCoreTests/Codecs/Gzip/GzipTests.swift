@@ -24,14 +24,14 @@ struct GzipSharedDataTests {
         // One shell for every file (gzip each to DIR/K.gz): not a shell and an env per file.
         let r = try SharedData.run(["sh", "-c", "d=$0; k=0; for f; do gzip -\(level) -c \"$f\" > \"$d/$k.gz\" || exit 1; k=$((k + 1)); done",
                                     dir.path] + Self.files.map(\.path))
-        #expect(r.status == 0, "\(r.stderr)")
+        expectEqual(r.status, 0, "\(r.stderr)")
         var total = 0, compressed = 0
         for (k, f) in Self.files.enumerated() {
             let out = dir.appendingPathComponent("\(k).gz")
             let gz = try SharedData.bytes(out)
             let original = try SharedData.bytes(f)
             let back = try Gzip.decompress(gz, limit: original.count)
-            #expect(back == original, "\(f.lastPathComponent) at -\(level)")
+            expectEqual(back, original, "\(f.lastPathComponent) at -\(level)")
             total += original.count
             compressed += gz.count
         }
@@ -42,19 +42,19 @@ struct GzipSharedDataTests {
         let a = try SharedData.bytes(SharedData.url("data/README.md"))
         let b = try SharedData.bytes(SharedData.url("data/fit/LICENSE.fitparse"))
         let r1 = try SharedData.run(["sh", "-c", "gzip -c '\(SharedData.url("data/README.md").path)'; gzip -c '\(SharedData.url("data/fit/LICENSE.fitparse").path)'"])
-        #expect(r1.status == 0)
+        expectEqual(r1.status, 0)
         // The shell's output came back as text: compress through files instead.
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gzm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("m.gz")
         let r = try SharedData.run(["sh", "-c", "(gzip -c '\(SharedData.url("data/README.md").path)'; gzip -9 -c '\(SharedData.url("data/fit/LICENSE.fitparse").path)') > '\(out.path)'"])
-        #expect(r.status == 0)
+        expectEqual(r.status, 0)
         let gz = try SharedData.bytes(out)
-        #expect(try Gzip.decompress(gz, limit: 1 << 20) == a + b)
+        try expectEqual(Gzip.decompress(gz, limit: 1 << 20), a + b)
         // gzip itself agrees.
         let z = try SharedData.run(["sh", "-c", "gzip -t '\(out.path)'"])
-        #expect(z.status == 0)
+        expectEqual(z.status, 0)
     }
 
     @Test func gzippedGPXAndTCXImportLikeThePlainFiles() throws {
@@ -64,7 +64,7 @@ struct GzipSharedDataTests {
         for name in ["gpx/garminconnect.gpx", "tcx/bike.tcx"] {
             let src = SharedData.url("data/" + name)
             let out = dir.appendingPathComponent(src.lastPathComponent + ".gz")
-            #expect(try SharedData.run(["sh", "-c", "gzip -c '\(src.path)' > '\(out.path)'"]).status == 0)
+            try expectEqual(SharedData.run(["sh", "-c", "gzip -c '\(src.path)' > '\(out.path)'"]).status, 0)
             let a = try Importer.readAll(try SharedData.bytes(out), fileName: out.lastPathComponent)
             let b = try Importer.readAll(try SharedData.bytes(src), fileName: src.lastPathComponent)
             #expect(a.count == b.count && a[0].fixes == b[0].fixes && a[0].lapEnds == b[0].lapEnds)
@@ -117,8 +117,8 @@ struct InflateBlockTests {
         let d = try Self.deflate(data, level: level, strategy: strategy)
         #expect(!d.isEmpty)
         let first = (d[0] >> 1) & 3
-        #expect(first == (kind == "stored" ? 0 : kind == "fixed" ? 1 : 2), "\(kind): first block type \(first)")
-        #expect(try Self.inflate(d) == data, "\(kind)")
+        expectEqual(first, (kind == "stored" ? 0 : kind == "fixed" ? 1 : 2), "\(kind): first block type \(first)")
+        try expectEqual(Self.inflate(d), data, "\(kind)")
         #expect(try Self.inflate(try Self.deflate([], level: level, strategy: strategy)) == [])
     }
 
@@ -127,7 +127,7 @@ struct InflateBlockTests {
         let d = try Self.deflate(zeros, level: 9, strategy: 0)
         #expect(d.count < 20_000)
         #expect(throws: InflateError.tooLarge(limit: 1_000_000)) { _ = try Self.inflate(d, limit: 1_000_000) }
-        #expect(try Self.inflate(d, limit: 10_000_000).count == 10_000_000)
+        try expectEqual(Self.inflate(d, limit: 10_000_000).count, 10_000_000)
     }
 
     @Test func everyTruncationAndRandomDamageFailsCleanly() throws {
@@ -169,7 +169,7 @@ struct GzipFramingTests {
     @Test(arguments: [0, 1, 2, 4, 8, 16, 30] as [UInt8])
     func headerFlagsAreHonoured(_ flags: UInt8) throws {
         let data = Array("hello, gzip".utf8)
-        #expect(try Gzip.decompress(Self.member(data, flags: flags), limit: 100) == data)
+        try expectEqual(Gzip.decompress(Self.member(data, flags: flags), limit: 100), data)
     }
 
     @Test func damageIsRefusedInWords() throws {
@@ -181,11 +181,11 @@ struct GzipFramingTests {
         badHeaderCRC[10] ^= 1
         #expect(throws: GzipError.headerCRC) { _ = try Gzip.decompress(badHeaderCRC, limit: 100) }
         #expect(throws: GzipError.self) { _ = try Gzip.decompress(Self.member(data) + [1, 2, 3], limit: 100) }
-        #expect(try Gzip.decompress(Self.member(data) + [0, 0, 0], limit: 100) == data)
-        #expect(try Gzip.decompress(Self.member(data) + Self.member(data), limit: 100) == data + data)
+        try expectEqual(Gzip.decompress(Self.member(data) + [0, 0, 0], limit: 100), data)
+        try expectEqual(Gzip.decompress(Self.member(data) + Self.member(data), limit: 100), data + data)
         #expect(throws: GzipError.inflate(.tooLarge(limit: 5))) { _ = try Gzip.decompress(Self.member(data), limit: 5) }
         let m = Self.member(data, flags: 30)
         for n in 0..<m.count { #expect(throws: GzipError.self) { _ = try Gzip.decompress(Array(m[..<n]), limit: 100) } }
-        #expect(GzipError.crc(member: 0).description == "gzip: CRC-32 mismatch in member 1: the file is corrupt")
+        expectEqual(GzipError.crc(member: 0).description, "gzip: CRC-32 mismatch in member 1: the file is corrupt")
     }
 }

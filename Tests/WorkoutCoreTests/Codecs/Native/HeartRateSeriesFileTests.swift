@@ -18,9 +18,9 @@ import Testing
     @Test func savedFileKeepsSamplesGapsAndRR() throws {
         let w = Self.workout()
         let back = try WorkoutFile.decode(WorkoutFile.encode(w))
-        #expect(back.heartRate == Self.series)
+        expectEqual(back.heartRate, Self.series)
         #expect(back.summary.averageHeartRate == 123.7 && back.summary.heartRateZoneSeconds == [0, 1, 2.5] && back.summary.caloriesMethod == .heartRate)
-        #expect(back == w)
+        expectEqual(back, w)
         // A file without heart rate has no key and decodes to an empty series.
         var plain = w; plain.heartRate = HeartRateSeries()
         let text = String(decoding: WorkoutFile.encode(plain), as: UTF8.self)
@@ -30,25 +30,25 @@ import Testing
 
     @Test func bpmAtATimeNeverBridgesAGap() {
         let s = Self.series
-        #expect(s.bpm(at: Self.t0) == nil)
-        #expect(s.bpm(at: Self.t0 + 1) == 120)
-        #expect(s.bpm(at: Self.t0 + 2.4) == 121)
-        #expect(s.bpm(at: Self.t0 + 3) == nil)  // in the gap
-        #expect(s.bpm(at: Self.t0 + 15.25) == 130)
-        #expect(s.bpm(at: Self.t0 + 15.3) == nil)  // more than 5 s after the last sample
+        expectNil(s.bpm(at: Self.t0))
+        expectEqual(s.bpm(at: Self.t0 + 1), 120)
+        expectEqual(s.bpm(at: Self.t0 + 2.4), 121)
+        expectNil(s.bpm(at: Self.t0 + 3))  // in the gap
+        expectEqual(s.bpm(at: Self.t0 + 15.25), 130)
+        expectNil(s.bpm(at: Self.t0 + 15.3))  // more than 5 s after the last sample
     }
 
     @Test func exportsCarryTheSeriesHeartRate() throws {
         let fixes = (0..<4).map { k in TrackPoint(fix: Fix(time: Self.t0 + Double(k), latitude: 48 + Double(k) * 1e-4, longitude: 11)) }
         let w = Self.workout(points: fixes, activity: .running)
         let gpx = Exporter.export(w, .gpx)
-        #expect(gpx.components(separatedBy: "<gpxtpx:hr>").count - 1 == 2)  // t0+1, t0+2; t0+3 is in the gap, t0 before the first
+        expectEqual(gpx.components(separatedBy: "<gpxtpx:hr>").count - 1, 2)  // t0+1, t0+2; t0+3 is in the gap, t0 before the first
         #expect(gpx.contains("<gpxtpx:hr>120</gpxtpx:hr>") && gpx.contains("<gpxtpx:hr>121</gpxtpx:hr>"))
         let tcx = Exporter.export(w, .tcx)
         #expect(tcx.contains("<HeartRateBpm><Value>120</Value></HeartRateBpm>"))
         // Without a track (yoga): TCX trackpoints with the time and heart rate only.
         let yoga = Exporter.export(Self.workout(), .tcx)
-        #expect(yoga.components(separatedBy: "<HeartRateBpm>").count - 1 == 3)
+        expectEqual(yoga.components(separatedBy: "<HeartRateBpm>").count - 1, 3)
         #expect(yoga.contains("<Trackpoint><Time>"))
         #expect(!yoga.contains("<Position>"))
     }

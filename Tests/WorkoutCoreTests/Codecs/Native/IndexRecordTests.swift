@@ -19,14 +19,14 @@ import Testing
                                  revision: Revision(editedAt: 1_700_000_000.5, machine: MachineTag(rawValue: "k3m9xa")!, host: "pi"), imported: true)
         let records: [IndexRecord] = [.put(Self.entry(1)), .del(file: Self.entry(1).file), .put(Self.entry(2)), .put(stamped), .del(file: stamped.file)]
         let bytes = Array(records.map(\.line).joined().utf8)
-        #expect(IndexRecord.parse(bytes[...]) == records)
+        expectEqual(IndexRecord.parse(bytes[...]), records)
         for r in records { #expect(r.line.hasSuffix("\n") && r.line.filter { $0 == "\n" }.count == 1) }
     }
 
     @Test func damagedTornAndForeignLinesAreSkipped() {
         let good = IndexRecord.put(Self.entry(3))
         let text = "{\"put\": {\"id\": \"bro\n" + "\n" + "[1,2]\n" + "{\"del\":\"not an id\"}\n" + good.line.dropLast() + "\r\n" + "{\"put\":{\"id\":\"torn"
-        #expect(IndexRecord.parse(Array(text.utf8)[...]) == [good])
+        expectEqual(IndexRecord.parse(Array(text.utf8)[...]), [good])
     }
 
     @Test func aPutLeavesSplitsAndLapsToTheWorkoutFile() {
@@ -89,7 +89,7 @@ import Testing
         for line in Self.richLines() {
             let bytes = Array(line.dropLast().utf8)
             let (written, tree) = bytes.withUnsafeBufferPointer { (IndexRecord.written($0), IndexRecord.tree($0)) }
-            #expect(written != nil, "\(line)")
+            expectNotNil(written, "\(line)")
             #expect(tree.count == 1 && written == tree.first, "\(line)")
         }
         guard case .put(let e)? = IndexRecord.parse(Array(Self.richLines()[0].utf8)[...]).first else { Issue.record("no put"); return }
@@ -114,9 +114,9 @@ import Testing
         for (shape, left) in shapes {
             let bytes = Array(shape.utf8)
             let (written, tree) = bytes.withUnsafeBufferPointer { (IndexRecord.written($0), IndexRecord.tree($0)) }
-            if left { #expect(written == nil, "\(shape)") } else { #expect(written != nil && [written!] == tree, "\(shape)") }
+            if left { expectNil(written, "\(shape)") } else { #expect(written != nil && [written!] == tree, "\(shape)") }
             #expect(!tree.isEmpty, "\(shape)")
-            #expect(IndexRecord.parse((bytes + [10])[...]) == tree, "\(shape)")
+            expectEqual(IndexRecord.parse((bytes + [10])[...]), tree, "\(shape)")
         }
         // Not JSON at all: refused both ways (data after the object, an unclosed object).
         for bad in [line + "x", line + "}", line + ",", String(line.dropLast()), "[" + line + "]", line.replacingFirst("\"put\":", with: "\"put\"")] {

@@ -12,14 +12,14 @@ import Testing
     /// 4000, decoded into a fix off the globe, which restore would have fed to the recorder.
     @Test func aFixOffTheGlobeIsABadRecord() {
         let body = #"{"r":"fix","p":[1795000001.500,4000,8.000000000,2560,3.100,90.00,3,4.00,9,0.90,120,80,0,null]}"#
-        #expect(JournalRecord.decodeLine(Self.line(body)) == nil)
-        #expect(JournalRecord.decodeLine(Self.line(body.replacingOccurrences(of: "4000,8.0", with: "47,181.0"))) == nil)
+        expectNil(JournalRecord.decodeLine(Self.line(body)))
+        expectNil(JournalRecord.decodeLine(Self.line(body.replacingOccurrences(of: "4000,8.0", with: "47,181.0"))))
         // The same line on the globe decodes, and re-encodes to itself.
         let good = #"{"r":"fix","p":[1795000001.500,47.000000000,8.000000000,512.300,3.100,90.00,3,4.00,9,0.90,120,80,0,null]}"#
         let record = JournalRecord.decodeLine(Self.line(good))
         guard case .fix(let f) = record else { Issue.record("not a fix: \(String(describing: record))"); return }
         #expect(f.latitude == 47 && f.longitude == 8)
-        #expect(record?.encodeLine() == String(Self.line(good)) + "\n")
+        expectEqual(record?.encodeLine(), String(Self.line(good)) + "\n")
     }
 
     /// Heart-rate and sensor records are written straight as bytes (the daemon writes several a
@@ -37,12 +37,12 @@ import Testing
         ]
         for r in records {
             let line = r.encodeLine()
-            #expect(line == r.encodeLineThroughTree())
-            #expect(JournalRecord.decodeLine(Substring(line.dropLast())) == r, "\(line)")
+            expectEqual(line, r.encodeLineThroughTree())
+            expectEqual(JournalRecord.decodeLine(Substring(line.dropLast())), r, "\(line)")
             // Appended after what the journal's buffer holds: the same bytes, the buffer kept.
             var buffer = Array("earlier line\n".utf8)
             r.appendLine(to: &buffer)
-            #expect(buffer == Array(("earlier line\n" + line).utf8))
+            expectEqual(buffer, Array(("earlier line\n" + line).utf8))
         }
     }
 
@@ -50,7 +50,7 @@ import Testing
     @Test func checksumHexIsPaddedLowercase() {
         for v: UInt32 in [0, 1, 0xF, 0xA0, 0x1234_ABCD, 0xFFFF_FFFF, 0x0BAD_F00D, 0xDEAD_BEEF] {
             let s = String(v, radix: 16)
-            #expect(CRC32.hex(v) == String(repeating: "0", count: 8 - s.count) + s)
+            expectEqual(CRC32.hex(v), String(repeating: "0", count: 8 - s.count) + s)
         }
     }
 }

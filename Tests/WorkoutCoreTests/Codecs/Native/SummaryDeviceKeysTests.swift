@@ -19,12 +19,12 @@ import Testing
     @Test func aGPSWorkoutSaysGPSAndNoLeg() throws {
         let s = Self.summary()
         let j = s.json()
-        #expect(j["distanceSource"]?.stringValue == "gps")
-        #expect(j["gpsDistanceMeters"] == .null)
-        #expect(j["multisport"] == .null)
-        #expect(j["multisportLeg"] == nil)
-        #expect(Self.written(s) == j.serialized())
-        #expect(WorkoutSummary(json: j) == s)
+        expectEqual(j["distanceSource"]?.stringValue, "gps")
+        expectEqual(j["gpsDistanceMeters"], .null)
+        expectEqual(j["multisport"], .null)
+        expectNil(j["multisportLeg"])
+        expectEqual(Self.written(s), j.serialized())
+        expectEqual(WorkoutSummary(json: j), s)
     }
 
     @Test func aDeviceLegKeepsItsSourceGeodesicAndEvent() throws {
@@ -33,18 +33,18 @@ import Testing
         s.gpsDistanceMeters = 81_110.5
         s.multisport = MultisportLeg(event: WorkoutID(start: 1_550_380_000, suffix: 9), leg: 3, legs: 5)
         let j = s.json()
-        #expect(j["distanceSource"]?.stringValue == "device")
-        #expect(j["gpsDistanceMeters"]?.doubleValue == 81_110.5)
-        #expect(j["multisport"]?.stringValue == WorkoutID(start: 1_550_380_000, suffix: 9).rawValue)
+        expectEqual(j["distanceSource"]?.stringValue, "device")
+        expectEqual(j["gpsDistanceMeters"]?.doubleValue, 81_110.5)
+        expectEqual(j["multisport"]?.stringValue, WorkoutID(start: 1_550_380_000, suffix: 9).rawValue)
         #expect(j["multisportLeg"]?.intValue == 3 && j["multisportLegs"]?.intValue == 5)
-        #expect(Self.written(s) == j.serialized())
+        expectEqual(Self.written(s), j.serialized())
         let back = try #require(WorkoutSummary(json: try JSON.parse(Array(j.serialized().utf8))))
-        #expect(back == s)
+        expectEqual(back, s)
     }
 
     @Test func aDamagedLegIsNoLeg() throws {
         var s = Self.summary()
         s.multisport = MultisportLeg(event: s.id, leg: 4, legs: 3)
-        #expect(WorkoutSummary(json: s.json())?.multisport == nil)
+        expectNil(WorkoutSummary(json: s.json())?.multisport)
     }
 }

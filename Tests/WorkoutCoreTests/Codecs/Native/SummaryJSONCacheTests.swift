@@ -36,7 +36,7 @@ import Testing
             }
             guard k % 97 == 0 else { continue }
             let s = r.summary(now: now)
-            #expect(Self.written(s, &cache) == Self.expected(s), "seed \(seed) step \(k)")
+            expectEqual(Self.written(s, &cache), Self.expected(s), "seed \(seed) step \(k)")
             #expect(cache.encodedCounts == (s.splits.count, s.laps.count))
             sawSplitsGrow = sawSplitsGrow || s.splits.count > last.splits
             sawLapsGrow = sawLapsGrow || s.laps.count > last.laps
@@ -44,8 +44,8 @@ import Testing
             checked += 1
         }
         let finished = r.finish(at: end).summary
-        #expect(finished.endedAt == end)
-        #expect(Self.written(finished, &cache) == Self.expected(finished), "seed \(seed) finished")
+        expectEqual(finished.endedAt, end)
+        expectEqual(Self.written(finished, &cache), Self.expected(finished), "seed \(seed) finished")
         #expect(cache.encodedCounts == (finished.splits.count, finished.laps.count))
         #expect(checked > 10)
         #expect(sawSplitsGrow && sawLapsGrow, "seed \(seed): the scenario should close splits and laps")
@@ -65,15 +65,15 @@ import Testing
             r.ingest(f)
             if k % 5000 == 0 {
                 let s = r.summary(now: f.time + 0.5)
-                #expect(Self.written(s, &cache) == Self.expected(s))
+                expectEqual(Self.written(s, &cache), Self.expected(s))
             }
         }
         let s = r.finish(at: start + 40_002).summary
         #expect(s.splits.count > 100)
         #expect(!s.bestEfforts.isEmpty && !s.rejectedByReason.isEmpty)
-        #expect(Self.written(s, &cache) == Self.expected(s))
+        expectEqual(Self.written(s, &cache), Self.expected(s))
         // Asked again unchanged (as during a save): the same bytes, from the cache.
-        #expect(Self.written(s, &cache) == Self.expected(s))
+        expectEqual(Self.written(s, &cache), Self.expected(s))
     }
 
     /// The cache compares its entries with the summary's: a changed, removed or foreign split
@@ -88,29 +88,29 @@ import Testing
         }
         s.laps = [s.splits[0]]
         var cache = SummaryJSONCache()
-        #expect(Self.written(s, &cache) == Self.expected(s))
+        expectEqual(Self.written(s, &cache), Self.expected(s))
 
         var changedLast = s
         changedLast.splits[4].distanceMeters = 1000.5
         changedLast.splits[4].trigger = .end
-        #expect(Self.written(changedLast, &cache) == Self.expected(changedLast))
+        expectEqual(Self.written(changedLast, &cache), Self.expected(changedLast))
 
         var changedFirst = changedLast
         changedFirst.splits[0].maxHeartRate = nil
         changedFirst.laps[0].index = 7
-        #expect(Self.written(changedFirst, &cache) == Self.expected(changedFirst))
+        expectEqual(Self.written(changedFirst, &cache), Self.expected(changedFirst))
 
         var shorter = changedFirst
         shorter.splits.removeLast(3)
         shorter.laps = []
-        #expect(Self.written(shorter, &cache) == Self.expected(shorter))
+        expectEqual(Self.written(shorter, &cache), Self.expected(shorter))
         #expect(cache.encodedCounts == (2, 0))
 
         var other = WorkoutSummary(id: WorkoutID(start: 1_700_000_000, suffix: 2), activity: .walking, startedAt: 1_700_000_000, endedAt: 1_700_000_100)
         other.splits = [LapSummary(index: 0, trigger: .end, startTime: 1_700_000_000, endTime: 1_700_000_100, elapsedSeconds: 100, movingSeconds: 90, distanceMeters: 150)]
         other.bestEfforts = [BestEffort(distanceMeters: 100, seconds: 30.0004, startTime: 1_700_000_010.5)]
-        #expect(Self.written(other, &cache) == Self.expected(other))
-        #expect(Self.written(s, &cache) == Self.expected(s))
+        expectEqual(Self.written(other, &cache), Self.expected(other))
+        expectEqual(Self.written(s, &cache), Self.expected(s))
         #expect(cache.encodedCounts == (5, 1))
     }
 
@@ -125,16 +125,16 @@ import Testing
         s.writeJSON(to: &w, cache: &cache, recent: 20)
         #expect(w.bytes.count < 16_000, "status line of \(w.bytes.count) bytes")
         let j = try JSON.parse(w.bytes)
-        #expect(j["lapCount"]?.intValue == 3000)
-        #expect(j["laps"]?.arrayValue?.count == 20)
-        #expect(j["laps"]?.arrayValue?.last?["index"]?.intValue == 2999)
-        #expect(j["splitCount"]?.intValue == 0)
+        expectEqual(j["lapCount"]?.intValue, 3000)
+        expectEqual(j["laps"]?.arrayValue?.count, 20)
+        expectEqual(j["laps"]?.arrayValue?.last?["index"]?.intValue, 2999)
+        expectEqual(j["splitCount"]?.intValue, 0)
         // The same cache serves the next line after another lap.
         r.lap(at: 3002)
         var w2 = JSONWriter()
         r.summary(now: 3003).writeJSON(to: &w2, cache: &cache, recent: 20)
         let j2 = try JSON.parse(w2.bytes)
-        #expect(j2["laps"]?.arrayValue?.last?["index"]?.intValue == 3000)
-        #expect(j2["laps"]?.arrayValue?.first?["index"]?.intValue == 2981)
+        expectEqual(j2["laps"]?.arrayValue?.last?["index"]?.intValue, 3000)
+        expectEqual(j2["laps"]?.arrayValue?.first?["index"]?.intValue, 2981)
     }
 }

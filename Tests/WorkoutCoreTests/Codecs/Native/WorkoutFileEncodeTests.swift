@@ -120,7 +120,7 @@ import Testing
         let recorded = r.finishRecording(at: t0 + 601)
         #expect(recorded.points.count > 500)
         #expect(WorkoutFile.encode(recorded).elementsEqual(Self.reference(recorded.workout).utf8))
-        #expect(WorkoutFile.encode(recorded) == WorkoutFile.encode(recorded.workout))
+        expectEqual(WorkoutFile.encode(recorded), WorkoutFile.encode(recorded.workout))
     }
 
     /// Empty parts: no points, no events, no heart rate.

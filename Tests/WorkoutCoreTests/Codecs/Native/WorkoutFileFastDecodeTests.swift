@@ -32,13 +32,13 @@ struct WorkoutFileFastDecodeTests {
     func fastAndGeneralDecodersAgree(_ seed: UInt64) throws {
         let w = Self.workout(seed: seed)
         let bytes = WorkoutFile.encode(w)
-        #expect(WorkoutFile.decodeFast(bytes) != nil, "a file we wrote takes the fast path")
+        expectNotNil(WorkoutFile.decodeFast(bytes), "a file we wrote takes the fast path")
         let fast = try WorkoutFile.decode(bytes)
         let general = try WorkoutFile.decodeGeneral(bytes)
-        #expect(fast == general)
-        #expect(fast.points.count == w.points.count)
-        #expect(fast.events == w.events)
-        #expect(WorkoutFile.encode(fast) == bytes)
+        expectEqual(fast, general)
+        expectEqual(fast.points.count, w.points.count)
+        expectEqual(fast.events, w.events)
+        expectEqual(WorkoutFile.encode(fast), bytes)
     }
 
     /// Inputs the fast path leaves to the general decoder: the results and errors are the same.
@@ -62,8 +62,8 @@ struct WorkoutFileFastDecodeTests {
             let a = Result { try WorkoutFile.decode(bytes) }
             let b = Result { try WorkoutFile.decodeGeneral(bytes) }
             switch (a, b) {
-            case (.success(let x), .success(let y)): #expect(x == y, "\(v.prefix(80))")
-            case (.failure(let x), .failure(let y)): #expect(String(describing: x) == String(describing: y), "\(v.prefix(80))")
+            case (.success(let x), .success(let y)): expectEqual(x, y, "\(v.prefix(80))")
+            case (.failure(let x), .failure(let y)): expectEqual(String(describing: x), String(describing: y), "\(v.prefix(80))")
             default: Issue.record("fast and general decoders differ on \(v.prefix(120)): \(a) vs \(b)")
             }
         }

@@ -17,13 +17,13 @@ struct StravaActivitiesTests {
 
     @Test func readsTitlesAndTypesByFile() throws {
         let s = try StravaActivities.parse(Array(StravaActivitiesTests.csv.utf8))
-        #expect(s.byFile.count == 4, "the manual entry without a file is left out")
-        #expect(s.entry(forRelativePath: "activities/1234567890.fit.gz") == .init(title: "Morning Run", type: "Run", activity: .running))
-        #expect(s.entry(forRelativePath: "./activities/1234567891.gpx.gz")?.title == #"Ride, with "friends""#, "quotes, commas, a multi-line field before it")
-        #expect(s.entry(forRelativePath: "activities/1234567891.gpx.gz")?.activity == .cycling)
-        #expect(s.entry(forRelativePath: "activities/1234567893.tcx.gz")?.activity == .hiking, "./ in the CSV")
-        #expect(s.entry(forRelativePath: "activities/1234567894.fit.gz")?.activity == .indoorCycling)
-        #expect(s.entry(forRelativePath: "activities/nothing.fit") == nil)
+        expectEqual(s.byFile.count, 4, "the manual entry without a file is left out")
+        expectEqual(s.entry(forRelativePath: "activities/1234567890.fit.gz"), .init(title: "Morning Run", type: "Run", activity: .running))
+        expectEqual(s.entry(forRelativePath: "./activities/1234567891.gpx.gz")?.title, #"Ride, with "friends""#, "quotes, commas, a multi-line field before it")
+        expectEqual(s.entry(forRelativePath: "activities/1234567891.gpx.gz")?.activity, .cycling)
+        expectEqual(s.entry(forRelativePath: "activities/1234567893.tcx.gz")?.activity, .hiking, "./ in the CSV")
+        expectEqual(s.entry(forRelativePath: "activities/1234567894.fit.gz")?.activity, .indoorCycling)
+        expectNil(s.entry(forRelativePath: "activities/nothing.fit"))
     }
 
     /// Regression (issue 25 item 12): only the title was taken; a person's description, private
@@ -35,27 +35,27 @@ struct StravaActivitiesTests {
             + "3,\"Mar 5, 2021\",Odd,Run,,private only, ,activities/3.gpx,11\n"
         let s = try StravaActivities.parse(Array(csv.utf8))
         let tempo = try #require(s.entry(forRelativePath: "activities/1.fit.gz"))
-        #expect(tempo.notes == "Felt strong, \"negative\" split\n\nknee ok", "description, then the private note")
+        expectEqual(tempo.notes, "Felt strong, \"negative\" split\n\nknee ok", "description, then the private note")
         #expect(tempo.gear == "Pegasus 40" && tempo.effort == 7)
-        #expect(s.entry(forRelativePath: "activities/2.gpx") == .init(title: "Spin", type: "Ride", activity: .cycling), "empty columns: nil")
+        expectEqual(s.entry(forRelativePath: "activities/2.gpx"), .init(title: "Spin", type: "Ride", activity: .cycling), "empty columns: nil")
         let odd = try #require(s.entry(forRelativePath: "activities/3.gpx"))
         #expect(odd.notes == "private only" && odd.gear == nil && odd.effort == nil, "blank gear, an exertion out of 1-10")
         // An export without the optional columns still reads (readsTitlesAndTypesByFile's has no Perceived Exertion).
         let old = try StravaActivities.parse(Array(StravaActivitiesTests.csv.utf8))
-        #expect(old.entry(forRelativePath: "activities/1234567891.gpx.gz")?.notes == "Line one\nline two")
-        #expect(old.entry(forRelativePath: "activities/1234567890.fit.gz")?.effort == nil)
+        expectEqual(old.entry(forRelativePath: "activities/1234567891.gpx.gz")?.notes, "Line one\nline two")
+        expectNil(old.entry(forRelativePath: "activities/1234567890.fit.gz")?.effort)
     }
 
     @Test func typeMapping() {
-        #expect(StravaActivities.activity(forStravaType: "Trail Run") == .trailRunning)
-        #expect(StravaActivities.activity(forStravaType: "TrailRun") == .trailRunning)
-        #expect(StravaActivities.activity(forStravaType: "Mountain Bike Ride") == .mountainBiking)
-        #expect(StravaActivities.activity(forStravaType: "E-Bike Ride") == .cycling)
-        #expect(StravaActivities.activity(forStravaType: "Swim") == .openWaterSwimming)
-        #expect(StravaActivities.activity(forStravaType: "Weight Training") == .strength)
-        #expect(StravaActivities.activity(forStravaType: "Alpine Ski") == .downhillSkiing)
-        #expect(StravaActivities.activity(forStravaType: "Golf") == nil)
-        #expect(StravaActivities.activity(forStravaType: "") == nil)
+        expectEqual(StravaActivities.activity(forStravaType: "Trail Run"), .trailRunning)
+        expectEqual(StravaActivities.activity(forStravaType: "TrailRun"), .trailRunning)
+        expectEqual(StravaActivities.activity(forStravaType: "Mountain Bike Ride"), .mountainBiking)
+        expectEqual(StravaActivities.activity(forStravaType: "E-Bike Ride"), .cycling)
+        expectEqual(StravaActivities.activity(forStravaType: "Swim"), .openWaterSwimming)
+        expectEqual(StravaActivities.activity(forStravaType: "Weight Training"), .strength)
+        expectEqual(StravaActivities.activity(forStravaType: "Alpine Ski"), .downhillSkiing)
+        expectNil(StravaActivities.activity(forStravaType: "Golf"))
+        expectNil(StravaActivities.activity(forStravaType: ""))
         for a in ActivityType.allCases { _ = StravaActivities.activity(forStravaType: a.rawValue) }  // total
     }
 
@@ -68,8 +68,8 @@ struct StravaActivitiesTests {
     }
 
     @Test func csvRows() throws {
-        #expect(try StravaActivities.csvRows(Array("a,b\n\"x\"\"y\",\n,\n".utf8)) == [["a", "b"], ["x\"y", ""], ["", ""]])
-        #expect(try StravaActivities.csvRows(Array("a,b".utf8)) == [["a", "b"]], "no final newline")
-        #expect(try StravaActivities.csvRows(Array("\n\na\r\n".utf8)) == [["a"]], "blank lines")
+        try expectEqual(StravaActivities.csvRows(Array("a,b\n\"x\"\"y\",\n,\n".utf8)), [["a", "b"], ["x\"y", ""], ["", ""]])
+        try expectEqual(StravaActivities.csvRows(Array("a,b".utf8)), [["a", "b"]], "no final newline")
+        try expectEqual(StravaActivities.csvRows(Array("\n\na\r\n".utf8)), [["a"]], "blank lines")
     }
 }

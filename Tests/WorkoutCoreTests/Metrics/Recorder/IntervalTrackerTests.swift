@@ -12,10 +12,10 @@ import Testing
         iv.advance(to: snap(100, 400), into: &out)
         #expect(out.isEmpty)
         iv.advance(to: snap(200, 1200), into: &out)  // crosses 500 and 1000
-        #expect(iv.laps.map(\.endTime) == [112.5, 175])
-        #expect(iv.splits.map(\.endTime) == [175])
-        #expect(iv.splits.first?.calories == 175)  // 3600 kcal/h x 175 s
-        #expect(out.count == 3)
+        expectEqual(iv.laps.map(\.endTime), [112.5, 175])
+        expectEqual(iv.splits.map(\.endTime), [175])
+        expectEqual(iv.splits.first?.calories, 175)  // 3600 kcal/h x 175 s
+        expectEqual(out.count, 3)
     }
 
     @Test func manualLapAndFinish() {
@@ -26,19 +26,19 @@ import Testing
         iv.add(speed: 4)
         iv.advance(to: snap(60, 300), into: &out)
         let lap = iv.lap(at: snap(60, 300))
-        #expect(lap.trigger == .manual)
+        expectEqual(lap.trigger, .manual)
         #expect(lap.averageHeartRate == 130 && lap.maxHeartRate == 140 && lap.maxSpeed == 4 && lap.calories == 0)
         iv.finish(at: snap(90, 450))
-        #expect(iv.laps.map(\.trigger) == [.manual, .end])
-        #expect(iv.laps.last?.distanceMeters == 150)
-        #expect(iv.splits.map(\.trigger) == [.end])
-        #expect(iv.splits.first?.averageHeartRate == 130)
+        expectEqual(iv.laps.map(\.trigger), [.manual, .end])
+        expectEqual(iv.laps.last?.distanceMeters, 150)
+        expectEqual(iv.splits.map(\.trigger), [.end])
+        expectEqual(iv.splits.first?.averageHeartRate, 130)
     }
 
     @Test func finishWithNothingStillHasOneLap() {
         var iv = IntervalTracker(startedAt: 0, splitUnit: 1000, autoLapDistance: nil, caloriesPerHour: nil)
         iv.finish(at: snap(0, 0))
-        #expect(iv.laps.count == 1)
+        expectEqual(iv.laps.count, 1)
         #expect(iv.splits.isEmpty)
     }
 }

@@ -13,8 +13,8 @@ struct RecorderLogEventTests {
                 if case .splitCompleted = e, let l = RecorderLogEvent(e, id: r.id, activity: .running, units: settings.splitUnit.units) { lines.append(l.message) }
             }
         }
-        #expect(lines.count == 1)
-        #expect(lines.first?.hasPrefix("Split 1: 1.00 mi in 0:0") == true, "\(lines)")
-        #expect(lines.first?.hasSuffix("/mi") == true, "\(lines)")
+        expectEqual(lines.count, 1)
+        expectEqual(lines.first?.hasPrefix("Split 1: 1.00 mi in 0:0"), true, "\(lines)")
+        expectEqual(lines.first?.hasSuffix("/mi"), true, "\(lines)")
     }
 }

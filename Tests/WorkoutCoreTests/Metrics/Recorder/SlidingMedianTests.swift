@@ -49,7 +49,7 @@ import Testing
                 }
             }
             let expected = anyMissing ? nil : SlidingMedian.median(of: inRange, total: total)
-            #expect(m.median(total: total) == expected, "round \(round): points \(i + 1)...\(j)")
+            expectEqual(m.median(total: total), expected, "round \(round): points \(i + 1)...\(j)")
             #expect(anyMissing || m.fastest == inRange.map(\.speed).max(), "round \(round)")
             compared += 1
             // Now and then the oldest points go (as SpeedWindow drops them in bulk).
@@ -60,16 +60,16 @@ import Testing
                 i -= n
             }
         }
-        #expect(compared == 20_000)
+        expectEqual(compared, 20_000)
     }
 
     @Test func aTimeWeightedMedian() {
         var m = SlidingMedian()
         let steps: [SlidingMedian.Step] = [.none, .step(speed: 3, seconds: 2), .step(speed: 10, seconds: 1), .step(speed: 3, seconds: 4), .none]
         m.move(from: 0, to: 4) { steps[$0] }
-        #expect(m.median(total: 7) == 3, "3 m/s for 6 of 7 s")
+        expectEqual(m.median(total: 7), 3, "3 m/s for 6 of 7 s")
         m.move(from: 2, to: 4) { steps[$0] }
-        #expect(m.median(total: 4) == 3, "the 10 m/s second left: 3 m/s for 4 s")
-        #expect(m.fastest == 3)
+        expectEqual(m.median(total: 4), 3, "the 10 m/s second left: 3 m/s for 4 s")
+        expectEqual(m.fastest, 3)
     }
 }

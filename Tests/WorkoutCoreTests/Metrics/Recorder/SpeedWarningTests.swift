@@ -18,23 +18,23 @@ struct SpeedWarningTests {
         for f in Self.fixes(speed: 7, count: 120) {  // 25 km/h
             for e in r.ingest(f) { if case .tooFastForActivity(let w) = e { warnings.append(w) } }
         }
-        #expect(warnings.count == 1)
+        expectEqual(warnings.count, 1)
         let w = try #require(warnings.first)
         #expect(abs(w.medianSpeed - 7) < 0.05)
         #expect(w.text.contains("fixes arrive at 25 km/h median, far faster than hiking allows (14 km/h); likely cycling"), "\(w.text)")
         let s = r.summary(now: Self.t0 + 121)
-        #expect(s.warnings == [w.text])
-        #expect(RecorderLogEvent(.tooFastForActivity(w), id: r.id)?.name == "gps.too_fast_for_activity")
+        expectEqual(s.warnings, [w.text])
+        expectEqual(RecorderLogEvent(.tooFastForActivity(w), id: r.id)?.name, "gps.too_fast_for_activity")
         // In the JSON of status and show (both writers).
         var cache = SummaryJSONCache()
         var jw = JSONWriter(capacity: 1024)
         s.writeJSON(to: &jw, cache: &cache)
-        #expect(String(decoding: jw.bytes, as: UTF8.self) == s.json().serialized())
-        #expect(WorkoutSummary(json: s.json())?.warnings == [w.text])
+        expectEqual(String(decoding: jw.bytes, as: UTF8.self), s.json().serialized())
+        expectEqual(WorkoutSummary(json: s.json())?.warnings, [w.text])
         // Rebuilt from the stored points: the same warning.
         let done = r.finish(at: Self.t0 + 121)
         let rebuilt = WorkoutRecorder.recompute(id: done.id, activity: .hiking, startedAt: Self.t0, endedAt: Self.t0 + 121, points: done.points, events: done.events)
-        #expect(rebuilt.summary == done.summary)
+        expectEqual(rebuilt.summary, done.summary)
     }
 
     @Test func aHikeAndAGlitchSayNothing() {
@@ -45,7 +45,7 @@ struct SpeedWarningTests {
         for f in fixes { for e in r.ingest(f) { if case .tooFastForActivity = e { said = true } } }
         #expect(!said)
         #expect(r.summary(now: Self.t0 + 121).warnings.isEmpty)
-        #expect(r.summary(now: Self.t0 + 121).rejectedByReason[.tooFast] == 1)
+        expectEqual(r.summary(now: Self.t0 + 121).rejectedByReason[.tooFast], 1)
     }
 
     /// A saved summary without `warnings` (every file before issue 18) still reads.

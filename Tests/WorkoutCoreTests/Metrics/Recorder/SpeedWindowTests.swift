@@ -5,28 +5,28 @@ import Testing
     @Test func speedOnceTheWindowIsSpannedAndMaxKept() {
         var w = SpeedWindow(window: 5)
         w.startSegment()
-        #expect(w.add(time: 0, distance: 0) == nil)
-        #expect(w.add(time: 2, distance: 6) == nil)
-        #expect(w.add(time: 5, distance: 15)?.mean == 3)     // 15 m over 5 s
-        #expect(w.add(time: 6, distance: 25)?.mean == 25.0 / 6)  // from the last point at least 5 s back (t=0)
-        #expect(w.maxSpeed == 0, "the sustained speed needs twice the window")
+        expectNil(w.add(time: 0, distance: 0))
+        expectNil(w.add(time: 2, distance: 6))
+        expectEqual(w.add(time: 5, distance: 15)?.mean, 3)     // 15 m over 5 s
+        expectEqual(w.add(time: 6, distance: 25)?.mean, 25.0 / 6)  // from the last point at least 5 s back (t=0)
+        expectEqual(w.maxSpeed, 0, "the sustained speed needs twice the window")
         _ = w.add(time: 10, distance: 37)
-        #expect(w.maxSpeed == 3, "held over the 10 s: steps 3, 3, 10, 3 m/s for 2, 3, 1, 4 s")
+        expectEqual(w.maxSpeed, 3, "held over the 10 s: steps 3, 3, 10, 3 m/s for 2, 3, 1, 4 s")
     }
 
     @Test func aNewSegmentStartsTheWindowAgain() {
         var w = SpeedWindow(window: 2)
         w.startSegment()
         _ = w.add(time: 0, distance: 0)
-        #expect(w.add(time: 2, distance: 4)?.mean == 2)
+        expectEqual(w.add(time: 2, distance: 4)?.mean, 2)
         w.startSegment()
-        #expect(w.add(time: 100, distance: 4) == nil)  // never spans two segments
-        #expect(w.current(distance: 4, lastEvidence: 101) == nil)
-        #expect(w.add(time: 102, distance: 10)?.mean == 3)
-        #expect(w.current(distance: 10, lastEvidence: 104) == 6.0 / 4)
-        #expect(w.maxSpeed == 0, "no segment spans twice the window yet")
+        expectNil(w.add(time: 100, distance: 4))  // never spans two segments
+        expectNil(w.current(distance: 4, lastEvidence: 101))
+        expectEqual(w.add(time: 102, distance: 10)?.mean, 3)
+        expectEqual(w.current(distance: 10, lastEvidence: 104), 6.0 / 4)
+        expectEqual(w.maxSpeed, 0, "no segment spans twice the window yet")
         _ = w.add(time: 104, distance: 18)
-        #expect(w.maxSpeed == 3, "the time-weighted median step of the segment's 4 s (3 m/s for 2 s, 4 m/s for 2 s)")
+        expectEqual(w.maxSpeed, 3, "the time-weighted median step of the segment's 4 s (3 m/s for 2 s, 4 m/s for 2 s)")
     }
 
     /// Regression: a fix thrown 170 m out and back inside a ride at 8 m/s made the maximum
@@ -90,10 +90,10 @@ import Testing
             d += v
             if t == 20_000 { w.startSegment() }
             let r = w.add(time: Double(t), distance: d, latitude: 45 + d / metresPerDegree, longitude: 7)
-            if t == 20_003 { #expect(r == nil, "a new segment waits for its window") }
+            if t == 20_003 { expectNil(r, "a new segment waits for its window") }
         }
         #expect(abs(w.maxSpeed - 15) < 0.1, "\(w.maxSpeed)")
-        #expect(w.current(distance: d, lastEvidence: 29_999) == 3)
+        expectEqual(w.current(distance: d, lastEvidence: 29_999), 3)
     }
 
     /// Regression (issue 25 item 9): the same watch run through gpsd read 16.9 km/h: at 13:30

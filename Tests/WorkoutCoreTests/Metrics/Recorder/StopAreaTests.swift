@@ -10,11 +10,11 @@ import Testing
         // Inside the radius: no candidate.
         var departs = stop.confirmsDeparture(synth.fix(t: 2, north: 5, east: 0), radius: 20, speed: 1, lastEvidence: 1)
         #expect(!departs)
-        #expect(stop.candidate == nil)
+        expectNil(stop.candidate)
         // Beyond: a candidate, not yet a departure.
         departs = stop.confirmsDeparture(synth.fix(t: 3, north: 25, east: 0), radius: 20, speed: 1, lastEvidence: 2)
         #expect(!departs)
-        #expect(stop.candidate?.before == 2)
+        expectEqual(stop.candidate?.before, 2)
         // Less than 1 s later: not confirmed.
         departs = stop.confirmsDeparture(synth.fix(t: 3.5, north: 40, east: 0), radius: 20, speed: 1, lastEvidence: 2)
         #expect(!departs)
@@ -26,8 +26,8 @@ import Testing
     @Test func aFixBackInsideCancelsTheCandidate() {
         var stop = StopArea(at: synth.fix(t: 0, north: 0, east: 0), lastAccepted: nil)
         _ = stop.confirmsDeparture(synth.fix(t: 1, north: 25, east: 0), radius: 20, speed: 1, lastEvidence: 0)
-        #expect(stop.candidate != nil)
+        expectNotNil(stop.candidate)
         _ = stop.confirmsDeparture(synth.fix(t: 2, north: 3, east: 0), radius: 20, speed: 1, lastEvidence: 0)
-        #expect(stop.candidate == nil)
+        expectNil(stop.candidate)
     }
 }

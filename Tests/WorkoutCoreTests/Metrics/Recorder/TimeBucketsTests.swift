@@ -10,20 +10,20 @@ import Testing
         b.account(until: 120, in: .signalLost)
         b.account(until: 150, in: .userPaused)
         b.account(until: 151, in: .moving)
-        #expect(b.moving == 11)
-        #expect(b.autoPaused == 5)
-        #expect(b.signalLost == 5)
-        #expect(b.userPaused == 30)
-        #expect(b.accountedUntil == 151)
-        #expect(b.moving + b.autoPaused + b.signalLost + b.userPaused == 151 - 100)
+        expectEqual(b.moving, 11)
+        expectEqual(b.autoPaused, 5)
+        expectEqual(b.signalLost, 5)
+        expectEqual(b.userPaused, 30)
+        expectEqual(b.accountedUntil, 151)
+        expectEqual(b.moving + b.autoPaused + b.signalLost + b.userPaused, 151 - 100)
     }
 
     @Test func phasesChooseTheirBucket() {
-        #expect(RecorderPhase.acquiring.bucket == .signalLost)
-        #expect(RecorderPhase.signalLost(since: 3).bucket == .signalLost)
-        #expect(RecorderPhase.moving.bucket == .moving)
-        #expect(RecorderPhase.paused(UserPause(since: 1, cause: .manual)).bucket == .userPaused)
+        expectEqual(RecorderPhase.acquiring.bucket, .signalLost)
+        expectEqual(RecorderPhase.signalLost(since: 3).bucket, .signalLost)
+        expectEqual(RecorderPhase.moving.bucket, .moving)
+        expectEqual(RecorderPhase.paused(UserPause(since: 1, cause: .manual)).bucket, .userPaused)
         let stop = StopArea(at: Fix(time: 1, latitude: 48, longitude: 11), lastAccepted: nil)
-        #expect(RecorderPhase.autoPaused(stop).bucket == .autoPaused)
+        expectEqual(RecorderPhase.autoPaused(stop).bucket, .autoPaused)
     }
 }

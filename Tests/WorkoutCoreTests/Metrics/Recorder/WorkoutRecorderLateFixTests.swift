@@ -20,13 +20,13 @@ import Testing
             r.ingest(f)
         }
         let w = r.finish(at: 301)
-        #expect(w.summary.pointCount == fixes.count)
+        expectEqual(w.summary.pointCount, fixes.count)
         let late = w.summary.rejectedByReason[.late] ?? 0
         #expect(late > 0)
-        #expect(w.summary.acceptedCount + w.summary.rejectedByReason.values.reduce(0, +) == fixes.count)
+        expectEqual(w.summary.acceptedCount + w.summary.rejectedByReason.values.reduce(0, +), fixes.count)
         let rebuilt = WorkoutRecorder.rebuild(id: testID, activity: .running, startedAt: 0, points: w.points, events: w.events).finish(at: 301)
-        #expect(rebuilt.summary == w.summary)
-        #expect(rebuilt.points == w.points)
+        expectEqual(rebuilt.summary, w.summary)
+        expectEqual(rebuilt.points, w.points)
     }
 
     @Test func aFixStampedBeforeAResumeIsKeptAndAddsNothing() {
@@ -35,10 +35,10 @@ import Testing
         let before = r.summary(now: 21)
         r.pause(at: 21, cause: .manual)
         r.resume(at: 40)
-        #expect(r.ingest(synth.fix(t: 39, north: 0, east: 500)) == [.rejected(.late)])
+        expectEqual(r.ingest(synth.fix(t: 39, north: 0, east: 500)), [.rejected(.late)])
         let after = r.summary(now: 40)
-        #expect(after.pointCount == before.pointCount + 1)
-        #expect(after.distanceMeters == before.distanceMeters)
-        #expect(after.rejectedByReason[.late] == 1)
+        expectEqual(after.pointCount, before.pointCount + 1)
+        expectEqual(after.distanceMeters, before.distanceMeters)
+        expectEqual(after.rejectedByReason[.late], 1)
     }
 }

@@ -29,15 +29,15 @@ import Testing
         let watts = accepted.compactMap(\.power)
         let cadences = accepted.compactMap(\.cadence).filter { $0 > 0 }
         try #require(watts.count > 300)
-        #expect(s.averagePower == Double(watts.reduce(0, +)) / Double(watts.count))
-        #expect(s.maxPower == 250)
-        #expect(s.averageCadence == Double(cadences.reduce(0, +)) / Double(cadences.count))
+        expectEqual(s.averagePower, Double(watts.reduce(0, +)) / Double(watts.count))
+        expectEqual(s.maxPower, 250)
+        expectEqual(s.averageCadence, Double(cadences.reduce(0, +)) / Double(cadences.count))
         #expect(watts.contains(0), "the coasting fix counts for power")
-        #expect(s.laps.count == 2)
+        expectEqual(s.laps.count, 2)
         let lap1 = accepted.filter { $0.time <= 201 }.compactMap(\.power)
-        #expect(s.laps[0].averagePower == Int((Double(lap1.reduce(0, +)) / Double(lap1.count)).rounded()))
-        #expect(s.laps[0].maxPower == 150)
-        #expect(s.laps[0].averageCadence == 80)
+        expectEqual(s.laps[0].averagePower, Int((Double(lap1.reduce(0, +)) / Double(lap1.count)).rounded()))
+        expectEqual(s.laps[0].maxPower, 150)
+        expectEqual(s.laps[0].averageCadence, 80)
         #expect(s.laps[1].averagePower == 250 && s.laps[1].maxPower == 250 && s.laps[1].averageCadence == 90)
         #expect(s.splits.allSatisfy { $0.averagePower != nil && $0.averageCadence != nil })
     }
@@ -45,10 +45,10 @@ import Testing
     @Test func jsonCarriesThemAndReadsThemBack() throws {
         let s = ride().summary
         let j = s.json()
-        #expect(j["averagePower"]?.doubleValue != nil)
-        #expect(j["maxPower"]?.intValue == 250)
-        #expect(j["laps"]?.arrayValue?[1]["averagePower"]?.intValue == 250)
-        #expect(j["laps"]?.arrayValue?[1]["averageCadence"]?.intValue == 90)
+        expectNotNil(j["averagePower"]?.doubleValue)
+        expectEqual(j["maxPower"]?.intValue, 250)
+        expectEqual(j["laps"]?.arrayValue?[1]["averagePower"]?.intValue, 250)
+        expectEqual(j["laps"]?.arrayValue?[1]["averageCadence"]?.intValue, 90)
         let back = try #require(WorkoutSummary(json: j))
         #expect(back.maxPower == 250 && back.laps[1].averageCadence == 90)
         #expect(Swift.abs((back.averagePower ?? 0) - (s.averagePower ?? -1)) < 0.06)
@@ -56,7 +56,7 @@ import Testing
         var w = JSONWriter(capacity: 256)
         var cache = SummaryJSONCache()
         s.writeJSON(to: &w, cache: &cache)
-        #expect(String(decoding: w.bytes, as: UTF8.self) == j.serialized())
+        expectEqual(String(decoding: w.bytes, as: UTF8.self), j.serialized())
     }
 
     @Test func withoutPowerTheKeysAreNull() {
@@ -64,6 +64,6 @@ import Testing
         for f in synth.run(start: 1, seconds: 100, speed: 3) { r.tick(now: f.time - 0.5); r.ingest(f) }
         let j = r.finish(at: 101).summary.json()
         #expect(j["averagePower"] == .null && j["maxPower"] == .null && j["averageCadence"] == .null)
-        #expect(j["laps"]?.arrayValue?[0]["averagePower"] == .null)
+        expectEqual(j["laps"]?.arrayValue?[0]["averagePower"], .null)
     }
 }

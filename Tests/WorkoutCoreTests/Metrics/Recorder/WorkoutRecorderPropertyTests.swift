@@ -85,15 +85,15 @@ import Testing
         let rebuilt = WorkoutRecorder.rebuild(id: testID, activity: .running, startedAt: 0, settings: settings,
                                               points: saved.points, events: saved.events)
         let again = rebuilt.finish(at: end)
-        #expect(again.summary == saved.summary, "seed \(seed)")
-        #expect(again.points == saved.points)
-        #expect(again.events.map(Self.eventKey).sorted() == saved.events.map(Self.eventKey).sorted())
+        expectEqual(again.summary, saved.summary, "seed \(seed)")
+        expectEqual(again.points, saved.points)
+        expectEqual(again.events.map(Self.eventKey).sorted(), saved.events.map(Self.eventKey).sorted())
         // Also mid-workout, live summary == summary rebuilt from what was saved so far.
         let half = steps.count / 2
         let partial = Self.live(Array(steps[..<half]), settings: settings)
         let p = WorkoutRecorder.rebuild(id: testID, activity: .running, startedAt: 0, settings: settings,
                                         points: partial.points, events: partial.events)
-        #expect(p.summary(now: 1200) == partial.summary(now: 1200), "seed \(seed) half")
+        expectEqual(p.summary(now: 1200), partial.summary(now: 1200), "seed \(seed) half")
     }
 
     @Test(arguments: 1...24) func distanceIsTheAcceptedPolyline(seed: Int) {
@@ -101,8 +101,8 @@ import Testing
         let w = Self.live(steps, settings: MetricsSettings()).finish(at: end)
         let s = w.summary
         #expect(Swift.abs(s.distanceMeters - w.points.acceptedLength) <= 1e-9 * max(1, s.distanceMeters))
-        #expect(s.pointCount == w.points.count)
-        #expect(s.acceptedCount + s.rejectedByReason.values.reduce(0, +) == s.pointCount)
+        expectEqual(s.pointCount, w.points.count)
+        expectEqual(s.acceptedCount + s.rejectedByReason.values.reduce(0, +), s.pointCount)
         #expect(s.movingSeconds <= s.elapsedSeconds + 1e-9)
         #expect(Swift.abs(s.splits.reduce(0) { $0 + $1.distanceMeters } - s.distanceMeters) < 1e-6)
         #expect(Swift.abs(s.laps.reduce(0) { $0 + $1.distanceMeters } - s.distanceMeters) < 1e-6)

@@ -24,17 +24,17 @@ import Testing
         // Warm-up drops the first two fixes (6 m); the rest is accepted every other fix (3 m < 5 m radius).
         #expect(Swift.abs(s.distanceMeters - w.points.acceptedLength) < 1e-6)
         #expect(Swift.abs(s.distanceMeters - 2994) < 1)
-        #expect(s.elapsedSeconds == 1001)
+        expectEqual(s.elapsedSeconds, 1001)
         #expect(Swift.abs(s.signalLostSeconds - 3) < 1e-9)   // [0, 3]: waiting for the first trusted fix
         #expect(Swift.abs(s.movingSeconds - 998) < 1e-9)
-        #expect(s.splits.count == 3)
+        expectEqual(s.splits.count, 3)
         #expect(s.splits[0].trigger == .distance && s.splits[2].trigger == .end)
         #expect(Swift.abs(s.splits[1].elapsedSeconds - 1000.0 / 3) < 0.01)
         #expect(Swift.abs(s.splits[1].distanceMeters - 1000) < 1e-6)
         #expect(Swift.abs(s.maxSpeed - 3) < 0.01)
         #expect(s.laps.count == 1 && s.laps[0].trigger == .end)
         #expect(!w.events.contains { $0.kind == .motionPaused || $0.kind == .signalLost })
-        #expect(s.calories == nil)
+        expectNil(s.calories)
     }
 
     @Test func autoPauseAfterStopAndResume() {
@@ -45,8 +45,8 @@ import Testing
         let r = record(fixes)
         let w = r.finish(at: 722)
         let kinds = w.events.map(\.kind)
-        #expect(kinds.filter { $0 == .motionPaused }.count == 1)
-        #expect(kinds.filter { $0 == .motionResumed }.count == 1)
+        expectEqual(kinds.filter { $0 == .motionPaused }.count, 1)
+        expectEqual(kinds.filter { $0 == .motionResumed }.count, 1)
         let paused = w.events.first { $0.kind == .motionPaused }!
         #expect(paused.time == 301 && paused.cause == .auto)   // the stop began at the last movement
         let auto = r.autoPausedSeconds(now: 722)
@@ -68,18 +68,18 @@ import Testing
             }
             r.ingest(f)
         }
-        #expect(lostAt == 317)   // noticed by tick once 15 s have passed without a fix
+        expectEqual(lostAt, 317)   // noticed by tick once 15 s have passed without a fix
         let w = r.finish(at: 721)
         let s = w.summary
         let kinds = w.events.map(\.kind)
         #expect(!kinds.contains(.motionPaused) && !kinds.contains(.pause))
         #expect(kinds.contains(.signalLost) && kinds.contains(.signalRegained))
-        #expect(w.events.first { $0.kind == .signalLost }?.time == 301)
+        expectEqual(w.events.first { $0.kind == .signalLost }?.time, 301)
         // gap 301..423 (120 s without fix + 2 s warm-up) plus 3 s at the start
         #expect(Swift.abs(s.signalLostSeconds - (3 + 122)) < 1e-9, "signal lost \(s.signalLostSeconds)")
         #expect(Swift.abs(s.movingSeconds - (298 + 298)) < 1e-9, "moving \(s.movingSeconds)")
-        #expect(r.autoPausedSeconds(now: 721) == 0)
-        #expect(Set(w.points.filter(\.isAccepted).map(\.segment)) == [0, 1])
+        expectEqual(r.autoPausedSeconds(now: 721), 0)
+        expectEqual(Set(w.points.filter(\.isAccepted).map(\.segment)), [0, 1])
         #expect(Swift.abs(s.distanceMeters - w.points.acceptedLength) < 1e-6)
     }
 
@@ -95,23 +95,23 @@ import Testing
         let a = record(clean).finish(at: 601).summary
         let b = record(dirty).finish(at: 601).summary
         #expect(Swift.abs(a.distanceMeters - b.distanceMeters) < 1e-6, "clean \(a.distanceMeters), dirty \(b.distanceMeters)")
-        #expect(b.rejectedByReason[.tooFast] == 1)
-        #expect(b.rejectedByReason[.nullIsland] == 1)
-        #expect(b.rejectedByReason[.lowAccuracy] == 1)
-        #expect(b.rejectedByReason[.warmUp] == 3)
-        #expect(b.pointCount == dirty.count)
+        expectEqual(b.rejectedByReason[.tooFast], 1)
+        expectEqual(b.rejectedByReason[.nullIsland], 1)
+        expectEqual(b.rejectedByReason[.lowAccuracy], 1)
+        expectEqual(b.rejectedByReason[.warmUp], 3)
+        expectEqual(b.pointCount, dirty.count)
     }
 
     @Test func manualPauseExcludedFromElapsedAndStartsSegment() {
         var r = WorkoutRecorder(id: testID, activity: .running, startedAt: 0)
         for f in synth.run(start: 1, seconds: 100, speed: 3) { r.ingest(f) }
         r.pause(at: 101, cause: .manual)
-        #expect(r.ingest(synth.fix(t: 150, north: 0, east: 400)) == [.ignoredWhilePaused])
+        expectEqual(r.ingest(synth.fix(t: 150, north: 0, east: 400)), [.ignoredWhilePaused])
         r.resume(at: 201)
         for f in synth.run(start: 202, seconds: 100, speed: 3, from: 2000) { r.ingest(f) }
         let w = r.finish(at: 302)
-        #expect(w.summary.elapsedSeconds == 202)
-        #expect(w.events.filter { $0.kind == .pause }.first?.cause == .manual)
+        expectEqual(w.summary.elapsedSeconds, 202)
+        expectEqual(w.events.filter { $0.kind == .pause }.first?.cause, .manual)
         // No distance for the 1.7 km between pause and resume.
         #expect(Swift.abs(w.summary.distanceMeters - w.points.acceptedLength) < 1e-6)
         #expect(w.summary.distanceMeters < 600)
@@ -123,12 +123,12 @@ import Testing
         var r = WorkoutRecorder(id: testID, activity: .strength, startedAt: 0, settings: settings)
         r.tick(now: 1800)
         let s = r.summary(now: 3600)
-        #expect(s.movingSeconds == 3600)   // no GPS activity: all unpaused time is moving
+        expectEqual(s.movingSeconds, 3600)   // no GPS activity: all unpaused time is moving
         #expect(Swift.abs(s.calories! - 5.0 * 70) < 1e-9)
         // A run is measured by ACSM's running equation at its speed (docs/metrics.md): 3 m/s on
         // the flat is VO2 39.5 ml/kg/min, 829.5 kcal an hour at 70 kg.
         let run = record(synth.run(start: 1, seconds: 3600, speed: 3), settings: settings).summary(now: 3601)
-        #expect(run.caloriesMethod == .met)
+        expectEqual(run.caloriesMethod, .met)
         #expect(Swift.abs(run.calories! - 829.5 * run.movingSeconds / 3600) < 5)
     }
 
@@ -169,7 +169,7 @@ import Testing
         #expect(Swift.abs(byDistance[400]! - 80) < 0.1)
         #expect(Swift.abs(byDistance[1000]! - 200) < 0.1)
         #expect(Swift.abs(byDistance[1609.344]! - mile) < 0.2)
-        #expect(byDistance[5000] == nil)
+        expectNil(byDistance[5000])
     }
 
     /// Every shared GPX/TCX track recomputed as an imported workout: the filtered distance never
