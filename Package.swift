@@ -15,8 +15,15 @@ import PackageDescription
 /// clones, CPU of the whole build: 738 s in batch jobs, 693 s this way (docs/testing.md: the
 /// smaller modules gain; WorkoutCoreTests does not, its type checking is per function body).
 /// Plain `swift build`/`swift test` stay in batch mode: incremental builds recompile per file.
+/// CI's core job also skips LLVM's optimizer (`-disable-llvm-optzns`: the SIL optimizer's
+/// inlining and specialization, which the tests' speed comes from, still run) and emits line
+/// tables only (`-gline-tables-only`: backtraces keep files and lines; an -O core has few
+/// variables to show anyway): core job ~273 -> ~210 s of CPU, the WorkoutCoreTests process
+/// +2 to +4 s of CPU, the integration suites within their noise (docs/testing.md). Plain builds
+/// keep LLVM's optimizer and full debug info.
 let ciWholeModule = Context.environment["WORKOUTD_CORE_WMO"] == "1"
-let coreWholeModule = ciWholeModule ? ["-wmo", "-num-threads", "1", "-disable-cmo"] : []
+let coreWholeModule = ciWholeModule
+    ? ["-wmo", "-num-threads", "1", "-disable-cmo", "-Xfrontend", "-disable-llvm-optzns", "-Xfrontend", "-gline-tables-only"] : []
 let wholeModule: [SwiftSetting] = ciWholeModule ? [.unsafeFlags(["-wmo", "-num-threads", "1"], .when(configuration: .debug))] : []
 
 let package = Package(
