@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct ActivityTypeTests {
     @Test func thereAreAtLeastTwentyWithSaneProperties() {
-        #expect(ActivityType.allCases.count >= 20)
+        expectGreaterOrEqual(ActivityType.allCases.count, 20)
         for a in ActivityType.allCases {
             #expect(!a.displayName.isEmpty)
             #expect(a.maxPlausibleSpeed > 0 && a.maxPlausibleSpeed < 60)

@@ -62,7 +62,7 @@ struct FullTrackExportTests {
         let distances = Self.tcxDistances(tcx)
         expectEqual(distances.count, track.count)
         #expect(zip(distances, distances.dropFirst()).allSatisfy { $0 <= $1 }, "cumulative distance never goes back")
-        #expect(abs((distances.last ?? -1) - s.distanceMeters) < 0.006, "last DistanceMeters \(distances.last ?? -1) vs \(s.distanceMeters)")
+        expectLess(abs((distances.last ?? -1) - s.distanceMeters), 0.006, "last DistanceMeters \(distances.last ?? -1) vs \(s.distanceMeters)")
         // Flat while standing: a stationary point carries the distance of the point before it.
         for (k, p) in track.enumerated() where k > 0 && p.rejection == .stationaryJitter {
             expectEqual(distances[k], distances[k - 1])
@@ -71,7 +71,7 @@ struct FullTrackExportTests {
         let fit = Exporter.bytes(w, .fit)
         if let records = try Self.fitRecordDistances(fit) {
             expectEqual(records.count, track.count)
-            #expect(abs((records.last ?? -1) - s.distanceMeters) < 0.006, "last record.distance \(records.last ?? -1) vs \(s.distanceMeters)")
+            expectLess(abs((records.last ?? -1) - s.distanceMeters), 0.006, "last record.distance \(records.last ?? -1) vs \(s.distanceMeters)")
         }
     }
 
@@ -94,12 +94,12 @@ struct FullTrackExportTests {
         let track = w.points.filter(\.isOnTrack)
         let warmUp = s.rejectedByReason[.warmUp, default: 0]
         expectEqual(track.count, fixes.count - warmUp, "every fix but the warm-up is on the track: \(s.rejectedByReason)")
-        #expect(s.rejectedByReason[.stationaryJitter, default: 0] > 20)
+        expectGreater(s.rejectedByReason[.stationaryJitter, default: 0], 20)
         let distances = Self.tcxDistances(String(decoding: Exporter.bytes(w, .tcx), as: UTF8.self))
         expectEqual(distances.count, track.count)
         #expect(distances.prefix(25).allSatisfy { $0 == 0 }, "no distance while standing: \(distances.prefix(25))")
-        #expect(abs((distances.last ?? -1) - s.distanceMeters) < 0.006)
-        #expect(abs(s.distanceMeters - 180) < 5, "\(s.distanceMeters)")
+        expectLess(abs((distances.last ?? -1) - s.distanceMeters), 0.006)
+        expectLess(abs(s.distanceMeters - 180), 5, "\(s.distanceMeters)")
 
         let rebuilt = WorkoutRecorder.recompute(id: w.id, activity: w.activity, startedAt: t0, endedAt: t0 + 91, points: w.points, events: w.events)
         expectEqual(rebuilt.summary, w.summary)

@@ -28,14 +28,14 @@ import Testing
         // Same parse of the decimal text (both use correctly rounded strtod): exact equality.
         expectEqual([points[0].latitude, points[0].longitude], Array(py.first[0..<2]))
         expectEqual([points.last!.latitude, points.last!.longitude], Array(py.last[0..<2]))
-        #expect(abs(points[0].time! - py.first[2]) < 1e-6)
-        #expect(abs(points.last!.time! - py.last[2]) < 1e-6)
+        expectLess(abs(points[0].time! - py.first[2]), 1e-6)
+        expectLess(abs(points.last!.time! - py.last[2]), 1e-6)
 
         let babel = try XMLTestSupport.gpsbabelRows(path, format: "gpx")
         expectEqual(babel.count, points.count)
         let first = try #require(babel.first), last = try #require(babel.last)
-        #expect(abs(Double(first["Latitude"]!)! - points[0].latitude) <= 5e-7)
-        #expect(abs(Double(last["Longitude"]!)! - points.last!.longitude) <= 5e-7)
+        expectLessOrEqual(abs(Double(first["Latitude"]!)! - points[0].latitude), 5e-7)
+        expectLessOrEqual(abs(Double(last["Longitude"]!)! - points.last!.longitude), 5e-7)
     }
 
     @Test(.enabled(if: SharedData.usable))
@@ -67,7 +67,7 @@ import Testing
         expectEqual(Set(edge.trackPoints.map(\.segment)), Set(0..<8))
         let globalsat = try GPXReader.read(try XMLTestSupport.bytes("data/gpx/globalsat_gh625XT.gpx"))
         let pts = globalsat.tracks.flatMap { $0.segments.flatMap(\.points) }
-        #expect(abs(pts[1].time! - (ISO8601.parse("2016-01-15T20:59:07Z")! + 0.1)) < 1e-9)
+        expectLess(abs(pts[1].time! - (ISO8601.parse("2016-01-15T20:59:07Z")! + 0.1)), 1e-9)
         expectEqual(pts.compactMap(\.heartRate).count, 3)
         expectEqual(globalsat.tracks.count, 2)
     }
@@ -146,7 +146,7 @@ import Testing
                 let result = try GPXReader.read(Array(bytes[0..<cut]))
                 Issue.record("imported \(result.pointCount) points from a file cut at \(cut)")
             } catch {
-                #expect(error.line > 0)
+                expectGreater(error.line, 0)
             }
         }
         var corrupted = bytes

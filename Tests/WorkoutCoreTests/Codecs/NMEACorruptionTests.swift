@@ -87,9 +87,9 @@ struct NMEACorruptionTests {
         let f = try #require(fixes.first)
         let knots: Double = 10 * 1852.0 / 3600
         let lat: Double = 48 + 7.038 / 60
-        #expect(abs((f.speed ?? 0) - knots) < 1e-12)
-        #expect(abs((f.altitude ?? 0) - 592.3) < 1e-9)
-        #expect(abs(f.latitude - lat) < 1e-12)
+        expectLess(abs((f.speed ?? 0) - knots), 1e-12)
+        expectLess(abs((f.altitude ?? 0) - 592.3), 1e-9)
+        expectLess(abs(f.latitude - lat), 1e-12)
     }
 
     @Test("talkers, proprietary and comment lines, NMEA 4.1 fields, midnight crossing")

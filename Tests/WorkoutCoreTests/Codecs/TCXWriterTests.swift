@@ -21,7 +21,7 @@ import Testing
         let babel = try XMLTestSupport.gpsbabelRows(url.path, format: "gtrnctr")
         expectEqual(babel.count, accepted.count)
         let first = try #require(babel.first)
-        #expect(abs(Double(first["Latitude"]!)! - accepted[0].fix.latitude) <= 5e-7)
+        expectLessOrEqual(abs(Double(first["Latitude"]!)! - accepted[0].fix.latitude), 5e-7)
 
         let back = try TCXReader.read(try SharedData.bytes(url))
         let activity = try #require(back.activities.first)
@@ -34,18 +34,18 @@ import Testing
         // A new <Track> at each segment change, and at each new lap.
         let readBreaks = Set(XMLTestSupport.segmentBreaks(read)), breaks = Set(XMLTestSupport.segmentBreaks(accepted))
         #expect(breaks.isSubset(of: readBreaks))
-        #expect(readBreaks.count <= breaks.count + activity.laps.count - 1)
+        expectLessOrEqual(readBreaks.count, breaks.count + activity.laps.count - 1)
         for (a, b) in zip(accepted.map(\.fix), read.map(\.fix)) {
             #expect(abs(a.latitude - b.latitude) <= 5e-10 + 1e-12 && abs(a.longitude - b.longitude) <= 5e-10 + 1e-12)
-            #expect(abs(a.time - b.time) <= 0.0005 + 1e-6)
+            expectLessOrEqual(abs(a.time - b.time), 0.0005 + 1e-6)
             #expect(a.heartRate == b.heartRate && a.cadence == b.cadence)
-            if let x = a.altitude, let y = b.altitude { #expect(abs(x - y) <= 0.005 + 1e-9) } else { #expect(a.altitude == nil && b.altitude == nil) }
+            if let x = a.altitude, let y = b.altitude { expectLessOrEqual(abs(x - y), 0.005 + 1e-9) } else { #expect(a.altitude == nil && b.altitude == nil) }
         }
         // Laps: the summary's totals, and the points in each lap's time range.
         for (k, (lap, summary)) in zip(activity.laps, workout.summary.laps).enumerated() {
-            #expect(abs(lap.startTime - summary.startTime) < 0.0005)
-            #expect(abs(lap.totalTimeSeconds - summary.elapsedSeconds) < 0.0005)
-            #expect(abs(lap.distanceMeters - summary.distanceMeters) < 0.005)
+            expectLess(abs(lap.startTime - summary.startTime), 0.0005)
+            expectLess(abs(lap.totalTimeSeconds - summary.elapsedSeconds), 0.0005)
+            expectLess(abs(lap.distanceMeters - summary.distanceMeters), 0.005)
             expectEqual(lap.calories, 12)
             expectEqual(lap.triggerMethod, "Manual")
             #expect(lap.averageHeartRate == summary.averageHeartRate && lap.maximumHeartRate == summary.maxHeartRate)
@@ -54,7 +54,7 @@ import Testing
         }
         // Cumulative distance: haversine within segments, ending at the workout's distance.
         let last = try #require(activity.laps.last?.trackpoints.last?.distanceMeters)
-        #expect(abs(last - workout.summary.distanceMeters) < 0.01)
+        expectLess(abs(last - workout.summary.distanceMeters), 0.01)
         print("TCX export \(relative): \(accepted.count) points, \(activity.laps.count) laps, last DistanceMeters \(last) m")
     }
 
@@ -81,8 +81,8 @@ import Testing
         #expect(a.trackPoints.allSatisfy { $0.fix.cadence == 170 })  // RunCadence for running
         let distances = a.laps[0].trackpoints.compactMap(\.distanceMeters)
         // The jump between the two segments is not counted.
-        #expect(abs(distances[5] - distances[4]) < 1e-9)
-        #expect(abs(distances[9] - 8 * TCXWriter.greatCircleDistance(fixes[0].fix, fixes[1].fix)) < 0.02)
+        expectLess(abs(distances[5] - distances[4]), 1e-9)
+        expectLess(abs(distances[9] - 8 * TCXWriter.greatCircleDistance(fixes[0].fix, fixes[1].fix)), 0.02)
 
         w.points = w.points.map { var p = $0; p.rejection = .warmUp; return p }
         w.summary.calories = nil

@@ -95,6 +95,6 @@ struct WorkoutFileSavedFormTests {
                 checked += 1
             }
         }
-        #expect(checked > 15)
+        expectGreater(checked, 15)
     }
 }

@@ -17,7 +17,7 @@ struct MetricsOverrideTests {
         let text = try String(contentsOf: root.appendingPathComponent("config.example.json"), encoding: .utf8)
         let metrics = try #require(try JSON.parse(text)["metrics"]?.objectValue)
         let keys = metrics.pairs.map(\.key).filter { !$0.hasPrefix("_") }
-        #expect(keys.count >= 7, "\(keys)")
+        expectGreaterOrEqual(keys.count, 7, "\(keys)")
         for key in keys {
             // A value inside every key's range, other than the default where possible.
             let value: JSON = key == "minFixMode" ? 3 : key == "warmUpFixes" ? 5 : 1000

@@ -29,7 +29,7 @@ struct SavedSummariesTests {
             expectEqual((hit == nil), scan.isEmpty)
             if let hit { #expect(scan.contains { $0.id == hit.id }); found += 1 }
         }
-        #expect(found > 100)
+        expectGreater(found, 100)
     }
 
     @Test func acrossASecondBoundaryAndAfterRemoval() {

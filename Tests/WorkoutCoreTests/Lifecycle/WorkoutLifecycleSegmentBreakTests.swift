@@ -35,11 +35,11 @@ import Testing
         let (fixes, segments) = Self.track()
         let imported = try Importer.workout(from: ImportedTrack(fixes: fixes, segments: segments, activity: .cycling, origin: .device),
                                             activity: .cycling, id: 1, settings: MetricsSettings(), source: "t.gpx").summary
-        #expect(joined.distanceMeters > 1000)  // what main recorded
-        #expect(broken.distanceMeters < 200)
-        #expect(abs(broken.distanceMeters - imported.distanceMeters) < 1e-6, "\(broken.distanceMeters) vs \(imported.distanceMeters)")
-        #expect(abs(broken.movingSeconds - imported.movingSeconds) < 1e-6, "\(broken.movingSeconds) vs \(imported.movingSeconds)")
-        #expect(abs(broken.elapsedSeconds - imported.elapsedSeconds) < 1e-6, "\(broken.elapsedSeconds) vs \(imported.elapsedSeconds)")
+        expectGreater(joined.distanceMeters, 1000)  // what main recorded
+        expectLess(broken.distanceMeters, 200)
+        expectLess(abs(broken.distanceMeters - imported.distanceMeters), 1e-6, "\(broken.distanceMeters) vs \(imported.distanceMeters)")
+        expectLess(abs(broken.movingSeconds - imported.movingSeconds), 1e-6, "\(broken.movingSeconds) vs \(imported.movingSeconds)")
+        expectLess(abs(broken.elapsedSeconds - imported.elapsedSeconds), 1e-6, "\(broken.elapsedSeconds) vs \(imported.elapsedSeconds)")
         #expect(broken.pointCount == 20 && broken.acceptedCount == imported.acceptedCount)
         // Journaled as a pause at the last fix and a resume just before the next, so a restore
         // rebuilds the same workout.
@@ -48,7 +48,7 @@ import Testing
         #expect(records.contains { if case .resumed(let t) = $0 { return abs(t - 1068.999) < 1e-6 } else { return false } })
         let rebuilt = try #require(JournalReplay(records: [.started(id: WorkoutID(start: 990, suffix: 1), activity: .cycling, time: 990),
                                                            .rebased(time: 1000, origin: .device)] + records, settings: MetricsSettings()))
-        #expect(abs(rebuilt.recorder.summary(now: 1078).distanceMeters - broken.distanceMeters) < 1e-9)
+        expectLess(abs(rebuilt.recorder.summary(now: 1078).distanceMeters - broken.distanceMeters), 1e-9)
     }
 
     /// A break before any fix, or while paused, changes nothing; a user pause clears a pending one.

@@ -41,7 +41,7 @@ struct WorkoutLifecycleSettingsTests {
         #expect(!Self.events(l).contains { $0.kind == .motionPaused })
         let moving = try #require(l.summary(now: Self.t0 + 180)).movingSeconds
         let controlMoving = try #require(control.summary(now: Self.t0 + 180)).movingSeconds
-        #expect(moving > controlMoving + 45, "\(controlMoving) -> \(moving)")
+        expectGreater(moving, controlMoving + 45, "\(controlMoving) -> \(moving)")
         let logged = actions.compactMap { a -> [MetricsSettingsChange]? in
             if case .log(.settingsChanged(_, let c)) = a { return c }
             return nil
@@ -85,7 +85,7 @@ struct WorkoutLifecycleSettingsTests {
         #expect(!Self.events(control).contains { $0.kind == .segment })
         #expect(Self.events(l).contains { $0.kind == .segment && $0.time == Self.t0 + 164 })
         let lost = try #require(control.summary(now: Self.t0 + 200)).distanceMeters - (try #require(l.summary(now: Self.t0 + 200)).distanceMeters)
-        #expect(abs(lost - 45) < 1, "the hole's 45 m (15 steps) are no longer counted: \(lost)")
+        expectLess(abs(lost - 45), 1, "the hole's 45 m (15 steps) are no longer counted: \(lost)")
     }
 
     /// Settings a workout never measures two ways (split unit, body) wait for the next workout;
@@ -135,7 +135,7 @@ extension WorkoutLifecycleSettingsTests {
         expectNil(replay.settings.autoPauseDelay)
         // Without the record, the whole run would be measured without auto-pause.
         let plain = try #require(JournalReplay(records: journal.filter { if case .settings = $0 { return false }; return true }, settings: off))
-        #expect(plain.recorder.summary(now: Self.t0 + 210).movingSeconds > live.movingSeconds + 40)
+        expectGreater(plain.recorder.summary(now: Self.t0 + 210).movingSeconds, live.movingSeconds + 40)
         // The record round-trips through the journal's line format.
         for case .settings(let t, let from, let to) in journal {
             expectEqual(JournalRecord.decodeLine(JournalRecord.settings(time: t, from: from, to: to).encodeLine().dropLast()), .settings(time: t, from: from, to: to))

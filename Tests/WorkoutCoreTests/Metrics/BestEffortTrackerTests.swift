@@ -23,7 +23,7 @@ import Testing
         b.add(distance: 1000, elapsed: 240, time: 240)
         expectEqual(b.best[0]?.seconds, 40)
         // 500 m: the 400 fast metres plus 100 m at 3 m/s = 40 + 33.33 s.
-        #expect(Swift.abs(b.best[1]!.seconds - (40 + 100.0 / 3)) < 1e-9)
+        expectLess(Swift.abs(b.best[1]!.seconds - (40 + 100.0 / 3)), 1e-9)
     }
 
     @Test func noEffortWhenTooShort() {
@@ -128,7 +128,7 @@ import Testing
                 }
             }
         }
-        #expect(new.efforts.count >= 7)  // the random tracks are longer than a marathon
+        expectGreaterOrEqual(new.efforts.count, 7)  // the random tracks are longer than a marathon
     }
 
     /// Brute force: for every point, the effort ending there (start interpolated) and starting
@@ -161,7 +161,7 @@ import Testing
             }
             let found = tracker.best[k]?.seconds
             expectNotNil(found)
-            if let found { #expect(Swift.abs(found - best) <= 1e-6 * max(1, best), "\(x) m: \(found) vs \(best)") }
+            if let found { expectLessOrEqual(Swift.abs(found - best), 1e-6 * max(1, best), "\(x) m: \(found) vs \(best)") }
         }
     }
 }

@@ -20,9 +20,9 @@ import Testing
         fixes += synth.run(start: 1600 + 1927, seconds: 600, speed: 3, from: 1800 + 10)
         let w = try imported(fixes, .running)
         expectEqual(w.summary.elapsedSeconds, 1200 + 1927)
-        #expect(abs(w.summary.movingSeconds - 1200) < 10, "\(w.summary.movingSeconds)")
+        expectLess(abs(w.summary.movingSeconds - 1200), 10, "\(w.summary.movingSeconds)")
         #expect(w.events.contains { $0.kind == .motionPaused })
-        #expect(abs(w.summary.distanceMeters - 3610) < 15, "every point of a device track counts: \(w.summary.distanceMeters)")
+        expectLess(abs(w.summary.distanceMeters - 3610), 15, "every point of a device track counts: \(w.summary.distanceMeters)")
     }
 
     /// Regression: a device track standing 2 minutes at 1 Hz (30 cm of jitter) was all moving.
@@ -32,7 +32,7 @@ import Testing
         fixes += synth.run(start: 1421, seconds: 300, speed: 3, from: 903)
         let w = try imported(fixes, .running)
         expectEqual(w.summary.elapsedSeconds, 721)
-        #expect(abs(w.summary.movingSeconds - 600) < 12, "\(w.summary.movingSeconds)")
+        expectLess(abs(w.summary.movingSeconds - 600), 12, "\(w.summary.movingSeconds)")
         expectEqual(w.pauseCount, 1)
     }
 
@@ -41,7 +41,7 @@ import Testing
         var fixes = synth.run(start: 1000, seconds: 300, speed: 3)
         fixes += synth.run(start: 1300 + 40, seconds: 300, speed: 3, from: 902)  // a 40 s stop, 2 m apart
         let w = try imported(fixes, .running)
-        #expect(w.summary.movingSeconds < w.summary.elapsedSeconds - 25)
+        expectLess(w.summary.movingSeconds, w.summary.elapsedSeconds - 25)
         var off = MetricsSettings()
         off.autoPauseDelay = nil
         expectEqual(Recomputation(w, settings: off).after.summary.movingSeconds, w.summary.elapsedSeconds)
@@ -76,18 +76,18 @@ import Testing
             return (n, d)
         }
         let moving = run(speed: 3), silent = run(speed: nil), standing = run(speed: 0.2)
-        #expect(moving.accepted >= 197, "\(moving)")
+        expectGreaterOrEqual(moving.accepted, 197, "\(moving)")
         #expect(silent.accepted < 60 && standing.accepted < 60, "\(silent) \(standing)")
         // The polyline of the accepted fixes (after the 3 of warm-up): chords of 3 degrees.
         let chords = 2 * 60 * sin(1.5 * Double.pi / 180) * Double(moving.accepted - 1)
-        #expect(abs(moving.distance - chords) / chords < 0.002, "\(moving.distance) of \(chords)")
+        expectLess(abs(moving.distance - chords) / chords, 0.002, "\(moving.distance) of \(chords)")
     }
 
     @Test(.enabled(if: SharedData.usable)) func sharedOregonTrackStops() throws {
         let track = try Importer.read(SharedData.bytes(SharedData.url("data/gpx/garmin-oregon-700-output.gpx")), fileName: "o.gpx")
         let w = try Importer.workout(from: track, activity: .cycling, id: 1, settings: MetricsSettings(), source: "imported:o.gpx")
         // gpxpy's get_moving_data(): 4,031 s moving of 6,043 s.
-        #expect(abs(w.summary.movingSeconds - 4031) / 4031 < 0.05, "\(w.summary.movingSeconds)")
-        #expect(w.summary.movingSeconds < w.summary.elapsedSeconds - 1800)
+        expectLess(abs(w.summary.movingSeconds - 4031) / 4031, 0.05, "\(w.summary.movingSeconds)")
+        expectLess(w.summary.movingSeconds, w.summary.elapsedSeconds - 1800)
     }
 }

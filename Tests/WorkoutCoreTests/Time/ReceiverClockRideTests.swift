@@ -28,8 +28,8 @@ import Testing
     static let reference = ride { _, t in t }
 
     @Test func referenceRide() {
-        #expect(abs(Self.reference.distance - 599 * 6) < 30, "\(Self.reference.distance)")
-        #expect(abs(Self.reference.elapsed - 601.9) < 0.01)
+        expectLess(abs(Self.reference.distance - 599 * 6), 30, "\(Self.reference.distance)")
+        expectLess(abs(Self.reference.elapsed - 601.9), 0.01)
     }
 
     /// One fix dated +1 h, 2099 or 9999 (and, past, 16 s, 1 h or a day): elapsed changes by < 2 s,
@@ -38,18 +38,18 @@ import Testing
     @Test(arguments: [3600.0, 4_070_908_800 - start, 253_402_300_799 - start, -16.0, -3600.0, -86400.0] as [Double])
     func oneOutlierFix(jump: Double) {
         let out = Self.ride { i, t in i == 300 ? t + jump : t }
-        #expect(abs(out.elapsed - Self.reference.elapsed) < 2, "elapsed \(out.elapsed) vs \(Self.reference.elapsed)")
-        #expect(out.accepted >= Self.reference.accepted - 1, "accepted \(out.accepted) of \(Self.reference.accepted)")
-        #expect(abs(out.distance - Self.reference.distance) / Self.reference.distance < 0.01, "distance \(out.distance) vs \(Self.reference.distance)")
+        expectLess(abs(out.elapsed - Self.reference.elapsed), 2, "elapsed \(out.elapsed) vs \(Self.reference.elapsed)")
+        expectGreaterOrEqual(out.accepted, Self.reference.accepted - 1, "accepted \(out.accepted) of \(Self.reference.accepted)")
+        expectLess(abs(out.distance - Self.reference.distance) / Self.reference.distance, 0.01, "distance \(out.distance) vs \(Self.reference.distance)")
     }
 
     /// Every fix 16 s, a day or 8 years behind (or 7 years ahead): the same ride.
     @Test(arguments: [-16.0, -86400.0, -8 * 365.2425 * 86400, 7 * 365.2425 * 86400] as [Double])
     func receiverOffBy(offset: Double) {
         let out = Self.ride { _, t in t + offset }
-        #expect(abs(out.elapsed - Self.reference.elapsed) < 2, "elapsed \(out.elapsed)")
-        #expect(abs(out.distance - Self.reference.distance) / Self.reference.distance < 0.01, "distance \(out.distance) vs \(Self.reference.distance)")
-        #expect(out.accepted >= Self.reference.accepted - 3)
+        expectLess(abs(out.elapsed - Self.reference.elapsed), 2, "elapsed \(out.elapsed)")
+        expectLess(abs(out.distance - Self.reference.distance) / Self.reference.distance, 0.01, "distance \(out.distance) vs \(Self.reference.distance)")
+        expectGreaterOrEqual(out.accepted, Self.reference.accepted - 3)
     }
 
     /// A receiver whose clock stands still while its positions move (issue 27 item 12: 19 of 30
@@ -58,9 +58,9 @@ import Testing
     @Test(arguments: [200..<400, 0..<600] as [Range<Int>])
     func aFrozenReceiverClock(frozen: Range<Int>) {
         let out = Self.ride { i, t in frozen.contains(i) ? Self.start + 2 + Double(frozen.lowerBound) : t }
-        #expect(abs(out.elapsed - Self.reference.elapsed) < 2, "elapsed \(out.elapsed) vs \(Self.reference.elapsed)")
-        #expect(out.accepted >= Self.reference.accepted - 6, "accepted \(out.accepted) of \(Self.reference.accepted)")
-        #expect(abs(out.distance - Self.reference.distance) / Self.reference.distance < 0.01, "distance \(out.distance) vs \(Self.reference.distance)")
+        expectLess(abs(out.elapsed - Self.reference.elapsed), 2, "elapsed \(out.elapsed) vs \(Self.reference.elapsed)")
+        expectGreaterOrEqual(out.accepted, Self.reference.accepted - 6, "accepted \(out.accepted) of \(Self.reference.accepted)")
+        expectLess(abs(out.distance - Self.reference.distance) / Self.reference.distance, 0.01, "distance \(out.distance) vs \(Self.reference.distance)")
     }
 
     /// The frozen clock is shown while it lasts and forgotten once the time moves again.

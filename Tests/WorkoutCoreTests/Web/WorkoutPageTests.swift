@@ -24,9 +24,9 @@ import Testing
         let w = WebFixtures.ride(points: 86_400)
         var report = WorkoutPage.Report()
         let page = WorkoutPage(workout: w).render(WebFixtures.context, report: &report)
-        #expect(page.count < 500_000, "\(page.count) bytes")
+        expectLess(page.count, 500_000, "\(page.count) bytes")
         for c in report.charts {
-            #expect(c.vertices <= 2000, "\(c.name): \(c.vertices)")
+            expectLessOrEqual(c.vertices, 2000, "\(c.name): \(c.vertices)")
         }
         print("24-hour page: \(page.count) bytes; " + report.charts.map { "\($0.name) \($0.vertices) vertices, max error \(formatFixed($0.maxErrorPixels, decimals: 2)) px" }.joined(separator: "; "))
     }

@@ -27,12 +27,12 @@ import Testing
         expectEqual(ws.map { $0.multisport }, ws.indices.map { MultisportLeg(event: event, leg: $0 + 1, legs: 7) })
         let file = try FITActivityFile.read(bytes)
         for (s, session) in zip(ws, file.sessions) {
-            #expect(abs(s.distanceMeters - session.distanceMeters!) < 0.01, "\(s.activity): \(s.distanceMeters) vs \(session.distanceMeters!)")
+            expectLess(abs(s.distanceMeters - session.distanceMeters!), 0.01, "\(s.activity): \(s.distanceMeters) vs \(session.distanceMeters!)")
             expectEqual(s.distanceSource, .device)
-            #expect(abs(s.elapsedSeconds - session.timerSeconds!) < 0.01)
+            expectLess(abs(s.elapsedSeconds - session.timerSeconds!), 0.01)
             expectEqual(s.startedAt, session.startTime)
         }
-        #expect(abs(ws[6].distanceMeters - 2202) < 0.5)  // the 2.2 km run once dropped
+        expectLess(abs(ws[6].distanceMeters - 2202), 0.5)  // the 2.2 km run once dropped
         #expect(ws[0].calories == 250 && ws[0].caloriesMethod == .device)
         #expect(ws[0].swim?.strokes == nil && ws[0].swim?.pacePer100 != nil)
     }
@@ -44,8 +44,8 @@ import Testing
         expectEqual(ref.sessions.map { $0[3] }, ["swimming", "transition", "cycling", "transition", "running", "transition", "running"].map(FITOracle.Figures.Session.text))
         let ws = try Self.workouts(FITTestFiles.triathlon).map(\.workout.summary)
         for (s, session) in zip(ws, ref.sessions) {
-            #expect(abs(s.distanceMeters - session[4].number!) <= 0.005 * session[4].number!)
-            #expect(abs(s.elapsedSeconds - session[2].number!) <= 0.01 * session[2].number!)
+            expectLessOrEqual(abs(s.distanceMeters - session[4].number!), 0.005 * session[4].number!)
+            expectLessOrEqual(abs(s.elapsedSeconds - session[2].number!), 0.01 * session[2].number!)
         }
     }
 
@@ -59,7 +59,7 @@ import Testing
         let w = imported.workout
         let s = w.summary
         expectEqual(s.activity, .poolSwimming)
-        #expect(abs(s.distanceMeters - 2606.04) < 0.01)
+        expectLess(abs(s.distanceMeters - 2606.04), 0.01)
         #expect(s.distanceSource == .device && s.gpsDistanceMeters == nil)
         let swim = try #require(s.swim)
         #expect(swim.lengths == 166 && swim.activeLengths == 114 && swim.poolUnit == .yards && swim.poolLengthMeters == 22.86)
@@ -84,7 +84,7 @@ import Testing
         #expect(ref.integrity && ref.errors.isEmpty)
         expectEqual(ref.lengths, 166)
         expectEqual(ref.sessions.first?[7].number, 166)
-        #expect(abs((ref.sessions.first?[4].number ?? 0) - 2606.04) < 0.01)
+        expectLess(abs((ref.sessions.first?[4].number ?? 0) - 2606.04), 0.01)
         expectEqual(ref.positioned, 0)
     }
 
@@ -115,7 +115,7 @@ import Testing
         let imported = try #require(try Self.workouts(bytes).first)
         let s = imported.workout.summary
         expectEqual(s.startedAt, Double(FITTestFiles.t0) + fitEpochOffset)
-        #expect(s.elapsedSeconds < 700)
+        expectLess(s.elapsedSeconds, 700)
         #expect(s.rejectedByReason[.timeOutlier] == 2 && s.rejectedByReason[.outOfOrder] == nil && s.acceptedCount == 598)
         #expect(imported.warnings.contains { $0.hasPrefix("2 records stamped far out of sequence") })
         // The saved workout rebuilds to the same numbers.
@@ -147,7 +147,7 @@ import Testing
     func theELEMNTRideReadsTheHeadUnitsDistance() throws {
         let name = "2019-02-17-062644-ELEMNT-297E-195-0.fit"
         let s = try #require(try Self.workouts(try SharedData.bytes(SharedData.url("data/fit/" + name)), name: name).first).workout.summary
-        #expect(abs(s.distanceMeters - 78_940.55) < 0.01)
+        expectLess(abs(s.distanceMeters - 78_940.55), 0.01)
         expectEqual(s.distanceSource, .device)
         #expect(abs(try #require(s.gpsDistanceMeters) - 81_110) < 50)
         #expect(s.calories == 1724 && s.caloriesMethod == .device)
@@ -168,19 +168,19 @@ import Testing
         let track = try #require(try Importer.readAll(try SharedData.bytes(SharedData.url("data/fit/" + name)), fileName: name).first)
         let s = try Importer.imported(from: track, activity: nil, id: 0, settings: settings, source: "imported:" + name).workout.summary
         let average = try #require(s.averagePower)
-        #expect(abs(average - 102.6) < 1.5, "average power \(average) W")
+        expectLess(abs(average - 102.6), 1.5, "average power \(average) W")
         expectEqual(s.maxPower, 648)
         let cadence = try #require(s.averageCadence)
-        #expect(cadence > 60, "average cadence \(cadence) rpm")
+        expectGreater(cadence, 60, "average cadence \(cadence) rpm")
 
         let np = try #require(s.normalizedPower, "no normalized power")
-        #expect(abs(np - 157) < 157 * 0.03, "normalized power \(np) W")
+        expectLess(abs(np - 157), 157 * 0.03, "normalized power \(np) W")
         let f = try #require(s.intensityFactor)
-        #expect(abs(f - 0.713) < 0.025, "intensity factor \(f)")
+        expectLess(abs(f - 0.713), 0.025, "intensity factor \(f)")
         let tss = try #require(s.trainingStress)
-        #expect(abs(tss - 190) < 190 * 0.07, "training stress \(tss)")
+        expectLess(abs(tss - 190), 190 * 0.07, "training stress \(tss)")
         let work = try #require(s.workKilojoules)
-        #expect(abs(work - 1371) < 1371 * 0.03, "work \(work) kJ")
+        expectLess(abs(work - 1371), 1371 * 0.03, "work \(work) kJ")
         #expect(s.powerZoneSeconds.count == 7 && s.powerZoneSeconds.reduce(0, +) > 13_000, "zones \(s.powerZoneSeconds)")
         expectEqual(s.powerCurve.map(\.seconds), PowerAnalysis.curveSeconds)
         let best5 = try #require(s.powerCurve.first?.watts)
@@ -200,7 +200,7 @@ import Testing
         #expect(!ref.errors.isEmpty && ref.errors[0].contains("CRC"))
         let imported = try #require(try Self.workouts(bytes, name: name).first)
         let s = imported.workout.summary
-        #expect(Double(s.acceptedCount) >= 0.95 * Double(ref.positioned), "\(s.acceptedCount) of \(ref.positioned)")
+        expectGreaterOrEqual(Double(s.acceptedCount), 0.95 * Double(ref.positioned), "\(s.acceptedCount) of \(ref.positioned)")
         #expect(imported.warnings.contains { $0.contains("CRC mismatch") })
     }
 

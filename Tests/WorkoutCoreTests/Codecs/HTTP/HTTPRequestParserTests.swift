@@ -138,7 +138,7 @@ import Testing
                 case .failure: return
                 }
             }
-            #expect(p.pendingBytes <= 64 + 128 + 32 + 2)
+            expectLessOrEqual(p.pendingBytes, 64 + 128 + 32 + 2)
         }
     }
 }

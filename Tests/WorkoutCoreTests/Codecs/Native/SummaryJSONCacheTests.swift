@@ -47,7 +47,7 @@ import Testing
         expectEqual(finished.endedAt, end)
         expectEqual(Self.written(finished, &cache), Self.expected(finished), "seed \(seed) finished")
         #expect(cache.encodedCounts == (finished.splits.count, finished.laps.count))
-        #expect(checked > 10)
+        expectGreater(checked, 10)
         #expect(sawSplitsGrow && sawLapsGrow, "seed \(seed): the scenario should close splits and laps")
     }
 
@@ -69,7 +69,7 @@ import Testing
             }
         }
         let s = r.finish(at: start + 40_002).summary
-        #expect(s.splits.count > 100)
+        expectGreater(s.splits.count, 100)
         #expect(!s.bestEfforts.isEmpty && !s.rejectedByReason.isEmpty)
         expectEqual(Self.written(s, &cache), Self.expected(s))
         // Asked again unchanged (as during a save): the same bytes, from the cache.
@@ -123,7 +123,7 @@ import Testing
         var cache = SummaryJSONCache()
         var w = JSONWriter()
         s.writeJSON(to: &w, cache: &cache, recent: 20)
-        #expect(w.bytes.count < 16_000, "status line of \(w.bytes.count) bytes")
+        expectLess(w.bytes.count, 16_000, "status line of \(w.bytes.count) bytes")
         let j = try JSON.parse(w.bytes)
         expectEqual(j["lapCount"]?.intValue, 3000)
         expectEqual(j["laps"]?.arrayValue?.count, 20)

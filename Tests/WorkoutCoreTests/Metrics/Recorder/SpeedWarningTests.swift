@@ -20,7 +20,7 @@ struct SpeedWarningTests {
         }
         expectEqual(warnings.count, 1)
         let w = try #require(warnings.first)
-        #expect(abs(w.medianSpeed - 7) < 0.05)
+        expectLess(abs(w.medianSpeed - 7), 0.05)
         #expect(w.text.contains("fixes arrive at 25 km/h median, far faster than hiking allows (14 km/h); likely cycling"), "\(w.text)")
         let s = r.summary(now: Self.t0 + 121)
         expectEqual(s.warnings, [w.text])

@@ -39,12 +39,12 @@ import Testing
             d += (t == 30 || t == 31) ? 170 : 8   // out at 30, back at 31
             _ = w.add(time: Double(t), distance: d)
         }
-        #expect(abs(w.maxSpeed - 8) < 1e-9, "\(w.maxSpeed * 3.6) km/h")
+        expectLess(abs(w.maxSpeed - 8), 1e-9, "\(w.maxSpeed * 3.6) km/h")
         for t in 61...80 {
             d += t > 70 ? 15 : 8   // a 10 s sprint at 54 km/h
             _ = w.add(time: Double(t), distance: d)
         }
-        #expect(abs(w.maxSpeed - 15) < 1e-9)
+        expectLess(abs(w.maxSpeed - 15), 1e-9)
     }
 
     /// Regression (issue 25 items 8 and 9): a watch run (activity-small-fenix2-run.fit, its
@@ -73,9 +73,9 @@ import Testing
             _ = w.add(time: f.t, distance: d, latitude: f.lat, longitude: f.lon)
             _ = pathOnly.add(time: f.t, distance: d)
         }
-        #expect(pathOnly.maxSpeed * 3.6 < 15, "10 s: the wander never holds half the window: \(pathOnly.maxSpeed * 3.6) km/h")
-        #expect(w.maxSpeed * 3.6 < 15, "\(w.maxSpeed * 3.6) km/h")
-        #expect(w.maxSpeed * 3.6 > 8, "the run itself still counts: \(w.maxSpeed * 3.6) km/h")
+        expectLess(pathOnly.maxSpeed * 3.6, 15, "10 s: the wander never holds half the window: \(pathOnly.maxSpeed * 3.6) km/h")
+        expectLess(w.maxSpeed * 3.6, 15, "\(w.maxSpeed * 3.6) km/h")
+        expectGreater(w.maxSpeed * 3.6, 8, "the run itself still counts: \(w.maxSpeed * 3.6) km/h")
     }
 
     /// A straight sprint keeps its speed with positions too; a day of points keeps working
@@ -92,7 +92,7 @@ import Testing
             let r = w.add(time: Double(t), distance: d, latitude: 45 + d / metresPerDegree, longitude: 7)
             if t == 20_003 { expectNil(r, "a new segment waits for its window") }
         }
-        #expect(abs(w.maxSpeed - 15) < 0.1, "\(w.maxSpeed)")
+        expectLess(abs(w.maxSpeed - 15), 0.1, "\(w.maxSpeed)")
         expectEqual(w.current(distance: d, lastEvidence: 29_999), 3)
     }
 
@@ -108,7 +108,7 @@ import Testing
             _ = w.add(time: Double(t), distance: d, latitude: lat, longitude: 7, receiverSpeed: 3.9)
             _ = positionsOnly.add(time: Double(t), distance: d, latitude: lat, longitude: 7)
         }
-        #expect(abs(w.maxSpeed - 3.9) < 1e-9, "\(w.maxSpeed)")
-        #expect(abs(positionsOnly.maxSpeed - 4.7) < 0.01, "\(positionsOnly.maxSpeed)")
+        expectLess(abs(w.maxSpeed - 3.9), 1e-9, "\(w.maxSpeed)")
+        expectLess(abs(positionsOnly.maxSpeed - 4.7), 0.01, "\(positionsOnly.maxSpeed)")
     }
 }

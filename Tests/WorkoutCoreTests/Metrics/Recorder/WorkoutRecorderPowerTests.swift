@@ -51,7 +51,7 @@ import Testing
         expectEqual(j["laps"]?.arrayValue?[1]["averageCadence"]?.intValue, 90)
         let back = try #require(WorkoutSummary(json: j))
         #expect(back.maxPower == 250 && back.laps[1].averageCadence == 90)
-        #expect(Swift.abs((back.averagePower ?? 0) - (s.averagePower ?? -1)) < 0.06)
+        expectLess(Swift.abs((back.averagePower ?? 0) - (s.averagePower ?? -1)), 0.06)
         // The status writer writes the same text.
         var w = JSONWriter(capacity: 256)
         var cache = SummaryJSONCache()

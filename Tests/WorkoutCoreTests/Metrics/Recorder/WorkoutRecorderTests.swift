@@ -22,16 +22,16 @@ import Testing
         let w = r.finish(at: 1001)
         let s = w.summary
         // Warm-up drops the first two fixes (6 m); the rest is accepted every other fix (3 m < 5 m radius).
-        #expect(Swift.abs(s.distanceMeters - w.points.acceptedLength) < 1e-6)
-        #expect(Swift.abs(s.distanceMeters - 2994) < 1)
+        expectLess(Swift.abs(s.distanceMeters - w.points.acceptedLength), 1e-6)
+        expectLess(Swift.abs(s.distanceMeters - 2994), 1)
         expectEqual(s.elapsedSeconds, 1001)
-        #expect(Swift.abs(s.signalLostSeconds - 3) < 1e-9)   // [0, 3]: waiting for the first trusted fix
-        #expect(Swift.abs(s.movingSeconds - 998) < 1e-9)
+        expectLess(Swift.abs(s.signalLostSeconds - 3), 1e-9)   // [0, 3]: waiting for the first trusted fix
+        expectLess(Swift.abs(s.movingSeconds - 998), 1e-9)
         expectEqual(s.splits.count, 3)
         #expect(s.splits[0].trigger == .distance && s.splits[2].trigger == .end)
-        #expect(Swift.abs(s.splits[1].elapsedSeconds - 1000.0 / 3) < 0.01)
-        #expect(Swift.abs(s.splits[1].distanceMeters - 1000) < 1e-6)
-        #expect(Swift.abs(s.maxSpeed - 3) < 0.01)
+        expectLess(Swift.abs(s.splits[1].elapsedSeconds - 1000.0 / 3), 0.01)
+        expectLess(Swift.abs(s.splits[1].distanceMeters - 1000), 1e-6)
+        expectLess(Swift.abs(s.maxSpeed - 3), 0.01)
         #expect(s.laps.count == 1 && s.laps[0].trigger == .end)
         #expect(!w.events.contains { $0.kind == .motionPaused || $0.kind == .signalLost })
         expectNil(s.calories)
@@ -50,9 +50,9 @@ import Testing
         let paused = w.events.first { $0.kind == .motionPaused }!
         #expect(paused.time == 301 && paused.cause == .auto)   // the stop began at the last movement
         let auto = r.autoPausedSeconds(now: 722)
-        #expect(Swift.abs(auto - 123) < 2.5, "auto-paused \(auto)")
-        #expect(Swift.abs(w.summary.movingSeconds + auto + w.summary.signalLostSeconds - w.summary.elapsedSeconds) < 1e-9)
-        #expect(Swift.abs(w.summary.movingSeconds - 596) < 3, "moving \(w.summary.movingSeconds)")
+        expectLess(Swift.abs(auto - 123), 2.5, "auto-paused \(auto)")
+        expectLess(Swift.abs(w.summary.movingSeconds + auto + w.summary.signalLostSeconds - w.summary.elapsedSeconds), 1e-9)
+        expectLess(Swift.abs(w.summary.movingSeconds - 596), 3, "moving \(w.summary.movingSeconds)")
     }
 
     @Test func signalLossIsNotAPause() {
@@ -76,11 +76,11 @@ import Testing
         #expect(kinds.contains(.signalLost) && kinds.contains(.signalRegained))
         expectEqual(w.events.first { $0.kind == .signalLost }?.time, 301)
         // gap 301..423 (120 s without fix + 2 s warm-up) plus 3 s at the start
-        #expect(Swift.abs(s.signalLostSeconds - (3 + 122)) < 1e-9, "signal lost \(s.signalLostSeconds)")
-        #expect(Swift.abs(s.movingSeconds - (298 + 298)) < 1e-9, "moving \(s.movingSeconds)")
+        expectLess(Swift.abs(s.signalLostSeconds - (3 + 122)), 1e-9, "signal lost \(s.signalLostSeconds)")
+        expectLess(Swift.abs(s.movingSeconds - (298 + 298)), 1e-9, "moving \(s.movingSeconds)")
         expectEqual(r.autoPausedSeconds(now: 721), 0)
         expectEqual(Set(w.points.filter(\.isAccepted).map(\.segment)), [0, 1])
-        #expect(Swift.abs(s.distanceMeters - w.points.acceptedLength) < 1e-6)
+        expectLess(Swift.abs(s.distanceMeters - w.points.acceptedLength), 1e-6)
     }
 
     @Test func badFixesAddNothing() {
@@ -94,7 +94,7 @@ import Testing
         }
         let a = record(clean).finish(at: 601).summary
         let b = record(dirty).finish(at: 601).summary
-        #expect(Swift.abs(a.distanceMeters - b.distanceMeters) < 1e-6, "clean \(a.distanceMeters), dirty \(b.distanceMeters)")
+        expectLess(Swift.abs(a.distanceMeters - b.distanceMeters), 1e-6, "clean \(a.distanceMeters), dirty \(b.distanceMeters)")
         expectEqual(b.rejectedByReason[.tooFast], 1)
         expectEqual(b.rejectedByReason[.nullIsland], 1)
         expectEqual(b.rejectedByReason[.lowAccuracy], 1)
@@ -113,8 +113,8 @@ import Testing
         expectEqual(w.summary.elapsedSeconds, 202)
         expectEqual(w.events.filter { $0.kind == .pause }.first?.cause, .manual)
         // No distance for the 1.7 km between pause and resume.
-        #expect(Swift.abs(w.summary.distanceMeters - w.points.acceptedLength) < 1e-6)
-        #expect(w.summary.distanceMeters < 600)
+        expectLess(Swift.abs(w.summary.distanceMeters - w.points.acceptedLength), 1e-6)
+        expectLess(w.summary.distanceMeters, 600)
     }
 
     @Test func caloriesFromMETWeightAndMovingHours() {
@@ -124,12 +124,12 @@ import Testing
         r.tick(now: 1800)
         let s = r.summary(now: 3600)
         expectEqual(s.movingSeconds, 3600)   // no GPS activity: all unpaused time is moving
-        #expect(Swift.abs(s.calories! - 5.0 * 70) < 1e-9)
+        expectLess(Swift.abs(s.calories! - 5.0 * 70), 1e-9)
         // A run is measured by ACSM's running equation at its speed (docs/metrics.md): 3 m/s on
         // the flat is VO2 39.5 ml/kg/min, 829.5 kcal an hour at 70 kg.
         let run = record(synth.run(start: 1, seconds: 3600, speed: 3), settings: settings).summary(now: 3601)
         expectEqual(run.caloriesMethod, .met)
-        #expect(Swift.abs(run.calories! - 829.5 * run.movingSeconds / 3600) < 5)
+        expectLess(Swift.abs(run.calories! - 829.5 * run.movingSeconds / 3600), 5)
     }
 
     @Test func elevationGainFromGPSAltitude() {
@@ -138,8 +138,8 @@ import Testing
         var fixes: [Fix] = (0..<3).map { synth.fix(t: Double($0 + 1), north: 0, east: Double($0) * 6, alt: 100) }  // warm-up
         for (i, a) in alts.enumerated() { fixes.append(synth.fix(t: Double(i + 4), north: 0, east: Double(i + 3) * 6, alt: a)) }
         let s = record(fixes).summary(now: 40)
-        #expect(Swift.abs(s.elevationGainMeters - 20) < 1e-9)
-        #expect(Swift.abs(s.elevationLossMeters - 10) < 1e-9)
+        expectLess(Swift.abs(s.elevationGainMeters - 20), 1e-9)
+        expectLess(Swift.abs(s.elevationLossMeters - 10), 1e-9)
     }
 
     @Test func elevationNoiseAddsNothing() {
@@ -148,7 +148,7 @@ import Testing
             var f = f; f.altitude = 300 + 2 * rng.gaussian(); return f
         }
         let s = record(fixes).summary(now: 1801)
-        #expect(s.elevationGainMeters < 5, "gain \(s.elevationGainMeters)")
+        expectLess(s.elevationGainMeters, 5, "gain \(s.elevationGainMeters)")
     }
 
     @Test func bestEffortsOnHandComputedRun() {
@@ -166,9 +166,9 @@ import Testing
         // Geodesic vs the flat synthesis differ by ~1e-4 relative: tolerances of 0.1 s. (The
         // mile's figure is a typed constant: inline, its literals took seconds to type-check.)
         let mile: Double = 200 + 609.344 / 3
-        #expect(Swift.abs(byDistance[400]! - 80) < 0.1)
-        #expect(Swift.abs(byDistance[1000]! - 200) < 0.1)
-        #expect(Swift.abs(byDistance[1609.344]! - mile) < 0.2)
+        expectLess(Swift.abs(byDistance[400]! - 80), 0.1)
+        expectLess(Swift.abs(byDistance[1000]! - 200), 0.1)
+        expectLess(Swift.abs(byDistance[1609.344]! - mile), 0.2)
         expectNil(byDistance[5000])
     }
 
@@ -195,9 +195,9 @@ import Testing
             let s = w.summary
             let rel = raw > 0 ? (s.distanceMeters - raw) / raw : 0
             print("imported \(file.lastPathComponent) as \(activity.rawValue): raw \(Int(raw)) m, recorder \(Int(s.distanceMeters)) m (\(String(format: "%+.2f", 100 * rel)) %), elapsed \(Int(s.elapsedSeconds)) s, moving \(Int(s.movingSeconds)) s, signal lost \(Int(s.signalLostSeconds)) s, gain \(Int(s.elevationGainMeters)) m, max \(String(format: "%.2f", s.maxSpeed)) m/s, rejected \(s.rejectedByReason.map { "\($0.key.rawValue)=\($0.value)" }.sorted())")
-            #expect(s.distanceMeters <= raw * (1 + 1e-9))
-            if points.count > 100 { #expect(rel > -0.05, "\(file.lastPathComponent): \(rel)") }
-            #expect(Swift.abs(s.distanceMeters - w.points.acceptedLength) < 1e-6)
+            expectLessOrEqual(s.distanceMeters, raw * (1 + 1e-9))
+            if points.count > 100 { expectGreater(rel, -0.05, "\(file.lastPathComponent): \(rel)") }
+            expectLess(Swift.abs(s.distanceMeters - w.points.acceptedLength), 1e-6)
         }
     }
 }
