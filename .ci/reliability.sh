@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# Reliability suite (issue 8), called by .ci/run after `swift build --build-tests`:
-#   1. the reliability tests (Tests/IntegrationTests/Reliability: access, limits, flood, load,
-#      faults) against the real workoutd, alone (the flood and load tests run only here:
-#      WORKOUTD_RELIABILITY=1), printing the figures they measure;
-#   2. every libFuzzer target (12) for FUZZ_SECONDS each (default 10 in CI; longer runs by hand), seeded from ../shared/data.
-# Runs as root with CI=true in CI (root-only tests then fail instead of skipping). About 4 min
-# on 2 cores: tests ~90 s, fuzz build ~40 s, fuzzing 6 x 25 s (dbus seeds need python3-gi).
+# Reliability suite (issue 8), after `swift build --build-tests`:
+#   1. the reliability tests (Tests/IntegrationTests/Reliability: access, ownership, limits,
+#      faults, a full stderr pipe, backpressure, flood, a 300 MB journal, load) against the real
+#      workoutd, one at a time (the timed ones run only with WORKOUTD_RELIABILITY=1), printing
+#      the figures they measure;
+#   2. every libFuzzer target (21, fuzz/run.sh) for FUZZ_SECONDS each (default 10 here; longer
+#      runs by hand), seeded from ../shared/data.
+# Runs as root with CI=true in CI (root-only tests then fail instead of skipping). .ci/run calls
+# it for the timed suites alone (RELIABILITY_FILTER, ~40 s), after the test shards ran the rest
+# and the fuzzers ran beside them (RELIABILITY_SKIP_FUZZ=1).
 #
 #   .ci/reliability.sh                    both
 #   RELIABILITY_SKIP_TESTS=1 .ci/reliability.sh   only the fuzzers
-#   RELIABILITY_SKIP_FUZZ=1 .ci/reliability.sh    only the tests (.ci/run fuzzes beside systemd)
+#   RELIABILITY_SKIP_FUZZ=1 .ci/reliability.sh    only the tests (.ci/run fuzzes beside the test shards)
 #   FUZZ_SECONDS=300 .ci/reliability.sh   longer fuzzing
 set -uo pipefail
 cd "$(dirname "$0")/.."
