@@ -5,8 +5,8 @@ import Testing
 // Every `#expect` is a macro expansion that the compiler type-checks (the operator inside a
 // closure, solved with both operands), lowers and compiles on its own: in this target the 1,929
 // `==`, `!=`, `== nil`, `<`, `<=`, `>` and `>=` asserts written as calls of these functions cost
-// ~60 s less CPU in CI's build (docs/testing.md). A failure is recorded at the caller's line with the values,
-// `(lhs → 3) == (rhs → 4)`, and the comment. Each checks what `#expect(a == b)` checks: the
+// ~60 s less CPU in CI's build (docs/testing.md). A failure is recorded at the caller's line
+// with the values, `(lhs → 3) == (rhs → 4)`, and the comment. Each checks what `#expect(a == b)` checks: the
 // same operator (both operands are one type `T`; an optional operand promotes the other, as `==`
 // does), and a throwing operand still throws out of the test (`try expectEqual(f(), 1)`).
 
