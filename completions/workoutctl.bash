@@ -32,7 +32,7 @@ _workoutctl() {
         words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
     fi
     # Every command of `workoutctl --help` (CommandHelp.all; a test keeps the two in step).
-    local commands="start pause resume lap marker stop toggle status watch activities list show
+    local commands="start pause resume lap next marker stop toggle status watch activities list show
         open export import edit recompute streak totals simulate reload delete undelete"
 
     # options taking a value
@@ -49,6 +49,7 @@ _workoutctl() {
         --title|--notes|--gear|--limit|--hr|--from|--to) return ;;
         --feed-socket) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --plan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --activity) COMPREPLY=($(compgen -W "$(_workoutctl_activities)" -- "$cur")); return ;;
         --speed) COMPREPLY=($(compgen -W "1 2 5 10 60" -- "$cur")); return ;;
     esac
@@ -75,7 +76,11 @@ _workoutctl() {
     local nargs=$((cword - cmd_index))
     case $cmd in
         start)
-            ((nargs == 1)) && COMPREPLY=($(compgen -W "$(_workoutctl_activities)" -- "$cur")) ;;
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--plan" -- "$cur"))
+            else
+                ((nargs == 1)) && COMPREPLY=($(compgen -W "$(_workoutctl_activities)" -- "$cur"))
+            fi ;;
         recompute)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--set --save" -- "$cur"))

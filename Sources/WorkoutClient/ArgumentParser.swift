@@ -146,8 +146,11 @@ public enum ArgumentParser {
 
         switch name {
         case "start":
-            let (p, _) = try split([])
-            return .send(.start(try activity(try one("an activity", p))))
+            let (p, opts) = try split(["--plan"])
+            let a = try activity(try one("an activity", p))
+            guard let plan = opts.last?.1 else { return .send(.start(a)) }
+            return .startPlan(a, path: absolute(plan, cwd: cwd))
+        case "next": try noArguments(); return .send(.next)
         case "pause": try noArguments(); return .send(.pause)
         case "resume": try noArguments(); return .send(.resume)
         case "lap": try noArguments(); return .send(.lap)

@@ -7,11 +7,13 @@ public struct CommandHelp: Sendable {
     public let details: String
 
     public static let all: [CommandHelp] = [
-        CommandHelp(name: "start", synopsis: "start ACTIVITY", summary: "start a workout",
-                    details: "ACTIVITY is an activity name as listed by `workoutctl activities` (running, walking, cycling, ...)."),
+        CommandHelp(name: "start", synopsis: "start ACTIVITY [--plan FILE]", summary: "start a workout",
+                    details: "ACTIVITY is an activity name as listed by `workoutctl activities` (running, walking, cycling, ...). --plan FILE follows a structured workout: a Zwift .zwo or a JSON plan (docs/plans.md); a bad plan is refused before anything starts."),
         CommandHelp(name: "pause", synopsis: "pause", summary: "pause the workout", details: ""),
         CommandHelp(name: "resume", synopsis: "resume", summary: "resume a paused workout", details: ""),
-        CommandHelp(name: "lap", synopsis: "lap", summary: "start a new lap", details: ""),
+        CommandHelp(name: "lap", synopsis: "lap", summary: "start a new lap", details: "With a plan, a lap press ends the plan's step, like `next`."),
+        CommandHelp(name: "next", synopsis: "next", summary: "end the plan's current step now and begin the next one",
+                    details: "Only while a workout follows a plan (start ACTIVITY --plan FILE); the step's lap closes."),
         CommandHelp(name: "marker", synopsis: "marker [TEXT]", summary: "mark this moment, with an optional note",
                     details: "Several words are joined with spaces. Use `--` before a text starting with '-'."),
         CommandHelp(name: "stop", synopsis: "stop", summary: "end the workout and print its summary",

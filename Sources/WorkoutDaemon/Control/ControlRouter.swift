@@ -58,6 +58,8 @@ final class ControlRouter {
         case .status: return .encodedSuccess(encodedStatus(.reply))
         case .watch: return .encodedSuccess(encodedStatus(.subscribedReply))
         case .start(let activity): return answer(recording.start(activity))
+        case .startPlanned(let activity, let plan): return answer(recording.start(activity, plan: plan))
+        case .next: return answer(recording.next())
         case .pause: return answer(recording.pause())
         case .resume: return answer(recording.resume())
         case .lap: return answer(recording.lap())
@@ -102,8 +104,12 @@ final class ControlRouter {
 
     /// A workout command's answer: the status, or the refusal in words.
     private func answer(_ refusal: LifecycleRefusal?) -> ControlReply {
-        guard let refusal else { return .encodedSuccess(encodedStatus(.reply)) }
-        return .value(ControlServer.errorReply(ProtocolError(code: refusal.code, message: refusal.message)))
+        answer(refusal.map { ProtocolError(code: $0.code, message: $0.message) })
+    }
+
+    private func answer(_ error: ProtocolError?) -> ControlReply {
+        guard let error else { return .encodedSuccess(encodedStatus(.reply)) }
+        return .value(ControlServer.errorReply(error))
     }
 }
 
