@@ -236,7 +236,7 @@ public enum ArgumentParser {
             for (_, v) in opts { a = try activity(v) }
             return .importFiles(ImportOptions(paths: p.map { absolute($0, cwd: cwd) }, activity: a))
         case "edit":
-            let (p, opts) = try split(["--activity", "--title", "--notes", "--gear", "--effort"])
+            let (p, opts) = try split(["--activity", "--title", "--notes", "--gear", "--effort", "--records"])
             let id = try workoutID(p)
             var edit = WorkoutEdit()
             for (k, v) in opts {
@@ -246,6 +246,11 @@ public enum ArgumentParser {
                 case "--title": edit.title = text
                 case "--notes": edit.notes = text
                 case "--gear": edit.gear = text
+                case "--records":
+                    guard let r = RecordsInclusion(argument: v) else {
+                        throw UsageError("--records needs off (keep out of records and bests) or on, not '\(v)'", command: name)
+                    }
+                    edit.records = r
                 default:
                     if WorkoutAnnotation.cleaned(v) == nil || v == "none" { edit.effort = .clear; continue }
                     guard let n = Int(v) else { throw UsageError("--effort needs a number 1-10 (or \"\" to clear), not '\(v)'", command: name) }
@@ -254,7 +259,7 @@ public enum ArgumentParser {
             }
             if let problem = edit.problem { throw UsageError(problem, command: name) }
             guard !edit.isEmpty else {
-                throw UsageError("edit needs at least one of --activity, --title, --notes, --gear, --effort", command: name)
+                throw UsageError("edit needs at least one of --activity, --title, --notes, --gear, --effort, --records", command: name)
             }
             return .send(.edit(id, edit))
         case "recompute":

@@ -40,13 +40,14 @@ public struct CommandHelp: Sendable {
                     else the configured defaultActivity (running). Shows progress on a terminal; Ctrl-C
                     stops after the current file and keeps what was imported. Exits 1 if any file failed.
                     """),
-        CommandHelp(name: "edit", synopsis: "edit ID [--activity ACTIVITY] [--title TEXT] [--notes TEXT] [--gear NAME] [--effort 1-10]",
-                    summary: "change a saved workout's activity, title, notes, gear or perceived effort",
+        CommandHelp(name: "edit", synopsis: "edit ID [--activity ACTIVITY] [--title TEXT] [--notes TEXT] [--gear NAME] [--effort 1-10] [--records off|on]",
+                    summary: "change a saved workout's activity, title, notes, gear, perceived effort or whether it counts in records",
                     details: """
                     With --activity, its distance, speeds, calories and best efforts are recomputed from the recorded fixes.
                     --title, --notes and --gear name and describe it (shown in list, show and the exports; `totals` adds up
                     the distance per gear); --effort is the perceived effort from 1 (very easy) to 10 (maximal). An empty
-                    value ("") clears a field.
+                    value ("") clears a field. --records off keeps the workout out of records and personal bests (a ride
+                    recorded as a run, a GPS that went wrong; shown in show and on its page); --records on counts it again.
                     """),
         CommandHelp(name: "recompute", synopsis: "recompute ID [--set metrics.KEY=VALUE]... [--save]",
                     summary: "recompute a saved workout with changed metrics settings; show before and after",

@@ -305,11 +305,14 @@ public struct Renderer: Sendable {
         return s
     }
 
-    /// The gear, perceived effort and notes lines of a summary (only those set).
+    /// The gear, perceived effort, records exclusion and notes lines of a summary (only those set).
     func annotation(_ w: JSON) -> String {
         var s = ""
         if let g = w["gear"]?.stringValue { s += "Gear:      " + g + "\n" }
         if let e = w["effort"]?.intValue { s += "Effort:    \(e)/10\n" }
+        if let r = w["records"]?.stringValue.flatMap(RecordsInclusion.init(rawValue:)), !r.counts {
+            s += "Records:   excluded (edit --records on counts it)\n"
+        }
         if let n = w["notes"]?.stringValue {
             s += "Notes:     " + n.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n           ") + "\n"
         }

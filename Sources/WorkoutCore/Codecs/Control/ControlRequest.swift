@@ -368,6 +368,7 @@ extension ControlRequest {
                 if let field { o[key] = .string(field.value) }
             }
             if let effort = e.effort { o["effort"] = .int(effort.value) }
+            if let records = e.records { o["records"] = .string(records.rawValue) }
         case .recompute(let id, let overrides, let save):
             o["id"] = .string(id.rawValue)
             o["set"] = .object(JSONObject(overrides.map { ($0.key, $0.value) }))
@@ -396,7 +397,8 @@ extension ControlRequest {
 
 extension ControlRequest {
     /// The fields of an `edit` request besides `id` and `activity`: `title`, `notes`, `gear`
-    /// (a string; null or "" clears) and `effort` (1-10; null clears). At least one field.
+    /// (a string; null or "" clears), `effort` (1-10; null clears) and `records` ("counted" or
+    /// "excluded"). At least one field.
     static func decodeEdit(_ obj: JSONObject, activity: ActivityType?) -> Result<WorkoutEdit, ProtocolError> {
         var edit = WorkoutEdit(activity: activity)
         for (key, target) in [("title", \WorkoutEdit.title), ("notes", \WorkoutEdit.notes), ("gear", \WorkoutEdit.gear)]
@@ -414,9 +416,15 @@ extension ControlRequest {
                 edit.effort = .set(n)
             }
         }
+        if let v = obj["records"] {
+            guard let word = v.stringValue, let r = RecordsInclusion(rawValue: word) else {
+                return .failure(.badRequest("\"records\" must be \"counted\" or \"excluded\", got \(v.serialized())"))
+            }
+            edit.records = r
+        }
         if let problem = edit.problem { return .failure(.badRequest(problem)) }
         guard !edit.isEmpty else {
-            return .failure(.badRequest("edit needs at least one of \"activity\", \"title\", \"notes\", \"gear\", \"effort\""))
+            return .failure(.badRequest("edit needs at least one of \"activity\", \"title\", \"notes\", \"gear\", \"effort\", \"records\""))
         }
         return .success(edit)
     }
