@@ -41,11 +41,21 @@ public struct WebAccess: Sendable {
             }
             if let given {
                 guard WebAccess.same(given, token) else { return .unauthorized }
-                let path = String(request.path)
+                let path = WebAccess.onOrigin(request.path)
                 return .enter(location: rest.isEmpty ? path : path + "?" + rest.joined(separator: "&"))
             }
         }
         return cookieMatches(request) ? .allowed : .unauthorized
+    }
+
+    /// A redirect's path that stays on this origin: `path` when it begins with a single `/`,
+    /// else `/`. `//host/` and `/\host/` are read by browsers as another server.
+    static func onOrigin(_ path: Substring) -> String {
+        let bytes = path.utf8
+        guard bytes.first == UInt8(ascii: "/") else { return "/" }
+        let second = bytes.dropFirst().first
+        guard second != UInt8(ascii: "/"), second != UInt8(ascii: "\\") else { return "/" }
+        return String(path)
     }
 
     /// Whether the request carries our cookie with the token.

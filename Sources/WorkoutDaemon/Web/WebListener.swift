@@ -52,27 +52,56 @@ enum WebListener {
         }
     }
 
-    /// The address of a bound TCP socket as a URL host (`127.0.0.1`, `[::1]`).
+    /// The address of a bound TCP socket as a URL host (`127.0.0.1`, `[::1]`): a socket bound
+    /// to every interface is reached at loopback.
     static func urlHost(_ fd: Int32) -> String? {
+        guard let (host, _, family) = bound(fd) else { return nil }
+        switch family {
+        case AF_INET6: return host == "::" ? "[::1]" : "[" + host + "]"
+        default: return host == "0.0.0.0" ? "127.0.0.1" : host
+        }
+    }
+
+    /// The address the socket really listens on (`0.0.0.0:8765`, `[::]:8765`, `127.0.0.1:8765`)
+    /// and who can reach it: the log says this, not the URL.
+    static func listeningAddress(_ fd: Int32) -> (text: String, reach: WebReach)? {
+        guard let (host, port, family) = bound(fd) else { return nil }
+        let loopback: Bool
+        switch family {
+        case AF_INET6: loopback = host == "::1" || host.hasPrefix("::ffff:127.")
+        default: loopback = host.hasPrefix("127.")
+        }
+        let text = family == AF_INET6 ? "[\(host)]:\(port)" : "\(host):\(port)"
+        return (text, loopback ? .loopback : .beyondLoopback)
+    }
+
+    /// The numeric host, port and family a TCP socket is bound to.
+    private static func bound(_ fd: Int32) -> (host: String, port: UInt16, family: Int32)? {
         var storage = sockaddr_storage()
         var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let rc = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-        guard rc == 0 else { return nil }
+        guard rc == 0, let port = boundPort(fd) else { return nil }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        switch Int32(storage.ss_family) {
+        let family = Int32(storage.ss_family)
+        switch family {
         case AF_INET:
             var a = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr } }
             guard inet_ntop(AF_INET, &a, &text, socklen_t(text.count)) != nil else { return nil }
-            let s = String(cString: text)
-            return s == "0.0.0.0" ? "127.0.0.1" : s
         case AF_INET6:
             var a = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr } }
             guard inet_ntop(AF_INET6, &a, &text, socklen_t(text.count)) != nil else { return nil }
-            let s = String(cString: text)
-            return s == "::" ? "[::1]" : "[" + s + "]"
         default: return nil
         }
+        return (String(cString: text), port, family)
     }
+}
+
+/// Who can reach the pages' listening socket.
+enum WebReach {
+    /// 127.0.0.0/8 or ::1: this machine alone.
+    case loopback
+    /// Another interface (or all of them, 0.0.0.0 / ::): other machines reach it too.
+    case beyondLoopback
 }
 
 /// The token that lets the owner in (docs/web.md): 32 random bytes, base64url, kept in

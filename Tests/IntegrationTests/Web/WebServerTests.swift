@@ -60,6 +60,9 @@ import Testing
             #expect(try WebClient.get(port, "/?token=\(token)", cookie: pair, host: host).status == 403, "\(host)")
         }
         #expect(try WebClient.get(port, "/", cookie: pair, host: "localhost:\(port)").status == 200)
+        // Issue 45 item 5: a protocol-relative target is no way out (it was `Location: //evil.example/`).
+        let away = try WebClient.get(port, "//evil.example/?token=\(token)")
+        #expect(away.status == 303 && away.header("Location") == "/", "\(away.status) \(away.header("Location") ?? "-")")
         // The token file is the owner's alone.
         var st = stat()
         #expect(stat(d.dir + "/r/workoutd/web-token", &st) == 0 && st.st_mode & 0o777 == 0o600)
@@ -180,6 +183,23 @@ import Testing
         let next = try await offPool { try c.read(until: "\"reload\":true") }
         #expect(next.contains("\"reload\":true"))
         _ = try d.request(#"{"command":"stop"}"#)
+    }
+
+    /// Issue 45 item 10: with `web.listen` 0.0.0.0 the log said 127.0.0.1 (the URL's host). It
+    /// says the address the socket really listens on, as a warning when other machines reach it.
+    @Test func theLogSaysTheAddressReallyListenedOn() async throws {
+        for (listen, shown, level) in [("0.0.0.0:0", "address=0.0.0.0:", "warning"), ("127.0.0.1:0", "address=127.0.0.1:", "info")] {
+            let d = try DaemonHarness(config: #"{"web": {"listen": "\#(listen)"}, "feeds": []}"#)
+            try d.start()
+            var line = ""
+            for _ in 0..<100 where line.isEmpty {
+                line = d.stderrText().split(separator: "\n").first { $0.contains("web.listening") }.map(String.init) ?? ""
+                if line.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            d.stop()
+            #expect(line.contains(shown) && line.contains(level), "\(listen): \(line)")
+            #expect(line.contains("url=http://127.0.0.1:"), "the URL is still the loopback one: \(line)")
+        }
     }
 
     @Test func webNullIsOffAndABusyPortIsLogged() async throws {

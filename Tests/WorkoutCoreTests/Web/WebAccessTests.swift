@@ -26,6 +26,15 @@ import Testing
         expectEqual(access.setCookie, "workoutd_8765=s3cret-token; Path=/; HttpOnly; SameSite=Strict")
     }
 
+    /// Issue 45 item 5: `GET //evil.example/?token=T` redirected to `//evil.example/`, another
+    /// server to a browser. Only a path beginning with a single `/` is kept.
+    @Test func theRedirectStaysOnTheOrigin() {
+        expectEqual(access.decide(request("//evil.example/?token=s3cret-token")), .enter(location: "/"))
+        expectEqual(access.decide(request("/\\evil.example/x?token=s3cret-token")), .enter(location: "/"))
+        expectEqual(access.decide(request("//evil.example/?a=1&token=s3cret-token")), .enter(location: "/?a=1"))
+        expectEqual(access.decide(request("/records/?token=s3cret-token")), .enter(location: "/records/"))
+    }
+
     @Test func theCookieLetsIn() {
         expectEqual(access.decide(request("/records", cookie: "other=1; workoutd_8765=s3cret-token")), .allowed)
     }
