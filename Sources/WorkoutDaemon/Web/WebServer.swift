@@ -12,29 +12,31 @@ final class WebServer {
     /// `http://127.0.0.1:8765/` (no token).
     let baseURL: String
     let access: WebAccess
+    let keys: WebKeys
     /// What the pages are drawn with; the daemon replaces it on reload.
     let settings: WebSettingsBox
     private let listenFD: Int32
     private var acceptor: Acceptor?
     private let thread: WebThread
 
-    init(loop: EventLoop, listenFD: Int32, token: String, settings: WebSettingsBox, backend: WebBackend, limits: WebThread.Limits = WebThread.Limits()) {
+    init(loop: EventLoop, listenFD: Int32, keys: WebKeys, settings: WebSettingsBox, backend: WebBackend, limits: WebThread.Limits = WebThread.Limits()) {
         self.settings = settings
         let port = WebListener.boundPort(listenFD) ?? 0
         self.port = port
         self.listenFD = listenFD
         self.baseURL = "http://\(WebListener.urlHost(listenFD) ?? "127.0.0.1"):\(port)/"
-        self.access = WebAccess(token: token, port: port)
-        let thread = WebThread(app: WebApp(access: access, backend: backend), limits: limits)
+        self.access = WebAccess(port: port, formToken: keys.formToken)
+        self.keys = keys
+        let thread = WebThread(app: WebApp(access: access, keys: keys, backend: backend), limits: limits)
         self.thread = thread
         let acceptor = Acceptor(loop: loop, listenFD: listenFD) { fd in thread.adopt(fd) }
         acceptor.refuse = { fd in WebThread.refuse(fd, .serviceUnavailable, "workoutd is out of file descriptors; try again later") }
         self.acceptor = acceptor
     }
 
-    /// The URL that lets the owner in (`workoutctl open`): the page with the token.
+    /// The URL that lets the owner in (`workoutctl open`): the page with the token (single-use).
     func url(path: String = "/") -> String {
-        baseURL.dropLast() + path + (path.contains("?") ? "&" : "?") + "token=" + access.token
+        baseURL.dropLast() + path + (path.contains("?") ? "&" : "?") + "token=" + keys.urlToken()
     }
 
     /// Stops accepting and stops the web thread (its connections are closed).

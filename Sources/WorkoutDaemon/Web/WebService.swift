@@ -48,9 +48,9 @@ final class WebService: @unchecked Sendable {
                 if context.testHooks, web == WebConfig() { web.port = 0 }
                 fd = try WebListener.listen(web).fd
             }
-            let token = try WebToken.loadOrCreate(context.paths)
+            let keys = try WebKeys()
             let settings = WebSettingsBox(makeSettings())
-            let server = WebServer(loop: context.loop, listenFD: fd, token: token, settings: settings, backend: makeBackend(settings), limits: limits())
+            let server = WebServer(loop: context.loop, listenFD: fd, keys: keys, settings: settings, backend: makeBackend(settings), limits: limits())
             self.server = server
             let (address, reach) = WebListener.listeningAddress(fd) ?? (server.baseURL, .loopback)
             switch reach {
