@@ -139,10 +139,10 @@ public struct Client: Sendable {
             return .unavailable
         case .refused(_, let message, let reply):
             if json { console.out(Client.withoutOK(reply).pretty() + "\n") }
-            console.err("workoutctl: \(message)\n")
+            console.err("workoutctl: \(TerminalText.visible(message))\n")
             return .failed
         case .badReply(let m):
-            console.err("workoutctl: \(m)\n")
+            console.err("workoutctl: \(TerminalText.visible(m))\n")
             return .failed
         }
     }
@@ -183,6 +183,8 @@ public struct Client: Sendable {
             console.out(Client.withoutOK(reply).pretty() + "\n")
             return code
         }
+        // Titles, notes, device names and file names reach the terminal made visible.
+        let reply = TerminalText.visible(reply)
         switch inv.command {
         case .send(let r):
             switch r {
