@@ -63,12 +63,12 @@ enum WebListener {
         case AF_INET:
             var a = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr } }
             guard inet_ntop(AF_INET, &a, &text, socklen_t(text.count)) != nil else { return nil }
-            let s = String(cString: text)
+            let s = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return s == "0.0.0.0" ? "127.0.0.1" : s
         case AF_INET6:
             var a = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr } }
             guard inet_ntop(AF_INET6, &a, &text, socklen_t(text.count)) != nil else { return nil }
-            let s = String(cString: text)
+            let s = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return s == "::" ? "[::1]" : "[" + s + "]"
         default: return nil
         }

@@ -6,6 +6,9 @@ enum WebLogEvent: LogEvent {
     case listening(url: String, activated: Bool)
     /// The pages could not be served (busy port, bad address); recording goes on.
     case unavailable(listen: String, reason: String)
+    /// The default port was taken (another program, another user's daemon): the pages moved
+    /// to a free port (`url`). A `web.listen` the user wrote fails as `unavailable` instead.
+    case portTaken(listen: String, reason: String, url: String)
     /// `web: null`.
     case off
 
@@ -13,6 +16,7 @@ enum WebLogEvent: LogEvent {
         switch self {
         case .listening: return "web.listening"
         case .unavailable: return "web.unavailable"
+        case .portTaken: return "web.port_taken"
         case .off: return "web.off"
         }
     }
@@ -20,7 +24,7 @@ enum WebLogEvent: LogEvent {
     var level: LogLevel {
         switch self {
         case .listening, .off: return .info
-        case .unavailable: return .warning
+        case .unavailable, .portTaken: return .warning
         }
     }
 
@@ -28,6 +32,8 @@ enum WebLogEvent: LogEvent {
         switch self {
         case .listening(let url, _): return "Web pages at \(url) (open them with `workoutctl open`)"
         case .unavailable(let listen, let reason): return "No web pages: cannot listen on \(listen): \(reason); recording is not affected"
+        case .portTaken(let listen, let reason, let url):
+            return "Web pages at \(url) instead: \(listen) is taken (\(reason)); `workoutctl open` finds them, web.listen in the configuration picks an address"
         case .off: return "Web pages are off (config web: null)"
         }
     }
@@ -36,6 +42,7 @@ enum WebLogEvent: LogEvent {
         switch self {
         case .listening(let url, let activated): return [("url", .string(url)), ("activated", .bool(activated))]
         case .unavailable(let listen, let reason): return [("listen", .string(listen)), ("reason", .string(reason))]
+        case .portTaken(let listen, let reason, let url): return [("listen", .string(listen)), ("reason", .string(reason)), ("url", .string(url))]
         case .off: return []
         }
     }
