@@ -134,7 +134,7 @@ public enum ArgumentParser {
         }
         func workoutID(_ p: [String]) throws -> WorkoutID {
             let s = try one("a workout ID", p)
-            guard let id = WorkoutID(rawValue: s) else { throw UsageError("'\(s)' is not a workout ID (see `workoutctl list`)", command: name) }
+            guard let id = WorkoutID(rawValue: s) else { throw UsageError("'\(s)' is not a workout ID (see `workoutctl list`, or say `last`)", command: name) }
             return id
         }
         func activity(_ s: String) throws -> ActivityType {

@@ -16,6 +16,8 @@ public struct Client: Sendable {
     public var catchesSignals = true
     /// Starts the browser on a URL (`open`): `xdg-open` (replaced in tests).
     public var openURL: @Sendable (String) -> Result<Void, OpenError> = OpenCommand.xdgOpen
+    /// How the "not running" message says to start the daemon (where this program was built).
+    public var startHint = DaemonStartHint.installed
 
     public init(console: Console, paths: SocketPaths, renderer: Renderer = Renderer()) {
         self.console = console; self.paths = paths; self.renderer = renderer
@@ -135,7 +137,7 @@ public struct Client: Sendable {
     func report(_ f: Failure, json: Bool) -> ExitCode {
         switch f {
         case .connection(let e):
-            console.err(Client.unreachableMessage(e))
+            console.err(Client.unreachableMessage(e, startHint: startHint))
             return .unavailable
         case .refused(_, let message, let reply):
             if json { console.out(Client.withoutOK(reply).pretty() + "\n") }
@@ -148,11 +150,11 @@ public struct Client: Sendable {
     }
 
     /// The exit-69 message: what failed and how to start the daemon.
-    public static func unreachableMessage(_ e: ConnectionError) -> String {
+    public static func unreachableMessage(_ e: ConnectionError, startHint: DaemonStartHint = .installed) -> String {
         var s = "workoutctl: \(e)\n"
         switch e {
         case .unreachable, .closed:
-            s += "Is workoutd running? Start it with `workoutd` (it stays in the foreground) or `systemctl --user start workoutd.socket`.\n"
+            s += startHint.sentence
         case .untrusted:
             s += "Remove it if it is not yours, or set XDG_RUNTIME_DIR to a directory only you can write.\n"
         case .timedOut:

@@ -27,7 +27,7 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "list", synopsis: "list [--from DATE] [--to DATE] [--activity ACTIVITY] [--limit N]", summary: "list saved workouts",
                     details: "DATE is YYYY-MM-DD (or an ISO-8601 time). --limit N shows at most N workouts."),
         CommandHelp(name: "show", synopsis: "show ID [--charts]", summary: "show one saved workout with its laps, splits and events",
-                    details: "ID as printed by `workoutctl list`. --charts also draws elevation, pace or speed and heart rate (and power, cadence) as rows of braille characters."),
+                    details: "ID as printed by `workoutctl list`, or `last` for the newest (any command taking an ID takes `last`). --charts also draws elevation, pace or speed and heart rate (and power, cadence) as rows of braille characters."),
         CommandHelp(name: "open", synopsis: "open [ID] [--print]", summary: "open the web pages (the history, or one workout) in the browser",
                     details: "The URL carries the token that lets your browser in (it then keeps a cookie). --print prints the URL instead of starting the browser (xdg-open); with --json: {\"url\": URL}."),
         CommandHelp(name: "export", synopsis: "export ID --format gpx|tcx|json|fit [--output FILE]", summary: "export a saved workout",
@@ -77,10 +77,23 @@ public struct CommandHelp: Sendable {
     ]
 
     public static func named(_ name: String) -> CommandHelp? { all.first { $0.name == name } }
+
+    /// The options the synopsis names (`--charts`, `--format`, ...), in order: what the man
+    /// page and the completion must offer for this command (CommandDocsTests).
+    public var options: [String] {
+        var out: [String] = []
+        for word in synopsis.split(whereSeparator: { " []|=".contains($0) }) where word.hasPrefix("--") {
+            let option = String(word.prefix { $0 == "-" || $0.isLetter || $0.isNumber })
+            if option.count > 2, !out.contains(option) { out.append(option) }
+        }
+        return out
+    }
 }
 
 public enum HelpText {
     public static let version = "0.1.0"
+    /// The options every command takes (`global` lists them).
+    public static let globalOptions = ["--socket", "--json", "--help", "--version"]
 
     public static var global: String {
         var s = """

@@ -546,7 +546,7 @@ public struct Renderer: Sendable {
 
     func num(_ v: JSON?) -> Double { v?.doubleValue ?? 0 }
     func time(_ v: JSON?) -> Double? { v?.stringValue.flatMap { ISO8601.parse($0) } }
-    func count(_ n: Int, _ unit: String) -> String { "\(n) \(unit)" + (n == 1 ? "" : "s") }
+    func count(_ n: Int, _ unit: String) -> String { EnglishCount.of(n, unit) }
     func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count) }
 
     /// Columns separated by two spaces; the given columns right-aligned.

@@ -163,7 +163,7 @@ extension WorkoutLifecycle {
     /// One line for `systemctl status` (sd_notify STATUS=). `gpsFix`: the GPS fix label.
     public func headline(now: Double, savedWorkouts: Int, gpsFix: String) -> String {
         switch state {
-        case .idle: return "Idle; \(savedWorkouts) workouts saved"
+        case .idle: return "Idle; \(EnglishCount.of(savedWorkouts, "workout")) saved"
         case .restoring: return "Restoring an interrupted workout"
         case .recording(let w):
             let s = w.recorder.summary(now: w.time(at: now))
