@@ -50,6 +50,10 @@ struct WebApp: Sendable {
             edit(id, request, c, thread: thread, done)
         case .records:
             done(.response(page(RecordsPage(summaries: backend.store.summaries()).render(c, recording: thread.liveSnapshot.isRecording))))
+        case .fitness(let days):
+            fitnessPage(days, c, thread: thread, done)
+        case .power(let days):
+            powerPage(days, c, thread: thread, done)
         case .calendar(let year):
             done(.response(page(calendarPage(year, c, recording: thread.liveSnapshot.isRecording))))
         case .live:

@@ -94,6 +94,7 @@ public struct WorkoutPage: Sendable {
         }
 
         charts(series, xAxis, base, c, &w, &report)
+        powerCurve(s, &w)
         splitsAndZones(s, c, &w)
         laps(s, c, &w)
         events(c, &w)
@@ -126,9 +127,34 @@ public struct WorkoutPage: Sendable {
         if let hr = s.maxHeartRate { stat("\(hr) bpm", "Max heart rate") }
         if let p = s.averagePower { stat("\(Int(p.rounded())) W", "Average power") }
         if let p = s.maxPower { stat("\(p) W", "Max power") }
+        if let p = s.normalizedPower { stat("\(Int(p.rounded())) W", "Normalized power") }
+        if let f = s.intensityFactor { stat(formatFixed(f, decimals: 2), "Intensity factor") }
+        if let t = s.trainingStress {
+            switch s.trainingStressMethod {
+            case .power?, nil: stat(formatFixed(t, decimals: 0), "Training stress (TSS)")
+            case .heartRate?: stat(formatFixed(t, decimals: 0), "Training stress (heart rate)")
+            case .pace?: stat(formatFixed(t, decimals: 0), "Training stress (pace)")
+            }
+        }
+        if let kj = s.workKilojoules { stat("\(Int(kj.rounded())) kJ", "Work") }
         if let cad = s.averageCadence { stat("\(Int(cad.rounded())) rpm", "Average cadence") }
         if let kcal = s.calories, kcal > 0 { stat("\(Int(kcal.rounded())) kcal", "Calories") }
         w.raw("</div></section>")
+    }
+
+    /// The workout's own power curve (`PowerCurveChart`, 1 s to its length) with the model when
+    /// it can be fitted; nothing without power.
+    func powerCurve(_ s: WorkoutSummary, _ w: inout HTMLWriter) {
+        guard s.averagePower != nil else { return }
+        let curve = PowerCurve.of(workout, settings: MetricsSettings())
+        guard !curve.isEmpty else { return }
+        let model = CriticalPowerModel.fit(curve.map { (seconds: $0.seconds, watts: $0.watts) })
+        w.raw("<section class=\"card\"><div class=\"charthead\"><h2>Power curve</h2><span>")
+        w.text(curve.filter { PowerAnalysis.curveSeconds.contains($0.seconds) }.map { WebFormat.durationName($0.seconds) + " " + String(Int($0.watts.rounded())) + " W" }
+            .joined(separator: " · "))
+        w.raw("</span></div>")
+        PowerCurveChart(lines: [.init(name: "This workout", colour: "#ea580c", points: curve.map { ($0.seconds, $0.watts) })], model: model).render(into: &w)
+        w.raw("</section>")
     }
 
     func tab(_ label: String, _ href: String, _ on: Bool, _ w: inout HTMLWriter) {
