@@ -45,6 +45,17 @@ extension WebApp {
         ask(0, [])
     }
 
+    /// A workout with power: its page with the power curve of its activity's last 365 days
+    /// (`power-curve`), or without it when that cannot be had.
+    func workoutPageWithSeason(_ s: WorkoutSummary, _ view: WorkoutView, _ c: WebPageContext, thread: WebThread, _ done: @escaping (Answer) -> Void) {
+        let today = c.zone.localDay(c.now)
+        let respond = UncheckedBox(done)
+        backend.request(.analytics(.powerCurve(s.activity, DayRange(from: today.adding(days: -364), to: today)))) { reply in
+            let season = (reply["curve"]?.arrayValue ?? []).compactMap(RangePowerPoint.init(json:))
+            thread.onWebThread { respond.value(.response(self.workoutPage(s.id, view, c, season: season))) }
+        }
+    }
+
     private func failed(_ reply: JSON, _ c: WebPageContext) -> HTTPResponse {
         page(PageLayout.message(title: "Cannot compute this page", text: reply["error"]?["message"]?.stringValue ?? "the daemon did not answer",
                                 context: c), status: .internalServerError)

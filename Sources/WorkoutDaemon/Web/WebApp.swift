@@ -43,7 +43,11 @@ struct WebApp: Sendable {
         case .history(let filter):
             done(.response(page(HistoryPage(summaries: backend.store.summaries(), filter: filter, recording: thread.liveSnapshot.isRecording).render(c))))
         case .workout(let id, let view):
-            done(.response(workoutPage(id, view, c)))
+            if let s = backend.store.summary(id), s.averagePower != nil {
+                workoutPageWithSeason(s, view, c, thread: thread, done)
+            } else {
+                done(.response(workoutPage(id, view, c)))
+            }
         case .download(let id, let format):
             done(.response(download(id, format, c)))
         case .edit(let id):
@@ -87,12 +91,14 @@ struct WebApp: Sendable {
         }
     }
 
-    func workoutPage(_ id: WorkoutID, _ view: WorkoutView, _ c: WebPageContext) -> HTTPResponse {
+    func workoutPage(_ id: WorkoutID, _ view: WorkoutView, _ c: WebPageContext, season: [RangePowerPoint] = []) -> HTTPResponse {
         switch load(id, c) {
         case .failure(let r): return r.response
         case .success(let w):
             let bests = PersonalRecords.bests(of: w.summary, among: backend.store.summaries())
-            return page(WorkoutPage(workout: w, personalBests: bests, view: view).render(c))
+            var p = WorkoutPage(workout: w, personalBests: bests, view: view)
+            p.season = season
+            return page(p.render(c))
         }
     }
 

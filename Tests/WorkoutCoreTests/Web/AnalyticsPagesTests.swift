@@ -42,9 +42,20 @@ import Testing
         var w = WebFixtures.indoor(.indoorCycling, seconds: 1800)
         w.summary.normalizedPower = 221; w.summary.intensityFactor = 0.88; w.summary.trainingStress = 39
         w.summary.trainingStressMethod = .power; w.summary.workKilojoules = 394
+        w.summary.powerZoneBounds = [0, 138, 188, 225, 263, 300, 375]; w.summary.powerZoneSeconds = [0, 0, 0, 1800, 0, 0, 0]
+        var split = LapSummary(index: 0, trigger: .distance, startTime: w.summary.startedAt, endTime: w.summary.startedAt + 111,
+                               elapsedSeconds: 111, movingSeconds: 111, distanceMeters: 1000)
+        split.averagePower = 217
+        w.summary.splits = [split]
         let html = WebFixtures.text(WorkoutPage(workout: w, personalBests: [], view: WorkoutView()).render(WebFixtures.context))
         #expect(WebFixtures.charts(html).contains("power-curve"), "\(WebFixtures.charts(html))")
         #expect(html.contains("Training stress (TSS)") && html.contains("Normalized power") && html.contains("394 kJ"))
+        #expect(html.contains("Time in power zones") && html.contains("Z4 225–263 W") && html.contains("100 %"))
+        #expect(html.contains("<th class=\"num\">Power</th>") && html.contains("217 W"))
+        // Against the season's curve when the daemon gave one.
+        var page = WorkoutPage(workout: w, personalBests: [], view: WorkoutView())
+        page.season = [RangePowerPoint(seconds: 60, watts: 400, id: w.id, startedAt: w.summary.startedAt)]
+        #expect(WebFixtures.text(page.render(WebFixtures.context)).contains("Last 365 days"))
     }
 
     @Test func recordsPageAndCommandShareThePowerRecords() throws {
