@@ -126,7 +126,7 @@ struct WebApp: Sendable {
     func calendarPage(_ year: Int?, _ c: WebPageContext, recording: Bool) -> [UInt8] {
         let summaries = backend.store.summaries()
         let history = summaries.map { StreakWorkout($0, utcOffset: nil) }
-        let status = c.calendar.status(history: history, now: c.now)
+        let status = CalendarPage.streaks(year: year, summaries: summaries, calendar: c.calendar, now: c.now)
         let engine = HabitEngine(calendar: c.calendar.calendar)
         let habits = backend.settings().habits.map { engine.status($0, history: history, now: c.now) }
         return CalendarPage(summaries: summaries, year: year, streaks: status, habits: habits).render(c, recording: recording)
