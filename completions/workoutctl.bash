@@ -44,7 +44,7 @@ _workoutctl() {
     fi
     # Every command of `workoutctl --help` (CommandHelp.all; a test keeps the two in step).
     local commands="start pause resume lap next marker stop toggle status watch activities list show
-        open export import edit recompute streak totals simulate reload delete undelete"
+        open export import edit recompute streak totals fitness power-curve records simulate reload delete undelete"
 
     # options taking a value
     case $prev in
@@ -125,6 +125,12 @@ _workoutctl() {
             [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--from --to --activity --limit" -- "$cur")) ;;
         totals)
             [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--week --month --year --activity" -- "$cur")) ;;
+        fitness)
+            [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--from --to" -- "$cur")) ;;
+        power-curve)
+            [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--activity --from --to" -- "$cur")) ;;
+        records)
+            [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--activity" -- "$cur")) ;;
         watch)
             [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--format" -- "$cur")) ;;
         export)

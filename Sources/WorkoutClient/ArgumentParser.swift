@@ -143,6 +143,15 @@ public enum ArgumentParser {
             }
             return a
         }
+        func dayRange(_ opts: [(String, String)]) throws -> DayRange {
+            var r = DayRange()
+            for (k, v) in opts where k == "--from" || k == "--to" {
+                guard let d = StreakDay(iso: v) else { throw UsageError("\(k) needs a date YYYY-MM-DD, not '\(v)'", command: name) }
+                if k == "--from" { r.from = d } else { r.to = d }
+            }
+            if let f = r.from, let t = r.to, f > t { throw UsageError("--from \(f.iso) is after --to \(t.iso)", command: name) }
+            return r
+        }
 
         switch name {
         case "start":
@@ -179,6 +188,19 @@ public enum ArgumentParser {
                 }
             }
             return .send(.totals(per, a))
+        case "fitness":
+            let (p, opts) = try split(["--from", "--to"])
+            guard p.isEmpty else { throw UsageError("fitness takes no arguments, got '\(p[0])'", command: name) }
+            return .send(.analytics(.fitness(try dayRange(opts))))
+        case "power-curve":
+            let (p, opts) = try split(["--from", "--to", "--activity"])
+            guard p.isEmpty else { throw UsageError("power-curve takes no arguments, got '\(p[0])'", command: name) }
+            let a = try opts.last { $0.0 == "--activity" }.map { try activity($0.1) }
+            return .send(.analytics(.powerCurve(a, try dayRange(opts))))
+        case "records":
+            let (p, opts) = try split(["--activity"])
+            guard p.isEmpty else { throw UsageError("records takes no arguments, got '\(p[0])'", command: name) }
+            return .send(.analytics(.records(try opts.last.map { try activity($0.1) })))
         case "marker":
             let (p, _) = try split([])
             let text = p.joined(separator: " ")

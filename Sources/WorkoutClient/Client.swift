@@ -198,6 +198,7 @@ public struct Client: Sendable {
                 if code != .ok { console.err("workoutctl: some files could not be imported\n") }
             case .streak: console.out(renderer.streak(reply))
             case .totals: console.out(renderer.totals(reply))
+            case .analytics(let a): console.out(renderer.analytics(a, reply))
             case .reload:
                 let changed = (reply["changed"]?.arrayValue ?? []).compactMap(\.stringValue)
                 console.out("Configuration reloaded" + (changed.isEmpty ? "; nothing changed.\n" : "; changed: " + changed.joined(separator: ", ") + ".\n"))

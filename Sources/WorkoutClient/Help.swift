@@ -61,6 +61,25 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "totals", synopsis: "totals [--week|--month|--year] [--activity ACTIVITY]",
                     summary: "count, distance, moving time and climb of this and the previous period",
                     details: "Periods are local (the streak rules' zone, day-start hour and week start); default --week."),
+        CommandHelp(name: "fitness", synopsis: "fitness [--from DATE] [--to DATE]",
+                    summary: "training load, fitness, fatigue and form per day",
+                    details: """
+                    DATE is YYYY-MM-DD (local days); default the 90 days up to today. Load is the day's training stress
+                    (from power against ftpWatts, else heart rate against thresholdHeartRate, else a run's pace against
+                    thresholdPaceSecondsPerKm); fitness and fatigue are its 42-day and 7-day exponentially weighted
+                    averages, form is fitness minus fatigue (docs/metrics.md, "Fitness, fatigue and form").
+                    """),
+        CommandHelp(name: "power-curve", synopsis: "power-curve [--activity ACTIVITY] [--from DATE] [--to DATE]",
+                    summary: "best mean power from 1 s to 5 h, critical power, W' and estimated FTP",
+                    details: """
+                    Over the workouts with power that started from --from through --to (local days YYYY-MM-DD; default all
+                    time), of ACTIVITY only when given: for each duration the best mean power and the workout it comes from.
+                    Critical power and W' are the two-parameter model fitted to the efforts of 2 to 20 min; eFTP is its
+                    power for 60 min (docs/metrics.md, "Power curve"). The first request measures each power workout once.
+                    """),
+        CommandHelp(name: "records", synopsis: "records [--activity ACTIVITY]",
+                    summary: "best times over standard distances and best powers, per activity",
+                    details: "Per activity, the fastest 400 m, 1 km, mile, 5 km, 10 km, half marathon and marathon and the best mean power over 5 s, 1, 5, 20 and 60 min, each with its workout and date (the records of the /records page)."),
         CommandHelp(name: "simulate", synopsis: "simulate [FILE] [--speed X] [--loop] [--activity ACTIVITY] [--hr BPM|LOW-HIGH] [--feed-socket PATH]",
                     summary: "feed a GPX track, an NMEA log, JSON fix lines or a built-in route into the feed socket",
                     details: """

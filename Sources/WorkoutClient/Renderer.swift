@@ -159,8 +159,17 @@ public struct Renderer: Sendable {
         s += formatFixed(avg, decimals: 0) + " W avg" + (w["maxPower"]?.intValue.map { ", max \($0) W" } ?? "")
         if let np = w["normalizedPower"]?.doubleValue { s += ", NP " + formatFixed(np, decimals: 0) + " W" }
         if let f = w["intensityFactor"]?.doubleValue { s += ", IF " + formatFixed(f, decimals: 2) }
-        if let t = w["trainingStress"]?.doubleValue { s += ", TSS " + formatFixed(t, decimals: 0) }
+        if let t = w["trainingStress"]?.doubleValue, (w["trainingStressMethod"]?.stringValue ?? "power") == "power" {
+            s += ", TSS " + formatFixed(t, decimals: 0)
+        }
         return s
+    }
+
+    /// "62 (from heart rate)" or "48 (from pace)": training stress measured without power
+    /// (power's TSS is on the power line); nil otherwise.
+    func stressWithoutPower(_ w: JSON) -> String? {
+        guard let t = w["trainingStress"]?.doubleValue, let m = w["trainingStressMethod"]?.stringValue, m != "power" else { return nil }
+        return formatFixed(t, decimals: 0) + (m == "pace" ? " (from pace)" : " (from heart rate)")
     }
 
     /// "rpm", or "spm" (strides per minute) for runs and activities shown by pace.
@@ -294,6 +303,7 @@ public struct Renderer: Sendable {
             s += "Heart:     avg \(formatFixed(avg, decimals: 0)) bpm, max \(w["maxHeartRate"]?.intValue ?? 0) bpm\n"
         }
         if let z = zones(w["heartRateZoneSeconds"]) { s += "Zones:     " + z + "\n" }
+        if let t = stressWithoutPower(w) { s += "Stress:    " + t + "\n" }
         if let p = power(w) { s += "Power:     " + p + "\n" }
         if let z = powerZones(w) { s += "Power Z:   " + z + "\n" }
         if let c = powerCurve(w) { s += "Best:      " + c + "\n" }

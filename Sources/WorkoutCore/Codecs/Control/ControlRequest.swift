@@ -56,6 +56,8 @@ public enum ControlRequest: Sendable, Equatable {
     case web(WorkoutID?)
     /// A workout's charts for the terminal (`workoutctl show ID --charts`): `columns` values each.
     case charts(WorkoutID, columns: Int)
+    /// `fitness`, `power-curve`, `records`: the history's training (`AnalyticsRequest`).
+    case analytics(AnalyticsRequest)
     /// Test-only (WORKOUTD_TEST_HOOKS=1): blocks the main loop so the watchdog can be tested.
     case debugHang
 
@@ -86,6 +88,7 @@ public enum ControlRequest: Sendable, Equatable {
         case .reload: return "reload"
         case .web: return "web"
         case .charts: return "charts"
+        case .analytics(let a): return a.commandName
         case .debugHang: return "debug-hang"
         }
     }
@@ -145,7 +148,7 @@ extension ControlRequest {
         case .importDescriptors(let items, _): return items.count
         case .exportTo: return 1
         case .start, .startPlanned, .next, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list, .show,
-             .export, .importFiles, .edit, .recompute, .delete, .undelete, .streak, .reload, .debugHang, .totals, .web, .charts:
+             .export, .importFiles, .edit, .recompute, .delete, .undelete, .streak, .reload, .debugHang, .totals, .web, .charts, .analytics:
             return 0
         }
     }
@@ -345,6 +348,7 @@ extension ControlRequest {
             }
             return .success(.list(filter))
         default:
+            if let a = AnalyticsRequest.decode(command, obj, activity: { activity(required: false) }) { return a.map { .analytics($0) } }
             return .failure(ProtocolError(code: "unknown_command", message: "unknown command '\(command)'"))
         }
     }
@@ -389,6 +393,7 @@ extension ControlRequest {
             if let a { o["activity"] = .string(a.rawValue) }
         case .web(let id): if let id { o["id"] = .string(id.rawValue) }
         case .charts(let id, let columns): o["id"] = .string(id.rawValue); o["columns"] = .int(columns)
+        case .analytics(let a): a.encode(into: &o)
         case .pause, .resume, .lap, .next, .stop, .toggle, .status, .watch, .activities, .streak, .reload, .debugHang: break
         }
         return .object(o)
@@ -435,7 +440,7 @@ extension ControlRequest {
         switch self {
         case .export, .exportTo, .importFiles, .importDescriptors, .edit, .recompute, .charts: return true
         case .start, .startPlanned, .next, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list, .show,
-             .delete, .undelete, .streak, .totals, .reload, .debugHang, .web:
+             .delete, .undelete, .streak, .totals, .reload, .debugHang, .web, .analytics:
             return false
         }
     }
@@ -449,7 +454,7 @@ extension ControlRequest {
         switch self {
         case .stop, .toggle, .pause, .lap, .next, .marker: return true
         case .start, .startPlanned, .resume, .status, .watch, .activities, .list, .show, .export, .importFiles, .importDescriptors, .exportTo,
-             .edit, .recompute, .delete, .undelete, .streak, .totals, .reload, .debugHang, .web, .charts:
+             .edit, .recompute, .delete, .undelete, .streak, .totals, .reload, .debugHang, .web, .charts, .analytics:
             return false
         }
     }
