@@ -242,6 +242,7 @@ public struct Renderer: Sendable {
                 s += pad(label + ":", 11) + e + " (moving average)\n"
             }
             if let max = w["maxSpeed"]?.doubleValue, max > 0 { s += "Max speed: " + u.speed(max) + "\n" }
+            s += implausible(w, units: u)
             let gain = num(w["elevationGainMeters"])
             let loss = w["elevationLossMeters"]?.doubleValue
             s += "Climb:     +" + u.elevation(gain) + (loss.map { " / -" + u.elevation($0) } ?? "") + "\n"
@@ -259,6 +260,22 @@ public struct Renderer: Sendable {
         if let c = w["calories"]?.doubleValue { s += "Calories:  " + formatFixed(c, decimals: 0) + " kcal" + caloriesHow(w) + "\n" }
         s += "Points:    \(w["pointCount"]?.intValue ?? 0)\n"
         s += annotation(w)
+        return s
+    }
+
+    /// One line per implausible stretch (`implausible`): when, how long, how far, how fast, why.
+    func implausible(_ w: JSON, units u: UnitFormatter) -> String {
+        var s = ""
+        for x in (w["implausible"]?.arrayValue ?? []).compactMap(ImplausibleStretch.init(json:)) {
+            let why: String
+            switch x.reason {
+            case .speed: why = "too fast"
+            case .acceleration: why = "a catch-up: farther than the speed before allows"
+            case .record: why = "faster than the world's best"
+            }
+            s += "Implausible: " + clock.timeOfDay(x.start).prefix(8) + " for " + Units.shortDuration(x.seconds) + ", " + u.distance(x.meters)
+                + " up to " + u.speed(x.speed) + " (" + why + "); not in max speed, best efforts or records\n"
+        }
         return s
     }
 
