@@ -318,12 +318,14 @@ public struct Renderer: Sendable {
             let withPower = items.contains { $0["averagePower"]?.intValue != nil }
             let withCadence = items.contains { $0["averageCadence"]?.intValue != nil }
             let withZones = items.contains { zones($0["heartRateZoneSeconds"]) != nil }
-            var rows = [["#", "TIME", "DISTANCE", UnitFormatter.effortLabel(for: activity)?.uppercased() ?? "", "CLIMB"]
+            // One clock: time and pace from moving time, the elapsed time in its own column.
+            var rows = [["#", "MOVING", "ELAPSED", "DISTANCE", UnitFormatter.effortLabel(for: activity)?.uppercased() ?? "", "CLIMB"]
                 + (withPower ? ["POWER", "MAX W"] : []) + (withCadence ? ["CAD"] : []) + (withHR ? ["HR AVG", "MAX"] : [])
                 + (withZones ? ["ZONES"] : [])]
             for it in items {
                 var row = [
                     String((it["index"]?.intValue).map { $0 + 1 } ?? rows.count),  // JSON counts from 0; people (and the log) from 1
+                    Units.shortDuration(movingOfSection(it)),
                     Units.shortDuration(num(it["elapsedSeconds"])),
                     u.distance(num(it["distanceMeters"])),
                     effortOfSection(it, activity, u) ?? "",
@@ -339,7 +341,7 @@ public struct Renderer: Sendable {
                 if withZones { row += [zones(it["heartRateZoneSeconds"]) ?? ""] }
                 rows.append(row)
             }
-            let numeric = 5 + (withPower ? 2 : 0) + (withCadence ? 1 : 0) + (withHR ? 2 : 0)  // all but ZONES
+            let numeric = 6 + (withPower ? 2 : 0) + (withCadence ? 1 : 0) + (withHR ? 2 : 0)  // all but ZONES
             s += table(rows, rightAligned: Set(0..<numeric))
         }
         if let best = w["bestEfforts"]?.arrayValue, !best.isEmpty {
@@ -364,8 +366,13 @@ public struct Renderer: Sendable {
         return s
     }
 
+    /// A split's or lap's moving time (its elapsed time when nothing moved: an indoor lap).
+    func movingOfSection(_ it: JSON) -> Double {
+        num(it["movingSeconds"]) > 0 ? num(it["movingSeconds"]) : num(it["elapsedSeconds"])
+    }
+
     func effortOfSection(_ it: JSON, _ activity: ActivityType?, _ u: UnitFormatter) -> String? {
-        let moving = num(it["movingSeconds"]) > 0 ? num(it["movingSeconds"]) : num(it["elapsedSeconds"])
+        let moving = movingOfSection(it)
         guard moving > 0 else { return u.effort(nil, for: activity) }
         return u.effort(num(it["distanceMeters"]) / moving, for: activity)
     }
