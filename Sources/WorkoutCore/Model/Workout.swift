@@ -120,6 +120,9 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var normalizedPower: Double?
     public var intensityFactor: Double?
     public var trainingStress: Double?
+    /// Where `trainingStress` comes from (power, heart rate or pace, `TrainingStress`); nil
+    /// without it.
+    public var trainingStressMethod: TrainingStressMethod?
     public var workKilojoules: Double?
     /// Lower bounds (W) of Coggan's 7 power zones and the seconds in each; empty without an FTP.
     public var powerZoneBounds: [Int] = []

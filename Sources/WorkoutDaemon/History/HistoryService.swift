@@ -26,6 +26,8 @@ final class HistoryService: @unchecked Sendable {
     /// An import finished, or workouts changed by another hand (the service manager's STATUS
     /// line shows the new count).
     var onImported: () -> Void = {}
+    /// Power workouts' whole curves, measured when `power-curve` first asks (`PowerCurveCache`).
+    let powerCurves = PowerCurveCache()
     /// Follows the history folder as files change by another hand (`HistoryStore+Sync.swift`).
     var sync: HistorySync?
     /// Watches `importFolders`.
@@ -98,7 +100,7 @@ final class HistoryService: @unchecked Sendable {
     }
 
     /// Runs `work` on the reader and answers with the reply it writes.
-    private func onReader(_ work: @escaping @Sendable (inout JSONWriter) -> Void) -> ControlReply {
+    func onReader(_ work: @escaping @Sendable (inout JSONWriter) -> Void) -> ControlReply {
         let pending = PendingReply()
         let loop = self.loop
         reader.async {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// Title, notes, gear and effort: kept through JSON, edits, recomputation and exports, taken
@@ -96,7 +97,7 @@ struct WorkoutAnnotationTests {
         }
     }
 
-    @Test(.enabled(if: SharedData.usable)) func sharedFilesThatNameThemselves() throws {
+    @Test(.requires(.sharedData)) func sharedFilesThatNameThemselves() throws {
         let connect = try Importer.read(SharedData.bytes(SharedData.url("data/gpx/garminconnect.gpx")), fileName: "garminconnect.gpx")
         expectEqual(connect.annotation.title, "Boulder Cycling")
         let globalsat = try Importer.read(SharedData.bytes(SharedData.url("data/gpx/globalsat_gh625XT.gpx")), fileName: "g.gpx")

@@ -48,6 +48,7 @@ extension WorkoutSummary {
         o["normalizedPower"] = .number(normalizedPower.map { rounded($0, 1) })
         o["intensityFactor"] = .number(intensityFactor.map { rounded($0, 3) })
         o["trainingStress"] = .number(trainingStress.map { rounded($0, 1) })
+        o["trainingStressMethod"] = .string(trainingStressMethod?.rawValue)
         o["workKilojoules"] = .number(workKilojoules.map { rounded($0, 1) })
         o["powerZoneBounds"] = .array(powerZoneBounds.map { .int($0) })
         o["powerZoneSeconds"] = .array(powerZoneSeconds.map { .number(rounded($0, 3)) })
@@ -137,6 +138,8 @@ extension WorkoutSummary {
         w.raw(",\"normalizedPower\":"); w.number(normalizedPower.map { rounded($0, 1) })
         w.raw(",\"intensityFactor\":"); w.number(intensityFactor.map { rounded($0, 3) })
         w.raw(",\"trainingStress\":"); w.number(trainingStress.map { rounded($0, 1) })
+        w.raw(",\"trainingStressMethod\":")
+        if let m = trainingStressMethod { w.string(m.rawValue) } else { w.null() }
         w.raw(",\"workKilojoules\":"); w.number(workKilojoules.map { rounded($0, 1) })
         w.raw(",\"powerZoneBounds\":["); writeList(powerZoneBounds, to: &w) { w, v in w.int(v) }
         w.raw("],\"powerZoneSeconds\":["); writeList(powerZoneSeconds, to: &w) { w, v in w.number(rounded(v, 3)) }
@@ -246,6 +249,9 @@ extension WorkoutSummary {
         normalizedPower = j["normalizedPower"]?.doubleValue
         intensityFactor = j["intensityFactor"]?.doubleValue
         trainingStress = j["trainingStress"]?.doubleValue
+        // Files saved before `trainingStressMethod` had power's TSS only.
+        trainingStressMethod = j["trainingStressMethod"]?.stringValue.flatMap(TrainingStressMethod.init(rawValue:))
+            ?? (trainingStress == nil ? nil : .power)
         workKilojoules = j["workKilojoules"]?.doubleValue
         powerZoneBounds = (j["powerZoneBounds"]?.arrayValue ?? []).compactMap(\.intValue)
         powerZoneSeconds = (j["powerZoneSeconds"]?.arrayValue ?? []).compactMap(\.doubleValue)
