@@ -13,6 +13,7 @@ extension WorkoutSummary {
         o["gear"] = .string(gear)
         o["effort"] = .int(effort)
         o["elapsedSeconds"] = .number(rounded(elapsedSeconds, 3))
+        o["timerSeconds"] = .number(rounded(timerSeconds, 3))
         o["movingSeconds"] = .number(rounded(movingSeconds, 3))
         o["distanceMeters"] = .number(rounded(distanceMeters, 3))
         o["distanceSource"] = .string(distanceSource.rawValue)
@@ -83,6 +84,7 @@ extension WorkoutSummary {
         w.raw(",\"gear\":"); w.string(gear)
         w.raw(",\"effort\":"); w.int(effort)
         w.raw(",\"elapsedSeconds\":"); w.number(rounded(elapsedSeconds, 3))
+        w.raw(",\"timerSeconds\":"); w.number(rounded(timerSeconds, 3))
         w.raw(",\"movingSeconds\":"); w.number(rounded(movingSeconds, 3))
         w.raw(",\"distanceMeters\":"); w.number(rounded(distanceMeters, 3))
         w.raw(",\"distanceSource\":"); w.string(distanceSource.rawValue)
@@ -190,6 +192,14 @@ extension WorkoutSummary {
         gear = j["gear"]?.stringValue
         effort = j["effort"]?.intValue.flatMap { WorkoutAnnotation.effortRange.contains($0) ? $0 : nil }
         elapsedSeconds = j["elapsedSeconds"]?.doubleValue ?? 0
+        if let timer = j["timerSeconds"]?.doubleValue {
+            timerSeconds = timer
+        } else {
+            // Saved before the timer had its own key: that elapsed time was the timer's, and
+            // the wall span is start to end.
+            timerSeconds = elapsedSeconds
+            if let endedAt { elapsedSeconds = max(elapsedSeconds, endedAt - startedAt) }
+        }
         movingSeconds = j["movingSeconds"]?.doubleValue ?? 0
         distanceMeters = j["distanceMeters"]?.doubleValue ?? 0
         distanceSource = j["distanceSource"]?.stringValue.flatMap(DistanceSource.init(rawValue:)) ?? .gps
