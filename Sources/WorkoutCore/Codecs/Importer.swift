@@ -131,16 +131,17 @@ public enum Importer {
         if FITMessageDecoder.looksLikeFIT(bytes) { return try readFIT(bytes, fileName: fileName) }
         let head = String(decoding: bytes.prefix(512), as: UTF8.self)
         if head.contains("<gpx") || (lower.hasSuffix(".gpx") && !head.contains("TrainingCenterDatabase")) {
-            do {
-                let g = try GPXReader.read(bytes)
-                let points = g.trackPoints
-                var track = Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: g.activity,
-                                  origin: .device, format: .gpx, startTime: recordingStart(g.time, firstFix: points.first?.fix.time),
-                                  notes: g.notes)
-                track.annotation.title = WorkoutAnnotation.fromFile(g.name) ?? WorkoutAnnotation.fromFile(g.tracks.first?.name)
-                track.annotation.notes = WorkoutAnnotation.fromFile(g.description) ?? WorkoutAnnotation.fromFile(g.tracks.first?.description)
-                return [track]
-            } catch { throw .file(error.description) }
+            let g: GPXImport
+            do { g = try GPXReader.read(bytes) } catch { throw .file(error.description) }
+            let points = g.trackPoints
+            // Nothing left once the points that cannot be read are set aside: said with them.
+            if points.isEmpty, !g.notes.isEmpty { throw .file(Failure.noPoints.description + ": " + g.notes.joined(separator: "; ")) }
+            var track = Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: g.activity,
+                              origin: .device, format: .gpx, startTime: recordingStart(g.time, firstFix: points.first?.fix.time),
+                              notes: g.notes)
+            track.annotation.title = WorkoutAnnotation.fromFile(g.name) ?? WorkoutAnnotation.fromFile(g.tracks.first?.name)
+            track.annotation.notes = WorkoutAnnotation.fromFile(g.description) ?? WorkoutAnnotation.fromFile(g.tracks.first?.description)
+            return [track]
         }
         if lower.hasSuffix(".tcx") || head.contains("TrainingCenterDatabase") {
             let t: TCXImport

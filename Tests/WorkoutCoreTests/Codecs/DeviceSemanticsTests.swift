@@ -231,5 +231,10 @@ private let semicircles = FITTestFiles.semicircles
         #expect(imported.warnings.contains { $0.contains("pause/resume marker") }, "\(imported.warnings)")
         #expect(imported.warnings.contains { $0.contains("skipped 1 track point") && $0.contains("lat 123") }, "\(imported.warnings)")
         #expect(imported.warnings.contains { $0.contains("stamped before 1980") }, "\(imported.warnings)")
+        // Every point stamped 1901 (gpxpy's Mojstrovka.gpx): refused, saying why.
+        let old = "<gpx><trk><trkseg><trkpt lat=\"46.4\" lon=\"13.6\"><time>1901-12-13T20:45:52Z</time></trkpt></trkseg></trk></gpx>"
+        #expect(throws: Importer.Failure.file("no timed track points to import: 1 track point stamped before 1980, so without a time, not imported (first at line 1: 1901-12-13T20:45:52Z)")) {
+            _ = try Importer.readAll(Array(old.utf8), fileName: "m.gpx")
+        }
     }
 }
