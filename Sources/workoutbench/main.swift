@@ -27,6 +27,8 @@ let usage = """
       web-page [POINTS] [RUNS]      the web page of a POINTS-point recorded ride over HTTP, median; render in process
       web-history [WORKOUTS] [RUNS] the history page with WORKOUTS saved workouts over HTTP, median
       web-load [LOADS] [CONC] [RATE] LOADS page loads CONC at a time while a ride records at RATE Hz: status p99, fixes
+      counts [--extra-allocations N] [WORKLOAD...]  heap allocations of fixed workloads (LD_PRELOAD=malloccount.so;
+                                    .ci/counts.sh checks them against .ci/count-limits; --list names the workloads)
     """
 
 let args = Array(CommandLine.arguments.dropFirst())
@@ -54,6 +56,7 @@ case "arrival": ArrivalBenchmark.run(rest)
 case "web-page": WebBenchmark.pageRun(rest)
 case "web-history": WebBenchmark.historyRun(rest)
 case "web-load": WebBenchmark.loadRun(rest)
+case "counts": CountsBenchmark.run(rest)
 default:
     BenchSupport.writeOut(2, usage + "\n")
     exit(2)

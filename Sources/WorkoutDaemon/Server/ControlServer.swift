@@ -170,7 +170,8 @@ public final class ControlServer {
             case .requests, .watching, .closing: c.lastActivity = loop.now()
             }
             buf.withUnsafeBytes { raw in
-                c.lines.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { item in take(item, on: c) }
+                // Held lines (a false `take`) are drained when the reply goes out.
+                _ = c.lines.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { item in take(item, on: c) }
             }
             notePartial(c)
             if n < buf.count { break }

@@ -211,6 +211,29 @@ public final class HistoryStore: Sendable {
 
     public func summary(_ id: WorkoutID) -> WorkoutSummary? { state.withLock { $0.listed[id] } }
 
+    /// The newest listed workout (the latest start; of equal starts the greater ID): what the
+    /// ID `last` names.
+    public func newestID() -> WorkoutID? {
+        state.withLock { s in
+            s.listed.values.max { ($0.startedAt, $0.id) < ($1.startedAt, $1.id) }?.id
+        }
+    }
+
+    /// The workout deleted most recently (the trash file changed last: a rename changes its
+    /// ctime): what `undelete last` restores.
+    public func lastDeletedID() -> WorkoutID? {
+        var newest: (ctime: timespec, id: WorkoutID)?
+        for name in directoryEntries(paths.trashDir) ?? [] {
+            guard case .workout(let id) = HistoryFileName(name) else { continue }
+            var st = stat()
+            guard stat(paths.trashDir + "/" + name, &st) == 0 else { continue }
+            let t = st.st_ctim
+            if let n = newest, (n.ctime.tv_sec, n.ctime.tv_nsec, n.id) >= (t.tv_sec, t.tv_nsec, id) { continue }
+            newest = (t, id)
+        }
+        return newest?.id
+    }
+
     public func list(_ f: ListFilter) -> [WorkoutSummary] {
         var out = summaries().filter { s in
             (f.from.map { s.startedAt >= $0 } ?? true) && (f.to.map { s.startedAt < $0 + 86400 } ?? true)

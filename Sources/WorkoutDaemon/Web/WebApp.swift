@@ -53,13 +53,21 @@ struct WebApp: Sendable {
         case .history(let filter):
             done(.response(page(HistoryPage(summaries: backend.store.summaries(), filter: filter, recording: thread.liveSnapshot.isRecording).render(c))))
         case .workout(let id, let view):
-            done(.response(workoutPage(id, view, c)))
+            if let s = backend.store.summary(id), s.averagePower != nil {
+                workoutPageWithSeason(s, view, c, thread: thread, done)
+            } else {
+                done(.response(workoutPage(id, view, c)))
+            }
         case .download(let id, let format):
             done(.response(download(id, format, c)))
         case .edit(let id):
             edit(id, request, c, thread: thread, done)
         case .records:
             done(.response(page(RecordsPage(summaries: backend.store.summaries()).render(c, recording: thread.liveSnapshot.isRecording))))
+        case .fitness(let days):
+            fitnessPage(days, c, thread: thread, done)
+        case .power(let days):
+            powerPage(days, c, thread: thread, done)
         case .calendar(let year):
             done(.response(page(calendarPage(year, c, recording: thread.liveSnapshot.isRecording))))
         case .live:
@@ -93,12 +101,14 @@ struct WebApp: Sendable {
         }
     }
 
-    func workoutPage(_ id: WorkoutID, _ view: WorkoutView, _ c: WebPageContext) -> HTTPResponse {
+    func workoutPage(_ id: WorkoutID, _ view: WorkoutView, _ c: WebPageContext, season: [RangePowerPoint] = []) -> HTTPResponse {
         switch load(id, c) {
         case .failure(let r): return r.response
         case .success(let w):
             let bests = PersonalRecords.bests(of: w.summary, among: backend.store.summaries())
-            return page(WorkoutPage(workout: w, personalBests: bests, view: view).render(c))
+            var p = WorkoutPage(workout: w, personalBests: bests, view: view)
+            p.season = season
+            return page(p.render(c))
         }
     }
 
@@ -126,7 +136,7 @@ struct WebApp: Sendable {
     func calendarPage(_ year: Int?, _ c: WebPageContext, recording: Bool) -> [UInt8] {
         let summaries = backend.store.summaries()
         let history = summaries.map { StreakWorkout($0, utcOffset: nil) }
-        let status = c.calendar.status(history: history, now: c.now)
+        let status = CalendarPage.streaks(year: year, summaries: summaries, calendar: c.calendar, now: c.now)
         let engine = HabitEngine(calendar: c.calendar.calendar)
         let habits = backend.settings().habits.map { engine.status($0, history: history, now: c.now) }
         return CalendarPage(summaries: summaries, year: year, streaks: status, habits: habits).render(c, recording: recording)

@@ -92,7 +92,7 @@ enum WebListener {
             guard inet_ntop(AF_INET6, &a, &text, socklen_t(text.count)) != nil else { return nil }
         default: return nil
         }
-        return (String(cString: text), port, family)
+        return (String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), port, family)
     }
 }
 

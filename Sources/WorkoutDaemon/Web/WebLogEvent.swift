@@ -9,6 +9,9 @@ enum WebLogEvent: LogEvent {
     case listeningBeyondLoopback(url: String, address: String, activated: Bool)
     /// The pages could not be served (busy port, bad address); recording goes on.
     case unavailable(listen: String, reason: String)
+    /// The default port was taken (another program, another user's daemon): the pages moved
+    /// to a free port (`url`). A `web.listen` the user wrote fails as `unavailable` instead.
+    case portTaken(listen: String, reason: String, url: String)
     /// `web: null`.
     case off
 
@@ -16,6 +19,7 @@ enum WebLogEvent: LogEvent {
         switch self {
         case .listening, .listeningBeyondLoopback: return "web.listening"
         case .unavailable: return "web.unavailable"
+        case .portTaken: return "web.port_taken"
         case .off: return "web.off"
         }
     }
@@ -23,7 +27,7 @@ enum WebLogEvent: LogEvent {
     var level: LogLevel {
         switch self {
         case .listening, .off: return .info
-        case .unavailable, .listeningBeyondLoopback: return .warning
+        case .unavailable, .listeningBeyondLoopback, .portTaken: return .warning
         }
     }
 
@@ -33,6 +37,8 @@ enum WebLogEvent: LogEvent {
         case .listeningBeyondLoopback(let url, let address, _):
             return "Web pages listening on \(address), which other machines can reach; connections from other machines and other users are refused (\(url))"
         case .unavailable(let listen, let reason): return "No web pages: cannot listen on \(listen): \(reason); recording is not affected"
+        case .portTaken(let listen, let reason, let url):
+            return "Web pages at \(url) instead: \(listen) is taken (\(reason)); `workoutctl open` finds them, web.listen in the configuration picks an address"
         case .off: return "Web pages are off (config web: null)"
         }
     }
@@ -42,6 +48,7 @@ enum WebLogEvent: LogEvent {
         case .listening(let url, let address, let activated), .listeningBeyondLoopback(let url, let address, let activated):
             return [("url", .string(url)), ("address", .string(address)), ("activated", .bool(activated))]
         case .unavailable(let listen, let reason): return [("listen", .string(listen)), ("reason", .string(reason))]
+        case .portTaken(let listen, let reason, let url): return [("listen", .string(listen)), ("reason", .string(reason)), ("url", .string(url))]
         case .off: return []
         }
     }

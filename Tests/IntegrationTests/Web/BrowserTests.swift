@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 
 /// Every page in a real headless Chromium (Debian's `chromium`), one browser for all of them,
 /// driven over the DevTools protocol by `cdp_pages.py`: HTTP 200, no console error (CSP
@@ -10,11 +11,7 @@ import Testing
 /// the shared data, except under CI=true, where it fails instead.
 @Suite(.serialized, .offPool) struct BrowserTests {
     static let chromium = "/usr/lib/chromium/chromium"
-    static var usable: Bool {
-        (FileManager.default.isExecutableFile(atPath: chromium) && DaemonHarness.sharedUsable) || ProcessInfo.processInfo.environment["CI"] == "true"
-    }
-
-    @Test(.enabled(if: usable, "needs /usr/lib/chromium/chromium (apt-get install chromium) and ../shared/data"))
+    @Test(.requires(.program(.chromium), .sharedData))
     func everyPageLoadsCleanly() async throws {
         #expect(FileManager.default.isExecutableFile(atPath: Self.chromium), "chromium is not installed")
         let (d, port, token) = try WebServerTests.daemon()
@@ -27,7 +24,8 @@ import Testing
         _ = try d.request(#"{"command":"start","activity":"running"}"#)
         defer { _ = try? d.request(#"{"command":"stop"}"#) }
         let base = "http://127.0.0.1:\(port)"
-        var urls = ["\(base)/?token=\(token)", "\(base)/", "\(base)/records", "\(base)/calendar", "\(base)/live"]
+        var urls = ["\(base)/?token=\(token)", "\(base)/", "\(base)/records", "\(base)/calendar", "\(base)/live",
+                    "\(base)/fitness", "\(base)/fitness?days=730", "\(base)/power", "\(base)/power?days=all"]
         urls += ids.map { "\(base)/workouts/\($0)" }
         if let first = ids.first { urls.append("\(base)/workouts/\(first)?x=time&colour=hr") }
         let script = DaemonHarness.projectRoot.appendingPathComponent("Tests/IntegrationTests/Web/cdp_pages.py").path
@@ -45,6 +43,10 @@ import Testing
         let charts = pages.map { ($0["url"] as? String ?? "", $0["charts"] as? [String] ?? []) }
         #expect(charts.first { $0.0.hasSuffix("/") }?.1 == ["volume"])
         #expect(charts.first { $0.0.hasSuffix("/calendar") }?.1 == ["calendar"])
+        for (url, c) in charts where url.contains("/fitness") { #expect(c == ["fitness"], "\(url): \(c)") }
+        for (url, c) in charts where url.contains("/power") { #expect(c == ["power-curve"], "\(url): \(c)") }
+        // The ride with power (gtrnctr_power.tcx) shows its own power curve.
+        #expect(charts.contains { $0.0.contains("/workouts/\(ids[2])") && $0.1.contains("power-curve") }, "\(charts)")
         for (url, c) in charts where url.contains("/workouts/") { #expect(c.contains("route") || c.contains("heartrate"), "\(url): \(c)") }
         let hovered = pages.filter { ($0["url"] as? String ?? "").contains("/workouts/") }.compactMap { $0["hover"] as? String }
         #expect(!hovered.isEmpty, "no hover label appeared over a chart")
