@@ -243,6 +243,21 @@ public final class HistoryStore: Sendable {
         return out
     }
 
+    /// A saved workout's summary, source and events without its points (`show`): only the
+    /// file's beginning is read (its head and events), so a workout of millions of points costs
+    /// no more than one of a hundred.
+    public func loadHead(_ id: WorkoutID) throws -> WorkoutFile.Head {
+        if let w = recentWorkout(id) { return WorkoutFile.Head(summary: w.summary, source: w.source, revision: nil, events: w.events) }
+        let path = listedPath(of: id)
+        do { return try HistoryReader.read(path: path, part: .summaryAndEvents).head } catch {
+            switch error {
+            case .gone: throw SystemError("open \(path)", code: ENOENT)
+            case .system(let e): throw e
+            case .incomplete, .invalid: throw StoreError.damaged(path, error.description)
+            }
+        }
+    }
+
     public func load(_ id: WorkoutID) throws -> Workout {
         if let w = recentWorkout(id) { return w }
         let path = listedPath(of: id)
