@@ -43,8 +43,8 @@ _workoutctl() {
         words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
     fi
     # Every command of `workoutctl --help` (CommandHelp.all; a test keeps the two in step).
-    local commands="start pause resume lap marker stop toggle status watch activities list show
-        open export import edit recompute streak totals simulate reload delete undelete"
+    local commands="start pause resume lap next marker stop toggle status watch activities list show
+        open export import edit recompute streak totals fitness power-curve records simulate reload delete undelete"
 
     # options taking a value
     case $prev in
@@ -60,6 +60,7 @@ _workoutctl() {
         --title|--notes|--gear|--limit|--hr|--from|--to) return ;;
         --feed-socket) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --plan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --activity) COMPREPLY=($(compgen -W "$(_workoutctl_activities)" -- "$cur")); return ;;
         --speed) COMPREPLY=($(compgen -W "1 2 5 10 60" -- "$cur")); return ;;
     esac
@@ -86,7 +87,11 @@ _workoutctl() {
     local nargs=$((cword - cmd_index))
     case $cmd in
         start)
-            ((nargs == 1)) && COMPREPLY=($(compgen -W "$(_workoutctl_activities)" -- "$cur")) ;;
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--plan" -- "$cur"))
+            else
+                ((nargs == 1)) && COMPREPLY=($(compgen -W "$(_workoutctl_activities)" -- "$cur"))
+            fi ;;
         recompute)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--set --save" -- "$cur"))
@@ -120,6 +125,12 @@ _workoutctl() {
             [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--from --to --activity --limit" -- "$cur")) ;;
         totals)
             [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--week --month --year --activity" -- "$cur")) ;;
+        fitness)
+            [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--from --to" -- "$cur")) ;;
+        power-curve)
+            [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--activity --from --to" -- "$cur")) ;;
+        records)
+            [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--activity" -- "$cur")) ;;
         watch)
             [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--format" -- "$cur")) ;;
         export)

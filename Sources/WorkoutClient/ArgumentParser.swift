@@ -143,11 +143,23 @@ public enum ArgumentParser {
             }
             return a
         }
+        func dayRange(_ opts: [(String, String)]) throws -> DayRange {
+            var r = DayRange()
+            for (k, v) in opts where k == "--from" || k == "--to" {
+                guard let d = StreakDay(iso: v) else { throw UsageError("\(k) needs a date YYYY-MM-DD, not '\(v)'", command: name) }
+                if k == "--from" { r.from = d } else { r.to = d }
+            }
+            if let f = r.from, let t = r.to, f > t { throw UsageError("--from \(f.iso) is after --to \(t.iso)", command: name) }
+            return r
+        }
 
         switch name {
         case "start":
-            let (p, _) = try split([])
-            return .send(.start(try activity(try one("an activity", p))))
+            let (p, opts) = try split(["--plan"])
+            let a = try activity(try one("an activity", p))
+            guard let plan = opts.last?.1 else { return .send(.start(a)) }
+            return .startPlan(a, path: absolute(plan, cwd: cwd))
+        case "next": try noArguments(); return .send(.next)
         case "pause": try noArguments(); return .send(.pause)
         case "resume": try noArguments(); return .send(.resume)
         case "lap": try noArguments(); return .send(.lap)
@@ -176,6 +188,19 @@ public enum ArgumentParser {
                 }
             }
             return .send(.totals(per, a))
+        case "fitness":
+            let (p, opts) = try split(["--from", "--to"])
+            guard p.isEmpty else { throw UsageError("fitness takes no arguments, got '\(p[0])'", command: name) }
+            return .send(.analytics(.fitness(try dayRange(opts))))
+        case "power-curve":
+            let (p, opts) = try split(["--from", "--to", "--activity"])
+            guard p.isEmpty else { throw UsageError("power-curve takes no arguments, got '\(p[0])'", command: name) }
+            let a = try opts.last { $0.0 == "--activity" }.map { try activity($0.1) }
+            return .send(.analytics(.powerCurve(a, try dayRange(opts))))
+        case "records":
+            let (p, opts) = try split(["--activity"])
+            guard p.isEmpty else { throw UsageError("records takes no arguments, got '\(p[0])'", command: name) }
+            return .send(.analytics(.records(try opts.last.map { try activity($0.1) })))
         case "marker":
             let (p, _) = try split([])
             let text = p.joined(separator: " ")
@@ -233,7 +258,7 @@ public enum ArgumentParser {
             for (_, v) in opts { a = try activity(v) }
             return .importFiles(ImportOptions(paths: p.map { absolute($0, cwd: cwd) }, activity: a))
         case "edit":
-            let (p, opts) = try split(["--activity", "--title", "--notes", "--gear", "--effort"])
+            let (p, opts) = try split(["--activity", "--title", "--notes", "--gear", "--effort", "--records"])
             let id = try workoutID(p)
             var edit = WorkoutEdit()
             for (k, v) in opts {
@@ -243,6 +268,11 @@ public enum ArgumentParser {
                 case "--title": edit.title = text
                 case "--notes": edit.notes = text
                 case "--gear": edit.gear = text
+                case "--records":
+                    guard let r = RecordsInclusion(argument: v) else {
+                        throw UsageError("--records needs off (keep out of records and bests) or on, not '\(v)'", command: name)
+                    }
+                    edit.records = r
                 default:
                     if WorkoutAnnotation.cleaned(v) == nil || v == "none" { edit.effort = .clear; continue }
                     guard let n = Int(v) else { throw UsageError("--effort needs a number 1-10 (or \"\" to clear), not '\(v)'", command: name) }
@@ -251,7 +281,7 @@ public enum ArgumentParser {
             }
             if let problem = edit.problem { throw UsageError(problem, command: name) }
             guard !edit.isEmpty else {
-                throw UsageError("edit needs at least one of --activity, --title, --notes, --gear, --effort", command: name)
+                throw UsageError("edit needs at least one of --activity, --title, --notes, --gear, --effort, --records", command: name)
             }
             return .send(.edit(id, edit))
         case "recompute":

@@ -53,6 +53,16 @@ public struct Client: Sendable {
             return OpenCommand(client: self, invocation: inv, id: id, printOnly: print).run()
         case .showCharts(let id):
             return ChartsCommand(client: self, invocation: inv, id: id).run()
+        case .startPlan(let activity, let path):
+            // The daemon checks the plan (it knows the FTP); here only that the file reads.
+            let bytes: [UInt8]
+            do { bytes = try readRegularFile(path, limit: PlanDecoder.maxBytes) } catch {
+                console.err("workoutctl: cannot read the plan \(path): \(error)\n")
+                return .failed
+            }
+            var planned = inv
+            planned.command = .send(.startPlanned(activity, PlanFile(name: String(path.split(separator: "/").last ?? ""), bytes: bytes)))
+            return run(planned)
         case .export(let o) where !(inv.json && o.output == nil):
             return ExportCommand(client: self, invocation: inv, options: o).run()
         case .send, .list, .export:
@@ -61,7 +71,7 @@ public struct Client: Sendable {
             switch inv.command {
             case .send(let r): bulk = r.isBulkWork
             case .export: bulk = true
-            case .list, .importFiles, .watch, .statusBar, .simulate, .help, .version, .open, .showCharts: bulk = false
+            case .list, .importFiles, .watch, .statusBar, .simulate, .help, .version, .open, .showCharts, .startPlan: bulk = false
             }
             let timeout = bulk ? importTimeout : requestTimeout
             switch exchange(request, socket: controlPath(inv), timeout: timeout) {
@@ -131,10 +141,10 @@ public struct Client: Sendable {
             return .unavailable
         case .refused(_, let message, let reply):
             if json { console.out(Client.withoutOK(reply).pretty() + "\n") }
-            console.err("workoutctl: \(message)\n")
+            console.err("workoutctl: \(TerminalText.visible(message))\n")
             return .failed
         case .badReply(let m):
-            console.err("workoutctl: \(m)\n")
+            console.err("workoutctl: \(TerminalText.visible(m))\n")
             return .failed
         }
     }
@@ -175,6 +185,8 @@ public struct Client: Sendable {
             console.out(Client.withoutOK(reply).pretty() + "\n")
             return code
         }
+        // Titles, notes, device names and file names reach the terminal made visible.
+        let reply = TerminalText.visible(reply)
         switch inv.command {
         case .send(let r):
             switch r {
@@ -186,6 +198,7 @@ public struct Client: Sendable {
                 if code != .ok { console.err("workoutctl: some files could not be imported\n") }
             case .streak: console.out(renderer.streak(reply))
             case .totals: console.out(renderer.totals(reply))
+            case .analytics(let a): console.out(renderer.analytics(a, reply))
             case .reload:
                 let changed = (reply["changed"]?.arrayValue ?? []).compactMap(\.stringValue)
                 console.out("Configuration reloaded" + (changed.isEmpty ? "; nothing changed.\n" : "; changed: " + changed.joined(separator: ", ") + ".\n"))
@@ -199,11 +212,12 @@ public struct Client: Sendable {
             case .undelete(let id): console.out("Restored \(reply["id"]?.stringValue ?? id.rawValue).\n")
             case .web: console.out((reply["url"]?.stringValue ?? "") + "\n")
             case .charts: console.out(renderer.charts(reply))
-            case .start, .pause, .resume, .lap, .marker, .toggle, .status, .watch, .list, .export, .exportTo, .importDescriptors, .debugHang:
+            case .start, .startPlanned, .next, .pause, .resume, .lap, .marker, .toggle, .status, .watch, .list, .export, .exportTo,
+                 .importDescriptors, .debugHang:
                 console.out(renderer.status(reply))
             }
         case .list: console.out(renderer.list(reply))
-        case .export, .importFiles, .watch, .statusBar, .simulate, .help, .version, .open, .showCharts: break
+        case .export, .importFiles, .watch, .statusBar, .simulate, .help, .version, .open, .showCharts, .startPlan: break
         }
         return code
     }

@@ -7,11 +7,13 @@ public struct CommandHelp: Sendable {
     public let details: String
 
     public static let all: [CommandHelp] = [
-        CommandHelp(name: "start", synopsis: "start ACTIVITY", summary: "start a workout",
-                    details: "ACTIVITY is an activity name as listed by `workoutctl activities` (running, walking, cycling, ...)."),
+        CommandHelp(name: "start", synopsis: "start ACTIVITY [--plan FILE]", summary: "start a workout",
+                    details: "ACTIVITY is an activity name as listed by `workoutctl activities` (running, walking, cycling, ...). --plan FILE follows a structured workout: a Zwift .zwo or a JSON plan (docs/plans.md); a bad plan is refused before anything starts."),
         CommandHelp(name: "pause", synopsis: "pause", summary: "pause the workout", details: ""),
         CommandHelp(name: "resume", synopsis: "resume", summary: "resume a paused workout", details: ""),
-        CommandHelp(name: "lap", synopsis: "lap", summary: "start a new lap", details: ""),
+        CommandHelp(name: "lap", synopsis: "lap", summary: "start a new lap", details: "With a plan, a lap press ends the plan's step, like `next`."),
+        CommandHelp(name: "next", synopsis: "next", summary: "end the plan's current step now and begin the next one",
+                    details: "Only while a workout follows a plan (start ACTIVITY --plan FILE); the step's lap closes."),
         CommandHelp(name: "marker", synopsis: "marker [TEXT]", summary: "mark this moment, with an optional note",
                     details: "Several words are joined with spaces. Use `--` before a text starting with '-'."),
         CommandHelp(name: "stop", synopsis: "stop", summary: "end the workout and print its summary",
@@ -38,13 +40,14 @@ public struct CommandHelp: Sendable {
                     else the configured defaultActivity (running). Shows progress on a terminal; Ctrl-C
                     stops after the current file and keeps what was imported. Exits 1 if any file failed.
                     """),
-        CommandHelp(name: "edit", synopsis: "edit ID [--activity ACTIVITY] [--title TEXT] [--notes TEXT] [--gear NAME] [--effort 1-10]",
-                    summary: "change a saved workout's activity, title, notes, gear or perceived effort",
+        CommandHelp(name: "edit", synopsis: "edit ID [--activity ACTIVITY] [--title TEXT] [--notes TEXT] [--gear NAME] [--effort 1-10] [--records off|on]",
+                    summary: "change a saved workout's activity, title, notes, gear, perceived effort or whether it counts in records",
                     details: """
                     With --activity, its distance, speeds, calories and best efforts are recomputed from the recorded fixes.
                     --title, --notes and --gear name and describe it (shown in list, show and the exports; `totals` adds up
                     the distance per gear); --effort is the perceived effort from 1 (very easy) to 10 (maximal). An empty
-                    value ("") clears a field.
+                    value ("") clears a field. --records off keeps the workout out of records and personal bests (a ride
+                    recorded as a run, a GPS that went wrong; shown in show and on its page); --records on counts it again.
                     """),
         CommandHelp(name: "recompute", synopsis: "recompute ID [--set metrics.KEY=VALUE]... [--save]",
                     summary: "recompute a saved workout with changed metrics settings; show before and after",
@@ -58,6 +61,25 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "totals", synopsis: "totals [--week|--month|--year] [--activity ACTIVITY]",
                     summary: "count, distance, moving time and climb of this and the previous period",
                     details: "Periods are local (the streak rules' zone, day-start hour and week start); default --week."),
+        CommandHelp(name: "fitness", synopsis: "fitness [--from DATE] [--to DATE]",
+                    summary: "training load, fitness, fatigue and form per day",
+                    details: """
+                    DATE is YYYY-MM-DD (local days); default the 90 days up to today. Load is the day's training stress
+                    (from power against ftpWatts, else heart rate against thresholdHeartRate, else a run's pace against
+                    thresholdPaceSecondsPerKm); fitness and fatigue are its 42-day and 7-day exponentially weighted
+                    averages, form is fitness minus fatigue (docs/metrics.md, "Fitness, fatigue and form").
+                    """),
+        CommandHelp(name: "power-curve", synopsis: "power-curve [--activity ACTIVITY] [--from DATE] [--to DATE]",
+                    summary: "best mean power from 1 s to 5 h, critical power, W' and estimated FTP",
+                    details: """
+                    Over the workouts with power that started from --from through --to (local days YYYY-MM-DD; default all
+                    time), of ACTIVITY only when given: for each duration the best mean power and the workout it comes from.
+                    Critical power and W' are the two-parameter model fitted to the efforts of 2 to 20 min; eFTP is its
+                    power for 60 min (docs/metrics.md, "Power curve"). The first request measures each power workout once.
+                    """),
+        CommandHelp(name: "records", synopsis: "records [--activity ACTIVITY]",
+                    summary: "best times over standard distances and best powers, per activity",
+                    details: "Per activity, the fastest 400 m, 1 km, mile, 5 km, 10 km, half marathon and marathon and the best mean power over 5 s, 1, 5, 20 and 60 min, each with its workout and date (the records of the /records page)."),
         CommandHelp(name: "simulate", synopsis: "simulate [FILE] [--speed X] [--loop] [--activity ACTIVITY] [--hr BPM|LOW-HIGH] [--feed-socket PATH]",
                     summary: "feed a GPX track, an NMEA log, JSON fix lines or a built-in route into the feed socket",
                     details: """

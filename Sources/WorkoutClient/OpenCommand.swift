@@ -128,7 +128,7 @@ struct ChartsCommand {
         let width = max(40, min(200, (client.console.columns() ?? 80) - 10))
         switch client.exchange(ControlRequest.charts(id, columns: width * 2).encoded(), socket: client.controlPath(invocation), timeout: client.importTimeout) {
         case .failure(let f): return client.report(f, json: false)
-        case .success(let reply): client.console.out(client.renderer.charts(reply))
+        case .success(let reply): client.console.out(client.renderer.charts(TerminalText.visible(reply)))
         }
         return .ok
     }

@@ -16,6 +16,8 @@ extension Config {
         if limits != new.limits { out.append("limits") }
         if sensors != new.sensors { out.append("sensors") }
         if ftpWatts != new.ftpWatts { out.append("ftpWatts") }
+        if thresholdHeartRate != new.thresholdHeartRate { out.append("thresholdHeartRate") }
+        if thresholdPaceSecondsPerKm != new.thresholdPaceSecondsPerKm { out.append("thresholdPaceSecondsPerKm") }
         if age != new.age { out.append("age") }
         if sex != new.sex { out.append("sex") }
         if heartRate != new.heartRate { out.append("heartRate") }

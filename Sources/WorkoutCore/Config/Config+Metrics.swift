@@ -14,8 +14,16 @@ extension MetricsSettings {
         splitUnit = config.units == .imperial ? .mile : .kilometer
         heartRateZones = config.heartRateZones
         ftpWatts = config.ftpWatts
+        trainingThresholds = config.trainingThresholds
         age = config.age
         sex = config.sex
+    }
+}
+
+extension Config {
+    /// `thresholdHeartRate` and `thresholdPaceSecondsPerKm`.
+    public var trainingThresholds: TrainingThresholds {
+        TrainingThresholds(heartRate: thresholdHeartRate, paceSecondsPerKm: thresholdPaceSecondsPerKm)
     }
 }
 

@@ -26,6 +26,10 @@ public struct Config: Sendable, Equatable {
     /// Functional threshold power (W) for power zones, intensity factor and training stress;
     /// nil = none.
     public var ftpWatts: Double? = nil
+    /// Threshold heart rate (bpm) and threshold running pace (s per km) for training stress
+    /// without power; nil = none.
+    public var thresholdHeartRate: Int? = nil
+    public var thresholdPaceSecondsPerKm: Double? = nil
     /// Age in years and sex, for heart-rate calories (Keytel) and the estimated maximum heart rate.
     public var age: Int? = nil
     public var sex: Sex? = nil

@@ -84,13 +84,15 @@ extension Config {
     /// Plausible functional threshold powers (W).
     public static let ftpRange = 30.0...2000
 
-    /// Reads `sensors`, `ftpWatts`, `age`, `sex` and `heartRate` (called by `decode(json:)`).
+    /// Reads `sensors`, `ftpWatts`, `thresholdHeartRate`, `thresholdPaceSecondsPerKm`, `age`, `sex` and `heartRate` (called by `decode(json:)`).
     static func decodeHeartRateKeys(_ r: inout KeyReader, into c: inout Config) throws(ConfigError) {
         if let sensors = try r.array("sensors") {
             c.sensors = []
             for (i, s) in sensors.enumerated() { c.sensors.append(try SensorConfig.decode(s, path: "sensors[\(i)]")) }
         }
         c.ftpWatts = try r.number("ftpWatts", in: Config.ftpRange) ?? c.ftpWatts
+        c.thresholdHeartRate = try r.int("thresholdHeartRate", in: 60...250) ?? c.thresholdHeartRate
+        c.thresholdPaceSecondsPerKm = try r.number("thresholdPaceSecondsPerKm", in: 120...900) ?? c.thresholdPaceSecondsPerKm
         c.age = try r.int("age", in: 5...120) ?? c.age
         if let s = try r.string("sex") {
             guard let v = Sex(rawValue: s) else { throw ConfigError(key: "sex", problem: "must be \"male\" or \"female\", not '\(s)'") }

@@ -74,6 +74,9 @@ public struct MetricsSettings: Sendable, Equatable {
     /// Functional threshold power (W) for power zones, intensity factor and training stress;
     /// nil = none configured.
     public var ftpWatts: Double? = nil
+    /// Threshold heart rate and running pace for training stress without power
+    /// (`TrainingStress`); none by default.
+    public var trainingThresholds = TrainingThresholds()
     /// Which speed a fix may imply from the last accepted one before it is `tooFast`: the
     /// activity's highest plausible speed (live and receiver logs), or for a track a device
     /// already recorded the highest of any activity (`Importer.importSettings`): the device's line

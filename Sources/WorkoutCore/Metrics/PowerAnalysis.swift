@@ -98,6 +98,25 @@ public struct PowerAnalysis: Sendable {
         return Double(coveredSeconds) / 3600 * f * f * 100
     }
 
+    /// The best mean power over each of `durations` (seconds) of consecutive seconds, from the
+    /// prefix sums (a second without power counts as 0 W, as in `curve`): O(seconds) per
+    /// duration. One point per duration the workout is long enough for; the earliest stretch on
+    /// a tie.
+    public func meanMaximal(_ durations: [Int]) -> [PowerCurvePoint] {
+        guard let first else { return [] }
+        let n = prefix.count - 1
+        var out: [PowerCurvePoint] = []
+        for k in durations where k > 0 && k <= n {
+            var bestSum = -1.0, bestEnd = k
+            for end in k...n {
+                let sum = prefix[end] - prefix[end - k]
+                if sum > bestSum { bestSum = sum; bestEnd = end }
+            }
+            out.append(PowerCurvePoint(seconds: k, watts: bestSum / Double(k), startTime: Double(first + bestEnd - k)))
+        }
+        return out
+    }
+
     /// The power curve so far: one point per duration the workout is long enough for.
     public var curve: [PowerCurvePoint] {
         zip(PowerAnalysis.curveSeconds, best).compactMap { k, b in b.map { PowerCurvePoint(seconds: k, watts: $0.watts, startTime: Double($0.start)) } }

@@ -40,6 +40,13 @@ public enum WebFormat {
         return h > 0 ? "\(h):" + ISO8601.pad(m, 2) + ":" + ISO8601.pad(s, 2) : "\(m):" + ISO8601.pad(s, 2)
     }
 
+    /// A power curve's duration: `5 s`, `90 s`, `20 min`, `1 h`, `2.5 h`.
+    public static func durationName(_ seconds: Int) -> String {
+        if seconds < 120 && seconds % 60 != 0 || seconds < 60 { return "\(seconds) s" }
+        if seconds < 3600 || seconds % 1800 != 0 { return seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds) s" }
+        return seconds % 3600 == 0 ? "\(seconds / 3600) h" : "\(seconds / 3600).5 h"
+    }
+
     /// `12h 30m` or `45m` (totals).
     public static func hours(_ seconds: Double) -> String {
         let m = Int(max(0, seconds.isFinite ? seconds : 0) / 60)

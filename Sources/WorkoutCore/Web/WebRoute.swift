@@ -8,6 +8,10 @@ public enum WebRoute: Sendable, Equatable {
     /// POST `/workouts/ID`: the edit form.
     case edit(WorkoutID)
     case records
+    /// `/fitness?days=N`: load, fitness, fatigue and form over the last N days.
+    case fitness(days: Int)
+    /// `/power?days=N|all`: the power curve over the last N days (nil: all time).
+    case power(days: Int?)
     case calendar(year: Int?)
     case live
     /// `/live/events`: Server-Sent Events.
@@ -48,6 +52,8 @@ public enum WebRoute: Sendable, Equatable {
         switch path {
         case "/": return .history(HistoryFilter(query: query))
         case "/records": return .records
+        case "/fitness": return .fitness(days: FitnessPage.span(query: query))
+        case "/power": return .power(days: PowerPage.span(query: query))
         case "/calendar":
             let year = PercentEncoding.form(query).first { $0.name == "year" }.flatMap { Int($0.value) }
             return .calendar(year: year)
@@ -78,7 +84,7 @@ public enum WebRoute: Sendable, Equatable {
         case .notFound, .methodNotAllowed: return nil
         case .workout: return "GET, HEAD, POST"
         case .edit: return "POST"
-        case .history, .download, .records, .calendar, .live, .liveEvents, .asset, .favicon: return "GET, HEAD"
+        case .history, .download, .records, .fitness, .power, .calendar, .live, .liveEvents, .asset, .favicon: return "GET, HEAD"
         }
     }
 }

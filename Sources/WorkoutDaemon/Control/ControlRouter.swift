@@ -74,6 +74,8 @@ final class ControlRouter {
         case .status: return .encodedSuccess(encodedStatus(.reply))
         case .watch: return .encodedSuccess(encodedStatus(.subscribedReply))
         case .start(let activity): return answer(recording.start(activity))
+        case .startPlanned(let activity, let plan): return answer(recording.start(activity, plan: plan))
+        case .next: return answer(recording.next())
         case .pause: return answer(recording.pause())
         case .resume: return answer(recording.resume())
         case .lap: return answer(recording.lap())
@@ -110,6 +112,7 @@ final class ControlRouter {
             return .value(onReload())
         case .web(let id): return web.urlReply(id)
         case .charts(let id, let columns): return history.startCharts(id, columns: columns)
+        case .analytics(let a): return history.analytics(a, zone: reminders.streakZone().0, now: context.now())
         case .debugHang:
             guard context.testHooks else { return .value(ControlServer.errorReply(ProtocolError(code: "unknown_command", message: "unknown command 'debug-hang'"))) }
             while true { sleep(3600) }  // test-only: a hung main loop, for the watchdog test
@@ -118,8 +121,12 @@ final class ControlRouter {
 
     /// A workout command's answer: the status, or the refusal in words.
     private func answer(_ refusal: LifecycleRefusal?) -> ControlReply {
-        guard let refusal else { return .encodedSuccess(encodedStatus(.reply)) }
-        return .value(ControlServer.errorReply(ProtocolError(code: refusal.code, message: refusal.message)))
+        answer(refusal.map { ProtocolError(code: $0.code, message: $0.message) })
+    }
+
+    private func answer(_ error: ProtocolError?) -> ControlReply {
+        guard let error else { return .encodedSuccess(encodedStatus(.reply)) }
+        return .value(ControlServer.errorReply(error))
     }
 }
 

@@ -6,6 +6,7 @@ import WorkoutSystem
 /// (`WebRoute`); the data comes from the backend, the pages from the core's renderers.
 struct WebApp: Sendable {
     let access: WebAccess
+    let keys: WebKeys
     let backend: WebBackend
 
     enum Answer {
@@ -16,7 +17,7 @@ struct WebApp: Sendable {
 
     func context() -> WebPageContext {
         let s = backend.settings()
-        return WebPageContext(units: s.units, calendar: s.calendar, now: SystemClock().read().realtime, formToken: access.token, version: s.version)
+        return WebPageContext(units: s.units, calendar: s.calendar, now: SystemClock().read().realtime, formToken: access.formToken, version: s.version)
     }
 
     /// The answer to a request that could not be read.
@@ -25,15 +26,24 @@ struct WebApp: Sendable {
     }
 
     func respond(to request: HTTPRequest, on thread: WebThread, _ done: @escaping (Answer) -> Void) {
-        switch access.decide(request) {
+        switch access.decide(request, isSession: keys.isSession) {
         case .foreignHost(let host):
             done(.response(.text(.forbidden, "Host '\(host)' is not this server: open the pages at http://127.0.0.1:\(access.port)/", headers: WebAccess.securityHeaders)))
             return
         case .unauthorized:
             done(.response(.text(.unauthorized, "Unauthorized: open the pages with `workoutctl open`.", headers: WebAccess.securityHeaders + [HTTPHeader("WWW-Authenticate", "Token realm=\"workoutd\"")])))
             return
-        case .enter(let location):
-            done(.response(HTTPResponse(status: .seeOther, headers: WebAccess.securityHeaders + [HTTPHeader("Location", location), HTTPHeader("Set-Cookie", access.setCookie)])))
+        case .enter(let token, let location):
+            let session: String?
+            do { session = try keys.redeem(token) } catch {
+                done(.response(.text(.serviceUnavailable, "cannot make a session: \(error)", headers: WebAccess.securityHeaders)))
+                return
+            }
+            guard let session else {
+                done(.response(.text(.unauthorized, "Unauthorized: this address was used already or is from before a restart; open the pages with `workoutctl open`.", headers: WebAccess.securityHeaders + [HTTPHeader("WWW-Authenticate", "Token realm=\"workoutd\"")])))
+                return
+            }
+            done(.response(HTTPResponse(status: .seeOther, headers: WebAccess.securityHeaders + [HTTPHeader("Location", location), HTTPHeader("Set-Cookie", access.setCookie(session: session))])))
             return
         case .allowed:
             break
@@ -43,13 +53,21 @@ struct WebApp: Sendable {
         case .history(let filter):
             done(.response(page(HistoryPage(summaries: backend.store.summaries(), filter: filter, recording: thread.liveSnapshot.isRecording).render(c))))
         case .workout(let id, let view):
-            done(.response(workoutPage(id, view, c)))
+            if let s = backend.store.summary(id), s.averagePower != nil {
+                workoutPageWithSeason(s, view, c, thread: thread, done)
+            } else {
+                done(.response(workoutPage(id, view, c)))
+            }
         case .download(let id, let format):
             done(.response(download(id, format, c)))
         case .edit(let id):
             edit(id, request, c, thread: thread, done)
         case .records:
             done(.response(page(RecordsPage(summaries: backend.store.summaries()).render(c, recording: thread.liveSnapshot.isRecording))))
+        case .fitness(let days):
+            fitnessPage(days, c, thread: thread, done)
+        case .power(let days):
+            powerPage(days, c, thread: thread, done)
         case .calendar(let year):
             done(.response(page(calendarPage(year, c, recording: thread.liveSnapshot.isRecording))))
         case .live:
@@ -83,12 +101,14 @@ struct WebApp: Sendable {
         }
     }
 
-    func workoutPage(_ id: WorkoutID, _ view: WorkoutView, _ c: WebPageContext) -> HTTPResponse {
+    func workoutPage(_ id: WorkoutID, _ view: WorkoutView, _ c: WebPageContext, season: [RangePowerPoint] = []) -> HTTPResponse {
         switch load(id, c) {
         case .failure(let r): return r.response
         case .success(let w):
             let bests = PersonalRecords.bests(of: w.summary, among: backend.store.summaries())
-            return page(WorkoutPage(workout: w, personalBests: bests, view: view).render(c))
+            var p = WorkoutPage(workout: w, personalBests: bests, view: view)
+            p.season = season
+            return page(p.render(c))
         }
     }
 
@@ -116,13 +136,13 @@ struct WebApp: Sendable {
     func calendarPage(_ year: Int?, _ c: WebPageContext, recording: Bool) -> [UInt8] {
         let summaries = backend.store.summaries()
         let history = summaries.map { StreakWorkout($0, utcOffset: nil) }
-        let status = c.calendar.status(history: history, now: c.now)
+        let status = CalendarPage.streaks(year: year, summaries: summaries, calendar: c.calendar, now: c.now)
         let engine = HabitEngine(calendar: c.calendar.calendar)
         let habits = backend.settings().habits.map { engine.status($0, history: history, now: c.now) }
         return CalendarPage(summaries: summaries, year: year, streaks: status, habits: habits).render(c, recording: recording)
     }
 
-    /// The edit form (POST): its token must be the token; the change is the control
+    /// The edit form (POST): its token must be the form token; the change is the control
     /// protocol's `edit`, run on the daemon's loop like `workoutctl edit`; then back to the page.
     func edit(_ id: WorkoutID, _ request: HTTPRequest, _ c: WebPageContext, thread: WebThread, _ done: @escaping (Answer) -> Void) {
         let type = (request.header("content-type") ?? "").split(separator: ";").first.map { $0.trimmingSpaces.lowercasedASCII } ?? ""

@@ -54,12 +54,16 @@ final class WebService: @unchecked Sendable {
                 fd = bound.fd
                 taken = bound.taken
             }
-            let token = try WebToken.loadOrCreate(context.paths)
+            let keys = try WebKeys()
             let settings = WebSettingsBox(makeSettings())
-            let server = WebServer(loop: context.loop, listenFD: fd, token: token, settings: settings, backend: makeBackend(settings), limits: limits())
+            let server = WebServer(loop: context.loop, listenFD: fd, keys: keys, settings: settings, backend: makeBackend(settings), limits: limits())
             self.server = server
             if let taken { log(WebLogEvent.portTaken(listen: taken.listen, reason: taken.reason, url: server.baseURL)) }
-            log(WebLogEvent.listening(url: server.baseURL, activated: activatedFD != nil))
+            let (address, reach) = WebListener.listeningAddress(fd) ?? (server.baseURL, .loopback)
+            switch reach {
+            case .loopback: log(WebLogEvent.listening(url: server.baseURL, address: address, activated: activatedFD != nil))
+            case .beyondLoopback: log(WebLogEvent.listeningBeyondLoopback(url: server.baseURL, address: address, activated: activatedFD != nil))
+            }
         } catch {
             log(WebLogEvent.unavailable(listen: listen, reason: "\(error)"))
         }
@@ -109,7 +113,7 @@ final class WebService: @unchecked Sendable {
         var l = WebThread.Limits()
         guard context.testHooks else { return l }
         if let s = context.environment["WORKOUTD_TEST_WEB_SECONDS"].flatMap(Double.init), s > 0 {
-            l.requestSeconds = s; l.idleSeconds = s; l.stallSeconds = s
+            l.requestSeconds = s; l.idleSeconds = s; l.stallSeconds = s; l.unprovenSeconds = s
         }
         if let n = context.environment["WORKOUTD_TEST_WEB_CONNECTIONS"].flatMap(Int.init), n > 0 { l.maxConnections = n }
         return l

@@ -6,7 +6,7 @@ import Testing
         let w = WebFixtures.ride(points: 7200)
         var report = WorkoutPage.Report()
         let html = WebFixtures.text(WorkoutPage(workout: w).render(WebFixtures.context, report: &report))
-        expectEqual(WebFixtures.charts(html), ["route", "elevation", "speed", "heartrate", "power", "cadence"])
+        expectEqual(WebFixtures.charts(html), ["route", "elevation", "speed", "heartrate", "power", "cadence", "power-curve"])
         #expect(html.contains("<form class=\"editform\" method=\"post\""))
         #expect(html.contains("name=\"token\" value=\"form-token\""))
         for ext in ["gpx", "tcx", "fit"] { #expect(html.contains("/workouts/\(w.id.rawValue).\(ext)")) }
@@ -58,7 +58,7 @@ import Testing
         let w = WebFixtures.indoor(.indoorCycling, seconds: 1200)
         var report = WorkoutPage.Report()
         let html = WebFixtures.text(WorkoutPage(workout: w).render(WebFixtures.context, report: &report))
-        expectEqual(WebFixtures.charts(html), ["speed", "heartrate", "power", "cadence"])
+        expectEqual(WebFixtures.charts(html), ["speed", "heartrate", "power", "cadence", "power-curve"])
         #expect(html.contains("Average speed") && html.contains("32.4 km/h"))
         #expect(html.contains("Average power") && html.contains("Average cadence"))
         #expect(html.contains("data-xf=\"duration\""))  // time by default indoors

@@ -13,8 +13,8 @@ extension ControlRequest {
              .delete(let id), .undelete(let id), .charts(let id, _):
             return id
         case .web(let id): return id
-        case .start, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list,
-             .importFiles, .importDescriptors, .streak, .totals, .reload, .debugHang:
+        case .start, .startPlanned, .next, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list,
+             .importFiles, .importDescriptors, .streak, .totals, .reload, .debugHang, .analytics:
             return nil
         }
     }
@@ -31,8 +31,8 @@ extension ControlRequest {
         case .undelete: return .undelete(id)
         case .charts(_, let columns): return .charts(id, columns: columns)
         case .web(let old): return old == nil ? self : .web(id)
-        case .start, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list,
-             .importFiles, .importDescriptors, .streak, .totals, .reload, .debugHang:
+        case .start, .startPlanned, .next, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list,
+             .importFiles, .importDescriptors, .streak, .totals, .reload, .debugHang, .analytics:
             return self
         }
     }

@@ -179,7 +179,7 @@ public enum FITWriter {
                                     avgHR, hrCount > 0 ? Int64(hrMax) : nil, avgPower, maxPower,
                                     scaled(s.elevationGainMeters, 1), scaled(s.elevationLossMeters, 1), 0, Int64(laps.count), 0,
                                     s.averageCadence.flatMap { $0 < 255 ? scaled($0, 1) : nil }, s.normalizedPower.flatMap { scaled($0, 1) },
-                                    s.trainingStress.flatMap { scaled($0, 10) }, s.intensityFactor.flatMap { scaled($0, 1000) },
+                                    s.powerTrainingStress.flatMap { scaled($0, 10) }, s.intensityFactor.flatMap { scaled($0, 1000) },
                                     s.workKilojoules.flatMap { scaled($0, 1000) }], texts: texts.map(\.text))
 
         // activity: timestamp, total_timer_time, num_sessions, type (0 manual), event (26

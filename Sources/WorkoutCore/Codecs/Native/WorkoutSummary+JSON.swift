@@ -12,6 +12,7 @@ extension WorkoutSummary {
         o["notes"] = .string(notes)
         o["gear"] = .string(gear)
         o["effort"] = .int(effort)
+        o["records"] = .string(records.rawValue)
         o["elapsedSeconds"] = .number(rounded(elapsedSeconds, 3))
         o["movingSeconds"] = .number(rounded(movingSeconds, 3))
         o["distanceMeters"] = .number(rounded(distanceMeters, 3))
@@ -46,6 +47,7 @@ extension WorkoutSummary {
         o["normalizedPower"] = .number(normalizedPower.map { rounded($0, 1) })
         o["intensityFactor"] = .number(intensityFactor.map { rounded($0, 3) })
         o["trainingStress"] = .number(trainingStress.map { rounded($0, 1) })
+        o["trainingStressMethod"] = .string(trainingStressMethod?.rawValue)
         o["workKilojoules"] = .number(workKilojoules.map { rounded($0, 1) })
         o["powerZoneBounds"] = .array(powerZoneBounds.map { .int($0) })
         o["powerZoneSeconds"] = .array(powerZoneSeconds.map { .number(rounded($0, 3)) })
@@ -82,6 +84,7 @@ extension WorkoutSummary {
         w.raw(",\"notes\":"); w.string(notes)
         w.raw(",\"gear\":"); w.string(gear)
         w.raw(",\"effort\":"); w.int(effort)
+        w.raw(",\"records\":"); w.string(records.rawValue)
         w.raw(",\"elapsedSeconds\":"); w.number(rounded(elapsedSeconds, 3))
         w.raw(",\"movingSeconds\":"); w.number(rounded(movingSeconds, 3))
         w.raw(",\"distanceMeters\":"); w.number(rounded(distanceMeters, 3))
@@ -130,6 +133,8 @@ extension WorkoutSummary {
         w.raw(",\"normalizedPower\":"); w.number(normalizedPower.map { rounded($0, 1) })
         w.raw(",\"intensityFactor\":"); w.number(intensityFactor.map { rounded($0, 3) })
         w.raw(",\"trainingStress\":"); w.number(trainingStress.map { rounded($0, 1) })
+        w.raw(",\"trainingStressMethod\":")
+        if let m = trainingStressMethod { w.string(m.rawValue) } else { w.null() }
         w.raw(",\"workKilojoules\":"); w.number(workKilojoules.map { rounded($0, 1) })
         w.raw(",\"powerZoneBounds\":["); writeList(powerZoneBounds, to: &w) { w, v in w.int(v) }
         w.raw("],\"powerZoneSeconds\":["); writeList(powerZoneSeconds, to: &w) { w, v in w.number(rounded(v, 3)) }
@@ -189,6 +194,7 @@ extension WorkoutSummary {
         notes = j["notes"]?.stringValue
         gear = j["gear"]?.stringValue
         effort = j["effort"]?.intValue.flatMap { WorkoutAnnotation.effortRange.contains($0) ? $0 : nil }
+        records = j["records"]?.stringValue.flatMap(RecordsInclusion.init(rawValue:)) ?? .counted
         elapsedSeconds = j["elapsedSeconds"]?.doubleValue ?? 0
         movingSeconds = j["movingSeconds"]?.doubleValue ?? 0
         distanceMeters = j["distanceMeters"]?.doubleValue ?? 0
@@ -225,6 +231,9 @@ extension WorkoutSummary {
         normalizedPower = j["normalizedPower"]?.doubleValue
         intensityFactor = j["intensityFactor"]?.doubleValue
         trainingStress = j["trainingStress"]?.doubleValue
+        // Files saved before `trainingStressMethod` had power's TSS only.
+        trainingStressMethod = j["trainingStressMethod"]?.stringValue.flatMap(TrainingStressMethod.init(rawValue:))
+            ?? (trainingStress == nil ? nil : .power)
         workKilojoules = j["workKilojoules"]?.doubleValue
         powerZoneBounds = (j["powerZoneBounds"]?.arrayValue ?? []).compactMap(\.intValue)
         powerZoneSeconds = (j["powerZoneSeconds"]?.arrayValue ?? []).compactMap(\.doubleValue)

@@ -39,7 +39,7 @@ public struct WorkoutRecorder: Sendable {
     static let maximumClockSkew = 10.0
     private var segment = -1
     /// The workout's distance: the GPS track's, or the odometer's once one reads (`odometer`).
-    private var distance = 0.0
+    private(set) var distance = 0.0
     /// The GPS track's length (equal to `distance` until an odometer reads).
     private var gpsDistance = 0.0
     /// Distance from a device or sensor, from its first reading on.
@@ -514,11 +514,20 @@ public struct WorkoutRecorder: Sendable {
         }
     }
 
+    /// The analysis the finished summary's power figures come from (`addSensors`); nil without
+    /// power. `PowerCurve.of` reads a saved workout's whole power curve from it.
+    public func finishedPowerAnalysis(at t: Double) -> PowerAnalysis? {
+        if power.count > 0 { return fixPower.finished(at: t).analysis }
+        let track = sensors.finished(at: t)
+        return track.hasPower ? track.analysis : nil
+    }
+
     /// Normalized power, intensity, training stress, work, zones and the power curve.
     private static func addPowerAnalysis(_ a: PowerAnalysis, work: Double, to s: inout WorkoutSummary) {
         s.normalizedPower = a.normalizedPower
         s.intensityFactor = a.intensityFactor
         s.trainingStress = a.trainingStress
+        s.trainingStressMethod = a.trainingStress == nil ? nil : .power
         s.workKilojoules = work / 1000
         if let z = a.zones {
             s.powerZoneBounds = z.lowerBounds
@@ -698,6 +707,7 @@ public struct WorkoutRecorder: Sendable {
             s.gpsDistanceMeters = c.acceptedCount > 0 ? c.gpsDistance : nil
         }
         c.addSensors(to: &s, at: t, finished: finished)
+        s.measureTrainingStress(settings.trainingThresholds)
         return s
     }
 

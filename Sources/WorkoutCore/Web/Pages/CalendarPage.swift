@@ -14,6 +14,21 @@ public struct CalendarPage: Sendable {
     /// Minutes of moving time that start each level of the heat map (level 0 = no workout).
     public static let levelMinutes: [Double] = [0, 30, 60, 90, 150]
 
+    /// The streaks the page shows for `year`: today's for this year (or none asked), and for a
+    /// past year those of its own workouts as they stood at its last moment (the best streaks
+    /// within that year, not today's).
+    public static func streaks(year: Int?, summaries: [WorkoutSummary], calendar: StreakCalculator, now: Double) -> StreakStatus {
+        let thisYear = CivilTime.civilFromDays(calendar.day(of: now).dayNumber).year
+        guard let y = year, y < thisYear else {
+            return calendar.status(history: summaries.map { StreakWorkout($0, utcOffset: nil) }, now: now)
+        }
+        let nextYear = Double(StreakDay(year: y + 1, month: 1, day: 1).dayNumber) * 86_400
+        let end = nextYear - Double(calendar.zone.utcOffset(at: nextYear)) - 1
+        let first = StreakDay(year: y, month: 1, day: 1), last = StreakDay(year: y, month: 12, day: 31)
+        let inYear = summaries.filter { let d = calendar.day(of: $0.startedAt); return d >= first && d <= last }
+        return calendar.status(history: inYear.map { StreakWorkout($0, utcOffset: nil) }, now: end)
+    }
+
     static func level(_ seconds: Double) -> Int {
         guard seconds > 0 else { return 0 }
         return levelMinutes.lastIndex { seconds / 60 >= $0 }! + 1
@@ -28,6 +43,7 @@ public struct CalendarPage: Sendable {
 
         let first = StreakDay(year: y, month: 1, day: 1), last = StreakDay(year: y, month: 12, day: 31)
         var perDay: [Int: (count: Int, seconds: Double, meters: Double)] = [:]
+        var names: [Int: [String]] = [:]
         for s in summaries {
             let d = c.calendar.day(of: s.startedAt)
             guard d >= first, d <= last else { continue }
@@ -36,6 +52,7 @@ public struct CalendarPage: Sendable {
             e.seconds += max(0, s.movingSeconds > 0 ? s.movingSeconds : s.elapsedSeconds)
             e.meters += max(0, s.distanceMeters)
             perDay[d.dayNumber] = e
+            names[d.dayNumber, default: []].append(WebPages.title(s, c.zone) + (s.distanceMeters > 0 ? " " + c.units.distance(s.distanceMeters) : ""))
         }
         let totalSeconds = perDay.values.reduce(0) { $0 + $1.seconds }
         let totalMeters = perDay.values.reduce(0) { $0 + $1.meters }
@@ -52,14 +69,21 @@ public struct CalendarPage: Sendable {
         stat(WebFormat.hours(totalSeconds), "Moving time")
         if totalMeters > 0 { stat(c.units.distance(totalMeters), "Distance") }
         w.raw("</div>")
-        heatMap(y, first, last, today, perDay, c, &w)
+        heatMap(y, first, last, today, perDay, names, c, &w)
         w.raw("<div class=\"legend\"><span>Less</span>")
         for k in 0...5 {
             w.raw("<span><svg class=\"dot\" viewBox=\"0 0 10 10\"><rect class=\"d"); w.int(k); w.raw("\" width=\"10\" height=\"10\" rx=\"2\"/></svg></span>")
         }
         w.raw("<span>More (moving time per day: 30, 60, 90, 150 min)</span></div></section>")
 
-        if let s = streaks {
+        if let s = streaks, y < thisYear {
+            // A past year: its own streaks (`CalendarPage.streaks`), nothing of today.
+            w.raw("<section class=\"card\"><h2>Streaks in "); w.int(y); w.raw("</h2><div class=\"stats\">")
+            stat(days(s.bestDaily?.days ?? 0), "Best daily streak")
+            stat(weeks(s.bestWeekly?.weeks ?? 0), "Best weekly streak")
+            stat(days(s.currentDaily?.days ?? 0), "Daily streak at the year's end")
+            w.raw("</div></section>")
+        } else if let s = streaks {
             w.raw("<section class=\"card\"><h2>Streaks</h2><div class=\"stats\">")
             stat(days(s.currentDaily?.days ?? 0), "Current daily streak")
             stat(days(s.bestDaily?.days ?? 0), "Best daily streak")
@@ -69,7 +93,7 @@ public struct CalendarPage: Sendable {
             stat("\(s.workoutsThisWeek)", "Workouts this week")
             w.raw("</div></section>")
         }
-        if !habits.isEmpty {
+        if !habits.isEmpty && y >= thisYear {
             w.raw("<section class=\"card\"><h2>Habits this period</h2><div class=\"habits\">")
             for h in habits { habit(h, c, &w) }
             w.raw("</div></section>")
@@ -82,7 +106,7 @@ public struct CalendarPage: Sendable {
     func weeks(_ n: Int) -> String { n == 1 ? "1 week" : "\(n) weeks" }
 
     func heatMap(_ y: Int, _ first: StreakDay, _ last: StreakDay, _ today: StreakDay, _ perDay: [Int: (count: Int, seconds: Double, meters: Double)],
-                 _ c: WebPageContext, _ w: inout HTMLWriter) {
+                 _ names: [Int: [String]], _ c: WebPageContext, _ w: inout HTMLWriter) {
         let cell = 17.0, gap = 3.0, left = 34.0, top = 22.0
         let weekStart = c.calendar.settings.weekStart.weekday
         let firstColumnDay = first.dayNumber - (first.weekday - weekStart + 7) % 7
@@ -113,6 +137,7 @@ public struct CalendarPage: Sendable {
             if let e {
                 w.raw(": "); w.int(e.count); w.raw(e.count == 1 ? " workout, " : " workouts, "); w.text(WebFormat.hours(e.seconds))
                 if e.meters > 0 { w.raw(", "); w.text(c.units.distance(e.meters)) }
+                for n in names[day] ?? [] { w.raw("&#10;· "); w.text(n) }
             } else {
                 w.raw(": rest")
             }

@@ -1,6 +1,8 @@
 /// The records page (`/records`): per activity, the all-time best effort over each standard
-/// distance, and the longest, longest-lasting and hilliest workouts, each linking to its
-/// workout.
+/// distance, the best mean power over 5 s, 1, 5, 20 and 60 min, and the longest,
+/// longest-lasting and hilliest workouts, each linking to its workout. The same records answer
+/// `workoutctl records` (`TrainingRecords`). Workouts that do not count in records
+/// (`WorkoutSummary.countsInRecords`) are left out.
 public struct RecordsPage: Sendable {
     public var summaries: [WorkoutSummary]
 
@@ -12,6 +14,8 @@ public struct RecordsPage: Sendable {
         public var count = 0
         /// Per distance (m, ascending): the fastest effort and its workout.
         public var bests: [(effort: BestEffort, workout: WorkoutSummary)] = []
+        /// Per duration (s, ascending): the best mean power and its workout.
+        public var power: [(point: PowerCurvePoint, workout: WorkoutSummary)] = []
         public var longest: WorkoutSummary?
         public var longestTime: WorkoutSummary?
         public var mostClimb: WorkoutSummary?
@@ -22,7 +26,8 @@ public struct RecordsPage: Sendable {
     public func records() -> [Records] {
         var byActivity: [ActivityType: Records] = [:]
         var bests: [ActivityType: [Double: (BestEffort, WorkoutSummary)]] = [:]
-        for s in summaries {
+        var power: [ActivityType: [Int: (PowerCurvePoint, WorkoutSummary)]] = [:]
+        for s in summaries where s.countsInRecords {
             var r = byActivity[s.activity] ?? Records(activity: s.activity)
             r.count += 1
             if s.distanceMeters > 0, s.distanceMeters > (r.longest?.distanceMeters ?? 0) { r.longest = s }
@@ -31,11 +36,18 @@ public struct RecordsPage: Sendable {
             // Fastest average over a workout of at least 1 km (shorter ones are warm-ups).
             if s.distanceMeters >= 1000, s.movingAverageSpeed.isFinite, s.movingAverageSpeed > (r.fastest?.movingAverageSpeed ?? 0) { r.fastest = s }
             byActivity[s.activity] = r
-            for e in s.bestEfforts where e.seconds > 0 && e.seconds.isFinite {
+            for e in s.bestEfforts where s.records.counts && e.seconds > 0 && e.seconds.isFinite {
                 let key = (e.distanceMeters * 2).rounded() / 2
                 if let old = bests[s.activity]?[key], old.0.seconds <= e.seconds { continue }
                 bests[s.activity, default: [:]][key] = (e, s)
             }
+            for p in s.powerCurve where p.watts.isFinite && p.watts > 0 {
+                if let old = power[s.activity]?[p.seconds], old.0.watts >= p.watts { continue }
+                power[s.activity, default: [:]][p.seconds] = (p, s)
+            }
+        }
+        for (a, b) in power {
+            byActivity[a]?.power = b.sorted { $0.key < $1.key }.map { (point: $0.value.0, workout: $0.value.1) }
         }
         for (a, b) in bests {
             byActivity[a]?.bests = b.sorted { $0.key < $1.key }.map { (effort: $0.value.0, workout: $0.value.1) }
@@ -70,6 +82,14 @@ public struct RecordsPage: Sendable {
                     w.text(WebFormat.duration(e.seconds)); w.raw("</b></td><td class=\"num\">")
                     w.text(WebFormat.effort(e.distanceMeters / e.seconds, r.activity, c.units) ?? c.units.speed(e.distanceMeters / e.seconds))
                     w.raw("</td><td>"); link(s, c, &w); w.raw("</td></tr>")
+                }
+                w.raw("</tbody></table>")
+            }
+            if !r.power.isEmpty {
+                w.raw("<table class=\"power-records\"><thead><tr><th>Duration</th><th class=\"num\">Best power</th><th>Workout</th></tr></thead><tbody>")
+                for (p, s) in r.power {
+                    w.raw("<tr><td>"); w.text(WebFormat.durationName(p.seconds)); w.raw("</td><td class=\"num\"><b>")
+                    w.int(Int(p.watts.rounded())); w.raw(" W</b></td><td>"); link(s, c, &w); w.raw("</td></tr>")
                 }
                 w.raw("</tbody></table>")
             }

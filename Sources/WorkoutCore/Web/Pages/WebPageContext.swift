@@ -18,13 +18,15 @@ public struct WebPageContext: Sendable {
 
 /// The pages' menu entries.
 public enum WebSection: Sendable, CaseIterable {
-    case history, calendar, records, live
+    case history, calendar, records, fitness, power, live
 
     var path: StaticString {
         switch self {
         case .history: return "/"
         case .calendar: return "/calendar"
         case .records: return "/records"
+        case .fitness: return "/fitness"
+        case .power: return "/power"
         case .live: return "/live"
         }
     }
@@ -34,6 +36,8 @@ public enum WebSection: Sendable, CaseIterable {
         case .history: return "History"
         case .calendar: return "Calendar"
         case .records: return "Records"
+        case .fitness: return "Fitness"
+        case .power: return "Power"
         case .live: return "Live"
         }
     }

@@ -33,6 +33,9 @@ public struct WorkoutPage: Sendable {
     /// The personal bests this workout set (marked in its best efforts).
     public var personalBests: [PersonalBest]
     public var view: WorkoutView
+    /// The power curve of the activity's last 365 days (`power-curve`), drawn under a power
+    /// workout's own; empty: none.
+    public var season: [RangePowerPoint] = []
 
     public init(workout: Workout, personalBests: [PersonalBest] = [], view: WorkoutView = WorkoutView()) {
         self.workout = workout; self.personalBests = personalBests; self.view = view
@@ -74,6 +77,7 @@ public struct WorkoutPage: Sendable {
             w.raw("</p>")
         }
         if let n = s.notes { w.raw("<p class=\"notes\">"); w.text(n); w.raw("</p>") }
+        if !s.records.counts { w.raw("<p class=\"sub\">Kept out of records and personal bests.</p>") }
 
         stats(s, c, &w)
 
@@ -94,6 +98,7 @@ public struct WorkoutPage: Sendable {
         }
 
         charts(series, xAxis, base, c, &w, &report)
+        powerCurve(s, &w)
         splitsAndZones(s, c, &w)
         laps(s, c, &w)
         events(c, &w)
@@ -126,9 +131,38 @@ public struct WorkoutPage: Sendable {
         if let hr = s.maxHeartRate { stat("\(hr) bpm", "Max heart rate") }
         if let p = s.averagePower { stat("\(Int(p.rounded())) W", "Average power") }
         if let p = s.maxPower { stat("\(p) W", "Max power") }
+        if let p = s.normalizedPower { stat("\(Int(p.rounded())) W", "Normalized power") }
+        if let f = s.intensityFactor { stat(formatFixed(f, decimals: 2), "Intensity factor") }
+        if let t = s.trainingStress {
+            switch s.trainingStressMethod {
+            case .power?, nil: stat(formatFixed(t, decimals: 0), "Training stress (TSS)")
+            case .heartRate?: stat(formatFixed(t, decimals: 0), "Training stress (heart rate)")
+            case .pace?: stat(formatFixed(t, decimals: 0), "Training stress (pace)")
+            }
+        }
+        if let kj = s.workKilojoules { stat("\(Int(kj.rounded())) kJ", "Work") }
         if let cad = s.averageCadence { stat("\(Int(cad.rounded())) rpm", "Average cadence") }
         if let kcal = s.calories, kcal > 0 { stat("\(Int(kcal.rounded())) kcal", "Calories") }
         w.raw("</div></section>")
+    }
+
+    /// The workout's own power curve (`PowerCurveChart`, 1 s to its length) against the
+    /// season's (`season`) with the model of its own when it can be fitted; nothing without power.
+    func powerCurve(_ s: WorkoutSummary, _ w: inout HTMLWriter) {
+        guard s.averagePower != nil else { return }
+        let curve = PowerCurve.of(workout, settings: MetricsSettings())
+        guard !curve.isEmpty else { return }
+        let model = CriticalPowerModel.fit(curve.map { (seconds: $0.seconds, watts: $0.watts) })
+        w.raw("<section class=\"card\"><div class=\"charthead\"><h2>Power curve</h2><span>")
+        w.text(curve.filter { PowerAnalysis.curveSeconds.contains($0.seconds) }.map { WebFormat.durationName($0.seconds) + " " + String(Int($0.watts.rounded())) + " W" }
+            .joined(separator: " · "))
+        w.raw("</span></div>")
+        var lines = [PowerCurveChart.Line(name: "This workout", colour: "#ea580c", points: curve.map { ($0.seconds, $0.watts) })]
+        if !season.isEmpty {
+            lines.append(.init(name: "Last 365 days", colour: "#94a3b8", points: season.map { ($0.seconds, $0.watts) }))
+        }
+        PowerCurveChart(lines: lines, model: model).render(into: &w)
+        w.raw("</section>")
     }
 
     func tab(_ label: String, _ href: String, _ on: Bool, _ w: inout HTMLWriter) {
@@ -253,13 +287,17 @@ public struct WorkoutPage: Sendable {
     func splitsAndZones(_ s: WorkoutSummary, _ c: WebPageContext, _ w: inout HTMLWriter) {
         let hasZones = s.heartRateZoneSeconds.contains { $0 > 0 } && !s.heartRateZoneBounds.isEmpty
         let hasBests = !s.bestEfforts.isEmpty
-        guard !s.splits.isEmpty || hasZones || hasBests else { return }
+        let hasPowerZones = s.powerZoneSeconds.contains { $0 > 0 } && s.powerZoneBounds.count == s.powerZoneSeconds.count
+        let splitPower = s.splits.contains { $0.averagePower != nil }
+        guard !s.splits.isEmpty || hasZones || hasBests || hasPowerZones else { return }
         w.raw("<div class=\"grid2\">")
         if !s.splits.isEmpty {
             w.raw("<section class=\"card\"><h2>Splits</h2><div class=\"scroll\"><table><thead><tr><th>")
             w.text(c.units.distanceUnit); w.raw("</th><th class=\"num\">Time</th><th>")
             w.raw(s.activity.pageEffort == .pace ? "Pace" : "Speed")
-            w.raw("</th><th class=\"num\">Climb</th><th class=\"num\">HR</th></tr></thead><tbody>")
+            w.raw("</th><th class=\"num\">Climb</th><th class=\"num\">HR</th>")
+            if splitPower { w.raw("<th class=\"num\">Power</th>") }
+            w.raw("</tr></thead><tbody>")
             let speeds = s.splits.map { $0.movingSeconds > 0 ? $0.distanceMeters / $0.movingSeconds : 0 }
             let fastest = speeds.max() ?? 1
             for (k, sp) in s.splits.enumerated() {
@@ -272,17 +310,33 @@ public struct WorkoutPage: Sendable {
                 w.text(WebFormat.effort(v, s.activity, c.units) ?? c.units.speed(v))
                 w.raw("</td><td class=\"num\">"); w.text(c.units.elevation(sp.elevationGainMeters))
                 w.raw("</td><td class=\"num\">"); if let hr = sp.averageHeartRate { w.int(hr) } else { w.raw("–") }
+                if splitPower { w.raw("</td><td class=\"num\">"); if let p = sp.averagePower { w.int(p); w.raw(" W") } else { w.raw("–") } }
                 w.raw("</td></tr>")
             }
             w.raw("</tbody></table></div></section>")
         }
-        if hasZones || hasBests {
+        if hasZones || hasBests || hasPowerZones {
             w.raw("<div>")
             if hasZones { zones(s, &w) }
+            if hasPowerZones { powerZones(s, &w) }
             if hasBests { bests(s, c, &w) }
             w.raw("</div>")
         }
         w.raw("</div>")
+    }
+
+    /// Time in Coggan's seven power zones (`powerZoneBounds`, from `ftpWatts`).
+    func powerZones(_ s: WorkoutSummary, _ w: inout HTMLWriter) {
+        let total = s.powerZoneSeconds.reduce(0, +)
+        guard total > 0 else { return }
+        let b = s.powerZoneBounds
+        w.raw("<section class=\"card power-zones\"><h2>Time in power zones</h2><table><tbody>")
+        for (k, secs) in s.powerZoneSeconds.enumerated() {
+            w.raw("<tr><td>Z"); w.int(k + 1); w.raw(" "); w.int(b[k]); if k + 1 < b.count { w.raw("–"); w.int(b[k + 1]) } else { w.raw("+") }
+            w.raw(" W</td><td class=\"num\">"); w.text(WebFormat.duration(secs)); w.raw("</td><td class=\"num\">")
+            w.int(Int((secs / total * 100).rounded())); w.raw(" %</td></tr>")
+        }
+        w.raw("</tbody></table></section>")
     }
 
     func zones(_ s: WorkoutSummary, _ w: inout HTMLWriter) {

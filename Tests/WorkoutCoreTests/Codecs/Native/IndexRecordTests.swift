@@ -60,7 +60,7 @@ import Testing
         s.averageHeartRate = 151.5; s.maxHeartRate = 182; s.heartRate = 150; s.heartRateZone = 3
         s.heartRateZoneBounds = [100, 120, 140, 160, 180]; s.heartRateZoneSeconds = [10, 200.5, 900, 1500.25, 300, 89.5]
         s.averagePower = 250.5; s.maxPower = 612; s.averageCadence = 88.5
-        s.normalizedPower = 262.5; s.intensityFactor = 0.875; s.trainingStress = 61.5; s.workKilojoules = 750.5
+        s.normalizedPower = 262.5; s.intensityFactor = 0.875; s.trainingStress = 61.5; s.trainingStressMethod = .power; s.workKilojoules = 750.5
         s.powerZoneBounds = [0, 166, 226, 271, 316, 361, 451]; s.powerZoneSeconds = [1, 2, 3, 4, 5, 6, 7.5]
         s.powerCurve = [PowerCurvePoint(seconds: 5, watts: 600.5, startTime: s.startedAt + 10), PowerCurvePoint(seconds: 60, watts: 400, startTime: s.startedAt + 70.5)]
         s.power = 240; s.cadence = 90

@@ -1,0 +1,50 @@
+import Synchronization
+import WorkoutCore
+
+/// Each saved power workout's whole power curve (`PowerCurve.of`), computed from its file the
+/// first time a `power-curve` request needs it and kept for the next: nothing is held until one
+/// is asked for (idle memory unchanged), and a request decodes only the workouts not asked for
+/// before. An entry is used while the summary it was computed for is unchanged (`Key`); an
+/// edited or recomputed workout is measured again.
+final class PowerCurveCache: Sendable {
+    /// What an entry was computed for: a summary with other figures is another version.
+    struct Key: Equatable {
+        var endedAt: Double?
+        var pointCount: Int
+        var activity: ActivityType
+        var workKilojoules: Double?
+        var averagePower: Double?
+
+        init(_ s: WorkoutSummary) {
+            endedAt = s.endedAt; pointCount = s.pointCount; activity = s.activity
+            workKilojoules = s.workKilojoules; averagePower = s.averagePower
+        }
+    }
+
+    private let entries = Mutex<[WorkoutID: (key: Key, curve: [PowerCurvePoint])]>([:])
+
+    /// Number of curves held.
+    var count: Int { entries.withLock { $0.count } }
+
+    /// The curves of `summaries` (each a workout with power): from the cache, else `load`ed and
+    /// measured, and kept. A workout that cannot be loaded is left out and named in `failed`.
+    func curves(of summaries: [WorkoutSummary], settings: MetricsSettings, load: (WorkoutID) throws -> Workout)
+        -> (curves: [(id: WorkoutID, startedAt: Double, curve: [PowerCurvePoint])], computed: Int, failed: [WorkoutID]) {
+        var out: [(id: WorkoutID, startedAt: Double, curve: [PowerCurvePoint])] = []
+        var computed = 0
+        var failed: [WorkoutID] = []
+        for s in summaries {
+            let key = Key(s)
+            if let hit = entries.withLock({ $0[s.id] }), hit.key == key {
+                out.append((s.id, s.startedAt, hit.curve))
+                continue
+            }
+            guard let w = try? load(s.id) else { failed.append(s.id); continue }
+            let curve = PowerCurve.of(w, settings: settings)
+            computed += 1
+            entries.withLock { $0[s.id] = (key, curve) }
+            out.append((s.id, s.startedAt, curve))
+        }
+        return (out, computed, failed)
+    }
+}

@@ -1,0 +1,63 @@
+import WorkoutCore
+
+/// `/fitness` and `/power`: their figures are the control protocol's `fitness` and
+/// `power-curve` replies (run on the daemon's loop and its history reader, as `workoutctl`'s),
+/// drawn on the web thread.
+extension WebApp {
+    func fitnessPage(_ span: Int, _ c: WebPageContext, thread: WebThread, _ done: @escaping (Answer) -> Void) {
+        let today = c.zone.localDay(c.now)
+        let respond = UncheckedBox(done)
+        let recording = thread.liveSnapshot.isRecording
+        backend.request(.analytics(.fitness(DayRange(from: today.adding(days: -(span - 1)), to: today)))) { reply in
+            thread.onWebThread {
+                guard reply["ok"]?.boolValue == true else { respond.value(.response(self.failed(reply, c))); return }
+                let days = (reply["days"]?.arrayValue ?? []).compactMap(FitnessDay.init(json:))
+                respond.value(.response(self.page(FitnessPage(days: days, today: today, span: span).render(c, recording: recording))))
+            }
+        }
+    }
+
+    func powerPage(_ span: Int?, _ c: WebPageContext, thread: WebThread, _ done: @escaping (Answer) -> Void) {
+        let today = c.zone.localDay(c.now)
+        let respond = UncheckedBox(done)
+        let recording = thread.liveSnapshot.isRecording
+        let ranges: [DayRange] = span.map { n in
+            [DayRange(from: today.adding(days: -(n - 1)), to: today), DayRange(from: today.adding(days: -(2 * n - 1)), to: today.adding(days: -n)), DayRange()]
+        } ?? [DayRange()]
+        let backend = self.backend
+        // The ranges one after the other; the page when all have answered.
+        @Sendable func ask(_ k: Int, _ curves: [[RangePowerPoint]]) {
+            guard k < ranges.count else {
+                thread.onWebThread {
+                    let page = PowerPage(current: curves[0], previous: curves.count > 1 ? curves[1] : [], allTime: curves.last ?? [], span: span)
+                    respond.value(.response(self.page(page.render(c, recording: recording))))
+                }
+                return
+            }
+            backend.request(.analytics(.powerCurve(nil, ranges[k]))) { reply in
+                guard reply["ok"]?.boolValue == true else {
+                    thread.onWebThread { respond.value(.response(self.failed(reply, c))) }
+                    return
+                }
+                ask(k + 1, curves + [(reply["curve"]?.arrayValue ?? []).compactMap(RangePowerPoint.init(json:))])
+            }
+        }
+        ask(0, [])
+    }
+
+    /// A workout with power: its page with the power curve of its activity's last 365 days
+    /// (`power-curve`), or without it when that cannot be had.
+    func workoutPageWithSeason(_ s: WorkoutSummary, _ view: WorkoutView, _ c: WebPageContext, thread: WebThread, _ done: @escaping (Answer) -> Void) {
+        let today = c.zone.localDay(c.now)
+        let respond = UncheckedBox(done)
+        backend.request(.analytics(.powerCurve(s.activity, DayRange(from: today.adding(days: -364), to: today)))) { reply in
+            let season = (reply["curve"]?.arrayValue ?? []).compactMap(RangePowerPoint.init(json:))
+            thread.onWebThread { respond.value(.response(self.workoutPage(s.id, view, c, season: season))) }
+        }
+    }
+
+    private func failed(_ reply: JSON, _ c: WebPageContext) -> HTTPResponse {
+        page(PageLayout.message(title: "Cannot compute this page", text: reply["error"]?["message"]?.stringValue ?? "the daemon did not answer",
+                                context: c), status: .internalServerError)
+    }
+}
