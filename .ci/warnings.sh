@@ -5,7 +5,13 @@
 # `swift build -c release` print none, and a new one fails CI (issue 44).
 set -euo pipefail
 log=${1:?usage: .ci/warnings.sh BUILD_LOG}
-found=$(grep -E '^(/[^ ]+:[0-9]+:[0-9]+: )?warning: ' "$log" | sed "s|^$(pwd)/||" | sort -u || true)
+# A warning inside a macro's expansion (`#expect`) is located at "macro expansion #expect:2:7"
+# and, a line below, at the source line it "originates" from: that one names it.
+found=$(awk '
+  /^macro expansion [^ ]+:[0-9]+:[0-9]+: warning: / { pending = $0; sub(/^macro expansion [^ ]+:[0-9]+:[0-9]+: /, "", pending); next }
+  pending != "" && /note: expanded code originates here/ { where = $0; sub(/^[^\/]*/, "", where); sub(/: note: .*/, "", where); print where ": " pending; pending = ""; next }
+  /^(\/[^ ]+:[0-9]+:[0-9]+: )?warning: / { print }
+' "$log" | sed "s|^$(pwd)/||" | sort -u || true)
 count=$(printf '%s' "$found" | grep -c . || true)
 if [ "$count" != 0 ]; then
   printf '%s\n' "$found"

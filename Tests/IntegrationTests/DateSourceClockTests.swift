@@ -45,7 +45,8 @@ import WorkoutCore
             #expect(w.dateSource.hasPrefix("GPS receiver (system clock not synchronized, 1 day behind"), "status dateSource: \(w.dateSource)")
             let dated = w.log.filter { $0["event"] == "clock.dates" }
             #expect(dated.count == 1, "logged once: \(dated.count)")
-            #expect((dated.first?["dates"] ?? "").hasPrefix("GPS receiver"), "\(dated.first?["dates"] ?? "none")")
+            let dates: String = dated.first?["dates"] ?? "none"
+            #expect(dates.hasPrefix("GPS receiver"), "\(dates)")
 
             let v = try Self.walk(unsync: false, shim: shim)
             let t = v.summary

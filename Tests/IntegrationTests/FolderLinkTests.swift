@@ -68,7 +68,8 @@ import Testing
         #expect(symlink(elsewhere, trash) == 0)
         let r = try d.request(#"{"command":"delete","id":"\#(id)"}"#)
         #expect(r["ok"] as? Bool == false, "\(r)")
-        #expect(((r["error"] as? [String: Any])?["message"] as? String ?? "").contains("symbolic link"), "\(r)")
+        let message: String = (r["error"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(message.contains("symbolic link"), "\(r)")
         #expect(FileManager.default.fileExists(atPath: d.dataDir + "/workouts/\(id).json"))
         #expect((try? FileManager.default.contentsOfDirectory(atPath: elsewhere)) == [], "nothing moved out")
         #expect(try Self.ids(d) == [id])

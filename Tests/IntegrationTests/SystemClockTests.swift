@@ -50,7 +50,8 @@ import WorkoutCore
             #expect(elapsed >= 3600 && elapsed < 3600 + 120, "elapsed \(elapsed) s: the suspended hour counts")
             let events = try d.request(#"{"command":"show","id":"\#(id)"}"#)["events"] as? [[String: Any]] ?? []
             let suspended = events.first { $0["kind"] as? String == "suspended" }
-            #expect((suspended?["text"] as? String ?? "").contains("1 h"), "the timeline shows the suspend: \(events)")
+            let text: String = suspended?["text"] as? String ?? ""
+            #expect(text.contains("1 h"), "the timeline shows the suspend: \(events)")
         }
     }
 }

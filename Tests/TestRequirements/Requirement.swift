@@ -127,14 +127,15 @@ public enum Requirement: Sendable {
         }
     }
 
-    /// What is missing and the command that brings it.
-    public var missing: String {
+    /// What is missing and the command that brings it (`suite`: the tests' file name, which
+    /// names their suite, for a command that runs just them).
+    public func missing(suite: String = "SUITE") -> String {
         switch self {
         case .shared(let sub):
             return "needs ../shared/\(sub), the team's shared test data beside this checkout (not in a clone): `ln -s /PATH/TO/shared ../shared`"
         case .program(let p): return "needs \(p.name): `sudo apt-get install \(p.package)`"
         case .python(let m): return "needs the Python module \(m.rawValue): `\(m.install)`"
-        case .root: return "needs root (CI runs as root): `sudo -E swift test --skip-build --filter THIS_SUITE`"
+        case .root: return "needs root (CI runs as root): `sudo -E swift test --skip-build --filter \(suite)`"
         case .optIn(_, let why, let command): return "\(why): `\(command)`"
         }
     }
@@ -151,8 +152,11 @@ public enum Requirement: Sendable {
     }
 
     /// The skip's reason: each unmet requirement with its command ("" when all are met).
-    public static func reason(_ all: [Requirement]) -> String {
-        all.filter { !$0.isMet }.map(\.missing).joined(separator: "; ")
+    /// `fileID` ("IntegrationTests/Reliability/FaultTests.swift") names the suite.
+    public static func reason(_ all: [Requirement], fileID: String = "") -> String {
+        let file = fileID.split(separator: "/").last.map(String.init) ?? ""
+        let suite = file.hasSuffix(".swift") ? String(file.dropLast(6)) : "SUITE"
+        return all.filter { !$0.isMet }.map { $0.missing(suite: suite) }.joined(separator: "; ")
     }
 
     static func onPath(_ name: String) -> Bool {
@@ -181,7 +185,7 @@ extension Trait where Self == ConditionTrait {
     /// each missing thing and the command that brings it.
     public static func requires(_ needs: Requirement..., fileID: String = #fileID, filePath: String = #filePath,
                                 line: Int = #line, column: Int = #column) -> Self {
-        .enabled(if: Requirement.runs(needs), Comment(rawValue: Requirement.reason(needs)),
+        .enabled(if: Requirement.runs(needs), Comment(rawValue: Requirement.reason(needs, fileID: fileID)),
                  sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 }

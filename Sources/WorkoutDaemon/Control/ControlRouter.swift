@@ -51,19 +51,18 @@ final class ControlRouter {
 
     /// `descriptors`: what the request carried (SCM_RIGHTS), owned from here on.
     func handle(_ request: ControlRequest, descriptors: [Int32] = []) -> ControlReply {
+        // `last` (docs/protocol.md): the newest saved workout; for undelete, the one deleted last.
         guard request.workoutID == .last else { return dispatch(request, descriptors: descriptors) }
-        switch request {
-        case .undelete:
+        if case .undelete = request {
             guard let id = history.store.lastDeletedID() else {
                 return .value(ControlServer.errorReply(ProtocolError(code: "not_in_trash", message: "no deleted workout to restore (the trash is empty)")))
             }
             return dispatch(request.naming(id), descriptors: descriptors)
-        default:
-            guard let id = history.store.newestID() else {
-                return .value(ControlServer.errorReply(ProtocolError(code: "not_found", message: "no saved workout yet: `last` names the newest one")))
-            }
-            return dispatch(request.naming(id), descriptors: descriptors)
         }
+        guard let id = history.store.newestID() else {
+            return .value(ControlServer.errorReply(ProtocolError(code: "not_found", message: "no saved workout yet: `last` names the newest one")))
+        }
+        return dispatch(request.naming(id), descriptors: descriptors)
     }
 
     /// Sends `request` (`last` replaced by then) to the service that answers it.
