@@ -15,6 +15,8 @@ import Testing
         expectEqual(route("/power"), .power(days: 90))
         expectEqual(route("/power?days=all"), .power(days: nil))
         expectEqual(route("/power?days=42"), .power(days: 42))
+        expectEqual(route("/heatmap"), .heatmap(nil))
+        expectEqual(route("/heatmap?activity=cycling"), .heatmap(.cycling))
     }
 
     @Test func fitnessPageDrawsThreeLinesLoadAndToday() {
