@@ -1,14 +1,23 @@
 # bash completion for workoutctl (installed as ~/.local/share/bash-completion/completions/workoutctl)
 
+# The daemon is asked over its control socket, however it was started (a terminal, systemd):
+# `workoutctl` itself, with the --socket of the command line being completed. Nothing listening:
+# nothing offered (IDs) or the built-in list (activities); with socket activation the first
+# question starts the daemon, as any workoutctl command does.
+_workoutctl_ask() {
+    local i socket=()
+    for ((i = 1; i < ${#words[@]} - 1; i++)); do
+        [[ ${words[i]} == --socket ]] && socket=(--socket "${words[i+1]}")
+        [[ ${words[i]} == --socket=* ]] && socket=("${words[i]}")
+    done
+    timeout 2 "${words[0]:-workoutctl}" "${socket[@]}" --json "$@" 2>/dev/null
+}
+
 _workoutctl_activities() {
-    # Ask the daemon only when it already runs (with socket activation any connection would
-    # start it); the names are the "name" keys of `workoutctl --json activities`. Otherwise
-    # the built-in list (ActivityType's raw values).
-    local names=""
-    if systemctl --user is-active --quiet workoutd.service 2>/dev/null; then
-        names=$(workoutctl --json activities 2>/dev/null |
-            grep -o '"name" *: *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/')
-    fi
+    # The "name" keys of `workoutctl --json activities`; without a daemon the built-in list
+    # (ActivityType's raw values).
+    local names
+    names=$(_workoutctl_ask activities | grep -o '"name" *: *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/')
     if [[ -z $names ]]; then
         names="running trail_running treadmill_running walking hiking cycling mountain_biking
             indoor_cycling open_water_swimming pool_swimming rowing indoor_rowing kayaking
@@ -18,9 +27,11 @@ _workoutctl_activities() {
     echo "$names"
 }
 
+# Saved workouts' IDs (`workoutctl --json list`), and `last`, the newest.
 _workoutctl_ids() {
-    systemctl --user is-active --quiet workoutd.service 2>/dev/null || return 0
-    workoutctl --json list 2>/dev/null | grep -o '"id" *: *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/'
+    local ids
+    ids=$(_workoutctl_ask list | grep -o '"id" *: *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/')
+    [[ -n $ids ]] && echo "$ids last"
 }
 
 _workoutctl() {
@@ -32,7 +43,7 @@ _workoutctl() {
         words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
     fi
     # Every command of `workoutctl --help` (CommandHelp.all; a test keeps the two in step).
-    local commands="start pause resume lap marker stop toggle status watch activities list show
+    local commands="start pause resume lap next marker stop toggle status watch activities list show
         open export import edit recompute streak totals fitness power-curve records simulate reload delete undelete"
 
     # options taking a value
@@ -49,6 +60,7 @@ _workoutctl() {
         --title|--notes|--gear|--limit|--hr|--from|--to) return ;;
         --feed-socket) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --plan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --activity) COMPREPLY=($(compgen -W "$(_workoutctl_activities)" -- "$cur")); return ;;
         --speed) COMPREPLY=($(compgen -W "1 2 5 10 60" -- "$cur")); return ;;
     esac
@@ -65,7 +77,7 @@ _workoutctl() {
 
     if [[ -z $cmd ]]; then
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W "--socket --json --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--socket --json --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -W "$commands" -- "$cur"))
         fi
@@ -75,7 +87,11 @@ _workoutctl() {
     local nargs=$((cword - cmd_index))
     case $cmd in
         start)
-            ((nargs == 1)) && COMPREPLY=($(compgen -W "$(_workoutctl_activities)" -- "$cur")) ;;
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--plan" -- "$cur"))
+            else
+                ((nargs == 1)) && COMPREPLY=($(compgen -W "$(_workoutctl_activities)" -- "$cur"))
+            fi ;;
         recompute)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--set --save" -- "$cur"))

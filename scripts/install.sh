@@ -55,7 +55,7 @@ install -m 0644 completions/workoutctl.bash "$compdir/workoutctl"
 # The service is sandboxed (ProtectSystem=strict): its writable directories must exist.
 install -d -m 0700 "$data_home/workoutd" "${XDG_STATE_HOME:-$HOME/.local/state}/workoutd"
 for f in "$bindir/workoutd" "$bindir/workoutctl" "$unitdir/workoutd.service" "$unitdir/workoutd.socket" \
-         "$mandir/workoutd.1" "$mandir/workoutctl.1" "$compdir/workoutctl"; do
+         "$unitdir/workoutd-web.socket" "$mandir/workoutd.1" "$mandir/workoutctl.1" "$compdir/workoutctl"; do
     echo "    $f"
 done
 

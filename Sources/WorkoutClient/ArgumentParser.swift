@@ -134,7 +134,7 @@ public enum ArgumentParser {
         }
         func workoutID(_ p: [String]) throws -> WorkoutID {
             let s = try one("a workout ID", p)
-            guard let id = WorkoutID(rawValue: s) else { throw UsageError("'\(s)' is not a workout ID (see `workoutctl list`)", command: name) }
+            guard let id = WorkoutID(rawValue: s) else { throw UsageError("'\(s)' is not a workout ID (see `workoutctl list`, or say `last`)", command: name) }
             return id
         }
         func activity(_ s: String) throws -> ActivityType {
@@ -155,8 +155,11 @@ public enum ArgumentParser {
 
         switch name {
         case "start":
-            let (p, _) = try split([])
-            return .send(.start(try activity(try one("an activity", p))))
+            let (p, opts) = try split(["--plan"])
+            let a = try activity(try one("an activity", p))
+            guard let plan = opts.last?.1 else { return .send(.start(a)) }
+            return .startPlan(a, path: absolute(plan, cwd: cwd))
+        case "next": try noArguments(); return .send(.next)
         case "pause": try noArguments(); return .send(.pause)
         case "resume": try noArguments(); return .send(.resume)
         case "lap": try noArguments(); return .send(.lap)
@@ -255,7 +258,7 @@ public enum ArgumentParser {
             for (_, v) in opts { a = try activity(v) }
             return .importFiles(ImportOptions(paths: p.map { absolute($0, cwd: cwd) }, activity: a))
         case "edit":
-            let (p, opts) = try split(["--activity", "--title", "--notes", "--gear", "--effort"])
+            let (p, opts) = try split(["--activity", "--title", "--notes", "--gear", "--effort", "--records"])
             let id = try workoutID(p)
             var edit = WorkoutEdit()
             for (k, v) in opts {
@@ -265,6 +268,11 @@ public enum ArgumentParser {
                 case "--title": edit.title = text
                 case "--notes": edit.notes = text
                 case "--gear": edit.gear = text
+                case "--records":
+                    guard let r = RecordsInclusion(argument: v) else {
+                        throw UsageError("--records needs off (keep out of records and bests) or on, not '\(v)'", command: name)
+                    }
+                    edit.records = r
                 default:
                     if WorkoutAnnotation.cleaned(v) == nil || v == "none" { edit.effort = .clear; continue }
                     guard let n = Int(v) else { throw UsageError("--effort needs a number 1-10 (or \"\" to clear), not '\(v)'", command: name) }
@@ -273,7 +281,7 @@ public enum ArgumentParser {
             }
             if let problem = edit.problem { throw UsageError(problem, command: name) }
             guard !edit.isEmpty else {
-                throw UsageError("edit needs at least one of --activity, --title, --notes, --gear, --effort", command: name)
+                throw UsageError("edit needs at least one of --activity, --title, --notes, --gear, --effort, --records", command: name)
             }
             return .send(.edit(id, edit))
         case "recompute":

@@ -16,6 +16,8 @@ public struct Client: Sendable {
     public var catchesSignals = true
     /// Starts the browser on a URL (`open`): `xdg-open` (replaced in tests).
     public var openURL: @Sendable (String) -> Result<Void, OpenError> = OpenCommand.xdgOpen
+    /// How the "not running" message says to start the daemon (where this program was built).
+    public var startHint = DaemonStartHint.installed
 
     public init(console: Console, paths: SocketPaths, renderer: Renderer = Renderer()) {
         self.console = console; self.paths = paths; self.renderer = renderer
@@ -51,6 +53,16 @@ public struct Client: Sendable {
             return OpenCommand(client: self, invocation: inv, id: id, printOnly: print).run()
         case .showCharts(let id):
             return ChartsCommand(client: self, invocation: inv, id: id).run()
+        case .startPlan(let activity, let path):
+            // The daemon checks the plan (it knows the FTP); here only that the file reads.
+            let bytes: [UInt8]
+            do { bytes = try readRegularFile(path, limit: PlanDecoder.maxBytes) } catch {
+                console.err("workoutctl: cannot read the plan \(path): \(error)\n")
+                return .failed
+            }
+            var planned = inv
+            planned.command = .send(.startPlanned(activity, PlanFile(name: String(path.split(separator: "/").last ?? ""), bytes: bytes)))
+            return run(planned)
         case .export(let o) where !(inv.json && o.output == nil):
             return ExportCommand(client: self, invocation: inv, options: o).run()
         case .send, .list, .export:
@@ -59,7 +71,7 @@ public struct Client: Sendable {
             switch inv.command {
             case .send(let r): bulk = r.isBulkWork
             case .export: bulk = true
-            case .list, .importFiles, .watch, .statusBar, .simulate, .help, .version, .open, .showCharts: bulk = false
+            case .list, .importFiles, .watch, .statusBar, .simulate, .help, .version, .open, .showCharts, .startPlan: bulk = false
             }
             let timeout = bulk ? importTimeout : requestTimeout
             switch exchange(request, socket: controlPath(inv), timeout: timeout) {
@@ -125,24 +137,24 @@ public struct Client: Sendable {
     func report(_ f: Failure, json: Bool) -> ExitCode {
         switch f {
         case .connection(let e):
-            console.err(Client.unreachableMessage(e))
+            console.err(Client.unreachableMessage(e, startHint: startHint))
             return .unavailable
         case .refused(_, let message, let reply):
             if json { console.out(Client.withoutOK(reply).pretty() + "\n") }
-            console.err("workoutctl: \(message)\n")
+            console.err("workoutctl: \(TerminalText.visible(message))\n")
             return .failed
         case .badReply(let m):
-            console.err("workoutctl: \(m)\n")
+            console.err("workoutctl: \(TerminalText.visible(m))\n")
             return .failed
         }
     }
 
     /// The exit-69 message: what failed and how to start the daemon.
-    public static func unreachableMessage(_ e: ConnectionError) -> String {
+    public static func unreachableMessage(_ e: ConnectionError, startHint: DaemonStartHint = .installed) -> String {
         var s = "workoutctl: \(e)\n"
         switch e {
         case .unreachable, .closed:
-            s += "Is workoutd running? Start it with `workoutd` (it stays in the foreground) or `systemctl --user start workoutd.socket`.\n"
+            s += startHint.sentence
         case .untrusted:
             s += "Remove it if it is not yours, or set XDG_RUNTIME_DIR to a directory only you can write.\n"
         case .timedOut:
@@ -173,6 +185,8 @@ public struct Client: Sendable {
             console.out(Client.withoutOK(reply).pretty() + "\n")
             return code
         }
+        // Titles, notes, device names and file names reach the terminal made visible.
+        let reply = TerminalText.visible(reply)
         switch inv.command {
         case .send(let r):
             switch r {
@@ -198,11 +212,12 @@ public struct Client: Sendable {
             case .undelete(let id): console.out("Restored \(reply["id"]?.stringValue ?? id.rawValue).\n")
             case .web: console.out((reply["url"]?.stringValue ?? "") + "\n")
             case .charts: console.out(renderer.charts(reply))
-            case .start, .pause, .resume, .lap, .marker, .toggle, .status, .watch, .list, .export, .exportTo, .importDescriptors, .debugHang:
+            case .start, .startPlanned, .next, .pause, .resume, .lap, .marker, .toggle, .status, .watch, .list, .export, .exportTo,
+                 .importDescriptors, .debugHang:
                 console.out(renderer.status(reply))
             }
         case .list: console.out(renderer.list(reply))
-        case .export, .importFiles, .watch, .statusBar, .simulate, .help, .version, .open, .showCharts: break
+        case .export, .importFiles, .watch, .statusBar, .simulate, .help, .version, .open, .showCharts, .startPlan: break
         }
         return code
     }

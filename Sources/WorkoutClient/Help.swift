@@ -7,11 +7,13 @@ public struct CommandHelp: Sendable {
     public let details: String
 
     public static let all: [CommandHelp] = [
-        CommandHelp(name: "start", synopsis: "start ACTIVITY", summary: "start a workout",
-                    details: "ACTIVITY is an activity name as listed by `workoutctl activities` (running, walking, cycling, ...)."),
+        CommandHelp(name: "start", synopsis: "start ACTIVITY [--plan FILE]", summary: "start a workout",
+                    details: "ACTIVITY is an activity name as listed by `workoutctl activities` (running, walking, cycling, ...). --plan FILE follows a structured workout: a Zwift .zwo or a JSON plan (docs/plans.md); a bad plan is refused before anything starts."),
         CommandHelp(name: "pause", synopsis: "pause", summary: "pause the workout", details: ""),
         CommandHelp(name: "resume", synopsis: "resume", summary: "resume a paused workout", details: ""),
-        CommandHelp(name: "lap", synopsis: "lap", summary: "start a new lap", details: ""),
+        CommandHelp(name: "lap", synopsis: "lap", summary: "start a new lap", details: "With a plan, a lap press ends the plan's step, like `next`."),
+        CommandHelp(name: "next", synopsis: "next", summary: "end the plan's current step now and begin the next one",
+                    details: "Only while a workout follows a plan (start ACTIVITY --plan FILE); the step's lap closes."),
         CommandHelp(name: "marker", synopsis: "marker [TEXT]", summary: "mark this moment, with an optional note",
                     details: "Several words are joined with spaces. Use `--` before a text starting with '-'."),
         CommandHelp(name: "stop", synopsis: "stop", summary: "end the workout and print its summary",
@@ -25,7 +27,7 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "list", synopsis: "list [--from DATE] [--to DATE] [--activity ACTIVITY] [--limit N]", summary: "list saved workouts",
                     details: "DATE is YYYY-MM-DD (or an ISO-8601 time). --limit N shows at most N workouts."),
         CommandHelp(name: "show", synopsis: "show ID [--charts]", summary: "show one saved workout with its laps, splits and events",
-                    details: "ID as printed by `workoutctl list`. --charts also draws elevation, pace or speed and heart rate (and power, cadence) as rows of braille characters."),
+                    details: "ID as printed by `workoutctl list`, or `last` for the newest (any command taking an ID takes `last`). --charts also draws elevation, pace or speed and heart rate (and power, cadence) as rows of braille characters."),
         CommandHelp(name: "open", synopsis: "open [ID] [--print]", summary: "open the web pages (the history, or one workout) in the browser",
                     details: "The URL carries the token that lets your browser in (it then keeps a cookie). --print prints the URL instead of starting the browser (xdg-open); with --json: {\"url\": URL}."),
         CommandHelp(name: "export", synopsis: "export ID --format gpx|tcx|json|fit [--output FILE]", summary: "export a saved workout",
@@ -38,13 +40,14 @@ public struct CommandHelp: Sendable {
                     else the configured defaultActivity (running). Shows progress on a terminal; Ctrl-C
                     stops after the current file and keeps what was imported. Exits 1 if any file failed.
                     """),
-        CommandHelp(name: "edit", synopsis: "edit ID [--activity ACTIVITY] [--title TEXT] [--notes TEXT] [--gear NAME] [--effort 1-10]",
-                    summary: "change a saved workout's activity, title, notes, gear or perceived effort",
+        CommandHelp(name: "edit", synopsis: "edit ID [--activity ACTIVITY] [--title TEXT] [--notes TEXT] [--gear NAME] [--effort 1-10] [--records off|on]",
+                    summary: "change a saved workout's activity, title, notes, gear, perceived effort or whether it counts in records",
                     details: """
                     With --activity, its distance, speeds, calories and best efforts are recomputed from the recorded fixes.
                     --title, --notes and --gear name and describe it (shown in list, show and the exports; `totals` adds up
                     the distance per gear); --effort is the perceived effort from 1 (very easy) to 10 (maximal). An empty
-                    value ("") clears a field.
+                    value ("") clears a field. --records off keeps the workout out of records and personal bests (a ride
+                    recorded as a run, a GPS that went wrong; shown in show and on its page); --records on counts it again.
                     """),
         CommandHelp(name: "recompute", synopsis: "recompute ID [--set metrics.KEY=VALUE]... [--save]",
                     summary: "recompute a saved workout with changed metrics settings; show before and after",
@@ -93,10 +96,23 @@ public struct CommandHelp: Sendable {
     ]
 
     public static func named(_ name: String) -> CommandHelp? { all.first { $0.name == name } }
+
+    /// The options the synopsis names (`--charts`, `--format`, ...), in order: what the man
+    /// page and the completion must offer for this command (CommandDocsTests).
+    public var options: [String] {
+        var out: [String] = []
+        for word in synopsis.split(whereSeparator: { " []|=".contains($0) }) where word.hasPrefix("--") {
+            let option = String(word.prefix { $0 == "-" || $0.isLetter || $0.isNumber })
+            if option.count > 2, !out.contains(option) { out.append(option) }
+        }
+        return out
+    }
 }
 
 public enum HelpText {
     public static let version = "0.1.0"
+    /// The options every command takes (`global` lists them).
+    public static let globalOptions = ["--socket", "--json", "--help", "--version"]
 
     public static var global: String {
         var s = """

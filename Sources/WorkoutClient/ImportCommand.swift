@@ -30,7 +30,7 @@ struct ImportCommand {
         let progress = console.isTerminal && !invocation.json
         for s in found.skipped {
             skipped.append(["file": .string(s.path), "why": .string(s.why)])
-            if !invocation.json { console.out("skipped    \(s.path): \(s.why)\n") }
+            if !invocation.json { console.out("skipped    \(TerminalText.visible(s.path)): \(TerminalText.visible(s.why))\n") }
         }
         let total = found.files.count
         if total == 0 {
@@ -55,12 +55,12 @@ struct ImportCommand {
             }
             guard !invocation.json else { return }
             if progress { console.out("\r\u{1B}[K") }
-            console.out(client.renderer.importLine(r))
+            console.out(client.renderer.importLine(TerminalText.visible(r)))
         }
         func drawProgress(_ current: String?) {
             guard progress else { return }
             var line = "[\(done)/\(total)]"
-            if let current { line += " importing " + current }
+            if let current { line += " importing " + TerminalText.visible(current) }
             if let cols = console.columns(), line.count > cols - 1 { line = String(line.prefix(max(0, cols - 1))) }
             console.out("\r\u{1B}[K" + line)
         }
@@ -76,7 +76,7 @@ struct ImportCommand {
                 // whole it made the request line too long, and every later file was lost.
                 if let title = c.title, title.utf8.count > ImportCommand.maxTitleBytes {
                     c.title = ImportCommand.cut(title, maxBytes: ImportCommand.maxTitleBytes)
-                    console.err("workoutctl: \(c.path): title of \(title.utf8.count) bytes cut to its first \(ImportCommand.maxTitleBytes)\n")
+                    console.err("workoutctl: \(TerminalText.visible(c.path)): title of \(title.utf8.count) bytes cut to its first \(ImportCommand.maxTitleBytes)\n")
                 }
                 // The request line stays under the daemon's default limit (`limits.maxRequestBytes`,
                 // 64 KiB) whatever the paths and notes: a file's item as serialized, plus a comma.

@@ -21,6 +21,8 @@ public enum ClientCommand: Sendable, Equatable {
     /// One request, one reply (start, pause, resume, lap, marker, stop, toggle, status,
     /// activities, show, import, streak, reload, delete, undelete).
     case send(ControlRequest)
+    /// `start ACTIVITY --plan FILE`: the plan file is read here and sent with the request.
+    case startPlan(ActivityType, path: String)
     case list(ListOptions)
     case export(ExportOptions)
     /// `import PATH...`: files and folders, passed to the daemon as open descriptors.
@@ -96,7 +98,7 @@ extension ClientCommand {
             return .object(obj)
         case .open(let id, _): return ControlRequest.web(id).encoded()
         case .showCharts(let id): return ControlRequest.show(id).encoded()
-        case .importFiles, .simulate, .help, .version: return nil
+        case .importFiles, .simulate, .help, .version, .startPlan: return nil
         }
     }
 }

@@ -41,12 +41,55 @@ public struct Renderer: Sendable {
         } else {
             lines.append("State:     \(r.state)" + (r.state == "idle" ? " (no workout in progress)" : ""))
         }
+        if let p = r.plan { lines += plan(p) }
         // GPS is closed while paused: "no fix (no source)" then says nothing true.
         lines.append("GPS:       " + (r.gpsClosedWhilePaused ? "off while paused" : gps(r.gps)))
         for sensor in r.sensors { lines.append("Sensor:    " + self.sensor(sensor)) }
         if let a = r.action { lines.append("Toggle:    " + a) }
         if let e = r.saveError { lines.append("Save:      FAILED: " + e) }
         return lines
+    }
+
+    /// The plan's lines of `status` (`status.plan`): "Plan:      3 x 20, step 2 of 9: work,
+    /// 285 W, 12:34 left" and "Next:      recovery, 150 W for 5:00".
+    func plan(_ p: PlanReply) -> [String] {
+        var line = "Plan:      \(p.name), step \(p.stepIndex + 1) of \(p.stepCount): " + planStep(p.step, now: true)
+        if let s = p.remainingSeconds { line += ", " + Units.duration(s) + " left" }
+        if let m = p.remainingMeters { line += ", " + formatFixed(m, decimals: 0) + " m left" }
+        switch p.state {
+        case "completed": line += " (done)"
+        case "paused": line += " (paused)"
+        default: break
+        }
+        var lines = [line]
+        if let n = p.next { lines.append("Next:      " + planStep(n, now: false)) }
+        return lines
+    }
+
+    /// A plan step from its protocol object: "work, 285 W", "recovery, 150 W for 5:00".
+    func planStep(_ step: JSON, now: Bool) -> String {
+        var text = (step["kind"]?.stringValue ?? "step").split(separator: "_").joined(separator: " ")
+        let t = step["target"]
+        func range(_ unit: String, scale: Double = 1, decimals: Int = 0) -> String {
+            let low = (t?["low"]?.doubleValue ?? 0) * scale, high = (t?["high"]?.doubleValue ?? 0) * scale
+            return (low == high ? formatFixed(low, decimals: decimals) : formatFixed(low, decimals: decimals) + "-" + formatFixed(high, decimals: decimals)) + " " + unit
+        }
+        switch t?["kind"]?.stringValue {
+        case "power": text += ", " + range("W")
+        case "power_ramp":
+            if now, let w = t?["watts"]?.intValue { text += ", \(w) W (ramp to \(formatFixed(t?["to"]?.doubleValue ?? 0, decimals: 0)) W)" }
+            else { text += ", \(formatFixed(t?["from"]?.doubleValue ?? 0, decimals: 0)) to \(formatFixed(t?["to"]?.doubleValue ?? 0, decimals: 0)) W" }
+        case "heart_rate": text += ", heart rate " + range("bpm")
+        case "cadence": text += ", cadence " + range("/min")
+        case "speed": text += ", speed " + range("km/h", scale: 3.6, decimals: 1)
+        default: break
+        }
+        if !now {
+            if let s = step["seconds"]?.doubleValue { text += " for " + Units.duration(s) }
+            else if let m = step["meters"]?.doubleValue { text += " for " + formatFixed(m, decimals: 0) + " m" }
+            else { text += " until next" }
+        }
+        return text
     }
 
     /// Why a workout is paused, from `status.pause`: "restored after a restart at 13:45 (workoutd
@@ -272,11 +315,14 @@ public struct Renderer: Sendable {
         return s
     }
 
-    /// The gear, perceived effort and notes lines of a summary (only those set).
+    /// The gear, perceived effort, records exclusion and notes lines of a summary (only those set).
     func annotation(_ w: JSON) -> String {
         var s = ""
         if let g = w["gear"]?.stringValue { s += "Gear:      " + g + "\n" }
         if let e = w["effort"]?.intValue { s += "Effort:    \(e)/10\n" }
+        if let r = w["records"]?.stringValue.flatMap(RecordsInclusion.init(rawValue:)), !r.counts {
+            s += "Records:   excluded (edit --records on counts it)\n"
+        }
         if let n = w["notes"]?.stringValue {
             s += "Notes:     " + n.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n           ") + "\n"
         }
@@ -510,7 +556,7 @@ public struct Renderer: Sendable {
 
     func num(_ v: JSON?) -> Double { v?.doubleValue ?? 0 }
     func time(_ v: JSON?) -> Double? { v?.stringValue.flatMap { ISO8601.parse($0) } }
-    func count(_ n: Int, _ unit: String) -> String { "\(n) \(unit)" + (n == 1 ? "" : "s") }
+    func count(_ n: Int, _ unit: String) -> String { EnglishCount.of(n, unit) }
     func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count) }
 
     /// Columns separated by two spaces; the given columns right-aligned.

@@ -28,7 +28,7 @@ struct StatusBarWatcher {
             if status["workout"]?.objectValue == nil, case .success(let r) = client.exchange(ControlRequest.streak.encoded(), socket: path, timeout: 10) {
                 streak = r
             }
-            let line = StatusBar.line(StatusBar.content(status: status, streak: streak), format: format)
+            let line = StatusBar.line(StatusBar.content(status: TerminalText.visible(status), streak: streak.map(TerminalText.visible)), format: format)
             if line != last { console.out(line + "\n"); last = line }
         }
         show()

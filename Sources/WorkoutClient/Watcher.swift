@@ -28,7 +28,10 @@ struct Watcher {
         func show(_ update: JSON) {
             if invocation.json {
                 console.out(update.serialized() + "\n")
-            } else if console.isTerminal {
+                return
+            }
+            let update = TerminalText.visible(update)
+            if console.isTerminal {
                 // A line wider than the terminal would wrap and break the cursor-up count.
                 let width = console.columns().map { max($0 - 1, 10) }
                 let lines = client.renderer.statusLines(update).map { l in width.map { l.count > $0 ? String(l.prefix($0)) : l } ?? l }

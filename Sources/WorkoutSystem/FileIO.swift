@@ -28,15 +28,38 @@ public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, progress: ino
 }
 
 /// Reads a whole regular file of at most `limit` bytes (see `readRegularFile(fd:path:limit:)`).
-public func readFile(_ path: String, limit: Int = 1 << 30) throws(SystemError) -> [UInt8] {
-    try readRegularFile(path, limit: limit)
+public func readFile(_ path: String, limit: Int = 1 << 30, links: LinkPolicy = .follow) throws(SystemError) -> [UInt8] {
+    try readRegularFile(path, limit: limit, links: links)
+}
+
+/// Whether opening a path follows a symbolic link in its last component.
+public enum LinkPolicy: Sendable {
+    case follow
+    /// `O_NOFOLLOW`: a link is refused (`linkRefused`), never followed out of its folder.
+    case refuse
+
+    /// The open(2) flag.
+    public var openFlag: Int32 {
+        switch self {
+        case .follow: return 0
+        case .refuse: return O_NOFOLLOW
+        }
+    }
+
+    /// The error of an open that `refuse` stopped (ELOOP), in words naming the link.
+    public static func linkRefused(_ path: String) -> SystemError {
+        SystemError("open \(path) (a symbolic link, not followed)", code: ELOOP)
+    }
 }
 
 /// Opens `path` without blocking (a FIFO in its place must not hang the caller) and reads it
 /// whole with `readRegularFile(fd:path:limit:)`.
-public func readRegularFile(_ path: String, limit: Int) throws(SystemError) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-    guard fd >= 0 else { throw SystemError.last("open \(path)") }
+public func readRegularFile(_ path: String, limit: Int, links: LinkPolicy = .follow) throws(SystemError) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | links.openFlag)
+    guard fd >= 0 else {
+        if errno == ELOOP, case .refuse = links { throw LinkPolicy.linkRefused(path) }
+        throw SystemError.last("open \(path)")
+    }
     defer { close(fd) }
     return try readRegularFile(fd: fd, path: path, limit: limit)
 }

@@ -26,7 +26,33 @@ enum WebBenchmark {
         let rest = url[url.index(after: colon)...]
         let pieces = url.split(separator: "=", maxSplits: 1)
         guard let port = UInt16(rest.prefix { $0.isNumber }), pieces.count == 2, pieces[0].hasSuffix("token") else { BenchSupport.fail("bad url \(url)") }
-        return (port, "workoutd_\(port)=" + pieces[1])
+        return (port, enter(port, token: String(pieces[1])))
+    }
+
+    /// Redeems the URL's single-use token for a session: the cookie the redirect sets.
+    static func enter(_ port: UInt16, token: String) -> String {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard rc == 0 else { BenchSupport.fail("connect to the pages' port \(port)") }
+        let req = Array("GET /?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+        _ = req.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var all: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buf, buf.count, 0)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            all.append(contentsOf: buf[0..<n])
+        }
+        for line in String(decoding: all, as: UTF8.self).split(separator: "\r\n") where line.lowercased().hasPrefix("set-cookie: ") {
+            return String(line.dropFirst("set-cookie: ".count).prefix { $0 != ";" })
+        }
+        BenchSupport.fail("the token's redirect set no cookie")
     }
 
     /// One GET on a new connection: (seconds, status, body bytes).

@@ -10,6 +10,15 @@ func currentDirectory() -> String {
     return buf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
 }
 
-let client = Client(console: .standard, paths: .current())
+/// This program's path, for how the "not running" message says to start the daemon.
+func executablePath() -> String? {
+    var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+    guard n > 0 else { return nil }
+    return String(decoding: buf[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+var client = Client(console: .standard, paths: .current())
+client.startHint = DaemonStartHint(executable: executablePath())
 let code = client.run(arguments: Array(CommandLine.arguments.dropFirst()), cwd: currentDirectory())
 exit(code.rawValue)

@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 
 /// The daemon against a real dbus-daemon with the BlueZ stand-in (`dbus-peers --bluez`): a yoga
 /// workout reads the strap, survives a drop (reconnect with backoff, subscribe again), keeps the
 /// drop and a no-contact stretch as gaps, and its figures equal those computed from what the
 /// stand-in logged it sent.
-@Suite(.serialized, .offPool, .enabled(if: DBusPeers.usable, "needs ../shared/tools/dbus-peers, dbus-daemon, python3-dbus, python3-gi"))
+@Suite(.serialized, .offPool, .requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
 struct BluetoothHeartRateTests {
     static let zones = [110, 130, 150, 170, 185]
     static func zone(_ bpm: Int) -> Int { zones.filter { bpm >= $0 }.count }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 import WorkoutCore
 
 /// The daemon against a real dbus-daemon with the BlueZ stand-in offering a power meter, a speed
@@ -8,7 +9,7 @@ import WorkoutCore
 /// ride and a treadmill run measure what the stand-in logged it sent (calls.log), a sensor that
 /// drops out and returns leaves a gap and is read again, and the ride's FIT export carries power
 /// and cadence on its records as Garmin's FIT SDK reads them. The three tests run side by side.
-@Suite(.offPool, .enabled(if: DBusPeers.usable, "needs ../shared/tools/dbus-peers, dbus-daemon, python3-dbus, python3-gi"))
+@Suite(.offPool, .requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
 struct BluetoothPowerTests {
     static let script = DaemonHarness.projectRoot.appendingPathComponent("Tests/WorkoutCoreTests/Codecs/FIT/fit_power.py").path
     static let wheel = 2.105

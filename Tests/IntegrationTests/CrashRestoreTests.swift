@@ -95,7 +95,7 @@ import WorkoutCore
     @Test func aKillDuringASaveLeavesNoTemporaryFileAndLosesNoWorkout() throws {
         var template = Array("/tmp/hold.XXXXXX".utf8CString)
         let holdFD = mkstemp(&template)
-        let hold = String(cString: template)
+        let hold = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         close(holdFD)
         defer { unlink(hold) }
         let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"statusLogSeconds":0}"#, extraEnv: ["WORKOUTD_TEST_HOLD_SAVES": hold])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 
 /// What a person reads follows config `units` (JSON stays SI), `stop` and `show` name the
 /// personal bests a workout set, and power and cadence from files are shown: through the real
@@ -90,7 +91,7 @@ import Testing
         d.stop()
     }
 
-    @Test(.enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
+    @Test(.requires(.sharedData))
     func importedPowerAndCadenceAreShown() throws {
         let d = try DaemonHarness(config: #"{"units":"metric"}"#)
         try d.start()

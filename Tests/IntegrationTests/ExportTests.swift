@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestRequirements
 
 /// Every export of a workout made from the shared captures and tracks validates against the
 /// shared schemas and reads back in gpsbabel and gpxpy with the same points (the recorded track:
 /// accepted and stationary fixes, issue 18) and distance (TCX DistanceMeters; the GPX path where
 /// no stationary fix lengthens it).
-@Suite(.serialized, .offPool, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared, xmllint, gpsbabel, python3 gpxpy"))
+@Suite(.serialized, .offPool, .requires(.sharedData, .program(.xmllint), .program(.gpsbabel), .python(.gpxpy)))
 struct ExportTests {
     static var inputs: [String] {
         let data = DaemonHarness.sharedRoot.appendingPathComponent("data")

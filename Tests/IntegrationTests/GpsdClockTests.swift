@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestRequirements
 import WorkoutCore
 
 /// Real captures with old or future dates through the real gpsd (issue 14): bundg_zeus_9.log
 /// (2018) at 40x records within 3 % of the reference 416.7 m with the clock problem in `status`;
 /// rst39.log (dated 2033 by gpsd's week-rollover rule), replayed at its own pace (the suite's one
 /// real-time gpsd replay, a few seconds), gives sane durations.
-@Suite(.offPool, .enabled(if: DaemonHarness.gpsdUsable, "needs ../shared and gpsd (apt-get install gpsd)"))
+@Suite(.offPool, .requires(.sharedData, .program(.gpsd)))
 struct GpsdClockTests {
     static func summary(_ s: [String: Any]) -> [String: Any] { s["workout"] as? [String: Any] ?? [:] }
 

@@ -1,11 +1,12 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 
 /// Issue 18: after gpsd failed and the feed socket took over, `status` showed the socket's
 /// fixes with gpsd's stale satellite count, and gpsd's retries reset the fix shown to "no fix".
 /// The real gpsd (gpsd-replay) feeds first, is killed, and the feed socket takes over.
-@Suite(.serialized, .offPool, .enabled(if: DaemonHarness.gpsdUsable, "needs ../shared and gpsd (apt-get install gpsd)"))
+@Suite(.serialized, .offPool, .requires(.sharedData, .program(.gpsd)))
 struct GpsdFailoverTests {
     @Test func theFeedSocketTakingOverFromGpsdIsShownAsItself() throws {
         let gpsd = try GpsdReplay(capture: "bundg_zeus_9.log", port: 2987, rate: 10)

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestRequirements
 import WorkoutCore
 
 /// workoutd against the real gpsd (Debian's gpsd 3.22 through ../shared/tools/gpsd-replay).
-@Suite(.serialized, .offPool, .enabled(if: DaemonHarness.gpsdUsable, "needs ../shared and gpsd (apt-get install gpsd)"))
+@Suite(.serialized, .offPool, .requires(.sharedData, .program(.gpsd)))
 struct GpsdIntegrationTests {
     @Test func recordsTheSameFixesGpsdServes() throws {
         let gpsd = try GpsdReplay(capture: "nmea-rtk.log", port: 2961, rate: 0)

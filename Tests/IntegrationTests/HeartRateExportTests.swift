@@ -1,17 +1,13 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 
 /// Heart rate recorded live, exported as FIT (read back by Garmin's FIT SDK) and TCX, and
 /// imported back; imported heart rate shown with time in zones. The real daemon and workoutctl.
 @Suite(.serialized, .offPool) struct HeartRateExportTests {
     static let config = #"{"feeds":[{"kind":"socket"}],"heartRate":{"zones":[110,130,150,170,185]},"weightKg":70,"age":40,"sex":"male"}"#
     static let script = DaemonHarness.projectRoot.appendingPathComponent("Tests/WorkoutCoreTests/Codecs/FIT/fit_heart_rate.py").path
-    static var sdkUsable: Bool {
-        (try? Reliability.run(["/usr/bin/env", "python3", "-c", "import garmin_fit_sdk"]).status) == 0
-            || ProcessInfo.processInfo.environment["CI"] == "true"
-    }
-
     /// Garmin's FIT SDK on a file: integrity, errors, records [[timestamp, hr, positioned]], sessions.
     static func sdk(_ path: String) throws -> [String: Any] {
         let r = try Reliability.run(["/usr/bin/env", "python3", script, path])
@@ -33,7 +29,7 @@ import Testing
     /// A ride with fixes and HR lines on the feed socket (a reading at each fix's time and one
     /// between): `export --format fit` has a record per accepted fix whose heart_rate is the
     /// reading sent at its time, as Garmin's SDK reads it (integrity checked, no errors).
-    @Test(.enabled(if: sdkUsable, "needs python3 -m garmin_fit_sdk (pip install garmin-fit-sdk)"))
+    @Test(.requires(.python(.garminFitSDK)))
     func feedHeartRateBesideFixesIsInTheFITExport() throws {
         let d = try DaemonHarness(config: Self.config)
         try d.start()
@@ -74,7 +70,7 @@ import Testing
     /// and no position, session training/yoga with the average and maximum sent; TCX is valid
     /// against the schema; GPX is refused (`not_exportable`) and leaves no file; both files
     /// import back as duplicates of the workout.
-    @Test(.enabled(if: sdkUsable && DaemonHarness.sharedUsable, "needs python3 -m garmin_fit_sdk and ../shared (schemas)"))
+    @Test(.requires(.python(.garminFitSDK), .shared("schemas")))
     func indoorWorkoutExportsAsFITAndTCXAndImportsBackAsADuplicate() throws {
         let d = try DaemonHarness(config: Self.config)
         try d.start()
@@ -132,7 +128,7 @@ import Testing
     /// An imported TCX ride with heart rate: `show` lists time in zones (the same figures as a
     /// live workout: docs/metrics.md), and the summary's calories are the device's (the Edge
     /// 705's lap calories: issue 25, the device's own figure kept where the file has it).
-    @Test(.enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
+    @Test(.requires(.sharedData))
     func importedHeartRateIsShownWithTimeInZones() throws {
         let d = try DaemonHarness(config: Self.config)
         try d.start()

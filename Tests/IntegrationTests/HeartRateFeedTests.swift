@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 
 /// Heart rate through the feed socket, end to end with the real daemon and workoutctl.
 @Suite(.serialized, .offPool) struct HeartRateFeedTests {
@@ -75,7 +76,7 @@ import Testing
     /// `workoutctl simulate` of a GPX track with heart rate into a run: the file's heart rate
     /// arrives as HR lines, and the GPX and TCX exports carry it back, read by gpsbabel equal
     /// to the file's, point by point.
-    @Test(.enabled(if: DaemonHarness.sharedUsable, "needs gpsbabel and xmllint"))
+    @Test(.requires(.sharedData, .program(.gpsbabel), .program(.xmllint)))
     func simulatedTrackHeartRateIsExportedAndReadBackByGpsbabel() throws {
         let d = try DaemonHarness(config: Self.config)
         try d.start()

@@ -16,7 +16,7 @@ import Testing
         let stopped = try d.request(#"{"command":"stop"}"#)
         let id = (stopped["workout"] as? [String: Any])?["id"] as? String ?? ""
         try d.waitForStatus(seconds: 10) { $0["state"] as? String == "idle" }
-        FileManager.default.createFile(atPath: hold, contents: Data())
+        _ = FileManager.default.createFile(atPath: hold, contents: Data())
 
         let show = try UnixClient(path: d.controlSocket, timeoutSeconds: 30)
         defer { show.close() }

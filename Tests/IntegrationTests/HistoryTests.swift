@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestRequirements
 
 /// History commands through workoutctl against the real daemon: list filters, show, delete and
 /// its undo, import errors.
-@Suite(.serialized, .offPool, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
+@Suite(.serialized, .offPool, .requires(.sharedData))
 struct HistoryTests {
     @Test func listFiltersDeleteAndUndo() throws {
         let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)
@@ -55,7 +56,7 @@ struct HistoryTests {
             let t = 1_600_000_000 + k * 86_400 / 3
             let id = "W\(k)"
             // Its file (empty: start-up checks names only, the list comes from the index).
-            FileManager.default.createFile(atPath: d.dataDir + "/workouts/\(id).json", contents: nil)
+            _ = FileManager.default.createFile(atPath: d.dataDir + "/workouts/\(id).json", contents: nil)
             index += #"{"put":{"id":"\#(id)","activity":"running","startedAt":"\#(FixFeeder.iso(Double(t)))","endedAt":"\#(FixFeeder.iso(Double(t + 1800)))","elapsedSeconds":1800,"movingSeconds":1700,"distanceMeters":5000,"elevationGainMeters":10,"pointCount":1800}}"# + "\n"
         }
         try index.write(toFile: d.dataDir + "/index.jsonl", atomically: true, encoding: .utf8)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 
 /// Issue 16, done-when: during a live ride fed at 5 Hz, `workoutctl import` of six copies of a
 /// 12 MB NMEA log (nmea-rtk re-timed by scripts/retime-nmea.py, each copy on another day, built
@@ -9,7 +10,7 @@ import Testing
 /// targets (`status` p99 under 10 ms, max under 100 ms) are a benchmark, not asserted here
 /// (`workoutbench import-load`, BENCHMARKS.md): this test reports the latencies it saw and
 /// asserts only a bound no responsive loop comes near (a stalled loop takes seconds).
-@Suite(.serialized, .offPool, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data and python3"))
+@Suite(.serialized, .offPool, .requires(.sharedData, .program(.python3)))
 struct ImportLoadTests {
     @Test func liveRideStaysResponsiveDuringALargeImport() throws {
         let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)

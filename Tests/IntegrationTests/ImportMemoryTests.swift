@@ -1,13 +1,14 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 
 /// Bulk work keeps the memory it frees for the next file (MemoryPolicy): before, every file of a
 /// batch faulted fresh, zeroed pages in again (1,230 page faults per MB of NMEA imported; 722,000
 /// and 2.5 s of kernel time for the 1,000-file FIT benchmark). Counted in the daemon's own
 /// `/proc/PID/stat` over an import of eight 1.5 MB logs (bundg_zeus_9 re-timed over 3 hours,
 /// each on another day): with the policy about 260 per MB; the bound is 600.
-@Suite(.serialized, .offPool, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data and python3"))
+@Suite(.serialized, .offPool, .requires(.sharedData, .program(.python3)))
 struct ImportMemoryTests {
     /// Minor page faults of a process so far (field 10 of /proc/PID/stat).
     static func minorFaults(_ pid: Int32) throws -> Int {

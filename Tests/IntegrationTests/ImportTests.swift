@@ -1,11 +1,12 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 import WorkoutClient
 
 /// Issue 16 against the real daemon: files passed as descriptors, refusals before reading,
 /// folders and Strava's activities.csv, export into a descriptor, edit, Ctrl-C.
-@Suite(.serialized, .offPool, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
+@Suite(.serialized, .offPool, .requires(.sharedData))
 struct ImportTests {
     static func shared(_ p: String) -> String { DaemonHarness.sharedRoot.appendingPathComponent("data/" + p).path }
 

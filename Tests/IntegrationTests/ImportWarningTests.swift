@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestRequirements
 
 /// Issue 18 against the real daemon: an imported track far faster than its activity keeps its
 /// distance and the result, the log and `workoutctl import` say so; a file that names no activity
 /// and too short to judge by its speeds takes the configured `defaultActivity`.
-@Suite(.serialized, .offPool, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
+@Suite(.serialized, .offPool, .requires(.sharedData))
 struct ImportWarningTests {
     static func shared(_ p: String) -> String { DaemonHarness.sharedRoot.appendingPathComponent("data/" + p).path }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 import WorkoutCore
 
 /// What a user tailing ~/.local/state/workoutd/workoutd.log sees during a workout.
@@ -43,7 +44,7 @@ import WorkoutCore
     }
 }
 
-@Suite(.serialized, .offPool, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
+@Suite(.serialized, .offPool, .requires(.sharedData))
 struct PersonalBestLogTests {
     /// The first run over a route sets personal bests (400 m, 1 km); the same route again ties
     /// them, which is not a new best.

@@ -10,7 +10,7 @@ import Testing
         let flagDir = String(cString: mkdtemp(&template)!)
         defer { try? FileManager.default.removeItem(atPath: flagDir) }
         let flag = flagDir + "/disk-full"
-        FileManager.default.createFile(atPath: flag, contents: nil)
+        _ = FileManager.default.createFile(atPath: flag, contents: nil)
         let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#, extraEnv: ["WORKOUTD_TEST_FAIL_SAVES": flag])
         try d.start()
         let id = (try d.request(#"{"command":"start","activity":"walking"}"#)["workout"] as? [String: Any])?["id"] as? String ?? "?"

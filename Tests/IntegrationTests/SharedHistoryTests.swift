@@ -1,11 +1,12 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 
 /// Issue 30: two machines (two daemons, each with its own `historyDir` and state) whose
 /// history folders two real Syncthing instances share on loopback. Everything waits on
 /// conditions (Syncthing passes a change on in about a second), never on fixed sleeps.
-@Suite(.serialized, .offPool, .enabled(if: SyncthingPair.usable, "needs syncthing (apt-get install syncthing)"))
+@Suite(.serialized, .offPool, .requires(.program(.syncthing)))
 struct SharedHistoryTests {
     /// The listed workouts: ID -> activity.
     static func listed(_ d: DaemonHarness) throws -> [String: String] {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 
 /// Regression (issue 18): once in about forty runs, `simulate FILE --speed 0; stop` saved 1,210
 /// of 1,286 points: the daemon answered `stop` before it had read the feed lines the simulation
@@ -35,7 +36,7 @@ import Testing
     }
 
     /// The user's form, many times: `simulate FILE --speed 0; stop` counts every point.
-    @Test(.enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
+    @Test(.requires(.sharedData))
     func simulateThenStopCountsEveryPoint() throws {
         let file = DaemonHarness.sharedRoot.appendingPathComponent("data/gpx/globalsat_gh625XT.gpx").path
         let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestRequirements
 
 /// `workoutctl simulate FILE --speed 50` records the file's own points, distance and durations.
-@Suite(.serialized, .offPool, .enabled(if: DaemonHarness.sharedUsable, "needs ../shared/data"))
+@Suite(.serialized, .offPool, .requires(.sharedData))
 struct SimulationTests {
     @Test(arguments: [("garminconnect.gpx", 50), ("globalsat_gh625XT.gpx", 200)])
     func acceleratedReplayEqualsTheFile(_ name: String, _ speed: Int) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 import WorkoutCore
 import WorkoutDaemon
 
@@ -9,8 +10,7 @@ import WorkoutDaemon
 /// PrepareForSleep(true) makes the daemon flush and fsync its journal before the lock goes (the
 /// stand-in reads the journal at the very moment the descriptor closes); the lock is taken again
 /// on resume and gone within 1 s of stop. The real logind and polkit: .ci/systemd-test.sh.
-@Suite(.offPool, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") || ProcessInfo.processInfo.environment["CI"] == "true",
-                "dbus-daemon is not installed (apt-get install dbus-daemon)"))
+@Suite(.offPool, .requires(.program(.dbusDaemon)))
 struct SleepInhibitorDaemonTests {
     /// logind's Inhibit and PrepareForSleep, on its own event loop thread. Inhibit("block") is
     /// refused as polkit refuses it without a login session; a granted lock is a pipe's write

@@ -96,6 +96,18 @@ import WorkoutCore
         #expect(command("edit", id.rawValue, "--effort", "hard") == nil)
     }
 
+    @Test func editRecordsOffAndOn() {
+        let id = WorkoutID(rawValue: "20261121T093000Z-3f9a")!
+        let off = command("edit", id.rawValue, "--records", "off")
+        #expect(off == .send(.edit(id, WorkoutEdit(records: .excluded))))
+        #expect(off?.request == ["command": "edit", "id": "20261121T093000Z-3f9a", "records": "excluded"])
+        #expect((try? ControlRequest.decode(off!.request!).get()) == .edit(id, WorkoutEdit(records: .excluded)))
+        #expect(command("edit", id.rawValue, "--records", "on") == .send(.edit(id, WorkoutEdit(records: .counted))))
+        #expect(command("edit", id.rawValue, "--records", "maybe") == nil, "off or on only")
+        #expect((try? ControlRequest.decode(["command": "edit", "id": "20261121T093000Z-3f9a", "records": true]).get()) == nil,
+                "the request's records is a word, not a Bool")
+    }
+
     @Test func recompute() {
         let id = WorkoutID(rawValue: "20261121T093000Z-3f9a")!
         let pause = MetricsOverride(key: "metrics.autoPauseSeconds", value: 0)

@@ -97,7 +97,7 @@ import WorkoutCore
 
     @Test func importWithAnErrorExits1() throws {
         let d = FakeDaemon()
-        for name in ["a.gpx", "b.gpx"] { FileManager.default.createFile(atPath: d.dir + "/" + name, contents: Data("<gpx/>".utf8)) }
+        for name in ["a.gpx", "b.gpx"] { _ = FileManager.default.createFile(atPath: d.dir + "/" + name, contents: Data("<gpx/>".utf8)) }
         defer { for name in ["a.gpx", "b.gpx"] { unlink(d.dir + "/" + name) } }
         let a = d.dir + "/a.gpx", b = d.dir + "/b.gpx"
         d.start(.reply([#"{"event":"import","file":"\#(a)","id":"20261121T093000Z-3f9a","result":"imported"}"# + "\n"

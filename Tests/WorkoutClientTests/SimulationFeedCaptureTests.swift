@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutClient
 
 /// `simulate` takes the gpsd project's captures as they are: each begins with `#` comment lines
@@ -14,11 +15,7 @@ import Testing
         return url.deletingLastPathComponent().appendingPathComponent("shared/data/nmea")
     }()
     static let captures = ["bt451", "bundg_zeus_9", "haicom-305N", "humminbird-M37", "nl2008u", "nmea-rtk", "rst39", "ublox-lea-4h"]
-    static var usable: Bool {
-        FileManager.default.fileExists(atPath: directory.path) || ProcessInfo.processInfo.environment["CI"] == "true"
-    }
-
-    @Test(.enabled(if: usable, "needs ../shared/data/nmea"), arguments: captures)
+    @Test(.requires(.shared("data/nmea")), arguments: captures)
     func gpsdCaptureWithCommentsIsSimulated(_ name: String) throws {
         let bytes = [UInt8](try Data(contentsOf: Self.directory.appendingPathComponent(name + ".log")))
         #expect(bytes.first == UInt8(ascii: "#"), "the capture begins with a comment")

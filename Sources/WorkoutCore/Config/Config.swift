@@ -57,8 +57,13 @@ public struct Config: Sendable, Equatable {
 public struct WebConfig: Sendable, Equatable {
     public var host: String = "127.0.0.1"
     public var port: UInt16 = 8765
+    /// Whose choice the address is: the default moves to a free port when 8765 is taken;
+    /// a `web.listen` the user wrote does not (docs/web.md).
+    public var origin: WebListenOrigin = .defaulted
 
-    public init(host: String = "127.0.0.1", port: UInt16 = 8765) { self.host = host; self.port = port }
+    public init(host: String = "127.0.0.1", port: UInt16 = 8765, origin: WebListenOrigin = .defaulted) {
+        self.host = host; self.port = port; self.origin = origin
+    }
 
     /// `127.0.0.1:8765`, `[::1]:0`.
     public var listen: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
@@ -69,7 +74,23 @@ public struct WebConfig: Sendable, Equatable {
         var host = String(s[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard !host.isEmpty, !host.contains("/") else { return nil }
-        self.init(host: host, port: port)
+        self.init(host: host, port: port, origin: .configured)
+    }
+}
+
+/// Where the web pages' address came from.
+public enum WebListenOrigin: Sendable, Equatable {
+    /// No `web.listen`: 127.0.0.1:8765, or any free port when that one is taken.
+    case defaulted
+    /// `web.listen` in the configuration: that address or no pages (the failure is logged).
+    case configured
+
+    /// Whether a taken port may be replaced by a free one.
+    public var fallsBackToFreePort: Bool {
+        switch self {
+        case .defaulted: return true
+        case .configured: return false
+        }
     }
 }
 

@@ -140,6 +140,15 @@ extension WorkoutLifecycle {
         }
     }
 
+    /// The distance of the workout in progress so far (meters), nil without one: what a plan's
+    /// distance steps follow.
+    public var distanceMeters: Double? {
+        switch state {
+        case .recording(let w): return w.recorder.distance
+        case .idle, .restoring, .saving, .modifying: return nil
+        }
+    }
+
     /// The workout's own time at the daemon's time `now` (a simulation's clock, or `now`).
     public func workoutTime(at now: Double) -> Double { workout?.time(at: now) ?? now }
 
@@ -154,7 +163,7 @@ extension WorkoutLifecycle {
     /// One line for `systemctl status` (sd_notify STATUS=). `gpsFix`: the GPS fix label.
     public func headline(now: Double, savedWorkouts: Int, gpsFix: String) -> String {
         switch state {
-        case .idle: return "Idle; \(savedWorkouts) workouts saved"
+        case .idle: return "Idle; \(EnglishCount.of(savedWorkouts, "workout")) saved"
         case .restoring: return "Restoring an interrupted workout"
         case .recording(let w):
             let s = w.recorder.summary(now: w.time(at: now))

@@ -56,11 +56,13 @@ public enum PersonalRecords {
 
 extension PersonalRecords {
     /// The personal bests `summary` set: its best efforts faster than every workout of its
-    /// activity in `history` that started before it (`stop`, `show` and the web pages).
+    /// activity in `history` that started before it (`stop`, `show` and the web pages). Workouts
+    /// kept out of records (`RecordsInclusion.excluded`) set none and are no previous best.
     public static func bests(of summary: WorkoutSummary, among history: [WorkoutSummary]) -> [PersonalBest] {
-        guard summary.activity.tracksBestEfforts, !summary.bestEfforts.isEmpty else { return [] }
+        guard summary.activity.tracksBestEfforts, summary.records.counts, !summary.bestEfforts.isEmpty else { return [] }
         var previous: [ActivityType: [BestEffort]] = [:]
-        for other in history where other.id != summary.id && other.activity == summary.activity && other.startedAt < summary.startedAt {
+        for other in history where other.id != summary.id && other.activity == summary.activity && other.startedAt < summary.startedAt
+            && other.records.counts {
             previous = merged(activity: other.activity, previous: previous, efforts: other.bestEfforts)
         }
         return newBests(activity: summary.activity, previous: previous, efforts: summary.bestEfforts)

@@ -136,6 +136,8 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var notes: String? { get { annotation.notes } set { annotation.notes = newValue } }
     public var gear: String? { get { annotation.gear } set { annotation.gear = newValue } }
     public var effort: Int? { get { annotation.effort } set { annotation.effort = newValue } }
+    /// Whether its best efforts count in records and personal bests (`edit --records off|on`).
+    public var records: RecordsInclusion { get { annotation.records } set { annotation.records = newValue } }
     /// Where `distanceMeters` comes from: the GPS track, the recording device's own figure (a FIT
     /// file's distance, a pool's lengths) or a wheel or foot sensor.
     public var distanceSource: DistanceSource = .gps

@@ -1,14 +1,16 @@
 /// What a person says about a workout, beside what was measured: a title, notes, the gear used
-/// (shoes, a bike) and the perceived effort (1-10). Set by `edit`, taken from Strava's
-/// activities.csv and from files that name themselves (GPX `name`/`desc`, TCX `Notes`); kept
-/// when the workout's numbers are recomputed. JSON keys `title`, `notes`, `gear`, `effort`
-/// (null when unset).
+/// (shoes, a bike), the perceived effort (1-10) and whether it counts in records. Set by `edit`,
+/// taken from Strava's activities.csv and from files that name themselves (GPX `name`/`desc`,
+/// TCX `Notes`); kept when the workout's numbers are recomputed. JSON keys `title`, `notes`,
+/// `gear`, `effort` (null when unset) and `records` (`RecordsInclusion`).
 public struct WorkoutAnnotation: Sendable, Equatable {
     public var title: String?
     public var notes: String?
     public var gear: String?
     /// Perceived effort, 1 (very easy) to 10 (maximal) (`effortRange`).
     public var effort: Int?
+    /// Whether its best efforts count in records and personal bests (`edit --records off|on`).
+    public var records = RecordsInclusion.counted
 
     public static let effortRange = 1...10
     /// Longest title, gear name and notes kept (characters); longer text is refused by `edit`.
@@ -20,7 +22,7 @@ public struct WorkoutAnnotation: Sendable, Equatable {
     }
 
     /// Whether nothing is set.
-    public var isEmpty: Bool { title == nil && notes == nil && gear == nil && effort == nil }
+    public var isEmpty: Bool { title == nil && notes == nil && gear == nil && effort == nil && records == .counted }
 
     /// Text as kept: surrounding white space trimmed, empty = unset.
     public static func cleaned(_ text: String?) -> String? {
@@ -51,6 +53,7 @@ public struct WorkoutAnnotation: Sendable, Equatable {
         if let n = edit.notes { a.notes = n.value.flatMap(WorkoutAnnotation.cleaned) }
         if let g = edit.gear { a.gear = g.value.flatMap(WorkoutAnnotation.cleaned) }
         if let e = edit.effort { a.effort = e.value }
+        if let r = edit.records { a.records = r }
         return a
     }
 }
@@ -69,22 +72,24 @@ public enum FieldEdit<Value: Sendable & Equatable>: Sendable, Equatable {
     }
 }
 
-/// `edit ID [--activity A] [--title T] [--notes T] [--gear NAME] [--effort 1-10]`: what to change
-/// in a saved workout; a nil field stays as it is. An empty text clears its field.
+/// `edit ID [--activity A] [--title T] [--notes T] [--gear NAME] [--effort 1-10] [--records off|on]`:
+/// what to change in a saved workout; a nil field stays as it is. An empty text clears its field.
 public struct WorkoutEdit: Sendable, Equatable {
     public var activity: ActivityType?
     public var title: FieldEdit<String>?
     public var notes: FieldEdit<String>?
     public var gear: FieldEdit<String>?
     public var effort: FieldEdit<Int>?
+    /// Counted in records and personal bests, or kept out of them.
+    public var records: RecordsInclusion?
 
     public init(activity: ActivityType? = nil, title: FieldEdit<String>? = nil, notes: FieldEdit<String>? = nil,
-                gear: FieldEdit<String>? = nil, effort: FieldEdit<Int>? = nil) {
-        self.activity = activity; self.title = title; self.notes = notes; self.gear = gear; self.effort = effort
+                gear: FieldEdit<String>? = nil, effort: FieldEdit<Int>? = nil, records: RecordsInclusion? = nil) {
+        self.activity = activity; self.title = title; self.notes = notes; self.gear = gear; self.effort = effort; self.records = records
     }
 
     /// Whether it changes nothing.
-    public var isEmpty: Bool { activity == nil && title == nil && notes == nil && gear == nil && effort == nil }
+    public var isEmpty: Bool { activity == nil && title == nil && notes == nil && gear == nil && effort == nil && records == nil }
 
     /// The names of the fields it changes, for the log ("activity", "title", ...).
     public var fieldNames: [String] {
@@ -94,6 +99,7 @@ public struct WorkoutEdit: Sendable, Equatable {
         if notes != nil { n.append("notes") }
         if gear != nil { n.append("gear") }
         if effort != nil { n.append("effort") }
+        if records != nil { n.append("records") }
         return n
     }
 

@@ -48,6 +48,18 @@ public struct PlanStep: Sendable, Equatable {
         case free
         /// All out for the step's length (Zwift's MaxEffort).
         case maxEffort = "max_effort"
+
+        /// As a person says it.
+        public var words: String {
+            switch self {
+            case .warmup: "warm-up"
+            case .work: "work"
+            case .recovery: "recovery"
+            case .cooldown: "cool-down"
+            case .free: "free ride"
+            case .maxEffort: "max effort"
+            }
+        }
     }
 
     /// How the step ends. Any step also ends early with `workoutctl next` (a lap press).

@@ -1,17 +1,20 @@
-/// Who may see the pages (docs/web.md, "Security"): a pure decision on one request.
+/// Who may see the pages (docs/web.md, "Security"): a pure decision on one request. The
+/// secrets are the shell's (`WebKeys`: random, new at each start, never in a file); this
+/// decides with them.
 ///
 /// - The `Host` header must name a loopback address (127.0.0.0/8, ::1) or `localhost`, with the
 ///   server's port: anything else is a page reached through DNS rebinding and is refused.
-/// - The token (random, from the runtime directory's 0600 file) comes in the URL that
-///   `workoutctl open` gives (`?token=...`): that first request sets a cookie (HttpOnly,
-///   SameSite=Strict) and is redirected to the same URL without the token.
-/// - After that the cookie lets the browser in; without token or cookie: 401, nothing else.
-/// - A POST must carry the token in its form too (`WebAccess.formTokenMatches`).
+/// - A token comes in the URL that `workoutctl open` gives (`?token=...`): `enter`, which the
+///   shell honours once (the token is single-use) by setting a cookie with a new random session
+///   id, not the token (HttpOnly, SameSite=Strict), and redirecting to the same path without it.
+/// - After that the session's cookie lets the browser in; without either: 401, nothing else.
+/// - A POST must carry the form token, a secret of its own (`formTokenMatches`).
 public struct WebAccess: Sendable {
-    public var token: String
     public var port: UInt16
+    /// The edit form's anti-forgery token: neither the URL token nor a session id.
+    public var formToken: String
 
-    public init(token: String, port: UInt16) { self.token = token; self.port = port }
+    public init(port: UInt16, formToken: String) { self.port = port; self.formToken = formToken }
 
     public enum Decision: Sendable, Equatable {
         case allowed
@@ -19,17 +22,19 @@ public struct WebAccess: Sendable {
         case foreignHost(String)
         /// 401.
         case unauthorized
-        /// 303 to `location` (the target without the token), setting the cookie.
-        case enter(location: String)
+        /// The URL carries `token`: when it is the one issued (the shell redeems it once), 303
+        /// to `location` (the target without the token), setting a new session's cookie; else 401.
+        case enter(token: String, location: String)
     }
 
     /// The cookie's name: per port, since browsers share cookies across a host's ports.
     public var cookieName: String { "workoutd_\(port)" }
 
     /// The `Set-Cookie` value the `enter` redirect carries.
-    public var setCookie: String { "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict" }
+    public func setCookie(session: String) -> String { "\(cookieName)=\(session); Path=/; HttpOnly; SameSite=Strict" }
 
-    public func decide(_ request: HTTPRequest) -> Decision {
+    /// `isSession`: whether a cookie's value is a live session (the shell's sessions).
+    public func decide(_ request: HTTPRequest, isSession: (String) -> Bool) -> Decision {
         let host = request.header("host") ?? ""
         guard hostIsLocal(host) else { return .foreignHost(host) }
         let query = request.query
@@ -40,30 +45,41 @@ public struct WebAccess: Sendable {
                 if piece.hasPrefix("token=") { given = PercentEncoding.decode(piece.dropFirst(6), plusIsSpace: true) ?? "" } else { rest.append(piece) }
             }
             if let given {
-                guard WebAccess.same(given, token) else { return .unauthorized }
-                let path = String(request.path)
-                return .enter(location: rest.isEmpty ? path : path + "?" + rest.joined(separator: "&"))
+                guard !given.isEmpty else { return .unauthorized }
+                let path = WebAccess.onOrigin(request.path)
+                return .enter(token: given, location: rest.isEmpty ? path : path + "?" + rest.joined(separator: "&"))
             }
         }
-        return cookieMatches(request) ? .allowed : .unauthorized
+        return sessionCookies(request).contains(where: isSession) ? .allowed : .unauthorized
     }
 
-    /// Whether the request carries our cookie with the token.
-    public func cookieMatches(_ request: HTTPRequest) -> Bool {
+    /// A redirect's path that stays on this origin: `path` when it begins with a single `/`,
+    /// else `/`. `//host/` and `/\host/` are read by browsers as another server.
+    static func onOrigin(_ path: Substring) -> String {
+        let bytes = path.utf8
+        guard bytes.first == UInt8(ascii: "/") else { return "/" }
+        let second = bytes.dropFirst().first
+        guard second != UInt8(ascii: "/"), second != UInt8(ascii: "\\") else { return "/" }
+        return String(path)
+    }
+
+    /// The values of our cookie the request carries.
+    public func sessionCookies(_ request: HTTPRequest) -> [String] {
         let name = cookieName
+        var out: [String] = []
         for header in request.headers(named: "cookie") {
             for pair in header.split(separator: ";") {
                 let p = pair.trimmingSpaces
                 guard let eq = p.firstIndex(of: "="), p[..<eq] == name else { continue }
-                if WebAccess.same(String(p[p.index(after: eq)...]), token) { return true }
+                out.append(String(p[p.index(after: eq)...]))
             }
         }
-        return false
+        return out
     }
 
-    /// Whether a POSTed form's `token` field is the token.
+    /// Whether a POSTed form's `token` field is the form token.
     public func formTokenMatches(_ form: [(name: String, value: String)]) -> Bool {
-        form.contains { $0.name == "token" && WebAccess.same($0.value, token) }
+        form.contains { $0.name == "token" && WebAccess.same($0.value, formToken) }
     }
 
     /// `127.x.y.z:PORT`, `[::1]:PORT` or `localhost:PORT` (without the port only when it is 80).
@@ -88,7 +104,7 @@ public struct WebAccess: Sendable {
     }
 
     /// Compares in time independent of where the strings differ.
-    static func same(_ a: String, _ b: String) -> Bool {
+    public static func same(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8), y = Array(b.utf8)
         guard x.count == y.count else { return false }
         var diff: UInt8 = 0

@@ -16,7 +16,14 @@ extension ControlRouter {
                            saveError: lifecycle.saveError ?? recording.journal.lastError?.description,
                            sleepInhibitor: integrations.sleepInhibitorReply(),
                            dateSource: lifecycle.dateSource.describe(sync: context.clock.sync ?? .unknown),
-                           units: config.units, pause: pauseReply(), personalBests: personalBests.map { $0.map(PersonalBestReply.init) })
+                           units: config.units, pause: pauseReply(), personalBests: personalBests.map { $0.map(PersonalBestReply.init) },
+                           plan: planReply())
+    }
+
+    /// Where the plan stands (`status.plan`), nil without one.
+    func planReply() -> PlanReply? {
+        let lifecycle = recording.lifecycle
+        return recording.plan?.status(at: lifecycle.workoutTime(at: context.now()), distance: lifecycle.distanceMeters ?? 0).map(PlanReply.init)
     }
 
     /// The status as compact JSON text (`StatusReply`), written straight to bytes; the

@@ -51,6 +51,23 @@ final class ControlRouter {
 
     /// `descriptors`: what the request carried (SCM_RIGHTS), owned from here on.
     func handle(_ request: ControlRequest, descriptors: [Int32] = []) -> ControlReply {
+        guard request.workoutID == .last else { return dispatch(request, descriptors: descriptors) }
+        switch request {
+        case .undelete:
+            guard let id = history.store.lastDeletedID() else {
+                return .value(ControlServer.errorReply(ProtocolError(code: "not_in_trash", message: "no deleted workout to restore (the trash is empty)")))
+            }
+            return dispatch(request.naming(id), descriptors: descriptors)
+        default:
+            guard let id = history.store.newestID() else {
+                return .value(ControlServer.errorReply(ProtocolError(code: "not_found", message: "no saved workout yet: `last` names the newest one")))
+            }
+            return dispatch(request.naming(id), descriptors: descriptors)
+        }
+    }
+
+    /// Sends `request` (`last` replaced by then) to the service that answers it.
+    private func dispatch(_ request: ControlRequest, descriptors: [Int32]) -> ControlReply {
         // Every feed line sent before a stop (pause, lap ...) counts in it (`simulate FILE; stop`);
         // other requests are not held up by a flood on the feed socket.
         if request.readsFeedFirst { recording.catchUpFeeds() }
@@ -58,6 +75,8 @@ final class ControlRouter {
         case .status: return .encodedSuccess(encodedStatus(.reply))
         case .watch: return .encodedSuccess(encodedStatus(.subscribedReply))
         case .start(let activity): return answer(recording.start(activity))
+        case .startPlanned(let activity, let plan): return answer(recording.start(activity, plan: plan))
+        case .next: return answer(recording.next())
         case .pause: return answer(recording.pause())
         case .resume: return answer(recording.resume())
         case .lap: return answer(recording.lap())
@@ -103,8 +122,12 @@ final class ControlRouter {
 
     /// A workout command's answer: the status, or the refusal in words.
     private func answer(_ refusal: LifecycleRefusal?) -> ControlReply {
-        guard let refusal else { return .encodedSuccess(encodedStatus(.reply)) }
-        return .value(ControlServer.errorReply(ProtocolError(code: refusal.code, message: refusal.message)))
+        answer(refusal.map { ProtocolError(code: $0.code, message: $0.message) })
+    }
+
+    private func answer(_ error: ProtocolError?) -> ControlReply {
+        guard let error else { return .encodedSuccess(encodedStatus(.reply)) }
+        return .value(ControlServer.errorReply(error))
     }
 }
 

@@ -72,7 +72,7 @@ final class NetworkFeed: @unchecked Sendable {
         setNonBlockingCloExec(fd)
         let rc = withUnsafePointer(to: &address.storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, address.length) } }
         if rc == 0 || errno == EINPROGRESS {
-            let token = loop.watch(fd, events: Int16(POLLOUT)) { [unowned self] _ in self.connectFinished(fd) }
+            let token = loop.watch(fd, events: Int16(POLLOUT)) { [weak self] _ in self?.connectFinished(fd) }
             phase = .connecting(fd: fd, token: token)
         } else {
             let reason = String(cString: strerror(errno))
@@ -98,7 +98,7 @@ final class NetworkFeed: @unchecked Sendable {
             onFailure(describe(String(cString: strerror(err))))
             return
         }
-        let t = loop.watch(fd) { [unowned self] _ in self.readable(fd) }
+        let t = loop.watch(fd) { [weak self] _ in self?.readable(fd) }
         phase = .connected(fd: fd, token: t)
         if case .gpsd = config {
             // (Re-)WATCH on every connection, so a restarted gpsd streams again.

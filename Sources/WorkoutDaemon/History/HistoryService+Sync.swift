@@ -39,7 +39,7 @@ extension HistoryService {
     /// Imports files of an import folder on the bulk worker, as `import` does (no client: the
     /// results are logged, and `done` gets them on the loop).
     func importFromFolder(_ folder: String, _ files: [String], done: @escaping @Sendable ([ImportBatch.Result]) -> Void) {
-        let batch = ImportBatch(items: files.map { .init(source: .path($0), file: $0) }, activity: nil, settings: context.metricsSettings(),
+        let batch = ImportBatch(items: files.map { .init(source: .folderFile($0), file: $0) }, activity: nil, settings: context.metricsSettings(),
                                 defaultActivity: context.config.defaultActivity)
         let store = self.store
         let loop = self.loop

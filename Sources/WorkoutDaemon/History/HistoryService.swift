@@ -148,18 +148,14 @@ final class HistoryService: @unchecked Sendable {
 
     /// The same against `store` (from any thread: the store is thread-safe).
     static func personalBests(of summary: WorkoutSummary, in store: HistoryStore) -> [PersonalBest] {
-        guard summary.activity.tracksBestEfforts, !summary.bestEfforts.isEmpty else { return [] }
-        var previous: [ActivityType: [BestEffort]] = [:]
-        for other in store.summaries() where other.id != summary.id && other.activity == summary.activity && other.startedAt < summary.startedAt {
-            previous = PersonalRecords.merged(activity: other.activity, previous: previous, efforts: other.bestEfforts)
-        }
-        return PersonalRecords.newBests(activity: summary.activity, previous: previous, efforts: summary.bestEfforts)
+        PersonalRecords.bests(of: summary, among: store.summaries())
     }
 
     /// Logs the personal bests a saved workout set against every other saved workout of its activity.
     func announceRecords(_ workout: RecordedWorkout) {
+        guard workout.summary.records.counts else { return }
         var previous: [ActivityType: [BestEffort]] = [:]
-        for other in store.summaries() where other.id != workout.id && other.activity == workout.activity {
+        for other in store.summaries() where other.id != workout.id && other.activity == workout.activity && other.records.counts {
             previous = PersonalRecords.merged(activity: other.activity, previous: previous, efforts: other.bestEfforts)
         }
         for best in PersonalRecords.newBests(activity: workout.activity, previous: previous, efforts: workout.summary.bestEfforts) {

@@ -77,9 +77,14 @@ final class HookRunner: Sendable {
     private let report: @Sendable (Job, Outcome) -> Void
     private let state = Mutex(State())
 
+    /// The daemon's environment a hook does not get: systemd's notification socket and watchdog
+    /// (the unit's `NotifyAccess=main`: a hook's message would be the daemon's) and socket
+    /// activation's variables.
+    static let withheld: Set<String> = Set(SystemdNotifier.environmentNames + ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES"])
+
     init(environment: [String: String], trampoline: String? = nil, maxRunning: Int = 32, maxQueued: Int = 256,
          report: @escaping @Sendable (Job, Outcome) -> Void) {
-        self.environment = environment.map { "\($0.key)=\($0.value)" }
+        self.environment = environment.filter { !HookRunner.withheld.contains($0.key) }.map { "\($0.key)=\($0.value)" }
         self.trampoline = trampoline
         lifeline = HookRunner.spawnLock.withLock { _ in
             var fds: [Int32] = [-1, -1]

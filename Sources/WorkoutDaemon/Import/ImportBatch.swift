@@ -15,6 +15,9 @@ struct ImportBatch: Sendable {
             case descriptor(Int32)
             /// A path the daemon opens itself (the older request form).
             case path(String)
+            /// A file an import folder holds: opened without following a link (a link in the
+            /// folder may lead anywhere, /etc/shadow included).
+            case folderFile(String)
         }
         var source: Source
         /// The name shown in results and logs, and kept in the workout's source.
@@ -123,6 +126,7 @@ struct ImportBatch: Sendable {
             switch item.source {
             case .descriptor(let d): fd = d
             case .path(let p): fd = try ImportReader.open(path: p)
+            case .folderFile(let p): fd = try ImportReader.open(path: p, links: .refuse)
             }
             // Closed here unless a FIT file keeps it open for the measuring stage (refused or not).
             var keptOpen = false

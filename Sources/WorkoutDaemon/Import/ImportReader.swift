@@ -14,9 +14,12 @@ enum ImportReader {
     }
 
     /// Opens a path the old way (`files` in the request): without blocking on a FIFO's open.
-    static func open(path: String) throws(Refusal) -> Int32 {
-        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { throw Refusal(description: "cannot open: " + String(cString: strerror(errno))) }
+    static func open(path: String, links: LinkPolicy = .follow) throws(Refusal) -> Int32 {
+        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | links.openFlag)
+        guard fd >= 0 else {
+            if errno == ELOOP, case .refuse = links { throw Refusal(description: "a symbolic link: not followed") }
+            throw Refusal(description: "cannot open: " + String(cString: strerror(errno)))
+        }
         return fd
     }
 

@@ -64,7 +64,7 @@ public enum DaemonLogEvent: LogEvent {
 
     public var message: String {
         switch self {
-        case .startedUp(_, _, let n, let activated): return "workoutd ready with \(n) saved workouts" + (activated ? " (socket-activated)" : "")
+        case .startedUp(_, _, let n, let activated): return "workoutd ready with \(EnglishCount.of(n, "saved workout"))" + (activated ? " (socket-activated)" : "")
         case .shuttingDown(let s): return "Stopping on \(s)"
         case .stopped: return "workoutd stopped"
         case .loopFailed(let e): return "The event loop failed (\(e)); the workout in progress is kept in the journal; exiting for a restart"

@@ -38,6 +38,9 @@ final class RecordingService: @unchecked Sendable {
     /// Where the journal's periodic fsync runs, off the event loop.
     private let journalSyncer = DispatchQueue(label: "workoutd.journal-sync")
     private var statusLogTimer: RepeatingTimer?
+    /// The plan the workout in progress follows (`start --plan`), nil without one. It is not in
+    /// the journal: a restarted daemon resumes the workout without its plan (docs/plans.md).
+    private(set) var plan: PlanMachine?
     var onEvent: (Event) -> Void = { _ in }
 
     init(context: DaemonContext, store: HistoryStore) {
@@ -78,22 +81,110 @@ final class RecordingService: @unchecked Sendable {
     /// `start`: a new workout.
     func start(_ activity: ActivityType) -> LifecycleRefusal? {
         let reading = context.clock.read()
+        if lifecycle.canStart { plan = nil }
         return apply(lifecycle.start(activity, id: newWorkoutID(lifecycle.now(reading)), clock: reading, settings: context.metricsSettings()))
     }
 
-    func pause() -> LifecycleRefusal? { apply(lifecycle.pause(at: now())) }
-    func resume() -> LifecycleRefusal? { apply(lifecycle.resume(at: now())) }
-    func lap() -> LifecycleRefusal? { apply(lifecycle.lap(at: now())) }
+    /// `start ACTIVITY --plan FILE`: the plan is read (with `ftpWatts`) before anything starts,
+    /// so a bad plan refuses the start in words and never half-starts a workout.
+    func start(_ activity: ActivityType, plan file: PlanFile) -> ProtocolError? {
+        let parsed: Plan
+        do { parsed = try PlanDecoder.decode(file.bytes, ftpWatts: config.ftpWatts) } catch {
+            return ProtocolError(code: "bad_plan", message: "\(file.name): \(error.description)")
+        }
+        if let refusal = start(activity) { return ProtocolError(code: refusal.code, message: refusal.message) }
+        log(PlanLogEvent.started(name: parsed.name, steps: parsed.steps.count, timedSeconds: parsed.timedSeconds))
+        plan = PlanMachine(plan: parsed)
+        drivePlan { m, t, d in m.start(at: t, distance: d) }
+        return nil
+    }
+
+    func pause() -> LifecycleRefusal? {
+        let refusal = apply(lifecycle.pause(at: now()))
+        if refusal == nil { drivePlan { m, t, _ in m.pause(at: t) } }
+        return refusal
+    }
+
+    func resume() -> LifecycleRefusal? {
+        let refusal = apply(lifecycle.resume(at: now()))
+        if refusal == nil { drivePlan { m, t, d in m.resume(at: t, distance: d) } }
+        return refusal
+    }
+
+    /// A lap; with a plan, a lap press ends the plan's step (`next`), whose lap it closes.
+    func lap() -> LifecycleRefusal? {
+        if let plan, plan.end == nil, lifecycle.hasWorkoutInProgress {
+            drivePlan { m, t, d in m.next(at: t, distance: d) }
+            return nil
+        }
+        return apply(lifecycle.lap(at: now()))
+    }
+
+    /// `next`: the plan's step ends now and the next one begins.
+    func next() -> ProtocolError? {
+        guard lifecycle.hasWorkoutInProgress else { return ProtocolError(code: LifecycleRefusal.noWorkout.code, message: LifecycleRefusal.noWorkout.message) }
+        guard let plan else {
+            return ProtocolError(code: "no_plan", message: "the workout follows no plan (start ACTIVITY --plan FILE); `workoutctl lap` closes a lap")
+        }
+        guard plan.end == nil else {
+            return ProtocolError(code: "plan_done", message: "the plan \(plan.plan.name) is done; `workoutctl lap` closes a lap")
+        }
+        drivePlan { m, t, d in m.next(at: t, distance: d) }
+        return nil
+    }
+
     func marker(_ text: String?) -> LifecycleRefusal? { apply(lifecycle.marker(text, at: now())) }
-    func stop() -> LifecycleRefusal? { apply(lifecycle.stop(at: now())) }
+
+    func stop() -> LifecycleRefusal? {
+        if lifecycle.hasWorkoutInProgress { endPlan() }
+        return apply(lifecycle.stop(at: now()))
+    }
 
     func toggle() -> LifecycleRefusal? {
         let reading = context.clock.read()
-        return apply(lifecycle.toggle(defaultActivity: config.defaultActivity, id: newWorkoutID(lifecycle.now(reading)), clock: reading, settings: context.metricsSettings()))
+        let primary = lifecycle.primaryAction(defaultActivity: config.defaultActivity)
+        if case .stop = primary { endPlan() }
+        if case .start = primary { plan = nil }
+        let refusal = apply(lifecycle.toggle(defaultActivity: config.defaultActivity, id: newWorkoutID(lifecycle.now(reading)), clock: reading, settings: context.metricsSettings()))
+        if refusal == nil, case .resume = primary { drivePlan { m, t, d in m.resume(at: t, distance: d) } }
+        return refusal
     }
 
     /// Every feed line sent before a request that reads them (pause, lap, stop ...) counts in it.
     func catchUpFeeds() { feeds?.catchUp() }
+
+    // MARK: - The plan
+
+    /// Runs a plan event at the workout's time and distance and performs what it returned.
+    private func drivePlan(_ event: (inout PlanMachine, _ time: Double, _ distance: Double) -> [PlanAction]) {
+        guard var machine = plan else { return }
+        let actions = event(&machine, lifecycle.workoutTime(at: now()), lifecycle.distanceMeters ?? 0)
+        plan = machine
+        performPlan(actions, machine.plan)
+    }
+
+    /// The workout ends: the plan stops where it is (its step's lap closes) and is let go.
+    private func endPlan() {
+        drivePlan { m, t, _ in m.stop(at: t) }
+        plan = nil
+    }
+
+    /// Performs the plan's actions, in order. The trainer's (`setPower`, `releaseTrainer`,
+    /// `pauseTrainer`) have no device to go to yet: the daemon reads no smart trainer
+    /// (docs/plans.md); the rider sees the target in `status` and on the live page.
+    private func performPlan(_ actions: [PlanAction], _ p: Plan) {
+        for action in actions {
+            switch action {
+            case .stepStarted(let i):
+                log(PlanLogEvent.step(index: i, count: p.steps.count, step: p.steps[i]))
+                onEvent(.changed(manager: false))
+            case .prompt(let text): log(PlanLogEvent.prompt(text))
+            case .closeLap: _ = apply(lifecycle.lap(at: now()))
+            case .finished(let end): log(PlanLogEvent.finished(name: p.name, end: end, step: plan?.stepIndex ?? 0, count: p.steps.count))
+            case .setPower, .releaseTrainer, .pauseTrainer: break
+            }
+        }
+    }
 
     private func apply(_ outcome: WorkoutLifecycle.Outcome) -> LifecycleRefusal? {
         switch outcome {
@@ -242,6 +333,7 @@ final class RecordingService: @unchecked Sendable {
         checkClocks()
         perform(lifecycle.tick(at: now()))
         sensors?.tick()
+        drivePlan { m, t, d in m.tick(at: t, distance: d) }
     }
 
     /// Once a second (docs/time.md): suspends and wall-clock steps are logged (a suspend during

@@ -9,13 +9,14 @@ public enum ConfigLoader {
 
     public static func load(path: String, mustExist: Bool = false) -> Result<Config, ConfigError> {
         let bytes: [UInt8]
-        do { bytes = try readFile(path, limit: 1 << 20) } catch let e as SystemError {
-            if e.code == ENOENT {
+        do { bytes = try readFile(path, limit: 1 << 20) } catch {
+            // readFile throws only SystemError (typed throws).
+            if error.code == ENOENT {
                 if mustExist { return .failure(ConfigError(key: "", problem: "\(path) does not exist")) }
                 return .success(Config())
             }
-            return .failure(ConfigError(key: "", problem: "\(path): \(e.reason)"))
-        } catch { return .failure(ConfigError(key: "", problem: "\(path): unreadable")) }
+            return .failure(ConfigError(key: "", problem: "\(path): \(error.reason)"))
+        }
         let config: Config
         do { config = try Config.decode(json: String(decoding: bytes, as: UTF8.self)) } catch {
             return .failure(ConfigError(key: error.key, problem: error.problem + " (in \(path))"))

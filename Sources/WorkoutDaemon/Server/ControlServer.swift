@@ -102,7 +102,10 @@ public final class ControlServer {
         let c = ControlConnection(fd: fd, id: nextID, maxLine: limits.maxRequestBytes, now: loop.now())
         nextID += 1
         connections[c.id] = c
-        c.token = loop.watch(fd) { [unowned self, unowned c] revents in self.ready(c, revents) }
+        c.token = loop.watch(fd) { [weak self, weak c] revents in
+            guard let self, let c else { return }
+            self.ready(c, revents)
+        }
         // A client usually sends its request right after connecting: answer it now rather
         // than on the next turn of the loop (which may first spend a feed's budget).
         read(c)
@@ -167,7 +170,8 @@ public final class ControlServer {
             case .requests, .watching, .closing: c.lastActivity = loop.now()
             }
             buf.withUnsafeBytes { raw in
-                c.lines.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { item in take(item, on: c) }
+                // Held lines (a false `take`) are drained when the reply goes out.
+                _ = c.lines.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { item in take(item, on: c) }
             }
             notePartial(c)
             if n < buf.count { break }
@@ -225,15 +229,19 @@ public final class ControlServer {
 
     /// Streams a pending reply's lines to the client; the client's next requests stay held in
     /// its line framer until the reply is done (then they are taken, or the connection closes if
-    /// the client had shut its side).
+    /// the client had shut its side). The reply outlives the connection when the client dies
+    /// first: it holds only the connection's id and finds it (awaiting this very reply) or
+    /// nothing, never a reference to a connection that was dropped.
     private func awaitReply(_ pending: PendingReply, on c: ControlConnection) {
         c.mode = .awaiting(pending, input: .open)
-        pending.attach(deliver: { [unowned self, unowned c] line in
+        let id = c.id, reply = ObjectIdentifier(pending)
+        pending.attach(deliver: { [weak self] line in
+            guard let self, let c = self.connection(id, awaiting: reply) else { return }
             c.queue(encoded: line)
             self.write(c)
-        }, completed: { [unowned self, unowned c] in
-            guard self.connections[c.id] != nil, case .awaiting(_, let input) = c.mode else { return }
-            c.lastActivity = loop.now()
+        }, completed: { [weak self] in
+            guard let self, let c = self.connection(id, awaiting: reply), case .awaiting(_, let input) = c.mode else { return }
+            c.lastActivity = self.loop.now()
             switch input {
             case .open: c.mode = .requests
             case .finished: c.mode = .closing
@@ -241,6 +249,12 @@ public final class ControlServer {
             // The requests that waited behind it: taken on the next turn (POLLOUT wakes it).
             self.write(c)
         })
+    }
+
+    /// The live connection `id` while it awaits the pending reply `reply`; nil once it was dropped.
+    private func connection(_ id: Int, awaiting reply: ObjectIdentifier) -> ControlConnection? {
+        guard let c = connections[id], case .awaiting(let p, _) = c.mode, ObjectIdentifier(p) == reply else { return nil }
+        return c
     }
 
     private func write(_ c: ControlConnection) {

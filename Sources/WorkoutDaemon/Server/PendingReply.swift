@@ -54,6 +54,8 @@ public final class PendingReply: @unchecked Sendable {
         case .encodedSuccess(let line): deliver(line)
         case .pending: break  // not a final reply
         }
+        // Delivering may have found the client gone (a failed write drops the connection).
+        guard case .finished = phase else { return }
         completed()
     }
 

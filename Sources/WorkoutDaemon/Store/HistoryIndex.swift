@@ -22,7 +22,7 @@ enum HistoryIndex {
     static func load(_ paths: Paths) -> Loaded {
         var legacy: String?
         var bytes: [UInt8]
-        if let b = try? readFile(paths.indexFile) {
+        if let b = try? readFile(paths.indexFile, links: .refuse) {
             bytes = b
         } else if paths.legacyIndexFile != paths.indexFile, let b = try? readFile(paths.legacyIndexFile) {
             bytes = b

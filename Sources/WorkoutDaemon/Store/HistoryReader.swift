@@ -34,8 +34,12 @@ enum HistoryReader {
 
     /// The head and the stamp of the file as it was read (`fstat` of the open file).
     static func read(path: String) throws(Failure) -> (head: WorkoutFile.Head, stamp: FileStamp) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else { throw errno == ENOENT ? .gone : .system(SystemError.last("open \(path)")) }
+        // O_NOFOLLOW: a link in the history folder is never read (it may lead anywhere).
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW)
+        guard fd >= 0 else {
+            if errno == ELOOP { throw .system(LinkPolicy.linkRefused(path)) }
+            throw errno == ENOENT ? .gone : .system(SystemError.last("open \(path)"))
+        }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw .system(SystemError.last("stat \(path)")) }

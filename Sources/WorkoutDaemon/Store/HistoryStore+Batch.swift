@@ -49,7 +49,7 @@ extension HistoryStore {
         if let e = faultInjector?() { throw e }
         let target = path(of: id)
         let tmp = target + ".tmp-import"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw SystemError.last("create \(tmp)") }
         let revision = newRevision()
         do {

@@ -128,7 +128,7 @@ public final class HistoryStore: Sendable {
         if let e = faultInjector?() { throw e }
         return try indexLines.withLock { index in
             if lineCount > 0 {
-                let fd = open(paths.indexFile, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+                let fd = open(paths.indexFile, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
                 guard fd >= 0 else { throw SystemError.last("open \(paths.indexFile)") }
                 defer { close(fd) }
                 var st = stat()
@@ -151,11 +151,29 @@ public final class HistoryStore: Sendable {
         }
     }
 
-    /// The stamp of the file at `path` (nil: gone, or not a regular file).
+    /// The stamp of the file at `path` (nil: gone, or not a regular file: a symbolic link is
+    /// not followed, so a link in the history or an import folder is never a workout).
     public static func stamp(_ path: String) -> FileStamp? {
         var st = stat()
-        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
         return stamp(st)
+    }
+
+    /// Whether `path` is a symbolic link (skipped with a warning naming it).
+    public static func isLink(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFLNK
+    }
+
+    /// A folder of the history opened without following a link (`trash` replaced by a link
+    /// to elsewhere is refused, so `delete` never moves a workout out of the history).
+    static func openFolder(_ path: String) throws(SystemError) -> Int32 {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else {
+            if errno == ELOOP || errno == ENOTDIR { throw SystemError("open \(path) (a symbolic link or not a folder: refused)", code: errno) }
+            throw SystemError.last("open \(path)")
+        }
+        return fd
     }
 
     static func stamp(_ st: stat) -> FileStamp {
@@ -189,6 +207,29 @@ public final class HistoryStore: Sendable {
 
     public func summary(_ id: WorkoutID) -> WorkoutSummary? { state.withLock { $0.listed[id] } }
 
+    /// The newest listed workout (the latest start; of equal starts the greater ID): what the
+    /// ID `last` names.
+    public func newestID() -> WorkoutID? {
+        state.withLock { s in
+            s.listed.values.max { ($0.startedAt, $0.id) < ($1.startedAt, $1.id) }?.id
+        }
+    }
+
+    /// The workout deleted most recently (the trash file changed last: a rename changes its
+    /// ctime): what `undelete last` restores.
+    public func lastDeletedID() -> WorkoutID? {
+        var newest: (ctime: timespec, id: WorkoutID)?
+        for name in directoryEntries(paths.trashDir) ?? [] {
+            guard case .workout(let id) = HistoryFileName(name) else { continue }
+            var st = stat()
+            guard stat(paths.trashDir + "/" + name, &st) == 0 else { continue }
+            let t = st.st_ctim
+            if let n = newest, (n.ctime.tv_sec, n.ctime.tv_nsec, n.id) >= (t.tv_sec, t.tv_nsec, id) { continue }
+            newest = (t, id)
+        }
+        return newest?.id
+    }
+
     public func list(_ f: ListFilter) -> [WorkoutSummary] {
         var out = summaries().filter { s in
             (f.from.map { s.startedAt >= $0 } ?? true) && (f.to.map { s.startedAt < $0 + 86400 } ?? true)
@@ -201,7 +242,7 @@ public final class HistoryStore: Sendable {
     public func load(_ id: WorkoutID) throws -> Workout {
         if let w = recentWorkout(id) { return w }
         let path = listedPath(of: id)
-        let bytes = try readFile(path)
+        let bytes = try readFile(path, links: .refuse)
         do { return try WorkoutFile.decode(bytes) } catch {
             throw StoreError.damaged(path, error.description)
         }
@@ -217,9 +258,13 @@ public final class HistoryStore: Sendable {
         try whileBusy(files) {
             var moved: [(String, WorkoutID)] = []
             var failure: SystemError?
+            let from = try HistoryStore.openFolder(paths.workoutsDir)
+            defer { close(from) }
+            let to = try HistoryStore.openFolder(paths.trashDir)
+            defer { close(to) }
             for f in files {
                 guard let owner = HistoryFileName(f).workoutID else { continue }
-                if rename(paths.workoutsDir + "/" + f, paths.trashDir + "/" + f) == 0 || errno == ENOENT {
+                if renameat(from, f, to, f) == 0 || errno == ENOENT {
                     moved.append((f, owner))
                 } else if failure == nil {
                     failure = SystemError.last("move \(f) to trash")
@@ -243,7 +288,11 @@ public final class HistoryStore: Sendable {
         let head: WorkoutFile.Head
         do { head = try HistoryReader.head(path: trashed) } catch { throw StoreError.damaged(trashed, error.description) }
         try whileBusy([file]) {
-            guard rename(trashed, path(of: id)) == 0 else { throw SystemError.last("restore \(id) from trash") }
+            let from = try HistoryStore.openFolder(paths.trashDir)
+            defer { close(from) }
+            let to = try HistoryStore.openFolder(paths.workoutsDir)
+            defer { close(to) }
+            guard renameat(from, file, to, file) == 0 else { throw SystemError.last("restore \(id) from trash") }
             guard let stamp = HistoryStore.stamp(path(of: id)) else { throw SystemError.last("stat \(path(of: id))") }
             try record([WorkoutVersion(file: file, summary: head.summary, revision: head.revision, imported: HistoryStore.isImported(head.source),
                                        stamp: stamp)], sync: true)

@@ -33,6 +33,8 @@ final class HistorySync: @unchecked Sendable {
     private var rescanTimer: RepeatingTimer?
     /// Arrivals of the last `arrivalWindow` seconds, logged together (`deliver`).
     private var arrivals: [SyncLogEvent] = []
+    /// Links found in the folder and logged, once each (touched on `queue` only).
+    private var warnedLinks: Set<String> = []
 
     /// Seconds between looks at the whole folder (the fallback for what inotify cannot see: a
     /// folder on a network file system changed by another machine, a queue overflow).
@@ -131,7 +133,7 @@ final class HistorySync: @unchecked Sendable {
     /// Reads what changed among `names` (nil: every name in the folder) and applies it.
     private func reconcile(_ names: Set<String>?) {
         let dir = store.paths.workoutsDir
-        var read: [String] = [], gone: [String] = []
+        var read: [String] = [], gone: [String] = [], links: [String] = []
         if let names {
             for name in names.sorted() where !store.isBusy(name) {
                 switch HistoryFileName(name) {
@@ -141,14 +143,19 @@ final class HistorySync: @unchecked Sendable {
                 let known = store.knownStamp(name)
                 if let now = HistoryStore.stamp(dir + "/" + name) {
                     if now != known { read.append(name) }
-                } else if known != nil {
-                    gone.append(name)
+                } else {
+                    if known != nil { gone.append(name) }
+                    if HistoryStore.isLink(dir + "/" + name) { links.append(name) }
                 }
             }
         } else {
             guard let found = HistorySync.scan(dir) else { return }
             (read, gone) = store.changes(in: found)
+            links = HistorySync.links(in: dir)
         }
+        // A link is never a workout (it may lead anywhere): skipped, logged once.
+        let skipped = links.filter { warnedLinks.insert($0).inserted }.map { SyncLogEvent.linkSkipped(path: dir + "/" + $0) }
+        if !skipped.isEmpty { loop.post { self.deliver(skipped) } }
         var events: [(HistoryCatalogEvent, WorkoutVersion?)] = []
         if !gone.isEmpty { events += store.apply(gone.map { ($0, HistoryStore.Observation.gone) }) }
         var unreadable: [SyncLogEvent] = []
@@ -220,6 +227,16 @@ final class HistorySync: @unchecked Sendable {
             if let st = HistoryStore.stamp(dir + "/" + name) { found[name] = st }
         }
         return found
+    }
+
+    /// The names of workout files and conflict copies in `dir` that are symbolic links.
+    static func links(in dir: String) -> [String] {
+        (directoryEntries(dir) ?? []).filter { name in
+            switch HistoryFileName(name) {
+            case .workout, .conflictCopy: return HistoryStore.isLink(dir + "/" + name)
+            case .inFlight, .unrelated: return false
+            }
+        }.sorted()
     }
 
     /// Reads the heads of `files` on up to four threads.

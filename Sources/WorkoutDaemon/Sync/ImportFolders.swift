@@ -38,6 +38,8 @@ final class ImportFolders: @unchecked Sendable {
     /// Found files waiting for the next import, by folder.
     private var waiting: [String: [ImportedFiles.Key]] = [:]
     private var importing = false
+    /// Links found in the folders and logged (once each).
+    private var warnedLinks: Set<String> = []
     private var timers: [RepeatingTimer] = []
 
     static let lookSeconds: Double = 2
@@ -124,7 +126,11 @@ final class ImportFolders: @unchecked Sendable {
             // Closed after writing or renamed into place: whole now. Stamped off the loop.
             queue.async {
                 let keys = paths.compactMap { p in HistoryStore.stamp(p).map { ImportedFiles.Key(path: p, stamp: $0) } }
-                self.loop.post { self.found(keys, in: folder) }
+                let links = paths.filter(HistoryStore.isLink)
+                self.loop.post {
+                    self.skipped(links)
+                    self.found(keys, in: folder)
+                }
             }
         }
     }
@@ -134,6 +140,8 @@ final class ImportFolders: @unchecked Sendable {
     private func scan(_ folder: String) {
         queue.async {
             let first = ImportFolders.importable(in: folder)
+            let links = ImportFolders.links(in: folder)
+            if !links.isEmpty { self.loop.post { self.skipped(links) } }
             guard !first.isEmpty else { return }
             self.queue.asyncAfter(deadline: .now() + 1) {
                 let again = Set(ImportFolders.importable(in: folder))
@@ -151,6 +159,17 @@ final class ImportFolders: @unchecked Sendable {
             if let st = HistoryStore.stamp(path) { out.append(ImportedFiles.Key(path: path, stamp: st)) }
         }
         return out.sorted { $0.path < $1.path }
+    }
+
+    /// The importable names of `folder` that are symbolic links: never followed (a link may
+    /// lead out of the folder, to another user's file or /etc/shadow).
+    static func links(in folder: String) -> [String] {
+        (directoryEntries(folder) ?? []).filter(ImportFolderFile.isImportable).map { folder + "/" + $0 }.filter(HistoryStore.isLink).sorted()
+    }
+
+    /// Logs each link once.
+    private func skipped(_ links: [String]) {
+        for l in links where warnedLinks.insert(l).inserted { report(.linkSkipped(path: l)) }
     }
 
     private func found(_ keys: [ImportedFiles.Key], in folder: String) {

@@ -31,6 +31,9 @@ enum SyncLogEvent: LogEvent {
     case folderWatched(folder: String)
     /// `historyDir` changed on reload: it is read at start-up only.
     case historyDirAtNextStart(now: String)
+    /// A symbolic link in the history folder or an import folder: skipped, never followed
+    /// (logged once per path).
+    case linkSkipped(path: String)
 
     var name: String {
         switch self {
@@ -47,6 +50,7 @@ enum SyncLogEvent: LogEvent {
         case .folderUnavailable: return "import.folder_unavailable"
         case .folderWatched: return "import.folder_watched"
         case .historyDirAtNextStart: return "history.dir_at_next_start"
+        case .linkSkipped: return "history.link_skipped"
         }
     }
 
@@ -55,7 +59,7 @@ enum SyncLogEvent: LogEvent {
         case .arrived, .arrivedMany, .changed, .removed, .folderWatched: return .info
         case .historyDirAtNextStart: return .notice
         case .duplicateHidden, .folderImported: return .notice
-        case .conflict, .deleteOverridden, .unreadable, .unreadableMany, .watchUnavailable, .folderUnavailable: return .warning
+        case .conflict, .deleteOverridden, .unreadable, .unreadableMany, .watchUnavailable, .folderUnavailable, .linkSkipped: return .warning
         }
     }
 
@@ -85,6 +89,7 @@ enum SyncLogEvent: LogEvent {
         case .folderUnavailable(let folder, let why): return "Import folder \(folder) is not available (\(why)); looking for it again"
         case .folderWatched(let folder): return "Watching import folder \(folder)"
         case .historyDirAtNextStart(let dir): return "historyDir changes at the next start; saved workouts stay in \(dir) until then"
+        case .linkSkipped(let path): return "\(path) is a symbolic link: skipped (links are not followed out of the folder)"
         }
     }
 
@@ -106,6 +111,7 @@ enum SyncLogEvent: LogEvent {
         case .folderUnavailable(let folder, let why): return [("folder", .string(folder)), ("reason", .string(why))]
         case .folderWatched(let folder): return [("folder", .string(folder))]
         case .historyDirAtNextStart(let dir): return [("history_dir", .string(dir))]
+        case .linkSkipped(let path): return [("path", .string(path))]
         }
     }
 }

@@ -6,6 +6,7 @@ import WorkoutSystem
 /// (`WebRoute`); the data comes from the backend, the pages from the core's renderers.
 struct WebApp: Sendable {
     let access: WebAccess
+    let keys: WebKeys
     let backend: WebBackend
 
     enum Answer {
@@ -16,7 +17,7 @@ struct WebApp: Sendable {
 
     func context() -> WebPageContext {
         let s = backend.settings()
-        return WebPageContext(units: s.units, calendar: s.calendar, now: SystemClock().read().realtime, formToken: access.token, version: s.version)
+        return WebPageContext(units: s.units, calendar: s.calendar, now: SystemClock().read().realtime, formToken: access.formToken, version: s.version)
     }
 
     /// The answer to a request that could not be read.
@@ -25,15 +26,24 @@ struct WebApp: Sendable {
     }
 
     func respond(to request: HTTPRequest, on thread: WebThread, _ done: @escaping (Answer) -> Void) {
-        switch access.decide(request) {
+        switch access.decide(request, isSession: keys.isSession) {
         case .foreignHost(let host):
             done(.response(.text(.forbidden, "Host '\(host)' is not this server: open the pages at http://127.0.0.1:\(access.port)/", headers: WebAccess.securityHeaders)))
             return
         case .unauthorized:
             done(.response(.text(.unauthorized, "Unauthorized: open the pages with `workoutctl open`.", headers: WebAccess.securityHeaders + [HTTPHeader("WWW-Authenticate", "Token realm=\"workoutd\"")])))
             return
-        case .enter(let location):
-            done(.response(HTTPResponse(status: .seeOther, headers: WebAccess.securityHeaders + [HTTPHeader("Location", location), HTTPHeader("Set-Cookie", access.setCookie)])))
+        case .enter(let token, let location):
+            let session: String?
+            do { session = try keys.redeem(token) } catch {
+                done(.response(.text(.serviceUnavailable, "cannot make a session: \(error)", headers: WebAccess.securityHeaders)))
+                return
+            }
+            guard let session else {
+                done(.response(.text(.unauthorized, "Unauthorized: this address was used already or is from before a restart; open the pages with `workoutctl open`.", headers: WebAccess.securityHeaders + [HTTPHeader("WWW-Authenticate", "Token realm=\"workoutd\"")])))
+                return
+            }
+            done(.response(HTTPResponse(status: .seeOther, headers: WebAccess.securityHeaders + [HTTPHeader("Location", location), HTTPHeader("Set-Cookie", access.setCookie(session: session))])))
             return
         case .allowed:
             break
@@ -134,7 +144,7 @@ struct WebApp: Sendable {
         return CalendarPage(summaries: summaries, year: year, streaks: status, habits: habits).render(c, recording: recording)
     }
 
-    /// The edit form (POST): its token must be the token; the change is the control
+    /// The edit form (POST): its token must be the form token; the change is the control
     /// protocol's `edit`, run on the daemon's loop like `workoutctl edit`; then back to the page.
     func edit(_ id: WorkoutID, _ request: HTTPRequest, _ c: WebPageContext, thread: WebThread, _ done: @escaping (Answer) -> Void) {
         let type = (request.header("content-type") ?? "").split(separator: ";").first.map { $0.trimmingSpaces.lowercasedASCII } ?? ""

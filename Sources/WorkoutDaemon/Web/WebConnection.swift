@@ -12,6 +12,8 @@ final class WebConnection {
     var output: [UInt8] = []
     var written = 0
     var phase: Phase
+    /// Whether the peer has shown it may look (see `Standing`).
+    var standing = Standing.unproven
     /// When the last byte was written (the stall timer of `.writing` and `.streaming`).
     var lastProgress: Double
 
@@ -28,6 +30,15 @@ final class WebConnection {
         case writing(close: Bool)
         /// Server-Sent Events (`/live/events`): written to every second until the peer goes.
         case streaming
+    }
+
+    /// Whether a request of this connection was let in: until then it is held to the short
+    /// `unprovenSeconds` limit (a silent connection holds no slot for long).
+    enum Standing {
+        /// No request was answered with a page or the token's redirect yet.
+        case unproven
+        /// A request got a page (its cookie or token was good).
+        case proven
     }
 
     init(fd: Int32, id: Int, limits: HTTPLimits, now: Double) {

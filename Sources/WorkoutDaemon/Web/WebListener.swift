@@ -52,72 +52,54 @@ enum WebListener {
         }
     }
 
-    /// The address of a bound TCP socket as a URL host (`127.0.0.1`, `[::1]`).
+    /// The address of a bound TCP socket as a URL host (`127.0.0.1`, `[::1]`): a socket bound
+    /// to every interface is reached at loopback.
     static func urlHost(_ fd: Int32) -> String? {
+        guard let (host, _, family) = bound(fd) else { return nil }
+        switch family {
+        case AF_INET6: return host == "::" ? "[::1]" : "[" + host + "]"
+        default: return host == "0.0.0.0" ? "127.0.0.1" : host
+        }
+    }
+
+    /// The address the socket really listens on (`0.0.0.0:8765`, `[::]:8765`, `127.0.0.1:8765`)
+    /// and who can reach it: the log says this, not the URL.
+    static func listeningAddress(_ fd: Int32) -> (text: String, reach: WebReach)? {
+        guard let (host, port, family) = bound(fd) else { return nil }
+        let loopback: Bool
+        switch family {
+        case AF_INET6: loopback = host == "::1" || host.hasPrefix("::ffff:127.")
+        default: loopback = host.hasPrefix("127.")
+        }
+        let text = family == AF_INET6 ? "[\(host)]:\(port)" : "\(host):\(port)"
+        return (text, loopback ? .loopback : .beyondLoopback)
+    }
+
+    /// The numeric host, port and family a TCP socket is bound to.
+    private static func bound(_ fd: Int32) -> (host: String, port: UInt16, family: Int32)? {
         var storage = sockaddr_storage()
         var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let rc = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-        guard rc == 0 else { return nil }
+        guard rc == 0, let port = boundPort(fd) else { return nil }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        switch Int32(storage.ss_family) {
+        let family = Int32(storage.ss_family)
+        switch family {
         case AF_INET:
             var a = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr } }
             guard inet_ntop(AF_INET, &a, &text, socklen_t(text.count)) != nil else { return nil }
-            let s = String(cString: text)
-            return s == "0.0.0.0" ? "127.0.0.1" : s
         case AF_INET6:
             var a = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr } }
             guard inet_ntop(AF_INET6, &a, &text, socklen_t(text.count)) != nil else { return nil }
-            let s = String(cString: text)
-            return s == "::" ? "[::1]" : "[" + s + "]"
         default: return nil
         }
+        return (String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), port, family)
     }
 }
 
-/// The token that lets the owner in (docs/web.md): 32 random bytes, base64url, kept in
-/// `$XDG_RUNTIME_DIR/workoutd/web-token` (0600) so a restart keeps the browser's cookie valid;
-/// a file that is not ours, not 0600 or not a token is replaced.
-enum WebToken {
-    static func path(_ paths: Paths) -> String { paths.runtimeDir + "/web-token" }
-
-    static func loadOrCreate(_ paths: Paths) throws(SystemError) -> String {
-        let file = path(paths)
-        var st = stat()
-        if lstat(file, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == getuid(), st.st_mode & 0o077 == 0,
-           let bytes = try? readFile(file, limit: 256) {
-            let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: [" ", "\n", "\r", "\t"])
-            if text.utf8.count == 43, text.utf8.allSatisfy(isTokenByte) { return text }
-        }
-        var random = [UInt8](repeating: 0, count: 32)
-        let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SystemError.last("open /dev/urandom") }
-        let n = random.withUnsafeMutableBytes { read(fd, $0.baseAddress, 32) }
-        close(fd)
-        guard n == 32 else { throw SystemError("/dev/urandom gave \(n) bytes", code: EIO) }
-        let token = Base64.encode(random).replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        try PrivateDirectory.prepare(paths.runtimeDir)
-        try AtomicFile.write(token + "\n", to: file, mode: 0o600)
-        return token
-    }
-
-    private static func isTokenByte(_ b: UInt8) -> Bool {
-        switch b {
-        case 48...57, 65...90, 97...122, UInt8(ascii: "-"), UInt8(ascii: "_"): return true
-        default: return false
-        }
-    }
-}
-
-private extension String {
-    func trimmingCharacters(in set: Set<Character>) -> String {
-        var s = Substring(self)
-        while let f = s.first, set.contains(f) { s = s.dropFirst() }
-        while let l = s.last, set.contains(l) { s = s.dropLast() }
-        return String(s)
-    }
-
-    func replacingOccurrences(of a: String, with b: String) -> String {
-        split(separator: Character(a), omittingEmptySubsequences: false).joined(separator: b)
-    }
+/// Who can reach the pages' listening socket.
+enum WebReach {
+    /// 127.0.0.0/8 or ::1: this machine alone.
+    case loopback
+    /// Another interface (or all of them, 0.0.0.0 / ::): other machines reach it too.
+    case beyondLoopback
 }

@@ -12,29 +12,31 @@ final class WebServer {
     /// `http://127.0.0.1:8765/` (no token).
     let baseURL: String
     let access: WebAccess
+    let keys: WebKeys
     /// What the pages are drawn with; the daemon replaces it on reload.
     let settings: WebSettingsBox
     private let listenFD: Int32
     private var acceptor: Acceptor?
     private let thread: WebThread
 
-    init(loop: EventLoop, listenFD: Int32, token: String, settings: WebSettingsBox, backend: WebBackend, limits: WebThread.Limits = WebThread.Limits()) {
+    init(loop: EventLoop, listenFD: Int32, keys: WebKeys, settings: WebSettingsBox, backend: WebBackend, limits: WebThread.Limits = WebThread.Limits()) {
         self.settings = settings
         let port = WebListener.boundPort(listenFD) ?? 0
         self.port = port
         self.listenFD = listenFD
         self.baseURL = "http://\(WebListener.urlHost(listenFD) ?? "127.0.0.1"):\(port)/"
-        self.access = WebAccess(token: token, port: port)
-        let thread = WebThread(app: WebApp(access: access, backend: backend), limits: limits)
+        self.access = WebAccess(port: port, formToken: keys.formToken)
+        self.keys = keys
+        let thread = WebThread(app: WebApp(access: access, keys: keys, backend: backend), limits: limits)
         self.thread = thread
         let acceptor = Acceptor(loop: loop, listenFD: listenFD) { fd in thread.adopt(fd) }
         acceptor.refuse = { fd in WebThread.refuse(fd, .serviceUnavailable, "workoutd is out of file descriptors; try again later") }
         self.acceptor = acceptor
     }
 
-    /// The URL that lets the owner in (`workoutctl open`): the page with the token.
+    /// The URL that lets the owner in (`workoutctl open`): the page with the token (single-use).
     func url(path: String = "/") -> String {
-        baseURL.dropLast() + path + (path.contains("?") ? "&" : "?") + "token=" + access.token
+        baseURL.dropLast() + path + (path.contains("?") ? "&" : "?") + "token=" + keys.urlToken()
     }
 
     /// Stops accepting and stops the web thread (its connections are closed).
@@ -68,6 +70,8 @@ final class WebThread: @unchecked Sendable {
     /// Who waits for the live request that is out (one at a time); nil when none is out.
     private var liveWaiters: [() -> Void]?
     private var streamsWereRecording: [Int: Bool] = [:]
+    /// Looks up who is at the other end of each connection (the kernel's socket table).
+    private let peers = LoopbackPeer()
 
     /// The time and connection limits (tests shorten the times: `WORKOUTD_TEST_WEB_SECONDS`).
     struct Limits: Sendable {
@@ -79,6 +83,9 @@ final class WebThread: @unchecked Sendable {
         var idleSeconds = 30.0
         /// A peer that takes nothing of a response for this long is dropped.
         var stallSeconds = 30.0
+        /// A connection none of whose requests was let in yet (no good cookie or token) is closed
+        /// when it has been idle, or its request has not arrived, for this long.
+        var unprovenSeconds = 3.0
     }
     private let limits: Limits
     /// Events unread by a live page beyond this many bytes: the page is dropped.
@@ -153,6 +160,21 @@ final class WebThread: @unchecked Sendable {
     // MARK: - Connections
 
     private func accept(_ fd: Int32) {
+        // Only the owner's own processes, before a byte is read: another user's connection is
+        // refused here and holds no slot, whatever cookie or token it carries.
+        switch peers.owner(of: fd) {
+        case .user(let uid) where uid == getuid():
+            break
+        case .user(let uid):
+            WebThread.refuse(fd, .forbidden, "only the user running workoutd (uid \(getuid())) may use these pages; this connection is uid \(uid)'s")
+            return
+        case .notLocal:
+            WebThread.refuse(fd, .forbidden, "only the user running workoutd on this machine may use these pages")
+            return
+        case .unknown(let why):
+            WebThread.refuse(fd, .serviceUnavailable, "cannot tell whose connection this is (\(why))")
+            return
+        }
         guard connections.count < limits.maxConnections else {
             WebThread.refuse(fd, .serviceUnavailable, "too many connections (\(limits.maxConnections)); try again")
             return
@@ -160,7 +182,10 @@ final class WebThread: @unchecked Sendable {
         let c = WebConnection(fd: fd, id: nextID, limits: .default, now: loop.now())
         nextID += 1
         connections[c.id] = c
-        c.token = loop.watch(fd) { [unowned self, unowned c] revents in self.ready(c, revents) }
+        c.token = loop.watch(fd) { [weak self, weak c] revents in
+            guard let self, let c else { return }
+            self.ready(c, revents)
+        }
         read(c)
     }
 
@@ -236,10 +261,12 @@ final class WebThread: @unchecked Sendable {
         guard connections[c.id] != nil else { return }
         switch answer {
         case .response(let r):
+            if r.status.rawValue < 400 { c.standing = .proven }
             let close = !request.keepsAlive
             c.phase = .writing(close: close)
             c.queue(r.serialized(method: request.method, close: close))
         case .eventStream(let head):
+            c.standing = .proven
             c.phase = .streaming
             c.queue(head.serialized(method: request.method, streaming: true))
             streamsWereRecording[c.id] = mirror.snapshot.isRecording
@@ -283,16 +310,22 @@ final class WebThread: @unchecked Sendable {
     }
 
     /// Once a second: requests that take too long to arrive (slowloris) get 408, idle
-    /// keep-alive connections and peers that stopped reading are closed.
+    /// keep-alive connections and peers that stopped reading are closed; a connection not yet
+    /// let in gets `unprovenSeconds` for both.
     private func sweep() {
         let now = loop.now()
         for c in Array(connections.values) {
+            let idle: Double, request: Double
+            switch c.standing {
+            case .unproven: idle = min(limits.idleSeconds, limits.unprovenSeconds); request = min(limits.requestSeconds, limits.unprovenSeconds)
+            case .proven: idle = limits.idleSeconds; request = limits.requestSeconds
+            }
             switch c.phase {
-            case .reading(let since) where now - since > limits.requestSeconds:
+            case .reading(let since) where now - since > request:
                 c.phase = .writing(close: true)
-                c.queue(HTTPResponse.text(.requestTimeout, "the request did not arrive within \(JSON.format(limits.requestSeconds)) s", headers: WebAccess.securityHeaders).serialized(close: true))
+                c.queue(HTTPResponse.text(.requestTimeout, "the request did not arrive within \(JSON.format(request)) s", headers: WebAccess.securityHeaders).serialized(close: true))
                 write(c)
-            case .idle(let since) where now - since > limits.idleSeconds:
+            case .idle(let since) where now - since > idle:
                 drop(c)
             case .writing, .streaming:
                 if c.pendingOutput > 0, now - c.lastProgress > limits.stallSeconds { drop(c) }

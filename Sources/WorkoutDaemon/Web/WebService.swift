@@ -36,6 +36,7 @@ final class WebService: @unchecked Sendable {
         let listen = config.web?.listen ?? "(socket activation)"
         do {
             let fd: Int32
+            var taken: (listen: String, reason: String)?
             if let activatedFD {
                 guard WebListener.boundPort(activatedFD) != nil else {
                     throw SystemError("the socket systemd passed as \"web\" is not a TCP socket", code: ENOTSOCK)
@@ -44,17 +45,41 @@ final class WebService: @unchecked Sendable {
             } else {
                 var web = config.web!
                 // Test daemons (test hooks on) run many at once: the default port becomes any
-                // free port, so they neither collide nor take the user's 8765.
-                if context.testHooks, web == WebConfig() { web.port = 0 }
-                fd = try WebListener.listen(web).fd
+                // free port (or WORKOUTD_TEST_WEB_DEFAULT_PORT, for the test of a taken port), so
+                // they neither collide nor take the user's 8765.
+                if context.testHooks, web == WebConfig() {
+                    web.port = context.environment["WORKOUTD_TEST_WEB_DEFAULT_PORT"].flatMap { UInt16($0) } ?? 0
+                }
+                let bound = try Self.listen(web)
+                fd = bound.fd
+                taken = bound.taken
             }
-            let token = try WebToken.loadOrCreate(context.paths)
+            let keys = try WebKeys()
             let settings = WebSettingsBox(makeSettings())
-            let server = WebServer(loop: context.loop, listenFD: fd, token: token, settings: settings, backend: makeBackend(settings), limits: limits())
+            let server = WebServer(loop: context.loop, listenFD: fd, keys: keys, settings: settings, backend: makeBackend(settings), limits: limits())
             self.server = server
-            log(WebLogEvent.listening(url: server.baseURL, activated: activatedFD != nil))
+            if let taken { log(WebLogEvent.portTaken(listen: taken.listen, reason: taken.reason, url: server.baseURL)) }
+            let (address, reach) = WebListener.listeningAddress(fd) ?? (server.baseURL, .loopback)
+            switch reach {
+            case .loopback: log(WebLogEvent.listening(url: server.baseURL, address: address, activated: activatedFD != nil))
+            case .beyondLoopback: log(WebLogEvent.listeningBeyondLoopback(url: server.baseURL, address: address, activated: activatedFD != nil))
+            }
         } catch {
             log(WebLogEvent.unavailable(listen: listen, reason: "\(error)"))
+        }
+    }
+
+    /// Listens on `web`; when its port is taken and the address is the default (no `web.listen`
+    /// written), on any free port instead, returning what was taken and why. The control
+    /// socket's `web` reply (`workoutctl open`) carries the port really bound.
+    private static func listen(_ web: WebConfig) throws(SystemError) -> (fd: Int32, taken: (listen: String, reason: String)?) {
+        do {
+            return (try WebListener.listen(web).fd, nil)
+        } catch {
+            guard error.code == EADDRINUSE, web.origin.fallsBackToFreePort else { throw error }
+            var free = web
+            free.port = 0
+            return (try WebListener.listen(free).fd, (web.listen, error.reason))
         }
     }
 
@@ -88,7 +113,7 @@ final class WebService: @unchecked Sendable {
         var l = WebThread.Limits()
         guard context.testHooks else { return l }
         if let s = context.environment["WORKOUTD_TEST_WEB_SECONDS"].flatMap(Double.init), s > 0 {
-            l.requestSeconds = s; l.idleSeconds = s; l.stallSeconds = s
+            l.requestSeconds = s; l.idleSeconds = s; l.stallSeconds = s; l.unprovenSeconds = s
         }
         if let n = context.environment["WORKOUTD_TEST_WEB_CONNECTIONS"].flatMap(Int.init), n > 0 { l.maxConnections = n }
         return l

@@ -42,6 +42,33 @@ import Testing
         d.stop()
     }
 
+    /// Issue 45 item 10: hooks inherited NOTIFY_SOCKET (the unit has NotifyAccess=main: a hook's
+    /// message would have been taken for the daemon's). A real datagram socket stands for systemd's.
+    @Test func hooksGetNoNotifySocket() throws {
+        var template = Array("/tmp/hk.XXXXXX".utf8CString)
+        let out = String(cString: try #require(mkdtemp(&template)))
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let notify = out + "/notify.sock"
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in notify.utf8.enumerated() { raw[i] = b } }
+        #expect(withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } } == 0)
+        let d = try DaemonHarness(config: """
+        {"feeds":[{"kind":"socket"}],"log":{"file":true,"level":"debug"},
+         "hooks":[{"on":"workout.saved","run":["/bin/sh","-c","env > \(out)/env.tmp && mv \(out)/env.tmp \(out)/env.txt"]}]}
+        """, extraEnv: ["NOTIFY_SOCKET": notify, "WATCHDOG_USEC": "60000000", "WATCHDOG_PID": "1"])
+        try d.start()
+        #expect(try d.request(#"{"command":"start","activity":"yoga"}"#)["ok"] as? Bool == true)
+        #expect(try d.request(#"{"command":"stop"}"#)["ok"] as? Bool == true)
+        #expect(Self.waitFor(10) { FileManager.default.fileExists(atPath: out + "/env.txt") }, "the hook ran: \(Self.logText(d))")
+        let env = try String(contentsOfFile: out + "/env.txt", encoding: .utf8).split(separator: "\n")
+        #expect(!env.contains { $0.hasPrefix("NOTIFY_SOCKET=") || $0.hasPrefix("WATCHDOG_") }, "\(env)")
+        #expect(env.contains { $0.hasPrefix("PATH=") || $0.hasPrefix("HOME=") }, "the hook got the rest: \(env)")
+        d.stop()
+    }
+
     @Test func hangingHookIsKilledAtItsTimeoutAndLogged() throws {
         let d = try DaemonHarness(config: """
         {"feeds":[{"kind":"socket"}],"log":{"file":true},

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 
 /// Desktop notifications from the real daemon against `../shared/tools/dbus-peers --notifications`
 /// (a real dbus-daemon and a Notifications server logging each call): a save and an at-risk
@@ -8,11 +9,6 @@ import Testing
 /// daemon logs it once and carries on.
 @Suite(.serialized, .offPool) struct NotificationTests {
     static let peers = DaemonHarness.sharedRoot.appendingPathComponent("tools/dbus-peers").path
-    static var peersUsable: Bool {
-        (FileManager.default.isExecutableFile(atPath: peers) && FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon"))
-            || ProcessInfo.processInfo.environment["CI"] == "true"
-    }
-
     static func notifies(_ state: String) -> [[String]] {
         let text = (try? String(contentsOfFile: state + "/calls.log", encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line -> [String]? in
@@ -21,7 +17,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: peersUsable, "../shared/tools/dbus-peers or dbus-daemon is missing"))
+    @Test(.requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
     func saveAndAtRiskNotifyAndTheSecondAtRiskReplacesTheFirst() throws {
         var template = Array("/tmp/nt.XXXXXX".utf8CString)
         let dir = String(cString: try #require(mkdtemp(&template)))

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 
 extension ReliabilitySuite {
     /// Only the daemon's own user and root may use its sockets (docs/protocol.md). Each layer is
@@ -8,7 +9,7 @@ extension ReliabilitySuite {
     /// gets past the file permissions (CAP_DAC_OVERRIDE, kept through `setpriv --ambient-caps`) is
     /// stopped by the SO_PEERCRED check with a `forbidden` reply; and a socket directory that is
     /// someone else's, or a symlink, is refused at start-up.
-    @Suite(.enabled(if: Reliability.rootUsable, "needs root to act as other users (CI runs as root)")) struct AccessTests {
+    @Suite(.requires(.root)) struct AccessTests {
         static let nobody = 65534
         static let third = 65533  // a uid with no account: neither the daemon's user nor root
 

@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 
 extension ReliabilitySuite {
     /// Issue 15 items 7 and 8: a client that pipelines exports and never reads, and a daemon out
     /// of file descriptors. Neither may stall the loop (status from another client stays fast, so
     /// the watchdog is fed), spin, or grow without bound.
-    @Suite(.offPoolAlone, .enabled(if: ReliabilitySuite.heavyEnabled, ReliabilitySuite.heavyReason)) struct BackpressureTests {
+    @Suite(.offPoolAlone, .requires(ReliabilitySuite.heavy)) struct BackpressureTests {
         static func kib(_ pid: Int32, _ key: String) -> Int {
             guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return -1 }
             for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
@@ -78,7 +79,7 @@ extension ReliabilitySuite {
             #expect(try d.request(#"{"command":"status"}"#)["ok"] as? Bool == true)
         }
 
-        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "needs prlimit"))
+        @Test(.requires(.program(.prlimit)))
         func outOfFileDescriptors() throws {
             let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"limits":{"maxClients":1000,"clientTimeoutSeconds":60}}"#)
             try d.start(prefix: ["/usr/bin/prlimit", "--nofile=64", "--"])

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 
 extension ReliabilitySuite {
     /// Faults under a running workout, made real where this machine allows it: the data directory
@@ -61,7 +62,7 @@ extension ReliabilitySuite {
             #expect(!FileManager.default.fileExists(atPath: d.dataDir + "/workouts/\(id).json"))
         }
 
-        @Test(.enabled(if: Reliability.rootUsable, "needs root to mount a tmpfs (CI runs as root)"))
+        @Test(.requires(.root))
         func dataDirectoryTurningReadOnly() throws {
             guard Reliability.requireRoot() else { return }
             let (d, mount) = try Self.daemonOnTmpfs(size: "16m")
@@ -82,7 +83,7 @@ extension ReliabilitySuite {
             #expect(d.stderrText().contains("event=workout.save_failed"))
         }
 
-        @Test(.enabled(if: Reliability.rootUsable, "needs root to mount a tmpfs (CI runs as root)"))
+        @Test(.requires(.root))
         func diskFilling() throws {
             guard Reliability.requireRoot() else { return }
             let (d, mount) = try Self.daemonOnTmpfs(size: "1m")

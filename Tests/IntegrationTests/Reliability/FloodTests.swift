@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 
 extension ReliabilitySuite {
     /// A flood of fixes on the feed socket (offered at 100,000 lines/s for 4 s) during a GPS workout must not
@@ -8,7 +9,7 @@ extension ReliabilitySuite {
     /// 99th percentile during the flood is reported against its 10 ms target and must stay under
     /// `starvedSeconds`. The flood's achieved rate (what the daemon actually took in) is measured
     /// and reported too, so a slow flood cannot pass unseen.
-    @Suite(.offPoolAlone, .enabled(if: ReliabilitySuite.heavyEnabled, ReliabilitySuite.heavyReason)) struct FloodTests {
+    @Suite(.offPoolAlone, .requires(ReliabilitySuite.heavy)) struct FloodTests {
         /// A status p99 this long during the flood means the control socket waited behind the
         /// feed: ten times the 10 ms target.
         static let starvedSeconds = 0.100

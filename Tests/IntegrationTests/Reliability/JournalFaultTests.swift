@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 
 extension ReliabilitySuite {
     /// Issue 15 item 4: the state disk is full at start-up and the journal ends in a torn record.
@@ -11,7 +12,7 @@ extension ReliabilitySuite {
             ((try d.request(#"{"command":"status"}"#)["workout"] as? [String: Any])?["pointCount"] as? Int) ?? -1
         }
 
-        @Test(.enabled(if: Reliability.rootUsable, "needs root to mount a tmpfs (CI runs as root)"))
+        @Test(.requires(.root))
         func fullStateDiskWithATornJournalTail() throws {
             guard Reliability.requireRoot() else { return }
             let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"journalFlushSeconds":0.1,"autoResumeAfterRestore":true}"#)
@@ -67,7 +68,7 @@ extension ReliabilitySuite {
         /// kill. Before: status counted 91-120 points, restore gave 31 (a fix record cut at byte
         /// 4,096 with the rewritten buffer glued on; restore stopped there). Now a failed write
         /// is cut back to whole records: every counted fix is restored.
-        @Test(.enabled(if: Reliability.rootUsable, "needs root to mount a tmpfs (CI runs as root)"))
+        @Test(.requires(.root))
         func stateDiskFillsAndFreesThenAKill() throws {
             guard Reliability.requireRoot() else { return }
             let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"autoResumeAfterRestore":true,"log":{"level":"warning"}}"#)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 import WorkoutCore
 
 extension ReliabilitySuite {
@@ -8,7 +9,7 @@ extension ReliabilitySuite {
     /// workout at restart ("Unreadable journal kept aside ... more than the limit"). The journal
     /// is now read in chunks whatever its size (and a new one rolls into segments:
     /// `JournalSegmentTests`). Heavy: 300 MB through a debug build takes ~15 s of CPU.
-    @Suite(.offPoolAlone, .enabled(if: ReliabilitySuite.heavyEnabled, ReliabilitySuite.heavyReason)) struct JournalSizeTests {
+    @Suite(.offPoolAlone, .requires(ReliabilitySuite.heavy)) struct JournalSizeTests {
         @Test func aJournalOver300MBIsRestored() throws {
             let d = try DaemonHarness(config: #"{"log":{"level":"warning"}}"#)
             try FileManager.default.createDirectory(atPath: d.stateDir, withIntermediateDirectories: true)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 
 extension ReliabilitySuite {
     /// Load on the real daemon: 200 clients at once each sending 200 requests (1,000 or more by
@@ -9,7 +10,7 @@ extension ReliabilitySuite {
     /// (VmRSS) within 1 MiB of it (after a warm-up round), which a leak of one malloc block (32
     /// bytes, the smallest) per request, or 110 bytes per connection, would exceed. The debug daemon
     /// answers ~1,500 requests/s on 2 cores: 200,000 requests took 137 s of CI, 40,000 take ~28.
-    @Suite(.offPoolAlone, .enabled(if: ReliabilitySuite.heavyEnabled, ReliabilitySuite.heavyReason)) struct LoadTests {
+    @Suite(.offPoolAlone, .requires(ReliabilitySuite.heavy)) struct LoadTests {
         static let clients = 200, cycles = 10_000
         static let requestsPerClient = ProcessInfo.processInfo.environment["WORKOUTD_LOAD_REQUESTS"].flatMap { Int($0) } ?? 200
 

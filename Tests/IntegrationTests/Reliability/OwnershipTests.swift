@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 
 extension ReliabilitySuite {
     /// Issue 15 items 12 and 13: workoutctl refuses a `/tmp/workoutd-$UID` (or its socket) that
     /// another user made; a root daemon refuses data and state directories that are symlinks into
     /// another user's directory.
-    @Suite(.enabled(if: Reliability.rootUsable, "needs root to act as other users (CI runs as root)")) struct OwnershipTests {
+    @Suite(.requires(.root)) struct OwnershipTests {
         static let nobody = 65534
         static let victim = 65533  // runs workoutctl without XDG_RUNTIME_DIR
 

@@ -1,4 +1,5 @@
 import Testing
+import TestRequirements
 
 /// The reliability suite (issue 8; docs/reliability.md). Every suite in it is nested here so that
 /// `.serialized` runs them one test at a time: their timing and memory figures must not measure
@@ -6,6 +7,7 @@ import Testing
 /// WORKOUTD_RELIABILITY=1, which .ci/reliability.sh sets when it runs this suite on its own; in a
 /// plain `swift test` they would share 2 cores with every other suite running in parallel.
 @Suite(.serialized, .offPool) struct ReliabilitySuite {
-    static var heavyEnabled: Bool { Reliability.environment("WORKOUTD_RELIABILITY") == "1" }
-    static let heavyReason: Comment = "timed load: run by .ci/reliability.sh (WORKOUTD_RELIABILITY=1), alone on the machine"
+    /// The timed suites: run by .ci/reliability.sh, alone on the machine.
+    static let heavy = Requirement.optIn(variable: "WORKOUTD_RELIABILITY", why: "timed load, run alone on the machine by .ci/reliability.sh",
+                                         command: "bash .ci/reliability.sh")
 }

@@ -13,15 +13,9 @@ final class DaemonHarness: @unchecked Sendable {
         return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }()
 
-    /// `../shared` beside the project: real captures and tools. Tests needing it are enabled when
-    /// it exists, and always in CI (where its absence must fail, not skip).
+    /// `../shared` beside the project: real captures and tools (tests needing it say
+    /// `.requires(.sharedData)`: skipped with the reason on a bare clone, run in CI).
     static let sharedRoot = projectRoot.deletingLastPathComponent().appendingPathComponent("shared")
-    static var sharedUsable: Bool {
-        FileManager.default.fileExists(atPath: sharedRoot.appendingPathComponent("data").path) || ProcessInfo.processInfo.environment["CI"] == "true"
-    }
-    static var gpsdUsable: Bool {
-        (sharedUsable && FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")) || ProcessInfo.processInfo.environment["CI"] == "true"
-    }
 
     /// Polls `status` until `condition` holds or `seconds` pass; returns the last status.
     @discardableResult

@@ -9,9 +9,6 @@ enum Reliability {
     static func environment(_ key: String) -> String? { ProcessInfo.processInfo.environment[key] }
     static var isRoot: Bool { getuid() == 0 }
 
-    /// Root-only tests run as root, and always in CI (where not being root must fail, not skip).
-    static var rootUsable: Bool { isRoot || inCI }
-
     /// Fails (rather than silently passing) when a root-only test runs without root under CI.
     static func requireRoot() -> Bool {
         if isRoot { return true }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 
 /// Every page in a real headless Chromium (Debian's `chromium`), one browser for all of them,
 /// driven over the DevTools protocol by `cdp_pages.py`: HTTP 200, no console error (CSP
@@ -10,11 +11,7 @@ import Testing
 /// the shared data, except under CI=true, where it fails instead.
 @Suite(.serialized, .offPool) struct BrowserTests {
     static let chromium = "/usr/lib/chromium/chromium"
-    static var usable: Bool {
-        (FileManager.default.isExecutableFile(atPath: chromium) && DaemonHarness.sharedUsable) || ProcessInfo.processInfo.environment["CI"] == "true"
-    }
-
-    @Test(.enabled(if: usable, "needs /usr/lib/chromium/chromium (apt-get install chromium) and ../shared/data"))
+    @Test(.requires(.program(.chromium), .sharedData))
     func everyPageLoadsCleanly() async throws {
         #expect(FileManager.default.isExecutableFile(atPath: Self.chromium), "chromium is not installed")
         let (d, port, token) = try WebServerTests.daemon()

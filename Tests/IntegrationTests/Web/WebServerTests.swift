@@ -20,6 +20,28 @@ import Testing
         return (d, UInt16(port), token)
     }
 
+    /// The token of a new `workoutctl open --print` (one is single-use).
+    static func freshToken(_ d: DaemonHarness) throws -> String {
+        let r = try d.ctl(["open", "--print"])
+        guard let token = URLComponents(string: r.stdout.trimmingCharacters(in: .whitespacesAndNewlines))?.queryItems?.first(where: { $0.name == "token" })?.value else {
+            throw HarnessError.notReady("open --print: \(r.stdout) \(r.stderr)")
+        }
+        return token
+    }
+
+    /// Redeems `token` for a session: the `Cookie` header's `name=value`.
+    static func enter(_ port: UInt16, _ token: String) throws -> String {
+        let enter = try WebClient.get(port, "/?token=\(token)")
+        guard enter.status == 303, let cookie = enter.header("Set-Cookie") else { throw HarnessError.notReady("enter: \(enter.status)") }
+        return String(cookie.prefix { $0 != ";" })
+    }
+
+    /// The edit form's token, as a page of the workout carries it.
+    static func formToken(_ page: String) -> String? {
+        guard let r = page.range(of: #"name="token" value=""#) else { return nil }
+        return String(page[r.upperBound...].prefix { $0 != "\"" })
+    }
+
     static func importSample(_ d: DaemonHarness) throws -> String {
         let gpx = d.dir + "/run.gpx"
         var text = #"<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><type>running</type><trkseg>"#
@@ -60,21 +82,37 @@ import Testing
             #expect(try WebClient.get(port, "/?token=\(token)", cookie: pair, host: host).status == 403, "\(host)")
         }
         #expect(try WebClient.get(port, "/", cookie: pair, host: "localhost:\(port)").status == 200)
-        // The token file is the owner's alone.
-        var st = stat()
-        #expect(stat(d.dir + "/r/workoutd/web-token", &st) == 0 && st.st_mode & 0o777 == 0o600)
+        // Issue 45 item 1: the cookie is a session id, not the token; the token was single-use.
+        #expect(!cookie.contains(token))
+        #expect(try WebClient.get(port, "/?token=\(token)").status == 401)
+        #expect(try WebClient.get(port, "/", cookie: "workoutd_\(port)=\(token)").status == 401)
+        // Issue 45 item 5: a protocol-relative target is no way out (it was `Location: //evil.example/`).
+        let away = try WebClient.get(port, "//evil.example/?token=\(try Self.freshToken(d))")
+        #expect(away.status == 303 && away.header("Location") == "/", "\(away.status) \(away.header("Location") ?? "-")")
+        // No secret is written to a file; a restart ends every session and token.
+        #expect(!FileManager.default.fileExists(atPath: d.dir + "/r/workoutd/web-token"))
+        let fresh = try Self.freshToken(d)
+        d.stop()
+        try d.start()
+        let url = try #require(URLComponents(string: try d.ctl(["open", "--print"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let again = UInt16(try #require(url.port)), session = pair.split(separator: "=").last ?? ""
+        #expect(try WebClient.get(again, "/records", cookie: "workoutd_\(again)=\(session)").status == 401, "a session of before the restart")
+        #expect(try WebClient.get(again, "/?token=\(fresh)").status == 401, "a token of before the restart")
+        #expect(try WebClient.get(again, "/?token=\(try Self.freshToken(d))").status == 303)
     }
 
     @Test func pagesDownloadsAndTheEditForm() async throws {
         let (d, port, token) = try Self.daemon()
         defer { d.stop() }
         let id = try Self.importSample(d)
-        let cookie = "workoutd_\(port)=\(token)"
+        let cookie = try Self.enter(port, token)
         for path in ["/", "/records", "/calendar", "/live", "/workouts/\(id)", "/workouts/\(id)?x=time", "/static/app.css", "/static/app.js", "/favicon.ico"] {
             let r = try WebClient.get(port, path, cookie: cookie)
             #expect(r.status == 200, "\(path): \(r.status) \(r.text.prefix(200))")
         }
         let page = try WebClient.get(port, "/workouts/\(id)", cookie: cookie).text
+        let form = try #require(Self.formToken(page))
+        #expect(form != token && !cookie.contains(form), "the form's token is its own")
         for chart in ["route", "elevation", "pace"] { #expect(page.contains("data-chart=\"\(chart)\""), "\(chart)") }
         let gpx = try WebClient.get(port, "/workouts/\(id).gpx", cookie: cookie)
         #expect(gpx.status == 200 && gpx.text.contains("<trkpt"))
@@ -92,9 +130,10 @@ import Testing
         }
         #expect(try post("activity=hiking").status == 403)
         #expect(try post("token=wrong&activity=hiking").status == 403)
-        #expect(try post("token=\(token)&activity=flying").status == 422)
-        #expect(try post("token=\(token)&effort=11").status == 422)
-        let done = try post("token=\(token)&activity=hiking&title=Hills+%26+lake&gear=Trail+shoes&effort=7&notes=Windy")
+        #expect(try post("token=\(token)&activity=hiking").status == 403)
+        #expect(try post("token=\(form)&activity=flying").status == 422)
+        #expect(try post("token=\(form)&effort=11").status == 422)
+        let done = try post("token=\(form)&activity=hiking&title=Hills+%26+lake&gear=Trail+shoes&effort=7&notes=Windy")
         #expect(done.status == 303 && done.header("Location") == "/workouts/\(id)")
         let shown = (try d.request(#"{"command":"show","id":"\#(id)"}"#))["workout"] as? [String: Any]
         #expect(shown?["activity"] as? String == "hiking")
@@ -171,7 +210,7 @@ import Testing
         let (d, port, token) = try Self.daemon()
         defer { d.stop() }
         let c = try WebClient(port: port)
-        try c.send("GET /live/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: workoutd_\(port)=\(token)\r\n\r\n")
+        try c.send("GET /live/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: \(try Self.enter(port, token))\r\n\r\n")
         let head = try #require(try c.response(head: true))
         #expect(head.status == 200 && head.header("Content-Type") == "text/event-stream")
         let first = try c.read(until: "\n\n")
@@ -180,6 +219,23 @@ import Testing
         let next = try await offPool { try c.read(until: "\"reload\":true") }
         #expect(next.contains("\"reload\":true"))
         _ = try d.request(#"{"command":"stop"}"#)
+    }
+
+    /// Issue 45 item 10: with `web.listen` 0.0.0.0 the log said 127.0.0.1 (the URL's host). It
+    /// says the address the socket really listens on, as a warning when other machines reach it.
+    @Test func theLogSaysTheAddressReallyListenedOn() async throws {
+        for (listen, shown, level) in [("0.0.0.0:0", "address=0.0.0.0:", "warning"), ("127.0.0.1:0", "address=127.0.0.1:", "info")] {
+            let d = try DaemonHarness(config: #"{"web": {"listen": "\#(listen)"}, "feeds": []}"#)
+            try d.start()
+            var line = ""
+            for _ in 0..<100 where line.isEmpty {
+                line = d.stderrText().split(separator: "\n").first { $0.contains("web.listening") }.map(String.init) ?? ""
+                if line.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            d.stop()
+            #expect(line.contains(shown) && line.contains(level), "\(listen): \(line)")
+            #expect(line.contains("url=http://127.0.0.1:"), "the URL is still the loopback one: \(line)")
+        }
     }
 
     @Test func webNullIsOffAndABusyPortIsLogged() async throws {

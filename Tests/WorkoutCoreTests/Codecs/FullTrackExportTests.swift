@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// Issue 18, full tracks: GPX, TCX and FIT exports hold every fix that is a valid position
 /// (accepted, and stationary jitter, which adds no distance), while fixes rejected for quality
 /// stay out and stay counted; TCX `DistanceMeters` and FIT `record.distance` carry our measured
 /// distance (flat while standing, the last one is the workout's total).
-@Suite(.enabled(if: SharedData.usable, "needs ../shared/data"))
+@Suite(.requires(.sharedData))
 struct FullTrackExportTests {
     static let logs = ["bundg_zeus_9.log", "haicom-305N.log", "nmea-rtk.log", "humminbird-M37.log"]
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 @Suite struct GPXReaderTests {
@@ -11,7 +12,7 @@ import Testing
         "globalsat_gh625XT.gpx": (174, [95, 79]),
     ]
 
-    @Test(.enabled(if: SharedData.usable), arguments: XMLTestSupport.gpxFiles)
+    @Test(.requires(.sharedData), arguments: XMLTestSupport.gpxFiles)
     func readsSharedFileLikeGpxpyAndGpsbabel(_ name: String) throws {
         let path = SharedData.url("data/gpx/" + name).path
         let gpx = try GPXReader.read(try XMLTestSupport.bytes("data/gpx/" + name))
@@ -38,7 +39,7 @@ import Testing
         expectLessOrEqual(abs(Double(last["Longitude"]!)! - points.last!.longitude), 5e-7)
     }
 
-    @Test(.enabled(if: SharedData.usable))
+    @Test(.requires(.sharedData))
     func readsGarminConnectExtensionsAndType() throws {
         let gpx = try GPXReader.read(try XMLTestSupport.bytes("data/gpx/garminconnect.gpx"))
         expectEqual(gpx.version, "1.1")
@@ -58,7 +59,7 @@ import Testing
         expectEqual(p[0].fix?.mode, .threeD)
     }
 
-    @Test(.enabled(if: SharedData.usable))
+    @Test(.requires(.sharedData))
     func readsGPX10SpeedWaypointsAndFractionalTimes() throws {
         let edge = try GPXReader.read(try XMLTestSupport.bytes("data/gpx/garmin-edge-800-output.gpx"))
         expectEqual(edge.version, "1.0")
@@ -138,7 +139,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: SharedData.usable))
+    @Test(.requires(.sharedData))
     func refusesTruncatedAndCorruptedSharedFiles() throws {
         let bytes = try XMLTestSupport.bytes("data/gpx/garminconnect.gpx")
         for cut in [10, bytes.count / 3, bytes.count / 2, bytes.count - 10, bytes.count - 3] {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 @Suite struct GPXWriterTests {
@@ -72,7 +73,7 @@ import Testing
 
     /// Export of every shared file: schema-valid, read back by gpsbabel, gpxpy and our reader
     /// with the same points; rejected fixes left out; lap and marker as waypoints.
-    @Test(.enabled(if: SharedData.usable),
+    @Test(.requires(.sharedData),
           arguments: XMLTestSupport.gpxFiles.map { "data/gpx/" + $0 } + XMLTestSupport.tcxFiles.map { "data/tcx/" + $0 })
     func exportIsValidAndReadsBackTheSame(_ relative: String) throws {
         let workout = try XMLTestSupport.sharedWorkout(relative)
@@ -126,7 +127,7 @@ import Testing
         expectEqual(back.waypoints[1].name, "Water & <snacks> \"here\"")
     }
 
-    @Test(.enabled(if: SharedData.usable))
+    @Test(.requires(.sharedData))
     func emptyWorkoutIsValid() throws {
         let w = XMLTestSupport.workout([TrackPoint(fix: Fix(time: 1e9, latitude: 0, longitude: 0), rejection: .nullIsland)], activity: .yoga,
                                        events: [WorkoutEvent(kind: .marker, time: 1e9)])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 @Suite("gpsd JSON reader")
@@ -27,7 +28,7 @@ struct GpsdReaderTests {
     }
 
     @Test("a .chk file through GpsdReader gives gpsd's epochs, and agrees with our NMEA decoder",
-          .enabled(if: SharedData.usable), arguments: NMEAOracle.captures)
+          .requires(.sharedData), arguments: NMEAOracle.captures)
     func crossCheck(_ name: String) throws {
         let lines = try NMEAOracle.chkLines(name)
         let (fixes, reader) = Self.read(lines)
@@ -72,7 +73,7 @@ struct GpsdReaderTests {
         print("gpsd cross-check \(name): gpsd fixes \(fixes.count), compared with NMEA \(compared)")
     }
 
-    @Test("chunked feeding equals line feeding", .enabled(if: SharedData.usable))
+    @Test("chunked feeding equals line feeding", .requires(.sharedData))
     func chunks() throws {
         let lines = try NMEAOracle.chkLines("bt451")
         let whole = Self.read(lines).fixes

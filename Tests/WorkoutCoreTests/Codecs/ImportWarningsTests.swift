@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// Issue 18: an imported track is what happened. A device's track far faster than its activity
 /// keeps its distance and says so; times that run backwards are not reordered into a path
 /// nobody travelled and are named; a file without a type takes the configured default activity.
-@Suite(.enabled(if: SharedData.usable, "needs ../shared/data"))
+@Suite(.requires(.sharedData))
 struct ImportWarningsTests {
     static func track(_ path: String) throws -> Importer.Track {
         try Importer.read(try SharedData.bytes(SharedData.url("data/" + path)), fileName: String(path.split(separator: "/").last!))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// Heart rate of imported files goes through the same `HeartRateTrack` as a live strap: time in
@@ -33,7 +34,7 @@ import Testing
     /// Keytel calories equal a straightforward count over the file's own readings (each reading
     /// counts until the next one in its zone, as live), and `recompute` (a saved workout
     /// measured again) gives the same.
-    @Test(.enabled(if: SharedData.usable, "needs ../shared/data"))
+    @Test(.requires(.sharedData))
     func importedTCXHeartRateGetsZoneTimesAndHeartRateCalories() throws {
         let url = SharedData.url("data/tcx/gtrnctr_power.tcx")
         let points = Self.trackpoints(try String(contentsOf: url, encoding: .utf8))

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// `import` takes a gpsd capture with its `#` comment header whatever the file is called (the
 /// captures are read in place from ../shared/data/nmea).
 @Suite struct ImporterNMEATests {
-    @Test(.enabled(if: SharedData.usable, "needs ../shared/data/nmea"), arguments: NMEAOracle.captures)
+    @Test(.requires(.shared("data/nmea")), arguments: NMEAOracle.captures)
     func captureWithCommentsImportsUnderAnyName(_ name: String) throws {
         let bytes = try NMEAOracle.logBytes(name)
         expectEqual(bytes.first, UInt8(ascii: "#"))

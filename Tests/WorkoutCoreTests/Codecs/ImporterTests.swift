@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// Every shared GPX and TCX file imports with the reference distance: geographiclib's WGS84
 /// geodesic length of its track, summed per segment (gpxstats.py for GPX; the same computation
 /// over the TCX trackpoints in Python).
-@Suite(.enabled(if: SharedData.usable, "needs ../shared/data and python3 with geographiclib"))
+@Suite(.requires(.sharedData, .python(.geographiclib)))
 struct ImporterTests {
     static let files = ["gpx/garmin-edge-800-output.gpx", "gpx/garmin-oregon-700-output.gpx", "gpx/garminconnect.gpx",
                         "gpx/globalsat_gh625XT.gpx", "tcx/bike.tcx", "tcx/gtrnctr_power.tcx", "tcx/kona2013.tcx"]

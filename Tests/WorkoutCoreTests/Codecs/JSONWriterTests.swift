@@ -6,7 +6,7 @@ import Testing
     static let strings = ["", "plain", "quote \" and \\ backslash", "line\nfeed\r\ttab", "bell\u{07}\u{01}\u{1F}\u{0C}\u{08}",
                           "café ünïcødé 🏃‍♀️", "del\u{7F}", "/slash/", "\u{00}nul"]
     static let numbers: [Double] = [0, -0.0, 1, -1, 3, 0.1, 0.25, -12.345, 1e-7, 0.00001, 123456.789, 1e14 + 0.5, 999_999_999_999_999,
-                                    1e15, -1e15, 1e16, 1e21, 1.7976931348623157e308, 5e-324, .nan, .infinity, -.infinity, 2.5e-5, 3.0000000000000004]
+                                    1e15, -1e15, 1e16, 1e21, 1.7976931348623157e308, .leastNonzeroMagnitude /* 5e-324 */, .nan, .infinity, -.infinity, 2.5e-5, 3.0000000000000004]
 
     static func randomValue(_ rng: inout SplitMix64, depth: Int) -> JSON {
         switch Int.random(in: 0..<(depth > 3 ? 4 : 6), using: &rng) {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 @Suite("NMEA decoder on damaged input")
@@ -29,7 +30,7 @@ struct NMEACorruptionTests {
          "malformed": s.malformed, "notNMEA": s.notNMEA].filter { $0.value != 0 }
     }
 
-    @Test("each kind of damage is counted by reason and the rest still decodes", .enabled(if: SharedData.usable))
+    @Test("each kind of damage is counted by reason and the rest still decodes", .requires(.sharedData))
     func damage() throws {
         let clean = try Self.lines()
         let base = Self.run(clean)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// Every deliberate difference from gpsd 3.22, per capture, by kind, with the epochs it concerns
@@ -66,7 +67,7 @@ private let rst39Derived: [String] = (0..<40).compactMap { k -> String? in
 @Suite("NMEA decoder against gpsd 3.22's own output")
 struct NMEAOracleTests {
     @Test("fixes equal gpsd's deduplicated TPVs, except the documented differences",
-          .enabled(if: SharedData.usable), arguments: NMEAOracle.captures)
+          .requires(.sharedData), arguments: NMEAOracle.captures)
     func oracle(_ name: String) throws {
         let (fixes, _) = NMEAOracle.decode(try NMEAOracle.logBytes(name))
         let gpsd = try NMEAOracle.tpvs(name)
@@ -82,7 +83,7 @@ struct NMEAOracleTests {
         print("NMEA oracle \(name): gpsd epochs \(gpsd.count), ours \(fixes.count), same-time matched \(matched), differences \(diffs.count)")
     }
 
-    @Test("every chunk size from 1 to 64 bytes gives identical fixes", .enabled(if: SharedData.usable), arguments: NMEAOracle.captures)
+    @Test("every chunk size from 1 to 64 bytes gives identical fixes", .requires(.sharedData), arguments: NMEAOracle.captures)
     func chunking(_ name: String) throws {
         let bytes = try NMEAOracle.logBytes(name)
         let whole = NMEAOracle.decode(bytes)
@@ -94,7 +95,7 @@ struct NMEAOracleTests {
         }
     }
 
-    @Test("decodeAll counts sentences and fixes", .enabled(if: SharedData.usable))
+    @Test("decodeAll counts sentences and fixes", .requires(.sharedData))
     func decodeAll() throws {
         let bytes = try NMEAOracle.logBytes("bundg_zeus_9")
         let r = NMEADecoder.decodeAll(bytes)
@@ -102,7 +103,7 @@ struct NMEAOracleTests {
         expectEqual(r.sentences, 4999)
     }
 
-    @Test("diagnostic dump", .enabled(if: SharedData.usable && ProcessInfo.processInfo.environment["NMEA_DUMP"] != nil))
+    @Test("diagnostic dump", .requires(.sharedData, .optIn(variable: "NMEA_DUMP", why: "a diagnostic dump, only on request", command: "NMEA_DUMP=1 swift test --filter NMEAOracleTests")))
     func dump() throws {
         for name in NMEAOracle.captures {
             let (fixes, stats) = NMEAOracle.decode(try NMEAOracle.logBytes(name))

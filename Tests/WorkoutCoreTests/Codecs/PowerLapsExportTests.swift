@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// Power and temperature through every codec; TCX laps and power kept on import and written
@@ -55,7 +56,7 @@ struct PowerTemperatureCodecTests {
     }
 }
 
-@Suite(.enabled(if: SharedData.usable, "needs ../shared/data"))
+@Suite(.requires(.sharedData))
 struct TCXLapsPowerImportTests {
     @Test func bikeTCXKeepsItsTwoLapsInTCXAndFITExports() throws {
         let bytes = try SharedData.bytes(SharedData.url("data/tcx/bike.tcx"))
@@ -87,7 +88,7 @@ struct TCXLapsPowerImportTests {
 
 /// gpsbabel (a reader we did not write) reads heart rate, cadence and power back from our GPX
 /// and TCX exports of the Wahoo ride (GPX 1.1 TrackPointExtension v1 has no power).
-@Suite(.enabled(if: (SharedData.available && SharedData.hasCommand("gpsbabel")) || SharedData.isCI, "needs ../shared/data and gpsbabel"))
+@Suite(.requires(.sharedData, .program(.gpsbabel)))
 struct GpsbabelReadsPowerTests {
     static func unicsv(_ bytes: [UInt8], format: String) throws -> [[String: String]] {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("gb-\(UUID().uuidString)")

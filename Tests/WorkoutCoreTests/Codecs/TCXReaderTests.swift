@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 @Suite struct TCXReaderTests {
@@ -10,7 +11,7 @@ import Testing
         "kona2013.tcx": (5, 1),
     ]
 
-    @Test(.enabled(if: SharedData.usable), arguments: XMLTestSupport.tcxFiles)
+    @Test(.requires(.sharedData), arguments: XMLTestSupport.tcxFiles)
     func readsSharedFileLikeGpsbabel(_ name: String) throws {
         let path = SharedData.url("data/tcx/" + name).path
         let tcx = try TCXReader.read(try XMLTestSupport.bytes("data/tcx/" + name))
@@ -37,7 +38,7 @@ import Testing
         if let hr = last["Heartrate"], !hr.isEmpty { expectEqual(Int(hr), points.last!.fix.heartRate) }
     }
 
-    @Test(.enabled(if: SharedData.usable))
+    @Test(.requires(.sharedData))
     func keepsLapTotalsFromTheFile() throws {
         let kona = try TCXReader.read(try XMLTestSupport.bytes("data/tcx/kona2013.tcx")).activities[0]
         expectEqual(kona.id, "2013-10-12T18:17:26.000Z")
@@ -110,7 +111,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: SharedData.usable))
+    @Test(.requires(.sharedData))
     func refusesTruncatedSharedFile() throws {
         let bytes = try XMLTestSupport.bytes("data/tcx/kona2013.tcx")
         for cut in stride(from: 1, to: bytes.count, by: 97) {

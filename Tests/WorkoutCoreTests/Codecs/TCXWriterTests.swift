@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 @Suite struct TCXWriterTests {
     /// Export of every shared file: schema-valid, read back by gpsbabel and our reader with the
     /// same points and laps; rejected fixes left out.
-    @Test(.enabled(if: SharedData.usable),
+    @Test(.requires(.sharedData),
           arguments: XMLTestSupport.gpxFiles.map { "data/gpx/" + $0 } + XMLTestSupport.tcxFiles.map { "data/tcx/" + $0 })
     func exportIsValidAndReadsBackTheSame(_ relative: String) throws {
         let workout = try XMLTestSupport.sharedWorkout(relative)
@@ -58,7 +59,7 @@ import Testing
         print("TCX export \(relative): \(accepted.count) points, \(activity.laps.count) laps, last DistanceMeters \(last) m")
     }
 
-    @Test(.enabled(if: SharedData.usable))
+    @Test(.requires(.sharedData))
     func workoutWithoutLapsGetsOneLapAndEmptyOneIsValid() throws {
         let fixes = (0..<10).map { k in
             TrackPoint(fix: Fix(time: 1_700_000_000 + Double(k), latitude: 52 + Double(k) * 1e-4, longitude: 13, heartRate: 100 + k, cadence: 170), segment: k / 5)

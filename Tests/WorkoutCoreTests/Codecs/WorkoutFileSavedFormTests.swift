@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// `WorkoutFile.savedForm(w)` must be exactly `decode(encode(w))`: every double bit for bit
@@ -82,7 +83,7 @@ struct WorkoutFileSavedFormTests {
     }
 
     /// Every shared track, imported as the daemon imports it.
-    @Test(.enabled(if: SharedData.usable, "needs ../shared/data"))
+    @Test(.requires(.sharedData))
     func importedSharedTracksReadBackAsTheirSavedForm() throws {
         var files = SharedData.files(in: "data/gpx", ext: "gpx") + SharedData.files(in: "data/tcx", ext: "tcx") + SharedData.files(in: "data/fit", ext: "fit")
         files += SharedData.files(in: "data/nmea", ext: "log")

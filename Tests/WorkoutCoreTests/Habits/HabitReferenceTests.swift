@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// Runs `habit_reference.py` (Python's zoneinfo; no code shared with the engine).
@@ -90,8 +91,7 @@ enum PythonReference {
 /// week starts, weekday sets, windows, skip budgets, targets of every kind, and instants both in
 /// the transition tables and in POSIX-footer territory after 2038.
 /// Skipped with a reason without python3/zoneinfo; under CI=true it must run.
-@Suite(.enabled(if: ZoneFiles.available && (PythonReference.available || SharedData.isCI),
-                "needs /usr/share/zoneinfo and python3 with zoneinfo (the independent reference)"))
+@Suite(.requires(.program(.zoneinfo), .python(.zoneinfo)))
 struct HabitReferenceTests {
     static let zones = ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Apia", "Asia/Kathmandu",
                         "America/Sao_Paulo", "Pacific/Kiritimati", "UTC"]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// Geodesic against GeographicLib (python3 geographiclib), the reference implementation.
@@ -29,7 +30,7 @@ import Testing
 
     /// 3000 seeded random pairs (global, short, nearly antipodal) checked against geographiclib
     /// run at test time.
-    @Test(.enabled(if: SharedData.hasCommand("python3"))) func matchesGeographicLibOnRandomPairs() throws {
+    @Test(.requires(.python(.geographiclib))) func matchesGeographicLibOnRandomPairs() throws {
         let script = """
         import random, sys
         from geographiclib.geodesic import Geodesic as G
@@ -67,7 +68,7 @@ import Testing
     /// `distance` on short lines (the chord path, up to `shortLineDegrees` apart) against
     /// geographiclib on 4,000 seeded pairs from 1 mm to 11 km, at every latitude below 89.5
     /// degrees and across the antimeridian: within 3 nm, as Karney's own solution is (15 nm).
-    @Test(.enabled(if: SharedData.hasCommand("python3"))) func shortLinesMatchGeographicLib() throws {
+    @Test(.requires(.python(.geographiclib))) func shortLinesMatchGeographicLib() throws {
         let script = """
         import random
         from geographiclib.geodesic import Geodesic as G
@@ -140,7 +141,7 @@ import Testing
     }
 
     /// Every GPX track in ../shared/data/gpx against `gpxstats.py --json` (geographiclib).
-    @Test(.enabled(if: SharedData.usable)) func gpxTrackLengthsMatchGpxstats() throws {
+    @Test(.requires(.sharedData)) func gpxTrackLengthsMatchGpxstats() throws {
         let files = SharedData.files(in: "data/gpx", ext: "gpx")
         try #require(!files.isEmpty, "no GPX files in ../shared/data/gpx")
         // One gpxstats for every file: a list of one object per file, in the order given.
@@ -162,7 +163,7 @@ import Testing
 
     /// Every TCX track in ../shared/data/tcx (gpxstats cannot read TCX): the reference is
     /// geographiclib summed over the same points, fed to python on stdin, one segment per <Track>.
-    @Test(.enabled(if: SharedData.usable)) func tcxTrackLengthsMatchGeographicLib() throws {
+    @Test(.requires(.sharedData)) func tcxTrackLengthsMatchGeographicLib() throws {
         let files = SharedData.files(in: "data/tcx", ext: "tcx")
         try #require(!files.isEmpty, "no TCX files in ../shared/data/tcx")
         let script = """

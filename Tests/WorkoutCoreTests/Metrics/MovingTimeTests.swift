@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// One measuring model for live and imported workouts: a stretch slower than the activity's
@@ -83,7 +84,7 @@ import Testing
         expectLess(abs(moving.distance - chords) / chords, 0.002, "\(moving.distance) of \(chords)")
     }
 
-    @Test(.enabled(if: SharedData.usable)) func sharedOregonTrackStops() throws {
+    @Test(.requires(.sharedData)) func sharedOregonTrackStops() throws {
         let track = try Importer.read(SharedData.bytes(SharedData.url("data/gpx/garmin-oregon-700-output.gpx")), fileName: "o.gpx")
         let w = try Importer.workout(from: track, activity: .cycling, id: 1, settings: MetricsSettings(), source: "imported:o.gpx")
         // gpxpy's get_moving_data(): 4,031 s moving of 6,043 s.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// Title, notes, gear and effort: kept through JSON, edits, recomputation and exports, taken
@@ -43,6 +44,36 @@ struct WorkoutAnnotationTests {
         expectNotNil(WorkoutEdit(title: .set(String(repeating: "x", count: 201))).problem)
     }
 
+    @Test func recordsOffKeepsTheWorkoutOutOfRecordsAndBests() throws {
+        let w = try run()
+        expectEqual(w.summary.json()["records"]?.stringValue, "counted")
+        let excluded = Importer.edited(w, applying: WorkoutEdit(records: .excluded), settings: MetricsSettings())
+        expectEqual(excluded.summary.records, .excluded)
+        expectEqual(excluded.summary.bestEfforts, w.summary.bestEfforts, "its own efforts are still listed")
+        let o = excluded.summary.json()
+        expectEqual(o["records"]?.stringValue, "excluded")
+        expectEqual(WorkoutSummary(json: o)?.records, .excluded)
+        var writer = JSONWriter()
+        var cache = SummaryJSONCache()
+        excluded.summary.writeJSON(to: &writer, cache: &cache)
+        expectEqual(String(decoding: writer.bytes, as: UTF8.self), o.serialized(), "the byte writer writes the same key")
+        // Kept through a recompute as another activity.
+        let hike = Importer.edited(excluded, applying: WorkoutEdit(activity: .hiking), settings: MetricsSettings())
+        expectEqual(hike.summary.records, .excluded)
+        // It sets no personal best, and is no previous best for a slower workout after it.
+        #expect(!w.summary.bestEfforts.isEmpty)
+        #expect(PersonalRecords.bests(of: excluded.summary, among: []).isEmpty)
+        var later = w.summary
+        later.id = WorkoutID(rawValue: "20270101T000000Z-0001")!
+        later.startedAt += 86_400
+        later.bestEfforts = later.bestEfforts.map { var e = $0; e.seconds += 10; return e }
+        #expect(PersonalRecords.bests(of: later, among: [w.summary]).isEmpty, "slower than a counted workout: no best")
+        expectEqual(PersonalRecords.bests(of: later, among: [excluded.summary]).count, later.bestEfforts.count,
+                    "the excluded workout is no previous best")
+        // Counted again.
+        expectEqual(Importer.edited(excluded, applying: WorkoutEdit(records: .counted), settings: MetricsSettings()).summary.records, .counted)
+    }
+
     @Test func exportsNameAndDescribeTheWorkout() throws {
         var w = try run()
         w.summary.annotation = Self.annotation
@@ -66,7 +97,7 @@ struct WorkoutAnnotationTests {
         }
     }
 
-    @Test(.enabled(if: SharedData.usable)) func sharedFilesThatNameThemselves() throws {
+    @Test(.requires(.sharedData)) func sharedFilesThatNameThemselves() throws {
         let connect = try Importer.read(SharedData.bytes(SharedData.url("data/gpx/garminconnect.gpx")), fileName: "garminconnect.gpx")
         expectEqual(connect.annotation.title, "Boulder Cycling")
         let globalsat = try Importer.read(SharedData.bytes(SharedData.url("data/gpx/globalsat_gh625XT.gpx")), fileName: "g.gpx")

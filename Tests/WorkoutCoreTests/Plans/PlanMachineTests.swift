@@ -153,4 +153,34 @@ import Testing
         expectEqual(closed.count, begun.count)
         #expect(m.end != nil)
     }
+
+    /// docs/plans.md, "Worked example", step by step.
+    @Test func theDocsWorkedExample() throws {
+        let json = """
+            {"name": "3 x 20 at threshold", "steps": [
+              {"kind": "warmup", "seconds": 600, "ramp": {"ftp": [0.5, 0.75]}},
+              {"repeat": 3, "steps": [
+                {"kind": "work", "seconds": 1200, "power": {"ftp": 0.95}, "prompts": [{"at": 0, "text": "Hold it"}]},
+                {"kind": "recovery", "seconds": 300, "power": {"watts": [140, 160]}}]},
+              {"kind": "work", "meters": 2000, "heartRate": [140, 150]},
+              {"kind": "cooldown", "open": true}]}
+            """
+        let plan = try PlanDecoder.decode(Array(json.utf8), ftpWatts: 300)
+        expectEqual(plan.steps.count, 9)
+        var m = PlanMachine(plan: plan)
+        expectEqual(m.start(at: 0, distance: 0), [.stepStarted(step: 0), .setPower(watts: 150)])
+        expectEqual(m.tick(at: 300, distance: 900), [.setPower(watts: 188)])
+        expectEqual(m.tick(at: 600, distance: 1800),
+                    [.closeLap(step: 0, ended: .completed), .stepStarted(step: 1), .setPower(watts: 285), .prompt("Hold it")])
+        expectEqual(m.pause(at: 900), [.pauseTrainer])
+        expectEqual(m.resume(at: 1500, distance: 2700), [.setPower(watts: 285)])
+        expectEqual(m.status(at: 1500, distance: 2700)?.remainingSeconds, 900)
+        expectEqual(m.next(at: 1600, distance: 3000), [.closeLap(step: 1, ended: .pressed), .stepStarted(step: 2), .setPower(watts: 150)])
+        for i in 2..<7 { _ = m.next(at: 1600 + Double(i), distance: 3000); expectEqual(m.stepIndex, i + 1) }
+        expectEqual(m.stepIndex, 7)
+        expectEqual(m.tick(at: 2000, distance: 4999), [])
+        expectEqual(m.tick(at: 2001, distance: 5000), [.closeLap(step: 7, ended: .completed), .stepStarted(step: 8)])
+        expectEqual(m.tick(at: 9000, distance: 9000), [])
+        expectEqual(m.stop(at: 9001), [.closeLap(step: 8, ended: .stopped), .finished(.stopped)])
+    }
 }

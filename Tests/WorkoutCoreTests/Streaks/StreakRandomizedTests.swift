@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// StreakCalculator against StreakReference over seeded random histories.
-@Suite(.enabled(if: ZoneFiles.available)) struct StreakRandomizedTests {
+@Suite(.requires(.program(.zoneinfo))) struct StreakRandomizedTests {
     static let zones = ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Apia",
                         "Pacific/Kiritimati", "Pacific/Tongatapu", "Asia/Kathmandu", "America/Sao_Paulo", "UTC"]
     static let historiesPerZone = 300

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// The risk check driven by an injected clock, the way the daemon's timer would call it.
-@Suite(.enabled(if: ZoneFiles.available)) struct StreakRiskCheckTests {
+@Suite(.requires(.program(.zoneinfo))) struct StreakRiskCheckTests {
     static func w(_ t: Double) -> StreakWorkout { StreakWorkout(startedAt: t, durationSeconds: 1800) }
 
     /// Calls the check every 5 minutes from `from` to `to`, recording the last warning day as the

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Locates `../shared` (real captures, tracks, schemas, tools) beside the project root.
-/// Tests that need it use `.enabled(if: SharedData.usable)`: skipped with a reason for a user
+/// Tests that need it use `.requires(.sharedData)`: skipped with a reason for a user
 /// without it, but run (and fail on the missing files) when `CI=true`.
 enum SharedData {
     static let projectRoot: URL = {
@@ -16,9 +16,6 @@ enum SharedData {
     static let root: URL = projectRoot.deletingLastPathComponent().appendingPathComponent("shared")
     static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
     static var available: Bool { FileManager.default.fileExists(atPath: root.appendingPathComponent("data").path) }
-    /// True when shared data is present, or when in CI (where its absence must fail the test).
-    static var usable: Bool { available || isCI }
-
     static func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
 
     /// Files in a shared folder with the given extension, sorted.

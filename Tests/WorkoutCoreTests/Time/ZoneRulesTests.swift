@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// Zone files from the system's tzdata, read the way the shell will read them.
@@ -18,7 +19,7 @@ enum ZoneFiles {
 }
 
 
-@Suite(.enabled(if: ZoneFiles.available)) struct ZoneRulesTests {
+@Suite(.requires(.program(.zoneinfo))) struct ZoneRulesTests {
     /// Offsets agree with Foundation's TimeZone (ICU data) at random instants 1975...2099 and at
     /// every instant one second either side of each transition after 1975.
     @Test(arguments: ZoneFiles.names) func matchesFoundation(zone: String) throws {

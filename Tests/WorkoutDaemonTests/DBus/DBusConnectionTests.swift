@@ -1,13 +1,14 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 import WorkoutCore
 @testable import WorkoutDaemon
 
 /// The connection against a real `dbus-daemon --session` started by each test: handshake and
 /// Hello, calls to the bus, an error reply, a signal through AddMatch, descriptors passed both
 /// ways between two of our connections, and a bus that goes away.
-@Suite(.enabled(if: TestBus.usable, "dbus-daemon is not installed (apt install dbus-daemon)"))
+@Suite(.requires(.program(.dbusDaemon)))
 struct DBusConnectionTests {
     @Test func helloListNamesAndGetNameOwner() throws {
         let bus = try TestBus()

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 import WorkoutCore
 @testable import WorkoutDaemon
 
@@ -9,13 +10,9 @@ import WorkoutCore
 /// replaces the first, other kinds do not; with no bus the problem is reported once.
 @Suite struct DesktopNotifierTests {
     static let peers = DaemonTestShared.root + "/tools/dbus-peers"
-    static var peersUsable: Bool {
-        (FileManager.default.isExecutableFile(atPath: peers) && TestBus.daemonInstalled) || TestBus.isCI
-    }
-
     struct Call { var method: String; var args: [String] }
 
-    @Test(.enabled(if: peersUsable, "../shared/tools/dbus-peers or dbus-daemon is missing"))
+    @Test(.requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
     func notifyReplacesPerKind() throws {
         var template = Array("/tmp/x.XXXXXX".utf8CString)
         let dir = String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
@@ -73,7 +70,7 @@ import WorkoutCore
         #expect(p2 == ["desktop notifications unavailable: bad D-Bus address: no session bus: DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are unset"])
     }
 
-    @Test(.enabled(if: TestBus.usable, "dbus-daemon is not installed"))
+    @Test(.requires(.program(.dbusDaemon)))
     func serverAbsentIsReportedOnce() throws {
         let bus = try TestBus()
         defer { bus.stop() }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 import WorkoutCore
 @testable import WorkoutDaemon
 
@@ -8,7 +9,7 @@ import WorkoutCore
 /// on a real dbus-daemon): Inhibit's descriptor held and let go, block refused -> delay,
 /// PrepareForSleep's order (handler, then release, then re-take on resume), no logind, no bus.
 /// The real logind and polkit are exercised by .ci/systemd-test.sh in systemd-rig.
-@Suite(.enabled(if: TestBus.usable, "dbus-daemon is not installed (apt install dbus-daemon)"))
+@Suite(.requires(.program(.dbusDaemon)))
 struct SleepInhibitorTests {
     /// Answers Inhibit like logind: a pipe's write end; the read end shows when we let go.
     final class FakeLogind {

@@ -9,8 +9,6 @@ import Testing
 final class TestBus {
     static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
     static var daemonInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") }
-    static var usable: Bool { daemonInstalled || isCI }
-
     let directory: String
     let address: DBusAddress
     private let process: Process

@@ -9,7 +9,7 @@ import WorkoutCore
         var template = Array("/tmp/cfg.XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         try #require(fd >= 0)
-        let path = String(cString: template)
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(path) }
         _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 import WorkoutCore
 @testable import WorkoutDaemon
 
@@ -8,7 +9,7 @@ import WorkoutCore
 /// BlueZ made of our own D-Bus connection on a real dbus-daemon owns `org.bluez`, offers a
 /// characteristic with `NotifyAcquired`, and hands over one end of a SOCK_SEQPACKET pair whose
 /// every packet is a notification, as BlueZ does.
-@Suite(.enabled(if: TestBus.usable, "dbus-daemon is not installed (apt install dbus-daemon)"))
+@Suite(.requires(.program(.dbusDaemon)))
 struct BluetoothSensorTests {
     static let dev = "/org/bluez/hci0/dev_C0_FF_EE_00_00_02"
     static let svc = dev + "/service0010"

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 import WorkoutCore
 @testable import WorkoutDaemon
 import WorkoutSystem
@@ -15,16 +16,13 @@ private enum SharedData {
         }
         return url.deletingLastPathComponent().appendingPathComponent("shared")
     }()
-    static var usable: Bool {
-        FileManager.default.fileExists(atPath: root.appendingPathComponent("data").path) || ProcessInfo.processInfo.environment["CI"] == "true"
-    }
     static func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
 }
 
 /// The workout an import saved last is kept in memory for an export right after it: the
 /// export is byte for byte what a daemon started afresh (a new store, reading the file) gives,
 /// and an edit, a delete or a file changed on disk is never answered from memory.
-@Suite(.enabled(if: SharedData.usable, "needs ../shared/data"))
+@Suite(.requires(.sharedData))
 struct RecentWorkoutTests {
     static func tempStore() throws -> (HistoryStore, Paths, String) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wrw.\(UUID().uuidString.prefix(8))").path

@@ -15,6 +15,11 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 /// (docs/protocol.md). Decoding is pure and total: any input gives a request or a typed error.
 public enum ControlRequest: Sendable, Equatable {
     case start(ActivityType)
+    /// `start ACTIVITY --plan FILE`: the plan file's bytes travel with the request (the daemon
+    /// reads them with the configuration's FTP; a bad plan refuses the start).
+    case startPlanned(ActivityType, PlanFile)
+    /// Ends the plan's current step early (a lap press).
+    case next
     case pause
     case resume
     case lap
@@ -58,7 +63,8 @@ public enum ControlRequest: Sendable, Equatable {
 
     public var commandName: String {
         switch self {
-        case .start: return "start"
+        case .start, .startPlanned: return "start"
+        case .next: return "next"
         case .pause: return "pause"
         case .resume: return "resume"
         case .lap: return "lap"
@@ -85,6 +91,26 @@ public enum ControlRequest: Sendable, Equatable {
         case .analytics(let a): return a.commandName
         case .debugHang: return "debug-hang"
         }
+    }
+}
+
+/// A plan file sent with `start` (`"plan": {"file": NAME, "base64": CONTENT}`): its name for
+/// messages and its bytes, at most `PlanDecoder.maxBytes`.
+public struct PlanFile: Sendable, Equatable {
+    public var name: String
+    public var bytes: [UInt8]
+
+    public init(name: String, bytes: [UInt8]) { self.name = name; self.bytes = bytes }
+
+    public func json() -> JSON { ["file": .string(name), "base64": .string(Base64.encode(bytes))] }
+
+    static func decode(_ j: JSON) -> Result<PlanFile, ProtocolError> {
+        guard let text = j["base64"]?.stringValue else { return .failure(.badRequest("\"plan\" is {\"file\": NAME, \"base64\": CONTENT}")) }
+        guard text.utf8.count <= (PlanDecoder.maxBytes / 3 + 1) * 4 else {
+            return .failure(ProtocolError(code: "bad_plan", message: "the plan file is larger than \(PlanDecoder.maxBytes) bytes"))
+        }
+        guard let bytes = Base64.decode(text) else { return .failure(.badRequest("\"plan.base64\" is not base64")) }
+        return .success(PlanFile(name: j["file"]?.stringValue ?? "plan", bytes: bytes))
     }
 }
 
@@ -121,7 +147,7 @@ extension ControlRequest {
         switch self {
         case .importDescriptors(let items, _): return items.count
         case .exportTo: return 1
-        case .start, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list, .show,
+        case .start, .startPlanned, .next, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list, .show,
              .export, .importFiles, .edit, .recompute, .delete, .undelete, .streak, .reload, .debugHang, .totals, .web, .charts, .analytics:
             return 0
         }
@@ -197,7 +223,9 @@ extension ControlRequest {
         }
         switch command {
         case "start":
-            return activity(required: true).map { .start($0!) }
+            guard let plan = obj["plan"], !plan.isNull else { return activity(required: true).map { .start($0!) } }
+            return PlanFile.decode(plan).flatMap { file in activity(required: true).map { .startPlanned($0!, file) } }
+        case "next": return .success(.next)
         case "pause": return .success(.pause)
         case "resume": return .success(.resume)
         case "lap": return .success(.lap)
@@ -331,6 +359,7 @@ extension ControlRequest {
         o["command"] = .string(commandName)
         switch self {
         case .start(let a): o["activity"] = .string(a.rawValue)
+        case .startPlanned(let a, let plan): o["activity"] = .string(a.rawValue); o["plan"] = plan.json()
         case .marker(let t): if let t { o["text"] = .string(t) }
         case .show(let id), .delete(let id), .undelete(let id): o["id"] = .string(id.rawValue)
         case .export(let id, let f): o["id"] = .string(id.rawValue); o["format"] = .string(f.rawValue)
@@ -343,6 +372,7 @@ extension ControlRequest {
                 if let field { o[key] = .string(field.value) }
             }
             if let effort = e.effort { o["effort"] = .int(effort.value) }
+            if let records = e.records { o["records"] = .string(records.rawValue) }
         case .recompute(let id, let overrides, let save):
             o["id"] = .string(id.rawValue)
             o["set"] = .object(JSONObject(overrides.map { ($0.key, $0.value) }))
@@ -364,7 +394,7 @@ extension ControlRequest {
         case .web(let id): if let id { o["id"] = .string(id.rawValue) }
         case .charts(let id, let columns): o["id"] = .string(id.rawValue); o["columns"] = .int(columns)
         case .analytics(let a): a.encode(into: &o)
-        case .pause, .resume, .lap, .stop, .toggle, .status, .watch, .activities, .streak, .reload, .debugHang: break
+        case .pause, .resume, .lap, .next, .stop, .toggle, .status, .watch, .activities, .streak, .reload, .debugHang: break
         }
         return .object(o)
     }
@@ -372,7 +402,8 @@ extension ControlRequest {
 
 extension ControlRequest {
     /// The fields of an `edit` request besides `id` and `activity`: `title`, `notes`, `gear`
-    /// (a string; null or "" clears) and `effort` (1-10; null clears). At least one field.
+    /// (a string; null or "" clears), `effort` (1-10; null clears) and `records` ("counted" or
+    /// "excluded"). At least one field.
     static func decodeEdit(_ obj: JSONObject, activity: ActivityType?) -> Result<WorkoutEdit, ProtocolError> {
         var edit = WorkoutEdit(activity: activity)
         for (key, target) in [("title", \WorkoutEdit.title), ("notes", \WorkoutEdit.notes), ("gear", \WorkoutEdit.gear)]
@@ -390,9 +421,15 @@ extension ControlRequest {
                 edit.effort = .set(n)
             }
         }
+        if let v = obj["records"] {
+            guard let word = v.stringValue, let r = RecordsInclusion(rawValue: word) else {
+                return .failure(.badRequest("\"records\" must be \"counted\" or \"excluded\", got \(v.serialized())"))
+            }
+            edit.records = r
+        }
         if let problem = edit.problem { return .failure(.badRequest(problem)) }
         guard !edit.isEmpty else {
-            return .failure(.badRequest("edit needs at least one of \"activity\", \"title\", \"notes\", \"gear\", \"effort\""))
+            return .failure(.badRequest("edit needs at least one of \"activity\", \"title\", \"notes\", \"gear\", \"effort\", \"records\""))
         }
         return .success(edit)
     }
@@ -402,7 +439,7 @@ extension ControlRequest {
     public var isBulkWork: Bool {
         switch self {
         case .export, .exportTo, .importFiles, .importDescriptors, .edit, .recompute, .charts: return true
-        case .start, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list, .show,
+        case .start, .startPlanned, .next, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list, .show,
              .delete, .undelete, .streak, .totals, .reload, .debugHang, .web, .analytics:
             return false
         }
@@ -415,8 +452,8 @@ extension ControlRequest {
     /// the feed's budget).
     public var readsFeedFirst: Bool {
         switch self {
-        case .stop, .toggle, .pause, .lap, .marker: return true
-        case .start, .resume, .status, .watch, .activities, .list, .show, .export, .importFiles, .importDescriptors, .exportTo,
+        case .stop, .toggle, .pause, .lap, .next, .marker: return true
+        case .start, .startPlanned, .resume, .status, .watch, .activities, .list, .show, .export, .importFiles, .importDescriptors, .exportTo,
              .edit, .recompute, .delete, .undelete, .streak, .totals, .reload, .debugHang, .web, .charts, .analytics:
             return false
         }

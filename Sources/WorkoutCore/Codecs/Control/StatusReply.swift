@@ -39,15 +39,17 @@ public struct StatusReply: Sendable {
     public var pause: PauseReply?
     /// The bests a workout just stopped set (the `stop` reply only).
     public var personalBests: [PersonalBestReply]?
+    /// Where the workout's plan stands (`start --plan`); nil without one.
+    public var plan: PlanReply?
     /// The `watch` reply.
     public var subscribed: Bool
 
     public init(state: String, workout: Workout?, gps: GPSReply, sensors: [JSON], action: String?, saveError: String?,
                 sleepInhibitor: SleepInhibitorReply?, dateSource: String?, units: Units?, pause: PauseReply?,
-                personalBests: [PersonalBestReply]? = nil, subscribed: Bool = false) {
+                personalBests: [PersonalBestReply]? = nil, plan: PlanReply? = nil, subscribed: Bool = false) {
         self.state = state; self.workout = workout; self.gps = gps; self.sensors = sensors; self.action = action
         self.saveError = saveError; self.sleepInhibitor = sleepInhibitor; self.dateSource = dateSource; self.units = units
-        self.pause = pause; self.personalBests = personalBests; self.subscribed = subscribed
+        self.pause = pause; self.personalBests = personalBests; self.plan = plan; self.subscribed = subscribed
     }
 
     /// The workout's summary object (from a summary, its codec's `json()`).
@@ -82,6 +84,7 @@ public struct StatusReply: Sendable {
         w.raw(",\"dateSource\":"); w.string(dateSource)
         w.raw(",\"units\":"); w.string(units?.rawValue)
         w.raw(",\"pause\":"); w.value(pause?.json() ?? .null)
+        w.raw(",\"plan\":"); w.value(plan?.json() ?? .null)
         if let personalBests { w.raw(",\"personalBests\":"); w.value(.array(personalBests.map { $0.json() })) }
         if subscribed || line == .subscribedReply { w.raw(",\"subscribed\":true") }
         w.raw("}")
@@ -101,6 +104,7 @@ public struct StatusReply: Sendable {
         units = r["units"]?.stringValue.flatMap(Units.init(rawValue:))
         pause = r["pause"].flatMap(PauseReply.init(json:))
         personalBests = r["personalBests"]?.arrayValue.map { $0.compactMap(PersonalBestReply.init(json:)) }
+        plan = r["plan"].flatMap(PlanReply.init(json:))
         subscribed = r["subscribed"]?.boolValue ?? false
     }
 

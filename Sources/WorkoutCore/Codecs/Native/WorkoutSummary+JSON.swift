@@ -12,6 +12,7 @@ extension WorkoutSummary {
         o["notes"] = .string(notes)
         o["gear"] = .string(gear)
         o["effort"] = .int(effort)
+        o["records"] = .string(records.rawValue)
         o["elapsedSeconds"] = .number(rounded(elapsedSeconds, 3))
         o["movingSeconds"] = .number(rounded(movingSeconds, 3))
         o["distanceMeters"] = .number(rounded(distanceMeters, 3))
@@ -83,6 +84,7 @@ extension WorkoutSummary {
         w.raw(",\"notes\":"); w.string(notes)
         w.raw(",\"gear\":"); w.string(gear)
         w.raw(",\"effort\":"); w.int(effort)
+        w.raw(",\"records\":"); w.string(records.rawValue)
         w.raw(",\"elapsedSeconds\":"); w.number(rounded(elapsedSeconds, 3))
         w.raw(",\"movingSeconds\":"); w.number(rounded(movingSeconds, 3))
         w.raw(",\"distanceMeters\":"); w.number(rounded(distanceMeters, 3))
@@ -192,6 +194,7 @@ extension WorkoutSummary {
         notes = j["notes"]?.stringValue
         gear = j["gear"]?.stringValue
         effort = j["effort"]?.intValue.flatMap { WorkoutAnnotation.effortRange.contains($0) ? $0 : nil }
+        records = j["records"]?.stringValue.flatMap(RecordsInclusion.init(rawValue:)) ?? .counted
         elapsedSeconds = j["elapsedSeconds"]?.doubleValue ?? 0
         movingSeconds = j["movingSeconds"]?.doubleValue ?? 0
         distanceMeters = j["distanceMeters"]?.doubleValue ?? 0

@@ -39,7 +39,7 @@ public struct WorkoutRecorder: Sendable {
     static let maximumClockSkew = 10.0
     private var segment = -1
     /// The workout's distance: the GPS track's, or the odometer's once one reads (`odometer`).
-    private var distance = 0.0
+    private(set) var distance = 0.0
     /// The GPS track's length (equal to `distance` until an odometer reads).
     private var gpsDistance = 0.0
     /// Distance from a device or sensor, from its first reading on.

@@ -77,6 +77,7 @@ public struct WorkoutPage: Sendable {
             w.raw("</p>")
         }
         if let n = s.notes { w.raw("<p class=\"notes\">"); w.text(n); w.raw("</p>") }
+        if !s.records.counts { w.raw("<p class=\"sub\">Kept out of records and personal bests.</p>") }
 
         stats(s, c, &w)
 

@@ -19,7 +19,19 @@ import Testing
                            sleepInhibitor: SleepInhibitorReply(mode: "block", held: "delay", state: "holding a logind delay lock"),
                            dateSource: "system clock (synchronized)", units: .imperial,
                            pause: PauseReply(reason: "recovered", since: start + 300, restoredAt: start + 420),
-                           personalBests: [PersonalBestReply(best)])
+                           personalBests: [PersonalBestReply(best)], plan: plan())
+    }
+
+    /// A plan in its second step (a ramp), with the next one.
+    static func plan() -> PlanReply? {
+        var m = PlanMachine(plan: Plan(name: "Ramp test", steps: [
+            PlanStep(kind: .warmup, length: .seconds(60), target: .power(low: 150, high: 150)),
+            PlanStep(kind: .work, length: .seconds(300), target: .powerRamp(from: 200, to: 300)),
+            PlanStep(kind: .cooldown, length: .open),
+        ]))
+        _ = m.start(at: start, distance: 0)
+        _ = m.tick(at: start + 210, distance: 400)
+        return m.status(at: start + 210, distance: 400).map(PlanReply.init)
     }
 
     static func written(_ r: StatusReply, _ line: StatusReply.Line) throws -> JSON {
@@ -33,13 +45,17 @@ import Testing
         let original = Self.reply()
         let json = try Self.written(original, .reply)
         expectEqual(json.objectValue?.pairs.map(\.key), ["ok", "state", "workout", "gps", "sensors", "action", "saveError", "sleepInhibitor",
-                                                       "dateSource", "units", "pause", "personalBests"])
+                                                       "dateSource", "units", "pause", "plan", "personalBests"])
         let read = StatusReply(json: json)
         #expect(read.state == "paused" && read.action == "Resume running" && read.saveError == nil)
         expectEqual(read.gps, original.gps)
         #expect(read.sleepInhibitor == original.sleepInhibitor && read.dateSource == original.dateSource && read.units == .imperial)
         expectEqual(read.pause, original.pause)
         expectEqual(read.personalBests, original.personalBests)
+        expectEqual(read.plan, original.plan)
+        expectEqual(read.plan?.step["target"]?["watts"]?.intValue, 250, "halfway up the ramp")
+        expectEqual(read.plan?.remainingSeconds, 150)
+        expectEqual(read.plan?.next?["kind"]?.stringValue, "cooldown")
         expectEqual(read.workoutObject.flatMap(WorkoutSummary.init(json:))?.distanceMeters, 1800)
         expectEqual(read.sensors.first?["name"]?.stringValue, "HRM")
         #expect(!read.subscribed && read.gpsClosedWhilePaused == false)

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// GLib's D-Bus marshaller (Gio.DBusMessage, through python3-gi) as an independent oracle:
 /// messages GLib writes in both byte orders decode to the values it was given, and messages we
 /// write are read back by GLib with the same values.
-@Suite(.enabled(if: GLibOracle.usable, "python3-gi is not installed (apt install python3-gi)"))
+@Suite(.requires(.python(.gi)))
 struct DBusGLibOracleTests {
     static let python = GLibOracle.python
 
@@ -84,8 +85,4 @@ struct DBusGLibOracleTests {
 
 enum GLibOracle {
     static let python = "/usr/bin/python3"
-    static var usable: Bool {
-        if SharedData.isCI { return true }
-        return (try? SharedData.run([python, "-c", "from gi.repository import Gio"]).status) == 0
-    }
 }

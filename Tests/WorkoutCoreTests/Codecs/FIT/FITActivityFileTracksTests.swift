@@ -1,4 +1,5 @@
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// The import's FIT path (`read(_:keeping: .fixesOnly)`: fixes and heart rate straight from the
@@ -72,7 +73,7 @@ struct FITActivityFileTracksTests {
         expectSame(lean.tracks(), referenceTracks(full), name)
     }
 
-    @Test(.enabled(if: SharedData.usable, "needs ../shared/data/fit"))
+    @Test(.requires(.shared("data/fit")))
     func everySharedFileGivesTheReferenceTracks() throws {
         let files = SharedData.files(in: "data/fit", ext: "fit")
         expectGreaterOrEqual(files.count, 10)

@@ -167,8 +167,8 @@ struct FITDecoderTests {
                 let f = try FITActivityFile.read(Array(bytes[..<n]))
                 expectNotNil(f.truncatedAt)
                 expectLessOrEqual(f.records.count, 20)
-            } catch let e as FITError {
-                #expect(!e.description.isEmpty)
+            } catch {
+                #expect(!error.description.isEmpty)  // a FITError (typed throws)
             }
         }
     }

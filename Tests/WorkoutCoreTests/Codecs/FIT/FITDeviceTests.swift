@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// The device's numbers (issue 25): multisport legs and transitions, pool swims, bad
@@ -37,7 +38,7 @@ import Testing
         #expect(ws[0].swim?.strokes == nil && ws[0].swim?.pacePer100 != nil)
     }
 
-    @Test(.enabled(if: FITOracle.usable, "needs python3 with garmin_fit_sdk"))
+    @Test(.requires(.sharedData, .python(.garminFitSDK)))
     func theTriathlonFileIsWhatTheSDKReads() throws {
         let ref = try FITOracle.figures(bytes: FITTestFiles.triathlon)
         #expect(ref.integrity && ref.errors.isEmpty)
@@ -78,7 +79,7 @@ import Testing
         #expect(again.summary.swim == s.swim && abs(again.summary.distanceMeters - 2606.04) < 0.01)
     }
 
-    @Test(.enabled(if: FITOracle.usable, "needs python3 with garmin_fit_sdk"))
+    @Test(.requires(.sharedData, .python(.garminFitSDK)))
     func thePoolSwimFileIsWhatTheSDKReads() throws {
         let ref = try FITOracle.figures(bytes: FITTestFiles.poolSwim(active: 114, rests: 52))
         #expect(ref.integrity && ref.errors.isEmpty)
@@ -143,7 +144,7 @@ import Testing
 
     /// The shared ELEMNT ride: 78.94 km as its session says (before 81.11 km: distance was
     /// counted across the device's timer stops), the GPS track's 81.11 km beside it.
-    @Test(.enabled(if: SharedData.usable, "needs ../shared/data/fit"))
+    @Test(.requires(.shared("data/fit")))
     func theELEMNTRideReadsTheHeadUnitsDistance() throws {
         let name = "2019-02-17-062644-ELEMNT-297E-195-0.fit"
         let s = try #require(try Self.workouts(try SharedData.bytes(SharedData.url("data/fit/" + name)), name: name).first).workout.summary
@@ -160,7 +161,7 @@ import Testing
     /// (before: none, the analysis read only the sensor track); the ELEMNT's own session, with
     /// its 220 W threshold, says NP 157 W, IF 0.713, TSS 190, work 1,371 kJ. (One import for
     /// both: the file takes seconds in a debug build.)
-    @Test(.enabled(if: SharedData.usable, "needs ../shared/data/fit"))
+    @Test(.requires(.shared("data/fit")))
     func theELEMNTRideKeepsItsRecordsPower() throws {
         let name = "2019-02-17-062644-ELEMNT-297E-195-0.fit"
         var settings = MetricsSettings()
@@ -191,7 +192,7 @@ import Testing
 
     /// A 13,471-record file with one flipped bit in a record's value: the SDK decodes every
     /// record and reports the CRC; so does the import, with a warning (before: refused).
-    @Test(.enabled(if: FITOracle.usable, "needs ../shared/data and python3 with garmin_fit_sdk"))
+    @Test(.requires(.sharedData, .python(.garminFitSDK)))
     func aFileWithAWrongCRCKeepsEveryRecordTheSDKDecodes() throws {
         let name = "2019-02-17-062644-ELEMNT-297E-195-0.fit"
         var bytes = try SharedData.bytes(SharedData.url("data/fit/" + name))
@@ -206,7 +207,7 @@ import Testing
 
     /// A phone app's file with a message of an undefined local type mid-file: the SDK stops
     /// there with what it read; so does the import, saying how much was lost (before: refused).
-    @Test(.enabled(if: FITOracle.usable, "needs python3 with garmin_fit_sdk"))
+    @Test(.requires(.sharedData, .python(.garminFitSDK)))
     func anUndefinedLocalTypeMidFileKeepsWhatTheSDKDecodes() throws {
         var bytes = FITTestFiles.run(records: 600)
         // Record 400's header (14-byte header, file_id definition 9 + data 2, record

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// Heart rate recorded beside the fixes (a strap, feed HR lines) and heart rate alone (indoor
@@ -8,9 +9,6 @@ import Testing
 @Suite struct FITHeartRateExportTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("fit_heart_rate.py").path
     static let hasSDK: Bool = { (try? SharedData.run(["python3", "-c", "import garmin_fit_sdk"]).status) == 0 }()
-    /// The SDK installed, or CI (where its absence must fail, not skip).
-    static var usable: Bool { hasSDK || SharedData.isCI }
-
     struct Figures: Decodable {
         var integrity: Bool
         var errors: [String]
@@ -50,7 +48,7 @@ import Testing
     /// A run with a strap: fixes every second, readings beside them (at the fixes' times, and
     /// in between). Every record carries the reading in effect at its time; the SDK reads the
     /// file as whole and the session's average and maximum are the records'.
-    @Test(.enabled(if: usable, "needs python3 -m garmin_fit_sdk (pip install garmin-fit-sdk)"))
+    @Test(.requires(.python(.garminFitSDK)))
     func strapHeartRateBesideFixesIsInTheFITRecords() throws {
         let start = 1_795_000_000.0
         var settings = Self.settings()
@@ -85,7 +83,7 @@ import Testing
     /// (timestamp and heart_rate, no position; the gap a record without heart rate), the session
     /// is training/yoga with the readings' average and maximum; our importer reads it back as
     /// the same workout (a duplicate, the same heart rate and zone times).
-    @Test(.enabled(if: usable, "needs python3 -m garmin_fit_sdk (pip install garmin-fit-sdk)"))
+    @Test(.requires(.python(.garminFitSDK)))
     func indoorWorkoutExportsHeartRateOnlyRecordsAndImportsBackEqual() throws {
         let start = 1_795_000_000.0
         let settings = Self.settings()

@@ -1,4 +1,5 @@
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// The FIT import straight from the file (`FITImport`, issue 27 item 6: a 1.5 M-record file
@@ -79,7 +80,7 @@ import Testing
         return "nothing printable"
     }
 
-    @Test(.enabled(if: SharedData.usable, "needs ../shared/data/fit"))
+    @Test(.requires(.shared("data/fit")))
     func everySharedFileGivesWhatTheTracksGive() throws {
         for url in SharedData.files(in: "data/fit", ext: "fit") { try Self.compare(try SharedData.bytes(url), url.lastPathComponent) }
     }

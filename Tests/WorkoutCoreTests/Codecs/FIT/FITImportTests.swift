@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// Every FIT file in ../shared/data/fit against Garmin's FIT SDK (fit_reference.py): activities
@@ -9,7 +10,7 @@ import Testing
 /// geodesic beside it, elapsed (pauses excluded) within 1 % of the session's timer time and
 /// start-to-end within 1 s of its elapsed time, the device's calories, the same heart rate
 /// and power; the rest are refused in words, as the data README says.
-@Suite(.enabled(if: FITOracle.usable, "needs ../shared/data and python3 with garmin_fit_sdk and geographiclib"))
+@Suite(.requires(.sharedData, .python(.garminFitSDK), .python(.geographiclib)))
 struct FITImportTests {
     static let activities = ["Activity.fit", "activity-small-fenix2-run.fit", "garmin-edge-500-activity.fit", "garmin-fenix-5-run.fit",
                              "garmin-fenix-5-bike.fit", "sample-activity.fit", "2019-02-17-062644-ELEMNT-297E-195-0.fit",

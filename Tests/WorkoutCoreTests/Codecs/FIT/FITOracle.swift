@@ -9,9 +9,6 @@ enum FITOracle {
         (try? SharedData.run(["python3", "-c", "import garmin_fit_sdk, geographiclib"]).status) == 0
     }()
 
-    /// Shared data and the SDK present, or CI (where their absence must fail).
-    static var usable: Bool { (SharedData.available && hasSDK) || SharedData.isCI }
-
     struct Figures: Decodable {
         var integrity: Bool
         var errors: [String]

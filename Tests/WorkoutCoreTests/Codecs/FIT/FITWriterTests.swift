@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// What `FITWriter` writes beyond the profile's fields: the title and notes as developer fields
@@ -31,7 +32,7 @@ import Testing
     }
 
     /// Regression: a FIT export carried no title (issue 25); GPX and TCX did.
-    @Test(.enabled(if: FITHeartRateExportTests.usable, "needs python3 -m garmin_fit_sdk (pip install garmin-fit-sdk)"))
+    @Test(.requires(.python(.garminFitSDK)))
     func theSDKReadsTheTitleAndNotes() throws {
         let w = Self.titled()
         let sdk = try Self.sdkTexts(FITWriter.write(w))

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// Our inflate and gzip against the real `gzip` (every file of ../shared/data at -1 to -9,
 /// compressed into a temporary directory at test time) and python's zlib (stored, fixed and
 /// dynamic blocks), then damage: CRC, ISIZE, truncation at every length, the size cap.
-@Suite(.enabled(if: SharedData.usable && SharedData.hasCommand("gzip"), "needs ../shared/data and gzip"))
+@Suite(.requires(.sharedData, .program(.gzip)))
 struct GzipSharedDataTests {
     static let files: [URL] = {
         let root = SharedData.url("data")
@@ -72,7 +73,7 @@ struct GzipSharedDataTests {
     }
 }
 
-@Suite(.enabled(if: (try? SharedData.run(["python3", "-c", "import zlib"]).status) == 0 || SharedData.isCI, "needs python3"))
+@Suite(.requires(.program(.python3)))
 struct InflateBlockTests {
     /// Raw deflate of `data` by zlib with the given level and strategy (0 default, 4 Z_FIXED).
     static func deflate(_ data: [UInt8], level: Int, strategy: Int) throws -> [UInt8] {

@@ -1,4 +1,5 @@
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// `WorkoutFile.encode` writes its head with `JSONWriter` and its points and heart rate in
@@ -56,7 +57,7 @@ import Testing
     }
 
     /// Every shared track, imported as the daemon imports it (FIT, GPX, TCX, NMEA).
-    @Test(.enabled(if: SharedData.usable, "needs ../shared/data"))
+    @Test(.requires(.sharedData))
     func importedSharedTracksAreTheBytesOfTheReferenceWriter() throws {
         var files = SharedData.files(in: "data/gpx", ext: "gpx") + SharedData.files(in: "data/tcx", ext: "tcx") + SharedData.files(in: "data/fit", ext: "fit")
         files += SharedData.files(in: "data/nmea", ext: "log")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// Ten minutes of a receiver standing still, in the middle of a run, must add < 20 m.
@@ -70,7 +71,7 @@ import Testing
         return out
     }
 
-    @Test(.enabled(if: SharedData.usable)) func realStationaryReceiverAddsLessThan20m() throws {
+    @Test(.requires(.sharedData)) func realStationaryReceiverAddsLessThan20m() throws {
         let offsets = try Self.realStationaryOffsets()
         try #require(offsets.count >= 50, "expected the stationary stretch of nmea-rtk")
         let spread = offsets.map { ($0.north * $0.north + $0.east * $0.east).squareRoot() }.max()!

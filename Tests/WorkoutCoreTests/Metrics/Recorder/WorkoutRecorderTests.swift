@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 @Suite struct WorkoutRecorderTests {
@@ -174,7 +175,7 @@ import Testing
 
     /// Every shared GPX/TCX track recomputed as an imported workout: the filtered distance never
     /// exceeds the raw geodesic length and stays close to it on these clean device tracks.
-    @Test(.enabled(if: SharedData.usable)) func importedTracksThroughTheSamePipeline() throws {
+    @Test(.requires(.sharedData)) func importedTracksThroughTheSamePipeline() throws {
         let files = SharedData.files(in: "data/gpx", ext: "gpx") + SharedData.files(in: "data/tcx", ext: "tcx")
         try #require(files.count >= 7)
         for file in files {

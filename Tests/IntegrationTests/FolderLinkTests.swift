@@ -1,0 +1,99 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Issue 45 item 3: links led out of the folders. A link in the history folder's `workouts/`
+/// pointing outside was listed as a workout; `trash` replaced by a link made `delete` move a
+/// workout out of the history; a link in an import folder to a file outside was imported. Real
+/// symbolic links, the real daemon.
+@Suite(.serialized, .offPool) struct FolderLinkTests {
+    static func ids(_ d: DaemonHarness) throws -> [String] {
+        (try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
+
+    static func importGPX(_ d: DaemonHarness, _ name: String, start: String) throws -> String {
+        let path = d.dir + "/" + name
+        try DisplayUnitsTests.gpx(start: start, seconds: 90, speed: 3).write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try d.request(#"{"command":"import","files":["\#(path)"]}"#)
+        return try #require((r["results"] as? [[String: Any]])?.first?["id"] as? String, "\(r)")
+    }
+
+    static func waitForLog(_ d: DaemonHarness, _ seconds: Double, _ text: inout String, until: (String) -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !until(text), Date() < deadline {
+            text += d.stderrText()
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    @Test func aLinkInTheHistoryFolderIsNotAWorkout() async throws {
+        let d = try DaemonHarness()
+        try d.start()
+        let kept = try Self.importGPX(d, "kept.gpx", start: "2026-03-01T07:00:00Z")
+        let linked = try Self.importGPX(d, "linked.gpx", start: "2026-03-02T07:00:00Z")
+        d.stop()
+        _ = d.stderrText()
+        // The second workout's file moves outside; a link takes its place. Another link, named as
+        // a workout, points at a file no one should read.
+        let workouts = d.dataDir + "/workouts", outside = d.dir + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        #expect(rename(workouts + "/\(linked).json", outside + "/\(linked).json") == 0)
+        #expect(symlink(outside + "/\(linked).json", workouts + "/\(linked).json") == 0)
+        let secret = outside + "/secret"
+        try "root:x:0:0\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        #expect(symlink(secret, workouts + "/20260304T070000Z-abcd.json") == 0)
+        try d.start()
+        defer { d.stop() }
+        #expect(try Self.ids(d) == [kept], "only the real file is a workout")
+        #expect((try d.request(#"{"command":"show","id":"\#(linked)"}"#))["ok"] as? Bool == false)
+        var log = ""
+        try await Self.waitForLog(d, 5, &log) { $0.contains("20260304T070000Z-abcd.json") && $0.contains("\(linked).json") }
+        let skipped = log.split(separator: "\n").filter { $0.contains("history.link_skipped") }
+        #expect(skipped.count == 2, "one warning per link, naming it: \(skipped)")
+        #expect(skipped.contains { $0.contains(workouts + "/\(linked).json") })
+        // A look at the folder again (a rescan at a change) warns no more.
+        try "x".write(toFile: workouts + "/unrelated.txt", atomically: true, encoding: .utf8)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(!d.stderrText().contains("history.link_skipped"))
+    }
+
+    @Test func aTrashThatIsALinkKeepsTheWorkoutInTheHistory() async throws {
+        let d = try DaemonHarness()
+        try d.start()
+        defer { d.stop() }
+        let id = try Self.importGPX(d, "run.gpx", start: "2026-03-05T07:00:00Z")
+        let trash = d.dataDir + "/trash", elsewhere = d.dir + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        #expect(rmdir(trash) == 0)
+        #expect(symlink(elsewhere, trash) == 0)
+        let r = try d.request(#"{"command":"delete","id":"\#(id)"}"#)
+        #expect(r["ok"] as? Bool == false, "\(r)")
+        #expect(((r["error"] as? [String: Any])?["message"] as? String ?? "").contains("symbolic link"), "\(r)")
+        #expect(FileManager.default.fileExists(atPath: d.dataDir + "/workouts/\(id).json"))
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: elsewhere)) == [], "nothing moved out")
+        #expect(try Self.ids(d) == [id])
+    }
+
+    @Test func aLinkInAnImportFolderIsNotImported() async throws {
+        let d = try DaemonHarness()
+        let inbox = d.dir + "/inbox", outside = d.dir + "/outside"
+        for dir in [inbox, outside] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        try DisplayUnitsTests.gpx(start: "2026-03-06T07:00:00Z", seconds: 90, speed: 3).write(toFile: outside + "/theirs.gpx", atomically: true, encoding: .utf8)
+        #expect(symlink(outside + "/theirs.gpx", inbox + "/theirs.gpx") == 0)
+        #expect(symlink("/etc/shadow", inbox + "/shadow.fit") == 0)
+        try d.writeConfig(#"{"importFolders":["\#(inbox)"],"feeds":[{"kind":"socket"}]}"#)
+        try d.start()
+        defer { d.stop() }
+        var log = ""
+        try await Self.waitForLog(d, 5, &log) { $0.contains("shadow.fit") && $0.contains("theirs.gpx") }
+        // A real file placed afterwards is imported: the folder works, its links are skipped.
+        try DisplayUnitsTests.gpx(start: "2026-03-07T07:00:00Z", seconds: 90, speed: 3).write(toFile: inbox + "/mine.gpx", atomically: true, encoding: .utf8)
+        let deadline = Date().addingTimeInterval(5)
+        while try Self.ids(d).isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        try await Task.sleep(for: .milliseconds(1500))  // a look at the folder takes a still file after a second
+        log += d.stderrText()
+        #expect(try Self.ids(d).count == 1, "only mine.gpx: \(log.suffix(1500))")
+        let skipped = log.split(separator: "\n").filter { $0.contains("history.link_skipped") }
+        #expect(skipped.count == 2 && skipped.contains { $0.contains(inbox + "/shadow.fit") } && skipped.contains { $0.contains(inbox + "/theirs.gpx") }, "\(skipped)")
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// Issue 44: `last` names the newest saved workout wherever an ID is taken (the daemon replaces
+/// it, so every client and the protocol have it), and `undelete last` the one deleted last.
+@Suite(.serialized, .offPool) struct LastWorkoutTests {
+    /// A 5-minute GPX run starting at `start` (UTC seconds), imported; returns its ID.
+    static func importRun(_ d: DaemonHarness, start: Double, name: String) throws -> String {
+        let gpx = d.dir + "/\(name).gpx"
+        var text = #"<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><type>running</type><trkseg>"#
+        for k in 0..<300 {
+            let t = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: start + Double(k)))
+            text += #"<trkpt lat="\#(47.37 + Double(k) * 0.00003)" lon="8.54"><ele>420</ele><time>\#(t)</time></trkpt>"#
+        }
+        text += "</trkseg></trk></gpx>"
+        try text.write(toFile: gpx, atomically: true, encoding: .utf8)
+        let r = try d.ctl(["--json", "import", gpx])
+        let reply = try DaemonHarness.parse(r.stdout.replacingOccurrences(of: "\n", with: ""))
+        guard let id = ((reply["results"] as? [[String: Any]])?.first?["id"]) as? String else { throw HarnessError.notAnObject(r.stdout) }
+        return id
+    }
+
+    static func shownID(_ d: DaemonHarness, _ args: [String]) throws -> String? {
+        let r = try d.ctl(["--json"] + args)
+        let reply = try DaemonHarness.parse(r.stdout.replacingOccurrences(of: "\n", with: ""))
+        return (reply["workout"] as? [String: Any])?["id"] as? String
+    }
+
+    @Test func lastIsTheNewestWorkoutEverywhere() throws {
+        let d = try DaemonHarness(config: #"{"feeds": [], "web": {"listen": "127.0.0.1:0"}}"#)
+        try d.start()
+        defer { d.stop() }
+        let none = try d.ctl(["show", "last"])
+        #expect(none.status == 1 && none.stderr.contains("no saved workout yet"), "\(none.stderr)")
+        // Imported newest first, so that the newest is neither the first nor the last saved.
+        let newer = try Self.importRun(d, start: 1_795_100_000, name: "newer")
+        let older = try Self.importRun(d, start: 1_795_000_000, name: "older")
+        #expect(try Self.shownID(d, ["show", "last"]) == newer)
+        #expect(try Self.shownID(d, ["show", "last", "--charts"]) == newer)
+        let open = try d.ctl(["open", "last", "--print"])
+        #expect(open.stdout.contains("/workouts/\(newer)?"), "\(open.stdout)")
+        let edit = try d.ctl(["edit", "last", "--title", "Newest"])
+        #expect(edit.status == 0, "\(edit.stderr)")
+        #expect(try d.ctl(["--json", "export", "last", "--format", "gpx"]).stdout.contains("Newest"))
+        // delete last removes the newest; last then names the other; undelete last restores it.
+        #expect(try d.ctl(["delete", "last"]).status == 0)
+        #expect(try Self.shownID(d, ["show", "last"]) == older)
+        #expect(try d.ctl(["undelete", "last"]).status == 0)
+        #expect(try Self.shownID(d, ["show", "last"]) == newer)
+        let empty = try d.ctl(["undelete", "last"])
+        #expect(empty.status == 1 && empty.stderr.contains("trash is empty"), "\(empty.stderr)")
+    }
+}
