@@ -158,6 +158,7 @@ public struct SensorConnection: Sendable {
         case .cyclingPower: source = .power
         case .cyclingSpeedCadence: source = .csc
         case .runningSpeedCadence: source = .rsc
+        case .fitnessMachine: source = .trainer
         }
         switch phase {
         case .connected(let info, let since, _):

@@ -13,6 +13,9 @@ public struct SensorRates: Sendable {
     /// The footpod's last total distance (dm) and when its last reading arrived, with its speed.
     private var footpodTotal: UInt32?
     private var footpodLast: (time: Double, speed: Double)?
+    /// The trainer's last total distance and reading (its distance without a total).
+    private var trainerTotal: Int?
+    private var trainerLast: (time: Double, speed: Double?)?
 
     /// The fastest a footpod's total distance may grow (m/s); faster is a reset, not a run.
     public static let maximumFootSpeed = 12.5
@@ -32,7 +35,31 @@ public struct SensorRates: Sendable {
         case .cyclingPower(let p): return power(p, at: now)
         case .cyclingSpeedCadence(let c): return speedCadence(c, at: now)
         case .runningSpeedCadence(let r): return running(r, at: now)
+        case .fitnessMachine(let d): return trainer(d, at: now)
         }
+    }
+
+    /// A trainer's Indoor Bike Data: power (braking counts as 0), cadence and speed as sent;
+    /// distance from its total distance when it sends one (a jump back, or faster than 30 m/s,
+    /// is a restart and adds nothing), else the previous speed over the time since the previous
+    /// reading (at most `maximumSpeedHold`).
+    public mutating func trainer(_ d: IndoorBikeData, at now: Double) -> SensorReading {
+        var r = SensorReading(power: d.watts.map { max(0, $0) }, cadence: d.cadence, speed: d.speed)
+        let elapsed = trainerLast.map { now - $0.time }
+        if let total = d.totalDistance {
+            if let before = trainerTotal, let elapsed, elapsed >= 0, total >= before, Double(total - before) <= 30 * max(elapsed, 1) {
+                r.distance = Double(total - before)
+            } else {
+                r.distance = 0
+            }
+            trainerTotal = total
+        } else if let last = trainerLast, let elapsed, elapsed >= 0, let speed = last.speed {
+            r.distance = speed * min(elapsed, SensorRates.maximumSpeedHold)
+        } else if d.speed != nil {
+            r.distance = 0
+        }
+        trainerLast = (now, d.speed)
+        return r
     }
 
     /// Cycling Power: the instantaneous power (negative values, which the spec allows for a

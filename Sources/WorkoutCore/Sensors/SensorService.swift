@@ -8,6 +8,8 @@ public enum SensorService: String, Sendable, Equatable, Hashable, CaseIterable {
     case cyclingSpeedCadence = "csc"
     /// Running Speed and Cadence 0x1814, RSC Measurement 0x2A53.
     case runningSpeedCadence = "rsc"
+    /// Fitness Machine 0x1826 (a smart trainer), Indoor Bike Data 0x2AD2.
+    case fitnessMachine = "ftms"
 
     /// The service's UUID in BlueZ's 128-bit spelling.
     public var uuid: String {
@@ -16,6 +18,7 @@ public enum SensorService: String, Sendable, Equatable, Hashable, CaseIterable {
         case .cyclingPower: return BlueZObjects.UUID.full(0x1818)
         case .cyclingSpeedCadence: return BlueZObjects.UUID.full(0x1816)
         case .runningSpeedCadence: return BlueZObjects.UUID.full(0x1814)
+        case .fitnessMachine: return BlueZObjects.UUID.full(0x1826)
         }
     }
 
@@ -26,6 +29,7 @@ public enum SensorService: String, Sendable, Equatable, Hashable, CaseIterable {
         case .cyclingPower: return BlueZObjects.UUID.full(0x2A63)
         case .cyclingSpeedCadence: return BlueZObjects.UUID.full(0x2A5B)
         case .runningSpeedCadence: return BlueZObjects.UUID.full(0x2A53)
+        case .fitnessMachine: return BlueZObjects.UUID.full(0x2AD2)
         }
     }
 
@@ -36,6 +40,7 @@ public enum SensorService: String, Sendable, Equatable, Hashable, CaseIterable {
         case .cyclingPower: return .power
         case .cyclingSpeedCadence: return .csc
         case .runningSpeedCadence: return .rsc
+        case .fitnessMachine: return .trainer
         }
     }
 
@@ -46,6 +51,7 @@ public enum SensorService: String, Sendable, Equatable, Hashable, CaseIterable {
         case .cyclingPower: return "power"
         case .cyclingSpeedCadence: return "speed/cadence"
         case .runningSpeedCadence: return "footpod"
+        case .fitnessMachine: return "trainer"
         }
     }
 
@@ -56,6 +62,7 @@ public enum SensorService: String, Sendable, Equatable, Hashable, CaseIterable {
         case .cyclingPower: return (try? CyclingPowerMeasurement.parse(bytes)).map(SensorMeasurement.cyclingPower)
         case .cyclingSpeedCadence: return (try? CSCMeasurement.parse(bytes)).map(SensorMeasurement.cyclingSpeedCadence)
         case .runningSpeedCadence: return (try? RSCMeasurement.parse(bytes)).map(SensorMeasurement.runningSpeedCadence)
+        case .fitnessMachine: return (try? IndoorBikeData.parse(bytes)).map(SensorMeasurement.fitnessMachine)
         }
     }
 }
@@ -66,4 +73,5 @@ public enum SensorMeasurement: Sendable, Equatable {
     case cyclingPower(CyclingPowerMeasurement)
     case cyclingSpeedCadence(CSCMeasurement)
     case runningSpeedCadence(RSCMeasurement)
+    case fitnessMachine(IndoorBikeData)
 }

@@ -8,18 +8,22 @@ public enum SensorSource: String, Sendable, Equatable, Hashable, CaseIterable {
     case csc
     /// Running Speed and Cadence (0x1814), a footpod: speed, step cadence, total distance.
     case rsc
+    /// Fitness Machine (0x1826), a smart trainer's Indoor Bike Data: power, cadence, speed.
+    case trainer
     /// The records of an imported file (FIT, TCX, GPX), whatever device measured them.
     case file
 
     /// Which source a channel follows when several give it: the lower rank wins while it is
-    /// heard (a power meter's crank cadence before a CSC sensor's; a wheel before a footpod).
+    /// heard (a power meter's crank cadence before a CSC sensor's; a wheel before a footpod; a
+    /// power meter's power before a trainer's, which is used when no power meter is there).
     public func rank(for channel: SensorChannel) -> Int {
         switch (channel, self) {
         case (.cadence, .power), (.speed, .csc), (.distance, .csc), (.power, .power): return 0
-        case (.cadence, .csc), (.speed, .rsc), (.distance, .rsc): return 1
-        case (.cadence, .rsc), (.speed, .power), (.distance, .power): return 2
-        case (.power, .csc), (.power, .rsc): return 3  // never sent
-        case (_, .file): return 4
+        case (.cadence, .csc), (.speed, .trainer), (.distance, .trainer), (.power, .trainer): return 1
+        case (.cadence, .trainer), (.speed, .rsc), (.distance, .rsc): return 2
+        case (.cadence, .rsc), (.speed, .power), (.distance, .power): return 3
+        case (.power, .csc), (.power, .rsc): return 4  // never sent
+        case (_, .file): return 5
         }
     }
 }

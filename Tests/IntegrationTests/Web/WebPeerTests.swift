@@ -8,7 +8,7 @@ import Testing
 /// the owner out (503 for 30 s). Now every connection's peer is looked up in the kernel's socket
 /// table at accept and refused unless it is the daemon's own user, before a byte is read. The
 /// other user is a real second uid (`setpriv`), over real loopback TCP.
-@Suite(.serialized, .offPool, .enabled(if: Reliability.rootUsable, "needs root to act as another user (CI runs as root)"))
+@Suite(.serialized, .offPool, .requires(.root))
 struct WebPeerTests {
     static let nobody = 65534
 
