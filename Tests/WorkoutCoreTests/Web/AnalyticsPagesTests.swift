@@ -73,6 +73,11 @@ import Testing
         expectEqual(power.compactMap { $0["id"]?.stringValue }, [a.id.rawValue, b.id.rawValue])
         expectEqual(power.compactMap { $0["watts"]?.doubleValue }, [900, 262])
         expectEqual(TrainingRecords.json([a, b], activity: .running).arrayValue?.count, 0)
+        // `edit --records off` keeps a workout's powers out of records too.
+        var kept = a
+        kept.records = .excluded
+        expectEqual(TrainingRecords.json([kept, b], activity: nil).arrayValue?.compactMap { $0["watts"]?.doubleValue }, [850, 262])
+        #expect(!WebFixtures.text(RecordsPage(summaries: [kept, b]).render(WebFixtures.context)).contains("900 W"))
     }
 }
 
