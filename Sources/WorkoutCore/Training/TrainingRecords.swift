@@ -1,8 +1,7 @@
 extension WorkoutSummary {
     /// Whether the workout counts in records (`records`, `/records`): the one place that keeps a
-    /// workout out of them. Every saved workout counts for now; the workouts a person keeps out
-    /// (issue "Numbers a coach would sign": `edit ID --records off`) are to be left out here.
-    public var countsInRecords: Bool { true }
+    /// workout out of them, the person's `edit ID --records off` (`RecordsInclusion`).
+    public var countsInRecords: Bool { records.counts }
 }
 
 /// `workoutctl records`: per activity the best time over each standard distance and the best

@@ -12,6 +12,8 @@ public enum WebRoute: Sendable, Equatable {
     case fitness(days: Int)
     /// `/power?days=N|all`: the power curve over the last N days (nil: all time).
     case power(days: Int?)
+    /// `/heatmap?activity=A`: every route at once (nil: every activity).
+    case heatmap(ActivityType?)
     case calendar(year: Int?)
     case live
     /// `/live/events`: Server-Sent Events.
@@ -54,6 +56,7 @@ public enum WebRoute: Sendable, Equatable {
         case "/records": return .records
         case "/fitness": return .fitness(days: FitnessPage.span(query: query))
         case "/power": return .power(days: PowerPage.span(query: query))
+        case "/heatmap": return .heatmap(PercentEncoding.form(query).first { $0.name == "activity" }.flatMap { ActivityType(rawValue: $0.value) })
         case "/calendar":
             let year = PercentEncoding.form(query).first { $0.name == "year" }.flatMap { Int($0.value) }
             return .calendar(year: year)
@@ -84,7 +87,7 @@ public enum WebRoute: Sendable, Equatable {
         case .notFound, .methodNotAllowed: return nil
         case .workout: return "GET, HEAD, POST"
         case .edit: return "POST"
-        case .history, .download, .records, .fitness, .power, .calendar, .live, .liveEvents, .asset, .favicon: return "GET, HEAD"
+        case .history, .download, .records, .fitness, .power, .heatmap, .calendar, .live, .liveEvents, .asset, .favicon: return "GET, HEAD"
         }
     }
 }

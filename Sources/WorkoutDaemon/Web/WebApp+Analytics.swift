@@ -56,6 +56,17 @@ extension WebApp {
         }
     }
 
+    /// `/heatmap`: every route, read once from the files (on this thread, never the loop) and
+    /// kept (`RouteSketchCache`).
+    func heatmapPage(_ activity: ActivityType?, _ c: WebPageContext, recording: Bool) -> [UInt8] {
+        let all = backend.routes.sketches(of: backend.store.summaries(), load: backend.store.load).sketches
+        var counts: [ActivityType: Int] = [:]
+        for r in all { counts[r.activity, default: 0] += 1 }
+        let routes = activity.map { a in all.filter { $0.activity == a } } ?? all
+        let listed = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.rawValue < $1.key.rawValue }.map { ($0.key, $0.value) }
+        return HeatmapPage(routes: routes, activity: activity, counts: listed).render(c, recording: recording)
+    }
+
     private func failed(_ reply: JSON, _ c: WebPageContext) -> HTTPResponse {
         page(PageLayout.message(title: "Cannot compute this page", text: reply["error"]?["message"]?.stringValue ?? "the daemon did not answer",
                                 context: c), status: .internalServerError)

@@ -68,6 +68,8 @@ struct WebApp: Sendable {
             fitnessPage(days, c, thread: thread, done)
         case .power(let days):
             powerPage(days, c, thread: thread, done)
+        case .heatmap(let activity):
+            done(.response(page(heatmapPage(activity, c, recording: thread.liveSnapshot.isRecording))))
         case .calendar(let year):
             done(.response(page(calendarPage(year, c, recording: thread.liveSnapshot.isRecording))))
         case .live:

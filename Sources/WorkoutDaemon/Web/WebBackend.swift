@@ -12,6 +12,8 @@ struct WebBackend: Sendable {
     let live: @Sendable (LiveRequest, @escaping @Sendable (LiveDelta) -> Void) -> Void
     /// The settings pages are drawn with (units, zone, week, habits), current after a reload.
     let settings: @Sendable () -> WebSettings
+    /// Routes of `/heatmap`, kept once read.
+    let routes = RouteSketchCache()
 }
 
 /// The rendering settings, copied from the configuration.

@@ -25,7 +25,7 @@ import TestRequirements
         defer { _ = try? d.request(#"{"command":"stop"}"#) }
         let base = "http://127.0.0.1:\(port)"
         var urls = ["\(base)/?token=\(token)", "\(base)/", "\(base)/records", "\(base)/calendar", "\(base)/live",
-                    "\(base)/fitness", "\(base)/fitness?days=730", "\(base)/power", "\(base)/power?days=all"]
+                    "\(base)/fitness", "\(base)/fitness?days=730", "\(base)/power", "\(base)/power?days=all", "\(base)/heatmap", "\(base)/heatmap?activity=running"]
         urls += ids.map { "\(base)/workouts/\($0)" }
         if let first = ids.first { urls.append("\(base)/workouts/\(first)?x=time&colour=hr") }
         let script = DaemonHarness.projectRoot.appendingPathComponent("Tests/IntegrationTests/Web/cdp_pages.py").path
@@ -45,6 +45,7 @@ import TestRequirements
         #expect(charts.first { $0.0.hasSuffix("/calendar") }?.1 == ["calendar"])
         for (url, c) in charts where url.contains("/fitness") { #expect(c == ["fitness"], "\(url): \(c)") }
         for (url, c) in charts where url.contains("/power") { #expect(c == ["power-curve"], "\(url): \(c)") }
+        for (url, c) in charts where url.contains("/heatmap") { #expect(c == ["heatmap"], "\(url): \(c)") }
         // The ride with power (gtrnctr_power.tcx) shows its own power curve.
         #expect(charts.contains { $0.0.contains("/workouts/\(ids[2])") && $0.1.contains("power-curve") }, "\(charts)")
         for (url, c) in charts where url.contains("/workouts/") { #expect(c.contains("route") || c.contains("heartrate"), "\(url): \(c)") }

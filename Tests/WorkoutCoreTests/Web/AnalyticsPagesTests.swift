@@ -15,6 +15,8 @@ import Testing
         expectEqual(route("/power"), .power(days: 90))
         expectEqual(route("/power?days=all"), .power(days: nil))
         expectEqual(route("/power?days=42"), .power(days: 42))
+        expectEqual(route("/heatmap"), .heatmap(nil))
+        expectEqual(route("/heatmap?activity=cycling"), .heatmap(.cycling))
     }
 
     @Test func fitnessPageDrawsThreeLinesLoadAndToday() {
@@ -71,5 +73,59 @@ import Testing
         expectEqual(power.compactMap { $0["id"]?.stringValue }, [a.id.rawValue, b.id.rawValue])
         expectEqual(power.compactMap { $0["watts"]?.doubleValue }, [900, 262])
         expectEqual(TrainingRecords.json([a, b], activity: .running).arrayValue?.count, 0)
+        // `edit --records off` keeps a workout's powers out of records too.
+        var kept = a
+        kept.records = .excluded
+        expectEqual(TrainingRecords.json([kept, b], activity: nil).arrayValue?.compactMap { $0["watts"]?.doubleValue }, [850, 262])
+        #expect(!WebFixtures.text(RecordsPage(summaries: [kept, b]).render(WebFixtures.context)).contains("900 W"))
+    }
+}
+
+/// Issue 40: a pool swim's page shows its pace per 100 m, lengths and SWOLF (as `show` does),
+/// no km/h, and its intervals instead of a line per length.
+@Suite struct SwimPageTests {
+    @Test func aPoolSwimShowsPaceLengthsSwolfAndIntervals() {
+        let t0 = WebFixtures.start
+        var s = WorkoutSummary(id: WorkoutID(start: t0, suffix: 5), activity: .poolSwimming, startedAt: t0, endedAt: t0 + 240,
+                               elapsedSeconds: 240, movingSeconds: 220, distanceMeters: 150, movingAverageSpeed: 150.0 / 180, maxSpeed: 1.2)
+        var laps: [LapSummary] = []
+        var t = t0
+        for (k, (meters, seconds)) in [(25.0, 30.0), (25, 30), (25, 30), (25, 30), (0, 20), (25, 30), (25, 30)].enumerated() {
+            laps.append(LapSummary(index: k, trigger: .manual, startTime: t, endTime: t + seconds, elapsedSeconds: seconds, movingSeconds: seconds, distanceMeters: meters))
+            t += seconds
+        }
+        s.laps = laps
+        s.swim = SwimSummary(poolLengthMeters: 25, poolUnit: .meters, lengths: 7, activeLengths: 6, strokes: 96, averageSwolf: 46,
+                             pacePer100: 120, paceUnit: .meters, mainStroke: .freestyle)
+        let html = WebFixtures.text(WorkoutPage(workout: Workout(summary: s)).render(WebFixtures.context))
+        #expect(html.contains("2:00 /100 m") && html.contains("6 × 25 m") && html.contains("SWOLF") && html.contains("Freestyle"))
+        #expect(!html.contains("km/h"))
+        #expect(html.contains("<h2>Intervals</h2>") && !html.contains("<h2>Laps</h2>"))
+        let rows = WorkoutPage.intervals(laps)
+        expectEqual(rows.map(\.laps), [4, 2])
+        expectEqual(rows.map(\.meters), [100, 50])
+        expectEqual(rows.map(\.restAfter), [20, 0])
+        // From the device's lengths: 3 active, 2 rests, 2 active.
+        let lengths = [true, true, true, false, false, true, true].enumerated().map { k, active in
+            SwimLength(start: t0 + Double(k) * 30, seconds: active ? 30 : 15, strokes: active ? 16 : nil, stroke: active ? .freestyle : nil, active: active)
+        }
+        let pool = PoolSwim(poolLengthMeters: 25, unit: .meters, lengths: lengths)
+        let fromDevice = WorkoutPage.intervals(pool)
+        expectEqual(fromDevice.map(\.laps), [3, 2])
+        expectEqual(fromDevice.map(\.restAfter), [30, 0])
+        expectEqual(fromDevice.map(\.meters), [75, 50])
+    }
+
+    /// The FIT pool swim of 166 lengths (114 swum in yards, 52 rests): its page lists intervals,
+    /// not 166 lines, and its pace per 100 yd.
+    @Test func anImportedPoolSwimListsIntervals() throws {
+        let w = try #require(try FITDeviceTests.workouts(FITTestFiles.poolSwim(active: 114, rests: 52)).first).workout
+        let html = WebFixtures.text(WorkoutPage(workout: w).render(WebFixtures.context))
+        let rows = WorkoutPage.intervals(try #require(w.device?.pool))
+        expectEqual(rows.reduce(0) { $0 + $1.laps }, 114)
+        #expect(rows.count > 1 && rows.count < 114, "\(rows.count) intervals")
+        #expect(html.contains("/100 yd"), "no pace per 100 yd")
+        #expect(!html.contains("km/h"), "\(html.components(separatedBy: "km/h").first!.suffix(200))")
+        #expect(html.contains("<h2>Intervals</h2>"))
     }
 }

@@ -18,7 +18,7 @@ public struct WebPageContext: Sendable {
 
 /// The pages' menu entries.
 public enum WebSection: Sendable, CaseIterable {
-    case history, calendar, records, fitness, power, live
+    case history, calendar, records, fitness, power, heatmap, live
 
     var path: StaticString {
         switch self {
@@ -27,6 +27,7 @@ public enum WebSection: Sendable, CaseIterable {
         case .records: return "/records"
         case .fitness: return "/fitness"
         case .power: return "/power"
+        case .heatmap: return "/heatmap"
         case .live: return "/live"
         }
     }
@@ -38,6 +39,7 @@ public enum WebSection: Sendable, CaseIterable {
         case .records: return "Records"
         case .fitness: return "Fitness"
         case .power: return "Power"
+        case .heatmap: return "Heat map"
         case .live: return "Live"
         }
     }

@@ -126,7 +126,17 @@ public struct WorkoutPage: Sendable {
         stat(WebFormat.duration(s.movingSeconds), "Moving time")
         stat(WebFormat.duration(s.elapsedSeconds), "Elapsed time")
         if abs(s.timerSeconds - s.elapsedSeconds) >= 1 { stat(WebFormat.duration(s.timerSeconds), "Timer time") }
-        if s.distanceMeters > 0, let e = WebFormat.effort(s.movingAverageSpeed, s.activity, c.units) {
+        if let swim = s.swim {
+            // A swim: pace per 100 of its pool's unit, lengths and SWOLF (as `show` prints them), no km/h.
+            if let pace = swim.pacePer100 { stat(WebFormat.duration(pace) + " /100 " + swim.paceUnit.rawValue, "Average pace") }
+            if let n = swim.lengths, let pool = swim.poolLengthMeters {
+                let unit = swim.poolUnit ?? .meters
+                stat("\(swim.activeLengths ?? n) × " + formatFixed(pool / unit.meters, decimals: 0) + " " + unit.rawValue, "Lengths")
+            }
+            if let swolf = swim.averageSwolf { stat(formatFixed(swolf, decimals: 0), "SWOLF") }
+            if let strokes = swim.strokes { stat("\(strokes)", "Strokes") }
+            if let stroke = swim.mainStroke { stat(stroke.rawValue.prefix(1).uppercased() + stroke.rawValue.dropFirst(), "Stroke") }
+        } else if s.distanceMeters > 0, let e = WebFormat.effort(s.movingAverageSpeed, s.activity, c.units) {
             switch s.activity.pageEffort {
             case .pace: stat(e, "Average pace")
             case .speed, .none: stat(e, "Average speed")
@@ -231,7 +241,7 @@ public struct WorkoutPage: Sendable {
         var any = false
         func chart(_ kind: LineChart.Kind, _ title: String, _ detail: String, _ y: [Double], _ axis: LineChart.Axis, configure: (inout LineChart) -> Void = { _ in }) {
             var lc = LineChart(kind: kind, x: xs, y: y, runs: series.runs, xAxis: xAxis, yAxis: axis)
-            lc.laps = lapXs
+            lc.laps = s.swim == nil ? lapXs : []  // a swim's laps are its lengths and rests: its intervals are listed instead
             configure(&lc)
             guard lc.yRange() != nil else { return }
             if !any {
@@ -254,7 +264,13 @@ public struct WorkoutPage: Sendable {
             chart(.elevation, "Elevation", "gain " + u.elevation(s.elevationGainMeters) + " · loss " + u.elevation(s.elevationLossMeters),
                   series.elevation.map { $0 * toUnit }, .init(format: .number, unit: unit)) { $0.filled = true }
         }
-        if series.speed.contains(where: { !$0.isNaN && $0 > 0 }) {
+        if let swim = s.swim, series.speed.contains(where: { !$0.isNaN && $0 > 0 }) {
+            // A swim's pace per 100 of its pool's unit, never km/h.
+            let per = 100 * swim.paceUnit.meters
+            let paces = series.speed.map { $0 >= 0.2 ? min(per / $0, 600) : Double.nan }
+            chart(.pace, "Pace", swim.pacePer100.map { "average " + WebFormat.duration($0) + " /100 " + swim.paceUnit.rawValue } ?? "",
+                  paces, .init(format: .pace, unit: "/100 " + swim.paceUnit.rawValue)) { $0.inverted = true }
+        } else if series.speed.contains(where: { !$0.isNaN && $0 > 0 }) {
             switch s.activity.pageEffort {
             case .pace:
                 let per = u.metersPerDistanceUnit
@@ -301,7 +317,7 @@ public struct WorkoutPage: Sendable {
         if !s.splits.isEmpty {
             w.raw("<section class=\"card\"><h2>Splits</h2><div class=\"scroll\"><table><thead><tr><th>")
             w.text(c.units.distanceUnit); w.raw("</th><th class=\"num\">Moving</th><th class=\"num\">Elapsed</th><th>")
-            w.raw(s.activity.pageEffort == .pace ? "Pace" : "Speed")
+            w.raw(s.activity.pageEffort == .pace || s.swim != nil ? "Pace" : "Speed")
             w.raw("</th><th class=\"num\">Climb</th><th class=\"num\">HR</th>")
             if splitPower { w.raw("<th class=\"num\">Power</th>") }
             w.raw("</tr></thead><tbody>")
@@ -315,7 +331,11 @@ public struct WorkoutPage: Sendable {
                 w.raw("</td><td class=\"num muted\">"); w.text(WebFormat.duration(sp.elapsedSeconds)); w.raw("</td><td>")
                 w.raw("<svg viewBox=\"0 0 100 10\" width=\"90\" height=\"9\" aria-hidden=\"true\"><rect width=\"")
                 w.fixed(fastest > 0 ? max(4, v / fastest * 100) : 0, decimals: 1); w.raw("\" height=\"10\" rx=\"2\" fill=\"#2563eb\" opacity=\".75\"/></svg> ")
-                w.text(WebFormat.effort(v, s.activity, c.units) ?? c.units.speed(v))
+                if let swim = s.swim {
+                    w.text(v > 0 ? WebFormat.duration(100 * swim.paceUnit.meters / v) + " /100 " + swim.paceUnit.rawValue : "–")
+                } else {
+                    w.text(WebFormat.effort(v, s.activity, c.units) ?? c.units.speed(v))
+                }
                 w.raw("</td><td class=\"num\">"); w.text(c.units.elevation(sp.elevationGainMeters))
                 w.raw("</td><td class=\"num\">"); if let hr = sp.averageHeartRate { w.int(hr) } else { w.raw("–") }
                 if splitPower { w.raw("</td><td class=\"num\">"); if let p = sp.averagePower { w.int(p); w.raw(" W") } else { w.raw("–") } }
@@ -383,7 +403,61 @@ public struct WorkoutPage: Sendable {
         w.raw("</tbody></table></section>")
     }
 
+    /// A swim's intervals: runs of laps with distance, each ended by a lap without (a rest).
+    static func intervals(_ laps: [LapSummary]) -> [(laps: Int, meters: Double, seconds: Double, restAfter: Double)] {
+        var out: [(laps: Int, meters: Double, seconds: Double, restAfter: Double)] = []
+        var open: (laps: Int, meters: Double, seconds: Double, restAfter: Double)?
+        for lap in laps {
+            if lap.distanceMeters > 0 {
+                open = (laps: (open?.laps ?? 0) + 1, meters: (open?.meters ?? 0) + lap.distanceMeters,
+                        seconds: (open?.seconds ?? 0) + lap.elapsedSeconds, restAfter: 0)
+            } else if var o = open {
+                o.restAfter = lap.elapsedSeconds
+                out.append(o)
+                open = nil
+            }
+        }
+        if let o = open { out.append(o) }
+        return out
+    }
+
+    /// A pool swim's intervals from the device's lengths: runs of active lengths, each ended by
+    /// the rest lengths after it.
+    static func intervals(_ pool: PoolSwim) -> [(laps: Int, meters: Double, seconds: Double, restAfter: Double)] {
+        var out: [(laps: Int, meters: Double, seconds: Double, restAfter: Double)] = []
+        for l in pool.lengths {
+            if l.active {
+                if let last = out.last, last.restAfter == 0 {
+                    out[out.count - 1] = (last.laps + 1, last.meters + pool.poolLengthMeters, last.seconds + l.seconds, 0)
+                } else {
+                    out.append((1, pool.poolLengthMeters, l.seconds, 0))
+                }
+            } else if !out.isEmpty {
+                out[out.count - 1].restAfter += l.seconds
+            }
+        }
+        return out
+    }
+
+    func swimIntervals(_ s: WorkoutSummary, _ swim: SwimSummary, _ c: WebPageContext, _ w: inout HTMLWriter) {
+        let all = workout.device?.pool.map(Self.intervals) ?? Self.intervals(s.laps)
+        guard !all.isEmpty else { return }
+        let unit = swim.paceUnit
+        w.raw("<section class=\"card\"><h2>Intervals</h2><table><thead><tr><th>Interval</th><th class=\"num\">Lengths</th><th class=\"num\">Distance</th>")
+        w.raw("<th class=\"num\">Time</th><th class=\"num\">Pace /100 "); w.text(unit.rawValue); w.raw("</th><th class=\"num\">Rest</th></tr></thead><tbody>")
+        for (k, iv) in all.enumerated() {
+            w.raw("<tr><td>"); w.int(k + 1); w.raw("</td><td class=\"num\">"); w.int(iv.laps)
+            w.raw("</td><td class=\"num\">"); w.text(formatFixed(iv.meters / unit.meters, decimals: 0) + " " + unit.rawValue)
+            w.raw("</td><td class=\"num\">"); w.text(WebFormat.duration(iv.seconds))
+            w.raw("</td><td class=\"num\">"); w.text(WebFormat.duration(iv.seconds / (iv.meters / unit.meters / 100)))
+            w.raw("</td><td class=\"num\">"); if iv.restAfter > 0 { w.text(WebFormat.duration(iv.restAfter)) } else { w.raw("–") }
+            w.raw("</td></tr>")
+        }
+        w.raw("</tbody></table></section>")
+    }
+
     func laps(_ s: WorkoutSummary, _ c: WebPageContext, _ w: inout HTMLWriter) {
+        if let swim = s.swim { swimIntervals(s, swim, c, &w); return }
         guard s.laps.count > 1 else { return }
         w.raw("<section class=\"card\"><h2>Laps</h2><table><thead><tr><th>Lap</th><th class=\"num\">Distance</th><th class=\"num\">Moving</th><th class=\"num\">Elapsed</th><th class=\"num\">")
         w.raw(s.activity.pageEffort == .pace ? "Pace" : "Speed")
