@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// Every activity file under ../shared/data (corpus/ included: a rule over the folders, never a
@@ -11,7 +12,7 @@ import Testing
 /// within 2 % of the session's averages, running cadence within 2 steps/min of twice the
 /// session's, and each FIT session's point count equal to its records with a position. The
 /// table is docs/metrics.md's ("Every shared device file").
-@Suite(.enabled(if: DeviceReference.usable, "needs ../shared/data and python3 with garmin_fit_sdk and gpxpy"))
+@Suite(.requires(.sharedData, .python(.garminFitSDK), .python(.gpxpy)))
 struct DeviceCorpusTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("device_reference.py").path
 
@@ -134,11 +135,4 @@ struct DeviceCorpusTests {
         print("Within tolerance: " + summary)
         for f in failures { Issue.record("\(f)") }
     }
-}
-
-/// Whether the device references can be had: shared data and the Python oracles, or CI (where
-/// their absence must fail).
-enum DeviceReference {
-    static let usable: Bool = SharedData.isCI
-        || (SharedData.available && (try? SharedData.run(["python3", "-c", "import garmin_fit_sdk, gpxpy"]).status) == 0)
 }
