@@ -57,6 +57,7 @@ _workoutctl() {
             fi
             return ;;
         --effort) COMPREPLY=($(compgen -W "1 2 3 4 5 6 7 8 9 10" -- "$cur")); return ;;
+        --records) COMPREPLY=($(compgen -W "off on" -- "$cur")); return ;;
         --title|--notes|--gear|--limit|--hr|--from|--to) return ;;
         --feed-socket) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -117,7 +118,7 @@ _workoutctl() {
             ((nargs == 1)) && COMPREPLY=($(compgen -W "$(_workoutctl_ids)" -- "$cur")) ;;
         edit)
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--activity --title --notes --gear --effort" -- "$cur"))
+                COMPREPLY=($(compgen -W "--activity --title --notes --gear --effort --records" -- "$cur"))
             elif ((nargs == 1)); then
                 COMPREPLY=($(compgen -W "$(_workoutctl_ids)" -- "$cur"))
             fi ;;

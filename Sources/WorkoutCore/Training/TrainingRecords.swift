@@ -1,8 +1,8 @@
 extension WorkoutSummary {
     /// Whether the workout counts in records (`records`, `/records`): the one place that keeps a
-    /// workout out of them. Every saved workout counts for now; the workouts a person keeps out
-    /// (issue "Numbers a coach would sign": `edit ID --records off`) are to be left out here.
-    public var countsInRecords: Bool { true }
+    /// workout out of them: not when the person kept it out (`edit ID --records off`,
+    /// `RecordsInclusion.excluded`).
+    public var countsInRecords: Bool { records.counts }
 }
 
 /// `workoutctl records`: per activity the best time over each standard distance and the best

@@ -71,5 +71,11 @@ import Testing
         expectEqual(power.compactMap { $0["id"]?.stringValue }, [a.id.rawValue, b.id.rawValue])
         expectEqual(power.compactMap { $0["watts"]?.doubleValue }, [900, 262])
         expectEqual(TrainingRecords.json([a, b], activity: .running).arrayValue?.count, 0)
+        // A workout kept out of records (`edit --records off`) is in neither.
+        a.records = .excluded
+        a.bestEfforts = [BestEffort(distanceMeters: 1000, seconds: 60, startTime: t)]
+        expectEqual(TrainingRecords.json([a, b], activity: nil).arrayValue?.compactMap { $0["watts"]?.doubleValue }, [850, 262])
+        let kept = WebFixtures.text(RecordsPage(summaries: [a, b]).render(WebFixtures.context))
+        #expect(!kept.contains("900 W") && kept.contains("850 W"))
     }
 }

@@ -36,7 +36,7 @@ public struct RecordsPage: Sendable {
             // Fastest average over a workout of at least 1 km (shorter ones are warm-ups).
             if s.distanceMeters >= 1000, s.movingAverageSpeed.isFinite, s.movingAverageSpeed > (r.fastest?.movingAverageSpeed ?? 0) { r.fastest = s }
             byActivity[s.activity] = r
-            for e in s.bestEfforts where s.records.counts && e.seconds > 0 && e.seconds.isFinite {
+            for e in s.bestEfforts where e.seconds > 0 && e.seconds.isFinite {
                 let key = (e.distanceMeters * 2).rounded() / 2
                 if let old = bests[s.activity]?[key], old.0.seconds <= e.seconds { continue }
                 bests[s.activity, default: [:]][key] = (e, s)
