@@ -22,6 +22,7 @@ public struct Renderer: Sendable {
             lines.append(head + ")")
             if let p = r.pause, let why = pauseReason(p) { lines.append("Paused:    " + why) }
             var elapsed = "Elapsed:   " + Units.duration(num(w["elapsedSeconds"]))
+            if let t = timer(w) { elapsed += " (timer \(Units.duration(t)))" }
             if let m = w["movingSeconds"]?.doubleValue { elapsed += " (moving \(Units.duration(m)))" }
             lines.append(elapsed)
             if activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0 {
@@ -172,7 +173,8 @@ public struct Renderer: Sendable {
         return formatFixed(t, decimals: 0) + (m == "pace" ? " (from pace)" : " (from heart rate)")
     }
 
-    /// "rpm", or "spm" (strides per minute) for runs and activities shown by pace.
+    /// "rpm", or "spm" for runs and activities shown by pace (a run's or walk's steps per
+    /// minute, `ActivityType.countsSteps`; a rower's or swimmer's strokes).
     func cadenceUnit(_ w: JSON) -> String {
         guard let a = activityOf(w) else { return "rpm" }
         if a.tcxSport == .running { return "spm" }  // a treadmill run shows no pace, but strides
@@ -287,6 +289,7 @@ public struct Renderer: Sendable {
         s += "\n"
         if let id = w["id"]?.stringValue { s += "ID:        \(id)\n" }
         s += "Elapsed:   " + Units.duration(num(w["elapsedSeconds"])) + "\n"
+        if let t = timer(w) { s += "Timer:     " + Units.duration(t) + " (pauses left out)\n" }
         s += "Moving:    " + Units.duration(num(w["movingSeconds"])) + "\n"
         if activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0 {
             s += "Distance:  " + u.distance(num(w["distanceMeters"])) + distanceSourceNote(w) + "\n"
@@ -330,6 +333,13 @@ public struct Renderer: Sendable {
                 + " up to " + u.speed(x.speed) + " (" + why + "); not in max speed, best efforts or records\n"
         }
         return s
+    }
+
+    /// The timer's time (`timerSeconds`) when it differs from the wall span by a second or
+    /// more (pauses, a device's timer stops); nil otherwise or when the reply has none.
+    func timer(_ w: JSON) -> Double? {
+        guard let t = w["timerSeconds"]?.doubleValue, abs(t - num(w["elapsedSeconds"])) >= 1 else { return nil }
+        return t
     }
 
     /// The gear, perceived effort, records exclusion and notes lines of a summary (only those set).

@@ -109,7 +109,8 @@ import WorkoutCore
     }
 
     /// A crash, then a restart with the clock an hour behind (a wrong RTC at boot, fixed later by
-    /// NTP): the workout comes back paused with its recorded durations (not negative, not an
+    /// NTP): the workout comes back paused with its recorded durations (its timer: the time down
+    /// is a pause, in the wall span but not the timer) (not negative, not an
     /// hour), time after the resume counts at once (the restored workout's clock starts at the
     /// journal's last mark, docs/time.md), and stop saves it. Regression: the daemon's clock ran
     /// an hour behind the journal after such a restore, so a resumed workout counted no time
@@ -121,20 +122,20 @@ import WorkoutCore
         let id = Self.summary(try crashed.request(#"{"command":"start","activity":"walking"}"#))["id"]?.stringValue ?? "?"
         _ = try Self.walk(crashed, seconds: 3, from: 0)
         try crashed.advance(1.2)  // past the journal's next alive mark
-        let before = Self.summary(try crashed.status())["elapsedSeconds"]?.doubleValue ?? -1
+        let before = Self.summary(try crashed.status())["timerSeconds"]?.doubleValue ?? -1
         // What the crash leaves on disk is what the restart finds, 5 s later by the true time.
         let behind = ManualClock(realtime: clock.wall() + 5 - 3600)
         let d = try InProcessDaemon(config: Self.config, clock: behind, prepare: { try InProcessDaemon.copyState(from: crashed, to: $0) })
         let restored = try d.status()
         #expect(restored["state"]?.stringValue == "paused", "\(restored)")
-        let after = Self.summary(restored)["elapsedSeconds"]?.doubleValue ?? -1
+        let after = Self.summary(restored)["timerSeconds"]?.doubleValue ?? -1
         #expect(after > 2 && after <= before + 0.01, "restored elapsed \(after) s (before the crash \(before) s)")
         _ = try d.request(#"{"command":"resume"}"#)
         try d.advance(1.5)
-        let resumed = Self.summary(try d.status())["elapsedSeconds"]?.doubleValue ?? -1
+        let resumed = Self.summary(try d.status())["timerSeconds"]?.doubleValue ?? -1
         #expect(abs(resumed - (after + 1.5)) < 0.001, "1.5 s after resume: elapsed \(resumed) s, at restore \(after) s")
         let stopped = Self.summary(try d.request(#"{"command":"stop"}"#))
-        #expect(abs((stopped["elapsedSeconds"]?.doubleValue ?? -1) - (after + 1.5)) < 0.001)
+        #expect(abs((stopped["timerSeconds"]?.doubleValue ?? -1) - (after + 1.5)) < 0.001)
         #expect(try d.until { try d.status()["state"]?.stringValue == "idle" })
         #expect(try d.request(#"{"command":"show","id":"\#(id)"}"#)["workout"]?["id"]?.stringValue == id, "saved")
     }

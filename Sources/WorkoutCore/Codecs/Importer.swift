@@ -131,15 +131,17 @@ public enum Importer {
         if FITMessageDecoder.looksLikeFIT(bytes) { return try readFIT(bytes, fileName: fileName) }
         let head = String(decoding: bytes.prefix(512), as: UTF8.self)
         if head.contains("<gpx") || (lower.hasSuffix(".gpx") && !head.contains("TrainingCenterDatabase")) {
-            do {
-                let g = try GPXReader.read(bytes)
-                let points = g.trackPoints
-                var track = Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: g.activity,
-                                  origin: .device, format: .gpx, startTime: recordingStart(g.time, firstFix: points.first?.fix.time))
-                track.annotation.title = WorkoutAnnotation.fromFile(g.name) ?? WorkoutAnnotation.fromFile(g.tracks.first?.name)
-                track.annotation.notes = WorkoutAnnotation.fromFile(g.description) ?? WorkoutAnnotation.fromFile(g.tracks.first?.description)
-                return [track]
-            } catch { throw .file(error.description) }
+            let g: GPXImport
+            do { g = try GPXReader.read(bytes) } catch { throw .file(error.description) }
+            let points = g.trackPoints
+            // Nothing left once the points that cannot be read are set aside: said with them.
+            if points.isEmpty, !g.notes.isEmpty { throw .file(Failure.noPoints.description + ": " + g.notes.joined(separator: "; ")) }
+            var track = Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: g.activity,
+                              origin: .device, format: .gpx, startTime: recordingStart(g.time, firstFix: points.first?.fix.time),
+                              notes: g.notes)
+            track.annotation.title = WorkoutAnnotation.fromFile(g.name) ?? WorkoutAnnotation.fromFile(g.tracks.first?.name)
+            track.annotation.notes = WorkoutAnnotation.fromFile(g.description) ?? WorkoutAnnotation.fromFile(g.tracks.first?.description)
+            return [track]
         }
         if lower.hasSuffix(".tcx") || head.contains("TrainingCenterDatabase") {
             let t: TCXImport
@@ -150,10 +152,11 @@ public enum Importer {
                 let heartOnly = a.heartRateWithoutPosition
                 let sensors = a.sensorsWithoutPosition
                 let indoor = points.isEmpty
-                // Without a track, the trackpoints' DistanceMeters is the device's distance.
-                let odometer = indoor ? a.distanceWithoutPosition : []
-                guard !points.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) || !sensors.isEmpty || !odometer.isEmpty else { continue }
+                // The trackpoints' DistanceMeters is the device's distance (with a track too, whose
+                // geodesic length is kept beside it), except over a track cut short of its laps.
                 let cutShort = indoor ? nil : a.cutShortNote(points)
+                let odometer = indoor ? a.distanceWithoutPosition : cutShort == nil ? a.deviceDistance : []
+                guard !points.isEmpty || heartOnly.contains(where: { $0.bpm != nil }) || !sensors.isEmpty || !odometer.isEmpty else { continue }
                 // Without a track the workout spans the activity's laps (TCX has no pauses).
                 var track = Track(fixes: points.map(\.fix), segments: points.map(\.segment), activity: a.activity, origin: .device,
                                   format: .tcx, startTime: indoor ? a.startTime : recordingStart(a.startTime, firstFix: points.first?.fix.time),
@@ -168,8 +171,12 @@ public enum Importer {
                 // A device that names itself (`<Creator>`: a Garmin, not an app's or workoutd's
                 // own export) counted the calories of its laps: the workout's, `device`; not when
                 // the track is cut short of the laps (their calories are the whole ride's).
+                // Its laps' TotalTimeSeconds is its timer's time (`apply` takes it when it fits the track's span).
                 let kcal = a.laps.reduce(0) { $0 + $1.calories }
-                if a.creatorName != nil, kcal > 0, cutShort == nil { track.device = DeviceTotals(calories: Double(kcal)) }
+                let timer = a.laps.reduce(0) { $0 + ($1.totalTimeSeconds.isFinite ? max(0, $1.totalTimeSeconds) : 0) }
+                if a.creatorName != nil, kcal > 0 || timer > 0, cutShort == nil {
+                    track.device = DeviceTotals(calories: kcal > 0 ? Double(kcal) : nil, timerSeconds: timer > 0 ? timer : nil)
+                }
                 out.append(track)
             }
             if out.isEmpty { throw .noPoints }
@@ -286,6 +293,8 @@ public enum Importer {
         // Times out of sequence with the records around them (a device's bad timestamp), judged
         // in file order as the live path judges a receiver's: such fixes are kept as
         // `time_outlier`, such heart-rate records and distance readings are left out.
+        var track = track
+        let silentPower = track.dropSilentPower()
         let judge = ImportTimeJudge()
         let outliers = judge.outliers(track.fixes.map(\.time))
         let heartOutliers = judge.outliers(track.heartRate.map(\.time))
@@ -355,6 +364,7 @@ public enum Importer {
         var w = r.finish(source: source, device: track.device)
         w.summary.annotation = track.annotation
         var warnings = track.notes
+        if silentPower { warnings.append(Importer.silentPowerWarning) }
         if inference.asked {
             warnings.append(ActivityInference.warning(inference.guess, kind: kind))
         }

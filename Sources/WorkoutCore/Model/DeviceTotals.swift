@@ -17,6 +17,11 @@ public struct DeviceTotals: Sendable, Equatable {
     public var strokes: Int?
     /// A pool swim's pool and lengths; nil for any other workout.
     public var pool: PoolSwim?
+    /// The device's averages over the session: heart rate (bpm), power (W, its zeros counted,
+    /// as the device counts them) and cadence (rpm, or one foot's strides per minute).
+    public var averageHeartRate: Double?
+    public var averagePower: Double?
+    public var averageCadence: Double?
 
     public init(calories: Double? = nil, workKilojoules: Double? = nil, timerSeconds: Double? = nil, elapsedSeconds: Double? = nil,
                 distanceMeters: Double? = nil, strokes: Int? = nil, pool: PoolSwim? = nil) {

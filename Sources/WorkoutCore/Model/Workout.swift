@@ -64,9 +64,13 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var activity: ActivityType
     public var startedAt: Double
     public var endedAt: Double?
-    /// Wall time from start to end (or now) minus manual pauses.
+    /// The wall span from start to end (or now), pauses included (a FIT session's
+    /// `total_elapsed_time`).
     public var elapsedSeconds: Double
-    /// Time actually moving: elapsed minus auto-pauses and stops.
+    /// The time the timer ran: elapsed minus manual pauses and a device's timer stops (a FIT
+    /// session's `total_timer_time`). Average speed is over it. `init` sets it to elapsed.
+    public var timerSeconds: Double
+    /// Time actually moving: the timer's time minus auto-pauses and stops.
     public var movingSeconds: Double
     public var distanceMeters: Double
     /// GPS-derived, smoothed with hysteresis (see docs/metrics.md).
@@ -165,6 +169,7 @@ public struct WorkoutSummary: Sendable, Equatable {
                 laps: [LapSummary] = [], bestEfforts: [BestEffort] = []) {
         self.id = id; self.activity = activity; self.startedAt = startedAt; self.endedAt = endedAt
         self.elapsedSeconds = elapsedSeconds; self.movingSeconds = movingSeconds; self.distanceMeters = distanceMeters
+        self.timerSeconds = elapsedSeconds  // no pause unless said
         self.elevationGainMeters = elevationGainMeters; self.elevationLossMeters = elevationLossMeters
         self.pointCount = pointCount; self.acceptedCount = acceptedCount; self.rejectedByReason = rejectedByReason
         self.averageSpeed = averageSpeed; self.movingAverageSpeed = movingAverageSpeed; self.currentSpeed = currentSpeed

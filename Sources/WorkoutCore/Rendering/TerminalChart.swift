@@ -44,7 +44,7 @@ public struct TerminalChart: Sendable, Equatable {
         }
         add("heartrate", "Heart rate", "bpm", series.heartRate)
         add("power", "Power", "W", series.power)
-        add("cadence", "Cadence", "rpm", series.cadence)
+        add("cadence", "Cadence", s.activity.cadenceUnit, series.cadence.map { $0 * s.activity.cadenceFactor })
         return out
     }
 

@@ -96,6 +96,10 @@ public struct TrainerControl: Sendable {
         }
     }
 
+    /// The daemon closed the connection itself (the workout paused or ended; the sensors close
+    /// with it): control goes with it, and no warning is said. What is wanted is kept.
+    public mutating func closed() { phase = .absent }
+
     /// An indication of the control point: the answer to the last write.
     public mutating func indicated(_ bytes: [UInt8], now: Double) -> [TrainerAction] {
         guard bytes.count >= 3, bytes[0] == 0x80 else { return [.log(.unexpected(bytes))] }

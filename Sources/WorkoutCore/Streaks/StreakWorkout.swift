@@ -21,10 +21,10 @@ public struct StreakWorkout: Sendable, Equatable {
         self.distanceMeters = distanceMeters
     }
 
-    /// From a saved or imported summary: its start, its elapsed time (manual pauses excluded),
+    /// From a saved or imported summary: its start, its timer's time (manual pauses excluded),
     /// activity and distance.
     public init(_ summary: WorkoutSummary, utcOffset: Int? = nil) {
-        self.init(startedAt: summary.startedAt, durationSeconds: summary.elapsedSeconds, utcOffset: utcOffset,
+        self.init(startedAt: summary.startedAt, durationSeconds: summary.timerSeconds, utcOffset: utcOffset,
                   activity: summary.activity, distanceMeters: summary.distanceMeters)
     }
 }

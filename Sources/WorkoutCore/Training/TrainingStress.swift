@@ -41,7 +41,7 @@ public struct TrainingStress: Sendable, Equatable {
     /// whole history is measured without opening a workout file.
     public static func of(_ summary: WorkoutSummary, thresholds: TrainingThresholds) -> TrainingStress? {
         if let tss = summary.powerTrainingStress { return TrainingStress(value: tss, method: .power) }
-        let seconds = summary.movingSeconds > 0 ? summary.movingSeconds : summary.elapsedSeconds
+        let seconds = summary.movingSeconds > 0 ? summary.movingSeconds : summary.timerSeconds
         guard seconds > 0, seconds.isFinite else { return nil }
         if let lthr = thresholds.heartRate, lthr > 0, let hr = summary.averageHeartRate, hr > 0 {
             return TrainingStress(value: score(seconds: seconds, intensity: hr / Double(lthr)), method: .heartRate)

@@ -127,17 +127,17 @@ extension ReliabilitySuite {
             usleep(2_500_000)
             feeder.stop()
             usleep(1_200_000)  // past the journal's next alive mark
-            let before = Self.summary(try d.request(#"{"command":"status"}"#))["elapsedSeconds"] as? Double ?? -1
+            let before = Self.summary(try d.request(#"{"command":"status"}"#))["timerSeconds"] as? Double ?? -1
             d.kill9()
             try shim.set(realtime: -3600)
             try d.start()
             let restored = try d.waitForStatus(seconds: 10) { $0["state"] as? String == "paused" }
             #expect(restored["state"] as? String == "paused")
-            let after = Self.summary(restored)["elapsedSeconds"] as? Double ?? -1
+            let after = Self.summary(restored)["timerSeconds"] as? Double ?? -1
             #expect(after > 2 && after <= before + 0.01, "restored elapsed \(after) s (before the crash \(before) s)")
             _ = try d.request(#"{"command":"resume"}"#)
             usleep(1_500_000)
-            let resumed = Self.summary(try d.request(#"{"command":"status"}"#))["elapsedSeconds"] as? Double ?? -1
+            let resumed = Self.summary(try d.request(#"{"command":"status"}"#))["timerSeconds"] as? Double ?? -1
             #expect(resumed >= after && resumed < 60, "no hour-long or negative durations: \(resumed) s")
             // Regression: the daemon's clock used to run an hour behind the journal after such a
             // restore, so a resumed workout counted no time until the wall clock caught up.
@@ -146,7 +146,7 @@ extension ReliabilitySuite {
             Reliability.report("restore with the clock 1 h behind", "elapsed before crash \(before) s, restored \(after) s, 1.5 s after resume \(resumed) s")
             try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
             #expect(FileManager.default.fileExists(atPath: d.dataDir + "/workouts/\(id).json"))
-            #expect((stopped["elapsedSeconds"] as? Double ?? -1) >= after)
+            #expect((stopped["timerSeconds"] as? Double ?? -1) >= after)
         }
     }
 }

@@ -119,7 +119,8 @@ import TestRequirements
         ("<gpx>\n<trk><trkseg><trkpt lat=\"north\" lon=\"2\"/></trkseg></trk></gpx>", .badNumber(field: "trkpt lat", text: "north"), 2),
         ("<gpx>\n<trk><trkseg><trkpt lat=\"1\" lon=\"2\">\n<ele>1.2.3</ele></trkpt></trkseg></trk></gpx>", .badNumber(field: "ele", text: "1.2.3"), 3),
         ("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"><ele>nan</ele></trkpt></trkseg></trk></gpx>", .badNumber(field: "ele", text: "nan"), 1),
-        ("<gpx><trk><trkseg><trkpt lat=\"91\" lon=\"2\"/></trkseg></trk></gpx>", .coordinateOutOfRange(field: "trkpt lat", value: 91), 1),
+        // A point that cannot be a position is skipped (issue 39 item 11): with no other, nothing is left.
+        ("<gpx><trk><trkseg><trkpt lat=\"91\" lon=\"2\"/></trkseg></trk></gpx>", .noTrackPoints, 1),
         ("<gpx><trk><trkseg><trkpt lon=\"2\"/></trkseg></trk></gpx>", .missingAttribute(element: "trkpt", attribute: "lat"), 1),
         ("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"><time>yesterday</time></trkpt></trkseg></trk></gpx>", .badTime(field: "time", text: "yesterday"), 1),
         ("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"><extensions><hr>300</hr></extensions></trkpt></trkseg></trk></gpx>", .badNumber(field: "hr", text: "300"), 1),

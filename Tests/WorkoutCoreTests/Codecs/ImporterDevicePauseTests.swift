@@ -21,14 +21,16 @@ struct ImporterDevicePauseTests {
                                    pauses: [Importer.Span(start: Self.t0 + 12, end: Self.t0 + 50)])
         let w = try Importer.workout(from: track, activity: nil, id: 1, settings: MetricsSettings(), source: "imported:ride.fit")
         expectLess(abs(w.summary.distanceMeters - Self.through), 1e-6)
-        expectLess(abs(w.summary.elapsedSeconds - (70 - 38)), 0.01)
+        // The timer leaves the stop out; elapsed is the wall span (issue 39 item 3).
+        expectLess(abs(w.summary.timerSeconds - (70 - 38)), 0.01)
+        expectEqual(w.summary.elapsedSeconds, 70)
         expectEqual(w.summary.acceptedCount, 4)
         #expect(w.events.contains { $0.kind == .pause && $0.cause == .device })
         expectEqual(Set(w.points.map(\.segment)), [0])
         // Rebuilt from the saved points and events (edit --activity): the same distance.
         let edited = Importer.edited(w, activity: .running, settings: MetricsSettings())
         expectLess(abs(edited.summary.distanceMeters - Self.through), 1e-6)
-        expectLess(abs(edited.summary.elapsedSeconds - w.summary.elapsedSeconds), 0.01)
+        expectLess(abs(edited.summary.timerSeconds - w.summary.timerSeconds), 0.01)
         // Saved and loaded: the cause survives, so the rebuild after a load is the same.
         let loaded = try WorkoutFile.decode(WorkoutFile.encode(w))
         expectEqual(loaded.events, w.events)

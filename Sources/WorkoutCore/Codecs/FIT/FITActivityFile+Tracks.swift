@@ -17,6 +17,27 @@ extension FITActivityFile {
         return out
     }
 
+    /// How far past a session's end (start + `total_elapsed_time`) a record still belongs to it:
+    /// records hold whole seconds where the device counts milliseconds from its start.
+    static let sessionEndSlack = 1.0
+
+    /// The session (index in `ordered`, sorted by start) whose span holds a record stamped `t`:
+    /// from its start to its end plus `sessionEndSlack`, and never into the next session's start
+    /// (a session without `total_elapsed_time` ends at its message's timestamp, which a device
+    /// may write minutes later, over the next legs); nil: outside every session.
+    static func session(holding t: Double, _ ordered: [FITSpan]) -> Int? {
+        for (k, s) in ordered.enumerated() where t >= s.startTime {
+            let next = k + 1 < ordered.count ? ordered[k + 1].startTime : Double.infinity
+            if t <= s.endTime + sessionEndSlack && t < next { return k }
+        }
+        return nil
+    }
+
+    /// The warning for records left out because no session holds them.
+    static func outsideWarning(count: Int, first: Double) -> String {
+        "\(count) record\(count == 1 ? "" : "s") outside the file's sessions (first stamped \(ISO8601.format(first))): left out"
+    }
+
     /// The activity of a session, else of the file's first `sport` message.
     func activity(of session: FITSpan?) -> ActivityType? {
         if let s = session, let sport = s.sport { return ActivityType(fitSport: sport, subSport: s.subSport) }
@@ -31,10 +52,11 @@ extension FITActivityFile {
     /// odometer (`Track.odometer`), topped up to the session's `total_distance`; a pool swim's
     /// distance comes from its lengths. The session's totals go along (`Track.device`).
     ///
-    /// Multisport rule: with several sessions, each record goes to the session whose
-    /// [start_time, end] holds it (the earlier one at a shared boundary), and every session is
-    /// a workout, a leg of the event (`Track.leg`), transitions (sport 3) included as such.
-    /// With one session or none, every record belongs to the one workout.
+    /// Session rule: each record goes to the session whose span holds it (`session(holding:)`:
+    /// start_time to its end and a second, short of the next session's start), and every session
+    /// is a workout, a leg of the event (`Track.leg`), transitions (sport 3) included as such.
+    /// A record outside every session is left out and said, except when a file's single session
+    /// holds fewer than half its records; without a session every record is the one workout's.
     public func tracks() -> [Importer.Track] {
         let pauses = timerPauses
         let notes = damage.map(\.description)
@@ -73,9 +95,25 @@ extension FITActivityFile {
             t.leg = leg
             return t
         }
+        // Records outside every session are left out (`session(holding:)`), except when a single
+        // session holds fewer than half the records (its summary does not describe them).
+        let outsideFixes = ordered.isEmpty ? [] : fixes.filter { Self.session(holding: $0.time, ordered) == nil }.map(\.time)
+        let outsideHeart = ordered.isEmpty ? [] : heartRateOnly.filter { Self.session(holding: $0.time, ordered) == nil }.map(\.time)
+        var outside = outsideFixes.count + outsideHeart.count
+        if !multisport && outside * 2 > fixes.count + heartRateOnly.count { outside = 0 }
+        func said(_ tracks: [Importer.Track]) -> [Importer.Track] {
+            guard outside > 0, var first = tracks.first else { return tracks }
+            first.notes.append(Self.outsideWarning(count: outside, first: (outsideFixes + outsideHeart).min() ?? 0))
+            return [first] + tracks.dropFirst()
+        }
         if !multisport {
-            // The decoded arrays themselves (shared, not copied).
-            return track(fixes, heartRateOnly, odometer, ordered.first, leg: nil, sensors: sensorsOnly).map { [$0] } ?? []
+            guard outside > 0, let s = ordered.first else {
+                // The decoded arrays themselves (shared, not copied).
+                return track(fixes, heartRateOnly, odometer, ordered.first, leg: nil, sensors: sensorsOnly).map { [$0] } ?? []
+            }
+            let inside = { (t: Double) in Self.session(holding: t, [s]) != nil }
+            return said(track(fixes.filter { inside($0.time) }, heartRateOnly.filter { inside($0.time) }, odometer.filter { inside($0.time) }, s,
+                              leg: nil, sensors: sensorsOnly.filter { inside($0.time) }).map { [$0] } ?? [])
         }
         // Each session takes the records whose time falls in it, in time order (a stable sort:
         // records of the same second keep their file order). Which session a record goes to
@@ -92,10 +130,13 @@ extension FITActivityFile {
             while o < sortedOdometer.count, sortedOdometer[o].time < s.startTime { o += 1 }
             while n < sortedSensors.count, sortedSensors[n].time < s.startTime { n += 1 }
             let fromFix = f, fromHeart = h, fromOdometer = o, fromSensors = n
-            while f < sortedFixes.count, sortedFixes[f].time <= s.endTime { f += 1 }
-            while h < sortedHeart.count, sortedHeart[h].time <= s.endTime { h += 1 }
-            while o < sortedOdometer.count, sortedOdometer[o].time <= s.endTime { o += 1 }
-            while n < sortedSensors.count, sortedSensors[n].time <= s.endTime { n += 1 }
+            // The session's span (`session(holding:)`): to its end and a second, short of the next start.
+            let next = k + 1 < ordered.count ? ordered[k + 1].startTime : Double.infinity
+            let holds = { (t: Double) in t <= s.endTime + Self.sessionEndSlack && t < next }
+            while f < sortedFixes.count, holds(sortedFixes[f].time) { f += 1 }
+            while h < sortedHeart.count, holds(sortedHeart[h].time) { h += 1 }
+            while o < sortedOdometer.count, holds(sortedOdometer[o].time) { o += 1 }
+            while n < sortedSensors.count, holds(sortedSensors[n].time) { n += 1 }
             // A leg's distance counts from the device's reading before it, when the device did not restart at 0.
             var readings = Array(sortedOdometer[fromOdometer..<o])
             if fromOdometer > 0, let first = readings.first, sortedOdometer[fromOdometer - 1].meters <= first.meters {
@@ -105,14 +146,18 @@ extension FITActivityFile {
             if let t = track(Array(sortedFixes[fromFix..<f]), Array(sortedHeart[fromHeart..<h]), readings, s,
                              leg: (k + 1, ordered.count), sensors: Array(sortedSensors[fromSensors..<n])) { out.append(t) }
         }
-        return out
+        return said(out)
     }
 
     /// The session's totals as the device gave them.
     func deviceTotals(of s: FITSpan, activity: ActivityType?, pool: PoolSwim?) -> DeviceTotals {
-        DeviceTotals(calories: s.calories, workKilojoules: s.workJoules.map { $0 / 1000 }, timerSeconds: s.timerSeconds,
-                     elapsedSeconds: s.elapsedSeconds, distanceMeters: s.distanceMeters,
-                     strokes: (activity?.isSwim ?? false) ? s.cycles : nil, pool: pool)
+        var d = DeviceTotals(calories: s.calories, workKilojoules: s.workJoules.map { $0 / 1000 }, timerSeconds: s.timerSeconds,
+                             elapsedSeconds: s.elapsedSeconds, distanceMeters: s.distanceMeters,
+                             strokes: (activity?.isSwim ?? false) ? s.cycles : nil, pool: pool)
+        d.averageHeartRate = s.averageHeartRate
+        d.averagePower = s.averagePower
+        d.averageCadence = s.averageCadence
+        return d
     }
 
     /// A pool swim's pool and lengths: a session in a pool (`lap_swimming`, or a pool length)

@@ -56,6 +56,11 @@ public struct FITSpan: Sendable, Equatable {
     public var calories: Double?
     public var workJoules: Double?
     public var cycles: Int?
+    /// Sessions: the device's averages, `avg_heart_rate` (bpm), `avg_power` (W, its zeros
+    /// counted) and `avg_cadence` plus `avg_fractional_cadence` (rpm, or one foot's strides).
+    public var averageHeartRate: Double?
+    public var averagePower: Double?
+    public var averageCadence: Double?
     /// A pool swim's `pool_length` (m) and its unit as shown (`pool_length_unit`: 0 metric,
     /// 1 statute: yards), `num_lengths` and `num_active_lengths`.
     public var poolLength: Double?
@@ -194,8 +199,9 @@ public struct FITActivityFile: Sendable, Equatable {
         case none
     }
 
-    /// `recordKinds` bits: the record has a position (a fix), a heart-rate reading, a distance.
-    public static let kindFix: UInt8 = 1, kindHeartRate: UInt8 = 2, kindDistance: UInt8 = 4
+    /// `recordKinds` bits: the record has a position (a fix), a heart-rate reading, a distance,
+    /// a power above 0, a power of 0.
+    public static let kindFix: UInt8 = 1, kindHeartRate: UInt8 = 2, kindDistance: UInt8 = 4, kindPower: UInt8 = 8, kindZeroPower: UInt8 = 16
 
     /// How many of each message one read keeps at most: beyond, the file is refused
     /// (`FITError.tooMany`), so that memory is bounded whatever the file.
@@ -369,11 +375,22 @@ public struct FITActivityFile: Sendable, Equatable {
         var record: FITRecord?
         /// Power, cadence or speed of a record without a position (`sensorsOnly`).
         var sensor: SensorReading?
+        /// The record's power (W), with or without a position.
+        var power: Int?
 
-        /// `kindFix`, `kindHeartRate`, `kindDistance` as they apply.
+        /// `kindFix`, `kindHeartRate`, `kindDistance`, `kindPower`, `kindZeroPower` as they apply.
         var kind: UInt8 {
             (fix != nil ? FITActivityFile.kindFix : 0) | (heartRate != nil ? FITActivityFile.kindHeartRate : 0)
                 | (distance != nil ? FITActivityFile.kindDistance : 0)
+                | (power.map { $0 > 0 ? FITActivityFile.kindPower : FITActivityFile.kindZeroPower } ?? 0)
+        }
+
+        /// The record without its power (a power field of zeros throughout: no power meter).
+        mutating func dropPower() {
+            power = nil
+            fix?.power = nil
+            sensor?.power = nil
+            if sensor?.isEmpty == true { sensor = nil }
         }
     }
 
@@ -408,7 +425,7 @@ public struct FITActivityFile: Sendable, Equatable {
                 lastCompressed = raw
                 distance = Double(accumulated) / 16
             }
-            var out = DecodedRecord(heartRate: heartRate, distance: distance)
+            var out = DecodedRecord(heartRate: heartRate, distance: distance, power: power)
             if keepingRecord {
                 out.record = FITRecord(time: time, latitude: latitude, longitude: longitude, altitude: altitude, speed: speed,
                                        distance: distance, heartRate: heartRate, cadence: cadence, power: power, temperature: temperature)
@@ -508,6 +525,10 @@ public struct FITActivityFile: Sendable, Equatable {
         if isSession {
             s.poolLength = m.int(44).map { Double($0) / 100 }
             s.poolLengthUnit = u8(46)
+            // avg_heart_rate 16, avg_cadence 18, avg_power 20, avg_fractional_cadence 41 (1/128).
+            s.averageHeartRate = m.int(16).map { Double($0) }
+            s.averagePower = m.int(20).map { Double($0) }
+            s.averageCadence = m.int(18).map { Double($0) + Double(m.int(41) ?? 0) / 128 }
         }
         return s
     }

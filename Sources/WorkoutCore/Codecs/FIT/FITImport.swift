@@ -40,6 +40,9 @@ public enum FITImport {
         /// Fixes whose time was judged an outlier (kept, counting nothing).
         var outlierFixes = 0
         var hasTopUp = false
+        /// Records with a power above 0, and with a power of 0: a track with only the second
+        /// has a power field and no power meter (`Importer.silentPowerWarning`).
+        var powered = false, zeroPower = false
         /// The time of the track's last distance reading in file order (judged or not), and
         /// when the session's total goes in: before the first record stamped at or after it,
         /// as a track's readings go in before such a record (`Importer.imported`).
@@ -61,7 +64,7 @@ public enum FITImport {
         }
         let n = file.recordTimes.count
         // The plan, and the records' times and kinds let go before the second walk.
-        let (track, flags, planned) = plan(&file)
+        let (track, flags, planned, outside) = plan(&file)
         var plans = planned
 
         // A track whose file names no activity: judged from its speeds (`ActivityInference`),
@@ -91,6 +94,7 @@ public enum FITImport {
         var recorders: [ImportRecorder?] = []
         var warnings: [[String]] = []
         let notes = file.damage.map(\.description)
+        var saidOutside = false  // on the first workout
         for k in plans.indices {
             var p = plans[k]
             if p.pool != nil, let first = p.poolReadings.first, let last = p.poolReadings.last {
@@ -124,6 +128,11 @@ public enum FITImport {
             var w = notes
             if p.fixes == 0 && p.pool == nil && p.readings == 0 && !p.hasTopUp { w.append(Importer.heartRateOnlyNote) }
             if asked[k] { w.append(ActivityInference.warning(guesses[k], kind: kind)) }
+            if p.zeroPower && !p.powered { w.append(Importer.silentPowerWarning) }
+            if outside.count > 0 && !saidOutside {
+                saidOutside = true
+                w.append(FITActivityFile.outsideWarning(count: outside.count, first: outside.first))
+            }
             warnings.append(w)
             plans[k] = p
         }
@@ -158,11 +167,12 @@ public enum FITImport {
                 index += 1
                 guard i < n else { return }
                 let time = Double(ts) + fitEpochOffset
-                let record = decoder.decode(m, time: time, keepingRecord: false)
+                var record = decoder.decode(m, time: time, keepingRecord: false)
                 defer { if let d = record.distance { lastDistance = d } }
                 guard track[i] != dropped else { return }
                 let k = Int(track[i])
                 guard recorders[k] != nil else { return }
+                if !plans[k].powered { record.dropPower() }
                 // A pool's lengths, by time, before the record stamped at or after them.
                 while poolNext[k] < plans[k].poolReadings.count, plans[k].poolReadings[poolNext[k]].time <= time {
                     recorders[k]!.reading(plans[k].poolReadings[poolNext[k]]); poolNext[k] += 1
@@ -213,7 +223,7 @@ public enum FITImport {
 
     /// Walk 1's plan: each record's track (`dropped`: none) and outlier flags, and each track's
     /// plan. The records' times and kinds are let go of (`file` keeps its messages).
-    private static func plan(_ file: inout FITActivityFile) -> (track: [UInt8], flags: [UInt8], plans: [Plan]) {
+    private static func plan(_ file: inout FITActivityFile) -> (track: [UInt8], flags: [UInt8], plans: [Plan], outside: (count: Int, first: Double)) {
         let n = file.recordTimes.count
         let stamps = file.recordTimes, kinds = file.recordKinds
         @inline(__always) func time(_ i: Int) -> Double { Double(stamps[i]) + fitEpochOffset }
@@ -221,17 +231,30 @@ public enum FITImport {
         let ordered = file.sessions.sorted { $0.startTime < $1.startTime }
         let multisport = ordered.count > 1
 
-        // Which track each record goes to: with several sessions, the first whose span holds it.
+        // Which track each record goes to: the session whose span holds it (`session(holding:)`),
+        // as `tracks()` does; a record outside every session is left out, except when a single
+        // session holds fewer than half the records (its summary does not describe them).
         var track = [UInt8](repeating: 0, count: n)
         var plans: [Plan] = []
+        var outside = (count: 0, first: Double.infinity)
         if multisport {
             plans = ordered.enumerated().map { k, s in Plan(session: s, leg: (k + 1, ordered.count), activity: file.activity(of: s)) }
-            for i in 0..<n {
-                let t = time(i)
-                track[i] = ordered.firstIndex { t >= $0.startTime && t <= $0.endTime }.map { UInt8($0) } ?? dropped
-            }
         } else {
             plans = [Plan(session: ordered.first, activity: file.activity(of: ordered.first))]
+        }
+        if !ordered.isEmpty {
+            for i in 0..<n {
+                let t = time(i)
+                if let k = FITActivityFile.session(holding: t, ordered) { track[i] = UInt8(k) } else {
+                    track[i] = dropped
+                    outside.count += 1
+                    outside.first = min(outside.first, t)
+                }
+            }
+            if !multisport && outside.count * 2 > n {
+                for i in 0..<n { track[i] = 0 }
+                outside = (0, .infinity)
+            }
         }
         for k in plans.indices {
             if let s = plans[k].session, let pool = file.poolSwim(of: s, activity: plans[k].activity) {
@@ -260,6 +283,8 @@ public enum FITImport {
         // What each track holds, trusted.
         for i in 0..<n where track[i] != dropped {
             let k = Int(track[i]), t = time(i)
+            if kinds[i] & FITActivityFile.kindPower != 0 { plans[k].powered = true }
+            if kinds[i] & FITActivityFile.kindZeroPower != 0 { plans[k].zeroPower = true }
             if kinds[i] & FITActivityFile.kindDistance != 0 { plans[k].lastReadingTime = t }
             guard t.isFinite else { continue }
             if kinds[i] & FITActivityFile.kindHeartRate != 0 || kinds[i] & FITActivityFile.kindFix == 0 { plans[k].heartSamples += 1 }
@@ -278,7 +303,7 @@ public enum FITImport {
                 plans[k].readingTimes = (min(plans[k].readingTimes.first, t), max(plans[k].readingTimes.last, t))
             }
         }
-        return (track, flags, plans)
+        return (track, flags, plans, outside)
     }
 
     /// The end times of the laps inside a session (all laps for none), in order.

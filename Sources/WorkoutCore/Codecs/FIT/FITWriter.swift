@@ -135,7 +135,7 @@ public enum FITWriter {
                                             F(15, .uint8), F(16, .uint8), F(17, .uint8), F(19, .uint16), F(20, .uint16)])
         var laps = s.laps.sorted { $0.startTime < $1.startTime }
         if laps.isEmpty {
-            laps = [LapSummary(index: 0, trigger: .end, startTime: start, endTime: end, elapsedSeconds: s.elapsedSeconds,
+            laps = [LapSummary(index: 0, trigger: .end, startTime: start, endTime: end, elapsedSeconds: s.timerSeconds,
                                movingSeconds: s.movingSeconds, distanceMeters: s.distanceMeters, maxSpeed: s.maxSpeed)]
         }
         for (k, lap) in laps.enumerated() {
@@ -150,7 +150,7 @@ public enum FITWriter {
                                     scaled(lap.endTime - lap.startTime, 1000), scaled(lap.elapsedSeconds, 1000),
                                     scaled(lap.distanceMeters, 100), trigger, Int64(sport),
                                     lap.averageHeartRate.map(Int64.init), lap.maxHeartRate.map(Int64.init),
-                                    lap.averageCadence.flatMap { $0 >= 0 && $0 < 255 ? Int64($0) : nil },
+                                    lap.averageCadence.map { Int64((Double($0) / workout.activity.cadenceFactor).rounded()) }.flatMap { $0 >= 0 && $0 < 255 ? $0 : nil },
                                     lap.averagePower.flatMap { $0 >= 0 && $0 < 65535 ? Int64($0) : nil },
                                     lap.maxPower.flatMap { $0 >= 0 && $0 < 65535 ? Int64($0) : nil }])
         }
@@ -174,11 +174,12 @@ public enum FITWriter {
             : (powerCount > 0 ? Int64((Double(powerSum) / Double(powerCount)).rounded()) : nil)
         let maxPower: Int64? = sensed ? s.maxPower.map(Int64.init) : (powerCount > 0 ? Int64(powerMax) : nil)
         e.message(local: lSession, [fitTime(end), 0, 8, 1, fitTime(start), Int64(sport), Int64(subSport),
-                                    scaled(end - start, 1000), scaled(s.elapsedSeconds, 1000), scaled(s.distanceMeters, 100),
+                                    scaled(end - start, 1000), scaled(s.timerSeconds, 1000), scaled(s.distanceMeters, 100),
                                     s.calories.flatMap { scaled($0, 1) }, scaled(s.averageSpeed, 1000), scaled(s.maxSpeed, 1000),
                                     avgHR, hrCount > 0 ? Int64(hrMax) : nil, avgPower, maxPower,
                                     scaled(s.elevationGainMeters, 1), scaled(s.elevationLossMeters, 1), 0, Int64(laps.count), 0,
-                                    s.averageCadence.flatMap { $0 < 255 ? scaled($0, 1) : nil }, s.normalizedPower.flatMap { scaled($0, 1) },
+                                    (s.averageCadence.map { $0 / workout.activity.cadenceFactor }).flatMap { $0 < 255 ? scaled($0, 1) : nil },
+                                    s.normalizedPower.flatMap { scaled($0, 1) },
                                     s.powerTrainingStress.flatMap { scaled($0, 10) }, s.intensityFactor.flatMap { scaled($0, 1000) },
                                     s.workKilojoules.flatMap { scaled($0, 1000) }], texts: texts.map(\.text))
 
@@ -186,7 +187,7 @@ public enum FITWriter {
         // activity), event_type (1 stop), local_timestamp (UTC: workoutd stores no zone).
         e.define(local: lActivity, global: 34, [F(253, .uint32), F(0, .uint32), F(1, .uint16), F(2, .enumeration), F(3, .enumeration),
                                                 F(4, .enumeration), F(5, .uint32)])
-        e.message(local: lActivity, [fitTime(end), scaled(s.elapsedSeconds, 1000), 1, 0, 26, 1, fitTime(end)])
+        e.message(local: lActivity, [fitTime(end), scaled(s.timerSeconds, 1000), 1, 0, 26, 1, fitTime(end)])
         return e.file()
     }
 }

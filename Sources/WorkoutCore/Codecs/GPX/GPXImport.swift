@@ -15,6 +15,27 @@ public struct GPXImport: Sendable, Equatable {
     public var untimedPointCount: Int
     /// Line of the first track point without a time, to tell the user where.
     public var firstUntimedLine: Int?
+    /// Track points that cannot be positions (`GPXReader`): OpenTracks' pause and resume
+    /// markers read as segment ends, points out of range skipped, times before the GPS epoch
+    /// taken as none; each with where the first was ("line 12: lat 123.0, lon 4.0").
+    public var pauseMarkers = 0
+    public var skippedPoints = 0
+    public var firstSkipped: String?
+    public var impossibleTimes = 0
+    public var firstImpossibleTime: String?
+
+    /// What the user should know of the points read for what they mean or skipped.
+    public var notes: [String] {
+        var out: [String] = []
+        if pauseMarkers > 0 { out.append("\(pauseMarkers) OpenTracks pause/resume marker\(pauseMarkers == 1 ? "" : "s") (latitude 100/200) read as pauses") }
+        if let f = firstSkipped {
+            out.append("skipped \(skippedPoints) track point\(skippedPoints == 1 ? "" : "s") that cannot be a position (first at \(f))")
+        }
+        if let f = firstImpossibleTime {
+            out.append("\(impossibleTimes) track point\(impossibleTimes == 1 ? "" : "s") stamped before 1980, so without a time, not imported (first at \(f))")
+        }
+        return out
+    }
 
     public init(version: String? = nil, creator: String? = nil, name: String? = nil, time: Double? = nil,
                 tracks: [GPXTrack] = [], waypoints: [GPXWaypoint] = [], untimedPointCount: Int = 0, firstUntimedLine: Int? = nil) {

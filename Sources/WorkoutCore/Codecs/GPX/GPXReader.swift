@@ -4,7 +4,12 @@
 /// are matched on local names, so any namespace prefix works (`gpxtpx:hr`, `ns3:hr`).
 ///
 /// A file without a single track point, or with anything malformed (XML, numbers, times,
-/// coordinates out of range) throws `TrackFileError` and imports nothing.
+/// waypoint coordinates out of range) throws `TrackFileError` and imports nothing. A track point
+/// that cannot be a position is read for what it means or skipped, never a reason to refuse the
+/// file (`GPXImport.notes` says which): OpenTracks' pause and resume markers (latitude 100 and
+/// 200, as its older versions wrote them) end the segment; any other latitude or longitude out
+/// of range is skipped; a time before the GPS epoch (1980-01-06: a 1901 stamp is a signed
+/// 32-bit zero) is no time.
 public enum GPXReader {
     public static func read(_ bytes: [UInt8]) throws(TrackFileError) -> GPXImport {
         var p = try TrackFileParser(bytes, format: .gpx)
@@ -47,7 +52,25 @@ public enum GPXReader {
                 try p.children { (p, name, attributes) throws(TrackFileError) in
                     guard name == "trkpt" else { try p.skipElement(); return }
                     let offset = p.eventOffset
-                    let point = try readPoint(&p, attributes, element: "trkpt")
+                    let (lat, lon) = try numbers(&p, attributes, element: "trkpt")
+                    guard (-90...90).contains(lat), (-180...180).contains(lon) else {
+                        try p.skipElement()
+                        if lat == 100 || lat == 200 {
+                            // OpenTracks' pause (100) and resume (200): the segment ends here.
+                            result.pauseMarkers += 1
+                            if !segment.points.isEmpty { track.segments.append(segment); segment = GPXSegment() }
+                        } else {
+                            result.skippedPoints += 1
+                            if result.firstSkipped == nil { result.firstSkipped = "line \(p.line(at: offset)): lat \(lat), lon \(lon)" }
+                        }
+                        return
+                    }
+                    var point = try readPoint(&p, GPXPoint(latitude: lat, longitude: lon))
+                    if let t = point.time, t < GPXReader.gpsEpoch {
+                        point.time = nil
+                        result.impossibleTimes += 1
+                        if result.firstImpossibleTime == nil { result.firstImpossibleTime = "line \(p.line(at: offset)): \(ISO8601.format(t))" }
+                    }
                     if point.time == nil {
                         result.untimedPointCount += 1
                         if result.firstUntimedLine == nil { result.firstUntimedLine = p.line(at: offset) }
@@ -61,20 +84,30 @@ public enum GPXReader {
         return track
     }
 
-    private static func coordinates(_ p: inout TrackFileParser, _ attributes: [XMLAttribute], element: String) throws(TrackFileError) -> (Double, Double) {
+    /// The first time a GPS receiver can give (1980-01-06, Unix seconds): a point stamped
+    /// earlier has no real time.
+    static let gpsEpoch = 315_964_800.0
+
+    /// The `lat` and `lon` attributes as numbers, in range or not.
+    private static func numbers(_ p: inout TrackFileParser, _ attributes: [XMLAttribute], element: String) throws(TrackFileError) -> (Double, Double) {
         let offset = p.eventOffset
         guard let latText = attributes.value(ofLocal: "lat") else { throw p.fail(.missingAttribute(element: element, attribute: "lat"), at: offset) }
         guard let lonText = attributes.value(ofLocal: "lon") else { throw p.fail(.missingAttribute(element: element, attribute: "lon"), at: offset) }
         let lat = try p.attributeNumber(latText, field: "\(element) lat", at: offset)
         let lon = try p.attributeNumber(lonText, field: "\(element) lon", at: offset)
+        return (lat, lon)
+    }
+
+    private static func coordinates(_ p: inout TrackFileParser, _ attributes: [XMLAttribute], element: String) throws(TrackFileError) -> (Double, Double) {
+        let offset = p.eventOffset
+        let (lat, lon) = try numbers(&p, attributes, element: element)
         guard (-90...90).contains(lat) else { throw p.fail(.coordinateOutOfRange(field: "\(element) lat", value: lat), at: offset) }
         guard (-180...180).contains(lon) else { throw p.fail(.coordinateOutOfRange(field: "\(element) lon", value: lon), at: offset) }
         return (lat, lon)
     }
 
-    private static func readPoint(_ p: inout TrackFileParser, _ attributes: [XMLAttribute], element: String) throws(TrackFileError) -> GPXPoint {
-        let (lat, lon) = try coordinates(&p, attributes, element: element)
-        var point = GPXPoint(latitude: lat, longitude: lon)
+    private static func readPoint(_ p: inout TrackFileParser, _ position: GPXPoint) throws(TrackFileError) -> GPXPoint {
+        var point = position
         try p.children { (p, name, _) throws(TrackFileError) in
             switch name {
             case "ele": point.elevation = try p.double("ele")

@@ -1,6 +1,7 @@
 /// The `device` object of a saved workout file: `{"calories","workKilojoules","timerSeconds",
-/// "elapsedSeconds","distanceMeters","strokes","pool":{"lengthMeters","unit","lengths":[[start,
-/// seconds, strokes, stroke, active], ...]}}` (absent keys and nulls are unknown).
+/// "elapsedSeconds","distanceMeters","strokes","averageHeartRate","averagePower","averageCadence",
+/// "pool":{"lengthMeters","unit","lengths":[[start, seconds, strokes, stroke, active], ...]}}`
+/// (absent keys and nulls are unknown).
 extension DeviceTotals {
     public func json() -> JSON {
         var o = JSONObject()
@@ -10,6 +11,9 @@ extension DeviceTotals {
         if let elapsedSeconds { o["elapsedSeconds"] = .number(rounded(elapsedSeconds, 3)) }
         if let distanceMeters { o["distanceMeters"] = .number(rounded(distanceMeters, 3)) }
         if let strokes { o["strokes"] = .int(strokes) }
+        if let averageHeartRate { o["averageHeartRate"] = .number(rounded(averageHeartRate, 3)) }
+        if let averagePower { o["averagePower"] = .number(rounded(averagePower, 3)) }
+        if let averageCadence { o["averageCadence"] = .number(rounded(averageCadence, 4)) }
         if let pool {
             o["pool"] = [
                 "lengthMeters": .number(rounded(pool.poolLengthMeters, 4)), "unit": .string(pool.unit.rawValue),
@@ -27,6 +31,9 @@ extension DeviceTotals {
         self.init(calories: j["calories"]?.doubleValue, workKilojoules: j["workKilojoules"]?.doubleValue,
                   timerSeconds: j["timerSeconds"]?.doubleValue, elapsedSeconds: j["elapsedSeconds"]?.doubleValue,
                   distanceMeters: j["distanceMeters"]?.doubleValue, strokes: j["strokes"]?.intValue)
+        averageHeartRate = j["averageHeartRate"]?.doubleValue
+        averagePower = j["averagePower"]?.doubleValue
+        averageCadence = j["averageCadence"]?.doubleValue
         if let p = j["pool"], let length = p["lengthMeters"]?.doubleValue, length > 0,
            let unit = p["unit"]?.stringValue.flatMap(PoolUnit.init(rawValue:)) {
             let lengths = (p["lengths"]?.arrayValue ?? []).compactMap { e -> SwimLength? in

@@ -14,6 +14,7 @@ extension WorkoutSummary {
         o["effort"] = .int(effort)
         o["records"] = .string(records.rawValue)
         o["elapsedSeconds"] = .number(rounded(elapsedSeconds, 3))
+        o["timerSeconds"] = .number(rounded(timerSeconds, 3))
         o["movingSeconds"] = .number(rounded(movingSeconds, 3))
         o["distanceMeters"] = .number(rounded(distanceMeters, 3))
         o["distanceSource"] = .string(distanceSource.rawValue)
@@ -88,6 +89,7 @@ extension WorkoutSummary {
         w.raw(",\"effort\":"); w.int(effort)
         w.raw(",\"records\":"); w.string(records.rawValue)
         w.raw(",\"elapsedSeconds\":"); w.number(rounded(elapsedSeconds, 3))
+        w.raw(",\"timerSeconds\":"); w.number(rounded(timerSeconds, 3))
         w.raw(",\"movingSeconds\":"); w.number(rounded(movingSeconds, 3))
         w.raw(",\"distanceMeters\":"); w.number(rounded(distanceMeters, 3))
         w.raw(",\"distanceSource\":"); w.string(distanceSource.rawValue)
@@ -211,6 +213,14 @@ extension WorkoutSummary {
         effort = j["effort"]?.intValue.flatMap { WorkoutAnnotation.effortRange.contains($0) ? $0 : nil }
         records = j["records"]?.stringValue.flatMap(RecordsInclusion.init(rawValue:)) ?? .counted
         elapsedSeconds = j["elapsedSeconds"]?.doubleValue ?? 0
+        if let timer = j["timerSeconds"]?.doubleValue {
+            timerSeconds = timer
+        } else {
+            // Saved before the timer had its own key: that elapsed time was the timer's, and
+            // the wall span is start to end.
+            timerSeconds = elapsedSeconds
+            if let endedAt { elapsedSeconds = max(elapsedSeconds, endedAt - startedAt) }
+        }
         movingSeconds = j["movingSeconds"]?.doubleValue ?? 0
         distanceMeters = j["distanceMeters"]?.doubleValue ?? 0
         distanceSource = j["distanceSource"]?.stringValue.flatMap(DistanceSource.init(rawValue:)) ?? .gps

@@ -67,13 +67,23 @@ public struct TCXActivity: Sendable, Equatable {
     /// `DistanceMeters` of the trackpoints without `<Position>`: the device's distance over time,
     /// closed by the laps' total `DistanceMeters` at their end when that is further (the last
     /// trackpoint may come a little short of it).
-    public var distanceWithoutPosition: [OdometerReading] {
+    public var distanceWithoutPosition: [OdometerReading] { distanceReadings(closingAtLapsEnd: true) { $0.fix == nil } }
+
+    /// `DistanceMeters` of every trackpoint, with a position or not: the recording device's
+    /// distance over time (its wheel, foot pod or filtered GPS, what its laps add up), closed by
+    /// the laps' total at the last trackpoint (a track's span is its points'); empty when no
+    /// trackpoint carries one.
+    public var deviceDistance: [OdometerReading] { distanceReadings(closingAtLapsEnd: false) { _ in true } }
+
+    private func distanceReadings(closingAtLapsEnd: Bool, _ taken: (TCXTrackpoint) -> Bool) -> [OdometerReading] {
         var out: [OdometerReading] = []
         for lap in laps {
-            for t in lap.trackpoints where t.fix == nil { if let d = t.distanceMeters, d.isFinite, d >= 0 { out.append(OdometerReading(time: t.time, meters: d)) } }
+            for t in lap.trackpoints where taken(t) { if let d = t.distanceMeters, d.isFinite, d >= 0 { out.append(OdometerReading(time: t.time, meters: d)) } }
         }
         let total = laps.reduce(0) { $0 + ($1.distanceMeters.isFinite ? max(0, $1.distanceMeters) : 0) }
-        if let last = out.last, let end = lapsEnd, total > last.meters + 0.005 { out.append(OdometerReading(time: max(end, last.time), meters: total)) }
+        if let last = out.last, let end = lapsEnd, total > last.meters + 0.005 {
+            out.append(OdometerReading(time: closingAtLapsEnd ? max(end, last.time) : last.time, meters: total))
+        }
         return out
     }
 

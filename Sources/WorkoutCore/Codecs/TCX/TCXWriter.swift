@@ -34,7 +34,7 @@ public enum TCXWriter {
         if laps.isEmpty {
             let end = summary.endedAt ?? points.last(where: \.isOnTrack)?.fix.time ?? summary.startedAt
             laps = [LapSummary(index: 0, trigger: .end, startTime: summary.startedAt, endTime: end,
-                               elapsedSeconds: summary.elapsedSeconds, movingSeconds: summary.movingSeconds,
+                               elapsedSeconds: summary.timerSeconds, movingSeconds: summary.movingSeconds,
                                distanceMeters: summary.distanceMeters, elevationGainMeters: summary.elevationGainMeters,
                                maxSpeed: summary.maxSpeed, calories: summary.calories ?? 0)]
         }
@@ -73,7 +73,7 @@ public enum TCXWriter {
             }
         }
         for (k, lap) in laps.enumerated() {
-            writeLap(lap, byLap[k], points, cumulative, sport, &out, indoor: indoor[k])
+            writeLap(lap, byLap[k], points, cumulative, sport, &out, indoor: indoor[k], cadenceFactor: workout.activity.cadenceFactor)
         }
         // The title and notes as the activity's Notes (TCX has no title of its own).
         let notes = [summary.title, summary.notes].compactMap { $0 }
@@ -102,7 +102,7 @@ public enum TCXWriter {
     }
 
     private static func writeLap(_ lap: LapSummary, _ indices: [Int], _ points: [TrackPoint], _ cumulative: [Double],
-                                 _ sport: TCXSport, _ out: inout XMLOutput, indoor: [IndoorRecord] = []) {
+                                 _ sport: TCXSport, _ out: inout XMLOutput, indoor: [IndoorRecord] = [], cadenceFactor: Double = 1) {
         var hrSum = 0, hrCount = 0, hrMax = 0, cadSum = 0, cadCount = 0
         for i in indices {
             if let hr = points[i].fix.heartRate, (1...255).contains(hr) { hrSum += hr; hrCount += 1; hrMax = max(hrMax, hr) }
@@ -137,7 +137,9 @@ public enum TCXWriter {
             out.append("</Value></MaximumHeartRateBpm>\n")
         }
         out.append("    <Intensity>Active</Intensity>\n")
-        let lapCadence = cadCount > 0 ? Int((Double(cadSum) / Double(cadCount)).rounded()) : (indoor.isEmpty ? nil : lap.averageCadence)
+        // A lap's cadence is in steps for a run (the summary's); the file's is one foot's.
+        let lapCadence = cadCount > 0 ? Int((Double(cadSum) / Double(cadCount)).rounded())
+            : (indoor.isEmpty ? nil : lap.averageCadence.map { Int((Double($0) / cadenceFactor).rounded()) })
         if let lapCadence, lapCadence >= 0 {
             out.append("    <Cadence>")
             out.appendInt(min(lapCadence, 254))

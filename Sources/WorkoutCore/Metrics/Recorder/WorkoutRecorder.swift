@@ -686,7 +686,9 @@ public struct WorkoutRecorder: Sendable {
     private func summary(now: Double, finished: Bool) -> WorkoutSummary {
         let t = max(now, time.accountedUntil)
         let c = advanced(to: now)
-        let elapsed = t - startedAt - c.time.userPaused
+        // Elapsed is the wall span; the timer leaves manual pauses (and a device's timer
+        // stops) out, and the averages are over it.
+        let timer = t - startedAt - c.time.userPaused
         var current: Double?
         switch c.phase {
         case .moving: current = c.speeds.current(distance: c.distance, lastEvidence: c.lastEvidence)
@@ -695,14 +697,15 @@ public struct WorkoutRecorder: Sendable {
         let plausible = c.plausibility.figures
         var s = WorkoutSummary(
             id: id, activity: activity, startedAt: startedAt, endedAt: nil,
-            elapsedSeconds: elapsed, movingSeconds: c.time.moving, distanceMeters: c.distance,
+            elapsedSeconds: t - startedAt, movingSeconds: c.time.moving, distanceMeters: c.distance,
             elevationGainMeters: c.elevation.gain, elevationLossMeters: c.elevation.loss,
             pointCount: c.points.count, acceptedCount: c.acceptedCount, rejectedByReason: c.rejectedByReason,
-            averageSpeed: elapsed > 0 ? c.distance / elapsed : 0,
+            averageSpeed: timer > 0 ? c.distance / timer : 0,
             movingAverageSpeed: c.time.moving > 0 ? c.distance / c.time.moving : 0,
             currentSpeed: current, maxSpeed: plausible.maxSpeed, calories: c.intervals.calories(movingSeconds: c.time.moving),
             signalLostSeconds: c.time.signalLost, splits: c.intervals.splits, laps: c.intervals.laps,
             bestEfforts: activity.tracksBestEfforts ? plausible.efforts : [])
+        s.timerSeconds = timer
         s.splitUnit = settings.splitUnit
         c.addHeartRate(to: &s, at: t)
         if let w = speedWarning { s.warnings = [w.text] }
@@ -717,8 +720,20 @@ public struct WorkoutRecorder: Sendable {
             s.gpsDistanceMeters = c.acceptedCount > 0 ? c.gpsDistance : nil
         }
         c.addSensors(to: &s, at: t, finished: finished)
+        Self.inSteps(&s)
         s.measureTrainingStress(settings.trainingThresholds)
         return s
+    }
+
+    /// A run's or walk's cadence in steps per minute: files and foot pods record one foot's
+    /// strides, the summary shows both feet (`ActivityType.cadenceFactor`), its laps and splits too.
+    private static func inSteps(_ s: inout WorkoutSummary) {
+        let f = s.activity.cadenceFactor
+        guard f != 1 else { return }
+        s.averageCadence = s.averageCadence.map { $0 * f }
+        s.cadence = s.cadence.map { Int((Double($0) * f).rounded()) }
+        for k in s.laps.indices { s.laps[k].averageCadence = s.laps[k].averageCadence.map { Int((Double($0) * f).rounded()) } }
+        for k in s.splits.indices { s.splits[k].averageCadence = s.splits[k].averageCadence.map { Int((Double($0) * f).rounded()) } }
     }
 
     /// Heart-rate figures of the summary: from the track when heart rate was recorded beside the

@@ -21,7 +21,7 @@ public struct VolumeChart: Sendable {
         for s in summaries {
             let wk = calendar.week(of: calendar.day(of: s.startedAt)) - firstWeek
             guard wk >= 0, wk < count else { continue }
-            let t = s.movingSeconds > 0 ? s.movingSeconds : s.elapsedSeconds
+            let t = s.movingSeconds > 0 ? s.movingSeconds : s.timerSeconds
             guard t.isFinite, t > 0 else { continue }
             weeks[wk].seconds[s.activity, default: 0] += t
             perActivity[s.activity, default: 0] += t

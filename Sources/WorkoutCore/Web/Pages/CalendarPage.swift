@@ -49,7 +49,7 @@ public struct CalendarPage: Sendable {
             guard d >= first, d <= last else { continue }
             var e = perDay[d.dayNumber] ?? (0, 0, 0)
             e.count += 1
-            e.seconds += max(0, s.movingSeconds > 0 ? s.movingSeconds : s.elapsedSeconds)
+            e.seconds += max(0, s.movingSeconds > 0 ? s.movingSeconds : s.timerSeconds)
             e.meters += max(0, s.distanceMeters)
             perDay[d.dayNumber] = e
             names[d.dayNumber, default: []].append(WebPages.title(s, c.zone) + (s.distanceMeters > 0 ? " " + c.units.distance(s.distanceMeters) : ""))

@@ -150,7 +150,7 @@ public struct HistoryPage: Sendable {
         w.raw("</span></td><td><a href=\"/workouts/"); w.text(s.id.rawValue); w.raw("\">"); w.text(WebPages.title(s, c.zone))
         w.raw("</a><br><span class=\"muted small\">"); w.text(s.activity.displayName); w.raw("</span></td><td class=\"num\">")
         if s.distanceMeters > 0 { w.text(c.units.distance(s.distanceMeters)) } else { w.raw("–") }
-        w.raw("</td><td class=\"num\">"); w.text(WebFormat.duration(s.movingSeconds > 0 ? s.movingSeconds : s.elapsedSeconds))
+        w.raw("</td><td class=\"num\">"); w.text(WebFormat.duration(s.movingSeconds > 0 ? s.movingSeconds : s.timerSeconds))
         w.raw("</td><td class=\"num\">")
         if s.distanceMeters > 0, let e = WebFormat.effort(s.movingAverageSpeed, s.activity, c.units) { w.text(e) } else { w.raw("–") }
         w.raw("</td><td class=\"num\">"); if s.elevationGainMeters >= 1 { w.text(c.units.elevation(s.elevationGainMeters)) } else { w.raw("–") }

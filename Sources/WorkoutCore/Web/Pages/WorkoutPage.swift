@@ -125,6 +125,7 @@ public struct WorkoutPage: Sendable {
         if s.distanceMeters > 0 { stat(c.units.distance(s.distanceMeters), "Distance") }
         stat(WebFormat.duration(s.movingSeconds), "Moving time")
         stat(WebFormat.duration(s.elapsedSeconds), "Elapsed time")
+        if abs(s.timerSeconds - s.elapsedSeconds) >= 1 { stat(WebFormat.duration(s.timerSeconds), "Timer time") }
         if s.distanceMeters > 0, let e = WebFormat.effort(s.movingAverageSpeed, s.activity, c.units) {
             switch s.activity.pageEffort {
             case .pace: stat(e, "Average pace")
@@ -147,7 +148,7 @@ public struct WorkoutPage: Sendable {
             }
         }
         if let kj = s.workKilojoules { stat("\(Int(kj.rounded())) kJ", "Work") }
-        if let cad = s.averageCadence { stat("\(Int(cad.rounded())) rpm", "Average cadence") }
+        if let cad = s.averageCadence { stat("\(Int(cad.rounded())) " + s.activity.cadenceUnit, "Average cadence") }
         if let kcal = s.calories, kcal > 0 { stat("\(Int(kcal.rounded())) kcal", "Calories") }
         w.raw("</div></section>")
     }
@@ -281,8 +282,8 @@ public struct WorkoutPage: Sendable {
             chart(.power, "Power", detail, series.power, .init(format: .number, unit: "W")) { $0.fromZero = true }
         }
         if series.cadence.contains(where: { !$0.isNaN }) {
-            let detail = s.averageCadence.map { "average \(Int($0.rounded())) rpm" } ?? ""
-            chart(.cadence, "Cadence", detail, series.cadence, .init(format: .number, unit: "rpm"))
+            let detail = s.averageCadence.map { "average \(Int($0.rounded())) " + s.activity.cadenceUnit } ?? ""
+            chart(.cadence, "Cadence", detail, series.cadence.map { $0 * s.activity.cadenceFactor }, .init(format: .number, unit: s.activity.cadenceUnit))
         }
         if any {
             w.raw("<p class=\"muted small\">Gaps are pauses. Pace, speed, power and cadence are averaged over ")

@@ -28,10 +28,12 @@ struct FITActivityFileTracksTests {
             let recs = file.records.sorted { $0.time < $1.time }
             var r = 0
             var expected: [[Fix]] = []
-            for s in ordered {
+            for (k, s) in ordered.enumerated() {
                 while r < recs.count, recs[r].time < s.startTime { r += 1 }
                 let from = r
-                while r < recs.count, recs[r].time <= s.endTime { r += 1 }
+                // To its end and a second, short of the next session's start (issue 39 item 4).
+                let next = k + 1 < ordered.count ? ordered[k + 1].startTime : .infinity
+                while r < recs.count, recs[r].time <= s.endTime + FITActivityFile.sessionEndSlack, recs[r].time < next { r += 1 }
                 expected.append(recs[from..<r].compactMap(\.fix))
             }
             let got = tracks.map(\.fixes)

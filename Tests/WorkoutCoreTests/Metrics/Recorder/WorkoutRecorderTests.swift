@@ -103,7 +103,9 @@ import TestRequirements
         expectEqual(b.pointCount, dirty.count)
     }
 
-    @Test func manualPauseExcludedFromElapsedAndStartsSegment() {
+    /// A manual pause counts in elapsed (the wall span) and not in the timer (issue 39 item 3:
+    /// before, elapsed left it out and the wall span was nowhere).
+    @Test func manualPauseExcludedFromTimerAndStartsSegment() {
         var r = WorkoutRecorder(id: testID, activity: .running, startedAt: 0)
         for f in synth.run(start: 1, seconds: 100, speed: 3) { r.ingest(f) }
         r.pause(at: 101, cause: .manual)
@@ -111,7 +113,9 @@ import TestRequirements
         r.resume(at: 201)
         for f in synth.run(start: 202, seconds: 100, speed: 3, from: 2000) { r.ingest(f) }
         let w = r.finish(at: 302)
-        expectEqual(w.summary.elapsedSeconds, 202)
+        expectEqual(w.summary.elapsedSeconds, 302)
+        expectEqual(w.summary.timerSeconds, 202)
+        expectEqual(w.summary.averageSpeed, w.summary.distanceMeters / 202)
         expectEqual(w.events.filter { $0.kind == .pause }.first?.cause, .manual)
         // No distance for the 1.7 km between pause and resume.
         expectLess(Swift.abs(w.summary.distanceMeters - w.points.acceptedLength), 1e-6)
