@@ -44,11 +44,11 @@
 // (same byte order) to bytes that decode to the same message and encode to the same bytes.
 import Glibc
 
-private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm, cpm, csc, rsc, native, http, web, feed, journal, strava, tzif, logfmt, index }
+private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm, cpm, csc, rsc, native, http, web, feed, journal, strava, tzif, logfmt, index, plan, ftms }
 
 nonisolated(unsafe) private var target: Target = {
     guard let name = getenv("FUZZ_TARGET").map({ String(cString: $0) }), let t = Target(rawValue: name) else {
-        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm cpm csc rsc native http web feed journal strava tzif logfmt index\n", stderr)
+        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm cpm csc rsc native http web feed journal strava tzif logfmt index plan ftms\n", stderr)
         exit(2)
     }
     return t
@@ -523,6 +523,61 @@ private func index(_ bytes: [UInt8]) {
     }
 }
 
+/// plan: a plan file (.zwo or JSON) is read or refused; a plan read keeps within its limits and
+/// plays through the machine (ticks, presses, a pause) with every step begun in order, each
+/// power asked within the plan's range.
+private func plan(_ bytes: [UInt8]) {
+    guard let p = try? PlanDecoder.decode(bytes, ftpWatts: 250) else { return }
+    if p.steps.isEmpty || p.steps.count > Plan.maxSteps { violated("plan: \(p.steps.count) steps") }
+    var m = PlanMachine(plan: p)
+    var begun = -1
+    func take(_ actions: [PlanAction]) {
+        for a in actions {
+            switch a {
+            case .stepStarted(let i): if i != begun + 1 { violated("plan: step \(i) after \(begun)") }; begun = i
+            case .setPower(let w): if !(1...2_500).contains(w) { violated("plan: \(w) W asked") }
+            case .releaseTrainer, .pauseTrainer, .prompt, .closeLap, .finished: break
+            }
+        }
+    }
+    take(m.start(at: 0, distance: 0))
+    var t = 0.0
+    for k in 0..<min(200, p.steps.count * 3) {
+        t += 7
+        take(k % 5 == 4 ? m.next(at: t, distance: t * 3) : m.tick(at: t, distance: t * 3))
+        if k == 10 { take(m.pause(at: t)); take(m.resume(at: t + 60, distance: t * 3)); t += 60 }
+    }
+    take(m.stop(at: t + 1))
+}
+
+/// ftms: Indoor Bike Data values parse or are refused and become finite readings; the control
+/// point's answers, whatever they are, never make the machine write two requests at once.
+private func ftms(_ bytes: [UInt8]) {
+    let (cut, body) = splitPoint(bytes)
+    var rates = SensorRates()
+    if let d = try? IndoorBikeData.parse(body.prefix(cut)), let r = rates.reading(.fitnessMachine(d), at: 1) {
+        for c in SensorChannel.allCases { if let v = r.value(c), !v.isFinite || v < 0 { violated("ftms: \(c) = \(v)") } }
+    }
+    var t = TrainerControl()
+    var now = 0.0
+    var inFlight = 0
+    func take(_ actions: [TrainerAction]) {
+        for a in actions { if case .write = a { inFlight += 1; if inFlight > 1 { violated("ftms: two writes without an answer") } } }
+    }
+    take(t.connected(now: now))
+    for (i, b) in body.dropFirst(cut).enumerated() {
+        now += 0.3
+        switch b % 6 {
+        case 0: take(t.want(.power(Int(b) * 3), now: now))
+        case 1: take(t.want(.free, now: now))
+        case 2: take(t.want(.paused, now: now))
+        case 3: inFlight = 0; take(t.indicated([0x80, b & 0x0F, (b >> 4) % 6], now: now))
+        case 4: inFlight = 0; take(t.tick(now: now + Double(i % 3)))
+        default: inFlight = 0; take(t.disconnected(now: now)); take(t.connected(now: now))
+        }
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
@@ -548,6 +603,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .tzif: tzif(bytes)
     case .logfmt: logfmt(bytes)
     case .index: index(bytes)
+    case .plan: plan(bytes)
+    case .ftms: ftms(bytes)
     }
     return 0
 }

@@ -32,12 +32,12 @@ extension Renderer {
         s += table(rows, rightAligned: [1, 2])
         let bs = before["splits"]?.arrayValue ?? [], as_ = after["splits"]?.arrayValue ?? []
         if !bs.isEmpty || !as_.isEmpty {
-            s += "\nSplits (time, before -> after):\n"
+            s += "\nSplits (moving time, before -> after):\n"
             var split: [[String]] = [["#", "BEFORE", "AFTER"]]
             for i in 0..<max(bs.count, as_.count) {
                 func cell(_ list: [JSON]) -> String {
                     guard i < list.count else { return "-" }
-                    return Units.shortDuration(num(list[i]["elapsedSeconds"])) + "  " + u.distance(num(list[i]["distanceMeters"]))
+                    return Units.shortDuration(movingOfSection(list[i])) + "  " + u.distance(num(list[i]["distanceMeters"]))
                 }
                 split.append([String(i + 1), cell(bs), cell(as_)])
             }

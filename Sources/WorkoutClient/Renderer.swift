@@ -297,6 +297,7 @@ public struct Renderer: Sendable {
                 s += pad(label + ":", 11) + e + " (moving average)\n"
             }
             if let max = w["maxSpeed"]?.doubleValue, max > 0 { s += "Max speed: " + u.speed(max) + "\n" }
+            s += implausible(w, units: u)
             let gain = num(w["elevationGainMeters"])
             let loss = w["elevationLossMeters"]?.doubleValue
             s += "Climb:     +" + u.elevation(gain) + (loss.map { " / -" + u.elevation($0) } ?? "") + "\n"
@@ -315,6 +316,22 @@ public struct Renderer: Sendable {
         if let c = w["calories"]?.doubleValue { s += "Calories:  " + formatFixed(c, decimals: 0) + " kcal" + caloriesHow(w) + "\n" }
         s += "Points:    \(w["pointCount"]?.intValue ?? 0)\n"
         s += annotation(w)
+        return s
+    }
+
+    /// One line per implausible stretch (`implausible`): when, how long, how far, how fast, why.
+    func implausible(_ w: JSON, units u: UnitFormatter) -> String {
+        var s = ""
+        for x in (w["implausible"]?.arrayValue ?? []).compactMap(ImplausibleStretch.init(json:)) {
+            let why: String
+            switch x.reason {
+            case .speed: why = "too fast"
+            case .acceleration: why = "a catch-up: farther than the speed before allows"
+            case .record: why = "faster than the world's best"
+            }
+            s += "Implausible: " + clock.timeOfDay(x.start).prefix(8) + " for " + Units.shortDuration(x.seconds) + ", " + u.distance(x.meters)
+                + " up to " + u.speed(x.speed) + " (" + why + "); not in max speed, best efforts or records\n"
+        }
         return s
     }
 
@@ -364,12 +381,14 @@ public struct Renderer: Sendable {
             let withPower = items.contains { $0["averagePower"]?.intValue != nil }
             let withCadence = items.contains { $0["averageCadence"]?.intValue != nil }
             let withZones = items.contains { zones($0["heartRateZoneSeconds"]) != nil }
-            var rows = [["#", "TIME", "DISTANCE", UnitFormatter.effortLabel(for: activity)?.uppercased() ?? "", "CLIMB"]
+            // One clock: time and pace from moving time, the elapsed time in its own column.
+            var rows = [["#", "MOVING", "ELAPSED", "DISTANCE", UnitFormatter.effortLabel(for: activity)?.uppercased() ?? "", "CLIMB"]
                 + (withPower ? ["POWER", "MAX W"] : []) + (withCadence ? ["CAD"] : []) + (withHR ? ["HR AVG", "MAX"] : [])
                 + (withZones ? ["ZONES"] : [])]
             for it in items {
                 var row = [
                     String((it["index"]?.intValue).map { $0 + 1 } ?? rows.count),  // JSON counts from 0; people (and the log) from 1
+                    Units.shortDuration(movingOfSection(it)),
                     Units.shortDuration(num(it["elapsedSeconds"])),
                     u.distance(num(it["distanceMeters"])),
                     effortOfSection(it, activity, u) ?? "",
@@ -385,7 +404,7 @@ public struct Renderer: Sendable {
                 if withZones { row += [zones(it["heartRateZoneSeconds"]) ?? ""] }
                 rows.append(row)
             }
-            let numeric = 5 + (withPower ? 2 : 0) + (withCadence ? 1 : 0) + (withHR ? 2 : 0)  // all but ZONES
+            let numeric = 6 + (withPower ? 2 : 0) + (withCadence ? 1 : 0) + (withHR ? 2 : 0)  // all but ZONES
             s += table(rows, rightAligned: Set(0..<numeric))
         }
         if let best = w["bestEfforts"]?.arrayValue, !best.isEmpty {
@@ -410,8 +429,13 @@ public struct Renderer: Sendable {
         return s
     }
 
+    /// A split's or lap's moving time (its elapsed time when nothing moved: an indoor lap).
+    func movingOfSection(_ it: JSON) -> Double {
+        num(it["movingSeconds"]) > 0 ? num(it["movingSeconds"]) : num(it["elapsedSeconds"])
+    }
+
     func effortOfSection(_ it: JSON, _ activity: ActivityType?, _ u: UnitFormatter) -> String? {
-        let moving = num(it["movingSeconds"]) > 0 ? num(it["movingSeconds"]) : num(it["elapsedSeconds"])
+        let moving = movingOfSection(it)
         guard moving > 0 else { return u.effort(nil, for: activity) }
         return u.effort(num(it["distanceMeters"]) / moving, for: activity)
     }

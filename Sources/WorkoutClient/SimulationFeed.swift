@@ -139,7 +139,7 @@ public struct SimulationFeed: Sendable, Equatable {
         var f = fix
         f.heartRate = nil
         var out = [TimedLine(time: fix.time, line: fixLine(f))]
-        if let hr = fix.heartRate, HeartRateTrack.plausibleRange.contains(hr) {
+        if let hr = fix.heartRate, HeartRateReading.bpmRange.contains(hr) {
             out.append(TimedLine(time: fix.time, line: HeartRateReading(time: fix.time, bpm: hr).line))
         }
         return out
@@ -163,7 +163,7 @@ public struct SimulationFeed: Sendable, Equatable {
                         track = t.track
                         f.heartRate = t.heartRate
                         lines += timedLines(f)
-                    } else if let hr = t.heartRate, HeartRateTrack.plausibleRange.contains(hr) {
+                    } else if let hr = t.heartRate, HeartRateReading.bpmRange.contains(hr) {
                         lines.append(TimedLine(time: t.time, line: HeartRateReading(time: t.time, bpm: hr).line))
                     }
                 }

@@ -88,9 +88,9 @@ import Testing
         try await Self.waitForLog(d, 5, &log) { $0.contains("shadow.fit") && $0.contains("theirs.gpx") }
         // A real file placed afterwards is imported: the folder works, its links are skipped.
         try DisplayUnitsTests.gpx(start: "2026-03-07T07:00:00Z", seconds: 90, speed: 3).write(toFile: inbox + "/mine.gpx", atomically: true, encoding: .utf8)
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(12)
         while try Self.ids(d).isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        try await Task.sleep(for: .milliseconds(1500))  // a look at the folder takes a still file after a second
+        try await Task.sleep(for: .milliseconds(1500))
         log += d.stderrText()
         #expect(try Self.ids(d).count == 1, "only mine.gpx: \(log.suffix(1500))")
         let skipped = log.split(separator: "\n").filter { $0.contains("history.link_skipped") }

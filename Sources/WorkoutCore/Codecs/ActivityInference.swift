@@ -1,17 +1,17 @@
-/// The activity of a file that names none, judged from how its track moves: the median and the
+/// The activity of a file that names none, judged from how its track moves against the
+/// activities' plausibility bounds (`PlausibilityBounds`, docs/metrics.md): the median and the
 /// 95th percentile of its moving speeds (steps of at least 0.5 m/s between consecutive fixes of
 /// a segment) and its climb per kilometre. A reason in words goes with it (an import warning).
-/// Nil when nothing can be said (too few moving steps, under a minute or 200 m of movement, or
-/// under five minutes at a human pace: a clip that short is not a workout's pattern, and a
-/// sailing boat's 148 s at 10 km/h reads like a run): the configured `defaultActivity` then
-/// applies. A motor vehicle shows itself in a minute. Pure.
+/// Nil only when the track cannot tell: fewer than `minimumSteps` moving steps, under
+/// `minimumSeconds` or `minimumMeters` of movement (a few points), or no movement at all; the
+/// configured `defaultActivity` then applies. Never a run for what a runner cannot do. Pure.
 ///
 /// | median | 95th percentile | climb | activity |
 /// |---|---|---|---|
-/// | > 15 m/s (54 km/h) or p95 > 30 m/s | | | other (a motor vehicle: kept out of running and riding records) |
+/// | > 15 m/s (54 km/h) or p95 > the ride's descent top speed (27.8 m/s) | | | other (a motor vehicle: kept out of running and riding records) |
 /// | >= 5 m/s (18 km/h: a run's median is slower) | | | cycling |
-/// | 1.9-5 m/s | >= 7.5 m/s (a runner never holds 27 km/h) | | cycling |
-/// | 1.9-5 m/s | < 7.5 m/s | | running |
+/// | 1.9-5 m/s | >= the 1 km world record's pace (7.58 m/s: no runner holds it 5 % of a run) | | cycling |
+/// | 1.9-5 m/s | below it | | running |
 /// | 0.5-1.9 m/s | | >= 40 m per km | hiking |
 /// | 0.5-1.9 m/s | | < 40 m per km | walking |
 public struct ActivityInference: Sendable, Equatable {
@@ -19,44 +19,64 @@ public struct ActivityInference: Sendable, Equatable {
     /// Why, for the import's warning: "no activity in the file; it moves at 11 km/h (median) ...".
     public var reason: String
 
-    /// Fewest moving steps, seconds and metres a guess needs.
-    static let minimumSteps = 30
-    static let minimumSeconds = 60.0
-    static let minimumMeters = 200.0
-    /// Fewest seconds of movement for a workout's activity (anything slower than a motor vehicle).
-    static let minimumWorkoutSeconds = 300.0
+    /// Fewest moving steps, seconds and metres a guess needs: a few points say nothing.
+    static let minimumSteps = 10
+    static let minimumSeconds = 20.0
+    static let minimumMeters = 50.0
+
+    /// The activity `median` and `p95` (m/s of the moving steps) and the climb say, with the
+    /// words why; nil for no movement.
+    static func classify(median: Double, p95: Double, climbPerKm: Double) -> (activity: ActivityType, why: String)? {
+        let ride = ActivityType.cycling.plausibility, run = ActivityType.running.plausibility
+        let runnersKilometre = 1000 / run.fastestSeconds(meters: 1000)
+        if median > 15 || p95 > ride.descentSpeed {
+            return (.other, "too fast for a workout: likely a motor vehicle")
+        } else if median >= 5 {
+            return (.cycling, "like a ride")
+        } else if median >= 1.9 && p95 >= runnersKilometre {
+            return (.cycling, "with stretches faster than a runner holds: like a ride")
+        } else if median >= 1.9 {
+            return (.running, "like a run")
+        } else if median >= 0.5 {
+            return climbPerKm >= 40 ? (.hiking, "at a walk, climbing \(Int(climbPerKm.rounded())) m per km: like a hike") : (.walking, "like a walk")
+        }
+        return nil
+    }
+
+    /// "it moves at 32 km/h (median; 95 % of the time under 45 km/h)".
+    static func moves(median: Double, p95: Double) -> String {
+        let kmh = { (v: Double) in String(Int((v * 3.6).rounded())) }
+        return "it moves at \(kmh(median)) km/h (median; 95 % of the time under \(kmh(p95)) km/h)"
+    }
+
+    /// The median and 95th percentile of `speeds` (any order, not empty).
+    static func quantiles(_ speeds: [Double]) -> (median: Double, p95: Double) {
+        let sorted = speeds.sorted()
+        return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.down)))])
+    }
 
     /// Judges `speeds` (m/s of the moving steps, any order) over `seconds` and `meters` of
     /// movement with `climb` metres of elevation gain.
     public init?(speeds: [Double], seconds: Double, meters: Double, climb: Double) {
         guard speeds.count >= ActivityInference.minimumSteps, seconds >= ActivityInference.minimumSeconds,
               meters >= ActivityInference.minimumMeters else { return nil }
-        let sorted = speeds.sorted()
-        let median = sorted[sorted.count / 2]
-        let p95 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.down)))]
+        let (median, p95) = ActivityInference.quantiles(speeds)
         let climbPerKm = meters > 0 ? climb / (meters / 1000) : 0
-        let kmh = { (v: Double) in String(Int((v * 3.6).rounded())) }
-        let moves = "it moves at \(kmh(median)) km/h (median; 95 % of the time under \(kmh(p95)) km/h)"
-        let kind: ActivityType
-        var why: String
-        if median > 15 || p95 > 30 {
-            kind = .other
-            why = "too fast for a workout: likely a motor vehicle"
-        } else if median >= 5 || (median >= 1.9 && p95 >= 7.5) {
-            kind = .cycling
-            why = median >= 5 ? "like a ride" : "with stretches faster than a runner holds: like a ride"
-        } else if median >= 1.9 {
-            kind = .running
-            why = "like a run"
-        } else if median >= 0.5 {
-            kind = climbPerKm >= 40 ? .hiking : .walking
-            why = climbPerKm >= 40 ? "at a walk, climbing \(Int(climbPerKm.rounded())) m per km: like a hike" : "like a walk"
-        } else {
-            return nil
-        }
-        guard kind == .other || seconds >= ActivityInference.minimumWorkoutSeconds else { return nil }
+        guard let (kind, why) = ActivityInference.classify(median: median, p95: p95, climbPerKm: climbPerKm) else { return nil }
         activity = kind
-        reason = "no activity in the file; \(moves), \(why): imported as \(kind.displayName.lowercased()) (`workoutctl edit ID --activity ACTIVITY` changes it)"
+        reason = "no activity in the file; \(ActivityInference.moves(median: median, p95: p95)), \(why): imported as \(kind.displayName.lowercased()) (`workoutctl edit ID --activity ACTIVITY` changes it)"
+    }
+
+    /// The warning when the median moving speed of a workout named `named` is above what the
+    /// activity holds (`PlausibilityBounds.heldCeiling`: a drive or a ride named a run): the name
+    /// is kept, and its stretches beyond the activity set no record. Nil when it is not.
+    static func contradiction(named: ActivityType, median: Double) -> String? {
+        guard named.supportsGPS, median > named.plausibility.heldCeiling else { return nil }
+        let kmh = { (v: Double) in String(Int((v * 3.6).rounded())) }
+        let likely = classify(median: median, p95: median, climbPerKm: 0).map { "; likely " + ($0.activity == .other ? "a motor vehicle" : $0.activity.displayName.lowercased()) } ?? ""
+        let name = named.displayName.lowercased()
+        return "named \(name), but it moves at \(kmh(median)) km/h median, faster than \(name) holds (\(kmh(named.plausibility.heldCeiling)) km/h)\(likely); "
+            + "kept as \(name) (`workoutctl edit ID --activity ACTIVITY` changes it), its stretches beyond \(name) set no record"
     }
 
     /// The guess for a track's fixes in file order, with their file segments.

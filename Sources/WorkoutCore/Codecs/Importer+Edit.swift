@@ -28,6 +28,8 @@ extension Importer {
             new.summary.apply(d)
         }
         new.summary.annotation = w.summary.annotation
+        // Readings dropped as outside physiology are not stored: their count is kept.
+        if new.summary.heartRateRejected.isEmpty { new.summary.heartRateRejected = w.summary.heartRateRejected }
         return new
     }
 

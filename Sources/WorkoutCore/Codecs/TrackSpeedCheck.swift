@@ -81,7 +81,9 @@ struct TrackSpeedCheck {
 
         var check: TrackSpeedCheck { TrackSpeedCheck(medianOf: speeds) }
 
-        /// `check.warning(activity:distance:)`, without sorting the speeds when a count decides.
+        /// `check.warning(activity:distance:)`, without sorting the speeds when a count decides;
+    /// else the warning that the speeds say a faster kind of activity than the one named
+    /// (`ActivityInference.contradiction`).
         /// Sorted, the median is `s[n/2]` (n odd) or `(s[n/2-1] + s[n/2]) / 2` (n even), never
         /// above `s[n/2]` (rounding is monotone); with fewer than `n - n/2` speeds above the limit,
         /// `s[n/2]` is not above it, so neither is the median: no warning, as the sort would say.
@@ -90,7 +92,13 @@ struct TrackSpeedCheck {
             let limit = activity.maxPlausibleSpeed
             var above = 0
             for v in speeds where v > limit { above += 1 }
-            if above < speeds.count - speeds.count / 2 { return nil }
+            if above < speeds.count - speeds.count / 2 {
+                // Not far beyond the activity: perhaps beyond what it holds (a drive named a run).
+                let ceiling = activity.plausibility.heldCeiling
+                var held = 0
+                for v in speeds where v > ceiling { held += 1 }
+                if held < speeds.count - speeds.count / 2 { return nil }
+            }
             return check.warning(activity: activity, distance: distance)
         }
     }
@@ -105,7 +113,8 @@ struct TrackSpeedCheck {
 
     /// The warning when the track's median moving speed is above the highest `activity` allows.
     func warning(activity: ActivityType, distance: Double) -> String? {
-        guard activity.supportsGPS, let v = medianMovingSpeed, v > activity.maxPlausibleSpeed else { return nil }
+        guard activity.supportsGPS, let v = medianMovingSpeed else { return nil }
+        guard v > activity.maxPlausibleSpeed else { return ActivityInference.contradiction(named: activity, median: v) }
         let kmh = { (x: Double) in String(Int((x * 3.6).rounded())) }
         let likely = TrackSpeedCheck.likelyActivity(speed: v).map { "likely " + $0.displayName.lowercased() } ?? "likely a motor vehicle"
         return "moves at \(kmh(v)) km/h median, far faster than \(activity.displayName.lowercased()) allows (\(kmh(activity.maxPlausibleSpeed)) km/h); "

@@ -2,8 +2,9 @@
 /// (docs/storage.md, "A history shared between machines"). A sync engine can leave two
 /// versions of one workout (its own file and a conflict copy) and two machines can import one
 /// recording each under its own ID; the catalog lists each workout once:
-/// - of a workout's versions, the preferred one (`WorkoutVersion.isPreferred`: the newer edit);
-///   the others are kept aside, on disk, unlisted;
+/// - of a workout's versions, one that another's revision replaces is never listed (an edit
+///   supersedes every version it has seen, whatever their dates); of the rest, the preferred
+///   one (`WorkoutVersion.isPreferred`: the newer edit); the others are kept aside, unlisted;
 /// - of copies of one recording (`Importer.isDuplicate`, at least one of them imported), the
 ///   one with the smallest ID; the others are hidden behind it.
 /// Both choices depend only on the files, never on the order they arrived in, so every machine
@@ -41,6 +42,20 @@ public struct HistoryCatalog: Sendable {
             filesByID[v.id, default: []].append(v.file)
         }
         for id in Array(filesByID.keys) { _ = settle(id, arrived: false) }
+    }
+
+    /// What a version written now over `id` replaces: the keys of every version of it held
+    /// here and of what they replaced, newest first, at most `Revision.maxReplaces`.
+    public func lineage(of id: WorkoutID) -> [String] {
+        var seen: [(key: String, at: Double)] = []
+        var keys: Set<String> = []
+        func add(_ key: String, _ at: Double) { if keys.insert(key).inserted { seen.append((key, at)) } }
+        for f in filesByID[id] ?? [] {
+            guard let r = versions[f]?.revision else { continue }
+            add(r.key, r.editedAt)
+            for k in r.replaces { add(k, Revision.time(ofKey: k) ?? 0) }
+        }
+        return seen.sorted { $0.at != $1.at ? $0.at > $1.at : $0.key > $1.key }.prefix(Revision.maxReplaces).map(\.key)
     }
 
     /// The file of a workout's preferred version (listed, or hidden behind a copy).
@@ -102,8 +117,12 @@ public struct HistoryCatalog: Sendable {
             listed[id] = nil
             return [.unlisted(id)] + release(copiesOf: id)
         }
-        guard var best = versions[files[0]] else { return [] }
-        for f in files.dropFirst() { if let c = versions[f], c.isPreferred(over: best) { best = c } }
+        let all = files.compactMap { versions[$0] }
+        let replaced = Set(all.flatMap { $0.revision?.replaces ?? [] })
+        let heads = all.filter { v in v.revision.map { !replaced.contains($0.key) } ?? true }
+        let candidates = heads.isEmpty ? all : heads  // a cycle of replaces (forged): by the clock
+        guard var best = candidates.first else { return [] }
+        for c in candidates.dropFirst() where c.isPreferred(over: best) { best = c }
         let previous = shownFile[id]
         shownFile[id] = best.file
         var events: [HistoryCatalogEvent] = []

@@ -1,7 +1,8 @@
 /// When and where a saved workout file was last written (recorded, imported, edited, restored):
-/// the `revision` of the native file (docs/formats.md). When a sync engine keeps two versions
-/// of one workout (edited on two machines while apart), the newer edit is the one listed
-/// (`WorkoutVersion.isPreferred`). Files written before revisions existed have none.
+/// the `revision` of the native file (docs/formats.md), and the versions it replaces. When a
+/// sync engine keeps two versions of one workout, one that the other's revision replaces is
+/// never listed, whatever its clock said; between the others the newer edit is listed
+/// (`HistoryCatalog`, `WorkoutVersion.isPreferred`). Files written before revisions have none.
 public struct Revision: Sendable, Equatable {
     /// Seconds since the Unix epoch (the writing machine's clock).
     public var editedAt: Double
@@ -9,13 +10,30 @@ public struct Revision: Sendable, Equatable {
     public var machine: MachineTag
     /// The writing machine's host name, for people reading the log ("edited on pi").
     public var host: String
+    /// The `key`s of the versions this one was written over: every version of the workout the
+    /// writing machine held (and what they replaced), at most `maxReplaces`, newest first.
+    public var replaces: [String]
 
-    public init(editedAt: Double, machine: MachineTag, host: String) {
-        self.editedAt = editedAt; self.machine = machine; self.host = host
+    /// Most keys a revision names (an edit of an edit of an edit ... does not grow the file).
+    public static let maxReplaces = 32
+
+    public init(editedAt: Double, machine: MachineTag, host: String, replaces: [String] = []) {
+        self.editedAt = editedAt; self.machine = machine; self.host = host; self.replaces = replaces
+    }
+
+    /// What names this version in another's `replaces`: the machine and the time, to the
+    /// millisecond as the file keeps it (`k3m9xa@2026-11-21T09:30:00.000Z`).
+    public var key: String { machine.rawValue + "@" + ISO8601.format(editedAt, fractionDigits: 3) }
+
+    /// The time a `key` names (nil: not a key).
+    public static func time(ofKey key: String) -> Double? {
+        key.split(separator: "@", maxSplits: 1).last.flatMap { ISO8601.parse(String($0)) }
     }
 
     public func json() -> JSON {
-        ["editedAt": .string(ISO8601.format(editedAt, fractionDigits: 3)), "machine": .string(machine.rawValue), "host": .string(host)]
+        var o = JSONObject([("editedAt", .string(ISO8601.format(editedAt, fractionDigits: 3))), ("machine", .string(machine.rawValue)), ("host", .string(host))])
+        if !replaces.isEmpty { o["replaces"] = .array(replaces.map { .string($0) }) }
+        return .object(o)
     }
 
     /// `json().serialized()` written straight to bytes.
@@ -23,6 +41,14 @@ public struct Revision: Sendable, Equatable {
         w.raw("{\"editedAt\":"); w.time(editedAt, fractionDigits: 3)
         w.raw(",\"machine\":"); w.string(machine.rawValue)
         w.raw(",\"host\":"); w.string(host)
+        if !replaces.isEmpty {
+            w.raw(",\"replaces\":[")
+            for (k, r) in replaces.enumerated() {
+                if k > 0 { w.raw(",") }
+                w.string(r)
+            }
+            w.raw("]")
+        }
         w.raw("}")
     }
 
@@ -30,7 +56,8 @@ public struct Revision: Sendable, Equatable {
     public init?(json j: JSON) {
         guard let t = j["editedAt"]?.stringValue.flatMap({ ISO8601.parse($0) }), t.isFinite,
               let m = j["machine"]?.stringValue.flatMap(MachineTag.init(rawValue:)) else { return nil }
-        self.init(editedAt: t, machine: m, host: j["host"]?.stringValue ?? "")
+        let replaces = (j["replaces"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(Revision.maxReplaces)
+        self.init(editedAt: t, machine: m, host: j["host"]?.stringValue ?? "", replaces: Array(replaces))
     }
 }
 
@@ -73,8 +100,9 @@ public struct WorkoutVersion: Sendable, Equatable {
     /// modification time, which sync engines carry across machines.
     public var editedAt: Double { revision?.editedAt ?? stamp.modified }
 
-    /// Whether `self` is listed rather than `other`, two versions of one workout: the newer
-    /// edit; at the same time the one with a revision, then the higher machine tag, then the
+    /// Whether `self` is listed rather than `other`, two versions of one workout neither of
+    /// which replaces the other (`HistoryCatalog` settles ancestry first): the newer edit; at
+    /// the same time the one with a revision, then the higher machine tag, then the
     /// workout's own file over a conflict copy, then the greater name. Every machine that holds
     /// the same two files makes the same choice, whatever order they arrived in.
     public func isPreferred(over other: WorkoutVersion) -> Bool {

@@ -1,14 +1,28 @@
-/// GPS-derived elevation gain and loss (no barometer): a trailing moving average of the last
+/// Elevation gain and loss from a track's altitudes: a trailing moving average of the last
 /// `window` altitudes, then a turnaround hysteresis: a climb (or descent) starts counting once
-/// the smoothed altitude is `threshold` metres above (below) the last turning point, and a
-/// turning point is confirmed only when the altitude comes back `threshold` metres from the
-/// highest (lowest) point reached. Noise smaller than the threshold adds nothing; real climbs
-/// count in full. O(1) per sample.
+/// the smoothed altitude is `hysteresis` metres above (below) the last turning point, and a
+/// turning point is confirmed only when the altitude comes back that far from the highest
+/// (lowest) point reached. The hysteresis follows the altitudes' own noise: 3 x the mean step
+/// |altitude - previous altitude| (a running mean over the last ~`noiseSpan`), between `minimumThreshold` (3 m: a
+/// barometer's or a device's smoothed altitudes, where a rolling run's 4 m rises are real) and
+/// `threshold` (5 m: a GPS receiver's raw altitudes); `threshold` for the first
+/// `warmUpSamples`. Noise smaller than it adds nothing; real climbs count in full. O(1) per
+/// sample (docs/metrics.md, "Elevation").
 public struct ElevationAccumulator: Sendable, Equatable {
     private enum Trend: Sendable, Equatable { case none, up, down }
 
     public let window: Int
+    /// The hysteresis for noisy altitudes (and before the noise is known), m.
     public let threshold: Double
+    /// The hysteresis for clean altitudes, m (at most `threshold`).
+    public let minimumThreshold: Double
+    /// Mean |altitude - previous altitude| so far (a running mean over the last ~`noiseSpan` steps).
+    private var noise = 0.0
+    private var steps = 0
+    private var previous: Double?
+    static let warmUpSamples = 20
+    static let noiseSpan = 100
+    static let noiseFactor = 3.0
     private var confirmedGain = 0.0
     private var confirmedLoss = 0.0
     private var ring: [Double] = []
@@ -20,9 +34,10 @@ public struct ElevationAccumulator: Sendable, Equatable {
     private var extreme = 0.0
     private var trend = Trend.none
 
-    public init(window: Int, threshold: Double) {
+    public init(window: Int, threshold: Double, minimumThreshold: Double = 3) {
         self.window = max(1, window)
         self.threshold = max(0, threshold)
+        self.minimumThreshold = min(max(0, minimumThreshold), max(0, threshold))
         ring.reserveCapacity(self.window)
     }
 
@@ -30,6 +45,12 @@ public struct ElevationAccumulator: Sendable, Equatable {
     public var gain: Double { confirmedGain + (trend == .up ? extreme - (level ?? extreme) : 0) }
     /// Total loss (m), including a descent in progress that already exceeds the threshold.
     public var loss: Double { confirmedLoss + (trend == .down ? (level ?? extreme) - extreme : 0) }
+
+    /// The hysteresis in force (m): from the altitudes' noise once `warmUpSamples` are in.
+    public var hysteresis: Double {
+        guard steps >= ElevationAccumulator.warmUpSamples else { return threshold }
+        return min(threshold, max(minimumThreshold, ElevationAccumulator.noiseFactor * noise))
+    }
 
     /// The current smoothed altitude, nil before the first sample.
     public var smoothed: Double? { ring.isEmpty ? nil : sum / Double(ring.count) }
@@ -48,6 +69,12 @@ public struct ElevationAccumulator: Sendable, Equatable {
             if next == 0 { sum = ring.reduce(0, +) }  // bound floating-point drift
         }
         let s = sum / Double(ring.count)
+        if let p = previous {
+            steps += 1
+            noise += (abs(altitude - p) - noise) / Double(min(steps, ElevationAccumulator.noiseSpan))
+        }
+        previous = altitude
+        let threshold = hysteresis
         guard let l = level else { level = s; return }
         switch trend {
         case .none:

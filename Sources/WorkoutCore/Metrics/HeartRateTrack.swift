@@ -25,7 +25,8 @@ public enum HeartRateOutcome: Sendable, Equatable {
     case recorded
     /// Not after the last sample or gap: dropped.
     case ignoredOutOfOrder
-    /// Not a finite time, or a rate outside 1-300 bpm: dropped.
+    /// Not a finite time, or a rate outside `HeartRateTrack.plausibleRange`: dropped (a rate out
+    /// of range is counted in `rejected`).
     case ignoredInvalid
 }
 
@@ -45,8 +46,15 @@ public struct HeartRateTrack: Sendable {
     public let profile: BodyProfile
     /// Longest time from one sample to the next that still counts as continuous.
     public static let maximumSampleInterval = 5.0
-    /// Plausible heart rates; anything else is dropped as invalid input.
-    public static let plausibleRange = 1...300
+    /// Heart rates a human heart beats at (bpm): a strap's 255 or 0 is a sensor's fault, dropped
+    /// and counted (`rejected`), never averaged.
+    public static let plausibleRange = 25...250
+    /// RR intervals a heart beats at, in 1/1024 s: 200-3,000 ms (300-20 bpm); others (a strap's
+    /// 0 ms) are dropped and counted.
+    public static let plausibleRR: ClosedRange<UInt16> = 205...3072
+    /// Readings and RR intervals dropped as outside physiology, by every path that records heart
+    /// rate (strap, feed, import records, fixes that carry it): `heartRateRejected` in the summary.
+    public private(set) var rejected = HeartRateRejections()
 
     /// The last reading of the open run (nil while in a gap or before the first sample).
     private var last: (time: Double, bpm: Int)?
@@ -85,17 +93,27 @@ public struct HeartRateTrack: Sendable {
     /// Records a reading and the RR intervals that came with it.
     @discardableResult
     public mutating func add(time: Double, bpm: Int, rr: [UInt16] = []) -> HeartRateOutcome {
-        guard time.isFinite, HeartRateTrack.plausibleRange.contains(bpm) else { return .ignoredInvalid }
+        guard time.isFinite else { return .ignoredInvalid }
+        guard accepts(bpm: bpm) else { rejected.rr += rr.count; return .ignoredInvalid }
         guard time > lastMarkTime else { return .ignoredOutOfOrder }
         credit(until: time)
         if let l = last, time - l.time > HeartRateTrack.maximumSampleInterval { last = nil }
         samples.append(HeartRateSample(time: time, bpm: bpm))
-        for r in rr { rrIntervals.append(RRInterval(time: time, interval1024: r)) }
+        for r in rr {
+            if HeartRateTrack.plausibleRR.contains(r) { rrIntervals.append(RRInterval(time: time, interval1024: r)) } else { rejected.rr += 1 }
+        }
         workout.add(bpm: bpm); lap.add(bpm: bpm); split.add(bpm: bpm)
         last = (time, bpm)
         creditedUntil = time
         lastMarkTime = time
         return .recorded
+    }
+
+    /// Whether `bpm` is inside physiology; a reading outside is counted in `rejected` (the one
+    /// check every heart rate passes: `add`, and the recorder for fixes that carry one).
+    public mutating func accepts(bpm: Int) -> Bool {
+        guard HeartRateTrack.plausibleRange.contains(bpm) else { rejected.bpm += 1; return false }
+        return true
     }
 
     /// Ends the current run at `time` (contact lost, strap lost, workout paused). Returns false

@@ -64,7 +64,8 @@ public struct MetricsSettings: Sendable, Equatable {
     /// Number of accepted altitudes in the trailing moving average. Default 5 (OsmAnd).
     public var elevationSmoothingWindow: Int = 5
     /// The smoothed altitude must move this far (m) from the last counted level before the change
-    /// counts as gain or loss (turnaround threshold). Default 5 m.
+    /// counts as gain or loss (turnaround threshold) for noisy altitudes; clean ones get down to
+    /// 3 m (`ElevationAccumulator`: the threshold follows the altitudes' noise). Default 5 m.
     public var elevationHysteresis: Double = 5
     /// Current and maximum speeds are measured over at least this many seconds of accepted
     /// fixes, which removes single-fix outliers. Default 5 s.

@@ -101,11 +101,17 @@ public struct WorkoutSummary: Sendable, Equatable {
     /// zone 1); both empty without zones.
     public var heartRateZoneBounds: [Int] = []
     public var heartRateZoneSeconds: [Double] = []
+    /// Heart-rate readings and RR intervals dropped as outside physiology (25-250 bpm,
+    /// 200-3,000 ms): counted, never averaged.
+    public var heartRateRejected = HeartRateRejections()
     /// How `calories` was estimated; nil when there are none.
     public var caloriesMethod: CalorieMethod?
     /// What the person should know about the recording (live: fixes arriving far faster than the
     /// activity allows, `SpeedWarning`); written as `warnings` only when not empty.
     public var warnings: [String] = []
+    /// Stretches of the track its activity could not have done (`PlausibilityCheck`): kept and
+    /// drawn, left out of max speed, best efforts and records. JSON `implausible`.
+    public var implausible: [ImplausibleStretch] = []
     /// Mean and maximum power (W) and mean cadence (rpm, or strides per minute) of the accepted
     /// fixes that carry them (imported TCX/FIT files, feed lines); nil without. Zero power
     /// counts, zero cadence does not.

@@ -13,7 +13,8 @@ extension HistoryService {
         self.sync = sync
         let folders = ImportFolders(loop: loop, rememberedAt: context.paths.importedFilesFile, importer: { [unowned self] folder, files, done in
             self.importFromFolder(folder, files, done: done)
-        }, report: { [unowned self] event in self.log(event) })
+        }, replace: { [unowned self] replaced in self.replaceFromFolder(replaced) },
+        report: { [unowned self] event in self.log(event) })
         folders.configure(folders: importFolderPaths())
         importFolders = folders
     }
@@ -34,6 +35,29 @@ extension HistoryService {
     /// `importFolders` as absolute paths.
     func importFolderPaths() -> [String] {
         context.config.importFolders.map { context.paths.expandFolder($0, environment: context.environment) }
+    }
+
+    /// A longer version of an import folder's file was imported: the workouts the earlier
+    /// version made go to the trash (undoable), on the bulk worker; each replacement is logged.
+    func replaceFromFolder(_ replaced: [ImportFolders.Replacement]) {
+        let store = self.store
+        let loop = self.loop
+        bulk.async {
+            var done: [(ImportFolders.Replacement, String?)] = []
+            for r in replaced {
+                var failure: String?
+                for old in r.old {
+                    guard let id = WorkoutID(rawValue: old), store.summary(id) != nil else { continue }
+                    do { try store.delete(id) } catch { failure = "\(error)" }
+                }
+                done.append((r, failure))
+            }
+            let results = done
+            loop.post {
+                for (r, failure) in results { self.log(SyncLogEvent.folderReplaced(path: r.path, old: r.old, new: r.new, failure: failure)) }
+                self.onImported()
+            }
+        }
     }
 
     /// Imports files of an import folder on the bulk worker, as `import` does (no client: the

@@ -88,10 +88,16 @@ final class HistoryService: @unchecked Sendable {
         return onReader { w in
             HistoryService.waitWhileHeld(hold)
             do {
-                let workout = try store.load(id)
-                let bests = HistoryService.personalBests(of: workout.summary, in: store)
-                let summary = workout.summary(splitIn: settings.splitUnit, settings: settings)  // splits in the units shown
-                w.value(ShowReply(workout: summary.json(), events: workout.events.map { $0.json() }, source: workout.source,
+                // The file's head and events only, unless its splits must be drawn again from the
+                // points in the units shown (a workout saved in miles, shown in km).
+                var head = try store.loadHead(id)
+                if head.summary.splitUnit != settings.splitUnit, !head.summary.splits.isEmpty {
+                    let workout = try store.load(id)
+                    head = WorkoutFile.Head(summary: workout.summary(splitIn: settings.splitUnit, settings: settings), source: workout.source,
+                                            revision: nil, events: workout.events)
+                }
+                let bests = HistoryService.personalBests(of: head.summary, in: store)
+                w.value(ShowReply(workout: head.summary.json(), events: (head.events ?? []).map { $0.json() }, source: head.source,
                                   personalBests: bests.map(PersonalBestReply.init), units: units).json())
             } catch {
                 w.value(HistoryService.storeErrorReply(error, id: id))

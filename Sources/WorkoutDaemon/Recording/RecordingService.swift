@@ -169,9 +169,8 @@ final class RecordingService: @unchecked Sendable {
         plan = nil
     }
 
-    /// Performs the plan's actions, in order. The trainer's (`setPower`, `releaseTrainer`,
-    /// `pauseTrainer`) have no device to go to yet: the daemon reads no smart trainer
-    /// (docs/plans.md); the rider sees the target in `status` and on the live page.
+    /// Performs the plan's actions, in order; the trainer's go to every smart trainer among the
+    /// sensors (`TrainerControl`), and to none when there is none.
     private func performPlan(_ actions: [PlanAction], _ p: Plan) {
         for action in actions {
             switch action {
@@ -179,9 +178,15 @@ final class RecordingService: @unchecked Sendable {
                 log(PlanLogEvent.step(index: i, count: p.steps.count, step: p.steps[i]))
                 onEvent(.changed(manager: false))
             case .prompt(let text): log(PlanLogEvent.prompt(text))
-            case .closeLap: _ = apply(lifecycle.lap(at: now()))
-            case .finished(let end): log(PlanLogEvent.finished(name: p.name, end: end, step: plan?.stepIndex ?? 0, count: p.steps.count))
-            case .setPower, .releaseTrainer, .pauseTrainer: break
+            case .closeLap(_, let ended):
+                // A step the workout's stop ends closes with the workout's last lap, not before it.
+                if ended != .stopped { _ = apply(lifecycle.lap(at: now())) }
+            case .finished(let end):
+                log(PlanLogEvent.finished(name: p.name, end: end, step: plan?.stepIndex ?? 0, count: p.steps.count))
+                sensors?.wantTrainer(.free)
+            case .setPower(let watts): sensors?.wantTrainer(.power(watts))
+            case .releaseTrainer: sensors?.wantTrainer(.free)
+            case .pauseTrainer: sensors?.wantTrainer(.paused)
             }
         }
     }
@@ -262,6 +267,7 @@ final class RecordingService: @unchecked Sendable {
         case .sensorReading(let source, let r, let age): perform(lifecycle.sensorReceived(r, from: source, at: now() - age))
         case .sensorStopped(let source): perform(lifecycle.sensorStopped(source, at: now()))
         case .log(let event): log(event)
+        case .trainerLog(let event): log(event)
         }
     }
 

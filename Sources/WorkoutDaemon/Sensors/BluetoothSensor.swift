@@ -23,12 +23,14 @@ final class BluetoothSensor {
         /// That source's readings stopped: a gap.
         case sensorStopped(SensorSource)
         case log(SensorLogEvent)
+        /// What the trainer's control did (docs/plans.md, "The trainer").
+        case trainerLog(TrainerLogEvent)
 
         /// How long ago what it reports arrived: a reading's age, 0 for the rest.
         var age: Double {
             switch self {
             case .reading(_, _, let age), .sensorReading(_, _, let age): return age
-            case .stopped, .sensorStopped, .log: return 0
+            case .stopped, .sensorStopped, .log, .trainerLog: return 0
             }
         }
 
@@ -37,7 +39,7 @@ final class BluetoothSensor {
             switch self {
             case .reading(let bpm, let rr, _): return .reading(bpm: bpm, rr: rr, age: age)
             case .sensorReading(let source, let r, _): return .sensorReading(source, r, age: age)
-            case .stopped, .sensorStopped, .log: return self
+            case .stopped, .sensorStopped, .log, .trainerLog: return self
             }
         }
     }
@@ -65,6 +67,18 @@ final class BluetoothSensor {
     private var notifySockets: [(fd: Int32, token: EventLoop.Token)] = []
     /// Set while waiting for ServicesResolved after Connect.
     private var onResolved: (() -> Void)?
+    /// A smart trainer's control (FTMS), driven by the plan through `wantTrainer`.
+    private(set) var trainer = TrainerControl()
+    /// This attempt's Fitness Machine Control Point, when the device offers one.
+    private var controlPoint: ControlPoint?
+
+    /// The control point's characteristic and whether its indications are on: writes wait for
+    /// them (a trainer refuses a write while they are off).
+    private struct ControlPoint {
+        var path: String
+        var indications: Indications
+        enum Indications { case off, starting(queued: [[UInt8]]), on }
+    }
 
     static let bluez = "org.bluez"
     static let properties = "org.freedesktop.DBus.Properties"
@@ -89,7 +103,67 @@ final class BluetoothSensor {
 
     func open() { perform(machine.open(now: clock.now())) }
     func close() { perform(machine.close(now: clock.now())) }
-    func tick() { perform(machine.tick(now: clock.now())) }
+    func tick() {
+        perform(machine.tick(now: clock.now()))
+        performTrainer(trainer.tick(now: clock.now()))
+    }
+
+    /// What the plan wants of a trainer (nothing happens on a device without a control point).
+    func wantTrainer(_ w: TrainerControl.Want) { performTrainer(trainer.want(w, now: clock.now())) }
+
+    // MARK: - The trainer's control point
+
+    private func performTrainer(_ actions: [TrainerAction]) {
+        for action in actions {
+            switch action {
+            case .enableIndications: enableIndications()
+            case .write(let bytes): writeControlPoint(bytes)
+            case .log(let e): report(.trainerLog(e))
+            }
+        }
+    }
+
+    /// StartNotify on the control point, its indications routed to the machine; writes made
+    /// meanwhile wait for it.
+    private func enableIndications() {
+        guard var cp = controlPoint, case .off = cp.indications, let bus else { return }
+        cp.indications = .starting(queued: [])
+        controlPoint = cp
+        let a = attempt, path = cp.path
+        let rule = DBusMatchRule(path: path, interface: Self.properties, member: "PropertiesChanged", arg0: "org.bluez.GattCharacteristic1")
+        matchTokens.append(bus.addMatch(rule, done: { [weak self] r in
+            guard let self, a == self.attempt else { return }
+            if case .failure(let e) = r { self.fail("AddMatch: \(e)", attempt: a); return }
+            self.call(path, "org.bluez.GattCharacteristic1", "StartNotify", attempt: a) { [weak self] _ in
+                guard let self, a == self.attempt, var cp = self.controlPoint, case .starting(let queued) = cp.indications else { return }
+                cp.indications = .on
+                self.controlPoint = cp
+                for bytes in queued { self.writeControlPoint(bytes) }
+            }
+        }) { [weak self] m in
+            guard let self, a == self.attempt,
+                  let value = BlueZObjects.changedProperty("Value", in: m.body, interface: "org.bluez.GattCharacteristic1")?.byteArray else { return }
+            self.performTrainer(self.trainer.indicated(value, now: self.clock.now()))
+        })
+    }
+
+    /// WriteValue on the control point (a write request: the trainer answers by indication).
+    /// A refused write is not a dropped sensor: the machine's time-out takes control again.
+    private func writeControlPoint(_ bytes: [UInt8]) {
+        guard var cp = controlPoint, let bus else { return }
+        switch cp.indications {
+        case .starting(var queued):
+            queued.append(bytes)
+            cp.indications = .starting(queued: queued)
+            controlPoint = cp
+            return
+        case .off, .on:
+            break
+        }
+        let options: DBusValue = .properties([("type", .string("request"))])
+        bus.call(.methodCall(destination: Self.bluez, path: cp.path, interface: "org.bluez.GattCharacteristic1", member: "WriteValue",
+                             body: [.bytes(bytes), options])) { _ in }
+    }
 
     // MARK: - Performing the machine's actions
 
@@ -132,6 +206,10 @@ final class BluetoothSensor {
         bus?.setMode(.immediate)  // the next attempt's calls answered at once
         closeNotifySockets()
         subscribed = []
+        if controlPoint != nil {
+            controlPoint = nil
+            performTrainer(trainer.disconnected(now: clock.now()))
+        }
     }
 
     private func teardown() {
@@ -146,6 +224,10 @@ final class BluetoothSensor {
     private func disconnect() {
         let paths = subscribed.map(\.path)
         let dev = device
+        if controlPoint != nil {
+            controlPoint = nil
+            trainer.closed()  // our own close: no "dropped out" warning
+        }
         cleanupAttempt()
         if let t = retryToken { loop.cancel(t) }
         retryToken = nil
@@ -272,8 +354,15 @@ final class BluetoothSensor {
                 // The notifications read with the light feed, at most 1 s late, each dated by
                 // its estimated arrival: about one wake-up a second for four sensors instead
                 // of one per notification (`WatchMode.batched`, BENCHMARKS.md).
-                self.bus?.setMode(.batched)
+                // A trainer's control point answers each write: read at once, so that a step's
+                // power follows within a second (the trainer's notifications come with them).
+                let controlPoint = tree.characteristic(BlueZObjects.UUID.full(0x2AD9), of: fresh)
+                self.bus?.setMode(controlPoint == nil ? .batched : .immediate)
                 self.perform(self.machine.connected(info, now: self.clock.now()))
+                if let controlPoint {
+                    self.controlPoint = ControlPoint(path: controlPoint.path, indications: .off)
+                    self.performTrainer(self.trainer.connected(now: self.clock.now()))
+                }
                 if let location { self.readDetail(location.path, a) { self.updateLocation(BodySensorLocation(value: $0)) } }
                 if let battery { self.readDetail(battery.path, a) { self.updateBattery(BatteryLevel.decode($0)) } }
             }

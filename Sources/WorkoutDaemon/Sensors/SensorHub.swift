@@ -70,8 +70,11 @@ final class SensorHub {
         for s in sensors { s.close() }
     }
 
-    /// About once a second: silence detection.
+    /// About once a second: silence detection, the trainers' time-outs.
     func tick() { for s in sensors { s.tick() } }
+
+    /// What the plan wants of a smart trainer, for every sensor that is one.
+    func wantTrainer(_ w: TrainerControl.Want) { for s in sensors { s.wantTrainer(w) } }
 
     /// A reload changed `sensors`: close the old ones, open the new ones if recording.
     func configure(_ new: [SensorConfig]) {

@@ -33,7 +33,7 @@ enum HistoryReader {
     }
 
     /// The head and the stamp of the file as it was read (`fstat` of the open file).
-    static func read(path: String) throws(Failure) -> (head: WorkoutFile.Head, stamp: FileStamp) {
+    static func read(path: String, part: WorkoutFile.Part = .summary) throws(Failure) -> (head: WorkoutFile.Head, stamp: FileStamp) {
         // O_NOFOLLOW: a link in the history folder is never read (it may lead anywhere).
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW)
         guard fd >= 0 else {
@@ -50,7 +50,7 @@ enum HistoryReader {
         var want = min(size, headBytes)
         while true {
             let bytes = try readPrefix(fd, count: want, path: path)
-            do { return (try WorkoutFile.decodeHead(bytes[...]), HistoryStore.stamp(st)) } catch {
+            do { return (try WorkoutFile.decodeHead(bytes[...], part: part), HistoryStore.stamp(st)) } catch {
                 switch error {
                 // A long workout's summary (thousands of splits) can pass 64 KiB: read 4 times
                 // more each time, never the points (a 1.5 M-point import's 171 MB file was read

@@ -51,7 +51,7 @@ extension HistoryStore {
         let tmp = target + ".tmp-import"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw SystemError.last("create \(tmp)") }
-        let revision = newRevision()
+        let revision = newRevision(of: id)
         do {
             try write(fd, revision)
             // Starts writing it to the disk now, without waiting: by the group's `commit` most

@@ -81,18 +81,22 @@ public final class HistoryStore: Sendable {
         paths.workoutsDir + "/" + (state.withLock { $0.file(of: id) } ?? HistoryFileName.of(id))
     }
 
-    /// When and where a file written now was written.
-    func newRevision() -> Revision { Revision(editedAt: clock(), machine: machine, host: host) }
+    /// When and where a file of `id` written now was written, and the versions of it held here
+    /// that it replaces (an edit supersedes every version it has seen: docs/storage.md). The
+    /// time is kept to the millisecond, as the file and the revision's `key` have it.
+    func newRevision(of id: WorkoutID) -> Revision {
+        Revision(editedAt: (clock() * 1000).rounded() / 1000, machine: machine, host: host, replaces: state.withLock { $0.lineage(of: id) })
+    }
 
     /// Writes a workout durably, then records it in the index. Safe from any thread.
     public func save(_ workout: Workout) throws {
-        let revision = newRevision()
+        let revision = newRevision(of: workout.id)
         try write(workout.summary, source: workout.source, revision: revision, WorkoutFile.encode(workout, revision: revision))
     }
 
     /// The same for a workout just recorded (encoded straight from the recorder's point store).
     public func save(_ workout: RecordedWorkout) throws {
-        let revision = newRevision()
+        let revision = newRevision(of: workout.id)
         try write(workout.summary, source: workout.source, revision: revision, WorkoutFile.encode(workout, revision: revision))
     }
 
@@ -237,6 +241,21 @@ public final class HistoryStore: Sendable {
         }
         if let limit = f.limit, out.count > limit { out = Array(out.suffix(limit)) }
         return out
+    }
+
+    /// A saved workout's summary, source and events without its points (`show`): only the
+    /// file's beginning is read (its head and events), so a workout of millions of points costs
+    /// no more than one of a hundred.
+    public func loadHead(_ id: WorkoutID) throws -> WorkoutFile.Head {
+        if let w = recentWorkout(id) { return WorkoutFile.Head(summary: w.summary, source: w.source, revision: nil, events: w.events) }
+        let path = listedPath(of: id)
+        do { return try HistoryReader.read(path: path, part: .summaryAndEvents).head } catch {
+            switch error {
+            case .gone: throw SystemError("open \(path)", code: ENOENT)
+            case .system(let e): throw e
+            case .incomplete, .invalid: throw StoreError.damaged(path, error.description)
+            }
+        }
     }
 
     public func load(_ id: WorkoutID) throws -> Workout {

@@ -7,15 +7,22 @@ import WorkoutCore
 /// found, results logged), and remembered in the state directory (`ImportedFiles`) so that a
 /// restart imports nothing again. A folder that does not exist yet (a watch's `GARMIN/Activity`
 /// before it is mounted) is looked for every `lookSeconds` and watched when it appears; the
-/// files already in it are imported then. inotify reports new files at once; a look at each
-/// folder every `rescanSeconds` is the fallback, and takes a file only when its size and time
-/// are the same one second apart (not one being copied).
+/// files already in it are imported then. inotify reports new files at once; a file is
+/// imported once it has been quiet (no write, no rename onto it) for `quietSeconds`, so a file
+/// rewritten several times by a phone app or a sync engine is imported once, whole. A look at
+/// each folder every `rescanSeconds` is the fallback, and takes a file only when its size and
+/// time are the same `quietSeconds` apart. A later, longer version of a file already imported
+/// (same path) replaces the workouts the earlier one made (`Replace`).
 final class ImportFolders: @unchecked Sendable {
     // @unchecked: everything but `queue`'s work runs on the loop thread; the queue's closures
     // capture what they need and post results back.
 
     /// Imports `paths` (of `folder`) and calls back on the loop with each file's results.
     typealias Importer = (_ folder: String, _ paths: [String], _ done: @escaping @Sendable ([ImportBatch.Result]) -> Void) -> Void
+    /// A later version of a file (same path, longer) was imported: `old` are the workouts the
+    /// earlier version made, to be replaced by `new` (moved to the trash, undoable).
+    struct Replacement: Sendable { var path: String; var old: [String]; var new: [String] }
+    typealias Replace = ([Replacement]) -> Void
 
     /// How one configured folder is followed.
     enum FolderState {
@@ -38,6 +45,10 @@ final class ImportFolders: @unchecked Sendable {
     /// Found files waiting for the next import, by folder.
     private var waiting: [String: [ImportedFiles.Key]] = [:]
     private var importing = false
+    /// Files placed and not yet quiet: their folder and when they last changed (loop clock).
+    private var settling: [String: (folder: String, changedAt: Double)] = [:]
+    private var settleTimer: EventLoop.Token?
+    private let replace: Replace
     /// Links found in the folders and logged (once each).
     private var warnedLinks: Set<String> = []
     private var timers: [RepeatingTimer] = []
@@ -46,10 +57,15 @@ final class ImportFolders: @unchecked Sendable {
     static let rescanSeconds: Double = 30
     /// Files found within this many seconds go into one import.
     static let settleSeconds = 0.2
+    /// A file is imported once nothing was written to it or renamed onto it for this long
+    /// (docs/storage.md, "Import folders").
+    static let quietSeconds = 4.0
 
-    init(loop: EventLoop, rememberedAt file: String, importer: @escaping Importer, report: @escaping (SyncLogEvent) -> Void) {
+    init(loop: EventLoop, rememberedAt file: String, importer: @escaping Importer, replace: @escaping Replace = { _ in },
+         report: @escaping (SyncLogEvent) -> Void) {
         self.loop = loop
         self.importer = importer
+        self.replace = replace
         self.report = report
         remembered = ImportedFiles(file: file)
         watch = try? DirectoryWatch(loop: loop) { [unowned self] changes in self.changed(changes) }
@@ -75,6 +91,9 @@ final class ImportFolders: @unchecked Sendable {
     func stop() {
         for t in timers { t.cancel() }
         timers = []
+        if let t = settleTimer { loop.cancel(t) }
+        settleTimer = nil
+        settling = [:]
         watch?.close()
         watch = nil
         folders = [:]
@@ -122,8 +141,30 @@ final class ImportFolders: @unchecked Sendable {
                 for (f, s) in folders { if case .watched = s { scan(f) } }
             }
         }
-        for (folder, paths) in placed {
-            // Closed after writing or renamed into place: whole now. Stamped off the loop.
+        // Closed after writing or renamed into place: whole for now, but it may be written again
+        // (a phone app, a sync engine): taken once quiet.
+        let now = loop.now()
+        for (folder, paths) in placed { for p in paths { settling[p] = (folder, now) } }
+        armSettling()
+    }
+
+    /// Schedules the look at the settling files that are quiet first.
+    private func armSettling() {
+        guard settleTimer == nil, let first = settling.values.map(\.changedAt).min() else { return }
+        settleTimer = loop.after(max(0, first + ImportFolders.quietSeconds - loop.now())) { [weak self] in self?.settled() }
+    }
+
+    /// The files quiet for `quietSeconds`: stamped off the loop, then found.
+    private func settled() {
+        settleTimer = nil
+        let now = loop.now()
+        var quiet: [String: [String]] = [:]
+        for (path, s) in settling where now - s.changedAt >= ImportFolders.quietSeconds - 0.01 {
+            quiet[s.folder, default: []].append(path)
+            settling[path] = nil
+        }
+        armSettling()
+        for (folder, paths) in quiet {
             queue.async {
                 let keys = paths.compactMap { p in HistoryStore.stamp(p).map { ImportedFiles.Key(path: p, stamp: $0) } }
                 let links = paths.filter(HistoryStore.isLink)
@@ -136,14 +177,14 @@ final class ImportFolders: @unchecked Sendable {
     }
 
     /// Looks at every file of `folder` (off the loop): those whose size and time stay the same
-    /// for a second are found.
+    /// for `quietSeconds` are found.
     private func scan(_ folder: String) {
         queue.async {
             let first = ImportFolders.importable(in: folder)
             let links = ImportFolders.links(in: folder)
             if !links.isEmpty { self.loop.post { self.skipped(links) } }
             guard !first.isEmpty else { return }
-            self.queue.asyncAfter(deadline: .now() + 1) {
+            self.queue.asyncAfter(deadline: .now() + ImportFolders.quietSeconds) {
                 let again = Set(ImportFolders.importable(in: folder))
                 let stable = first.filter { again.contains($0) }
                 self.loop.post { self.found(stable, in: folder) }
@@ -215,9 +256,17 @@ final class ImportFolders: @unchecked Sendable {
             let result = kinds.contains("imported") ? "imported" : kinds.contains("duplicate") ? "duplicate" : "error"
             handled.append((key, result, rs.compactMap { $0.id?.rawValue }))
         }
+        let previous = remembered.latest
         do { try remembered.remember(handled) } catch {
             report(.folderUnavailable(folder: folder, reason: "cannot remember imported files: \(error)"))
         }
+        // A longer version of a file already imported (same path) replaces what it made.
+        var replaced: [Replacement] = []
+        for h in handled where h.result == "imported" {
+            guard let before = previous[h.key.path], before.size < h.key.size, !before.ids.isEmpty, Set(before.ids) != Set(h.ids) else { continue }
+            replaced.append(Replacement(path: h.key.path, old: before.ids, new: h.ids))
+        }
+        if !replaced.isEmpty { replace(replaced) }
         for k in keys { inFlight.remove(k) }
         if !handled.isEmpty {
             report(.folderImported(folder: folder, imported: imported.count, duplicates: duplicates, errors: errors, ids: imported))

@@ -18,6 +18,9 @@ struct ImportedFiles: Sendable {
     }
 
     private(set) var keys: Set<Key> = []
+    /// The last version of each path handled, its size and the workouts it made (a longer
+    /// version of the same file replaces them: `ImportFolders`).
+    private(set) var latest: [String: (size: Int64, ids: [String])] = [:]
     let file: String
 
     /// Reads the list at `file` (missing: empty; a damaged line is skipped).
@@ -26,15 +29,18 @@ struct ImportedFiles: Sendable {
         guard let bytes = try? readFile(file) else { return }
         var lines = LineFramer(maxLine: 1 << 16)
         var keys: Set<Key> = []
+        var latest: [String: (size: Int64, ids: [String])] = [:]
         bytes.withUnsafeBytes { raw in
             lines.feed(raw) { item in
                 guard case .line(let line) = item, let j = try? JSON.parse(line), let path = j["path"]?.stringValue,
                       let size = j["size"]?.intValue, let m = j["mtime"]?.arrayValue, m.count == 2,
                       let s = m[0].intValue, let ns = m[1].intValue else { return }
                 keys.insert(Key(path: path, stamp: FileStamp(inode: 0, size: Int64(size), modifiedSeconds: Int64(s), modifiedNanoseconds: Int64(ns))))
+                latest[path] = (Int64(size), (j["ids"]?.arrayValue ?? []).compactMap(\.stringValue))
             }
         }
         self.keys = keys
+        self.latest = latest
     }
 
     func contains(_ key: Key) -> Bool { keys.contains(key) }
@@ -50,6 +56,7 @@ struct ImportedFiles: Sendable {
                                 ("result", .string(h.result)), ("ids", .array(h.ids.map { .string($0) }))])
             text += JSON.object(o).serialized() + "\n"
             keys.insert(h.key)
+            latest[h.key.path] = (h.key.size, h.ids)
         }
         let fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SystemError.last("open \(file)") }

@@ -34,6 +34,9 @@ enum SyncLogEvent: LogEvent {
     /// A symbolic link in the history folder or an import folder: skipped, never followed
     /// (logged once per path).
     case linkSkipped(path: String)
+    /// A longer version of an import folder's file was imported: the workouts the earlier
+    /// version made (`old`) went to the trash (`failure`: why one could not).
+    case folderReplaced(path: String, old: [String], new: [String], failure: String?)
 
     var name: String {
         switch self {
@@ -51,6 +54,7 @@ enum SyncLogEvent: LogEvent {
         case .folderWatched: return "import.folder_watched"
         case .historyDirAtNextStart: return "history.dir_at_next_start"
         case .linkSkipped: return "history.link_skipped"
+        case .folderReplaced: return "import.folder_replaced"
         }
     }
 
@@ -59,6 +63,7 @@ enum SyncLogEvent: LogEvent {
         case .arrived, .arrivedMany, .changed, .removed, .folderWatched: return .info
         case .historyDirAtNextStart: return .notice
         case .duplicateHidden, .folderImported: return .notice
+        case .folderReplaced(_, _, _, let failure): return failure == nil ? .notice : .warning
         case .conflict, .deleteOverridden, .unreadable, .unreadableMany, .watchUnavailable, .folderUnavailable, .linkSkipped: return .warning
         }
     }
@@ -90,6 +95,9 @@ enum SyncLogEvent: LogEvent {
         case .folderWatched(let folder): return "Watching import folder \(folder)"
         case .historyDirAtNextStart(let dir): return "historyDir changes at the next start; saved workouts stay in \(dir) until then"
         case .linkSkipped(let path): return "\(path) is a symbolic link: skipped (links are not followed out of the folder)"
+        case .folderReplaced(let path, let old, let new, let failure):
+            return "\(path) grew: its workout \(new.joined(separator: ", ")) replaces \(old.joined(separator: ", ")) (moved to the trash)"
+                + (failure.map { "; not all could be moved: \($0)" } ?? "")
         }
     }
 
@@ -112,6 +120,9 @@ enum SyncLogEvent: LogEvent {
         case .folderWatched(let folder): return [("folder", .string(folder))]
         case .historyDirAtNextStart(let dir): return [("history_dir", .string(dir))]
         case .linkSkipped(let path): return [("path", .string(path))]
+        case .folderReplaced(let path, let old, let new, let failure):
+            return [("path", .string(path)), ("old", .string(old.joined(separator: " "))), ("new", .string(new.joined(separator: " ")))]
+                + (failure.map { [("reason", LogValue.string($0))] } ?? [])
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 
 /// Issue 45 items 1 and 2: another local user on the same machine. Browsers send a cookie to
 /// every port of a host, so a server of another user on 127.0.0.1 received the owner's cookie;
@@ -48,6 +49,19 @@ else:
         return String(cookie.prefix { $0 != ";" })
     }
 
+    /// A daemon with the real web limits (64 connections, 3 s for a connection not let in,
+    /// 30 s idle), its port, and the owner's session cookie.
+    static func enteredDaemon() throws -> (DaemonHarness, port: UInt16, cookie: String) {
+        let d = try DaemonHarness(config: #"{"web": {"listen": "127.0.0.1:0"}, "feeds": []}"#)
+        try d.start()
+        let url = try d.ctl(["open", "--print"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let parts = URLComponents(string: url), let port = parts.port, let token = parts.queryItems?.first(where: { $0.name == "token" })?.value else {
+            d.stop()
+            throw HarnessError.notReady("open --print: \(url)")
+        }
+        return (d, UInt16(port), try enter(UInt16(port), token))
+    }
+
     @Test func anotherUserIsRefusedWhateverItCarries() async throws {
         guard Reliability.requireRoot() else { return }
         let (d, port, token) = try WebServerTests.daemon()
@@ -64,14 +78,8 @@ else:
 
     @Test func anotherUsersSilentConnectionsDoNotLockTheOwnerOut() async throws {
         guard Reliability.requireRoot() else { return }
-        // The daemon's real limits (64 connections, 3 s for a connection not let in).
-        let d = try DaemonHarness(config: #"{"web": {"listen": "127.0.0.1:0"}, "feeds": []}"#)
-        try d.start()
+        let (d, port, pair) = try Self.enteredDaemon()
         defer { d.stop() }
-        let url = try d.ctl(["open", "--print"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let parts = try #require(URLComponents(string: url))
-        let port = UInt16(try #require(parts.port)), token = try #require(parts.queryItems?.first { $0.name == "token" }?.value)
-        let pair = try Self.enter(port, token)
 
         // Another user holds 64 silent connections.
         let p = Process()
@@ -107,13 +115,8 @@ else:
 
     @Test func theOwnersIdleConnectionNotLetInIsDroppedInSeconds() async throws {
         guard Reliability.requireRoot() else { return }
-        let d = try DaemonHarness(config: #"{"web": {"listen": "127.0.0.1:0"}, "feeds": []}"#)
-        try d.start()
+        let (d, port, pair) = try Self.enteredDaemon()
         defer { d.stop() }
-        let url = try d.ctl(["open", "--print"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let parts = try #require(URLComponents(string: url))
-        let port = UInt16(try #require(parts.port)), token = try #require(parts.queryItems?.first { $0.name == "token" }?.value)
-        let pair = try Self.enter(port, token)
         let silent = try WebClient(port: port)
         // A keep-alive connection that was let in stays (30 s idle limit).
         let kept = try WebClient(port: port)

@@ -20,9 +20,9 @@ struct ActivityInferenceTests {
         expectEqual(guess(15.5)?.activity, .other, "a drive")
         expectEqual(guess(15.5)?.reason.contains("motor vehicle"), true)
         expectEqual(guess(3.2)?.reason.hasPrefix("no activity in the file; it moves at 12 km/h"), true, "\(guess(3.2)?.reason ?? "")")
-        expectNil(guess(3.2, seconds: 40), "too little to tell")
-        expectNil(guess(2.9, seconds: 148), "a 148 s clip at 10 km/h (a sailing boat's chartplotter) is not a run")
-        expectNil(guess(1.3, seconds: 240), "nor four minutes a walk")
+        expectNil(guess(3.2, seconds: 8), "a few points: too little to tell")
+        expectEqual(guess(3.2, seconds: 40)?.activity, .running, "40 s at 12 km/h can tell")
+        expectEqual(guess(1.3, seconds: 240)?.activity, .walking)
         expectEqual(guess(15.5, seconds: 90)?.activity, .other, "a motor vehicle shows itself in a minute")
         expectEqual(guess(2.9, seconds: 300)?.activity, .running)
         expectNil(guess(0.2), "standing still")
@@ -35,9 +35,44 @@ struct ActivityInferenceTests {
         #expect(w.warnings.contains { $0.contains("motor vehicle") }, "\(w.warnings)")
         let named = try Importer.imported(from: drive, activity: .cycling, defaultActivity: .running, id: 1, settings: MetricsSettings(), source: "imported:d.gpx")
         #expect(named.workout.activity == .cycling && !named.warnings.contains { $0.hasPrefix("no activity") }, "the user's word wins, no guess")
-        let short = Importer.Track(fixes: synth.run(start: 1000, seconds: 20, speed: 3), activity: nil, origin: .device)
+        let short = Importer.Track(fixes: synth.run(start: 1000, seconds: 6, speed: 3), activity: nil, origin: .device)
         let fallback = try Importer.imported(from: short, activity: nil, defaultActivity: .walking, id: 1, settings: MetricsSettings(), source: "imported:s.gpx")
         expectEqual(fallback.workout.activity, .walking)
         #expect(fallback.warnings.contains { $0.contains("too little movement") })
+    }
+
+    /// Issue 39 item 2: an untyped 2.7 km drive (32 km/h moving, 45 km/h at most, stops at
+    /// lights, a fix every 5 s) imported as running, "too little movement to tell": pace
+    /// 1:30/km, records 400 m 0:15 and 1 km 0:47. A cut FIT ride (a minute at 29.5 km/h) became
+    /// a 2:02/km run.
+    @Test func aShortDriveOrACutRideIsNeverARun() throws {
+        var fixes: [Fix] = []
+        var t = 1000.0, east = 0.0
+        for leg in [(60.0, 8.0), (30, 0), (50, 12.5), (30, 0), (120, 9.2), (25, 0), (60, 8.5)] {
+            for _ in stride(from: 0.0, to: leg.0, by: 5) { fixes.append(synth.fix(t: t, north: 0, east: east)); t += 5; east += 5 * leg.1 }
+        }
+        expectLess(abs(east - 2700), 100)
+        let drive = Importer.Track(fixes: fixes, activity: nil, origin: .device)
+        let w = try Importer.imported(from: drive, activity: nil, defaultActivity: .running, id: 1, settings: MetricsSettings(), source: "imported:d.gpx")
+        #expect(w.workout.activity != .running, "\(w.warnings)")
+        #expect(w.warnings.contains { $0.hasPrefix("no activity in the file; it moves at") }, "\(w.warnings)")
+        let cut = Importer.Track(fixes: synth.run(start: 1000, seconds: 60, speed: 8.2), activity: nil, origin: .device)
+        let ride = try Importer.imported(from: cut, activity: nil, defaultActivity: .running, id: 1, settings: MetricsSettings(), source: "imported:c.fit")
+        expectEqual(ride.workout.activity, .cycling, "\(ride.warnings)")
+    }
+
+    /// Named a run on purpose, the drive stays a run, with a warning, and sets no record.
+    @Test func aDriveNamedARunIsKeptWithAWarning() throws {
+        let drive = Importer.Track(fixes: synth.run(start: 1000, seconds: 300, speed: 8.9), activity: nil, origin: .device)
+        let w = try Importer.imported(from: drive, activity: .running, id: 1, settings: MetricsSettings(), source: "imported:d.gpx")
+        expectEqual(w.workout.activity, .running)
+        #expect(w.warnings.contains { $0.hasPrefix("named running, but it moves at 32 km/h median") && $0.contains("kept as running") }, "\(w.warnings)")
+        let bounds = ActivityType.running.plausibility
+        #expect(w.workout.summary.bestEfforts.allSatisfy { $0.seconds >= bounds.fastestSeconds(meters: $0.distanceMeters) }, "\(w.workout.summary.bestEfforts)")
+        #expect(!w.workout.summary.bestEfforts.contains { $0.distanceMeters == 1000 || $0.distanceMeters == 1609.344 },
+                "1 km in 1:52 and a mile in 3:01 are faster than anyone ran")
+        let walk = Importer.Track(fixes: synth.run(start: 1000, seconds: 300, speed: 1.3), activity: nil, origin: .device)
+        let named = try Importer.imported(from: walk, activity: .running, id: 1, settings: MetricsSettings(), source: "imported:w.gpx")
+        #expect(!named.warnings.contains { $0.hasPrefix("named") }, "slower than named is no contradiction")
     }
 }

@@ -79,6 +79,35 @@ struct HistoryCatalogTests {
         expectEqual(d.listed[Self.id]?.activity, .cycling)
     }
 
+    /// Issue 45 item 4: an edit replaces every version it has seen, whatever their clocks say;
+    /// versions neither replaces are still chosen by the clock; the order of arrival changes
+    /// nothing; the edit's revision names what it replaces (`lineage`).
+    @Test func anEditOutranksEveryVersionItHasSeen() {
+        let future = 1_893_499_200.0  // 2030-01-01T12:00:00Z, a copy from a clock far ahead
+        let copy = Self.version(Self.id, file: Self.copyName, editedAt: future, by: Self.b, activity: .walking, inode: 2)
+        var c = HistoryCatalog()
+        _ = c.put(Self.version(Self.id, editedAt: 100, activity: .cycling))
+        _ = c.put(copy)
+        expectEqual(c.listed[Self.id]?.activity, .walking, "by the clock until an edit")
+        let lineage = c.lineage(of: Self.id)
+        expectEqual(lineage, ["bbbbbb@2030-01-01T12:00:00.000Z", "aaaaaa@1970-01-01T00:01:40.000Z"])
+        var edit = Self.version(Self.id, editedAt: 1_795_400_000, activity: .hiking, inode: 3)
+        edit.revision?.replaces = lineage
+        expectEqual(c.put(edit), [.conflict(Self.id, shown: HistoryFileName.of(Self.id), keptAside: [Self.copyName]), .changed(Self.id)])
+        expectEqual(c.listed[Self.id]?.activity, .hiking)
+        // Any order of arrival lists the edit.
+        for order in [[edit, copy], [copy, edit]] { expectEqual(HistoryCatalog(order).listed[Self.id]?.activity, .hiking) }
+        // A third version that neither replaces (written elsewhere without seeing the edit): the clock.
+        let other = WorkoutID(start: 1_795_340_000, suffix: 1, machine: Self.a)
+        let third = Self.version(other, file: String(HistoryFileName.of(other).dropLast(5)) + ".sync-conflict-20261201-101500-BBBBBB7.json",
+                                 editedAt: 1_795_500_000, by: Self.b, activity: .rowing, inode: 4)
+        expectEqual(HistoryCatalog([edit, copy, third]).listed[Self.id]?.activity, .rowing)
+        expectEqual(HistoryCatalog([edit, third, copy]).listed[Self.id]?.activity, .rowing)
+        // The replaces round-trip through the file's and the index's JSON.
+        expectEqual(Revision(json: edit.revision!.json()), edit.revision)
+        expectEqual(edit.revision!.key, "aaaaaa@2026-11-23T02:13:20.000Z")
+    }
+
     @Test func whenThePreferredVersionGoesTheOtherIsListed() {
         var c = HistoryCatalog()
         _ = c.put(Self.version(Self.id, editedAt: 100, activity: .cycling))

@@ -14,6 +14,32 @@ import Testing
         expectEqual(HeartRateZones.estimatedMaximum(age: 40), 180)
     }
 
+    /// Issue 39 item 9: a strap's 255 bpm and its 0 ms RR intervals were kept and averaged.
+    @Test func valuesOutsidePhysiologyAreDroppedAndCounted() {
+        var t = HeartRateTrack()
+        expectEqual(t.add(time: 1000, bpm: 140, rr: [440, 0, 60000]), .recorded)
+        expectEqual(t.add(time: 1001, bpm: 255, rr: [440]), .ignoredInvalid)
+        expectEqual(t.add(time: 1002, bpm: 20), .ignoredInvalid)
+        expectEqual(t.add(time: 1003, bpm: 150, rr: [204, 205, 3072, 3073]), .recorded)
+        expectEqual(t.workout.average, 145, "never averaged")
+        expectEqual(t.workout.maximum, 150)
+        expectEqual(t.rrIntervals.map(\.interval1024), [440, 205, 3072])
+        expectEqual(t.rejected, HeartRateRejections(bpm: 2, rr: 5), "0, 60000, the 255's one, 204 and 3073")
+        // Through the recorder: a strap's reading and a fix's heart rate pass the same check.
+        let synth = TrackSynth()
+        var r = WorkoutRecorder(id: testID, activity: .running, startedAt: 1000)
+        for (k, var f) in synth.run(start: 1000, seconds: 20, speed: 3).enumerated() {
+            f.heartRate = k == 10 ? 255 : 150
+            r.ingest(f)
+            r.heartRate(time: f.time + 0.5, bpm: k == 5 ? 0 : 150)
+        }
+        let s = r.finish(at: 1021).summary
+        expectEqual(s.maxHeartRate, 150)
+        expectEqual(s.heartRateRejected, HeartRateRejections(bpm: 2, rr: 0))
+        expectEqual(s.json()["heartRateRejected"], ["bpm": 2, "rr": 0])
+        expectEqual(WorkoutSummary(json: s.json())?.heartRateRejected, s.heartRateRejected)
+    }
+
     @Test func averageMaximumAndZoneTimesWithGaps() {
         let zones = HeartRateZones(lowerBounds: [100, 120, 140, 160, 180])!
         var t = HeartRateTrack(zones: zones)

@@ -18,6 +18,18 @@ import Testing
         expectEqual(report.charts.count, 6)
     }
 
+    /// Issue 39: splits and laps on one clock (moving, with the elapsed beside), a workout kept
+    /// out of records says so, and its implausible stretches are named.
+    @Test func oneClockRecordsExclusionAndImplausibleStretches() {
+        var w = WebFixtures.ride(points: 3000)
+        w.summary.records = .excluded
+        w.summary.implausible = [ImplausibleStretch(start: WebFixtures.start + 600, seconds: 25, meters: 640, speed: 25.6, reason: .acceleration)]
+        let html = WebFixtures.text(WorkoutPage(workout: w).render(WebFixtures.context))
+        #expect(html.contains("<th class=\"num\">Moving</th><th class=\"num\">Elapsed</th>"))
+        #expect(html.contains("Kept out of records and personal bests."))
+        #expect(html.contains("Implausible at ") && html.contains("for 0:25: 0.64 km up to 92.2 km/h (acceleration); not in max speed, best efforts or records."), "\(html)")
+    }
+
     /// A 24-hour workout: every chart within its vertex budget, the page under 500 KB, and the
     /// largest drawing error as measured (docs/web.md states it).
     @Test func aDayLongWorkoutStaysSmall() {

@@ -60,6 +60,7 @@ struct BluetoothSensorTests {
             case .sensorReading(let s, let r, _): reports.value.append("\(s) \(r)")
             case .sensorStopped(let s): reports.value.append("\(s) stopped")
             case .log(let e): reports.value.append(e.name)
+            case .trainerLog(let e): reports.value.append(e.name)
             }
         }
         sensor.open()

@@ -13,7 +13,7 @@ import WorkoutCore
         let hub = SensorHub(loop: loop, configs: [], clock: DaemonClock(SystemClock()), environment: [:]) { r in
             switch r {
             case .sensorReading(let source, _, let age): got.entries.append("\(source) \(Int((age * 1000).rounded()))")
-            case .reading, .stopped, .sensorStopped, .log: got.entries.append("other")
+            case .reading, .stopped, .sensorStopped, .log, .trainerLog: got.entries.append("other")
             }
         }
         let power = SocketPair(), csc = SocketPair()

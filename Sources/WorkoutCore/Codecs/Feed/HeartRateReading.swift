@@ -16,11 +16,16 @@ public struct HeartRateReading: Sendable, Equatable {
         case badRR = "hr_bad_rr"
     }
 
+    /// The rates a line may carry (bpm); the recorder then drops and counts those outside
+    /// physiology (`HeartRateTrack.plausibleRange`).
+    public static let bpmRange = 1...300
+
     /// Decodes an `HR` object: `time` ISO-8601, `bpm` a whole number 1-300, `rr` an array of at
     /// most 64 numbers in (0, 63.99] seconds.
     public static func decode(_ j: JSON) -> Result<HeartRateReading, Problem> {
         guard let ts = j["time"]?.stringValue, let time = ISO8601.parse(ts) else { return .failure(.badTime) }
-        guard let d = j["bpm"]?.doubleValue, d == d.rounded(), d >= 1, d <= 300 else { return .failure(.badBPM) }
+        guard let d = j["bpm"]?.doubleValue, d == d.rounded(), d >= Double(HeartRateReading.bpmRange.lowerBound),
+              d <= Double(HeartRateReading.bpmRange.upperBound) else { return .failure(.badBPM) }
         var rr: [UInt16] = []
         if let r = j["rr"], r != .null {
             guard let a = r.arrayValue, a.count <= 64 else { return .failure(.badRR) }

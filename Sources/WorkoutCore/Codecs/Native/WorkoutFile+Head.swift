@@ -6,6 +6,20 @@ extension WorkoutFile {
         public var summary: WorkoutSummary
         public var source: String
         public var revision: Revision?
+        /// The events, when asked for (`Part.summaryAndEvents`); nil otherwise.
+        public var events: [WorkoutEvent]? = nil
+
+        public init(summary: WorkoutSummary, source: String, revision: Revision?, events: [WorkoutEvent]? = nil) {
+            self.summary = summary; self.source = source; self.revision = revision; self.events = events
+        }
+    }
+
+    /// How much of the file's beginning `decodeHead` reads.
+    public enum Part: Sendable {
+        /// `format`, `revision`, `source`, `summary`: what the catalog needs.
+        case summary
+        /// And the `events` that follow (what `show` needs): never the points.
+        case summaryAndEvents
     }
 
     /// Why a head could not be read.
@@ -24,10 +38,10 @@ extension WorkoutFile {
 
     /// Reads the head from the first bytes of a file (all of it, or a prefix). Members are read
     /// until `events` or `points` (the writer puts them last) or the end of the object.
-    public static func decodeHead(_ bytes: ArraySlice<UInt8>) throws(HeadError) -> Head {
+    public static func decodeHead(_ bytes: ArraySlice<UInt8>, part: Part = .summary) throws(HeadError) -> Head {
         let result: Result<Head, HeadError> = bytes.withUnsafeBufferPointer { buf in
             var p = JSONParser(buf)
-            var format: String?, source: String?, revision: Revision?, summary: WorkoutSummary?
+            var format: String?, source: String?, revision: Revision?, summary: WorkoutSummary?, events: [WorkoutEvent]?
             do {
                 p.skipSpace()
                 guard p.i < buf.count else { return .failure(.needsMore) }
@@ -44,7 +58,12 @@ extension WorkoutFile {
                     p.i += 1
                     p.skipSpace()
                     switch key {
-                    case "events", "points": break members
+                    case "points": break members
+                    case "events":
+                        switch part {
+                        case .summary: break members
+                        case .summaryAndEvents: events = (try p.value(depth: 1)).arrayValue?.compactMap(WorkoutEvent.init(json:)) ?? []
+                        }
                     case "format": format = try p.value(depth: 1).stringValue
                     case "source": source = try p.value(depth: 1).stringValue
                     case "revision": revision = Revision(json: try p.value(depth: 1))
@@ -68,7 +87,12 @@ extension WorkoutFile {
             guard let format else { return .failure(.invalid(.wrongFormat("none"))) }
             guard format == WorkoutFile.format else { return .failure(.invalid(.wrongFormat(format))) }
             guard let summary else { return .failure(.invalid(.badSummary)) }
-            return .success(Head(summary: summary, source: source ?? "recorded", revision: revision))
+            let wanted: [WorkoutEvent]?
+            switch part {
+            case .summary: wanted = nil
+            case .summaryAndEvents: wanted = events ?? []
+            }
+            return .success(Head(summary: summary, source: source ?? "recorded", revision: revision, events: wanted))
         }
         return try result.get()
     }

@@ -42,6 +42,7 @@ extension WorkoutSummary {
         o["heartRateZone"] = .int(heartRateZone)
         o["heartRateZoneBounds"] = .array(heartRateZoneBounds.map { .int($0) })
         o["heartRateZoneSeconds"] = .array(heartRateZoneSeconds.map { .number(rounded($0, 3)) })
+        o["heartRateRejected"] = ["bpm": .int(heartRateRejected.bpm), "rr": .int(heartRateRejected.rr)]
         o["averagePower"] = .number(averagePower.map { rounded($0, 1) })
         o["maxPower"] = .int(maxPower)
         o["averageCadence"] = .number(averageCadence.map { rounded($0, 1) })
@@ -59,6 +60,7 @@ extension WorkoutSummary {
         o["cadence"] = .int(cadence)
         o["signalLostSeconds"] = .number(rounded(signalLostSeconds, 3))
         if !warnings.isEmpty { o["warnings"] = .array(warnings.map { .string($0) }) }
+        o["implausible"] = .array(implausible.map { $0.json() })
         o["splitUnit"] = .string(splitUnit.rawValue)
         o["splits"] = .array(splits.map { $0.json() })
         o["laps"] = .array(laps.map { $0.json() })
@@ -129,6 +131,9 @@ extension WorkoutSummary {
         w.raw(",\"heartRateZoneBounds\":["); writeList(heartRateZoneBounds, to: &w) { w, v in w.int(v) }
         w.raw("],\"heartRateZoneSeconds\":["); writeList(heartRateZoneSeconds, to: &w) { w, v in w.number(rounded(v, 3)) }
         w.raw("]")
+        w.raw(",\"heartRateRejected\":{\"bpm\":"); w.int(heartRateRejected.bpm)
+        w.raw(",\"rr\":"); w.int(heartRateRejected.rr)
+        w.raw("}")
         w.raw(",\"averagePower\":"); w.number(averagePower.map { rounded($0, 1) })
         w.raw(",\"maxPower\":"); w.int(maxPower)
         w.raw(",\"averageCadence\":"); w.number(averageCadence.map { rounded($0, 1) })
@@ -156,6 +161,16 @@ extension WorkoutSummary {
             for (k, t) in warnings.enumerated() { if k > 0 { w.raw(",") }; w.string(t) }
             w.raw("]")
         }
+        w.raw(",\"implausible\":[")
+        for (k, x) in implausible.enumerated() {
+            w.raw(k == 0 ? "{\"start\":" : ",{\"start\":"); w.time(x.start, fractionDigits: 3)
+            w.raw(",\"seconds\":"); w.number(rounded(x.seconds, 3))
+            w.raw(",\"meters\":"); w.number(rounded(x.meters, 1))
+            w.raw(",\"speed\":"); w.number(rounded(x.speed, 3))
+            w.raw(",\"reason\":"); w.string(x.reason.rawValue)
+            w.raw("}")
+        }
+        w.raw("]")
         w.raw(",\"splitUnit\":"); w.string(splitUnit.rawValue)
         if let recent {
             w.raw(",\"splits\":"); cache.splits.write(Array(splits.suffix(recent)), to: &w)
@@ -235,6 +250,9 @@ extension WorkoutSummary {
         heartRateZone = j["heartRateZone"]?.intValue
         heartRateZoneBounds = (j["heartRateZoneBounds"]?.arrayValue ?? []).compactMap(\.intValue)
         heartRateZoneSeconds = (j["heartRateZoneSeconds"]?.arrayValue ?? []).compactMap(\.doubleValue)
+        if let r = j["heartRateRejected"] {
+            heartRateRejected = HeartRateRejections(bpm: r["bpm"]?.intValue ?? 0, rr: r["rr"]?.intValue ?? 0)
+        }
         averagePower = j["averagePower"]?.doubleValue
         maxPower = j["maxPower"]?.intValue
         averageCadence = j["averageCadence"]?.doubleValue
@@ -256,6 +274,7 @@ extension WorkoutSummary {
         cadence = j["cadence"]?.intValue
         signalLostSeconds = j["signalLostSeconds"]?.doubleValue ?? 0
         warnings = (j["warnings"]?.arrayValue ?? []).compactMap(\.stringValue)
+        implausible = (j["implausible"]?.arrayValue ?? []).compactMap(ImplausibleStretch.init(json:))
         let unit = j["splitUnit"]?.stringValue.flatMap(SplitUnit.init(rawValue:))
         splits = (j["splits"]?.arrayValue ?? []).compactMap(LapSummary.init(json:))
         // Files saved before `splitUnit`: the first full split's length says which.

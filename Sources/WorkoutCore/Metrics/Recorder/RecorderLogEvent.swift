@@ -27,13 +27,15 @@ public struct RecorderLogEvent: LogEvent, Equatable {
         self.units = units
     }
 
-    /// "1.00 km in 5:32, 5:30 /km" (distance and time of a split or lap, its moving pace or
-    /// speed), in the person's units.
+    /// "1.00 km in 5:32, 5:32 /km (elapsed 7:56)" (distance, moving time and the moving pace or
+    /// speed of a split or lap: one clock; the elapsed time beside it when a stop of 10 s or more
+    /// is inside), in the person's units.
     func stretch(_ l: LapSummary) -> String {
         let u = UnitFormatter(units)
-        var s = u.distance(l.distanceMeters) + " in " + formatDuration(l.elapsedSeconds)
         let moving = l.movingSeconds > 0 ? l.movingSeconds : l.elapsedSeconds
+        var s = u.distance(l.distanceMeters) + " in " + formatDuration(moving)
         if moving > 0, let e = u.effort(l.distanceMeters / moving, for: activity) { s += ", " + e }
+        if l.elapsedSeconds - moving >= 10 { s += " (elapsed " + formatDuration(l.elapsedSeconds) + ")" }
         return s
     }
 

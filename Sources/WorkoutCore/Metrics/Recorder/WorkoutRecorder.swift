@@ -47,7 +47,9 @@ public struct WorkoutRecorder: Sendable {
     private var acceptedCount = 0
     private var rejectedByReason: [RejectionReason: Int] = [:]
     private var elevation: ElevationAccumulator
-    private var efforts = BestEffortTracker()
+    /// The plausibility model (`PlausibilityCheck`): implausible stretches, and the best efforts
+    /// and maximum speed without them.
+    private var plausibility: PlausibilityCheck
     /// `activity.tracksBestEfforts`, asked once (the tracker is fed only when the summary shows it).
     private let tracksBestEfforts: Bool
     /// `activity.profile`, built once: every `ActivityType` property builds the whole profile
@@ -91,6 +93,7 @@ public struct WorkoutRecorder: Sendable {
         lastMove = startedAt
         elevation = ElevationAccumulator(window: settings.elevationSmoothingWindow, threshold: settings.elevationHysteresis)
         speeds = SpeedWindow(window: settings.speedWindow)
+        plausibility = PlausibilityCheck(bounds: activity.plausibility, heldSpan: 2 * settings.speedWindow)
         let weight = settings.bodyWeightKilograms.flatMap { $0 > 0 ? $0 : nil }
         intervals = IntervalTracker(startedAt: startedAt, splitUnit: settings.splitUnit.meters,
                                     autoLapDistance: settings.autoLapDistance, caloriesPerHour: weight.map { activity.met * $0 })
@@ -115,7 +118,7 @@ public struct WorkoutRecorder: Sendable {
     /// per-point series grow once instead of doubling their way up.
     public mutating func reserveCapacity(fixes n: Int) {
         points.reserveCapacity(points.count + n)
-        if tracksBestEfforts { efforts.reserveCapacity(n) }
+        if tracksBestEfforts { plausibility.reserveCapacity(n) }
         speeds.reserveCapacity(n)
     }
 
@@ -367,12 +370,14 @@ public struct WorkoutRecorder: Sendable {
         gpsDistance += d
         if odometerTrack == nil { distance += d }
         if let alt = fix.altitude { elevation.add(alt) }
-        if tracksBestEfforts { efforts.add(distance: distance, elapsed: t - startedAt - time.userPaused, time: t) }
-        if let v = speeds.add(time: t, distance: distance, latitude: fix.latitude, longitude: fix.longitude, receiverSpeed: fix.speed) {
-            intervals.add(speed: v.sustained)
+        let v = speeds.add(time: t, distance: distance, latitude: fix.latitude, longitude: fix.longitude, receiverSpeed: fix.speed)
+        if profile.supportsGPS { plausibility.judge(time: t, distance: gpsDistance, altitude: fix.altitude, newSegment: newSegment, held: v?.sustained) }
+        plausibility.count(time: t, distance: distance, clock: t - startedAt - time.userPaused, effort: tracksBestEfforts, held: v?.sustained)
+        if let v {
+            if !plausibility.touchesStretch(after: t - 2 * settings.speedWindow) { intervals.add(speed: v.sustained) }
             if v.mean > profile.maxPlausibleSpeed { tooFast(at: t, into: &out) } else { tooFastRun = 0 }
         }
-        if let hr = fix.heartRate, HeartRateTrack.plausibleRange.contains(hr) {
+        if let hr = fix.heartRate, heartRate.accepts(bpm: hr) {
             intervals.add(heartRate: hr)
             fixHeartRate.sum += hr; fixHeartRate.count += 1; fixHeartRate.max = max(fixHeartRate.max, hr)
         }
@@ -438,8 +443,9 @@ public struct WorkoutRecorder: Sendable {
     private mutating func advanceWithoutFix(at t: Double, into out: inout some RecorderEventSink) {
         account(until: t)
         lastMove = t
-        if tracksBestEfforts { efforts.add(distance: distance, elapsed: t - startedAt - time.userPaused, time: t) }
-        if let v = speeds.add(time: t, distance: distance) { intervals.add(speed: v.sustained) }
+        let v = speeds.add(time: t, distance: distance)
+        plausibility.count(time: t, distance: distance, clock: t - startedAt - time.userPaused, effort: tracksBestEfforts, held: v?.sustained)
+        if let v { intervals.add(speed: v.sustained) }
         let now = RecorderSnapshot(time: t, elapsed: t - startedAt - time.userPaused, moving: time.moving, distance: distance, gain: elevation.gain)
         intervals.advance(to: now, heartRate: &heartRate, into: &out)
     }
@@ -688,6 +694,7 @@ public struct WorkoutRecorder: Sendable {
         case .moving: current = c.speeds.current(distance: c.distance, lastEvidence: c.lastEvidence)
         case .acquiring, .autoPaused, .signalLost, .paused: current = nil
         }
+        let plausible = c.plausibility.figures
         var s = WorkoutSummary(
             id: id, activity: activity, startedAt: startedAt, endedAt: nil,
             elapsedSeconds: t - startedAt, movingSeconds: c.time.moving, distanceMeters: c.distance,
@@ -695,13 +702,16 @@ public struct WorkoutRecorder: Sendable {
             pointCount: c.points.count, acceptedCount: c.acceptedCount, rejectedByReason: c.rejectedByReason,
             averageSpeed: timer > 0 ? c.distance / timer : 0,
             movingAverageSpeed: c.time.moving > 0 ? c.distance / c.time.moving : 0,
-            currentSpeed: current, maxSpeed: c.speeds.maxSpeed, calories: c.intervals.calories(movingSeconds: c.time.moving),
+            currentSpeed: current, maxSpeed: plausible.maxSpeed, calories: c.intervals.calories(movingSeconds: c.time.moving),
             signalLostSeconds: c.time.signalLost, splits: c.intervals.splits, laps: c.intervals.laps,
-            bestEfforts: activity.tracksBestEfforts ? c.efforts.efforts : [])
+            bestEfforts: activity.tracksBestEfforts ? plausible.efforts : [])
         s.timerSeconds = timer
         s.splitUnit = settings.splitUnit
         c.addHeartRate(to: &s, at: t)
         if let w = speedWarning { s.warnings = [w.text] }
+        s.heartRateRejected = c.heartRate.rejected
+        s.implausible = plausible.stretches
+        s.warnings += ImplausibleStretch.warnings(plausible.stretches, activity: activity)
         s.averagePower = c.power.average
         s.maxPower = c.power.maximum
         s.averageCadence = c.cadence.average

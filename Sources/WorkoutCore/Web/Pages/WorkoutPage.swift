@@ -78,6 +78,12 @@ public struct WorkoutPage: Sendable {
         }
         if let n = s.notes { w.raw("<p class=\"notes\">"); w.text(n); w.raw("</p>") }
         if !s.records.counts { w.raw("<p class=\"sub\">Kept out of records and personal bests.</p>") }
+        for x in s.implausible {
+            // Kept in the route and the charts; named here, as in `show`.
+            w.raw("<p class=\"sub implausible\">Implausible at "); w.text(WebFormat.clock(x.start, c.zone)); w.raw(" for ")
+            w.text(WebFormat.duration(x.seconds)); w.raw(": "); w.text(c.units.distance(x.meters)); w.raw(" up to "); w.text(c.units.speed(x.speed))
+            w.raw(" ("); w.raw(x.reason.rawValue); w.raw("); not in max speed, best efforts or records.</p>")
+        }
 
         stats(s, c, &w)
 
@@ -294,7 +300,7 @@ public struct WorkoutPage: Sendable {
         w.raw("<div class=\"grid2\">")
         if !s.splits.isEmpty {
             w.raw("<section class=\"card\"><h2>Splits</h2><div class=\"scroll\"><table><thead><tr><th>")
-            w.text(c.units.distanceUnit); w.raw("</th><th class=\"num\">Time</th><th>")
+            w.text(c.units.distanceUnit); w.raw("</th><th class=\"num\">Moving</th><th class=\"num\">Elapsed</th><th>")
             w.raw(s.activity.pageEffort == .pace ? "Pace" : "Speed")
             w.raw("</th><th class=\"num\">Climb</th><th class=\"num\">HR</th>")
             if splitPower { w.raw("<th class=\"num\">Power</th>") }
@@ -305,7 +311,8 @@ public struct WorkoutPage: Sendable {
                 let v = speeds[k]
                 w.raw("<tr><td>"); w.int(sp.index + 1)
                 if sp.distanceMeters < c.units.metersPerDistanceUnit * 0.98 { w.raw(" <span class=\"muted small\">("); w.text(c.units.distance(sp.distanceMeters)); w.raw(")</span>") }
-                w.raw("</td><td class=\"num\">"); w.text(WebFormat.duration(sp.movingSeconds)); w.raw("</td><td>")
+                w.raw("</td><td class=\"num\">"); w.text(WebFormat.duration(sp.movingSeconds))
+                w.raw("</td><td class=\"num muted\">"); w.text(WebFormat.duration(sp.elapsedSeconds)); w.raw("</td><td>")
                 w.raw("<svg viewBox=\"0 0 100 10\" width=\"90\" height=\"9\" aria-hidden=\"true\"><rect width=\"")
                 w.fixed(fastest > 0 ? max(4, v / fastest * 100) : 0, decimals: 1); w.raw("\" height=\"10\" rx=\"2\" fill=\"#2563eb\" opacity=\".75\"/></svg> ")
                 w.text(WebFormat.effort(v, s.activity, c.units) ?? c.units.speed(v))
@@ -378,12 +385,13 @@ public struct WorkoutPage: Sendable {
 
     func laps(_ s: WorkoutSummary, _ c: WebPageContext, _ w: inout HTMLWriter) {
         guard s.laps.count > 1 else { return }
-        w.raw("<section class=\"card\"><h2>Laps</h2><table><thead><tr><th>Lap</th><th class=\"num\">Distance</th><th class=\"num\">Time</th><th class=\"num\">")
+        w.raw("<section class=\"card\"><h2>Laps</h2><table><thead><tr><th>Lap</th><th class=\"num\">Distance</th><th class=\"num\">Moving</th><th class=\"num\">Elapsed</th><th class=\"num\">")
         w.raw(s.activity.pageEffort == .pace ? "Pace" : "Speed")
         w.raw("</th><th class=\"num\">Climb</th><th class=\"num\">Avg HR</th><th class=\"num\">Max HR</th><th class=\"num\">Power</th><th>Trigger</th></tr></thead><tbody>")
         for lap in s.laps {
             w.raw("<tr><td>"); w.int(lap.index + 1); w.raw("</td><td class=\"num\">"); w.text(c.units.distance(lap.distanceMeters))
-            w.raw("</td><td class=\"num\">"); w.text(WebFormat.duration(lap.movingSeconds)); w.raw("</td><td class=\"num\">")
+            w.raw("</td><td class=\"num\">"); w.text(WebFormat.duration(lap.movingSeconds))
+            w.raw("</td><td class=\"num muted\">"); w.text(WebFormat.duration(lap.elapsedSeconds)); w.raw("</td><td class=\"num\">")
             w.text(WebFormat.effort(lap.movingSeconds > 0 ? lap.distanceMeters / lap.movingSeconds : 0, s.activity, c.units) ?? "–")
             w.raw("</td><td class=\"num\">"); w.text(c.units.elevation(lap.elevationGainMeters))
             w.raw("</td><td class=\"num\">"); if let h = lap.averageHeartRate { w.int(h) } else { w.raw("–") }

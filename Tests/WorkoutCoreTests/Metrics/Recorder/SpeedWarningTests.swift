@@ -23,14 +23,16 @@ struct SpeedWarningTests {
         expectLess(abs(w.medianSpeed - 7), 0.05)
         #expect(w.text.contains("fixes arrive at 25 km/h median, far faster than hiking allows (14 km/h); likely cycling"), "\(w.text)")
         let s = r.summary(now: Self.t0 + 121)
-        expectEqual(s.warnings, [w.text])
+        // Then the stretch beyond hiking itself (issue 39), named once.
+        expectEqual(s.implausible.count, 1)
+        expectEqual(s.warnings, [w.text] + ImplausibleStretch.warnings(s.implausible, activity: .hiking))
         expectEqual(RecorderLogEvent(.tooFastForActivity(w), id: r.id)?.name, "gps.too_fast_for_activity")
         // In the JSON of status and show (both writers).
         var cache = SummaryJSONCache()
         var jw = JSONWriter(capacity: 1024)
         s.writeJSON(to: &jw, cache: &cache)
         expectEqual(String(decoding: jw.bytes, as: UTF8.self), s.json().serialized())
-        expectEqual(WorkoutSummary(json: s.json())?.warnings, [w.text])
+        expectEqual(WorkoutSummary(json: s.json())?.warnings, s.warnings)
         // Rebuilt from the stored points: the same warning.
         let done = r.finish(at: Self.t0 + 121)
         let rebuilt = WorkoutRecorder.recompute(id: done.id, activity: .hiking, startedAt: Self.t0, endedAt: Self.t0 + 121, points: done.points, events: done.events)

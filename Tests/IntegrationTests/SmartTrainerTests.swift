@@ -1,0 +1,110 @@
+import Foundation
+import Glibc
+import Testing
+import TestRequirements
+import WorkoutCore
+
+/// A plan drives a smart trainer: the daemon against a real dbus-daemon with the BlueZ stand-in's
+/// FTMS trainer (`dbus-peers --sensors ftms`), which answers control writes as the spec says,
+/// follows the ERG target and drops out in the middle. Every power step's target is written
+/// within 1 s of its step's start (the first once control is taken), control is taken again
+/// after the dropout and the target re-sent within 2 s of the return, a step without power
+/// releases the trainer, the end resets it, the trainer's power is the workout's, one lap per
+/// step.
+@Suite(.offPool, .requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
+struct SmartTrainerTests {
+    static let plan = """
+        <workout_file><name>Trainer test</name><workout>
+        <SteadyState Duration="6" Power="0.8"/>
+        <Ramp Duration="5" PowerLow="1.0" PowerHigh="1.2"/>
+        <SteadyState Duration="9" Power="0.6"/>
+        <FreeRide Duration="3"/>
+        <SteadyState Duration="600" Power="0.7"/>
+        </workout></workout_file>
+        """
+
+    /// The control point's writes as the stand-in logged them: (time, hex).
+    static func writes(_ peers: DBusPeers) -> [(t: Double, hex: String)] {
+        peers.calls().filter { $0["method"] as? String == "WriteValue-ftms" }.compactMap { c in
+            guard let t = c["t"] as? Double, let hex = (c["args"] as? [String])?.first else { return nil }
+            return (t, hex)
+        }
+    }
+
+    /// `05` + sint16 little-endian.
+    static func setPower(_ watts: Int) -> String { String(format: "05%02x%02x", watts & 0xFF, (watts >> 8) & 0xFF) }
+
+    /// The times of the log lines of `event` (UTC seconds).
+    static func times(_ lines: [Substring], _ event: String) -> [Double] {
+        lines.filter { $0.contains("event=\(event) ") }.compactMap { ISO8601.parse(String($0.prefix { $0 != " " })) }
+    }
+
+    @Test func aPlanDrivesTheTrainerThroughADropout() throws {
+        // 4 notifications a second; the trainer drops out after 40 (10 s: inside the third step)
+        // and can be connected again 3 s later.
+        let peers = try DBusPeers(["--bluez", "--sensors", "ftms", "--rate", "4", "--drop-after", "40", "--return-after", "3", "--erg-tau", "0.5"])
+        defer { peers.stop() }
+        let config = #"{"feeds":[],"web":null,"ftpWatts":250,"log":{"level":"debug","file":true},"#
+            + #""sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:05"}]}"#
+        let d = try DaemonHarness(config: config, extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
+        d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
+        try d.start()
+        defer { d.stop() }
+        let planFile = d.dir + "/trainer.zwo"
+        try Self.plan.write(toFile: planFile, atomically: true, encoding: .utf8)
+        let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
+        try #require(started.status == 0, "\(started.stderr)")
+        // Into the last step (23 s of plan, a dropout and a return on the way).
+        _ = try d.waitForStatus(seconds: 40) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 4 }
+        usleep(2_500_000)
+        let stopped = try d.request(#"{"command":"stop"}"#)
+        _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=trainer.released") } && $0.contains { $0.contains("event=workout.saved") } }
+        usleep(500_000)
+        let writes = Self.writes(peers)
+        let steps = Self.times(lines, "plan.step")
+        try #require(steps.count == 5, "plan.step lines: \(steps)")
+        #expect(writes.first?.hex == "00", "Request Control first: \(writes.map(\.hex))")
+
+        // Each power step's target within 1 s of its start (the first: of control being taken).
+        let controlTaken = Self.times(lines, "trainer.control")
+        try #require(!controlTaken.isEmpty, "no trainer.control line")
+        // A step that began while the trainer was away: from its return.
+        let connected = Self.times(lines, "sensor.connected")
+        for (i, watts) in [(0, 200), (1, 250), (2, 150), (4, 175)] {
+            let back = connected.filter { $0 < steps[i] + 4 }.max() ?? steps[i]
+            let since = i == 0 ? max(steps[0], controlTaken[0]) : max(steps[i], back)
+            let hit = writes.first { $0.hex == Self.setPower(watts) && $0.t >= since - 0.05 }
+            let late = hit.map { $0.t - since } ?? .infinity
+            #expect(late <= 1.0, "step \(i + 1): \(watts) W written \(late) s after its start; writes \(writes.map { ($0.hex, $0.t - steps[0]) })")
+        }
+        // The ramp moved each second; the free ride released the trainer (Reset) before its end.
+        let rampWrites = writes.filter { $0.t > steps[1] && $0.t < steps[2] && $0.hex.hasPrefix("05") }
+        #expect(rampWrites.count >= 3, "ramp writes: \(rampWrites.map(\.hex))")
+        #expect(writes.contains { $0.hex == "01" && $0.t > steps[3] && $0.t < steps[4] }, "no Reset during the free ride")
+
+        // The dropout: control taken again and the target re-sent within 2 s of the return.
+        try #require(connected.count >= 2, "the trainer did not come back: \(connected)")
+        let back = connected[1]
+        let retaken = writes.first { $0.hex == "00" && $0.t >= back - 0.05 }
+        let resent = writes.first { $0.hex.hasPrefix("05") && $0.t >= (retaken?.t ?? .infinity) }
+        #expect(retaken != nil && resent != nil && resent!.t - back <= 2.0,
+                "after the return at \(back): control \(retaken.map { $0.t - back } ?? -1) s, target \(resent.map { $0.t - back } ?? -1) s")
+        // The end: the trainer left free.
+        #expect(writes.last?.hex == "01", "the last write: \(writes.last?.hex ?? "none")")
+
+        // The trainer's power is the workout's; one lap per step begun.
+        let w = try #require(stopped["workout"] as? [String: Any])
+        #expect((w["averagePower"] as? Double ?? 0) > 100, "\(w["averagePower"] ?? "nil")")
+        #expect((w["laps"] as? [Any])?.count == 5, "laps: \(w["laps"] ?? "none")")
+        // The third step (150 W, ERG): what the trainer measured in its last 4 s within 5 %.
+        let erg = peers.calls().filter { $0["method"] as? String == "notified-ftms" }.compactMap { c -> (Double, Double)? in
+            guard let t = c["t"] as? Double, let a = c["args"] as? [String], let watts = Double(a[0]), a.count >= 5, a[4] == "erg",
+                  a[3] == "150" else { return nil }
+            return (t, watts)
+        }.filter { $0.0 > steps[3] - 4 && $0.0 < steps[3] }
+        try #require(!erg.isEmpty, "the trainer never held 150 W in ERG")
+        let mean = erg.map(\.1).reduce(0, +) / Double(erg.count)
+        #expect((mean - 150).magnitude <= 7.5, "150 W step: the trainer held \(mean) W")
+    }
+}
