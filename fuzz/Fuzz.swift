@@ -332,10 +332,10 @@ private func http(_ bytes: [UInt8]) {
                 case .request(let r):
                     out.append("\(r.method.name) \(r.target) \(r.headers.count) \(r.body.count)")
                     _ = WebRoute(r)
-                    _ = WebAccess(token: "t0k", port: 8765).decide(r)
+                    _ = WebAccess(port: 8765, formToken: "f0k").decide(r) { $0 == "s3ss" }
                     _ = r.keepsAlive
                     let form = PercentEncoding.form(String(decoding: r.body, as: UTF8.self))
-                    _ = WebAccess(token: "t0k", port: 8765).formTokenMatches(form)
+                    _ = WebAccess(port: 8765, formToken: "f0k").formTokenMatches(form)
                 case .needMore: break loop
                 case .failure(let e):
                     out.append("failure \(e.status.code)")

@@ -49,7 +49,7 @@ import WorkoutCore
         let watcher = try UnixClient(path: d.controlSocket)
         defer { watcher.close() }
         try watcher.send(#"{"command":"watch"}"# + "\n")
-        let statusKeys = ["state", "workout", "gps", "sensors", "action", "saveError", "sleepInhibitor", "dateSource", "units", "pause"]
+        let statusKeys = ["state", "workout", "gps", "sensors", "action", "saveError", "sleepInhibitor", "dateSource", "units", "pause", "plan"]
         func canonical(_ line: String?, _ what: String) throws -> JSON {
             let line = try #require(line, "\(what): no line")
             let parsed = try JSON.parse(line)

@@ -5,7 +5,7 @@
 ///
 /// - consecutive times are *in sequence* when the second is at most `slack` seconds before the
 ///   first and at most a step after it: 10 times the file's median step (to a quarter of an octave),
-///   at least `minStep` (a 1 Hz file: 60 s);
+///   at least `minStep` (a 1 Hz file: 60 s), at most `maxGap`;
 /// - the track is cut into maximal runs of times in sequence; a run of `confirmations` (3) or
 ///   more is trusted, as live trusts a step after 3 agreeing fixes (a device's pause, a real
 ///   clock step);
@@ -16,12 +16,16 @@
 ///   ahead, an hour back); before the first trusted run and after the last, a short run is an
 ///   outlier when the step to what is kept next to it is backwards or longer than `maxGap`
 ///   (a day);
-/// - without a trusted run nothing is judged; non-finite times are left to the fix filter.
+/// - without a trusted run nothing is judged, unless there are at least `alone` times: then no
+///   three of them agree, and every one is an outlier (records at random times: the file has no
+///   consistent run, issue 45 item 7); non-finite times are left to the fix filter.
 public struct ImportTimeJudge: Sendable {
     public var slack = 3.0
     public var minStep = 60.0
     public var maxGap = 24 * 3600.0
     public var confirmations = 3
+    /// How many times without a trusted run are all outliers.
+    public var alone = 10
 
     public init() {}
 
@@ -47,6 +51,7 @@ public struct ImportTimeJudge: Sendable {
         func inSequence(_ a: Double, _ b: Double) -> Bool { b >= a - slack && b <= a + maxStep }
         func plausibleGap(_ a: Double, _ b: Double) -> Bool { b >= a - slack && b <= a + maxGap }
         var marked: [Int] = []
+        var finite = 0
         var previous: Run?  // the last trusted run
         var group: [Run] = []  // short runs since it
         var run: Run?
@@ -75,6 +80,7 @@ public struct ImportTimeJudge: Sendable {
             }
         }
         for (i, t) in times.enumerated() where t.isFinite {
+            finite += 1
             if var r = run, inSequence(r.last, t) {
                 r.last = t
                 r.count += 1
@@ -93,11 +99,12 @@ public struct ImportTimeJudge: Sendable {
         if let r = run {
             if r.count >= confirmations { previous = r } else { group.append(r) }
         }
-        if previous != nil { resolve(next: nil) }
+        if previous != nil { resolve(next: nil) } else if finite >= alone { marked = group.flatMap(\.positions) }
         return marked.sorted()
     }
 
-    /// The largest step in sequence: 10 times the median positive step, at least `minStep`. The
+    /// The largest step in sequence: 10 times the median positive step, at least `minStep`, at
+    /// most `maxGap`. The
     /// median is read from a histogram of the steps in quarters of an octave (within 25 %; no
     /// copy of the times).
     public func maxStep(_ times: some Sequence<Double>) -> Double {
@@ -121,11 +128,16 @@ public struct ImportTimeJudge: Sendable {
             if seen * 2 >= count {
                 // The bucket's upper edge.
                 let octave = Double(sign: .plus, exponent: k / 4 - 32, significand: 1)
-                return max(minStep, 10 * octave * (1 + Double(k % 4 + 1) / 4))
+                // Never more than `maxGap`: times scattered over years (records at random times)
+                // have a median step of years, and every forward step would be in sequence.
+                return min(maxGap, max(minStep, 10 * octave * (1 + Double(k % 4 + 1) / 4)))
             }
         }
         return minStep
     }
+
+    /// The refusal of a file none of whose times agree with each other.
+    public static let noConsistentRun = "its records' times are out of sequence with each other (no three in a row agree): nothing to import"
 
     /// The warning for the outlier times found (their times as stamped).
     public static func warning(_ times: [Double]) -> String {

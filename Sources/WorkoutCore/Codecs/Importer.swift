@@ -298,6 +298,9 @@ public enum Importer {
         let judge = ImportTimeJudge()
         let outliers = judge.outliers(track.fixes.map(\.time))
         let heartOutliers = judge.outliers(track.heartRate.map(\.time))
+        // Records whose times agree with none of the others (no consistent run): refused in words.
+        let kept = zip(track.fixes, outliers).contains { !$1 && $0.time.isFinite } || zip(track.heartRate, heartOutliers).contains { !$1 && $0.time.isFinite }
+        if !kept, outliers.filter({ $0 }).count + heartOutliers.filter({ $0 }).count >= judge.alone { throw .file(ImportTimeJudge.noConsistentRun) }
         let odometerOutliers = judge.outliers(track.odometer.map(\.time))
         let order = ImportOrder(track, outliers: outliers)
         // Heart-rate records without a position, by time (fed before the fixes stamped at or after them).

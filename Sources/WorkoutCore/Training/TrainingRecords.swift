@@ -1,6 +1,7 @@
 extension WorkoutSummary {
     /// Whether the workout counts in records (`records`, `/records`): the one place that keeps a
-    /// workout out of them, the person's `edit ID --records off` (`RecordsInclusion`).
+    /// workout out of them: not when the person kept it out (`edit ID --records off`,
+    /// `RecordsInclusion.excluded`).
     public var countsInRecords: Bool { records.counts }
 }
 

@@ -238,3 +238,23 @@ private let semicircles = FITTestFiles.semicircles
         }
     }
 }
+
+extension DeviceSemanticsTests {
+    // MARK: issue 45 item 7: records at random times
+
+    /// 300 records stamped at random times over 136 years, with and without a session: no
+    /// three agree, so nothing is a consistent run: refused in words. Before, a workout of
+    /// 1,193,046 hours.
+    @Test(arguments: [true, false])
+    func recordsAtRandomTimesAreRefusedInWords(session: Bool) throws {
+        var rng = SplitMix64(seed: 45)
+        var stamped: [Int: Int64] = [:]
+        for k in 0..<300 { stamped[k] = Int64(rng.next() % 4_000_000_000) }
+        let bytes = FITTestFiles.run(records: 300, stamped: stamped, session: session)
+        #expect(throws: Importer.Failure.file(ImportTimeJudge.noConsistentRun)) { _ = try Self.streamed(bytes) }
+        #expect(throws: Importer.Failure.file(ImportTimeJudge.noConsistentRun)) { _ = try Self.whole(bytes) }
+        // One stray record among 300 in sequence is still only that record (FITDeviceTests).
+        let one = FITTestFiles.run(records: 300, stamped: [150: 5], session: session)
+        expectEqual(try Self.streamed(one).first?.recorded.summary.acceptedCount, 299)
+    }
+}

@@ -66,6 +66,10 @@ public enum FITImport {
         // The plan, and the records' times and kinds let go before the second walk.
         let (track, flags, planned, outside) = plan(&file)
         var plans = planned
+        // Records whose times agree with none of the others (no consistent run): refused in words.
+        if plans.allSatisfy({ $0.fixes == 0 && $0.heartReadings == 0 }), plans.reduce(0, { $0 + $1.outliers.count }) >= ImportTimeJudge().alone {
+            throw .file(ImportTimeJudge.noConsistentRun)
+        }
 
         // A track whose file names no activity: judged from its speeds (`ActivityInference`),
         // its fixes walked once more (only then), as `Importer.imported` judges a track's.

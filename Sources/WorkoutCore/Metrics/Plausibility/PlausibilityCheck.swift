@@ -207,10 +207,11 @@ struct PlausibilityCheck: Sendable {
         var stretches = c.closed + (c.open.map { [$0.stretch] } ?? [])
         var kept: [BestEffort] = []
         for e in c.efforts.efforts {
+            // (An effort of 0 s, a device distance that jumps, has no speed: written as 0.)
             let fastest = bounds.fastestSeconds(meters: e.distanceMeters)
             if e.seconds < fastest * (1 - 1e-9) {
                 stretches.append(ImplausibleStretch(start: e.startTime, seconds: e.seconds, meters: e.distanceMeters,
-                                                    speed: e.distanceMeters / e.seconds, reason: .record))
+                                                    speed: e.seconds > 0 ? e.distanceMeters / e.seconds : 0, reason: .record))
             } else {
                 kept.append(e)
             }

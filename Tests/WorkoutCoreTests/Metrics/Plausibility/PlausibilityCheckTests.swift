@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// Issue 39 item 1: a GPS catch-up set the records. A ride's receiver, after losing the sky,
@@ -114,5 +115,36 @@ struct PlausibilityCheckTests {
         expectEqual(PlausibilityCheck.reach(from: 0, seconds: 2, acceleration: 1.5, top: 20), 3)
         expectEqual(PlausibilityCheck.reach(from: 20, seconds: 2, acceleration: 1.5, top: 20), 40)
         expectEqual(PlausibilityCheck.reach(from: 17, seconds: 4, acceleration: 1.5, top: 20), 17 * 2 + 3 + 40)
+    }
+
+    /// Every activity file under ../shared/data (corpus included): no max speed above its
+    /// activity's top speed, no best effort faster than its bounds; the stretches found, printed.
+    @Test(.requires(.sharedData))
+    func theSharedFilesHaveNoFigureBeyondTheirBounds() throws {
+        var files: [URL] = []
+        for folder in ["data/gpx", "data/tcx", "data/fit", "data/corpus/gpx", "data/corpus/tcx", "data/corpus/fit"] {
+            for ext in ["gpx", "tcx", "fit"] { files += SharedData.files(in: folder, ext: ext) }
+        }
+        var workouts = 0, stretches = 0
+        for url in files {
+            guard let tracks = try? Importer.readAll(try SharedData.bytes(url), fileName: url.lastPathComponent) else { continue }
+            for track in tracks {
+                guard let w = try? Importer.imported(from: track, activity: nil, id: 1, settings: MetricsSettings(), source: "imported:" + url.lastPathComponent)
+                else { continue }
+                let s = w.workout.summary
+                let b = s.activity.plausibility
+                workouts += 1
+                stretches += s.implausible.count
+                if !s.implausible.isEmpty {
+                    print("\(url.lastPathComponent) (\(s.activity.rawValue)): " + s.implausible.map { "\(Int($0.seconds)) s \(Int($0.meters)) m up to \(Int(($0.speed * 3.6).rounded())) km/h (\($0.reason.rawValue))" }.joined(separator: "; "))
+                }
+                if s.activity.supportsGPS && s.distanceSource == .gps {
+                    expectLessOrEqual(s.maxSpeed, b.descentSpeed + 1e-9, "\(url.lastPathComponent): max \(s.maxSpeed)")
+                }
+                for e in s.bestEfforts { expectGreaterOrEqual(e.seconds, b.fastestSeconds(meters: e.distanceMeters) * (1 - 1e-9), "\(url.lastPathComponent)") }
+            }
+        }
+        print("shared files: \(files.count) files, \(workouts) workouts, \(stretches) implausible stretches")
+        expectGreater(workouts, 30)
     }
 }
