@@ -31,6 +31,16 @@ struct SmartTrainerTests {
         }
     }
 
+    /// Polls `condition` (the stand-in logs from its own process) for up to `seconds`.
+    static func until(seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            if Date() >= deadline { return false }
+            usleep(50_000)
+        }
+        return true
+    }
+
     /// `05` + sint16 little-endian.
     static func setPower(_ watts: Int) -> String { String(format: "05%02x%02x", watts & 0xFF, (watts >> 8) & 0xFF) }
 
@@ -54,13 +64,14 @@ struct SmartTrainerTests {
         try Self.plan.write(toFile: planFile, atomically: true, encoding: .utf8)
         let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
         try #require(started.status == 0, "\(started.stderr)")
-        // Into the last step (23 s of plan, a dropout and a return on the way).
+        // Into the last step (23 s of plan, a dropout and a return on the way), until the trainer
+        // was asked for its 175 W.
         _ = try d.waitForStatus(seconds: 40) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 4 }
-        usleep(2_500_000)
+        #expect(Self.until(seconds: 10) { Self.writes(peers).contains { $0.hex == Self.setPower(175) } }, "no 175 W write")
         let stopped = try d.request(#"{"command":"stop"}"#)
         _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
-        let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=trainer.released") } && $0.contains { $0.contains("event=workout.saved") } }
-        usleep(500_000)
+        let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
+        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
         let writes = Self.writes(peers)
         let steps = Self.times(lines, "plan.step")
         try #require(steps.count == 5, "plan.step lines: \(steps)")
