@@ -96,9 +96,19 @@ public struct TrainerControl: Sendable {
         }
     }
 
-    /// The daemon closed the connection itself (the workout paused or ended; the sensors close
-    /// with it): control goes with it, and no warning is said. What is wanted is kept.
-    public mutating func closed() { phase = .absent }
+    /// The daemon closes the connection itself (the workout paused or ended; the sensors close
+    /// with it): a trainer under control is reset first, its Reset written at once whether or
+    /// not a write is in flight (nothing waits for an answer any more), so it is never left
+    /// holding a power. No warning is said; what is wanted is kept.
+    public mutating func closed() -> [TrainerAction] {
+        let held: Bool
+        switch phase {
+        case .requesting, .controlled: held = true
+        case .absent, .idle, .waiting: held = false
+        }
+        phase = .absent
+        return held ? [.write([0x01])] : []
+    }
 
     /// An indication of the control point: the answer to the last write.
     public mutating func indicated(_ bytes: [UInt8], now: Double) -> [TrainerAction] {

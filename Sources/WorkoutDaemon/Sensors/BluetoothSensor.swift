@@ -225,8 +225,9 @@ final class BluetoothSensor {
         let paths = subscribed.map(\.path)
         let dev = device
         if controlPoint != nil {
+            // Our own close: the trainer is reset before the device goes (no "dropped out").
+            performTrainer(trainer.closed())
             controlPoint = nil
-            trainer.closed()  // our own close: no "dropped out" warning
         }
         cleanupAttempt()
         if let t = retryToken { loop.cancel(t) }

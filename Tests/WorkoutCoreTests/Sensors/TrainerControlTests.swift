@@ -95,4 +95,17 @@ import Testing
         expectEqual(TrainerControl.int16(-20), [0xEC, 0xFF])
         expectEqual(TrainerControl.int16(100_000), [0xFF, 0x7F])
     }
+
+    /// Regression: a stop while a write was in flight left the trainer holding its power (the
+    /// Reset waited for an answer that never came once the sensors closed).
+    @Test func closingResetsAControlledTrainerEvenWithAWriteInFlight() {
+        var t = Self.holding(250)
+        expectEqual(t.want(.power(260), now: 5), [.write([0x05, 0x04, 0x01])])
+        expectEqual(t.closed(), [.write([0x01])])
+        expectEqual(t.phase, .absent)
+        expectEqual(t.want, .power(260), "kept for the next connection")
+        var free = TrainerControl()
+        _ = free.connected(now: 0)
+        expectEqual(free.closed(), [], "a trainer never controlled is not written to")
+    }
 }
