@@ -6,18 +6,7 @@ import Testing
 @Suite(.serialized, .offPool) struct LastWorkoutTests {
     /// A 5-minute GPX run starting at `start` (UTC seconds), imported; returns its ID.
     static func importRun(_ d: DaemonHarness, start: Double, name: String) throws -> String {
-        let gpx = d.dir + "/\(name).gpx"
-        var text = #"<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><type>running</type><trkseg>"#
-        for k in 0..<300 {
-            let t = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: start + Double(k)))
-            text += #"<trkpt lat="\#(47.37 + Double(k) * 0.00003)" lon="8.54"><ele>420</ele><time>\#(t)</time></trkpt>"#
-        }
-        text += "</trkseg></trk></gpx>"
-        try text.write(toFile: gpx, atomically: true, encoding: .utf8)
-        let r = try d.ctl(["--json", "import", gpx])
-        let reply = try DaemonHarness.parse(r.stdout.replacingOccurrences(of: "\n", with: ""))
-        guard let id = ((reply["results"] as? [[String: Any]])?.first?["id"]) as? String else { throw HarnessError.notAnObject(r.stdout) }
-        return id
+        try d.importRun(name: name, start: start, points: 300, winding: false)
     }
 
     static func shownID(_ d: DaemonHarness, _ args: [String]) throws -> String? {

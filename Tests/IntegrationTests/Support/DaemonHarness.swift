@@ -224,3 +224,25 @@ final class UnixClient {
 
     func close() { Glibc.close(fd) }
 }
+
+extension DaemonHarness {
+    /// A GPX run of `points` 1 Hz points from `start` (UTC seconds), heading north, written as
+    /// `NAME.gpx` and imported with `workoutctl import`; returns its ID. `winding`: the track
+    /// weaves east and west and its altitude climbs in 60 m ramps (charts with something on them).
+    func importRun(name: String, start: Double, points: Int, winding: Bool) throws -> String {
+        let gpx = dir + "/\(name).gpx"
+        var text = #"<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><type>running</type><trkseg>"#
+        for k in 0..<points {
+            let t = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: start + Double(k)))
+            let lon = winding ? "\(8.54 + sin(Double(k) / 50) * 0.0003)" : "8.54"
+            let ele = winding ? "\(420 + Double(k % 60))" : "420"
+            text += #"<trkpt lat="\#(47.37 + Double(k) * 0.00003)" lon="\#(lon)"><ele>\#(ele)</ele><time>\#(t)</time></trkpt>"#
+        }
+        text += "</trkseg></trk></gpx>"
+        try text.write(toFile: gpx, atomically: true, encoding: .utf8)
+        let r = try ctl(["--json", "import", gpx])
+        let reply = try DaemonHarness.parse(r.stdout.replacingOccurrences(of: "\n", with: ""))
+        guard let id = ((reply["results"] as? [[String: Any]])?.first?["id"]) as? String else { throw HarnessError.notAnObject(r.stdout) }
+        return id
+    }
+}

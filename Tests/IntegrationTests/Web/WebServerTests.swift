@@ -43,18 +43,7 @@ import Testing
     }
 
     static func importSample(_ d: DaemonHarness) throws -> String {
-        let gpx = d.dir + "/run.gpx"
-        var text = #"<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><type>running</type><trkseg>"#
-        for k in 0..<600 {
-            let t = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_795_000_000 + Double(k)))
-            text += #"<trkpt lat="\#(47.37 + Double(k) * 0.00003)" lon="\#(8.54 + sin(Double(k) / 50) * 0.0003)"><ele>\#(420 + Double(k % 60))</ele><time>\#(t)</time></trkpt>"#
-        }
-        text += "</trkseg></trk></gpx>"
-        try text.write(toFile: gpx, atomically: true, encoding: .utf8)
-        let r = try d.ctl(["--json", "import", gpx])
-        let reply = try DaemonHarness.parse(r.stdout.replacingOccurrences(of: "\n", with: ""))
-        guard let id = ((reply["results"] as? [[String: Any]])?.first?["id"]) as? String else { throw HarnessError.notAnObject(r.stdout) }
-        return id
+        try d.importRun(name: "run", start: 1_795_000_000, points: 600, winding: true)
     }
 
     @Test func onlyTheOwnerMayLook() async throws {
