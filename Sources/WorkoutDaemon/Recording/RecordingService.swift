@@ -89,7 +89,10 @@ final class RecordingService: @unchecked Sendable {
     /// so a bad plan refuses the start in words and never half-starts a workout.
     func start(_ activity: ActivityType, plan file: PlanFile) -> ProtocolError? {
         let parsed: Plan
-        do { parsed = try PlanDecoder.decode(file.bytes, ftpWatts: config.ftpWatts) } catch {
+        let maxHeartRate = config.heartRate.maxBpm ?? config.age.map(HeartRateZones.estimatedMaximum(age:))
+        do {
+            parsed = try PlanDecoder.decode(file.bytes, ftpWatts: config.ftpWatts, heartRateZones: config.heartRateZones, maxHeartRate: maxHeartRate)
+        } catch {
             return ProtocolError(code: "bad_plan", message: "\(file.name): \(error.description)")
         }
         if let refusal = start(activity) { return ProtocolError(code: refusal.code, message: refusal.message) }

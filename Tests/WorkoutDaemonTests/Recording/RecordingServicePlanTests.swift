@@ -86,4 +86,54 @@ import WorkoutCore
         #expect(try d.request(#"{"command":"next"}"#)["error"]?["code"]?.stringValue == "no_plan")
         #expect(try d.status()["plan"]?.objectValue == nil)
     }
+
+    /// A FIT workout (file type 5) as a device would carry it: a warm-up at watts, a 2 x
+    /// (work at % of FTP, recovery in power zone 1) repeat, an open cool-down.
+    static func fitWorkout() -> [UInt8] {
+        var e = FITEncoder()
+        e.define(local: 0, global: 0, [.init(0, .enumeration)])
+        e.message(local: 0, [5])
+        e.define(local: 1, global: 26, [.init(4, .enumeration), .init(6, .uint16)])
+        e.message(local: 1, [2, 5])
+        // message_index, duration_type, duration_value, target_type, target_value, custom low, custom high, intensity.
+        e.define(local: 2, global: 27, [.init(254, .uint16), .init(1, .enumeration), .init(2, .uint32), .init(3, .enumeration),
+                                         .init(4, .uint32), .init(5, .uint32), .init(6, .uint32), .init(7, .enumeration)])
+        e.message(local: 2, [0, 0, 10_000, 4, 0, 1150, 1150, 2])
+        e.message(local: 2, [1, 0, 20_000, 4, 0, 120, 120, 5])
+        e.message(local: 2, [2, 0, 5_000, 4, 1, nil, nil, 4])
+        e.message(local: 2, [3, 6, 1, 2, 2, nil, nil, nil])
+        e.message(local: 2, [4, 5, nil, 2, nil, nil, nil, 3])
+        return e.file()
+    }
+
+    @Test func aFITWorkoutRunsAsAPlanEachStepALap() throws {
+        let d = try InProcessDaemon(config: Self.config, clock: ManualClock())
+        let file = PlanFile(name: "x.fit", bytes: Self.fitWorkout())
+        let started = try d.request(ControlRequest.startPlanned(.indoorCycling, file).encoded().serialized())
+        #expect(started["ok"] == .bool(true), "\(started)")
+        #expect(started["plan"]?["stepCount"]?.intValue == 6, "warm-up, 2 x (work, recovery), cool-down: \(started)")
+        #expect(started["plan"]?["step"]?["target"]?["watts"]?.intValue == 150)
+        try d.advance(11)
+        #expect(try d.status()["plan"]?["step"]?["target"]?["watts"]?.intValue == 240, "120 % of 200 W")
+        try d.advance(20)
+        // Power zone 1: 0.40-0.55 x FTP, the trainer holds the middle.
+        #expect(try d.status()["plan"]?["step"]?["target"]?["watts"]?.intValue == 95)
+        try d.advance(5 + 20 + 5)
+        let cooldown = try d.status()["plan"]
+        #expect(cooldown?["stepIndex"]?.intValue == 5, "\(String(describing: cooldown))")
+        #expect(cooldown?["step"]?["kind"]?.stringValue == "cooldown")
+        let stopped = try d.request(#"{"command":"stop"}"#)
+        #expect(stopped["workout"]?["laps"]?.arrayValue?.count == 6, "one lap per step: \(stopped)")
+        #expect(d.events("plan.step").map { $0["step"] } == ["1", "2", "3", "4", "5", "6"])
+    }
+
+    @Test func aDamagedFITWorkoutRefusesTheStart() throws {
+        let d = try InProcessDaemon(config: Self.config, clock: ManualClock())
+        var bytes = Self.fitWorkout()
+        bytes[bytes.count - 5] ^= 0x01
+        let reply = try d.request(ControlRequest.startPlanned(.indoorCycling, PlanFile(name: "x.fit", bytes: bytes)).encoded().serialized())
+        #expect(reply["error"]?["code"]?.stringValue == "bad_plan")
+        #expect(reply["error"]?["message"]?.stringValue?.hasPrefix("x.fit: the FIT file's CRC") == true, "\(reply)")
+        #expect(try d.status()["state"]?.stringValue == "idle")
+    }
 }
