@@ -159,6 +159,9 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var multisport: MultisportLeg?
     /// A swim's pool, lengths, strokes, SWOLF and pace (from the device); nil for other workouts.
     public var swim: SwimSummary?
+    /// What was done of the plan the workout followed (`start --plan`): each step's target
+    /// and actual, the compliance score; nil without a plan.
+    public var plan: PlanOutcome?
 
     public init(id: WorkoutID, activity: ActivityType, startedAt: Double, endedAt: Double? = nil,
                 elapsedSeconds: Double = 0, movingSeconds: Double = 0, distanceMeters: Double = 0,

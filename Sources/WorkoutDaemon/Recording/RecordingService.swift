@@ -41,6 +41,9 @@ final class RecordingService: @unchecked Sendable {
     /// The plan the workout in progress follows (`start --plan`), nil without one. It is not in
     /// the journal: a restarted daemon resumes the workout without its plan (docs/plans.md).
     private(set) var plan: PlanMachine?
+    /// For each step of `plan` begun, how many laps the workout had closed when it began: where
+    /// its laps begin in the saved workout (`PlanOutcome`).
+    private var planLaps: [Int] = []
     var onEvent: (Event) -> Void = { _ in }
 
     init(context: DaemonContext, store: HistoryStore) {
@@ -98,6 +101,7 @@ final class RecordingService: @unchecked Sendable {
         if let refusal = start(activity) { return ProtocolError(code: refusal.code, message: refusal.message) }
         log(PlanLogEvent.started(name: parsed.name, steps: parsed.steps.count, timedSeconds: parsed.timedSeconds))
         plan = PlanMachine(plan: parsed)
+        planLaps = []
         drivePlan { m, t, d in m.start(at: t, distance: d) }
         return nil
     }
@@ -139,16 +143,18 @@ final class RecordingService: @unchecked Sendable {
     func marker(_ text: String?) -> LifecycleRefusal? { apply(lifecycle.marker(text, at: now())) }
 
     func stop() -> LifecycleRefusal? {
-        if lifecycle.hasWorkoutInProgress { endPlan() }
-        return apply(lifecycle.stop(at: now()))
+        let done = lifecycle.hasWorkoutInProgress ? endPlan() : nil
+        return apply(lifecycle.stop(at: now(), plan: done))
     }
 
     func toggle() -> LifecycleRefusal? {
         let reading = context.clock.read()
         let primary = lifecycle.primaryAction(defaultActivity: config.defaultActivity)
-        if case .stop = primary { endPlan() }
+        var done: PlanOutcome?
+        if case .stop = primary { done = endPlan() }
         if case .start = primary { plan = nil }
-        let refusal = apply(lifecycle.toggle(defaultActivity: config.defaultActivity, id: newWorkoutID(lifecycle.now(reading)), clock: reading, settings: context.metricsSettings()))
+        let refusal = apply(lifecycle.toggle(defaultActivity: config.defaultActivity, id: newWorkoutID(lifecycle.now(reading)), clock: reading,
+                                             settings: context.metricsSettings(), plan: done))
         if refusal == nil, case .resume = primary { drivePlan { m, t, d in m.resume(at: t, distance: d) } }
         return refusal
     }
@@ -166,10 +172,14 @@ final class RecordingService: @unchecked Sendable {
         performPlan(actions, machine.plan)
     }
 
-    /// The workout ends: the plan stops where it is (its step's lap closes) and is let go.
-    private func endPlan() {
+    /// The workout ends: the plan stops where it is (its step's lap closes) and is let go;
+    /// returns what was done of it (its steps begun and where their laps begin), for the saved
+    /// workout.
+    private func endPlan() -> PlanOutcome? {
         drivePlan { m, t, _ in m.stop(at: t) }
+        let done = plan.map { PlanOutcome(plan: $0.plan, firstLaps: planLaps) }
         plan = nil
+        return done
     }
 
     /// Performs the plan's actions, in order; the trainer's go to every smart trainer among the
@@ -178,6 +188,7 @@ final class RecordingService: @unchecked Sendable {
         for action in actions {
             switch action {
             case .stepStarted(let i):
+                planLaps.append(lifecycle.lapCount ?? 0)
                 log(PlanLogEvent.step(index: i, count: p.steps.count, step: p.steps[i]))
                 onEvent(.changed(manager: false))
             case .prompt(let text): log(PlanLogEvent.prompt(text))

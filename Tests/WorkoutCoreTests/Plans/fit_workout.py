@@ -11,6 +11,7 @@
       workout     the workout message's fields
       steps       the workout_step messages' fields, sub-fields expanded (duration_time in s,
                   duration_distance in m, custom_target_power_low, repeat_steps, ...)
+      laps        each lap message's wkt_step_index (an activity that followed a workout)
 """
 import json
 import sys
@@ -41,6 +42,7 @@ def decode(path):
         "file_type": plain(file_ids[0].get("type")) if file_ids else None,
         "workout": {k: plain(v) for k, v in workouts[0].items()} if workouts else None,
         "steps": [{k: plain(v) for k, v in s.items()} for s in messages.get("workout_step_mesgs", [])],
+        "laps": [plain(lap.get("wkt_step_index")) for lap in messages.get("lap_mesgs", [])],
     }))
 
 

@@ -136,4 +136,40 @@ import WorkoutCore
         #expect(reply["error"]?["message"]?.stringValue?.hasPrefix("x.fit: the FIT file's CRC") == true, "\(reply)")
         #expect(try d.status()["state"]?.stringValue == "idle")
     }
+
+    /// What was done: the saved workout lists each step begun with its target and what its lap
+    /// measured, and the compliance score; `show` gives it back.
+    @Test func theSavedWorkoutListsEachStepsTargetAndActualWithCompliance() throws {
+        let d = try InProcessDaemon(config: Self.config, clock: ManualClock())
+        let plan = #"{"name": "Two", "steps": [{"kind": "work", "seconds": 10, "power": {"watts": 200}}, "#
+            + #"{"kind": "recovery", "seconds": 10, "power": {"watts": 150}}, {"kind": "free", "open": true}]}"#
+        let file = PlanFile(name: "two.json", bytes: Array(plan.utf8))
+        _ = try d.request(ControlRequest.startPlanned(.cycling, file).encoded().serialized())
+        // 200 W for the first 10 s, then 120 W: the recovery ridden at 80 % of its 150 W.
+        var east = 0.0
+        for k in 0..<250 {
+            try d.advance(0.1)
+            east += 0.8
+            try d.fix(east: east, power: k < 100 ? 200 : 120)
+        }
+        let stopped = try d.request(#"{"command":"stop"}"#)
+        let id = try #require(stopped["workout"]?["id"]?.stringValue)
+        #expect(stopped["workout"]?["plan"]?["steps"]?.arrayValue?.count == 3, "the stop's reply carries it too")
+        #expect(try d.until { try d.status()["state"]?.stringValue == "idle" })
+        let shown = try d.request(#"{"command":"show","id":"\#(id)"}"#)
+        let done = try #require(shown["workout"]?["plan"], "\(shown)")
+        #expect(done["name"]?.stringValue == "Two")
+        #expect(done["stepCount"]?.intValue == 3)
+        let steps = try #require(done["steps"]?.arrayValue)
+        try #require(steps.count == 3, "\(done)")
+        #expect(steps[0]["target"]?["low"]?.doubleValue == 200)
+        #expect(steps[0]["averagePower"]?.intValue == 200)
+        #expect(steps[0]["compliance"]?.doubleValue == 100)
+        let recovery = steps[1]["averagePower"]?.intValue ?? 0
+        #expect((120...125).contains(recovery), "the recovery's lap: \(recovery) W")
+        #expect(steps[2]["target"]?["kind"]?.stringValue == "none")
+        #expect(steps[2]["compliance"] == .null, "a free ride is not scored")
+        let compliance = done["compliance"]?.doubleValue ?? 0
+        #expect(compliance >= 89 && compliance <= 91, "(100 x 10 + 80 x 10) / 20 = 90: \(compliance)")
+    }
 }

@@ -68,6 +68,7 @@ extension WorkoutSummary {
             ["distanceMeters": .number($0.distanceMeters), "seconds": .number(rounded($0.seconds, 3)),
              "startTime": .string(ISO8601.format($0.startTime, fractionDigits: 3))]
         })
+        if let plan { o["plan"] = plan.json() }
         return .object(o)
     }
 
@@ -188,7 +189,9 @@ extension WorkoutSummary {
             w.raw(",\"startTime\":"); w.time(e.startTime, fractionDigits: 3)
             w.raw("}")
         }
-        w.raw("]}")
+        w.raw("]")
+        if let plan { w.raw(",\"plan\":"); w.raw(Array(plan.json().serialized().utf8)) }
+        w.raw("}")
     }
 
     /// Reads a summary written by `json()`; nil names nothing, so callers say which file failed.
@@ -286,6 +289,7 @@ extension WorkoutSummary {
                   let t = e["startTime"]?.stringValue.flatMap({ ISO8601.parse($0) }) else { return nil }
             return BestEffort(distanceMeters: d, seconds: s, startTime: t)
         }
+        plan = j["plan"].flatMap(PlanOutcome.init(json:))
     }
 }
 

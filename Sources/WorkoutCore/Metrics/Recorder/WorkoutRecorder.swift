@@ -562,6 +562,9 @@ public struct WorkoutRecorder: Sendable {
         return e
     }
 
+    /// How many laps are closed so far (a plan's step notes where its laps begin).
+    public var lapCount: Int { intervals.laps.count }
+
     /// Closes the current lap at `t` (manual lap) and returns it.
     @discardableResult
     public mutating func lap(at time: Double) -> LapSummary {
