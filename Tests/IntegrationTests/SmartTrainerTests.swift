@@ -118,4 +118,43 @@ struct SmartTrainerTests {
         let mean = erg.map(\.1).reduce(0, +) / Double(erg.count)
         #expect((mean - 150).magnitude <= 7.5, "150 W step: the trainer held \(mean) W")
     }
+
+    /// The workout's pause pauses the trainer over the same link (Stop/Pause, 0x08 0x02) and the
+    /// resume starts it again (Start/Resume, 0x07) before the step's power: no Reset, no new
+    /// Request Control, no reconnection in between; the stop resets it.
+    @Test func aPauseStopsTheTrainerAndTheResumeStartsIt() throws {
+        let peers = try DBusPeers(["--bluez", "--sensors", "ftms", "--rate", "4", "--erg-tau", "0.5"])
+        defer { peers.stop() }
+        let config = #"{"feeds":[],"web":null,"ftpWatts":250,"log":{"level":"debug","file":true},"#
+            + #""sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:05"}]}"#
+        let d = try DaemonHarness(config: config, extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
+        d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
+        try d.start()
+        defer { d.stop() }
+        let planFile = d.dir + "/steady.zwo"
+        try #"<workout_file><name>Steady</name><workout><SteadyState Duration="600" Power="0.8"/></workout></workout_file>"#
+            .write(toFile: planFile, atomically: true, encoding: .utf8)
+        let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
+        try #require(started.status == 0, "\(started.stderr)")
+        try #require(Self.until(seconds: 15) { Self.writes(peers).contains { $0.hex == Self.setPower(200) } }, "no 200 W write")
+
+        _ = try d.request(#"{"command":"pause"}"#)
+        try #require(Self.until(seconds: 5) { Self.writes(peers).contains { $0.hex == "0802" } }, "no Stop/Pause: \(Self.writes(peers).map(\.hex))")
+        let pausedAt = try #require(Self.writes(peers).first { $0.hex == "0802" }?.t)
+        // The link stays: the trainer's data still flows a second after the pause.
+        #expect(Self.until(seconds: 5) {
+            peers.calls().contains { $0["method"] as? String == "notified-ftms" && ($0["t"] as? Double ?? 0) > pausedAt + 1 }
+        }, "the trainer's link went with the pause")
+
+        _ = try d.request(#"{"command":"resume"}"#)
+        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == Self.setPower(200) && Self.writes(peers).contains { $0.hex == "07" } },
+                "no Start/Resume and power after the resume: \(Self.writes(peers).map(\.hex))")
+        let since = Self.writes(peers).drop { $0.hex != Self.setPower(200) }.map(\.hex)
+        #expect(since == [Self.setPower(200), "0802", "07", Self.setPower(200)], "pause and resume on one link, nothing else: \(since)")
+
+        _ = try d.request(#"{"command":"stop"}"#)
+        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
+        let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
+        #expect(Self.times(lines, "sensor.connected").count == 1, "connected once: the pause kept the link")
+    }
 }

@@ -106,10 +106,11 @@ final class RecordingService: @unchecked Sendable {
         return nil
     }
 
+    /// The plan pauses first: a trainer under control is asked to Stop/Pause, and keeps its link
+    /// when the pause closes the sensors (docs/plans.md, "The trainer").
     func pause() -> LifecycleRefusal? {
-        let refusal = apply(lifecycle.pause(at: now()))
-        if refusal == nil { drivePlan { m, t, _ in m.pause(at: t) } }
-        return refusal
+        if lifecycle.canPause { drivePlan { m, t, _ in m.pause(at: t) } }
+        return apply(lifecycle.pause(at: now()))
     }
 
     func resume() -> LifecycleRefusal? {
