@@ -250,6 +250,7 @@ extension WorkoutLifecycle {
         let recorder = replay.recorder
         var workout = recorder.finishRecording(at: stoppedAt)
         workout.source = replay.origin.recordedSource
+        workout.summary.plan = PlanJournal(records: records)?.outcome(laps: workout.summary.laps)
         guard !unsaved.contains(where: { $0.workout.id == workout.id }) else { return [] }
         unsaved.append(SaveJob(workout: workout))
         return [.log(.restoreCompletingStop(workout.id)), .save(workout), .publish]
@@ -305,6 +306,7 @@ extension WorkoutLifecycle {
         if let stoppedAt = replay.stoppedAt {
             var workout = recorder.finishRecording(at: stoppedAt)
             workout.source = replay.origin.recordedSource
+            workout.summary.plan = PlanJournal(records: records)?.outcome(laps: workout.summary.laps)
             state = .saving(SaveJob(workout: workout))
             return [.log(.restoreCompletingStop(id)), .save(workout), .publish]
         }

@@ -48,6 +48,25 @@ public struct PlanMachine: Sendable {
         state = .ready
     }
 
+    /// A plan resumed after a restart (`PlanJournal`): step `index` in progress, `active`
+    /// seconds of it run, begun at the workout's distance `startDistance`; paused at `now` (the
+    /// shell resumes it when the workout runs, which asks the trainer for the step's power).
+    /// The prompts due by `active` were shown.
+    public init(plan: Plan, resumingStep index: Int, active: Double, startDistance: Double, at now: Double) {
+        precondition(plan.steps.indices.contains(index), "PlanJournal checks the step")
+        self.plan = plan
+        let shown = plan.steps[index].prompts.prefix { $0.offset <= active }.count
+        state = .paused(StepProgress(index: index, activeBefore: max(0, active), since: now, startDistance: startDistance,
+                                     promptsShown: shown, watts: nil))
+    }
+
+    /// A plan that had ended (its last step done) when the daemon restarted.
+    public init(plan: Plan, ended: End) {
+        precondition(!plan.steps.isEmpty, "a plan has at least one step")
+        self.plan = plan
+        state = .finished(ended)
+    }
+
     /// The workout started (or the plan joined it): the first step begins.
     public mutating func start(at now: Double, distance: Double) -> [PlanAction] {
         guard case .ready = state else { return [] }  // started twice: an expected race

@@ -38,8 +38,8 @@ final class RecordingService: @unchecked Sendable {
     /// Where the journal's periodic fsync runs, off the event loop.
     private let journalSyncer = DispatchQueue(label: "workoutd.journal-sync")
     private var statusLogTimer: RepeatingTimer?
-    /// The plan the workout in progress follows (`start --plan`), nil without one. It is not in
-    /// the journal: a restarted daemon resumes the workout without its plan (docs/plans.md).
+    /// The plan the workout in progress follows (`start --plan`), nil without one. Journaled
+    /// (`plan`, `planStep` records): a restarted daemon goes on with it (`restorePlan`).
     private(set) var plan: PlanMachine?
     /// For each step of `plan` begun, how many laps the workout had closed when it began: where
     /// its laps begin in the saved workout (`PlanOutcome`).
@@ -102,6 +102,8 @@ final class RecordingService: @unchecked Sendable {
         log(PlanLogEvent.started(name: parsed.name, steps: parsed.steps.count, timedSeconds: parsed.timedSeconds))
         plan = PlanMachine(plan: parsed)
         planLaps = []
+        // Journaled, so that a restart goes on with the plan (`PlanJournal`).
+        journal.append(.plan(time: lifecycle.workoutTime(at: now()), plan: parsed))
         drivePlan { m, t, d in m.start(at: t, distance: d) }
         return nil
     }
@@ -189,7 +191,10 @@ final class RecordingService: @unchecked Sendable {
         for action in actions {
             switch action {
             case .stepStarted(let i):
-                planLaps.append(lifecycle.lapCount ?? 0)
+                let laps = lifecycle.lapCount ?? 0
+                planLaps.append(laps)
+                journal.append(.planStep(time: lifecycle.workoutTime(at: now()), index: i, distance: lifecycle.distanceMeters ?? 0,
+                                         timer: lifecycle.summary(now: now())?.timerSeconds ?? 0, laps: laps))
                 log(PlanLogEvent.step(index: i, count: p.steps.count, step: p.steps[i]))
                 onEvent(.changed(manager: false))
             case .prompt(let text): log(PlanLogEvent.prompt(text))
@@ -197,6 +202,10 @@ final class RecordingService: @unchecked Sendable {
                 // A step the workout's stop ends closes with the workout's last lap, not before it.
                 if ended != .stopped { _ = apply(lifecycle.lap(at: now())) }
             case .finished(let end):
+                if end == .completed, lifecycle.hasWorkoutInProgress {
+                    journal.append(.planStep(time: lifecycle.workoutTime(at: now()), index: p.steps.count, distance: lifecycle.distanceMeters ?? 0,
+                                             timer: 0, laps: lifecycle.lapCount ?? 0))
+                }
                 log(PlanLogEvent.finished(name: p.name, end: end, step: plan?.stepIndex ?? 0, count: p.steps.count))
                 sensors?.wantTrainer(.free)
             case .setPower(let watts): sensors?.wantTrainer(.power(watts))
@@ -345,6 +354,18 @@ final class RecordingService: @unchecked Sendable {
         // while the daemon was down); the wall clock is not moved (docs/time.md).
         perform(lifecycle.restored(recovery.records, badBytes: recovery.badBytes, clock: context.clock.read(),
                                    autoResume: config.autoResumeAfterRestore, settings: context.metricsSettings()))
+        restorePlan(recovery.records)
+    }
+
+    /// A restored workout that followed a plan goes on with it: the step it was in, with the
+    /// running time it had had, resumed if the workout runs (the trainer asked for its power).
+    private func restorePlan(_ records: [JournalRecord]) {
+        guard lifecycle.hasWorkoutInProgress, let journaled = PlanJournal(records: records),
+              let timer = lifecycle.summary(now: now())?.timerSeconds else { return }
+        plan = journaled.machine(at: lifecycle.workoutTime(at: now()), timer: timer)
+        planLaps = journaled.firstLaps
+        log(PlanLogEvent.restored(name: journaled.plan.name, step: plan?.stepIndex ?? 0, count: journaled.plan.steps.count))
+        if lifecycle.phase == .active { drivePlan { m, t, d in m.resume(at: t, distance: d) } }
     }
 
     // MARK: - Timers

@@ -172,4 +172,32 @@ import WorkoutCore
         let compliance = done["compliance"]?.doubleValue ?? 0
         #expect(compliance >= 89 && compliance <= 91, "(100 x 10 + 80 x 10) / 20 = 90: \(compliance)")
     }
+
+    /// A crash in the middle of a step: the restarted daemon restores the workout paused with
+    /// its plan in the same step and the running time it had had; the resume goes on, each step
+    /// still one lap, and the saved workout keeps what was done of the plan.
+    @Test func aRestartGoesOnWithThePlanWhereItWas() throws {
+        let clock = ManualClock()
+        let crashed = try InProcessDaemon(config: Self.config, clock: clock)
+        _ = try Self.start(crashed, Self.zwo)
+        try crashed.advance(15)  // 5 s into the 20 s step (a journal flush each second)
+        #expect(try crashed.status()["plan"]?["stepIndex"]?.intValue == 1)
+        let d = try InProcessDaemon(config: Self.config, clock: ManualClock(realtime: clock.wall() + 30),
+                                    prepare: { try InProcessDaemon.copyState(from: crashed, to: $0) })
+        let restored = try d.status()
+        #expect(restored["state"]?.stringValue == "paused", "\(restored)")
+        let plan = try #require(restored["plan"]?.objectValue, "the plan came back: \(restored)")
+        #expect(plan["stepIndex"]?.intValue == 1)
+        #expect(plan["state"]?.stringValue == "paused")
+        let left = plan["remainingSeconds"]?.doubleValue ?? -1
+        #expect(left > 14 && left <= 15.01, "15 s of the step left, as at the crash: \(left)")
+        _ = try d.request(#"{"command":"resume"}"#)
+        #expect(try d.status()["plan"]?["step"]?["target"]?["watts"]?.intValue == 240, "the step's power asked again")
+        try d.advance(16)
+        #expect(try d.status()["plan"]?["stepIndex"]?.intValue == 2, "the step ended after its remaining 15 s")
+        let stopped = try d.request(#"{"command":"stop"}"#)
+        #expect(stopped["workout"]?["laps"]?.arrayValue?.count == 3, "one lap per step: \(stopped)")
+        let steps = stopped["workout"]?["plan"]?["steps"]?.arrayValue ?? []
+        #expect(steps.map { $0["firstLap"]?.intValue } == [0, 1, 2], "\(steps)")
+    }
 }
