@@ -157,4 +157,59 @@ struct SmartTrainerTests {
         let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
         #expect(Self.times(lines, "sensor.connected").count == 1, "connected once: the pause kept the link")
     }
+
+    /// A FIT workout file as a device carries it (type 5: a warm-up in watts, 2 x (work at % of
+    /// FTP, recovery in watts) as a repeat, an open free step), started through `workoutctl start
+    /// indoor_cycling --plan x.fit`: each power step's target written within 1 s of its start,
+    /// the free step releases the trainer, the stop resets it, one lap per step, and the saved
+    /// workout carries the plan with its compliance.
+    @Test func aFITWorkoutDrivesTheTrainer() throws {
+        var e = FITEncoder()
+        e.define(local: 0, global: 0, [.init(0, .enumeration)])
+        e.message(local: 0, [5])
+        // message_index, duration_type, duration_value (ms), target_type, target_value, custom low, high, intensity.
+        e.define(local: 1, global: 27, [.init(254, .uint16), .init(1, .enumeration), .init(2, .uint32), .init(3, .enumeration),
+                                         .init(4, .uint32), .init(5, .uint32), .init(6, .uint32), .init(7, .enumeration)])
+        e.message(local: 1, [0, 0, 6_000, 4, 0, 1200, 1200, 2])
+        e.message(local: 1, [1, 0, 4_000, 4, 0, 100, 100, 5])
+        e.message(local: 1, [2, 0, 4_000, 4, 0, 1150, 1150, 4])
+        e.message(local: 1, [3, 6, 1, 2, 2, nil, nil, nil])
+        e.message(local: 1, [4, 5, nil, 2, nil, nil, nil, 3])
+
+        let peers = try DBusPeers(["--bluez", "--sensors", "ftms", "--rate", "4", "--erg-tau", "0.5"])
+        defer { peers.stop() }
+        let config = #"{"feeds":[],"web":null,"ftpWatts":250,"log":{"level":"debug","file":true},"#
+            + #""sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:05"}]}"#
+        let d = try DaemonHarness(config: config, extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
+        d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
+        try d.start()
+        defer { d.stop() }
+        let planFile = d.dir + "/x.fit"
+        try Data(e.file()).write(to: URL(fileURLWithPath: planFile))
+        let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
+        try #require(started.status == 0, "\(started.stderr)")
+        // Into the open step (22 s of plan), its Reset written.
+        _ = try d.waitForStatus(seconds: 40) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 5 }
+        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the free step did not release the trainer")
+        let stopped = try d.request(#"{"command":"stop"}"#)
+        _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
+        let steps = Self.times(lines, "plan.step")
+        try #require(steps.count == 6, "plan.step lines: \(steps)")
+        let controlTaken = Self.times(lines, "trainer.control")
+        try #require(!controlTaken.isEmpty, "no trainer.control line")
+        let writes = Self.writes(peers)
+        for (i, watts) in [(0, 200), (1, 250), (2, 150), (3, 250), (4, 150)] {
+            let since = i == 0 ? max(steps[0], controlTaken[0]) : steps[i]
+            let hit = writes.first { $0.hex == Self.setPower(watts) && $0.t >= since - 0.05 }
+            let late = hit.map { $0.t - since } ?? .infinity
+            #expect(late <= 1.0, "step \(i + 1): \(watts) W written \(late) s after its start; writes \(writes.map { ($0.hex, $0.t - steps[0]) })")
+        }
+        #expect(writes.contains { $0.hex == "01" && $0.t > steps[5] - 0.05 }, "no Reset in the free step")
+        let w = try #require(stopped["workout"] as? [String: Any])
+        #expect((w["laps"] as? [Any])?.count == 6, "laps: \(w["laps"] ?? "none")")
+        let plan = try #require(w["plan"] as? [String: Any], "no plan in the saved workout")
+        #expect((plan["steps"] as? [Any])?.count == 6)
+        #expect((plan["compliance"] as? Double ?? 0) > 50, "compliance \(plan["compliance"] ?? "none")")
+    }
 }
