@@ -67,6 +67,15 @@ import TestRequirements
         #expect(!WorkoutSummary(id: summary.id, activity: .running, startedAt: 0).json().serialized().contains("\"plan\""), "no plan, no key")
     }
 
+    /// A plan of 10,000 steps would make an index line of megabytes: the index leaves the plan
+    /// (like the laps) to the saved file.
+    @Test func theIndexLeavesThePlanToTheSavedFile() {
+        var summary = WorkoutSummary(id: WorkoutID(rawValue: "20261129T080000Z-0001")!, activity: .indoorCycling, startedAt: 1_795_000_000)
+        summary.plan = PlanOutcome(plan: Self.plan, firstLaps: [0, 1])
+        #expect(summary.json().serialized().contains("\"plan\""))
+        #expect(!IndexRecord.put(IndexEntry(summary: summary, file: "20261129T080000Z-0001.json")).line.contains("\"plan\""))
+    }
+
     @Test(.requires(.python(.garminFitSDK)))
     func theFITExportsLapsCarryTheStepIndex() throws {
         var w = FITWriterTests.titled()
