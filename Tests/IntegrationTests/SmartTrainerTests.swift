@@ -41,6 +41,23 @@ struct SmartTrainerTests {
         return true
     }
 
+    /// The stand-in's trainer (4 notifications a second, ERG lag 0.5 s, and `extra` options) and
+    /// a daemon reading it with an FTP of 250 W and a debug log file, started.
+    static func ride(_ extra: [String]) throws -> (peers: DBusPeers, daemon: DaemonHarness) {
+        let peers = try DBusPeers(["--bluez", "--sensors", "ftms", "--rate", "4", "--erg-tau", "0.5"] + extra)
+        do {
+            let config = #"{"feeds":[],"web":null,"ftpWatts":250,"log":{"level":"debug","file":true},"#
+                + #""sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:05"}]}"#
+            let d = try DaemonHarness(config: config, extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
+            d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
+            try d.start()
+            return (peers, d)
+        } catch {
+            peers.stop()
+            throw error
+        }
+    }
+
     /// `05` + sint16 little-endian.
     static func setPower(_ watts: Int) -> String { String(format: "05%02x%02x", watts & 0xFF, (watts >> 8) & 0xFF) }
 
@@ -52,14 +69,8 @@ struct SmartTrainerTests {
     @Test func aPlanDrivesTheTrainerThroughADropout() throws {
         // 4 notifications a second; the trainer drops out after 40 (10 s: inside the third step)
         // and can be connected again 3 s later.
-        let peers = try DBusPeers(["--bluez", "--sensors", "ftms", "--rate", "4", "--drop-after", "40", "--return-after", "3", "--erg-tau", "0.5"])
-        defer { peers.stop() }
-        let config = #"{"feeds":[],"web":null,"ftpWatts":250,"log":{"level":"debug","file":true},"#
-            + #""sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:05"}]}"#
-        let d = try DaemonHarness(config: config, extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
-        d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
-        try d.start()
-        defer { d.stop() }
+        let (peers, d) = try Self.ride(["--drop-after", "40", "--return-after", "3"])
+        defer { d.stop(); peers.stop() }
         let planFile = d.dir + "/trainer.zwo"
         try Self.plan.write(toFile: planFile, atomically: true, encoding: .utf8)
         let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
@@ -123,14 +134,8 @@ struct SmartTrainerTests {
     /// resume starts it again (Start/Resume, 0x07) before the step's power: no Reset, no new
     /// Request Control, no reconnection in between; the stop resets it.
     @Test func aPauseStopsTheTrainerAndTheResumeStartsIt() throws {
-        let peers = try DBusPeers(["--bluez", "--sensors", "ftms", "--rate", "4", "--erg-tau", "0.5"])
-        defer { peers.stop() }
-        let config = #"{"feeds":[],"web":null,"ftpWatts":250,"log":{"level":"debug","file":true},"#
-            + #""sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:05"}]}"#
-        let d = try DaemonHarness(config: config, extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
-        d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
-        try d.start()
-        defer { d.stop() }
+        let (peers, d) = try Self.ride([])
+        defer { d.stop(); peers.stop() }
         let planFile = d.dir + "/steady.zwo"
         try #"<workout_file><name>Steady</name><workout><SteadyState Duration="600" Power="0.8"/></workout></workout_file>"#
             .write(toFile: planFile, atomically: true, encoding: .utf8)
@@ -176,14 +181,8 @@ struct SmartTrainerTests {
         e.message(local: 1, [3, 6, 1, 2, 2, nil, nil, nil])
         e.message(local: 1, [4, 5, nil, 2, nil, nil, nil, 3])
 
-        let peers = try DBusPeers(["--bluez", "--sensors", "ftms", "--rate", "4", "--erg-tau", "0.5"])
-        defer { peers.stop() }
-        let config = #"{"feeds":[],"web":null,"ftpWatts":250,"log":{"level":"debug","file":true},"#
-            + #""sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:05"}]}"#
-        let d = try DaemonHarness(config: config, extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
-        d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
-        try d.start()
-        defer { d.stop() }
+        let (peers, d) = try Self.ride([])
+        defer { d.stop(); peers.stop() }
         let planFile = d.dir + "/x.fit"
         try Data(e.file()).write(to: URL(fileURLWithPath: planFile))
         let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
