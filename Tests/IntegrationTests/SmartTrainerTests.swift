@@ -132,7 +132,8 @@ struct SmartTrainerTests {
 
     /// The workout's pause pauses the trainer over the same link (Stop/Pause, 0x08 0x02) and the
     /// resume starts it again (Start/Resume, 0x07) before the step's power: no Reset, no new
-    /// Request Control, no reconnection in between; the stop resets it.
+    /// Request Control, no reconnection in between; a stop while paused resets it and lets the
+    /// link go.
     @Test func aPauseStopsTheTrainerAndTheResumeStartsIt() throws {
         let (peers, d) = try Self.ride([])
         defer { d.stop(); peers.stop() }
@@ -157,10 +158,14 @@ struct SmartTrainerTests {
         let since = Self.writes(peers).drop { $0.hex != Self.setPower(200) }.map(\.hex)
         #expect(since == [Self.setPower(200), "0802", "07", Self.setPower(200)], "pause and resume on one link, nothing else: \(since)")
 
+        // Paused again, then stopped while paused: the held link goes, the trainer reset first.
+        _ = try d.request(#"{"command":"pause"}"#)
+        #expect(Self.until(seconds: 5) { Self.writes(peers).filter { $0.hex == "0802" }.count == 2 }, "no second Stop/Pause")
         _ = try d.request(#"{"command":"stop"}"#)
-        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
+        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the stop: \(Self.writes(peers).map(\.hex))")
         let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
         #expect(Self.times(lines, "sensor.connected").count == 1, "connected once: the pause kept the link")
+        #expect(Self.until(seconds: 5) { peers.calls().contains { $0["method"] as? String == "Disconnect" } }, "the trainer's link was let go after the stop")
     }
 
     /// A FIT workout file as a device carries it (type 5: a warm-up in watts, 2 x (work at % of
