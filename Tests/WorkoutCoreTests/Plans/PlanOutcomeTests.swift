@@ -64,6 +64,7 @@ import TestRequirements
         let text = String(decoding: w.bytes, as: UTF8.self)
         expectEqual(text, summary.json().serialized(), "the two writers agree")
         expectEqual(WorkoutSummary(json: try JSON.parse(Array(text.utf8)))?.plan, outcome)
+        expectEqual(summary.json()["compliance"]?.doubleValue, outcome.compliance, "at the top level too")
         #expect(!WorkoutSummary(id: summary.id, activity: .running, startedAt: 0).json().serialized().contains("\"plan\""), "no plan, no key")
     }
 

@@ -171,6 +171,7 @@ import WorkoutCore
         #expect(steps[2]["compliance"] == .null, "a free ride is not scored")
         let compliance = done["compliance"]?.doubleValue ?? 0
         #expect(compliance >= 89 && compliance <= 91, "(100 x 10 + 80 x 10) / 20 = 90: \(compliance)")
+        #expect(shown["workout"]?["compliance"]?.doubleValue == compliance, "the summary's compliance is the plan's")
     }
 
     /// A crash in the middle of a step: the restarted daemon restores the workout paused with

@@ -68,7 +68,10 @@ extension WorkoutSummary {
             ["distanceMeters": .number($0.distanceMeters), "seconds": .number(rounded($0.seconds, 3)),
              "startTime": .string(ISO8601.format($0.startTime, fractionDigits: 3))]
         })
-        if let plan { o["plan"] = plan.json() }
+        if let plan {
+            o["plan"] = plan.json()
+            o["compliance"] = .number(plan.compliance)  // the plan's, where the interface names it too
+        }
         return .object(o)
     }
 
@@ -190,7 +193,10 @@ extension WorkoutSummary {
             w.raw("}")
         }
         w.raw("]")
-        if let plan { w.raw(",\"plan\":"); w.raw(Array(plan.json().serialized().utf8)) }
+        if let plan {
+            w.raw(",\"plan\":"); w.raw(Array(plan.json().serialized().utf8))
+            w.raw(",\"compliance\":"); w.number(plan.compliance)
+        }
         w.raw("}")
     }
 
