@@ -565,6 +565,7 @@ private func play(_ p: Plan) {
     for k in 0..<min(200, p.steps.count * 3) {
         t += 7
         take(k % 5 == 4 ? m.next(at: t, distance: t * 3) : m.tick(at: t, distance: t * 3))
+        take(m.measured(heartRate: Double(k % 200), cadence: Double(k % 130), speed: Double(k % 9), at: t))
         if k == 10 { take(m.pause(at: t)); take(m.resume(at: t + 60, distance: t * 3)); t += 60 }
     }
     take(m.stop(at: t + 1))

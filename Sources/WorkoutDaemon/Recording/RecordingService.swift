@@ -376,6 +376,9 @@ final class RecordingService: @unchecked Sendable {
         perform(lifecycle.tick(at: now()))
         sensors?.tick()
         drivePlan { m, t, d in m.tick(at: t, distance: d) }
+        if plan?.wantsMeasures == true, let s = lifecycle.summary(now: now()) {
+            drivePlan { m, t, _ in m.measured(heartRate: s.heartRate.map(Double.init), cadence: s.cadence.map(Double.init), speed: s.currentSpeed, at: t) }
+        }
     }
 
     /// Once a second (docs/time.md): suspends and wall-clock steps are logged (a suspend during

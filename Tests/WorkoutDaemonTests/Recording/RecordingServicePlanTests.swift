@@ -201,4 +201,21 @@ import WorkoutCore
         let steps = stopped["workout"]?["plan"]?["steps"]?.arrayValue ?? []
         #expect(steps.map { $0["firstLap"]?.intValue } == [0, 1, 2], "\(steps)")
     }
+
+    /// A heart-rate step ridden below its range: after 10 s out of it the rider is prompted, in
+    /// words with the figures, and not again within the minute.
+    @Test func aHeartRateOutOfItsRangePromptsTheRider() throws {
+        let d = try InProcessDaemon(config: Self.config, clock: ManualClock())
+        let plan = #"{"name": "Easy", "steps": [{"kind": "work", "seconds": 120, "heartRate": [140, 150]}]}"#
+        _ = try d.request(ControlRequest.startPlanned(.running, PlanFile(name: "easy.json", bytes: Array(plan.utf8))).encoded().serialized())
+        var east = 0.0
+        for _ in 0..<250 {
+            try d.advance(0.1)
+            east += 0.3
+            try d.fix(east: east)
+            try d.heartRate(120)
+        }
+        let prompts = d.events("plan.prompt").compactMap { $0["text"] }
+        #expect(prompts == ["Heart rate 120 bpm: below the step's 140-150 bpm"], "\(prompts)")
+    }
 }

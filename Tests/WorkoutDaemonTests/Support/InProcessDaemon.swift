@@ -119,6 +119,15 @@ final class InProcessDaemon {
         try daemon.loop.runReady()
     }
 
+    /// Writes an HR line (a strap's reading: `bpm`, dated now) to the feed socket and lets the
+    /// loop read it.
+    func heartRate(_ bpm: Int) throws {
+        if feed < 0 { feed = try Self.connect(paths.feedSocket) }
+        try Self.send(feed, #"{"class":"HR","time":"\#(ISO8601.format(clock.wall(), fractionDigits: 3))","bpm":\#(bpm)}"# + "\n")
+        try daemon.loop.runReady()
+        try daemon.loop.runReady()
+    }
+
     static func connect(_ path: String) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var addr = sockaddr_un()
