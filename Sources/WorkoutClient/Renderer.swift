@@ -412,38 +412,16 @@ public struct Renderer: Sendable {
     /// What was done of the plan (`show`): a line with the compliance, a row per step begun
     /// with its target, what its laps measured of it and its score; "" without a plan.
     func plan(_ p: JSON?) -> String {
-        guard let p, let name = p["name"]?.stringValue, let steps = p["steps"]?.arrayValue else { return "" }
-        let count = p["stepCount"]?.intValue ?? steps.count
-        var s = "\nPlan: \(name), \(steps.count) of \(count) steps"
-        s += p["compliance"]?.doubleValue.map { ", compliance " + formatFixed($0, decimals: 1) + " %\n" } ?? "\n"
+        guard let p, let plan = PlanOutcome(json: p) else { return "" }
+        var s = "\nPlan: \(plan.name), \(plan.steps.count) of \(plan.stepCount) steps"
+        s += plan.compliance.map { ", compliance " + formatFixed($0, decimals: 1) + " %\n" } ?? "\n"
         var rows = [["#", "STEP", "TARGET", "ACTUAL", "TIME", "SCORE"]]
-        for st in steps {
-            let target = st["target"].flatMap(PlanTarget.init(json:)) ?? .none
-            let (wanted, actual) = Self.planFigures(target, st)
-            rows.append([String((st["index"]?.intValue ?? rows.count - 1) + 1),
-                         st["kind"]?.stringValue.flatMap(PlanStep.Kind.init(rawValue:))?.words ?? "?",
-                         wanted, actual, Units.shortDuration(num(st["seconds"])),
-                         st["compliance"]?.doubleValue.map { formatFixed($0, decimals: 0) + " %" } ?? "-"])
+        for st in plan.steps {
+            let (wanted, actual) = st.figures
+            rows.append([String(st.index + 1), st.kind.words, wanted, actual, Units.shortDuration(st.seconds),
+                         st.compliance.map { formatFixed($0, decimals: 0) + " %" } ?? "-"])
         }
         return s + table(rows, rightAligned: [0, 3, 4, 5])
-    }
-
-    /// A step's target and what was measured of it, in its unit ("250-270 W", "255 W").
-    static func planFigures(_ target: PlanTarget, _ st: JSON) -> (target: String, actual: String) {
-        func range(_ low: Double, _ high: Double, _ unit: String, _ scale: Double = 1, decimals: Int = 0) -> String {
-            let l = formatFixed(low * scale, decimals: decimals), h = formatFixed(high * scale, decimals: decimals)
-            return (l == h ? l : l + "-" + h) + " " + unit
-        }
-        func int(_ key: String, _ unit: String) -> String { st[key]?.intValue.map { "\($0) \(unit)" } ?? "-" }
-        switch target {
-        case .none: return ("free", "-")
-        case .power(let low, let high): return (range(low, high, "W"), int("averagePower", "W"))
-        case .powerRamp(let from, let to): return ("\(Int(from.rounded())) to \(Int(to.rounded())) W", int("averagePower", "W"))
-        case .heartRate(let low, let high): return (range(low, high, "bpm"), int("averageHeartRate", "bpm"))
-        case .cadence(let low, let high): return (range(low, high, "/min"), int("averageCadence", "/min"))
-        case .speed(let low, let high):
-            return (range(low, high, "km/h", 3.6, decimals: 1), st["averageSpeed"]?.doubleValue.map { formatFixed($0 * 3.6, decimals: 1) + " km/h" } ?? "-")
-        }
     }
 
     /// A split's or lap's moving time (its elapsed time when nothing moved: an indoor lap).

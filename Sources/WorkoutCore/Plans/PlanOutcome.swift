@@ -164,3 +164,21 @@ extension PlanOutcome {
         self.init(name: name, stepCount: count, steps: steps, compliance: o["compliance"]?.doubleValue)
     }
 }
+
+extension PlanOutcome.Step {
+    /// The step's target and what its laps measured of it, in the target's unit ("250-270 W",
+    /// "255 W"; a ramp "150 to 225 W"; speed in km/h; "free" and "-" without a target, "-"
+    /// without a measure): what `show` and the workout page print.
+    public var figures: (target: String, actual: String) {
+        func int(_ v: Int?, _ unit: String) -> String { v.map { "\($0) \(unit)" } ?? "-" }
+        switch target {
+        case .none: return ("free", "-")
+        case .power(let low, let high): return (PlanStep.range(low, high, "W", decimals: 0), int(averagePower, "W"))
+        case .powerRamp(let from, let to): return ("\(Int(from.rounded())) to \(Int(to.rounded())) W", int(averagePower, "W"))
+        case .heartRate(let low, let high): return (PlanStep.range(low, high, "bpm", decimals: 0), int(averageHeartRate, "bpm"))
+        case .cadence(let low, let high): return (PlanStep.range(low, high, "/min", decimals: 0), int(averageCadence, "/min"))
+        case .speed(let low, let high):
+            return (PlanStep.range(low * 3.6, high * 3.6, "km/h", decimals: 1), averageSpeed.map { formatFixed($0 * 3.6, decimals: 1) + " km/h" } ?? "-")
+        }
+    }
+}

@@ -98,4 +98,19 @@ import Testing
         let line = hr.components(separatedBy: "class=\"line\" d=\"")[1].prefix { $0 != "\"" }
         expectEqual(line.filter { $0 == "M" }.count, 3)
     }
+
+    /// Issue 41: the page shows the plan against the ride: each step's target beside what was
+    /// done, its score, the compliance; the plan's name escaped; nothing without a plan.
+    @Test func thePlanAgainstTheRide() {
+        var w = WebFixtures.ride(points: 600)
+        #expect(!WebFixtures.text(WorkoutPage(workout: w).render(WebFixtures.context)).contains("<h2>Plan: "))
+        w.summary.plan = PlanOutcome(name: "3 <x> 20", stepCount: 3, steps: [
+            PlanOutcome.Step(index: 0, firstLap: 0, laps: 1, kind: .warmup, target: .powerRamp(from: 150, to: 225), seconds: 600, averagePower: 190, compliance: 100),
+            PlanOutcome.Step(index: 1, firstLap: 1, laps: 1, kind: .work, target: .power(low: 285, high: 285), seconds: 1200, averagePower: 250, compliance: 87.7),
+        ], compliance: 91.8)
+        let html = WebFixtures.text(WorkoutPage(workout: w).render(WebFixtures.context))
+        #expect(html.contains("<h2>Plan: 3 &lt;x&gt; 20</h2><p>2 of 3 steps, compliance 91.8 %</p>"), "\(html)")
+        #expect(html.contains("<tr><td>2</td><td>work</td><td class=\"num\">285 W</td><td class=\"num\">250 W</td><td class=\"num\">20:00</td><td class=\"num\">88 %</td></tr>"), "\(html)")
+        #expect(html.contains("150 to 225 W"))
+    }
 }

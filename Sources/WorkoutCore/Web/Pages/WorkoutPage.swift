@@ -115,6 +115,7 @@ public struct WorkoutPage: Sendable {
         charts(series, xAxis, base, c, &w, &report)
         powerCurve(s, &w)
         splitsAndZones(s, c, &w)
+        plan(s, &w)
         laps(s, c, &w)
         events(c, &w)
         edit(s, c, &w)
@@ -461,6 +462,25 @@ public struct WorkoutPage: Sendable {
             w.raw("</td><td class=\"num\">"); w.text(WebFormat.duration(iv.seconds / (iv.meters / unit.meters / 100)))
             w.raw("</td><td class=\"num\">"); if iv.restAfter > 0 { w.text(WebFormat.duration(iv.restAfter)) } else { w.raw("–") }
             w.raw("</td></tr>")
+        }
+        w.raw("</tbody></table></section>")
+    }
+
+    /// The plan the workout followed against the ride: each step's target beside what was
+    /// done, its score, and the compliance (docs/plans.md, "What was done").
+    func plan(_ s: WorkoutSummary, _ w: inout HTMLWriter) {
+        guard let plan = s.plan else { return }
+        w.raw("<section class=\"card\"><h2>Plan: "); w.text(plan.name); w.raw("</h2><p>")
+        w.text("\(plan.steps.count) of \(plan.stepCount) steps")
+        if let c = plan.compliance { w.text(", compliance " + formatFixed(c, decimals: 1) + " %") }
+        w.raw("</p><table><thead><tr><th>Step</th><th>Kind</th><th class=\"num\">Target</th><th class=\"num\">Actual</th>")
+        w.raw("<th class=\"num\">Time</th><th class=\"num\">Score</th></tr></thead><tbody>")
+        for st in plan.steps {
+            let (target, actual) = st.figures
+            w.raw("<tr><td>"); w.int(st.index + 1); w.raw("</td><td>"); w.text(st.kind.words)
+            w.raw("</td><td class=\"num\">"); w.text(target); w.raw("</td><td class=\"num\">"); w.text(actual)
+            w.raw("</td><td class=\"num\">"); w.text(WebFormat.duration(st.seconds))
+            w.raw("</td><td class=\"num\">"); w.text(st.compliance.map { formatFixed($0, decimals: 0) + " %" } ?? "–"); w.raw("</td></tr>")
         }
         w.raw("</tbody></table></section>")
     }
