@@ -126,7 +126,6 @@ public final class Daemon: @unchecked Sendable {
         history.start()
         if handlingSignals { installSignalHandlers() }
         timers.append(loop.every(1) { [unowned self] in self.secondTick() })
-        timers.append(loop.every(context.config.journalFlushSeconds) { [unowned self] in self.recording.flushJournal() })
         log(DaemonLogEvent.startedUp(version: Daemon.version, socket: context.paths.controlSocket, workouts: history.store.count, activated: activation.control != nil))
         let removed = history.store.removedAtStartup
         if !removed.files.isEmpty { log(HistoryLogEvent.temporaryFilesRemoved(files: removed.files.count, bytes: removed.bytes)) }
@@ -185,18 +184,20 @@ public final class Daemon: @unchecked Sendable {
             log(DaemonLogEvent.reloadRejected(e.description))
             return ControlServer.errorReply(ProtocolError(code: "invalid_config", message: e.description))
         case .success(let new):
-            let changed = context.config.changedKeys(to: new)
+            var r = ConfigReload(old: context.config, new: new)
             context.config = new
             context.configureLog()
-            reminders.configurationChanged()
-            control.configurationChanged()
-            recording.configurationChanged()
-            integrations.configurationChanged(changed)
-            history.configurationChanged(changed)
-            web.configurationChanged(changed)
-            log(DaemonLogEvent.reloaded(changed: changed))
+            r.applied(.log)
+            reminders.reload(&r)
+            control.reload(&r)
+            recording.reload(&r)
+            integrations.reload(&r)
+            history.reload(&r)
+            web.reload(&r)
+            let changed = r.changed.map(\.rawValue), waiting = r.needsRestart.map(\.rawValue)
+            log(DaemonLogEvent.reloaded(changed: changed, needsRestart: waiting))
             recording.settingsChanged()
-            return ControlServer.okReply([("changed", .array(changed.map { .string($0) }))])
+            return ControlServer.okReply([("changed", .array(changed.map { .string($0) })), ("needsRestart", .array(waiting.map { .string($0) }))])
         }
     }
 

@@ -46,8 +46,11 @@ final class ControlRouter {
         server = nil
     }
 
-    /// A reload replaced the configuration.
-    func configurationChanged() { server?.limits = config.limits }
+    /// A reload replaced the configuration: the control socket's limits apply to the next read.
+    func reload(_ r: inout ConfigReload) {
+        server?.limits = config.limits
+        r.applied(.limits)
+    }
 
     /// `descriptors`: what the request carried (SCM_RIGHTS), owned from here on.
     func handle(_ request: ControlRequest, descriptors: [Int32] = []) -> ControlReply {

@@ -36,8 +36,10 @@ final class IntegrationService: @unchecked Sendable {
         sleepLock = makeSleepLock()
     }
 
-    /// A reload replaced the configuration (`changed`: its changed keys).
-    func configurationChanged(_ changed: [String]) {
-        if changed.contains("sleepInhibitor") { reconfigureSleepInhibitor() }
+    /// A reload: a new sleep inhibitor mode applies from the next start or resume; hooks and
+    /// notifications are read at each event.
+    func reload(_ r: inout ConfigReload) {
+        if r.changed(.sleepInhibitor) { reconfigureSleepInhibitor() }
+        r.applied(.sleepInhibitor, .hooks, .notifications)
     }
 }

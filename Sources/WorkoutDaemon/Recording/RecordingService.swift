@@ -38,6 +38,9 @@ final class RecordingService: @unchecked Sendable {
     /// Where the journal's periodic fsync runs, off the event loop.
     private let journalSyncer = DispatchQueue(label: "workoutd.journal-sync")
     private var statusLogTimer: RepeatingTimer?
+    /// The journal's periodic flush, every `journalFlushSeconds` (made again when a reload
+    /// changes it).
+    private var journalFlushTimer: RepeatingTimer?
     /// The plan the workout in progress follows (`start --plan`), nil without one. It is not in
     /// the journal: a restarted daemon resumes the workout without its plan (docs/plans.md).
     private(set) var plan: PlanMachine?
@@ -74,6 +77,7 @@ final class RecordingService: @unchecked Sendable {
         }
         restoreJournalIfAny()
         rescheduleStatusLog()
+        rescheduleJournalFlush()
     }
 
     // MARK: - Commands
@@ -379,6 +383,11 @@ final class RecordingService: @unchecked Sendable {
         log(SleepInhibitorLogEvent.flushedForSleep(error: journal.lastError?.description))
     }
 
+    private func rescheduleJournalFlush() {
+        journalFlushTimer?.cancel()
+        journalFlushTimer = loop.every(config.journalFlushSeconds) { [unowned self] in self.flushJournal() }
+    }
+
     private func rescheduleStatusLog() {
         statusLogTimer?.cancel()
         statusLogTimer = nil
@@ -394,15 +403,20 @@ final class RecordingService: @unchecked Sendable {
 
     // MARK: - Reload and shutdown
 
-    /// A reload replaced the configuration: feeds, sensors and the status log follow it.
-    func configurationChanged() {
-        rescheduleStatusLog()
+    /// A reload replaced the configuration: feeds, sensors and the timers follow it; the keys
+    /// read where they are used apply from now on; the metrics settings from `settingsChanged`.
+    func reload(_ r: inout ConfigReload) {
+        if r.changed(.statusLogSeconds) { rescheduleStatusLog() }
+        if r.changed(.journalFlushSeconds) { rescheduleJournalFlush() }
         feeds?.maxClients = config.limits.maxClients
         feeds?.configure(config.feeds)
         sensors?.configure(config.sensors)
+        r.applied(.feeds, .sensors, .limits, .statusLogSeconds, .journalFlushSeconds, .defaultActivity, .autoResumeAfterRestore)
+        r.applied(.metrics, .units, .weightKg, .age, .sex, .heartRate, .ftpWatts, .thresholdHeartRate, .thresholdPaceSecondsPerKm)
     }
 
-    /// After a reload: the workout in progress is measured with the new settings from now.
+    /// After a reload (and its log line): the workout in progress is measured with the new
+    /// settings from now; `units` and body figures reach the next workout (`workout.settings_changed`).
     func settingsChanged() {
         perform(lifecycle.settingsChanged(context.metricsSettings(), at: now()))
     }

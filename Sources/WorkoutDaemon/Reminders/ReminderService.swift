@@ -31,8 +31,12 @@ final class ReminderService {
         if ticks % 60 == 0 { checkStreakRisk() }
     }
 
-    /// A reload may have changed the zone.
-    func configurationChanged() { zoneCache = nil }
+    /// A reload: the zone is read again (the zone file may have changed too); the streak rules
+    /// and habits are read where they are used.
+    func reload(_ r: inout ConfigReload) {
+        zoneCache = nil
+        r.applied(.timeZone, .streaks, .habits)
+    }
 
     /// The zone rules for streak days, read once and again after a reload.
     func streakZone() -> (ZoneRules, String) {

@@ -89,10 +89,12 @@ final class WebService: @unchecked Sendable {
         server = nil
     }
 
-    /// After a reload: new settings for the pages; a changed `web` key moves the server.
-    func configurationChanged(_ changed: [String]) {
+    /// After a reload: new settings for the pages (units, habits, the streak calendar); a
+    /// changed `web` key moves the server.
+    func reload(_ r: inout ConfigReload) {
         server?.settings.set(makeSettings())
-        guard changed.contains("web") else { return }
+        r.applied(.web, .units, .habits, .streaks, .timeZone)
+        guard r.changed(.web) else { return }
         stop()
         start(activatedFD: nil)
     }
