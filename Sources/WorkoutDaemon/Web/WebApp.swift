@@ -17,7 +17,7 @@ struct WebApp: Sendable {
 
     func context() -> WebPageContext {
         let s = backend.settings()
-        return WebPageContext(units: s.units, calendar: s.calendar, now: SystemClock().read().realtime, formToken: access.formToken, version: s.version)
+        return WebPageContext(units: s.units, calendar: s.calendar, now: SystemClock().read().realtime, formToken: access.formToken, version: s.version, tiles: s.tiles)
     }
 
     /// The answer to a request that could not be read.
@@ -87,8 +87,10 @@ struct WebApp: Sendable {
         }
     }
 
+    /// A page: its CSP lets images come from the tile server of `web.tiles` too (a route may
+    /// be drawn over its tiles), and from nowhere else.
     func page(_ body: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
-        HTTPResponse(status: status, headers: WebAccess.securityHeaders + [HTTPHeader("Content-Type", "text/html; charset=utf-8")], body: body)
+        HTTPResponse(status: status, headers: WebAccess.securityHeaders(imagesFrom: backend.settings().tiles?.origin) + [HTTPHeader("Content-Type", "text/html; charset=utf-8")], body: body)
     }
 
     /// A page that answers instead of the one asked for (not found, unreadable).

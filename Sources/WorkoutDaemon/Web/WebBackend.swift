@@ -22,6 +22,8 @@ struct WebSettings: Sendable {
     var calendar: StreakCalculator
     var habits: [Habit]
     var version: String
+    /// `web.tiles`: the base map, and the one origin the pages' CSP lets images come from.
+    var tiles: TileLayer?
 }
 
 /// What the web thread's copy of the live workout holds: the workout's ID and how many of its

@@ -74,7 +74,9 @@ public enum LivePage {
         var w = HTMLWriter(capacity: 16 << 10)
         if let sum = s.summary {
             let series = WorkoutSeries(workout: Workout(summary: sum, points: s.points, events: s.events))
-            if RouteMap(series: series, colouring: .pace, zoneBounds: sum.heartRateZoneBounds).render(into: &w, label: "Route so far") != nil {
+            var map = RouteMap(series: series, colouring: .pace, zoneBounds: sum.heartRateZoneBounds)
+            map.tiles = c.tiles
+            if map.render(into: &w, label: "Route so far") != nil {
                 return w.bytes
             }
         }

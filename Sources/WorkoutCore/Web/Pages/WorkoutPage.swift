@@ -94,7 +94,8 @@ public struct WorkoutPage: Sendable {
                 tab("Heart-rate zone", base + view.query(x: view.x, colouring: .heartRate), colouring == .heartRate, &w)
             }
             w.raw("</span></div>")
-            let map = RouteMap(series: series, colouring: colouring, zoneBounds: s.heartRateZoneBounds)
+            var map = RouteMap(series: series, colouring: colouring, zoneBounds: s.heartRateZoneBounds)
+            map.tiles = c.tiles
             let hoverX = chartX(series, xAxis, c)
             if let drawn = map.render(into: &w, label: "Route of " + title, hoverX: hoverX) {
                 report.charts.append(("route", drawn.vertices, drawn.maxError))
