@@ -4,8 +4,10 @@ import WorkoutCore
 import WorkoutSystem
 
 /// The composition root: builds the services, wires what each reports to the service that acts
-/// on it, starts them in order and stops them in reverse (docs/architecture.md). It decides
-/// nothing about workouts: every transition happens in `RecordingService` on the loop thread.
+/// on it, and hands them to a `ServiceRunner` that starts them in order and stops them in
+/// reverse (docs/architecture.md). It decides nothing about workouts: every transition happens
+/// in `RecordingService` on the loop thread. Start order: reminders, integrations, recording,
+/// history, web, control (the control socket is served last and closed first).
 ///
 /// - `RecordingService` (Recording/): the lifecycle, its journal, feeds and sensors; the saver.
 /// - `HistoryService` (History/): the store; import, export, edit, recompute on the bulk worker.
@@ -26,11 +28,13 @@ public final class Daemon: @unchecked Sendable {
     let integrations: IntegrationService
     let control: ControlRouter
     let web: WebService
+    /// Every service above, in start order.
+    let services: ServiceRunner
     private var signalSources: [DispatchSourceSignal] = []
     private var timers: [RepeatingTimer] = []
     private var shutdown = ShutdownState.running
 
-    enum ShutdownState { case running, draining(deadline: Double), done }
+    enum ShutdownState { case running, stopping }
 
     /// `clock`: the system's clocks; a test's `ManualClock` to drive time. `poller`: epoll_wait(2).
     /// `hookTrampoline`: the workoutd binary, to start hooks through (`HookTrampoline`).
@@ -58,6 +62,7 @@ public final class Daemon: @unchecked Sendable {
         integrations = IntegrationService(context: context)
         web = WebService(context: context, store: history.store)
         control = ControlRouter(context: context, recording: recording, history: history, reminders: reminders, integrations: integrations, web: web)
+        services = ServiceRunner(loop: loop, services: [reminders, integrations, recording, history, web, control], log: { [context] in context.log($0) })
         context.configureLog()
         wire()
     }
@@ -74,7 +79,6 @@ public final class Daemon: @unchecked Sendable {
             case .saved(let workout):
                 self.history.announceRecords(workout)
                 self.reminders.announceAfterSave(workout)
-            case .saveFinished: self.checkShutdownProgress()
             }
         }
         history.onImported = { [unowned self] in self.context.notifier.status(self.control.statusLine()) }
@@ -106,24 +110,22 @@ public final class Daemon: @unchecked Sendable {
         return runLoop()
     }
 
-    /// All of `run` but the loop: binds (or adopts) the sockets, restores any journal, starts the
-    /// timers and reports readiness. A test calls it with `handlingSignals: false` (the signals
-    /// are its process's) and drives the loop itself (`loop.advanceTime(by:)` on a `ManualClock`).
+    /// All of `run` but the loop: binds (or adopts) the sockets, starts the services (the
+    /// journal is restored) and the timers, and reports readiness. A test calls it with
+    /// `handlingSignals: false` (the signals are its process's) and drives the loop itself
+    /// (`loop.advanceTime(by:)` on a `ManualClock`).
     func start(handlingSignals: Bool) throws {
         ignoreSIGPIPE()
         let activation = SocketActivation.listenFDs(environment: context.environment)
         if let e = activation.error { throw ConfigError(key: "LISTEN_FDS", problem: "socket activation: \(e)") }
-        let fd: Int32
+        // Bound before any service starts: a second daemon fails here, before it touches the journal.
         if let passed = activation.control {
-            fd = passed
+            control.listening = (passed, nil)
         } else {
-            fd = try UnixSocket.listen(path: context.paths.controlSocket)
+            control.listening = (try UnixSocket.listen(path: context.paths.controlSocket), context.paths.controlSocket)
         }
-        integrations.start()
-        control.start(listenFD: fd, boundPath: activation.control == nil ? context.paths.controlSocket : nil)
-        web.start(activatedFD: activation.web)
-        recording.start()
-        history.start()
+        web.activatedFD = activation.web
+        try services.start()
         if handlingSignals { installSignalHandlers() }
         timers.append(loop.every(1) { [unowned self] in self.secondTick() })
         log(DaemonLogEvent.startedUp(version: Daemon.version, socket: context.paths.controlSocket, workouts: history.store.count, activated: activation.control != nil))
@@ -188,12 +190,7 @@ public final class Daemon: @unchecked Sendable {
             context.config = new
             context.configureLog()
             r.applied(.log)
-            reminders.reload(&r)
-            control.reload(&r)
-            recording.reload(&r)
-            integrations.reload(&r)
-            history.reload(&r)
-            web.reload(&r)
+            services.reload(&r)
             let changed = r.changed.map(\.rawValue), waiting = r.needsRestart.map(\.rawValue)
             log(DaemonLogEvent.reloaded(changed: changed, needsRestart: waiting))
             recording.settingsChanged()
@@ -219,47 +216,23 @@ public final class Daemon: @unchecked Sendable {
         beginShutdown(reason: sig == SIGTERM ? "SIGTERM" : "SIGINT")
     }
 
-    /// Seconds a save in flight may take at a shutdown (the journal keeps that workout if the
-    /// save cannot finish).
-    static let saveDrainSeconds = 10.0
-    /// Seconds the saver's queue and the worker threads get to finish at a shutdown.
-    static let workerStopSeconds = 3.0
+    /// Seconds the whole stop may take (under the unit's `TimeoutStopSec=20`): a save in flight
+    /// is waited for until 3 s before the end (the journal keeps that workout if it cannot
+    /// finish), the worker threads and the saver's queue get at most 3 s each, within it (what is
+    /// late is logged and left to the process's exit).
+    static let stopSeconds = 13.0
 
-    /// Graceful stop, in reverse start order with deadlines (swift-service-lifecycle's
-    /// `ServiceGroup`): stop accepting; close feeds and sensors and keep the workout in progress
-    /// in the journal for the next start (`WorkoutLifecycle.shutDown`: a restart or shutdown
-    /// does not end a workout); wait for a save in flight (`saveDrainSeconds`); then
-    /// `finishShutdown`.
+    /// Graceful stop (swift-service-lifecycle's `ServiceGroup`): the services stop in reverse
+    /// start order by one deadline: control stops accepting, web closes, history stops following
+    /// folders and ends its workers, recording closes feeds and sensors and keeps the workout in
+    /// progress in the journal for the next start (a restart or shutdown does not end a workout)
+    /// after any save in flight, integrations end the hooks; then the loop ends.
     private func beginShutdown(reason: String) {
         guard case .running = shutdown else { return }
+        shutdown = .stopping
         context.notifier.notify(["STOPPING=1", "STATUS=Stopping" + (recording.lifecycle.hasWorkoutInProgress ? "; keeping the workout in progress for the next start" : "")])
         log(DaemonLogEvent.shuttingDown(signal: reason))
-        control.stop()
-        history.stop()
-        web.stop()
-        recording.shutDown()
-        shutdown = .draining(deadline: loop.now() + Daemon.saveDrainSeconds)
-        checkShutdownProgress()
-        loop.after(Daemon.saveDrainSeconds) { [unowned self] in self.finishShutdown() }
-    }
-
-    private func checkShutdownProgress() {
-        guard case .draining = shutdown, !recording.isSaving else { return }
-        finishShutdown()
-    }
-
-    /// The rest of the stop: the saver's queue drains, the bulk worker and the import stages
-    /// end their threads (`workerStopSeconds` for all of it; what is late is logged and left to
-    /// the process's exit), the journal is flushed and fsync'd, the loop ends.
-    private func finishShutdown() {
-        if case .done = shutdown { return }
-        shutdown = .done
-        let deadline = Deadline(seconds: Daemon.workerStopSeconds)
-        if !recording.drainQueues(seconds: deadline.remaining) { log(ShutdownLogEvent.late(step: "saver", seconds: Daemon.workerStopSeconds)) }
-        if !history.shutDown(seconds: deadline.remaining) { log(ShutdownLogEvent.late(step: "bulk worker", seconds: Daemon.workerStopSeconds)) }
-        recording.flushJournalAtExit()
-        integrations.hookRunner?.shutDown()  // no hook, nor what one started, outlives the daemon
-        loop.stop()
+        services.stop(within: Daemon.stopSeconds) { [loop] in loop.stop() }
     }
 
     private func ignoreSIGPIPE() { signal(SIGPIPE, SIG_IGN) }

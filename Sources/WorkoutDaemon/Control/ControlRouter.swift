@@ -6,7 +6,7 @@ import WorkoutCore
 /// and totals to reminders); `reload` goes back to the daemon, which owns the configuration's
 /// replacement. It encodes the status every reply and `watch` event carries
 /// (`ControlRouter+Status.swift`). Confined to the loop thread.
-final class ControlRouter {
+final class ControlRouter: DaemonService {
     let context: DaemonContext
     let recording: RecordingService
     let history: HistoryService
@@ -31,9 +31,15 @@ final class ControlRouter {
 
     var config: Config { context.config }
 
-    /// Serves the control socket `fd` (`boundPath`: the file to remove at the end, when the
-    /// daemon bound it itself rather than systemd).
-    func start(listenFD fd: Int32, boundPath: String?) {
+    let name = "control"
+
+    /// The listening control socket the daemon bound or adopted before the services start
+    /// (`boundPath`: the file to remove at the end, when the daemon bound it rather than systemd).
+    var listening: (fd: Int32, boundPath: String?)?
+
+    /// Serves the control socket; started last, so no request arrives before every service runs.
+    func start() {
+        guard let (fd, boundPath) = listening else { return }
         server = ControlServer(loop: context.loop, listenFD: fd, limits: config.limits, boundPath: boundPath) { [unowned self] req, fds in self.handle(req, descriptors: fds) }
         server?.onDescriptorExhaustion = { [unowned self] out, why in
             self.context.log(out ? DaemonLogEvent.descriptorsExhausted(why) : DaemonLogEvent.descriptorsAvailable)
@@ -41,9 +47,10 @@ final class ControlRouter {
     }
 
     /// Stops accepting and closes every client (the shutdown's first step).
-    func stop() {
+    func stop(by deadline: Double, then done: @escaping () -> Void) {
         server?.close()
         server = nil
+        done()
     }
 
     /// A reload replaced the configuration: the control socket's limits apply to the next read.

@@ -19,7 +19,7 @@ extension HistoryService {
         importFolders = folders
     }
 
-    func stop() {
+    func stopFollowing() {
         sync?.stop()
         sync = nil
         importFolders?.stop()

@@ -4,7 +4,7 @@ import WorkoutCore
 /// fed from the logger's tap, so every log event can trigger them), and the logind lock on sleep
 /// while a workout records. Reports what others must do through closures; holds no other service.
 /// `@unchecked Sendable`: confined to the loop thread; hook threads only `post` closures to it.
-final class IntegrationService: @unchecked Sendable {
+final class IntegrationService: DaemonService, @unchecked Sendable {
     let context: DaemonContext
     /// Runs hook programs (config `hooks`) off the loop; set by `start()`.
     var hookRunner: HookRunner?
@@ -30,10 +30,18 @@ final class IntegrationService: @unchecked Sendable {
 
     func log(_ e: some LogEvent) { context.log(e) }
 
+    let name = "integrations"
+
     /// Starts the hook runner, taps the logger and prepares the sleep inhibitor.
     func start() {
         installHooks()
         sleepLock = makeSleepLock()
+    }
+
+    /// Stops last: no hook, nor what one started, outlives the daemon.
+    func stop(by deadline: Double, then done: @escaping () -> Void) {
+        hookRunner?.shutDown()
+        done()
     }
 
     /// A reload: a new sleep inhibitor mode applies from the next start or resume; hooks and

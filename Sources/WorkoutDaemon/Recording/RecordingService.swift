@@ -9,7 +9,7 @@ import WorkoutCore
 /// Everything runs on the loop thread; the saver and the journal's fsync run on queues of their
 /// own and post their results back.
 /// `@unchecked Sendable`: confined to the loop thread; other threads only `post` closures to it.
-final class RecordingService: @unchecked Sendable {
+final class RecordingService: DaemonService, @unchecked Sendable {
     /// What the recording service tells the daemon.
     enum Event {
         /// The state changed (`publish`, `manager`: also the service manager's STATUS line) or
@@ -21,8 +21,15 @@ final class RecordingService: @unchecked Sendable {
         case allowSleep
         /// A workout's save is durable: announce it (personal bests, streaks, habits).
         case saved(RecordedWorkout)
-        /// A save finished, well or not (the shutdown waits for the first one).
-        case saveFinished
+    }
+
+    /// Where the service's own stop is.
+    enum Stopping {
+        case running
+        /// Feeds and sensors closed, the workout in progress kept in the journal; waiting for the
+        /// save in flight until `deadline` less the queues' time, then `done`.
+        case waitingForSave(deadline: Double, done: () -> Void)
+        case stopped
     }
 
     private let context: DaemonContext
@@ -45,6 +52,8 @@ final class RecordingService: @unchecked Sendable {
     /// the journal: a restarted daemon resumes the workout without its plan (docs/plans.md).
     private(set) var plan: PlanMachine?
     var onEvent: (Event) -> Void = { _ in }
+    private var stopping = Stopping.running
+    let name = "recording"
 
     init(context: DaemonContext, store: HistoryStore) {
         self.context = context
@@ -301,7 +310,7 @@ final class RecordingService: @unchecked Sendable {
         case .failure(let e):
             perform(lifecycle.saveFailed(workout.id, error: e.description))
         }
-        onEvent(.saveFinished)
+        if case .waitingForSave = stopping, !lifecycle.firstSaveRunning { finishStop() }
     }
 
     private func announceSaved(_ workout: RecordedWorkout) {
@@ -421,21 +430,38 @@ final class RecordingService: @unchecked Sendable {
         perform(lifecycle.settingsChanged(context.metricsSettings(), at: now()))
     }
 
-    /// Shutdown: feeds and sensors close, the workout in progress stays in the journal for the
-    /// next start (`WorkoutLifecycle.shutDown`: a restart does not end a workout).
-    func shutDown() {
+    /// Seconds the saver's and the journal syncer's queues get at the end of a stop.
+    static let queueDrainSeconds = 3.0
+
+    /// The graceful stop: feeds and sensors close, the workout in progress stays in the journal
+    /// for the next start (`WorkoutLifecycle.shutDown`: a restart does not end a workout); a
+    /// save in flight is waited for (the journal keeps that workout if it cannot finish), at
+    /// most until `queueDrainSeconds` before `deadline`; then `finishStop`.
+    func stop(by deadline: Double, then done: @escaping () -> Void) {
+        guard case .running = stopping else { return }
         statusLogTimer?.cancel()
         feeds?.shutdown()
         sensors?.shutdown()
         perform(lifecycle.shutDown(at: now(), journalWritable: journal.lastError == nil))
+        stopping = .waitingForSave(deadline: deadline, done: done)
+        guard lifecycle.firstSaveRunning else { finishStop(); return }
+        loop.after(max(0, deadline - RecordingService.queueDrainSeconds - loop.now())) { [unowned self] in self.finishStop() }
     }
 
-    /// Whether the shutdown must still wait for a save (the first one in flight).
-    var isSaving: Bool { lifecycle.firstSaveRunning }
+    /// The rest of the stop: the saver's queue drains (what is late is logged and left to the
+    /// process's exit), the journal is flushed and fsync'd.
+    private func finishStop() {
+        guard case .waitingForSave(let deadline, let done) = stopping else { return }
+        stopping = .stopped
+        let seconds = min(RecordingService.queueDrainSeconds, max(0, deadline - loop.now()))
+        if !drainQueues(seconds: seconds) { log(ShutdownLogEvent.late(step: "saver", seconds: seconds)) }
+        flushJournalAtExit()
+        done()
+    }
 
     /// The saver's and the journal syncer's queues run what they hold (unlinks, closes, a
     /// background fsync) within `seconds`; whether they did.
-    func drainQueues(seconds: Double) -> Bool {
+    private func drainQueues(seconds: Double) -> Bool {
         let deadline = Deadline(seconds: seconds)
         return [saver, journalSyncer].allSatisfy { q in
             let done = DispatchSemaphore(value: 0)

@@ -4,7 +4,7 @@ import WorkoutCore
 /// Streaks and habits: the zone comes from the config, $TZ or /etc/localtime; the pure
 /// calculator and habit engine do the rest. Logged at start-up, on save, and once per day when
 /// at risk; the `streak` and `totals` replies. Reads the saved summaries from the history store.
-final class ReminderService {
+final class ReminderService: DaemonService {
     let context: DaemonContext
     let store: HistoryStore
     /// Zone rules for streak days (read from /usr/share/zoneinfo once, and on reload).
@@ -30,6 +30,14 @@ final class ReminderService {
         ticks &+= 1
         if ticks % 60 == 0 { checkStreakRisk() }
     }
+
+    let name = "reminders"
+
+    /// Nothing to open: the streak lines at start-up follow the daemon's `startedUp` line
+    /// (`logAtStartup`).
+    func start() {}
+
+    func stop(by deadline: Double, then done: @escaping () -> Void) { done() }
 
     /// A reload: the zone is read again (the zone file may have changed too); the streak rules
     /// and habits are read where they are used.

@@ -9,7 +9,7 @@ import WorkoutSystem
 /// on the loop, as the edit form needs; `liveDelta`: the workout in progress's news, copied on
 /// the loop). `@unchecked Sendable`: confined to the loop thread; the web thread only `post`s
 /// closures to the loop, which run there.
-final class WebService: @unchecked Sendable {
+final class WebService: DaemonService, @unchecked Sendable {
     let context: DaemonContext
     let store: HistoryStore
     /// The server (nil when off, unavailable, or before `start`).
@@ -29,9 +29,22 @@ final class WebService: @unchecked Sendable {
     private var config: Config { context.config }
     private func log(_ e: some LogEvent) { context.log(e) }
 
+    let name = "web"
+    /// The TCP socket systemd passed as `web` (socket activation), set before `start`.
+    var activatedFD: Int32?
+
+    /// Serves the pages; a failure is logged and the daemon goes on without them.
+    func start() { listen(activatedFD: activatedFD) }
+
+    /// Stops accepting and closes the pages' connections.
+    func stop(by deadline: Double, then done: @escaping () -> Void) {
+        close()
+        done()
+    }
+
     /// Listens on `web.listen` (or adopts `activatedFD`, socket activation); a failure is
     /// logged and the daemon goes on without pages.
-    func start(activatedFD: Int32?) {
+    private func listen(activatedFD: Int32?) {
         guard activatedFD != nil || config.web != nil else { log(WebLogEvent.off); return }
         let listen = config.web?.listen ?? "(socket activation)"
         do {
@@ -83,8 +96,7 @@ final class WebService: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting and closes the pages' connections (the shutdown's first step).
-    func stop() {
+    private func close() {
         server?.close()
         server = nil
     }
@@ -95,8 +107,8 @@ final class WebService: @unchecked Sendable {
         server?.settings.set(makeSettings())
         r.applied(.web, .units, .habits, .streaks, .timeZone)
         guard r.changed(.web) else { return }
-        stop()
-        start(activatedFD: nil)
+        close()
+        listen(activatedFD: nil)
     }
 
     /// The reply to `web`: the URL that opens the pages (with the token).
