@@ -44,6 +44,8 @@ struct LiveDelta: Sendable {
     var points: [TrackPoint]
     var events: [WorkoutEvent]
     var fix: String
+    /// The plan's place now, nil without a plan.
+    var plan: PlanStatus? = nil
 }
 
 /// The web thread's copy of the live workout, grown by each `LiveDelta`.
@@ -62,6 +64,7 @@ struct LiveMirror {
         snapshot.state = d.state
         snapshot.summary = d.summary
         snapshot.fix = d.fix
+        snapshot.plan = d.plan
         snapshot.points.append(contentsOf: d.points)
         snapshot.events.append(contentsOf: d.events)
         if d.id == nil { snapshot.points = []; snapshot.events = [] }
