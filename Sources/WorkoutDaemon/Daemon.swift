@@ -73,7 +73,7 @@ public final class Daemon: @unchecked Sendable {
             switch event {
             case .changed(let manager):
                 self.control.publish()
-                if manager { self.context.notifier.status(self.control.statusLine()) }  // sent only when the text changed
+                if manager { self.context.notifier.status(self.recording.headline()) }  // sent only when the text changed
             case .inhibitSleep: self.integrations.inhibitSleep()
             case .allowSleep: self.integrations.allowSleep()
             case .saved(let workout):
@@ -81,17 +81,12 @@ public final class Daemon: @unchecked Sendable {
                 self.reminders.announceAfterSave(workout)
             }
         }
-        history.onImported = { [unowned self] in self.context.notifier.status(self.control.statusLine()) }
+        history.onImported = { [unowned self] in self.context.notifier.status(self.recording.headline()) }
         integrations.onPrepareForSleep = { [unowned self] in self.recording.flushForSleep() }
         integrations.onSleepLockChanged = { [unowned self] in self.control.publish() }
         control.onReload = { [unowned self] in self.reload() }
         web.runRequest = { [unowned self] request in self.control.handle(request) }
-        web.liveDelta = { [unowned self] since in
-            let now = self.context.now(), lifecycle = self.recording.lifecycle
-            var delta = lifecycle.liveDelta(since: since, now: now, fix: self.recording.feeds?.status.fix ?? "none")
-            delta.plan = self.recording.plan?.status(at: lifecycle.workoutTime(at: now), distance: lifecycle.distanceMeters ?? 0)
-            return delta
-        }
+        web.liveDelta = { [unowned self] since in self.recording.liveDelta(since: since) }
         web.calendar = { [unowned self] in self.reminders.streakCalculator().0 }
     }
 
@@ -135,7 +130,7 @@ public final class Daemon: @unchecked Sendable {
         let removed = history.store.removedAtStartup
         if !removed.files.isEmpty { log(HistoryLogEvent.temporaryFilesRemoved(files: removed.files.count, bytes: removed.bytes)) }
         reminders.logAtStartup()
-        context.notifier.notify(["READY=1", "STATUS=" + control.statusLine()])
+        context.notifier.notify(["READY=1", "STATUS=" + recording.headline()])
     }
 
     /// Runs the loop until a stop signal has been handled; the exit status.
@@ -183,7 +178,7 @@ public final class Daemon: @unchecked Sendable {
     @discardableResult
     func reload() -> JSON {
         context.notifier.notify(["RELOADING=1", "MONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())"])
-        defer { context.notifier.notify(["READY=1", "STATUS=" + control.statusLine()]) }
+        defer { context.notifier.notify(["READY=1", "STATUS=" + recording.headline()]) }
         switch ConfigLoader.load(path: context.configPath) {
         case .failure(let e):
             log(DaemonLogEvent.reloadRejected(e.description))
@@ -233,7 +228,7 @@ public final class Daemon: @unchecked Sendable {
     private func beginShutdown(reason: String) {
         guard case .running = shutdown else { return }
         shutdown = .stopping
-        context.notifier.notify(["STOPPING=1", "STATUS=Stopping" + (recording.lifecycle.hasWorkoutInProgress ? "; keeping the workout in progress for the next start" : "")])
+        context.notifier.notify(["STOPPING=1", "STATUS=Stopping" + (recording.hasWorkoutInProgress ? "; keeping the workout in progress for the next start" : "")])
         log(DaemonLogEvent.shuttingDown(signal: reason))
         services.stop(within: Daemon.stopSeconds) { [loop] in loop.stop() }
     }

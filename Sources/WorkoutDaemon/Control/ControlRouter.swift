@@ -93,8 +93,9 @@ final class ControlRouter: DaemonService {
         case .stop:
             // The reply names the personal bests the workout set (docs/protocol.md).
             if let refusal = recording.stop() { return answer(refusal) }
-            let bests = recording.lifecycle.summary(now: context.now()).map(history.personalBests(of:)) ?? []
-            return .encodedSuccess(encodedStatus(.reply, personalBests: bests))
+            let snapshot = recording.snapshot()
+            let bests = snapshot.workout.map(history.personalBests(of:)) ?? []
+            return .encodedSuccess(encodedStatus(.reply, snapshot, personalBests: bests))
         case .toggle: return answer(recording.toggle())
         case .activities:
             return .value(ControlServer.okReply([("activities", .array(ActivityType.allCases.map { $0.json() }))]))

@@ -32,9 +32,9 @@ final class RecordingService: DaemonService, @unchecked Sendable {
         case stopped
     }
 
-    private let context: DaemonContext
+    let context: DaemonContext
     /// Where saves go.
-    private let store: HistoryStore
+    let store: HistoryStore
     private(set) var lifecycle = WorkoutLifecycle()
     let journal: Journal
     /// The GPS side (`start` opens the feed socket; the core's `openGPS` the sources).
