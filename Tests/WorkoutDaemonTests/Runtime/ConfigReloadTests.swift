@@ -11,37 +11,54 @@ import WorkoutCore
 @Suite struct ConfigReloadTests {
     enum Rule { case applied, needsRestart }
 
-    /// The configuration every row starts from and goes back to: no web pages, no log noise.
-    static let base = #""feeds":[{"kind":"socket"}],"statusLogSeconds":0,"log":{"level":"error"},"sleepInhibitor":"off","web":null"#
+    /// What a key's row says: the JSON that changes it (replacing the base's value when the
+    /// base has one), its rule, and for keys whose effect a reply shows, how to read it and
+    /// what it reads after the change (it must read otherwise after the change back).
+    struct Row: Sendable {
+        let json: String
+        let rule: Rule
+        var probe: (@Sendable (InProcessDaemon) throws -> String?)? = nil
+        var shows: String? = nil
+    }
 
-    /// Per key: the JSON that changes it (replacing the base's value when the base has one).
-    static let table: [Config.Key: (json: String, rule: Rule)] = [
-        .feeds: (#""feeds":[{"kind":"socket"},{"kind":"nmea","address":"127.0.0.1:1"}]"#, .applied),
-        .defaultActivity: (#""defaultActivity":"cycling""#, .applied),
-        .journalFlushSeconds: (#""journalFlushSeconds":0.5"#, .applied),
-        .statusLogSeconds: (#""statusLogSeconds":5"#, .applied),
-        .autoResumeAfterRestore: (#""autoResumeAfterRestore":true"#, .applied),
-        .timeZone: (#""timeZone":"UTC0""#, .applied),
-        .weightKg: (#""weightKg":70"#, .applied),
-        .units: (#""units":"imperial""#, .applied),
-        .metrics: (#""metrics":{"jumpMeters":100}"#, .applied),
-        .streaks: (#""streaks":{"weeklyTarget":3}"#, .applied),
-        .log: (#""log":{"level":"warning"}"#, .applied),
-        .limits: (#""limits":{"maxClients":32}"#, .applied),
-        .sensors: (#""sensors":[{"kind":"bluetooth","address":"AA:BB:CC:DD:EE:FF"}]"#, .applied),
-        .ftpWatts: (#""ftpWatts":250"#, .applied),
-        .thresholdHeartRate: (#""thresholdHeartRate":170"#, .applied),
-        .thresholdPaceSecondsPerKm: (#""thresholdPaceSecondsPerKm":270"#, .applied),
-        .age: (#""age":40"#, .applied),
-        .sex: (#""sex":"female""#, .applied),
-        .heartRate: (#""heartRate":{"maxBpm":190}"#, .applied),
-        .sleepInhibitor: (#""sleepInhibitor":"delay""#, .applied),
-        .habits: (#""habits":[{"name":"yoga","activities":["yoga"],"per":"week"}]"#, .applied),
-        .hooks: (#""hooks":[{"on":"workout.saved","run":["/bin/true"]}]"#, .applied),
-        .notifications: (#""notifications":{"events":["workout.saved"]}"#, .applied),
-        .historyDir: (#""historyDir":"~/elsewhere""#, .needsRestart),
-        .importFolders: (#""importFolders":["~/imports"]"#, .applied),
-        .web: (#""web":{"listen":"127.0.0.1:0"}"#, .applied),
+    static func status(_ d: InProcessDaemon, _ path: String...) throws -> String? {
+        path.reduce(try d.status() as JSON?) { $0?[$1] }?.stringValue
+    }
+
+    static func streak(_ d: InProcessDaemon) throws -> JSON? { try d.request(#"{"command":"streak"}"#)["streak"] }
+
+    /// Per key, its row.
+    static let table: [Config.Key: Row] = [
+        .feeds: Row(json: #""feeds":[{"kind":"socket"},{"kind":"nmea","address":"127.0.0.1:1"}]"#, rule: .applied),
+        .defaultActivity: Row(json: #""defaultActivity":"cycling""#, rule: .applied, probe: { try status($0, "action") }, shows: "Start cycling"),
+        .journalFlushSeconds: Row(json: #""journalFlushSeconds":0.5"#, rule: .applied),  // reloadedJournalFlushIntervalIsTheOneInForce
+        .statusLogSeconds: Row(json: #""statusLogSeconds":5"#, rule: .applied),
+        .autoResumeAfterRestore: Row(json: #""autoResumeAfterRestore":true"#, rule: .applied),
+        .timeZone: Row(json: #""timeZone":"UTC0""#, rule: .applied, probe: { try streak($0)?["timeZone"]?.stringValue }, shows: "UTC0"),
+        .weightKg: Row(json: #""weightKg":70"#, rule: .applied),
+        .units: Row(json: #""units":"imperial""#, rule: .applied, probe: { try status($0, "units") }, shows: "imperial"),
+        .metrics: Row(json: #""metrics":{"jumpMeters":100}"#, rule: .applied),  // DaemonReloadTests
+        .streaks: Row(json: #""streaks":{"weeklyTarget":3}"#, rule: .applied,
+                      probe: { try streak($0)?["weekly"]?["target"]?.doubleValue.map { "\(Int($0))" } }, shows: "3"),
+        .log: Row(json: #""log":{"level":"warning"}"#, rule: .applied, probe: { "\($0.daemon.context.logger.minimumLevel)" }, shows: "warning"),
+        .limits: Row(json: #""limits":{"maxClients":32}"#, rule: .applied),
+        .sensors: Row(json: #""sensors":[{"kind":"bluetooth","address":"AA:BB:CC:DD:EE:FF"}]"#, rule: .applied),
+        .ftpWatts: Row(json: #""ftpWatts":250"#, rule: .applied),
+        .thresholdHeartRate: Row(json: #""thresholdHeartRate":170"#, rule: .applied),
+        .thresholdPaceSecondsPerKm: Row(json: #""thresholdPaceSecondsPerKm":270"#, rule: .applied),
+        .age: Row(json: #""age":40"#, rule: .applied),
+        .sex: Row(json: #""sex":"female""#, rule: .applied),
+        .heartRate: Row(json: #""heartRate":{"maxBpm":190}"#, rule: .applied),
+        .sleepInhibitor: Row(json: #""sleepInhibitor":"delay""#, rule: .applied, probe: { try status($0, "sleepInhibitor", "mode") }, shows: "delay"),
+        .habits: Row(json: #""habits":[{"name":"yoga","activities":["yoga"],"per":"week"}]"#, rule: .applied,
+                     probe: { try streak($0)?["habits"]?.arrayValue?.first?["name"]?.stringValue }, shows: "yoga"),
+        .hooks: Row(json: #""hooks":[{"on":"workout.saved","run":["/bin/true"]}]"#, rule: .applied),
+        .notifications: Row(json: #""notifications":{"events":["workout.saved"]}"#, rule: .applied),
+        .historyDir: Row(json: #""historyDir":"~/elsewhere""#, rule: .needsRestart,
+                         probe: { $0.daemon.context.paths.historyDir }),
+        .importFolders: Row(json: #""importFolders":["~/imports"]"#, rule: .applied),
+        .web: Row(json: #""web":{"listen":"127.0.0.1:0"}"#, rule: .applied,
+                  probe: { try $0.request(#"{"command":"web"}"#)["ok"] == .bool(true) ? "served" : "off" }, shows: "served"),
     ]
 
     /// The base with `pair` in place of the base's value for the same key.
@@ -59,20 +76,30 @@ import WorkoutCore
 
     /// Each key changed alone and reloaded, then changed back and reloaded: the reply and the
     /// `config.reloaded` line name exactly that key, and name it as needing a restart exactly
-    /// when its rule says so.
+    /// when its rule says so; where a reply shows the key's effect, the effect is there after
+    /// the change and gone after the change back (a key that waits for a restart changes
+    /// nothing).
     @Test func everyKeyIsAppliedOrNamedAsNeedingARestart() throws {
         let d = try InProcessDaemon(config: Self.config(with: nil), clock: ManualClock())
         for key in Config.Key.allCases {
-            let (json, rule) = try #require(Self.table[key], "\(key) has no rule")
-            let restart: [JSON] = rule == .needsRestart ? [.string(key.rawValue)] : []
-            for text in [Self.config(with: json), Self.config(with: nil)] {
+            let row = try #require(Self.table[key], "\(key) has no rule")
+            let restart: [JSON] = row.rule == .needsRestart ? [.string(key.rawValue)] : []
+            let before = try row.probe?(d)
+            for (step, text) in [Self.config(with: row.json), Self.config(with: nil)].enumerated() {
                 try d.writeConfig(text)
                 let reply = try d.request(#"{"command":"reload"}"#)
                 #expect(reply["ok"] == .bool(true), "\(key): \(reply)")
                 #expect(reply["changed"] == .array([.string(key.rawValue)]), "\(key): \(reply)")
                 #expect(reply["needsRestart"] == .array(restart), "\(key): \(reply)")
                 let line = try #require(d.events("config.reloaded").last)
-                #expect(line["changed"] == key.rawValue && line["needs_restart"] == (rule == .needsRestart ? key.rawValue : nil), "\(key): \(line)")
+                #expect(line["changed"] == key.rawValue && line["needs_restart"] == (row.rule == .needsRestart ? key.rawValue : nil), "\(key): \(line)")
+                guard let probe = row.probe else { continue }
+                let seen = try probe(d)
+                switch (row.rule, step) {
+                case (.applied, 0): #expect(seen == row.shows && seen != before, "\(key) applied: reads \(seen ?? "nil"), was \(before ?? "nil")")
+                case (.applied, _): #expect(seen == before, "\(key) changed back: reads \(seen ?? "nil"), was \(before ?? "nil")")
+                case (.needsRestart, _): #expect(seen == before, "\(key) waits for a restart: reads \(seen ?? "nil"), was \(before ?? "nil")")
+                }
             }
         }
     }
