@@ -69,6 +69,8 @@ public final class Daemon: @unchecked Sendable {
 
     /// Who hears what: each service reports through closures, and the daemon passes it on.
     private func wire() {
+        // The daemon's time is the workout's while one is in progress: the lifecycle owns it.
+        context.clock.workoutTime = { [unowned recording] reading in recording.workoutTime(reading) }
         recording.onEvent = { [unowned self] event in
             switch event {
             case .changed(let manager):

@@ -59,14 +59,14 @@ final class RecordingService: DaemonService, @unchecked Sendable {
         self.context = context
         self.store = store
         self.journal = Journal(path: context.paths.journalFile)
-        // The daemon's time is the workout's while one is in progress: the lifecycle owns it.
-        context.clock.workoutTime = { [unowned self] reading in self.workoutTime(reading) }
     }
 
-    /// The lifecycle's `now(_:)`, asked in place: `lifecycle.now(reading)` on the stored property
-    /// copied the whole lifecycle (every array of the workout retained, then released) at each
-    /// clock read, several per sensor reading (BENCHMARKS.md, CPU).
-    private func workoutTime(_ reading: ClockReading) -> Double {
+    /// The daemon's time at `reading` (`DaemonClock.workoutTime`, which the daemon wires here):
+    /// the workout's while one is in progress, as the lifecycle owns it. Asked in place:
+    /// `lifecycle.now(reading)` on the stored property copied the whole lifecycle (every array
+    /// of the workout retained, then released) at each clock read, several per sensor reading
+    /// (BENCHMARKS.md, CPU).
+    func workoutTime(_ reading: ClockReading) -> Double {
         func now(_ l: inout WorkoutLifecycle) -> Double { l.now(reading) }
         return now(&lifecycle)
     }
