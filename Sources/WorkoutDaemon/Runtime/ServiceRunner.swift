@@ -47,8 +47,10 @@ final class ServiceRunner {
         stop(from: services.count - 1, deadline: loop.now() + seconds, seconds: seconds, done: done)
     }
 
-    /// Every service is told of a reload, in start order.
+    /// Every service is told of a reload, in start order, while they run (a stopping web
+    /// service must not listen again): otherwise nothing applies and every changed key waits.
     func reload(_ r: inout ConfigReload) {
+        guard case .running = phase else { return }
         for service in services { service.reload(&r) }
     }
 

@@ -93,10 +93,13 @@ import WorkoutCore
         #expect(logged.first?.fields.first?.1 == .string("b"))
     }
 
+    /// A reload reaches every running service in start order; while they stop, none.
     @Test func reloadReachesEveryServiceInStartOrder() throws {
         let loop = try EventLoop(clock: ManualClock())
         let j = Trace()
-        let runner = ServiceRunner(loop: loop, services: [FakeService("a", j, loop: loop), FakeService("b", j, loop: loop)], log: { _ in })
+        let runner = ServiceRunner(loop: loop, services: [FakeService("a", j, loop: loop), FakeService("b", j, loop: loop, stopping: .after(1))], log: { _ in })
+        try runner.start()
+        j.lines = []
         var new = Config()
         new.units = .imperial
         new.weightKg = 70
@@ -104,5 +107,11 @@ import WorkoutCore
         runner.reload(&r)
         #expect(j.lines == ["reload a", "reload b"])
         #expect(r.changed == [.weightKg, .units] && r.needsRestart == [.weightKg], "a key no service took waits for a restart")
+        // While stopping (b takes 1 s), a reload reaches no service and applies nothing.
+        j.lines = []
+        runner.stop(within: 5) {}
+        var late = ConfigReload(old: Config(), new: new)
+        runner.reload(&late)
+        #expect(j.lines == ["stop b"] && late.needsRestart == [.weightKg, .units], "\(j.lines)")
     }
 }
