@@ -27,9 +27,22 @@ final class ControlRouter: DaemonService {
         self.history = history
         self.reminders = reminders
         self.integrations = integrations
+        config = Settings(context.config)
     }
 
-    var config: Config { context.config }
+    /// The part of the configuration the router reads, its own: taken at start-up and replaced
+    /// by `reload`.
+    private(set) var config: Settings
+
+    struct Settings: Equatable {
+        var limits: LimitsConfig
+        var units: Units
+
+        init(_ c: Config) { limits = c.limits; units = c.units }
+    }
+
+    /// `"units"` for replies a person reads: the display units (`metric`, `imperial`).
+    var unitsPair: (String, JSON) { ("units", .string(config.units.rawValue)) }
 
     let name = "control"
 
@@ -55,6 +68,7 @@ final class ControlRouter: DaemonService {
 
     /// A reload replaced the configuration: the control socket's limits apply to the next read.
     func reload(_ r: inout ConfigReload) {
+        config = Settings(r.new)
         server?.limits = config.limits
         r.applied(.limits)
     }
@@ -116,9 +130,9 @@ final class ControlRouter: DaemonService {
         case .delete(let id): return history.delete(id)
         case .undelete(let id): return history.undelete(id)
         case .streak:
-            return .value(ControlServer.okReply([("streak", reminders.streakJSON()), context.unitsPair]))
+            return .value(ControlServer.okReply([("streak", reminders.streakJSON()), unitsPair]))
         case .totals(let per, let activity):
-            return .value(ControlServer.okReply([("totals", reminders.totalsJSON(per, activity: activity)), context.unitsPair]))
+            return .value(ControlServer.okReply([("totals", reminders.totalsJSON(per, activity: activity)), unitsPair]))
         case .reload:
             return .value(onReload())
         case .web(let id): return web.urlReply(id)

@@ -24,8 +24,22 @@ final class IntegrationService: DaemonService, @unchecked Sendable {
         case inhibitor(SleepInhibitor)
     }
 
+    /// The part of the configuration this service reads, its own: taken at start-up and
+    /// replaced by `reload`.
+    private(set) var config: Settings
+
+    struct Settings: Equatable {
+        var hooks: [HookConfig]
+        var notifications: NotificationsConfig
+        var sleepInhibitor: SleepInhibitMode
+        var units: Units
+
+        init(_ c: Config) { hooks = c.hooks; notifications = c.notifications; sleepInhibitor = c.sleepInhibitor; units = c.units }
+    }
+
     init(context: DaemonContext) {
         self.context = context
+        config = Settings(context.config)
     }
 
     func log(_ e: some LogEvent) { context.log(e) }
@@ -47,6 +61,7 @@ final class IntegrationService: DaemonService, @unchecked Sendable {
     /// A reload: a new sleep inhibitor mode applies from the next start or resume; hooks and
     /// notifications are read at each event.
     func reload(_ r: inout ConfigReload) {
+        config = Settings(r.new)
         if r.changed(.sleepInhibitor) { reconfigureSleepInhibitor() }
         r.applied(.sleepInhibitor, .hooks, .notifications)
     }

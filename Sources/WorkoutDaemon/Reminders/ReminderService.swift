@@ -16,12 +16,25 @@ final class ReminderService: DaemonService {
     /// Per habit name, the first day of the period of its last at-risk warning.
     var habitWarnings: [String: StreakDay] = [:]
 
+    /// The part of the configuration this service reads, its own: taken at start-up and
+    /// replaced by `reload`.
+    private(set) var config: Settings
+
+    struct Settings: Equatable {
+        var timeZone: String?
+        var streaks: StreakConfig
+        var habits: [Habit]
+        var units: Units
+
+        init(_ c: Config) { timeZone = c.timeZone; streaks = c.streaks; habits = c.habits; units = c.units }
+    }
+
     init(context: DaemonContext, store: HistoryStore) {
         self.context = context
         self.store = store
+        config = Settings(context.config)
     }
 
-    var config: Config { context.config }
     func now() -> Double { context.now() }
     func log(_ e: some LogEvent) { context.log(e) }
 
@@ -42,6 +55,7 @@ final class ReminderService: DaemonService {
     /// A reload: the zone is read again (the zone file may have changed too); the streak rules
     /// and habits are read where they are used.
     func reload(_ r: inout ConfigReload) {
+        config = Settings(r.new)
         zoneCache = nil
         r.applied(.timeZone, .streaks, .habits)
     }

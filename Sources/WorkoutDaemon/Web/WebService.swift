@@ -21,12 +21,24 @@ final class WebService: DaemonService, @unchecked Sendable {
     /// The streak rules' calculator (zone, week start, day start), from the reminder service.
     var calendar: () -> StreakCalculator = { StreakCalculator(zone: .utc) }
 
+    /// The part of the configuration this service reads, its own: taken at start-up and
+    /// replaced by `reload`.
+    private(set) var config: Settings
+
+    struct Settings: Equatable {
+        var web: WebConfig?
+        var units: Units
+        var habits: [Habit]
+
+        init(_ c: Config) { web = c.web; units = c.units; habits = c.habits }
+    }
+
     init(context: DaemonContext, store: HistoryStore) {
         self.context = context
         self.store = store
+        config = Settings(context.config)
     }
 
-    private var config: Config { context.config }
     private func log(_ e: some LogEvent) { context.log(e) }
 
     let name = "web"
@@ -104,6 +116,7 @@ final class WebService: DaemonService, @unchecked Sendable {
     /// After a reload: new settings for the pages (units, habits, the streak calendar); a
     /// changed `web` key moves the server.
     func reload(_ r: inout ConfigReload) {
+        config = Settings(r.new)
         server?.settings.set(makeSettings())
         r.applied(.web, .units, .habits, .streaks, .timeZone)
         guard r.changed(.web) else { return }
