@@ -105,15 +105,21 @@ struct WebApp: Sendable {
         }
     }
 
+    /// A workout's page, drawn from at most `HistoryStore.pagePoints` of its points: a file of
+    /// millions costs no more memory than one of a day.
     func workoutPage(_ id: WorkoutID, _ view: WorkoutView, _ c: WebPageContext, season: [RangePowerPoint] = []) -> HTTPResponse {
-        switch load(id, c) {
-        case .failure(let r): return r.response
-        case .success(let w):
-            let bests = PersonalRecords.bests(of: w.summary, among: backend.store.summaries())
-            var p = WorkoutPage(workout: w, personalBests: bests, view: view)
-            p.season = season
-            return page(p.render(c))
+        guard backend.store.summary(id) != nil else {
+            return page(PageLayout.message(title: "Not found", text: "There is no saved workout \(id).", context: c), status: .notFound)
         }
+        let loaded: (workout: Workout, every: Int)
+        do { loaded = try backend.store.loadForPage(id) } catch {
+            return page(PageLayout.message(title: "Cannot read this workout", text: "\(error)", context: c), status: .internalServerError)
+        }
+        let bests = PersonalRecords.bests(of: loaded.workout.summary, among: backend.store.summaries())
+        var p = WorkoutPage(workout: loaded.workout, personalBests: bests, view: view)
+        p.season = season
+        p.pointStride = loaded.every
+        return page(p.render(c))
     }
 
     func download(_ id: WorkoutID, _ format: ExportFormat, _ c: WebPageContext) -> HTTPResponse {
