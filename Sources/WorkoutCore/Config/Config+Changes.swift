@@ -2,12 +2,10 @@ extension Config {
     /// The configuration's top-level keys, spelled as in config.json (docs/config.md). A reload
     /// reports changes by these names; each has one rule for what a reload does with it
     /// (the daemon's services apply it, or name it as waiting for the next start).
-    public enum Key: String, CaseIterable, Sendable, Comparable {
+    public enum Key: String, CaseIterable, Sendable {
         case feeds, defaultActivity, journalFlushSeconds, statusLogSeconds, autoResumeAfterRestore, timeZone, weightKg
         case units, metrics, streaks, log, limits, sensors, ftpWatts, thresholdHeartRate, thresholdPaceSecondsPerKm
         case age, sex, heartRate, sleepInhibitor, habits, hooks, notifications, historyDir, importFolders, web
-
-        public static func < (a: Key, b: Key) -> Bool { a.rawValue < b.rawValue }
     }
 
     /// Whether `key`'s value differs between this configuration and `other`.
