@@ -9,7 +9,7 @@ import WorkoutCore
 /// Everything runs on the loop thread; the saver and the journal's fsync run on queues of their
 /// own and post their results back.
 /// `@unchecked Sendable`: confined to the loop thread; other threads only `post` closures to it.
-final class RecordingService: @unchecked Sendable {
+final class RecordingService: DaemonService, @unchecked Sendable {
     /// What the recording service tells the daemon.
     enum Event {
         /// The state changed (`publish`, `manager`: also the service manager's STATUS line) or
@@ -21,13 +21,20 @@ final class RecordingService: @unchecked Sendable {
         case allowSleep
         /// A workout's save is durable: announce it (personal bests, streaks, habits).
         case saved(RecordedWorkout)
-        /// A save finished, well or not (the shutdown waits for the first one).
-        case saveFinished
     }
 
-    private let context: DaemonContext
+    /// Where the service's own stop is.
+    enum Stopping {
+        case running
+        /// Feeds and sensors closed, the workout in progress kept in the journal; waiting for the
+        /// save in flight until `deadline` less the queues' time, then `done`.
+        case waitingForSave(deadline: Double, done: () -> Void)
+        case stopped
+    }
+
+    let context: DaemonContext
     /// Where saves go.
-    private let store: HistoryStore
+    let store: HistoryStore
     private(set) var lifecycle = WorkoutLifecycle()
     let journal: Journal
     /// The GPS side (`start` opens the feed socket; the core's `openGPS` the sources).
@@ -38,6 +45,9 @@ final class RecordingService: @unchecked Sendable {
     /// Where the journal's periodic fsync runs, off the event loop.
     private let journalSyncer = DispatchQueue(label: "workoutd.journal-sync")
     private var statusLogTimer: RepeatingTimer?
+    /// The journal's periodic flush, every `journalFlushSeconds` (made again when a reload
+    /// changes it).
+    private var journalFlushTimer: RepeatingTimer?
     /// The plan the workout in progress follows (`start --plan`), nil without one. Journaled
     /// (`plan`, `planStep` records): a restarted daemon goes on with it (`restorePlan`).
     private(set) var plan: PlanMachine?
@@ -45,19 +55,21 @@ final class RecordingService: @unchecked Sendable {
     /// its laps begin in the saved workout (`PlanOutcome`).
     private var planLaps: [Int] = []
     var onEvent: (Event) -> Void = { _ in }
+    private var stopping = Stopping.running
+    let name = "recording"
 
     init(context: DaemonContext, store: HistoryStore) {
         self.context = context
         self.store = store
         self.journal = Journal(path: context.paths.journalFile)
-        // The daemon's time is the workout's while one is in progress: the lifecycle owns it.
-        context.clock.workoutTime = { [unowned self] reading in self.workoutTime(reading) }
     }
 
-    /// The lifecycle's `now(_:)`, asked in place: `lifecycle.now(reading)` on the stored property
-    /// copied the whole lifecycle (every array of the workout retained, then released) at each
-    /// clock read, several per sensor reading (BENCHMARKS.md, CPU).
-    private func workoutTime(_ reading: ClockReading) -> Double {
+    /// The daemon's time at `reading` (`DaemonClock.workoutTime`, which the daemon wires here):
+    /// the workout's while one is in progress, as the lifecycle owns it. Asked in place:
+    /// `lifecycle.now(reading)` on the stored property copied the whole lifecycle (every array
+    /// of the workout retained, then released) at each clock read, several per sensor reading
+    /// (BENCHMARKS.md, CPU).
+    func workoutTime(_ reading: ClockReading) -> Double {
         func now(_ l: inout WorkoutLifecycle) -> Double { l.now(reading) }
         return now(&lifecycle)
     }
@@ -77,6 +89,7 @@ final class RecordingService: @unchecked Sendable {
         }
         restoreJournalIfAny()
         rescheduleStatusLog()
+        rescheduleJournalFlush()
     }
 
     // MARK: - Commands
@@ -321,7 +334,7 @@ final class RecordingService: @unchecked Sendable {
         case .failure(let e):
             perform(lifecycle.saveFailed(workout.id, error: e.description))
         }
-        onEvent(.saveFinished)
+        if case .waitingForSave = stopping, !lifecycle.firstSaveRunning { finishStop() }
     }
 
     private func announceSaved(_ workout: RecordedWorkout) {
@@ -418,6 +431,11 @@ final class RecordingService: @unchecked Sendable {
         log(SleepInhibitorLogEvent.flushedForSleep(error: journal.lastError?.description))
     }
 
+    private func rescheduleJournalFlush() {
+        journalFlushTimer?.cancel()
+        journalFlushTimer = loop.every(config.journalFlushSeconds) { [unowned self] in self.flushJournal() }
+    }
+
     private func rescheduleStatusLog() {
         statusLogTimer?.cancel()
         statusLogTimer = nil
@@ -433,34 +451,56 @@ final class RecordingService: @unchecked Sendable {
 
     // MARK: - Reload and shutdown
 
-    /// A reload replaced the configuration: feeds, sensors and the status log follow it.
-    func configurationChanged() {
-        rescheduleStatusLog()
+    /// A reload replaced the configuration: feeds, sensors and the timers follow it; the keys
+    /// read where they are used apply from now on; the metrics settings from `settingsChanged`.
+    func reload(_ r: inout ConfigReload) {
+        if r.changed(.statusLogSeconds) { rescheduleStatusLog() }
+        if r.changed(.journalFlushSeconds) { rescheduleJournalFlush() }
         feeds?.maxClients = config.limits.maxClients
         feeds?.configure(config.feeds)
         sensors?.configure(config.sensors)
+        r.applied(.feeds, .sensors, .limits, .statusLogSeconds, .journalFlushSeconds, .defaultActivity, .autoResumeAfterRestore)
+        r.applied(.metrics, .units, .weightKg, .age, .sex, .heartRate, .ftpWatts, .thresholdHeartRate, .thresholdPaceSecondsPerKm)
     }
 
-    /// After a reload: the workout in progress is measured with the new settings from now.
+    /// After a reload (and its log line): the workout in progress is measured with the new
+    /// settings from now; `units` and body figures reach the next workout (`workout.settings_changed`).
     func settingsChanged() {
         perform(lifecycle.settingsChanged(context.metricsSettings(), at: now()))
     }
 
-    /// Shutdown: feeds and sensors close, the workout in progress stays in the journal for the
-    /// next start (`WorkoutLifecycle.shutDown`: a restart does not end a workout).
-    func shutDown() {
+    /// Seconds the saver's and the journal syncer's queues get at the end of a stop.
+    static let queueDrainSeconds = 3.0
+
+    /// The graceful stop: feeds and sensors close, the workout in progress stays in the journal
+    /// for the next start (`WorkoutLifecycle.shutDown`: a restart does not end a workout); a
+    /// save in flight is waited for (the journal keeps that workout if it cannot finish), at
+    /// most until `queueDrainSeconds` before `deadline`; then `finishStop`.
+    func stop(by deadline: Double, then done: @escaping () -> Void) {
+        guard case .running = stopping else { return }
         statusLogTimer?.cancel()
         feeds?.shutdown()
         sensors?.shutdown()
         perform(lifecycle.shutDown(at: now(), journalWritable: journal.lastError == nil))
+        stopping = .waitingForSave(deadline: deadline, done: done)
+        guard lifecycle.firstSaveRunning else { finishStop(); return }
+        loop.after(max(0, deadline - RecordingService.queueDrainSeconds - loop.now())) { [unowned self] in self.finishStop() }
     }
 
-    /// Whether the shutdown must still wait for a save (the first one in flight).
-    var isSaving: Bool { lifecycle.firstSaveRunning }
+    /// The rest of the stop: the saver's queue drains (what is late is logged and left to the
+    /// process's exit), the journal is flushed and fsync'd.
+    private func finishStop() {
+        guard case .waitingForSave(let deadline, let done) = stopping else { return }
+        stopping = .stopped
+        let seconds = min(RecordingService.queueDrainSeconds, max(0, deadline - loop.now()))
+        if !drainQueues(seconds: seconds) { log(ShutdownLogEvent.late(step: "saver", seconds: seconds)) }
+        flushJournalAtExit()
+        done()
+    }
 
     /// The saver's and the journal syncer's queues run what they hold (unlinks, closes, a
     /// background fsync) within `seconds`; whether they did.
-    func drainQueues(seconds: Double) -> Bool {
+    private func drainQueues(seconds: Double) -> Bool {
         let deadline = Deadline(seconds: seconds)
         return [saver, journalSyncer].allSatisfy { q in
             let done = DispatchSemaphore(value: 0)
