@@ -36,6 +36,10 @@ public struct LapSummary: Sendable, Equatable {
     public var averagePower: Int?
     public var maxPower: Int?
     public var averageCadence: Int?
+    /// The distance (m) and moving time (s) of implausible stretches inside it
+    /// (`WorkoutSummary.implausible`): kept in its distance and times, left out of its pace.
+    public var implausibleMeters = 0.0
+    public var implausibleSeconds = 0.0
 
     public init(index: Int, trigger: LapTrigger, startTime: Double, endTime: Double, elapsedSeconds: Double,
                 movingSeconds: Double, distanceMeters: Double, elevationGainMeters: Double = 0,
@@ -44,6 +48,20 @@ public struct LapSummary: Sendable, Equatable {
         self.elapsedSeconds = elapsedSeconds; self.movingSeconds = movingSeconds; self.distanceMeters = distanceMeters
         self.elevationGainMeters = elevationGainMeters; self.maxSpeed = maxSpeed; self.calories = calories
         self.averageHeartRate = averageHeartRate; self.maxHeartRate = maxHeartRate
+    }
+}
+
+extension LapSummary {
+    /// The time its pace and speed are over: the moving time (the elapsed time when nothing
+    /// moved, an indoor lap), less the implausible stretches in it.
+    public var paceSeconds: Double {
+        (movingSeconds > 0 ? movingSeconds : elapsedSeconds) - implausibleSeconds
+    }
+
+    /// Its speed (m/s): the distance without the implausible stretches over `paceSeconds`; 0
+    /// when no time is left.
+    public var paceSpeed: Double {
+        paceSeconds > 0 ? max(0, distanceMeters - implausibleMeters) / paceSeconds : 0
     }
 }
 

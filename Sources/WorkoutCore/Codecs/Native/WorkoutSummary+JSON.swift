@@ -291,7 +291,7 @@ extension WorkoutSummary {
 
 extension LapSummary {
     public func json() -> JSON {
-        [
+        let base: JSON = [
             "index": .int(index), "trigger": .string(trigger.rawValue),
             "startTime": .string(ISO8601.format(startTime, fractionDigits: 3)), "endTime": .string(ISO8601.format(endTime, fractionDigits: 3)),
             "elapsedSeconds": .number(rounded(elapsedSeconds, 3)), "movingSeconds": .number(rounded(movingSeconds, 3)),
@@ -301,6 +301,11 @@ extension LapSummary {
             "heartRateZoneSeconds": .array(heartRateZoneSeconds.map { .number(rounded($0, 3)) }),
             "averagePower": .int(averagePower), "maxPower": .int(maxPower), "averageCadence": .int(averageCadence),
         ]
+        guard implausibleMeters > 0 || implausibleSeconds > 0, case .object(var o) = base else { return base }
+        // Written only where an implausible stretch lies inside (most laps have none).
+        o["implausibleMeters"] = .number(rounded(implausibleMeters, 3))
+        o["implausibleSeconds"] = .number(rounded(implausibleSeconds, 3))
+        return .object(o)
     }
 
     /// `json().serialized()` written straight to bytes, the same text.
@@ -321,6 +326,10 @@ extension LapSummary {
         w.raw("],\"averagePower\":"); w.int(averagePower)
         w.raw(",\"maxPower\":"); w.int(maxPower)
         w.raw(",\"averageCadence\":"); w.int(averageCadence)
+        if implausibleMeters > 0 || implausibleSeconds > 0 {
+            w.raw(",\"implausibleMeters\":"); w.number(rounded(implausibleMeters, 3))
+            w.raw(",\"implausibleSeconds\":"); w.number(rounded(implausibleSeconds, 3))
+        }
         w.raw("}")
     }
 
@@ -339,6 +348,8 @@ extension LapSummary {
         averagePower = j["averagePower"]?.intValue
         maxPower = j["maxPower"]?.intValue
         averageCadence = j["averageCadence"]?.intValue
+        implausibleMeters = j["implausibleMeters"]?.doubleValue ?? 0
+        implausibleSeconds = j["implausibleSeconds"]?.doubleValue ?? 0
     }
 }
 
