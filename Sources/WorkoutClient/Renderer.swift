@@ -300,7 +300,12 @@ public struct Renderer: Sendable {
             s += implausible(w, units: u)
             let gain = num(w["elevationGainMeters"])
             let loss = w["elevationLossMeters"]?.doubleValue
-            s += "Climb:     +" + u.elevation(gain) + (loss.map { " / -" + u.elevation($0) } ?? "") + "\n"
+            s += "Climb:     +" + u.elevation(gain) + (loss.map { " / -" + u.elevation($0) } ?? "")
+            // The device's own figure beside ours (a FIT session's total_ascent and total_descent).
+            if let dg = w["deviceElevationGainMeters"]?.doubleValue {
+                s += " (device +" + u.elevation(dg) + (w["deviceElevationLossMeters"]?.doubleValue.map { " / -" + u.elevation($0) } ?? "") + ")"
+            }
+            s += "\n"
         }
         s += deviceLines(w, units: u)
         if let avg = w["averageHeartRate"]?.doubleValue {

@@ -148,6 +148,17 @@ import WorkoutCore
         #expect(text.contains("* pace without the implausible stretches in it"), "\(text)")
     }
 
+    /// The device's climb beside ours (a FIT session's total_ascent and total_descent).
+    @Test func showsTheDevicesClimbBesideOurs() {
+        var w = Self.runSummary.objectValue!
+        w["elevationGainMeters"] = 229
+        w["elevationLossMeters"] = 226
+        w["deviceElevationGainMeters"] = 268
+        w["deviceElevationLossMeters"] = 268
+        let text = r.show(["ok": true, "workout": .object(w), "events": []])
+        #expect(text.contains("Climb:     +229 m / -226 m (device +268 m / -268 m)\n"), "\(text)")
+    }
+
     @Test func activitiesTable() {
         let text = r.activities(["ok": true, "activities": [
             ["name": "running", "displayName": "Running", "supportsGPS": true, "effort": "pace"],

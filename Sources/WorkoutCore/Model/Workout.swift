@@ -172,6 +172,11 @@ public struct WorkoutSummary: Sendable, Equatable {
     /// The GPS track's geodesic length when `distanceMeters` comes from the device or a sensor
     /// (kept beside it to compare); nil when the distance is the GPS track's.
     public var gpsDistanceMeters: Double?
+    /// The recording device's own climb and descent (a FIT session's `total_ascent` and
+    /// `total_descent`, m), beside the measured `elevationGainMeters` and `elevationLossMeters`;
+    /// nil where the file has none. JSON only when present.
+    public var deviceElevationGainMeters: Double?
+    public var deviceElevationLossMeters: Double?
     /// The multisport event this workout is a leg of (a triathlon's swim, bike and run, and its
     /// transitions); nil for a workout of its own.
     public var multisport: MultisportLeg?

@@ -25,6 +25,8 @@ extension WorkoutSummary {
         o["elevationGainMeters"] = .number(rounded(elevationGainMeters, 2))
         o["elevationLossMeters"] = .number(rounded(elevationLossMeters, 2))
         o["elevationSource"] = "gps"
+        if let g = deviceElevationGainMeters { o["deviceElevationGainMeters"] = .number(rounded(g, 2)) }
+        if let l = deviceElevationLossMeters { o["deviceElevationLossMeters"] = .number(rounded(l, 2)) }
         o["pointCount"] = .int(pointCount)
         o["acceptedCount"] = .int(acceptedCount)
         var rejected = JSONObject()
@@ -107,6 +109,8 @@ extension WorkoutSummary {
         w.raw(",\"elevationGainMeters\":"); w.number(rounded(elevationGainMeters, 2))
         w.raw(",\"elevationLossMeters\":"); w.number(rounded(elevationLossMeters, 2))
         w.raw(",\"elevationSource\":\"gps\"")
+        if let g = deviceElevationGainMeters { w.raw(",\"deviceElevationGainMeters\":"); w.number(rounded(g, 2)) }
+        if let l = deviceElevationLossMeters { w.raw(",\"deviceElevationLossMeters\":"); w.number(rounded(l, 2)) }
         w.raw(",\"pointCount\":"); w.int(pointCount)
         w.raw(",\"acceptedCount\":"); w.int(acceptedCount)
         w.raw(",\"rejected\":{")
@@ -233,6 +237,8 @@ extension WorkoutSummary {
         elevationGainMeters = j["elevationGainMeters"]?.doubleValue ?? 0
         elevationLossMeters = j["elevationLossMeters"]?.doubleValue ?? 0
         _ = j["elevationSource"]  // always "gps"; asked for so that a reader of the text reads past it
+        deviceElevationGainMeters = j["deviceElevationGainMeters"]?.doubleValue
+        deviceElevationLossMeters = j["deviceElevationLossMeters"]?.doubleValue
         pointCount = j["pointCount"]?.intValue ?? 0
         acceptedCount = j["acceptedCount"]?.intValue ?? 0
         if let r = j["rejected"]?.objectValue {

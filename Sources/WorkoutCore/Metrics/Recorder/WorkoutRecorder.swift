@@ -91,7 +91,8 @@ public struct WorkoutRecorder: Sendable {
         time = TimeBuckets(from: startedAt)
         lastEvidence = startedAt
         lastMove = startedAt
-        elevation = ElevationAccumulator(window: settings.elevationSmoothingWindow, threshold: settings.elevationHysteresis)
+        elevation = ElevationAccumulator(window: settings.elevationSmoothingWindow, threshold: settings.elevationHysteresis,
+                                         maxVerticalSpeed: activity.plausibility.descentSpeed)
         speeds = SpeedWindow(window: settings.speedWindow)
         plausibility = PlausibilityCheck(bounds: activity.plausibility, heldSpan: 2 * settings.speedWindow)
         let weight = settings.bodyWeightKilograms.flatMap { $0 > 0 ? $0 : nil }
@@ -369,7 +370,8 @@ public struct WorkoutRecorder: Sendable {
         out.append(.accepted)
         gpsDistance += d
         if odometerTrack == nil { distance += d }
-        if let alt = fix.altitude { elevation.add(alt) }
+        if newSegment && segment > 0 { elevation.startSegment() }
+        if let alt = fix.altitude { elevation.add(alt, at: t) }
         let v = speeds.add(time: t, distance: distance, latitude: fix.latitude, longitude: fix.longitude, receiverSpeed: fix.speed)
         if profile.supportsGPS { plausibility.judge(time: t, distance: gpsDistance, altitude: fix.altitude, newSegment: newSegment, held: v?.sustained) }
         plausibility.count(time: t, distance: distance, moving: time.moving, clock: t - startedAt - time.userPaused,

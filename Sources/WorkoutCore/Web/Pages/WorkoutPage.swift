@@ -145,6 +145,7 @@ public struct WorkoutPage: Sendable {
             if s.maxSpeed > 0 { stat(c.units.speed(s.maxSpeed), "Max speed") }
         }
         if s.elevationGainMeters > 0 { stat(c.units.elevation(s.elevationGainMeters), "Elevation gain") }
+        if let g = s.deviceElevationGainMeters, g > 0 { stat(c.units.elevation(g), "Elevation gain (device)") }
         if let hr = s.averageHeartRate { stat("\(Int(hr.rounded())) bpm", "Average heart rate") }
         if let hr = s.maxHeartRate { stat("\(hr) bpm", "Max heart rate") }
         if let p = s.averagePower { stat("\(Int(p.rounded())) W", "Average power") }
