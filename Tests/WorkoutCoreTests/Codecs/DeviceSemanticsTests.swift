@@ -205,6 +205,9 @@ private let semicircles = FITTestFiles.semicircles
             s.writeJSON(to: &writer, cache: &cache)
             expectEqual(String(decoding: writer.bytes, as: UTF8.self), o.serialized())
             expectEqual(WorkoutSummary(json: o)?.deviceElevationLossMeters, 255)
+            // The web page shows it beside ours.
+            let page = String(decoding: WorkoutPage(workout: w.workout).render(WebFixtures.context), as: UTF8.self)
+            #expect(page.contains("<b>268 m</b><span>Elevation gain (device)</span>"), "\(page)")
         }
         // Without the fields: nothing said, nothing written.
         let plain = try #require(try Self.streamed(Self.ride(records: 60, power: { _ in nil })).first).recorded.summary
