@@ -63,7 +63,7 @@ final class ReminderService {
     }
 
     func streakHistory(excluding id: WorkoutID? = nil) -> [StreakWorkout] {
-        store.summaries { $0.id == id ? nil : StreakWorkout($0, utcOffset: nil) }
+        store.streakWorkouts(excluding: id)
     }
 
     func streakJSON() -> JSON {
