@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "WorkoutDaemonTests", dependencies: ["WorkoutDaemon", "WorkoutClient", "WorkoutSystem", "TestRequirements"], swiftSettings: wholeModule),
         .testTarget(name: "WorkoutClientTests", dependencies: ["WorkoutClient", "WorkoutSystem", "TestRequirements"], swiftSettings: wholeModule),
         .testTarget(name: "IntegrationTests", dependencies: ["WorkoutCore", "WorkoutDaemon", "WorkoutClient", "WorkoutSystem", "TestRequirements", "workoutd", "workoutctl"],
-                    exclude: ["Web/cdp_pages.py"], swiftSettings: wholeModule),
+                    exclude: ["Web/cdp_pages.py", "Web/tile_server.py"], swiftSettings: wholeModule),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -83,7 +83,10 @@ public final class Daemon: @unchecked Sendable {
         control.onReload = { [unowned self] in self.reload() }
         web.runRequest = { [unowned self] request in self.control.handle(request) }
         web.liveDelta = { [unowned self] since in
-            self.recording.lifecycle.liveDelta(since: since, now: self.context.now(), fix: self.recording.feeds?.status.fix ?? "none")
+            let now = self.context.now(), lifecycle = self.recording.lifecycle
+            var delta = lifecycle.liveDelta(since: since, now: now, fix: self.recording.feeds?.status.fix ?? "none")
+            delta.plan = self.recording.plan?.status(at: lifecycle.workoutTime(at: now), distance: lifecycle.distanceMeters ?? 0)
+            return delta
         }
         web.calendar = { [unowned self] in self.reminders.streakCalculator().0 }
     }

@@ -83,6 +83,14 @@ extension Config {
                     }
                     c.web = w
                 }
+                let template = try wr.string("tiles"), attribution = try wr.string("tilesAttribution")
+                if let template {
+                    do { c.web?.tiles = try TileLayer(template: template, attribution: attribution) } catch {
+                        throw ConfigError(key: "web.tiles", problem: "'\(template)' \(error)")
+                    }
+                } else if attribution != nil {
+                    throw ConfigError(key: "web.tilesAttribution", problem: "is set but web.tiles is not: an attribution for no tiles")
+                }
                 try wr.finish()
             }
         }

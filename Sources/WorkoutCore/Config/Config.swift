@@ -60,6 +60,9 @@ public struct WebConfig: Sendable, Equatable {
     /// Whose choice the address is: the default moves to a free port when 8765 is taken;
     /// a `web.listen` the user wrote does not (docs/web.md).
     public var origin: WebListenOrigin = .defaulted
+    /// `web.tiles` with `web.tilesAttribution`: the base map under routes; nil (the default):
+    /// none, and the pages fetch nothing from anywhere.
+    public var tiles: TileLayer?
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8765, origin: WebListenOrigin = .defaulted) {
         self.host = host; self.port = port; self.origin = origin

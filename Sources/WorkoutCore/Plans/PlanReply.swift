@@ -110,3 +110,32 @@ extension PlanStep {
             : formatFixed(low, decimals: decimals) + "-" + formatFixed(high, decimals: decimals) + " " + unit
     }
 }
+
+extension PlanReply {
+    /// A plan step from its protocol object, in words: "work, 285 W", "recovery, 150 W for
+    /// 5:00" (`now` false: the step's length too). `status` and the live page say it alike.
+    public static func words(_ step: JSON, now: Bool, duration: (Double) -> String) -> String {
+        var text = (step["kind"]?.stringValue ?? "step").split(separator: "_").joined(separator: " ")
+        let t = step["target"]
+        func range(_ unit: String, scale: Double = 1, decimals: Int = 0) -> String {
+            let low = (t?["low"]?.doubleValue ?? 0) * scale, high = (t?["high"]?.doubleValue ?? 0) * scale
+            return (low == high ? formatFixed(low, decimals: decimals) : formatFixed(low, decimals: decimals) + "-" + formatFixed(high, decimals: decimals)) + " " + unit
+        }
+        switch t?["kind"]?.stringValue {
+        case "power": text += ", " + range("W")
+        case "power_ramp":
+            if now, let w = t?["watts"]?.intValue { text += ", \(w) W (ramp to \(formatFixed(t?["to"]?.doubleValue ?? 0, decimals: 0)) W)" }
+            else { text += ", \(formatFixed(t?["from"]?.doubleValue ?? 0, decimals: 0)) to \(formatFixed(t?["to"]?.doubleValue ?? 0, decimals: 0)) W" }
+        case "heart_rate": text += ", heart rate " + range("bpm")
+        case "cadence": text += ", cadence " + range("/min")
+        case "speed": text += ", speed " + range("km/h", scale: 3.6, decimals: 1)
+        default: break
+        }
+        if !now {
+            if let s = step["seconds"]?.doubleValue { text += " for " + duration(s) }
+            else if let m = step["meters"]?.doubleValue { text += " for " + formatFixed(m, decimals: 0) + " m" }
+            else { text += " until next" }
+        }
+        return text
+    }
+}

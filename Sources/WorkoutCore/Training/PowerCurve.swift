@@ -28,6 +28,15 @@ public enum PowerCurve {
     /// The whole curve of a saved workout: its points, events and sensor readings measured
     /// again (as `recompute` does) and the mean-maximal power over each of `durations` from the
     /// same seconds as its normalized power. Empty without power.
+    /// Most points a workout is decoded whole for to measure its curve: memory grows with the
+    /// points (~200 bytes each while measured).
+    public static let wholeCurvePoints = 200_000
+
+    /// Whether `s`'s own best powers (5 s, 1, 5, 20 and 60 min, found from every point when it
+    /// was saved) stand in for its curve: a workout of more than `wholeCurvePoints` points (a
+    /// multi-day file) adds those durations to a range's curve, not every one.
+    public static func standsInForCurve(_ s: WorkoutSummary) -> Bool { s.pointCount > wholeCurvePoints }
+
     public static func of(_ w: Workout, settings: MetricsSettings) -> [PowerCurvePoint] {
         let r = WorkoutRecorder.rebuild(id: w.id, activity: w.activity, startedAt: w.summary.startedAt,
                                         settings: Importer.origin(ofSource: w.source).settings(settings), points: w.points,

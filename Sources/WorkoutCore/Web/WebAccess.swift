@@ -115,11 +115,17 @@ public struct WebAccess: Sendable {
     /// The headers every response carries: a Content-Security-Policy that allows the page's
     /// own origin alone (no inline script or style, no frames, forms post back here only), no
     /// sniffing, no referrer, no caching of private pages.
-    public static let securityHeaders: [HTTPHeader] = [
-        HTTPHeader("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"),
-        HTTPHeader("X-Content-Type-Options", "nosniff"),
-        HTTPHeader("Referrer-Policy", "no-referrer"),
-        HTTPHeader("X-Frame-Options", "DENY"),
-        HTTPHeader("Cache-Control", "no-store"),
-    ]
+    public static let securityHeaders: [HTTPHeader] = securityHeaders(imagesFrom: nil)
+
+    /// The same headers, with images also allowed from `origin` (the tile server of
+    /// `web.tiles`, already checked by `TileLayer`) and from nowhere else.
+    public static func securityHeaders(imagesFrom origin: String?) -> [HTTPHeader] {
+        [
+            HTTPHeader("Content-Security-Policy", "default-src 'self'; img-src 'self' data:\(origin.map { " " + $0 } ?? ""); style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"),
+            HTTPHeader("X-Content-Type-Options", "nosniff"),
+            HTTPHeader("Referrer-Policy", "no-referrer"),
+            HTTPHeader("X-Frame-Options", "DENY"),
+            HTTPHeader("Cache-Control", "no-store"),
+        ]
+    }
 }

@@ -94,6 +94,7 @@ public enum WebAsset: String, Sendable, CaseIterable {
     .z0,.c0{fill:var(--z0);stroke:var(--z0)}.z1{fill:var(--z1);stroke:var(--z1)}.z2{fill:var(--z2);stroke:var(--z2)}
     .z3{fill:var(--z3);stroke:var(--z3)}.z4{fill:var(--z4);stroke:var(--z4)}.z5{fill:var(--z5);stroke:var(--z5)}
     svg.route .ground{fill:var(--ground)}.graticule{stroke:var(--grat);stroke-width:1;fill:none}
+    svg.route .attribution{font-size:11px;fill:#374151;paint-order:stroke;stroke:#fff;stroke-width:3px}
     .track path{fill:none;stroke-width:4;stroke-linecap:round;stroke-linejoin:round}
     .track .casing{stroke:#fff;stroke-width:8;opacity:.9}
     [data-colour=pace] .c1{stroke:var(--c1)}[data-colour=pace] .c2{stroke:var(--c2)}[data-colour=pace] .c3{stroke:var(--c3)}

@@ -41,6 +41,17 @@ public enum WebFormat {
     }
 
     /// A power curve's duration: `5 s`, `90 s`, `20 min`, `1 h`, `2.5 h`.
+    /// 2000000 as "2,000,000".
+    public static func count(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (k, c) in digits.enumerated() {
+            if k > 0, (digits.count - k) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+
     public static func durationName(_ seconds: Int) -> String {
         if seconds < 120 && seconds % 60 != 0 || seconds < 60 { return "\(seconds) s" }
         if seconds < 3600 || seconds % 1800 != 0 { return seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds) s" }

@@ -49,8 +49,13 @@ final class PowerCurveCache: Sendable {
                 out.append((s.id, s.startedAt, hit.curve))
                 continue
             }
-            guard let w = try? load(s.id) else { failed.append(s.id); continue }
-            let curve = PowerCurve.of(w, settings: settings)
+            let curve: [PowerCurvePoint]
+            if PowerCurve.standsInForCurve(s) {
+                curve = s.powerCurve
+            } else {
+                guard let w = try? load(s.id) else { failed.append(s.id); continue }
+                curve = PowerCurve.of(w, settings: settings)
+            }
             computed += 1
             entries.withLock { $0[s.id] = (key, curve) }
             out.append((s.id, s.startedAt, curve))

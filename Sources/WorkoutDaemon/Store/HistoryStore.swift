@@ -281,6 +281,28 @@ public final class HistoryStore: Sendable {
         }
     }
 
+    /// Most points a workout's page is drawn from (`loadForPage`): a day at one a second and
+    /// more is drawn whole; beyond, every n-th point.
+    public static let pagePoints = 200_000
+
+    /// A saved workout for its page: the summary, events and series whole, the points thinned to
+    /// at most `maxPoints` (every `every`-th). The file is read through a window
+    /// (`ReadAheadFile`) and decoded as it is read, so a file of millions of points costs the
+    /// window and the points kept, not the file and every point (issue: a 184 MB file's page
+    /// took 917 MB). A file the fast decoder cannot read is loaded whole, then thinned.
+    public func loadForPage(_ id: WorkoutID, maxPoints: Int = HistoryStore.pagePoints) throws -> (workout: Workout, every: Int) {
+        if let w = recentWorkout(id) { return WorkoutFile.thinned(w, maxPoints: maxPoints) }
+        let path = listedPath(of: id)
+        let file = try ReadAheadFile(path, links: .refuse)
+        let thinning = WorkoutFile.Thinning(maxPoints: maxPoints, consumed: { offset in file.advance(to: offset) })
+        let read: (workout: Workout, every: Int)?
+        do { read = try file.withBytes { try WorkoutFile.decodeThinned($0, thinning: thinning) } } catch {
+            throw StoreError.damaged(path, "\(error)")
+        }
+        if let read { return read }
+        return WorkoutFile.thinned(try load(id), maxPoints: maxPoints)
+    }
+
     /// Moves the workout to the trash (undoable): its file, the versions a sync engine kept
     /// aside, and the copies of it hidden from the list, so that none of them takes its place
     /// here or on another machine sharing the folder (where the files disappear as well).

@@ -17,7 +17,7 @@ struct WebApp: Sendable {
 
     func context() -> WebPageContext {
         let s = backend.settings()
-        return WebPageContext(units: s.units, calendar: s.calendar, now: SystemClock().read().realtime, formToken: access.formToken, version: s.version)
+        return WebPageContext(units: s.units, calendar: s.calendar, now: SystemClock().read().realtime, formToken: access.formToken, version: s.version, tiles: s.tiles)
     }
 
     /// The answer to a request that could not be read.
@@ -87,8 +87,10 @@ struct WebApp: Sendable {
         }
     }
 
+    /// A page: its CSP lets images come from the tile server of `web.tiles` too (a route may
+    /// be drawn over its tiles), and from nowhere else.
     func page(_ body: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
-        HTTPResponse(status: status, headers: WebAccess.securityHeaders + [HTTPHeader("Content-Type", "text/html; charset=utf-8")], body: body)
+        HTTPResponse(status: status, headers: WebAccess.securityHeaders(imagesFrom: backend.settings().tiles?.origin) + [HTTPHeader("Content-Type", "text/html; charset=utf-8")], body: body)
     }
 
     /// A page that answers instead of the one asked for (not found, unreadable).
@@ -103,15 +105,21 @@ struct WebApp: Sendable {
         }
     }
 
+    /// A workout's page, drawn from at most `HistoryStore.pagePoints` of its points: a file of
+    /// millions costs no more memory than one of a day.
     func workoutPage(_ id: WorkoutID, _ view: WorkoutView, _ c: WebPageContext, season: [RangePowerPoint] = []) -> HTTPResponse {
-        switch load(id, c) {
-        case .failure(let r): return r.response
-        case .success(let w):
-            let bests = PersonalRecords.bests(of: w.summary, among: backend.store.summaries())
-            var p = WorkoutPage(workout: w, personalBests: bests, view: view)
-            p.season = season
-            return page(p.render(c))
+        guard backend.store.summary(id) != nil else {
+            return page(PageLayout.message(title: "Not found", text: "There is no saved workout \(id).", context: c), status: .notFound)
         }
+        let loaded: (workout: Workout, every: Int)
+        do { loaded = try backend.store.loadForPage(id) } catch {
+            return page(PageLayout.message(title: "Cannot read this workout", text: "\(error)", context: c), status: .internalServerError)
+        }
+        let bests = PersonalRecords.bests(of: loaded.workout.summary, among: backend.store.summaries())
+        var p = WorkoutPage(workout: loaded.workout, personalBests: bests, view: view)
+        p.season = season
+        p.pointStride = loaded.every
+        return page(p.render(c))
     }
 
     func download(_ id: WorkoutID, _ format: ExportFormat, _ c: WebPageContext) -> HTTPResponse {

@@ -22,6 +22,8 @@ struct WebSettings: Sendable {
     var calendar: StreakCalculator
     var habits: [Habit]
     var version: String
+    /// `web.tiles`: the base map, and the one origin the pages' CSP lets images come from.
+    var tiles: TileLayer?
 }
 
 /// What the web thread's copy of the live workout holds: the workout's ID and how many of its
@@ -42,6 +44,8 @@ struct LiveDelta: Sendable {
     var points: [TrackPoint]
     var events: [WorkoutEvent]
     var fix: String
+    /// The plan's place now, nil without a plan.
+    var plan: PlanStatus? = nil
 }
 
 /// The web thread's copy of the live workout, grown by each `LiveDelta`.
@@ -60,6 +64,7 @@ struct LiveMirror {
         snapshot.state = d.state
         snapshot.summary = d.summary
         snapshot.fix = d.fix
+        snapshot.plan = d.plan
         snapshot.points.append(contentsOf: d.points)
         snapshot.events.append(contentsOf: d.events)
         if d.id == nil { snapshot.points = []; snapshot.events = [] }

@@ -120,7 +120,7 @@ final class WebService: @unchecked Sendable {
     }
 
     private func makeSettings() -> WebSettings {
-        WebSettings(units: UnitFormatter(config.units), calendar: calendar(), habits: config.habits, version: Daemon.version)
+        WebSettings(units: UnitFormatter(config.units), calendar: calendar(), habits: config.habits, version: Daemon.version, tiles: config.web?.tiles)
     }
 
     private func makeBackend(_ settings: WebSettingsBox) -> WebBackend {

@@ -5,7 +5,10 @@ and prints one JSON object per page: the HTTP status of its document, its consol
 request that went anywhere but the page's own origin. Optionally a full-page screenshot, and
 a hover over the first chart (the label the page's script shows).
 
-    cdp_pages.py --chromium PATH [--screenshots DIR] [--width 1280] [--hover] URL [URL...]
+    cdp_pages.py --chromium PATH [--screenshots DIR] [--width 1280] [--hover] [--allow ORIGIN] URL [URL...]
+
+`--allow ORIGIN` (a loopback test server, e.g. the tile server of `web.tiles`): requests to it
+are listed under "allowed" with the count that loaded, not under "foreign".
 
 Nothing can leave the machine even if a page asked: every name resolution but loopback fails
 (--host-resolver-rules), and every request to anything but loopback goes to a proxy on a closed
@@ -103,14 +106,15 @@ class Browser:
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
-def check(browser, session, url, shots, width, hover, index):
+def check(browser, session, url, shots, width, hover, index, allow=()):
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(url))
     browser.events = []
     started = time.time()
     browser.call("Page.navigate", {"url": url}, session)
     browser.wait_event("Page.loadEventFired", session, 30)
     browser.drain(0.4)  # late requests (favicon, the live page's event stream), console output
-    status, errors, foreign, requests = None, [], [], 0
+    status, errors, foreign, requests, allowed, loaded = None, [], [], 0, [], 0
+    allowed_ids = set()
     document = None
     for m in browser.events:
         if m.get("sessionId") != session:
@@ -120,7 +124,10 @@ def check(browser, session, url, shots, width, hover, index):
         if meth == "Network.requestWillBeSent":
             requests += 1
             u = p.get("request", {}).get("url", "")
-            if not (u.startswith(origin + "/") or u == origin or u.startswith("data:") or u.startswith("about:")):
+            if any(u.startswith(a + "/") for a in allow):
+                allowed.append(u)
+                allowed_ids.add(p.get("requestId"))
+            elif not (u.startswith(origin + "/") or u == origin or u.startswith("data:") or u.startswith("about:")):
                 foreign.append(u)
             if p.get("type") == "Document":
                 document = p.get("requestId")
@@ -130,6 +137,8 @@ def check(browser, session, url, shots, width, hover, index):
                 foreign.append(u)
         elif meth == "Network.responseReceived" and p.get("type") == "Document":
             status = p.get("response", {}).get("status")
+        elif meth == "Network.loadingFinished" and p.get("requestId") in allowed_ids:
+            loaded += 1
         elif meth == "Runtime.exceptionThrown":
             errors.append("exception: " + json.dumps(p.get("exceptionDetails", {}).get("exception", {}).get("description", p.get("exceptionDetails", {}).get("text"))))
         elif meth == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
@@ -139,6 +148,7 @@ def check(browser, session, url, shots, width, hover, index):
         elif meth == "Network.loadingFailed" and not p.get("canceled"):
             errors.append("failed request: " + p.get("errorText", ""))
     out = {"url": url, "status": status, "errors": errors, "foreign": foreign, "requests": requests,
+           "allowed": allowed, "allowedLoaded": loaded,
            "seconds": round(time.time() - started, 3)}
     r = browser.call("Runtime.evaluate", {"expression": "JSON.stringify({charts: Array.from(document.querySelectorAll('svg[data-chart]')).map(e => e.dataset.chart), title: document.title, bytes: document.documentElement.outerHTML.length})", "returnByValue": True}, session)
     out.update(json.loads(r["result"]["value"]))
@@ -171,6 +181,7 @@ def main():
     ap.add_argument("--screenshots")
     ap.add_argument("--width", type=int, default=1280)
     ap.add_argument("--hover", action="store_true")
+    ap.add_argument("--allow", action="append", default=[])
     ap.add_argument("urls", nargs="+")
     a = ap.parse_args()
     browser = Browser(a.chromium, a.width)
@@ -181,7 +192,7 @@ def main():
             browser.call(m, {}, session)
         browser.call("Emulation.setDeviceMetricsOverride", {"width": a.width, "height": 900, "deviceScaleFactor": 1, "mobile": False}, session)
         for i, url in enumerate(a.urls):
-            print(json.dumps(check(browser, session, url, a.screenshots, a.width, a.hover, i)), flush=True)
+            print(json.dumps(check(browser, session, url, a.screenshots, a.width, a.hover, i, a.allow)), flush=True)
     finally:
         browser.close()
 

@@ -83,6 +83,36 @@ import Testing
         #expect(WebFixtures.text(LivePage.event(snap, c, wasRecording: false)).contains("\"reload\":true"))
     }
 
+    /// A plan's ride: the live page shows the step and what it asks beside the power now,
+    /// what is left of the step and what comes next, and its event carries them each second.
+    @Test func livePageShowsThePlanBesideTheRide() throws {
+        let plan = Plan(name: "2 x 2 <hard>", steps: [
+            PlanStep(kind: .warmup, length: .seconds(60), target: .powerRamp(from: 100, to: 160)),
+            PlanStep(kind: .work, length: .seconds(120), target: .power(low: 250, high: 250)),
+        ])
+        var m = PlanMachine(plan: plan)
+        _ = m.start(at: 0, distance: 0)
+        _ = m.tick(at: 30, distance: 200)
+        let w = WebFixtures.ride(points: 600, activity: .indoorCycling)
+        let snap = LiveSnapshot(state: "active", summary: w.summary, points: w.points, events: w.events, fix: "none",
+                                plan: m.status(at: 30, distance: 200))
+        let fields = Dictionary(LivePage.fields(snap, c).map { ($0.0, $0.2) }) { a, _ in a }
+        expectEqual(fields["planstep"], "1 of 2: warmup, 130 W (ramp to 160 W)")
+        expectEqual(fields["planleft"], "0:30")
+        expectEqual(fields["plantarget"], "130 W")
+        expectEqual(fields["planactual"], "\(w.points.last?.fix.power ?? -1) W")
+        expectEqual(fields["plannext"], "work, 250 W for 2:00")
+        let html = WebFixtures.text(LivePage.render(snap, c))
+        #expect(html.contains("Plan: 2 x 2 &lt;hard&gt;"))
+        #expect(html.contains("data-field=\"plantarget\">130 W<"))
+        let event = WebFixtures.text(LivePage.event(snap, c, wasRecording: true))
+        let json = try JSON.parse(String(event.dropFirst("event: status\ndata: ".count).dropLast(2)))
+        expectEqual(json["fields"]?["plannext"]?.stringValue, "work, 250 W for 2:00")
+        // Without a plan, none of it.
+        let plain = LivePage.fields(LiveSnapshot(state: "active", summary: w.summary, points: w.points), c).map(\.0)
+        #expect(!plain.contains { $0.hasPrefix("plan") })
+    }
+
     @Test func escaping() {
         var w = HTMLWriter()
         w.text("<script>alert('x')</script> & \"q\"\u{01}")

@@ -25,42 +25,48 @@ extension WorkoutFile {
     }
 
     static func decodeFast(_ bytes: [UInt8]) -> (top: JSON, points: [TrackPoint])? {
-        bytes.withUnsafeBufferPointer { buf -> (top: JSON, points: [TrackPoint])? in
-            var p = JSONParser(buf)
-            do {
+        bytes.withUnsafeBufferPointer { decodeFast($0).map { ($0.top, $0.points) } }
+    }
+
+    /// `decodeFast` of bytes anywhere (a mapped file), keeping the points `thinning` says;
+    /// `thinning` also hears how far the parser has read.
+    static func decodeFast(_ buf: UnsafeBufferPointer<UInt8>, thinning: Thinning? = nil) -> (top: JSON, points: [TrackPoint], every: Int)? {
+        var p = JSONParser(buf)
+        do {
+            p.skipSpace()
+            guard p.i < buf.count, buf[p.i] == UInt8(ascii: "{") else { return nil }
+            p.i += 1
+            var obj = JSONObject()
+            var points: [TrackPoint]?
+            var every = 1
+            p.skipSpace()
+            if p.i < buf.count, buf[p.i] == UInt8(ascii: "}") { return nil }
+            while true {
                 p.skipSpace()
-                guard p.i < buf.count, buf[p.i] == UInt8(ascii: "{") else { return nil }
+                guard p.i < buf.count, buf[p.i] == UInt8(ascii: "\"") else { return nil }
+                let key = try p.string()
+                p.skipSpace()
+                guard p.i < buf.count, buf[p.i] == UInt8(ascii: ":") else { return nil }
                 p.i += 1
-                var obj = JSONObject()
-                var points: [TrackPoint]?
                 p.skipSpace()
-                if p.i < buf.count, buf[p.i] == UInt8(ascii: "}") { return nil }
-                while true {
-                    p.skipSpace()
-                    guard p.i < buf.count, buf[p.i] == UInt8(ascii: "\"") else { return nil }
-                    let key = try p.string()
-                    p.skipSpace()
-                    guard p.i < buf.count, buf[p.i] == UInt8(ascii: ":") else { return nil }
-                    p.i += 1
-                    p.skipSpace()
-                    if key == "points" {
-                        guard points == nil, let parsed = try decodePoints(&p) else { return nil }
-                        points = parsed
-                    } else {
-                        obj[key] = try p.value(depth: 1)
-                    }
-                    p.skipSpace()
-                    guard p.i < buf.count else { return nil }
-                    if buf[p.i] == UInt8(ascii: ",") { p.i += 1; continue }
-                    if buf[p.i] == UInt8(ascii: "}") { p.i += 1; break }
-                    return nil
+                if key == "points" {
+                    every = thinning?.every(pointCount: obj["summary"]?["pointCount"]?.intValue, bytes: buf.count) ?? 1
+                    guard points == nil, let parsed = try decodePoints(&p, every: every, consumed: thinning?.consumed) else { return nil }
+                    points = parsed
+                } else {
+                    obj[key] = try p.value(depth: 1)
                 }
                 p.skipSpace()
-                guard p.i == buf.count, let points else { return nil }
-                return (.object(obj), points)
-            } catch {
+                guard p.i < buf.count else { return nil }
+                if buf[p.i] == UInt8(ascii: ",") { p.i += 1; continue }
+                if buf[p.i] == UInt8(ascii: "}") { p.i += 1; break }
                 return nil
             }
+            p.skipSpace()
+            guard p.i == buf.count, let points else { return nil }
+            return (.object(obj), points, every)
+        } catch {
+            return nil
         }
     }
 
@@ -123,12 +129,16 @@ extension WorkoutFile {
                                                     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
 
     /// The `points` array at the parser's position, or nil when a point is not of the plain shape.
-    private static func decodePoints(_ p: inout JSONParser) throws -> [TrackPoint]? {
+    /// Every `every`-th point is kept (the first and the last always); `consumed` hears the
+    /// parser's offset every 65,536 points.
+    private static func decodePoints(_ p: inout JSONParser, every: Int = 1, consumed: ((Int) -> Void)? = nil) throws -> [TrackPoint]? {
         let b = p.b
         guard p.i < b.count, b[p.i] == UInt8(ascii: "[") else { return nil }
         p.i += 1
         var out: [TrackPoint] = []
-        out.reserveCapacity(b.count / 96)
+        out.reserveCapacity(b.count / 96 / every + 1)
+        var index = 0
+        var skipped: TrackPoint?
         p.skipSpace()
         if p.i < b.count, b[p.i] == UInt8(ascii: "]") { p.i += 1; return out }
         var f = PointFields()
@@ -175,12 +185,63 @@ extension WorkoutFile {
                           satellites: f.int(8), hdop: f.double(9), horizontalAccuracy: f.double(7),
                           heartRate: f.int(10), cadence: f.int(11),
                           power: f.count > 15 ? f.int(15) : nil, temperature: f.count > 16 ? f.int(16) : nil)
-            out.append(TrackPoint(fix: fix, rejection: f.rejection, segment: seg))
+            let point = TrackPoint(fix: fix, rejection: f.rejection, segment: seg)
+            if every == 1 || index % every == 0 { out.append(point); skipped = nil } else { skipped = point }
+            index += 1
+            if index & 0xFFFF == 0 { consumed?(p.i) }
             p.skipSpace()
             guard p.i < b.count else { return nil }
             if b[p.i] == UInt8(ascii: ",") { p.i += 1; continue }
-            if b[p.i] == UInt8(ascii: "]") { p.i += 1; return out }
+            if b[p.i] == UInt8(ascii: "]") {
+                p.i += 1
+                if let skipped { out.append(skipped) }
+                return out
+            }
             return nil
         }
+    }
+}
+
+extension WorkoutFile {
+    /// How a page reads a workout of millions of points: every `every`-th point (the first and
+    /// the last always), at most `maxPoints` of them, so its memory stays bounded whatever the
+    /// file's size; `consumed` hears how far the decoder has read (the shell lets go of a
+    /// mapped file's pages behind it).
+    public struct Thinning: Sendable {
+        public var maxPoints: Int
+        public var consumed: (@Sendable (Int) -> Void)?
+
+        public init(maxPoints: Int, consumed: (@Sendable (Int) -> Void)? = nil) {
+            self.maxPoints = maxPoints; self.consumed = consumed
+        }
+
+        /// The stride for a file of `pointCount` points (its summary's), or, without it, of
+        /// `bytes` bytes at the smallest a point takes (~64 bytes).
+        public func every(pointCount: Int?, bytes: Int) -> Int {
+            let n = pointCount ?? bytes / 64
+            return max(1, (n + maxPoints - 1) / max(1, maxPoints))
+        }
+    }
+
+    /// A workout read for drawing (`Thinning`): the summary, events and series whole, the
+    /// points thinned; `every` is the stride taken (1: every point). Nil when the fast path
+    /// cannot read the file (a hand-made or damaged file): the caller decodes it whole (its
+    /// bytes behind the decoder may be gone) and thins it with `thinned`.
+    public static func decodeThinned(_ buf: UnsafeBufferPointer<UInt8>, thinning: Thinning) throws(DecodeError) -> (workout: Workout, every: Int)? {
+        guard let (j, points, every) = decodeFast(buf, thinning: thinning) else { return nil }
+        guard let f = j["format"]?.stringValue else { throw .wrongFormat("none") }
+        guard f == format else { throw .wrongFormat(f) }
+        guard let s = j["summary"], let summary = WorkoutSummary(json: s) else { throw .badSummary }
+        return (workout(j, summary: summary, points: points), every)
+    }
+
+    /// `w` with every `every`-th point (and the last), at most `maxPoints`.
+    public static func thinned(_ w: Workout, maxPoints: Int) -> (workout: Workout, every: Int) {
+        let every = Thinning(maxPoints: maxPoints).every(pointCount: w.points.count, bytes: 0)
+        guard every > 1 else { return (w, 1) }
+        var out = w
+        let last = w.points.count - 1
+        out.points = w.points.indices.filter { $0 % every == 0 || $0 == last }.map { w.points[$0] }
+        return (out, every)
     }
 }

@@ -319,7 +319,7 @@ public enum WorkoutFile {
         return workout(j, summary: summary, points: points)
     }
 
-    private static func workout(_ j: JSON, summary: WorkoutSummary, points: [TrackPoint]) -> Workout {
+    static func workout(_ j: JSON, summary: WorkoutSummary, points: [TrackPoint]) -> Workout {
         let events = (j["events"]?.arrayValue ?? []).compactMap(WorkoutEvent.init(json:))
         return Workout(summary: summary, points: points, events: events, source: j["source"]?.stringValue ?? "recorded",
                        heartRate: decodeHeartRate(j["heartRate"]), sensors: decodeSensors(j["sensors"]), odometer: decodeOdometer(j["odometer"]),

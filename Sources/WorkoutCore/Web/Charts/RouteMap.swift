@@ -6,7 +6,8 @@ import func Glibc.floor
 /// A workout's route as an inline SVG: the track on a flat local projection (north up, true
 /// proportions), simplified to at most `maxVertices` vertices (perpendicular error in pixels),
 /// coloured by pace or heart-rate zone, with start, finish, pauses and laps marked and a scale
-/// bar. No map tiles: nothing is fetched from anywhere.
+/// bar. No map tiles unless the user set `web.tiles` (`TileLayer`): then the route is drawn in
+/// Web Mercator over the tiles the browser loads from that server.
 public struct RouteMap: Sendable {
     /// What the colours show.
     public enum Colouring: String, Sendable, CaseIterable {
@@ -20,6 +21,8 @@ public struct RouteMap: Sendable {
     public let colouring: Colouring
     public var zoneBounds: [Int]
     public var width = 1000.0
+    /// The base map under the route (`web.tiles`); nil: a plain ground with a graticule.
+    public var tiles: TileLayer?
 
     public static let maxVertices = 2000
     public static let tolerance = 0.3
@@ -76,15 +79,26 @@ public struct RouteMap: Sendable {
         }
         guard count >= 2 else { return nil }
         lat0 /= Double(count)
+        // Projected metres, east and north: a flat local projection, or Web Mercator scaled to
+        // true metres at the mean latitude when tiles are drawn under the route (both are
+        // monotonic, so the box's corners bound the track).
         let mPerDeg = 6_371_008.8 * Double.pi / 180
         let kx = mPerDeg * cos(lat0 * Double.pi / 180)
-        let spanX = max((maxLon - minLon) * kx, 50), spanY = max((maxLat - minLat) * mPerDeg, 50)
+        let mpu = TileLayer.metersPerUnit(latitude: lat0)
+        let mercator = tiles != nil
+        @inline(__always) func project(_ lat: Double, _ lon: Double) -> (x: Double, y: Double) {
+            if mercator {
+                let w = TileLayer.world(latitude: lat, longitude: lon)
+                return (w.x * mpu, -w.y * mpu)
+            }
+            return (lon * kx, lat * mPerDeg)
+        }
+        let low = project(minLat, minLon), high = project(maxLat, maxLon)
+        let spanX = max(high.x - low.x, 50), spanY = max(high.y - low.y, 50)
         let pad = 28.0
         let height = min(max(width * spanY / spanX, 360), 680)
         let scale = min((width - 2 * pad) / spanX, (height - 2 * pad) / spanY)  // px per metre
-        let cx = (minLon + maxLon) / 2, cy = (minLat + maxLat) / 2
-        @inline(__always) func px(_ lon: Double) -> Double { width / 2 + (lon - cx) * kx * scale }
-        @inline(__always) func py(_ lat: Double) -> Double { height / 2 - (lat - cy) * mPerDeg * scale }
+        let cx = (low.x + high.x) / 2, cy = (low.y + high.y) / 2
 
         var xs = [Double](repeating: .nan, count: n), ys = [Double](repeating: .nan, count: n)
         var pieces: [Range<Int>] = []
@@ -94,7 +108,8 @@ public struct RouteMap: Sendable {
                 while k < run.upperBound, series.latitude[k].isNaN { k += 1 }
                 let s = k
                 while k < run.upperBound, !series.latitude[k].isNaN {
-                    xs[k] = px(series.longitude[k]); ys[k] = py(series.latitude[k]); k += 1
+                    let m = project(series.latitude[k], series.longitude[k])
+                    xs[k] = width / 2 + (m.x - cx) * scale; ys[k] = height / 2 - (m.y - cy) * scale; k += 1
                 }
                 if k > s { pieces.append(s..<k) }
             }
@@ -122,7 +137,20 @@ public struct RouteMap: Sendable {
         }
         w.raw(">")
         w.raw("<rect class=\"ground\" width=\"100%\" height=\"100%\"/>")
-        writeGraticule(into: &w, height: height, scale: scale)
+        if let tiles {
+            // The base map: the browser loads each tile from the user's server; offline, the
+            // ground shows through and the route is drawn as without it.
+            w.raw("<g class=\"tiles\">")
+            for t in tiles.cover(width: width, height: height, centre: (cx / mpu, -cy / mpu), pixelsPerUnit: scale * mpu) {
+                w.raw("<image"); w.attribute("href", t.url)
+                w.raw(" x=\""); w.coordinate(t.x); w.raw("\" y=\""); w.coordinate(t.y)
+                w.raw("\" width=\""); w.coordinate(t.size + 0.5); w.raw("\" height=\""); w.coordinate(t.size + 0.5)
+                w.raw("\" preserveAspectRatio=\"none\"/>")
+            }
+            w.raw("</g>")
+        } else {
+            writeGraticule(into: &w, height: height, scale: scale)
+        }
 
         // The track, one path per run of segments in the same colour class.
         let classes = segmentClasses()
@@ -172,6 +200,10 @@ public struct RouteMap: Sendable {
         }
         w.raw("</g>")
         writeScaleBar(into: &w, height: height, scale: scale)
+        if let text = tiles?.attribution, !text.isEmpty {
+            w.raw("<text class=\"attribution\" x=\""); w.coordinate(width - 6); w.raw("\" y=\""); w.coordinate(height - 6)
+            w.raw("\" text-anchor=\"end\">"); w.text(text); w.raw("</text>")
+        }
         w.raw("</svg>")
         return Drawn(vertices: simple.indices.count, maxError: simple.maxError, metersPerPixel: 1 / scale)
     }

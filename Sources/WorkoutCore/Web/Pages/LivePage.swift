@@ -9,9 +9,12 @@ public struct LiveSnapshot: Sendable {
     public var events: [WorkoutEvent]
     /// The GPS fix as `status` words it ("3D", "none").
     public var fix: String
+    /// The plan's place (`status.plan`), nil without a plan.
+    public var plan: PlanStatus?
 
-    public init(state: String, summary: WorkoutSummary?, points: [TrackPoint] = [], events: [WorkoutEvent] = [], fix: String = "none") {
+    public init(state: String, summary: WorkoutSummary?, points: [TrackPoint] = [], events: [WorkoutEvent] = [], fix: String = "none", plan: PlanStatus? = nil) {
         self.state = state; self.summary = summary; self.points = points; self.events = events; self.fix = fix
+        self.plan = plan
     }
 
     public var isRecording: Bool { summary != nil }
@@ -66,6 +69,28 @@ public enum LivePage {
         out.append(("hr", "Heart rate", sum.heartRate.map { "\($0) bpm" } ?? "–"))
         if sum.averagePower != nil { out.append(("power", "Average power", "\(Int((sum.averagePower ?? 0).rounded())) W")) }
         out.append(("points", "GPS points", "\(sum.pointCount)"))
+        if let p = s.plan { out += planFields(p, s.points.last?.fix.power) }
+        return out
+    }
+
+    /// The plan beside the ride: the step and what it asks, what is left of it, the power
+    /// asked against the power now (with a power target), and what comes next.
+    static func planFields(_ p: PlanStatus, _ powerNow: Int?) -> [(String, String, String)] {
+        let reply = PlanReply(p)
+        var step = "\(p.stepIndex + 1) of \(p.stepCount): " + PlanReply.words(reply.step, now: true, duration: WebFormat.duration)
+        switch p.phase {
+        case .running: break
+        case .paused: step += " (paused)"
+        case .finished: step += " (done)"
+        }
+        var out: [(String, String, String)] = [("planstep", "Plan: " + p.name, step)]
+        let left = p.remainingSeconds.map(WebFormat.duration) ?? p.remainingMeters.map { formatFixed($0, decimals: 0) + " m" } ?? "until next"
+        out.append(("planleft", "Left in step", left))
+        if let watts = p.watts {
+            out.append(("plantarget", "Target power", "\(watts) W"))
+            out.append(("planactual", "Power now", powerNow.map { "\($0) W" } ?? "–"))
+        }
+        out.append(("plannext", "Next", reply.next.map { PlanReply.words($0, now: false, duration: WebFormat.duration) } ?? "the end of the plan"))
         return out
     }
 
@@ -74,7 +99,9 @@ public enum LivePage {
         var w = HTMLWriter(capacity: 16 << 10)
         if let sum = s.summary {
             let series = WorkoutSeries(workout: Workout(summary: sum, points: s.points, events: s.events))
-            if RouteMap(series: series, colouring: .pace, zoneBounds: sum.heartRateZoneBounds).render(into: &w, label: "Route so far") != nil {
+            var map = RouteMap(series: series, colouring: .pace, zoneBounds: sum.heartRateZoneBounds)
+            map.tiles = c.tiles
+            if map.render(into: &w, label: "Route so far") != nil {
                 return w.bytes
             }
         }

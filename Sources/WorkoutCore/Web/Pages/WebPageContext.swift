@@ -8,9 +8,12 @@ public struct WebPageContext: Sendable {
     public var now: Double
     public var formToken: String
     public var version: String
+    /// The base map under routes (`web.tiles`); nil: none, nothing fetched from anywhere.
+    public var tiles: TileLayer?
 
-    public init(units: UnitFormatter, calendar: StreakCalculator, now: Double, formToken: String, version: String) {
+    public init(units: UnitFormatter, calendar: StreakCalculator, now: Double, formToken: String, version: String, tiles: TileLayer? = nil) {
         self.units = units; self.calendar = calendar; self.now = now; self.formToken = formToken; self.version = version
+        self.tiles = tiles
     }
 
     public var zone: ZoneRules { calendar.zone }

@@ -36,6 +36,10 @@ public struct WorkoutPage: Sendable {
     /// The power curve of the activity's last 365 days (`power-curve`), drawn under a power
     /// workout's own; empty: none.
     public var season: [RangePowerPoint] = []
+    /// 1 when `workout` holds every point; n when it holds every n-th (a workout of millions of
+    /// points, thinned as it was read): the page says so, and its power curve is the summary's
+    /// best powers, which were found from every point.
+    public var pointStride = 1
 
     public init(workout: Workout, personalBests: [PersonalBest] = [], view: WorkoutView = WorkoutView()) {
         self.workout = workout; self.personalBests = personalBests; self.view = view
@@ -85,6 +89,10 @@ public struct WorkoutPage: Sendable {
             w.raw(" ("); w.raw(x.reason.rawValue); w.raw("); not in max speed, best efforts or records.</p>")
         }
 
+        if pointStride > 1 {
+            w.raw("<p class=\"sub small\">Drawn from every "); w.int(pointStride); w.raw(ordinalSuffix(pointStride)); w.raw(" of its ")
+            w.text(WebFormat.count(s.pointCount)); w.raw(" points; the numbers are from all of them.</p>")
+        }
         stats(s, c, &w)
 
         if hasRoute {
@@ -94,7 +102,8 @@ public struct WorkoutPage: Sendable {
                 tab("Heart-rate zone", base + view.query(x: view.x, colouring: .heartRate), colouring == .heartRate, &w)
             }
             w.raw("</span></div>")
-            let map = RouteMap(series: series, colouring: colouring, zoneBounds: s.heartRateZoneBounds)
+            var map = RouteMap(series: series, colouring: colouring, zoneBounds: s.heartRateZoneBounds)
+            map.tiles = c.tiles
             let hoverX = chartX(series, xAxis, c)
             if let drawn = map.render(into: &w, label: "Route of " + title, hoverX: hoverX) {
                 report.charts.append(("route", drawn.vertices, drawn.maxError))
@@ -167,7 +176,7 @@ public struct WorkoutPage: Sendable {
     /// season's (`season`) with the model of its own when it can be fitted; nothing without power.
     func powerCurve(_ s: WorkoutSummary, _ w: inout HTMLWriter) {
         guard s.averagePower != nil else { return }
-        let curve = PowerCurve.of(workout, settings: MetricsSettings())
+        let curve = pointStride > 1 ? s.powerCurve : PowerCurve.of(workout, settings: MetricsSettings())
         guard !curve.isEmpty else { return }
         let model = CriticalPowerModel.fit(curve.map { (seconds: $0.seconds, watts: $0.watts) })
         w.raw("<section class=\"card\"><div class=\"charthead\"><h2>Power curve</h2><span>")
@@ -551,5 +560,16 @@ public struct WorkoutPage: Sendable {
             w.raw("<a class=\"button ghost\" download href=\"/workouts/"); w.text(s.id.rawValue); w.raw("."); w.raw(ext); w.raw("\">"); w.raw(label); w.raw("</a>")
         }
         w.raw("</div><p class=\"muted small\">Files for other apps: every point of the recorded track, with heart rate.</p></section>")
+    }
+}
+
+/// "st", "nd", "rd" or "th" after a number: every 2nd, 21st, 12th.
+func ordinalSuffix(_ n: Int) -> StaticString {
+    switch (n % 10, n % 100) {
+    case (_, 11...13): return "th"
+    case (1, _): return "st"
+    case (2, _): return "nd"
+    case (3, _): return "rd"
+    default: return "th"
     }
 }
