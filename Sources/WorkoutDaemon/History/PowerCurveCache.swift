@@ -27,7 +27,14 @@ final class PowerCurveCache: Sendable {
         var startedAt: Double
         var key: Key
 
-        init(_ s: WorkoutSummary) { id = s.id; startedAt = s.startedAt; key = Key(s) }
+        /// The summary's own best powers when they stand in for its curve
+        /// (`PowerCurve.standsInForCurve`: a workout too long to measure whole), else nil.
+        var standIn: [PowerCurvePoint]?
+
+        init(_ s: WorkoutSummary) {
+            id = s.id; startedAt = s.startedAt; key = Key(s)
+            standIn = PowerCurve.standsInForCurve(s) ? s.powerCurve : nil
+        }
     }
 
     private let entries = Mutex<[WorkoutID: (key: Key, curve: [PowerCurvePoint])]>([:])
@@ -50,8 +57,8 @@ final class PowerCurveCache: Sendable {
                 continue
             }
             let curve: [PowerCurvePoint]
-            if PowerCurve.standsInForCurve(s) {
-                curve = s.powerCurve
+            if let standIn = s.standIn {
+                curve = standIn
             } else {
                 guard let w = try? load(s.id) else { failed.append(s.id); continue }
                 curve = PowerCurve.of(w, settings: settings)
