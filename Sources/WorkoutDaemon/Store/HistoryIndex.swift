@@ -144,12 +144,14 @@ extension HistoryStore {
     }
 
     /// Writes the `StartupIndex` when the one on disk is not taken from the index as it is now
-    /// (an append since, or none valid at start-up). Called once the catalog is read (on the
-    /// sync queue) and when the daemon stops; a daemon stopped before it read the catalog, with
-    /// a valid one on disk, has nothing to write and reads nothing.
-    func writeStartupIndexIfStale() {
+    /// (an append since, or none valid at start-up), after the index itself if start-up asked
+    /// for it to be written whole. Called once the catalog is read (on the sync queue) and when
+    /// the daemon stops; a daemon stopped before it read the catalog, with a valid one on disk,
+    /// has nothing to write and reads nothing.
+    public func writeStartupIndexIfStale() {
         if case .reading(.some) = phase.withLock({ $0 }) { return }
         let loaded = self.loaded
+        finishIndexRewrite()
         loaded.indexLines.withLock { _ in  // no append meanwhile: the stamp is the index's as listed
             guard let now = HistoryStore.stamp(paths.indexFile) else { return }
             if startupStamp.withLock({ $0 }) == now { return }
