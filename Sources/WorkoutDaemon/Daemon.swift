@@ -129,8 +129,6 @@ public final class Daemon: @unchecked Sendable {
         if handlingSignals { installSignalHandlers() }
         timers.append(loop.every(1) { [unowned self] in self.secondTick() })
         log(DaemonLogEvent.startedUp(version: Daemon.version, socket: context.paths.controlSocket, workouts: history.store.count, activated: activation.control != nil))
-        let removed = history.store.removedAtStartup
-        if !removed.files.isEmpty { log(HistoryLogEvent.temporaryFilesRemoved(files: removed.files.count, bytes: removed.bytes)) }
         reminders.logAtStartup()
         context.notifier.notify(["READY=1", "STATUS=" + recording.headline()])
     }

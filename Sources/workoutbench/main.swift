@@ -27,6 +27,7 @@ let usage = """
       web-page [POINTS] [RUNS]      the web page of a POINTS-point recorded ride over HTTP, median; render in process
       web-history [WORKOUTS] [RUNS] the history page with WORKOUTS saved workouts over HTTP, median
       web-load [LOADS] [CONC] [RATE] LOADS page loads CONC at a time while a ride records at RATE Hz: status p99, fixes
+      analytics [WORKOUTS] [YEARS] [RUNS]  `fitness`, /fitness and `power-curve` over WORKOUTS rides with power in YEARS years
       counts [--extra-allocations N] [WORKLOAD...]  heap allocations of fixed workloads (LD_PRELOAD=malloccount.so;
                                     .ci/counts.sh checks them against .ci/count-limits; --list names the workloads)
     """
@@ -56,6 +57,7 @@ case "arrival": ArrivalBenchmark.run(rest)
 case "web-page": WebBenchmark.pageRun(rest)
 case "web-history": WebBenchmark.historyRun(rest)
 case "web-load": WebBenchmark.loadRun(rest)
+case "analytics": AnalyticsBenchmark.run(rest)
 case "counts": CountsBenchmark.run(rest)
 default:
     BenchSupport.writeOut(2, usage + "\n")

@@ -34,8 +34,9 @@ extension HistoryService {
                 let day = localDay(s.startedAt)
                 return (range.from.map { day >= $0 } ?? true) && (range.to.map { day <= $0 } ?? true)
             }
-            let summaries = store.summaries { inRange($0) ? $0 : nil }
-            let measured = cache.curves(of: summaries, settings: settings, load: store.load)
+            // Three members of each summary, not the whole ~50 (5,000 copied and sorted whole).
+            let workouts = store.summaries { inRange($0) ? PowerCurveCache.Entry($0) : nil }
+            let measured = cache.curves(of: workouts, settings: settings, load: store.load)
             return .success(PowerCurve.replyMembers(PowerCurve.best(of: measured.curves)) + [
                 ("workouts", .int(measured.curves.count)),
                 ("measured", .int(measured.computed)),

@@ -9,8 +9,14 @@ extension HistoryService {
             for e in events { self.log(e) }
             self.onImported()
         }
-        sync.start()
+        sync.start()  // its queue reads the index first (start-up read only the `StartupIndex`)
         self.sync = sync
+        let store = self.store, loop = self.loop
+        reader.async {  // after that read
+            let removed = store.removedAtStartup
+            guard !removed.files.isEmpty else { return }
+            loop.post { self.log(HistoryLogEvent.temporaryFilesRemoved(files: removed.files.count, bytes: removed.bytes)) }
+        }
         let folders = ImportFolders(loop: loop, rememberedAt: context.paths.importedFilesFile, importer: { [unowned self] folder, files, done in
             self.importFromFolder(folder, files, done: done)
         }, replace: { [unowned self] replaced in self.replaceFromFolder(replaced) },

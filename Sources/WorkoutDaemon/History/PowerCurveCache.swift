@@ -21,27 +21,44 @@ final class PowerCurveCache: Sendable {
         }
     }
 
+    /// What the cache needs of a workout's summary.
+    struct Entry: Sendable {
+        var id: WorkoutID
+        var startedAt: Double
+        var key: Key
+
+        /// The summary's own best powers when they stand in for its curve
+        /// (`PowerCurve.standsInForCurve`: a workout too long to measure whole), else nil.
+        var standIn: [PowerCurvePoint]?
+
+        init(_ s: WorkoutSummary) {
+            id = s.id; startedAt = s.startedAt; key = Key(s)
+            standIn = PowerCurve.standsInForCurve(s) ? s.powerCurve : nil
+        }
+    }
+
     private let entries = Mutex<[WorkoutID: (key: Key, curve: [PowerCurvePoint])]>([:])
 
     /// Number of curves held.
     var count: Int { entries.withLock { $0.count } }
 
-    /// The curves of `summaries` (each a workout with power): from the cache, else `load`ed and
+    /// The curves of `workouts` (each a workout with power): from the cache, else `load`ed and
     /// measured, and kept. A workout that cannot be loaded is left out and named in `failed`.
-    func curves(of summaries: [WorkoutSummary], settings: MetricsSettings, load: (WorkoutID) throws -> Workout)
+    func curves(of workouts: [Entry], settings: MetricsSettings, load: (WorkoutID) throws -> Workout)
         -> (curves: [(id: WorkoutID, startedAt: Double, curve: [PowerCurvePoint])], computed: Int, failed: [WorkoutID]) {
         var out: [(id: WorkoutID, startedAt: Double, curve: [PowerCurvePoint])] = []
+        out.reserveCapacity(workouts.count)
         var computed = 0
         var failed: [WorkoutID] = []
-        for s in summaries {
-            let key = Key(s)
+        for s in workouts {
+            let key = s.key
             if let hit = entries.withLock({ $0[s.id] }), hit.key == key {
                 out.append((s.id, s.startedAt, hit.curve))
                 continue
             }
             let curve: [PowerCurvePoint]
-            if PowerCurve.standsInForCurve(s) {
-                curve = s.powerCurve
+            if let standIn = s.standIn {
+                curve = standIn
             } else {
                 guard let w = try? load(s.id) else { failed.append(s.id); continue }
                 curve = PowerCurve.of(w, settings: settings)

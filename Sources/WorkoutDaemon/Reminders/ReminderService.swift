@@ -89,7 +89,7 @@ final class ReminderService: DaemonService {
     }
 
     func streakHistory(excluding id: WorkoutID? = nil) -> [StreakWorkout] {
-        store.summaries { $0.id == id ? nil : StreakWorkout($0, utcOffset: nil) }
+        store.streakWorkouts(excluding: id)
     }
 
     func streakJSON() -> JSON {

@@ -19,6 +19,8 @@ public struct Paths: Sendable, Equatable {
     public var indexFile: String { stateDir + "/index.jsonl" }
     /// Where versions before `historyDir` kept the index (taken over at start-up).
     public var legacyIndexFile: String { historyDir + "/index.jsonl" }
+    /// What start-up needs of the index, 32 bytes a workout (`StartupIndex`).
+    public var startupIndexFile: String { stateDir + "/index.start" }
     /// This machine's tag (`MachineTag`), drawn at the first start.
     public var machineFile: String { stateDir + "/machine" }
     /// The files of `importFolders` already imported (`ImportedFiles`).

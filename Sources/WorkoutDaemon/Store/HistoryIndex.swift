@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import WorkoutCore
 
 /// This machine's index of the history folder (`index.jsonl` in the state directory,
@@ -72,8 +73,8 @@ extension HistoryStore {
     /// versions (every change appends a line; a shared folder changes often). Called on the
     /// sync queue.
     func compactIndexIfLarge() {
-        indexLines.withLock { index in
-            let snapshot = state.withLock { $0 }
+        loaded.indexLines.withLock { index in
+            let snapshot = loaded.state.withLock { $0 }
             guard index.rewrite || index.lines > 2 * snapshot.versions.count + 1000,
                   (try? HistoryIndex.write(snapshot, to: paths.indexFile)) != nil else { return }
             index.lines = snapshot.versions.count
@@ -87,14 +88,80 @@ extension HistoryStore {
 extension HistoryStore {
     /// Writes the index now if start-up asked for it to be written whole and it is not yet.
     func finishIndexRewrite() {
-        guard indexLines.withLock({ $0.rewrite }) else { return }
+        guard loaded.indexLines.withLock({ $0.rewrite }) else { return }
         compactIndexIfLarge()
     }
 }
 
-/// The index file as the store appends to it (`HistoryStore.indexLines`).
+/// The index file as the store appends to it (`LoadedIndex.indexLines`).
 struct IndexState: Sendable {
     var lines: Int
     var rewrite: Bool
     var legacy: String?
+}
+
+/// The catalog read from the index, and the index file's state.
+final class LoadedIndex: Sendable {
+    let state: Mutex<HistoryCatalog>
+    /// Lines in the index file (`compactIndexIfLarge`). Held while the index is written and the
+    /// catalog changed with it (then `state` is taken inside), so a compaction never misses a
+    /// line.
+    let indexLines: Mutex<IndexState>
+
+    /// Temporary files of a killed daemon removed before the index was read.
+    let removed: StaleTemporaryFiles.Removed
+
+    init(_ loaded: HistoryIndex.Loaded, removed: StaleTemporaryFiles.Removed) {
+        self.removed = removed
+        state = Mutex(loaded.catalog)
+        indexLines = Mutex(IndexState(lines: loaded.lines, rewrite: loaded.rewrite, legacy: loaded.legacy))
+    }
+}
+
+/// How far the store has read its history.
+enum IndexPhase: Sendable {
+    /// Not yet: only what start-up needs, from a valid `StartupIndex` (nil: none valid; the
+    /// first question reads the index).
+    case reading(StartupIndex?)
+    case loaded(LoadedIndex)
+}
+
+extension HistoryStore {
+    /// How many workouts are listed: from the `StartupIndex` until the catalog is read.
+    public var count: Int {
+        switch phase.withLock({ $0 }) {
+        case .reading(let s?): return s.workouts.count
+        case .reading(nil), .loaded: return loaded.state.withLock { $0.listed.count }
+        }
+    }
+
+    /// The listed workouts as streaks and habits count them, oldest first (but `excluding`):
+    /// from the `StartupIndex` until the catalog is read, so that start-up's streak line and
+    /// risk checks never wait for the index.
+    public func streakWorkouts(excluding id: WorkoutID? = nil) -> [StreakWorkout] {
+        if id == nil, case .reading(let s?) = phase.withLock({ $0 }) { return s.workouts }
+        return summaries { $0.id == id ? nil : StreakWorkout($0, utcOffset: nil) }
+    }
+
+    /// Writes the `StartupIndex` when the one on disk is not taken from the index as it is now
+    /// (an append since, or none valid at start-up), after the index itself if start-up asked
+    /// for it to be written whole. Called once the catalog is read (on the sync queue) and when
+    /// the daemon stops; a daemon stopped before it read the catalog, with a valid one on disk,
+    /// has nothing to write and reads nothing.
+    public func writeStartupIndexIfStale() {
+        if case .reading(.some) = phase.withLock({ $0 }) { return }
+        let loaded = self.loaded
+        finishIndexRewrite()
+        loaded.indexLines.withLock { _ in  // no append meanwhile: the stamp is the index's as listed
+            guard let now = HistoryStore.stamp(paths.indexFile) else { return }
+            if startupStamp.withLock({ $0 }) == now { return }
+            let workouts = summaries { StreakWorkout($0, utcOffset: nil) }
+            do {
+                try AtomicFile.write(StartupIndex(indexStamp: now, workouts: workouts).encoded(), to: paths.startupIndexFile)
+                startupStamp.withLock { $0 = now }
+            } catch {
+                // A cache: the next start reads the index instead.
+            }
+        }
+    }
 }

@@ -10,7 +10,7 @@ import WorkoutCore
 extension HistoryStore {
     /// The saved workout that `summary` is a copy of (same start to the second, same point count).
     func duplicate(of summary: WorkoutSummary) -> WorkoutSummary? {
-        state.withLock { $0.listed.duplicate(of: summary) }
+        loaded.state.withLock { $0.listed.duplicate(of: summary) }
     }
 
     /// A workout file written but not yet synced nor listed (`writeUnsynced`).

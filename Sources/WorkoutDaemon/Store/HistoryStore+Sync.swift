@@ -14,12 +14,12 @@ extension HistoryStore {
 
     /// The stamp the catalog has for `file` (read, or found unreadable), nil when unknown.
     func knownStamp(_ file: String) -> FileStamp? {
-        state.withLock { $0.versions[file]?.stamp ?? $0.unreadable[file] }
+        loaded.state.withLock { $0.versions[file]?.stamp ?? $0.unreadable[file] }
     }
 
     /// Files to read and files gone, from the names and stamps of a whole folder.
     func changes(in found: [String: FileStamp]) -> (read: [String], gone: [String]) {
-        state.withLock { $0.changes(in: found) }
+        loaded.state.withLock { $0.changes(in: found) }
     }
 
     /// Whether this daemon is writing or moving `file` itself.

@@ -18,14 +18,16 @@ public final class HistoryStore: Sendable {
     let host: String
     /// The wall clock that dates revisions.
     let clock: @Sendable () -> Double
-    let state: Mutex<HistoryCatalog>
+    /// The catalog and the index file's state: read from the index at the first use after
+    /// start-up (`loaded`), until then only the `StartupIndex`.
+    let phase: Mutex<IndexPhase>
+    /// Held while the index is read, so that every other user waits for the one read.
+    let reading = Mutex<Void>(())
+    /// The stamp of the index file the `StartupIndex` on disk was taken from (nil: none valid).
+    let startupStamp: Mutex<FileStamp?>
     /// Names in `workouts/` this daemon is writing or moving now: the sync watcher leaves them
     /// to the writer (which records them itself).
     let busy = Mutex<Set<String>>([])
-    /// Lines in the index file (`compactIndexIfLarge`). Held while the index is written and the
-    /// catalog changed with it (then `state` is taken inside), so a compaction never misses a
-    /// line.
-    let indexLines: Mutex<IndexState>
     /// The workout an import saved last (`RecentWorkout`), for an export right after it.
     let recent = Mutex<RecentWorkout?>(nil)
     /// Test hook: when this returns an error, writes fail with it (full disk, read-only ...).
@@ -45,21 +47,36 @@ public final class HistoryStore: Sendable {
         try PrivateDirectory.prepareOwned(paths.historyDir)
         try makeDirectories(paths.workoutsDir)
         try makeDirectories(paths.trashDir)
-        removedAtStartup = HistoryStore.removeStaleTemporaryFiles(paths)
-        let loaded = HistoryIndex.load(paths)
-        state = Mutex(loaded.catalog)
-        indexLines = Mutex(IndexState(lines: loaded.lines, rewrite: loaded.rewrite, legacy: loaded.legacy))
+        let startup = StartupIndex.read(paths.startupIndexFile, index: paths.indexFile)
+        phase = Mutex(.reading(startup))
+        startupStamp = Mutex(startup?.indexStamp)
     }
 
-    /// Temporary files of a killed daemon removed at start-up (`StaleTemporaryFiles`).
-    public let removedAtStartup: StaleTemporaryFiles.Removed
+    /// The catalog and the index's line count, read from the index by the first caller (the
+    /// sync's first look, right after start-up, off the loop); every other caller meanwhile
+    /// waits for that read.
+    var loaded: LoadedIndex {
+        if case .loaded(let l) = phase.withLock({ $0 }) { return l }
+        return reading.withLock { _ in
+            if case .loaded(let l) = phase.withLock({ $0 }) { return l }
+            // Before any write of this daemon (each asks `loaded` first), so none of its own is taken for stale.
+            let removed = HistoryStore.removeStaleTemporaryFiles(paths)
+            let l = LoadedIndex(HistoryIndex.load(paths), removed: removed)
+            phase.withLock { $0 = .loaded(l) }
+            return l
+        }
+    }
+
+    /// Temporary files of a killed daemon removed when the index was read (`StaleTemporaryFiles`):
+    /// `workouts/` is listed then, off the loop, not before the daemon answers.
+    public var removedAtStartup: StaleTemporaryFiles.Removed { loaded.removed }
 
     static func removeStaleTemporaryFiles(_ paths: Paths) -> StaleTemporaryFiles.Removed {
         var removed = StaleTemporaryFiles.Removed()
         StaleTemporaryFiles.remove(in: paths.workoutsDir, removed: &removed)
         // The index and the machine tag (both in the state directory) are written by AtomicFile too.
         var byDirectory: [String: Set<String>] = [:]
-        for file in [paths.indexFile, paths.machineFile] {
+        for file in [paths.indexFile, paths.startupIndexFile, paths.machineFile] {
             guard let slash = file.lastIndex(of: "/") else { continue }
             byDirectory[String(file[..<slash]), default: []].insert(String(file[file.index(after: slash)...]))
         }
@@ -78,14 +95,14 @@ public final class HistoryStore: Sendable {
     /// The path of the file listed for a workout (its own file, or a sync engine's conflict
     /// copy holding the newer edit).
     func listedPath(of id: WorkoutID) -> String {
-        paths.workoutsDir + "/" + (state.withLock { $0.file(of: id) } ?? HistoryFileName.of(id))
+        paths.workoutsDir + "/" + (loaded.state.withLock { $0.file(of: id) } ?? HistoryFileName.of(id))
     }
 
     /// When and where a file of `id` written now was written, and the versions of it held here
     /// that it replaces (an edit supersedes every version it has seen: docs/storage.md). The
     /// time is kept to the millisecond, as the file and the revision's `key` have it.
     func newRevision(of id: WorkoutID) -> Revision {
-        Revision(editedAt: (clock() * 1000).rounded() / 1000, machine: machine, host: host, replaces: state.withLock { $0.lineage(of: id) })
+        Revision(editedAt: (clock() * 1000).rounded() / 1000, machine: machine, host: host, replaces: loaded.state.withLock { $0.lineage(of: id) })
     }
 
     /// Writes a workout durably, then records it in the index. Safe from any thread.
@@ -130,7 +147,7 @@ public final class HistoryStore: Sendable {
     /// the same change to the catalog; one at a time.
     func changeIndexed<T>(_ text: String, lineCount: Int, sync: Bool, _ change: (inout HistoryCatalog) -> T) throws -> T {
         if let e = faultInjector?() { throw e }
-        return try indexLines.withLock { index in
+        return try loaded.indexLines.withLock { index in
             if lineCount > 0 {
                 let fd = open(paths.indexFile, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
                 guard fd >= 0 else { throw SystemError.last("open \(paths.indexFile)") }
@@ -151,7 +168,7 @@ public final class HistoryStore: Sendable {
                 if sync { guard fsync(fd) == 0 else { throw SystemError.last("fsync \(paths.indexFile)") } }
                 index.lines += lineCount
             }
-            return state.withLock { change(&$0) }
+            return loaded.state.withLock { change(&$0) }
         }
     }
 
@@ -186,12 +203,9 @@ public final class HistoryStore: Sendable {
 
     static func isImported(_ source: String) -> Bool { source.hasPrefix("imported:") }
 
-    /// How many workouts are listed (without copying or sorting them).
-    public var count: Int { state.withLock { $0.listed.count } }
-
     /// Every listed summary, oldest first.
     public func summaries() -> [WorkoutSummary] {
-        state.withLock { Array($0.listed.values) }.sorted(byKey: \.startedAt, <)
+        loaded.state.withLock { Array($0.listed.values) }.sorted(byKey: \.startedAt, <)
     }
 
     /// What `transform` makes of every listed summary (nil: left out), oldest first. A caller
@@ -199,7 +213,7 @@ public final class HistoryStore: Sendable {
     /// members: start-up's streak line and risk check copied and sorted 10,000 summaries twice
     /// (BENCHMARKS.md, start-up with 10,000 workouts).
     public func summaries<T>(_ transform: (WorkoutSummary) -> T?) -> [T] {
-        state.withLock { s in
+        loaded.state.withLock { s in
             var picked: [(startedAt: Double, value: T)] = []
             picked.reserveCapacity(s.listed.count)
             for summary in s.listed.values {
@@ -209,12 +223,12 @@ public final class HistoryStore: Sendable {
         }.sorted(byKey: \.startedAt, <).map(\.value)
     }
 
-    public func summary(_ id: WorkoutID) -> WorkoutSummary? { state.withLock { $0.listed[id] } }
+    public func summary(_ id: WorkoutID) -> WorkoutSummary? { loaded.state.withLock { $0.listed[id] } }
 
     /// The newest listed workout (the latest start; of equal starts the greater ID): what the
     /// ID `last` names.
     public func newestID() -> WorkoutID? {
-        state.withLock { s in
+        loaded.state.withLock { s in
             s.listed.values.max { ($0.startedAt, $0.id) < ($1.startedAt, $1.id) }?.id
         }
     }
@@ -295,7 +309,7 @@ public final class HistoryStore: Sendable {
     public func delete(_ id: WorkoutID) throws {
         guard summary(id) != nil else { throw StoreError.notFound(id) }
         forgetRecent()
-        let files = state.withLock { $0.files(of: id) }
+        let files = loaded.state.withLock { $0.files(of: id) }
         try whileBusy(files) {
             var moved: [(String, WorkoutID)] = []
             var failure: SystemError?

@@ -65,10 +65,15 @@ final class HistorySync: @unchecked Sendable {
             phase = .rescanning(reason: error.description)
             report([.watchUnavailable(reason: error.description, rescanSeconds: HistorySync.rescanSeconds)])
         }
+        // The first use of the catalog reads the index (start-up read only the `StartupIndex`).
         // An index start-up took over (or found unstamped) is written first, before the look at
-        // the whole folder: a daemon stopped soon after its start then leaves it written.
+        // the whole folder: a daemon stopped soon after its start then leaves it written; then
+        // the `StartupIndex`, when none valid was found.
         let store = self.store
-        queue.async { store.compactIndexIfLarge() }
+        queue.async {
+            store.compactIndexIfLarge()
+            store.writeStartupIndexIfStale()
+        }
         rescan()
         rescanTimer = loop.every(HistorySync.rescanSeconds) { [unowned self] in self.rescan() }
     }
@@ -78,6 +83,7 @@ final class HistorySync: @unchecked Sendable {
     /// again (10,000 workouts: start-up 56 -> 540 ms when stopped within a second, BENCHMARKS.md).
     func stop() {
         store.finishIndexRewrite()
+        store.writeStartupIndexIfStale()
         rescanTimer?.cancel()
         rescanTimer = nil
         switch phase {

@@ -73,7 +73,7 @@ import WorkoutCore
         // Logged after a second (arrivals within it are counted together).
         #expect(rig.run { rig.logged.contains { if case .arrived(let id, let host) = $0 { return id == w.id.rawValue && host == "pi" } else { return false } } })
         // Its revision is kept; what `list` shows comes from the file.
-        #expect(rig.store.state.withLock { $0.versions[HistoryFileName.of(w.id)]?.revision?.machine } == Rig.other)
+        #expect(rig.store.loaded.state.withLock { $0.versions[HistoryFileName.of(w.id)]?.revision?.machine } == Rig.other)
         #expect(try rig.store.load(w.id).points.count == 5)
     }
 
@@ -273,7 +273,7 @@ import WorkoutCore
         #expect(access(rig.paths.legacyIndexFile, F_OK) != 0, "the old index is gone")
         let again = try HistoryStore(paths: rig.paths, machine: MachineTag(rawValue: "here00")!)
         #expect(again.count == 1000)
-        #expect(again.indexLines.withLock { !$0.rewrite }, "the next start has nothing to take over or stamp")
+        #expect(again.loaded.indexLines.withLock { !$0.rewrite }, "the next start has nothing to take over or stamp")
         #expect(again.changes(in: HistorySync.scan(rig.paths.workoutsDir) ?? [:]).read.isEmpty, "and reads no file at its first look")
         sync.drain()
     }
