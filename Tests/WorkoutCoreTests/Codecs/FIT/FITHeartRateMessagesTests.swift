@@ -113,6 +113,19 @@ import TestRequirements
         #expect(samples.count > 90, "\(samples.count) heart-rate samples")
     }
 
+    /// A pool swim (no position) keeps its records' heart rate, streamed and read whole.
+    @Test func aPoolSwimKeepsItsRecordsHeartRate() throws {
+        let bytes = FITTestFiles.poolSwim(active: 30, rests: 10)
+        let records = try FITActivityFile.read(bytes).records.compactMap(\.heartRate)
+        let w = try FITImport.workouts(FITBytes(bytes), fileName: "pool.fit", activity: nil, settings: MetricsSettings(), source: "",
+                                       suffix: { 1 })
+        let kept = w[0].recorded.heartRate.samples.compactMap(\.bpm)
+        #expect(kept.count == records.count && records.count == 600, "\(kept.count) of \(records.count) heart rates")
+        let mean = Double(records.reduce(0, +)) / Double(records.count)
+        #expect(abs((w[0].recorded.summary.averageHeartRate ?? 0) - mean) < 0.01, "average \(w[0].recorded.summary.averageHeartRate ?? 0)")
+        try FITImportStreamingTests.compare(bytes, "pool.fit")
+    }
+
     /// Every shared FIT file with `hr` messages: each record's heart rate is the SDK's, and the
     /// streamed import gives what the tracks give.
     @Test(.requires(.sharedData, .python(.garminFitSDK)))
