@@ -219,7 +219,7 @@ public struct FITActivityFile: Sendable, Equatable {
         public var lengths = 100_000
         public var sessions = 1_000
         public var timerEvents = 1_000_000
-        /// Beats of `hr` messages: 3,600,000 (a day and a half at 150 bpm), 32 MB.
+        /// Beats of `hr` messages: 3,600,000 (16 days at 150 bpm), 9 bytes each (32 MB).
         public var heartRateSamples = 3_600_000
         public init() {}
     }
