@@ -32,6 +32,10 @@
 //   tzif      ZoneRules(tzif:) (/usr/share/zoneinfo files, for streak days)
 //   logfmt    LogfmtParser.parse (workoutctl logs, notifications): a parsed line rendered again
 //             parses to the same line
+//   plan      PlanDecoder.decode (a .zwo or JSON plan) played through PlanMachine
+//   fitplan   PlanDecoder.decode of a FIT workout file (the input is its data; the harness adds
+//             header and CRC) played through PlanMachine
+//   ftms      IndoorBikeData.parse and TrainerControl (a smart trainer's data and control point)
 //   index     IndexRecord.parse (index.jsonl at start-up): pieces cut after newlines parse to
 //             what the whole does; each record's line parses back to it; a line read straight
 //             from its text (IndexRecord.written) is the record its tree gives
@@ -44,11 +48,11 @@
 // (same byte order) to bytes that decode to the same message and encode to the same bytes.
 import Glibc
 
-private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm, cpm, csc, rsc, native, http, web, feed, journal, strava, tzif, logfmt, index, plan, ftms }
+private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm, cpm, csc, rsc, native, http, web, feed, journal, strava, tzif, logfmt, index, plan, fitplan, ftms }
 
 nonisolated(unsafe) private var target: Target = {
     guard let name = getenv("FUZZ_TARGET").map({ String(cString: $0) }), let t = Target(rawValue: name) else {
-        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm cpm csc rsc native http web feed journal strava tzif logfmt index plan ftms\n", stderr)
+        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm cpm csc rsc native http web feed journal strava tzif logfmt index plan fitplan ftms\n", stderr)
         exit(2)
     }
     return t
@@ -528,6 +532,22 @@ private func index(_ bytes: [UInt8]) {
 /// power asked within the plan's range.
 private func plan(_ bytes: [UInt8]) {
     guard let p = try? PlanDecoder.decode(bytes, ftpWatts: 250) else { return }
+    play(p)
+}
+
+/// fitplan: the input is the data of a FIT workout file (the harness adds the header and the
+/// CRC, which a mutation would otherwise break at once): read or refused in words, a plan read
+/// keeps within its limits and plays through the machine as `plan` does.
+private func fitplan(_ bytes: [UInt8]) {
+    var e = FITEncoder()
+    e.appendRaw(bytes)
+    guard let p = try? PlanDecoder.decode(e.file(), ftpWatts: 250, heartRateZones: HeartRateZones(maximum: 190), maxHeartRate: 190) else { return }
+    play(p)
+}
+
+/// Plays a plan through the machine (ticks, presses, a pause): every step begun in order, each
+/// power asked within the plan's range.
+private func play(_ p: Plan) {
     if p.steps.isEmpty || p.steps.count > Plan.maxSteps { violated("plan: \(p.steps.count) steps") }
     var m = PlanMachine(plan: p)
     var begun = -1
@@ -545,6 +565,7 @@ private func plan(_ bytes: [UInt8]) {
     for k in 0..<min(200, p.steps.count * 3) {
         t += 7
         take(k % 5 == 4 ? m.next(at: t, distance: t * 3) : m.tick(at: t, distance: t * 3))
+        take(m.measured(heartRate: Double(k % 200), cadence: Double(k % 130), speed: Double(k % 9), at: t))
         if k == 10 { take(m.pause(at: t)); take(m.resume(at: t + 60, distance: t * 3)); t += 60 }
     }
     take(m.stop(at: t + 1))
@@ -604,6 +625,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .logfmt: logfmt(bytes)
     case .index: index(bytes)
     case .plan: plan(bytes)
+    case .fitplan: fitplan(bytes)
     case .ftms: ftms(bytes)
     }
     return 0

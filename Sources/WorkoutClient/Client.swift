@@ -201,7 +201,9 @@ public struct Client: Sendable {
             case .analytics(let a): console.out(renderer.analytics(a, reply))
             case .reload:
                 let changed = (reply["changed"]?.arrayValue ?? []).compactMap(\.stringValue)
-                console.out("Configuration reloaded" + (changed.isEmpty ? "; nothing changed.\n" : "; changed: " + changed.joined(separator: ", ") + ".\n"))
+                let waiting = (reply["needsRestart"]?.arrayValue ?? []).compactMap(\.stringValue)
+                console.out("Configuration reloaded" + (changed.isEmpty ? "; nothing changed.\n" : "; changed: " + changed.joined(separator: ", ") + ".\n")
+                            + (waiting.isEmpty ? "" : "Takes effect at the next start: " + waiting.joined(separator: ", ") + ".\n"))
             case .edit(_, let e):
                 let head = e.activity != nil ? "Changed; recomputed:\n" : "Changed:\n"
                 console.out(head + (reply["workout"].map { renderer.summary($0, units: UnitFormatter(reply: reply)) } ?? ""))

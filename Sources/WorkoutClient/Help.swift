@@ -8,7 +8,7 @@ public struct CommandHelp: Sendable {
 
     public static let all: [CommandHelp] = [
         CommandHelp(name: "start", synopsis: "start ACTIVITY [--plan FILE]", summary: "start a workout",
-                    details: "ACTIVITY is an activity name as listed by `workoutctl activities` (running, walking, cycling, ...). --plan FILE follows a structured workout: a Zwift .zwo or a JSON plan (docs/plans.md); a bad plan is refused before anything starts."),
+                    details: "ACTIVITY is an activity name as listed by `workoutctl activities` (running, walking, cycling, ...). --plan FILE follows a structured workout: a Zwift .zwo, a FIT workout file or a JSON plan (docs/plans.md); a bad plan is refused before anything starts."),
         CommandHelp(name: "pause", synopsis: "pause", summary: "pause the workout", details: ""),
         CommandHelp(name: "resume", synopsis: "resume", summary: "resume a paused workout", details: ""),
         CommandHelp(name: "lap", synopsis: "lap", summary: "start a new lap", details: "With a plan, a lap press ends the plan's step, like `next`."),

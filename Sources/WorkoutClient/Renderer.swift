@@ -279,7 +279,12 @@ public struct Renderer: Sendable {
             s += implausible(w, units: u)
             let gain = num(w["elevationGainMeters"])
             let loss = w["elevationLossMeters"]?.doubleValue
-            s += "Climb:     +" + u.elevation(gain) + (loss.map { " / -" + u.elevation($0) } ?? "") + "\n"
+            s += "Climb:     +" + u.elevation(gain) + (loss.map { " / -" + u.elevation($0) } ?? "")
+            // The device's own figure beside ours (a FIT session's total_ascent and total_descent).
+            if let dg = w["deviceElevationGainMeters"]?.doubleValue {
+                s += " (device +" + u.elevation(dg) + (w["deviceElevationLossMeters"]?.doubleValue.map { " / -" + u.elevation($0) } ?? "") + ")"
+            }
+            s += "\n"
         }
         s += deviceLines(w, units: u)
         if let avg = w["averageHeartRate"]?.doubleValue {
@@ -385,7 +390,11 @@ public struct Renderer: Sendable {
             }
             let numeric = 6 + (withPower ? 2 : 0) + (withCadence ? 1 : 0) + (withHR ? 2 : 0)  // all but ZONES
             s += table(rows, rightAligned: Set(0..<numeric))
+            if items.contains(where: { num($0["implausibleMeters"]) > 0 }) {
+                s += "* pace without the implausible stretches in it (their distance and time stay in the row)\n"
+            }
         }
+        s += plan(w["plan"])
         if let best = w["bestEfforts"]?.arrayValue, !best.isEmpty {
             s += "\nBest efforts:\n"
             var rows: [[String]] = []
@@ -408,15 +417,32 @@ public struct Renderer: Sendable {
         return s
     }
 
+    /// What was done of the plan (`show`): a line with the compliance, a row per step begun
+    /// with its target, what its laps measured of it and its score; "" without a plan.
+    func plan(_ p: JSON?) -> String {
+        guard let p, let plan = PlanOutcome(json: p) else { return "" }
+        var s = "\nPlan: \(plan.name), \(plan.steps.count) of \(plan.stepCount) steps"
+        s += plan.compliance.map { ", compliance " + formatFixed($0, decimals: 1) + " %\n" } ?? "\n"
+        var rows = [["#", "STEP", "TARGET", "ACTUAL", "TIME", "SCORE"]]
+        for st in plan.steps {
+            let (wanted, actual) = st.figures
+            rows.append([String(st.index + 1), st.kind.words, wanted, actual, Units.shortDuration(st.seconds),
+                         st.compliance.map { formatFixed($0, decimals: 0) + " %" } ?? "-"])
+        }
+        return s + table(rows, rightAligned: [0, 3, 4, 5])
+    }
+
     /// A split's or lap's moving time (its elapsed time when nothing moved: an indoor lap).
     func movingOfSection(_ it: JSON) -> Double {
         num(it["movingSeconds"]) > 0 ? num(it["movingSeconds"]) : num(it["elapsedSeconds"])
     }
 
     func effortOfSection(_ it: JSON, _ activity: ActivityType?, _ u: UnitFormatter) -> String? {
-        let moving = movingOfSection(it)
+        // Without the implausible stretches inside (their distance and time stay in the row).
+        let moving = movingOfSection(it) - num(it["implausibleSeconds"])
         guard moving > 0 else { return u.effort(nil, for: activity) }
-        return u.effort(num(it["distanceMeters"]) / moving, for: activity)
+        let effort = u.effort(max(0, num(it["distanceMeters"]) - num(it["implausibleMeters"])) / moving, for: activity)
+        return num(it["implausibleMeters"]) > 0 ? effort.map { $0 + "*" } : effort
     }
 
     // MARK: lists

@@ -4,8 +4,10 @@ import WorkoutCore
 import WorkoutSystem
 
 /// The composition root: builds the services, wires what each reports to the service that acts
-/// on it, starts them in order and stops them in reverse (docs/architecture.md). It decides
-/// nothing about workouts: every transition happens in `RecordingService` on the loop thread.
+/// on it, and hands them to a `ServiceRunner` that starts them in order and stops them in
+/// reverse (docs/architecture.md). It decides nothing about workouts: every transition happens
+/// in `RecordingService` on the loop thread. Start order: reminders, integrations, recording,
+/// history, web, control (the control socket is served last and closed first).
 ///
 /// - `RecordingService` (Recording/): the lifecycle, its journal, feeds and sensors; the saver.
 /// - `HistoryService` (History/): the store; import, export, edit, recompute on the bulk worker.
@@ -26,11 +28,13 @@ public final class Daemon: @unchecked Sendable {
     let integrations: IntegrationService
     let control: ControlRouter
     let web: WebService
+    /// Every service above, in start order.
+    let services: ServiceRunner
     private var signalSources: [DispatchSourceSignal] = []
     private var timers: [RepeatingTimer] = []
     private var shutdown = ShutdownState.running
 
-    enum ShutdownState { case running, draining(deadline: Double), done }
+    enum ShutdownState { case running, stopping }
 
     /// `clock`: the system's clocks; a test's `ManualClock` to drive time. `poller`: epoll_wait(2).
     /// `hookTrampoline`: the workoutd binary, to start hooks through (`HookTrampoline`).
@@ -58,36 +62,33 @@ public final class Daemon: @unchecked Sendable {
         integrations = IntegrationService(context: context)
         web = WebService(context: context, store: history.store)
         control = ControlRouter(context: context, recording: recording, history: history, reminders: reminders, integrations: integrations, web: web)
+        services = ServiceRunner(loop: loop, services: [reminders, integrations, recording, history, web, control], log: { [context] in context.log($0) })
         context.configureLog()
         wire()
     }
 
     /// Who hears what: each service reports through closures, and the daemon passes it on.
     private func wire() {
+        // The daemon's time is the workout's while one is in progress: the lifecycle owns it.
+        context.clock.workoutTime = { [unowned recording] reading in recording.workoutTime(reading) }
         recording.onEvent = { [unowned self] event in
             switch event {
             case .changed(let manager):
                 self.control.publish()
-                if manager { self.context.notifier.status(self.control.statusLine()) }  // sent only when the text changed
+                if manager { self.context.notifier.status(self.recording.headline()) }  // sent only when the text changed
             case .inhibitSleep: self.integrations.inhibitSleep()
             case .allowSleep: self.integrations.allowSleep()
             case .saved(let workout):
                 self.history.announceRecords(workout)
                 self.reminders.announceAfterSave(workout)
-            case .saveFinished: self.checkShutdownProgress()
             }
         }
-        history.onImported = { [unowned self] in self.context.notifier.status(self.control.statusLine()) }
+        history.onImported = { [unowned self] in self.context.notifier.status(self.recording.headline()) }
         integrations.onPrepareForSleep = { [unowned self] in self.recording.flushForSleep() }
         integrations.onSleepLockChanged = { [unowned self] in self.control.publish() }
         control.onReload = { [unowned self] in self.reload() }
         web.runRequest = { [unowned self] request in self.control.handle(request) }
-        web.liveDelta = { [unowned self] since in
-            let now = self.context.now(), lifecycle = self.recording.lifecycle
-            var delta = lifecycle.liveDelta(since: since, now: now, fix: self.recording.feeds?.status.fix ?? "none")
-            delta.plan = self.recording.plan?.status(at: lifecycle.workoutTime(at: now), distance: lifecycle.distanceMeters ?? 0)
-            return delta
-        }
+        web.liveDelta = { [unowned self] since in self.recording.liveDelta(since: since) }
         web.calendar = { [unowned self] in self.reminders.streakCalculator().0 }
     }
 
@@ -109,30 +110,27 @@ public final class Daemon: @unchecked Sendable {
         return runLoop()
     }
 
-    /// All of `run` but the loop: binds (or adopts) the sockets, restores any journal, starts the
-    /// timers and reports readiness. A test calls it with `handlingSignals: false` (the signals
-    /// are its process's) and drives the loop itself (`loop.advanceTime(by:)` on a `ManualClock`).
+    /// All of `run` but the loop: binds (or adopts) the sockets, starts the services (the
+    /// journal is restored) and the timers, and reports readiness. A test calls it with
+    /// `handlingSignals: false` (the signals are its process's) and drives the loop itself
+    /// (`loop.advanceTime(by:)` on a `ManualClock`).
     func start(handlingSignals: Bool) throws {
         ignoreSIGPIPE()
         let activation = SocketActivation.listenFDs(environment: context.environment)
         if let e = activation.error { throw ConfigError(key: "LISTEN_FDS", problem: "socket activation: \(e)") }
-        let fd: Int32
+        // Bound before any service starts: a second daemon fails here, before it touches the journal.
         if let passed = activation.control {
-            fd = passed
+            control.listening = (passed, nil)
         } else {
-            fd = try UnixSocket.listen(path: context.paths.controlSocket)
+            control.listening = (try UnixSocket.listen(path: context.paths.controlSocket), context.paths.controlSocket)
         }
-        integrations.start()
-        control.start(listenFD: fd, boundPath: activation.control == nil ? context.paths.controlSocket : nil)
-        web.start(activatedFD: activation.web)
-        recording.start()
-        history.start()
+        web.activatedFD = activation.web
+        try services.start()
         if handlingSignals { installSignalHandlers() }
         timers.append(loop.every(1) { [unowned self] in self.secondTick() })
-        timers.append(loop.every(context.config.journalFlushSeconds) { [unowned self] in self.recording.flushJournal() })
         log(DaemonLogEvent.startedUp(version: Daemon.version, socket: context.paths.controlSocket, workouts: history.store.count, activated: activation.control != nil))
         reminders.logAtStartup()
-        context.notifier.notify(["READY=1", "STATUS=" + control.statusLine()])
+        context.notifier.notify(["READY=1", "STATUS=" + recording.headline()])
     }
 
     /// Runs the loop until a stop signal has been handled; the exit status.
@@ -180,24 +178,21 @@ public final class Daemon: @unchecked Sendable {
     @discardableResult
     func reload() -> JSON {
         context.notifier.notify(["RELOADING=1", "MONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())"])
-        defer { context.notifier.notify(["READY=1", "STATUS=" + control.statusLine()]) }
+        defer { context.notifier.notify(["READY=1", "STATUS=" + recording.headline()]) }
         switch ConfigLoader.load(path: context.configPath) {
         case .failure(let e):
             log(DaemonLogEvent.reloadRejected(e.description))
             return ControlServer.errorReply(ProtocolError(code: "invalid_config", message: e.description))
         case .success(let new):
-            let changed = context.config.changedKeys(to: new)
+            var r = ConfigReload(old: context.config, new: new)
             context.config = new
             context.configureLog()
-            reminders.configurationChanged()
-            control.configurationChanged()
-            recording.configurationChanged()
-            integrations.configurationChanged(changed)
-            history.configurationChanged(changed)
-            web.configurationChanged(changed)
-            log(DaemonLogEvent.reloaded(changed: changed))
+            r.applied(.log)
+            services.reload(&r)
+            let changed = r.changed.map(\.rawValue), waiting = r.needsRestart.map(\.rawValue)
+            log(DaemonLogEvent.reloaded(changed: changed, needsRestart: waiting))
             recording.settingsChanged()
-            return ControlServer.okReply([("changed", .array(changed.map { .string($0) }))])
+            return ControlServer.okReply([("changed", .array(changed.map { .string($0) })), ("needsRestart", .array(waiting.map { .string($0) }))])
         }
     }
 
@@ -219,47 +214,23 @@ public final class Daemon: @unchecked Sendable {
         beginShutdown(reason: sig == SIGTERM ? "SIGTERM" : "SIGINT")
     }
 
-    /// Seconds a save in flight may take at a shutdown (the journal keeps that workout if the
-    /// save cannot finish).
-    static let saveDrainSeconds = 10.0
-    /// Seconds the saver's queue and the worker threads get to finish at a shutdown.
-    static let workerStopSeconds = 3.0
+    /// Seconds the whole stop may take (under the unit's `TimeoutStopSec=20`): a save in flight
+    /// is waited for until 3 s before the end (the journal keeps that workout if it cannot
+    /// finish), the worker threads and the saver's queue get at most 3 s each, within it (what is
+    /// late is logged and left to the process's exit).
+    static let stopSeconds = 13.0
 
-    /// Graceful stop, in reverse start order with deadlines (swift-service-lifecycle's
-    /// `ServiceGroup`): stop accepting; close feeds and sensors and keep the workout in progress
-    /// in the journal for the next start (`WorkoutLifecycle.shutDown`: a restart or shutdown
-    /// does not end a workout); wait for a save in flight (`saveDrainSeconds`); then
-    /// `finishShutdown`.
+    /// Graceful stop (swift-service-lifecycle's `ServiceGroup`): the services stop in reverse
+    /// start order by one deadline: control stops accepting, web closes, history stops following
+    /// folders and ends its workers, recording closes feeds and sensors and keeps the workout in
+    /// progress in the journal for the next start (a restart or shutdown does not end a workout)
+    /// after any save in flight, integrations end the hooks; then the loop ends.
     private func beginShutdown(reason: String) {
         guard case .running = shutdown else { return }
-        context.notifier.notify(["STOPPING=1", "STATUS=Stopping" + (recording.lifecycle.hasWorkoutInProgress ? "; keeping the workout in progress for the next start" : "")])
+        shutdown = .stopping
+        context.notifier.notify(["STOPPING=1", "STATUS=Stopping" + (recording.hasWorkoutInProgress ? "; keeping the workout in progress for the next start" : "")])
         log(DaemonLogEvent.shuttingDown(signal: reason))
-        control.stop()
-        history.stop()
-        web.stop()
-        recording.shutDown()
-        shutdown = .draining(deadline: loop.now() + Daemon.saveDrainSeconds)
-        checkShutdownProgress()
-        loop.after(Daemon.saveDrainSeconds) { [unowned self] in self.finishShutdown() }
-    }
-
-    private func checkShutdownProgress() {
-        guard case .draining = shutdown, !recording.isSaving else { return }
-        finishShutdown()
-    }
-
-    /// The rest of the stop: the saver's queue drains, the bulk worker and the import stages
-    /// end their threads (`workerStopSeconds` for all of it; what is late is logged and left to
-    /// the process's exit), the journal is flushed and fsync'd, the loop ends.
-    private func finishShutdown() {
-        if case .done = shutdown { return }
-        shutdown = .done
-        let deadline = Deadline(seconds: Daemon.workerStopSeconds)
-        if !recording.drainQueues(seconds: deadline.remaining) { log(ShutdownLogEvent.late(step: "saver", seconds: Daemon.workerStopSeconds)) }
-        if !history.shutDown(seconds: deadline.remaining) { log(ShutdownLogEvent.late(step: "bulk worker", seconds: Daemon.workerStopSeconds)) }
-        recording.flushJournalAtExit()
-        integrations.hookRunner?.shutDown()  // no hook, nor what one started, outlives the daemon
-        loop.stop()
+        services.stop(within: Daemon.stopSeconds) { [loop] in loop.stop() }
     }
 
     private func ignoreSIGPIPE() { signal(SIGPIPE, SIG_IGN) }

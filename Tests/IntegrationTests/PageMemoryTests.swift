@@ -42,7 +42,7 @@ import WorkoutCore
         let size = (try FileManager.default.attributesOfItem(atPath: temporary)[.size] as? Int) ?? 0
         #expect(rename(temporary, workouts + "/" + name) == 0)
         var listed = false
-        for _ in 0..<400 where !listed {
+        for _ in 0..<1200 where !listed {
             listed = (try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []).contains { $0["id"] as? String == s.id.rawValue }
             if !listed { try await Task.sleep(for: .milliseconds(50)) }
         }
@@ -53,7 +53,8 @@ import WorkoutCore
         let cookie = try WebServerTests.enter(port, token)
         let pid = try #require(d.process?.processIdentifier)
         let before = ShowMemoryTests.peakKiB(pid)
-        let page = try WebClient.get(port, "/workouts/\(s.id.rawValue)", cookie: cookie)
+        // A debug build beside four other test processes takes its time over 207 MiB.
+        let page = try WebClient.get(port, "/workouts/\(s.id.rawValue)", cookie: cookie, timeoutSeconds: 180)
         let after = ShowMemoryTests.peakKiB(pid)
         print("page of a \(n)-point workout (\(size >> 20) MiB file): peak RSS \(before >> 10) MiB before, \(after >> 10) MiB after")
         #expect(page.status == 200)

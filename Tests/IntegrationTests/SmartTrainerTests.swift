@@ -41,6 +41,23 @@ struct SmartTrainerTests {
         return true
     }
 
+    /// The stand-in's trainer (4 notifications a second, ERG lag 0.5 s, and `extra` options) and
+    /// a daemon reading it with an FTP of 250 W and a debug log file, started.
+    static func ride(_ extra: [String]) throws -> (peers: DBusPeers, daemon: DaemonHarness) {
+        let peers = try DBusPeers(["--bluez", "--sensors", "ftms", "--rate", "4", "--erg-tau", "0.5"] + extra)
+        do {
+            let config = #"{"feeds":[],"web":null,"ftpWatts":250,"log":{"level":"debug","file":true},"#
+                + #""sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:05"}]}"#
+            let d = try DaemonHarness(config: config, extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
+            d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
+            try d.start()
+            return (peers, d)
+        } catch {
+            peers.stop()
+            throw error
+        }
+    }
+
     /// `05` + sint16 little-endian.
     static func setPower(_ watts: Int) -> String { String(format: "05%02x%02x", watts & 0xFF, (watts >> 8) & 0xFF) }
 
@@ -52,14 +69,8 @@ struct SmartTrainerTests {
     @Test func aPlanDrivesTheTrainerThroughADropout() throws {
         // 4 notifications a second; the trainer drops out after 40 (10 s: inside the third step)
         // and can be connected again 3 s later.
-        let peers = try DBusPeers(["--bluez", "--sensors", "ftms", "--rate", "4", "--drop-after", "40", "--return-after", "3", "--erg-tau", "0.5"])
-        defer { peers.stop() }
-        let config = #"{"feeds":[],"web":null,"ftpWatts":250,"log":{"level":"debug","file":true},"#
-            + #""sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:05"}]}"#
-        let d = try DaemonHarness(config: config, extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
-        d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
-        try d.start()
-        defer { d.stop() }
+        let (peers, d) = try Self.ride(["--drop-after", "40", "--return-after", "3"])
+        defer { d.stop(); peers.stop() }
         let planFile = d.dir + "/trainer.zwo"
         try Self.plan.write(toFile: planFile, atomically: true, encoding: .utf8)
         let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
@@ -117,5 +128,92 @@ struct SmartTrainerTests {
         try #require(!erg.isEmpty, "the trainer never held 150 W in ERG")
         let mean = erg.map(\.1).reduce(0, +) / Double(erg.count)
         #expect((mean - 150).magnitude <= 7.5, "150 W step: the trainer held \(mean) W")
+    }
+
+    /// The workout's pause pauses the trainer over the same link (Stop/Pause, 0x08 0x02) and the
+    /// resume starts it again (Start/Resume, 0x07) before the step's power: no Reset, no new
+    /// Request Control, no reconnection in between; a stop while paused resets it and lets the
+    /// link go.
+    @Test func aPauseStopsTheTrainerAndTheResumeStartsIt() throws {
+        let (peers, d) = try Self.ride([])
+        defer { d.stop(); peers.stop() }
+        let planFile = d.dir + "/steady.zwo"
+        try #"<workout_file><name>Steady</name><workout><SteadyState Duration="600" Power="0.8"/></workout></workout_file>"#
+            .write(toFile: planFile, atomically: true, encoding: .utf8)
+        let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
+        try #require(started.status == 0, "\(started.stderr)")
+        try #require(Self.until(seconds: 15) { Self.writes(peers).contains { $0.hex == Self.setPower(200) } }, "no 200 W write")
+
+        _ = try d.request(#"{"command":"pause"}"#)
+        try #require(Self.until(seconds: 5) { Self.writes(peers).contains { $0.hex == "0802" } }, "no Stop/Pause: \(Self.writes(peers).map(\.hex))")
+        let pausedAt = try #require(Self.writes(peers).first { $0.hex == "0802" }?.t)
+        // The link stays: the trainer's data still flows a second after the pause.
+        #expect(Self.until(seconds: 5) {
+            peers.calls().contains { $0["method"] as? String == "notified-ftms" && ($0["t"] as? Double ?? 0) > pausedAt + 1 }
+        }, "the trainer's link went with the pause")
+
+        _ = try d.request(#"{"command":"resume"}"#)
+        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == Self.setPower(200) && Self.writes(peers).contains { $0.hex == "07" } },
+                "no Start/Resume and power after the resume: \(Self.writes(peers).map(\.hex))")
+        let since = Self.writes(peers).drop { $0.hex != Self.setPower(200) }.map(\.hex)
+        #expect(since == [Self.setPower(200), "0802", "07", Self.setPower(200)], "pause and resume on one link, nothing else: \(since)")
+
+        // Paused again, then stopped while paused: the held link goes, the trainer reset first.
+        _ = try d.request(#"{"command":"pause"}"#)
+        #expect(Self.until(seconds: 5) { Self.writes(peers).filter { $0.hex == "0802" }.count == 2 }, "no second Stop/Pause")
+        _ = try d.request(#"{"command":"stop"}"#)
+        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the stop: \(Self.writes(peers).map(\.hex))")
+        let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
+        #expect(Self.times(lines, "sensor.connected").count == 1, "connected once: the pause kept the link")
+        #expect(Self.until(seconds: 5) { peers.calls().contains { $0["method"] as? String == "Disconnect" } }, "the trainer's link was let go after the stop")
+    }
+
+    /// A FIT workout file as a device carries it (type 5: a warm-up in watts, 2 x (work at % of
+    /// FTP, recovery in watts) as a repeat, an open free step), started through `workoutctl start
+    /// indoor_cycling --plan x.fit`: each power step's target written within 1 s of its start,
+    /// the free step releases the trainer, the stop resets it, one lap per step, and the saved
+    /// workout carries the plan with its compliance.
+    @Test func aFITWorkoutDrivesTheTrainer() throws {
+        var e = FITEncoder()
+        e.define(local: 0, global: 0, [.init(0, .enumeration)])
+        e.message(local: 0, [5])
+        // message_index, duration_type, duration_value (ms), target_type, target_value, custom low, high, intensity.
+        e.define(local: 1, global: 27, [.init(254, .uint16), .init(1, .enumeration), .init(2, .uint32), .init(3, .enumeration),
+                                         .init(4, .uint32), .init(5, .uint32), .init(6, .uint32), .init(7, .enumeration)])
+        e.message(local: 1, [0, 0, 6_000, 4, 0, 1200, 1200, 2])
+        e.message(local: 1, [1, 0, 4_000, 4, 0, 100, 100, 5])
+        e.message(local: 1, [2, 0, 4_000, 4, 0, 1150, 1150, 4])
+        e.message(local: 1, [3, 6, 1, 2, 2, nil, nil, nil])
+        e.message(local: 1, [4, 5, nil, 2, nil, nil, nil, 3])
+
+        let (peers, d) = try Self.ride([])
+        defer { d.stop(); peers.stop() }
+        let planFile = d.dir + "/x.fit"
+        try Data(e.file()).write(to: URL(fileURLWithPath: planFile))
+        let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
+        try #require(started.status == 0, "\(started.stderr)")
+        // Into the open step (22 s of plan), its Reset written.
+        _ = try d.waitForStatus(seconds: 40) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 5 }
+        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the free step did not release the trainer")
+        let stopped = try d.request(#"{"command":"stop"}"#)
+        _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
+        let steps = Self.times(lines, "plan.step")
+        try #require(steps.count == 6, "plan.step lines: \(steps)")
+        let controlTaken = Self.times(lines, "trainer.control")
+        try #require(!controlTaken.isEmpty, "no trainer.control line")
+        let writes = Self.writes(peers)
+        for (i, watts) in [(0, 200), (1, 250), (2, 150), (3, 250), (4, 150)] {
+            let since = i == 0 ? max(steps[0], controlTaken[0]) : steps[i]
+            let hit = writes.first { $0.hex == Self.setPower(watts) && $0.t >= since - 0.05 }
+            let late = hit.map { $0.t - since } ?? .infinity
+            #expect(late <= 1.0, "step \(i + 1): \(watts) W written \(late) s after its start; writes \(writes.map { ($0.hex, $0.t - steps[0]) })")
+        }
+        #expect(writes.contains { $0.hex == "01" && $0.t > steps[5] - 0.05 }, "no Reset in the free step")
+        let w = try #require(stopped["workout"] as? [String: Any])
+        #expect((w["laps"] as? [Any])?.count == 6, "laps: \(w["laps"] ?? "none")")
+        let plan = try #require(w["plan"] as? [String: Any], "no plan in the saved workout")
+        #expect((plan["steps"] as? [Any])?.count == 6)
+        #expect((plan["compliance"] as? Double ?? 0) > 50, "compliance \(plan["compliance"] ?? "none")")
     }
 }

@@ -87,6 +87,20 @@ import WorkoutCore
         #expect(cap.stderr.contains("did not answer"))
     }
 
+    /// `reload` names what changed and, on a line of its own, what waits for the next start.
+    @Test func reloadNamesTheKeysThatNeedARestart() {
+        let d = FakeDaemon()
+        d.start(.reply([#"{"ok":true,"changed":["historyDir","units"],"needsRestart":["historyDir"]}"#]))
+        let cap = Capture()
+        #expect(client(cap, d).run(arguments: ["reload"], cwd: "/") == .ok)
+        #expect(cap.stdout == "Configuration reloaded; changed: historyDir, units.\nTakes effect at the next start: historyDir.\n", "\(cap.stdout)")
+        let quiet = FakeDaemon()
+        quiet.start(.reply([#"{"ok":true,"changed":[],"needsRestart":[]}"#]))
+        let cap2 = Capture()
+        #expect(client(cap2, quiet).run(arguments: ["reload"], cwd: "/") == .ok)
+        #expect(cap2.stdout == "Configuration reloaded; nothing changed.\n", "\(cap2.stdout)")
+    }
+
     @Test func garbageReplyExits1() {
         let d = FakeDaemon()
         d.start(.reply(["hello"]))

@@ -32,6 +32,25 @@ import WorkoutCore
         #expect(!text.contains("Next:"), "\(text)")
     }
 
+    @Test func showListsEachStepsTargetBesideWhatWasDone() {
+        var w = RendererTests.runSummary.objectValue!
+        w["plan"] = ["name": "3 x 20", "stepCount": 9, "compliance": 91.4, "steps": [
+            ["index": 0, "firstLap": 0, "laps": 1, "kind": "warmup", "target": ["kind": "power_ramp", "from": 150, "to": 225],
+             "seconds": 600, "averagePower": 190, "compliance": 100],
+            ["index": 1, "firstLap": 1, "laps": 1, "kind": "work", "target": ["kind": "power", "low": 285, "high": 285],
+             "seconds": 1200, "averagePower": 250, "compliance": 87.7],
+            ["index": 2, "firstLap": 2, "laps": 1, "kind": "recovery", "target": ["kind": "heart_rate", "low": 120, "high": 140],
+             "seconds": 300, "averagePower": 140, "averageHeartRate": nil, "compliance": nil],
+        ]]
+        let text = r.show(["ok": true, "workout": .object(w), "events": []])
+        #expect(text.contains("Plan: 3 x 20, 3 of 9 steps, compliance 91.4 %"), "\(text)")
+        let rows = text.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(rows.contains("1 warm-up 150 to 225 W 190 W 10:00 100 %"), "\(rows)")
+        #expect(rows.contains("2 work 285 W 250 W 20:00 88 %"), "\(rows)")
+        #expect(rows.contains("3 recovery 120-140 bpm - 5:00 -"), "\(rows)")
+        #expect(!r.show(["ok": true, "workout": RendererTests.runSummary, "events": []]).contains("Plan:"))
+    }
+
     @Test func noPlanKeyNoLine() {
         #expect(!r.status(RendererTests.status("active", workout: RendererTests.runSummary)).contains("Plan:"))
     }

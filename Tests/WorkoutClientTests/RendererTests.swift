@@ -135,6 +135,30 @@ import WorkoutCore
         #expect(text.contains("09:37:00  marker: water"))
     }
 
+    /// Issue 39: an implausible stretch never counts in a split's pace. A split of 1.00 km in
+    /// 5:00 moving with a 500 m catch-up of 30 s inside: its pace is 500 m in 4:30 (9:00 /km),
+    /// marked, with the note; before, 5:00 /km, the catch-up's metres counted.
+    @Test func aSplitsPaceLeavesOutItsImplausibleStretch() {
+        var w = Self.runSummary.objectValue!
+        w["splits"] = [["index": 0, "trigger": "distance", "startTime": "2026-11-21T09:30:00Z", "endTime": "2026-11-21T09:35:00Z",
+                        "elapsedSeconds": 300, "movingSeconds": 300, "distanceMeters": 1000, "elevationGainMeters": 0,
+                        "implausibleMeters": 500, "implausibleSeconds": 30]]
+        let text = r.show(["ok": true, "workout": .object(w), "events": []])
+        #expect(text.contains("1    5:00     5:00   1.00 km  9:00 /km*"), "\(text)")
+        #expect(text.contains("* pace without the implausible stretches in it"), "\(text)")
+    }
+
+    /// The device's climb beside ours (a FIT session's total_ascent and total_descent).
+    @Test func showsTheDevicesClimbBesideOurs() {
+        var w = Self.runSummary.objectValue!
+        w["elevationGainMeters"] = 229
+        w["elevationLossMeters"] = 226
+        w["deviceElevationGainMeters"] = 268
+        w["deviceElevationLossMeters"] = 268
+        let text = r.show(["ok": true, "workout": .object(w), "events": []])
+        #expect(text.contains("Climb:     +229 m / -226 m (device +268 m / -268 m)\n"), "\(text)")
+    }
+
     @Test func activitiesTable() {
         let text = r.activities(["ok": true, "activities": [
             ["name": "running", "displayName": "Running", "supportsGPS": true, "effort": "pace"],

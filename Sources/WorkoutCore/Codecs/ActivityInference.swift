@@ -14,6 +14,9 @@
 /// | 1.9-5 m/s | below it | | running |
 /// | 0.5-1.9 m/s | | >= 40 m per km | hiking |
 /// | 0.5-1.9 m/s | | < 40 m per km | walking |
+///
+/// A track the table calls a run or a ride that gets going like a motor vehicle (`LaunchCount`:
+/// at least 2 of its starts from a stop, and at least half, beyond a rider's reach) is other.
 public struct ActivityInference: Sendable, Equatable {
     public var activity: ActivityType
     /// Why, for the import's warning: "no activity in the file; it moves at 11 km/h (median) ...".
@@ -58,11 +61,20 @@ public struct ActivityInference: Sendable, Equatable {
     /// Judges `speeds` (m/s of the moving steps, any order) over `seconds` and `meters` of
     /// movement with `climb` metres of elevation gain.
     public init?(speeds: [Double], seconds: Double, meters: Double, climb: Double) {
+        self.init(speeds: speeds, seconds: seconds, meters: meters, climb: climb, launches: LaunchCount())
+    }
+
+    /// The same with how the track gets going after its stops (`LaunchCount`).
+    init?(speeds: [Double], seconds: Double, meters: Double, climb: Double, launches: LaunchCount) {
         guard speeds.count >= ActivityInference.minimumSteps, seconds >= ActivityInference.minimumSeconds,
               meters >= ActivityInference.minimumMeters else { return nil }
         let (median, p95) = ActivityInference.quantiles(speeds)
         let climbPerKm = meters > 0 ? climb / (meters / 1000) : 0
-        guard let (kind, why) = ActivityInference.classify(median: median, p95: p95, climbPerKm: climbPerKm) else { return nil }
+        guard var (kind, why) = ActivityInference.classify(median: median, p95: p95, climbPerKm: climbPerKm) else { return nil }
+        if kind == .cycling || kind == .running, launches.likeAMotorVehicle {
+            (kind, why) = (.other, "but \(launches.beyondARider) of its \(launches.launches) starts from a stop go farther than a rider does "
+                + "(\(Int(launches.limit.rounded())) m in \(Int(LaunchCount.span)) s): likely a motor vehicle")
+        }
         activity = kind
         reason = "no activity in the file; \(ActivityInference.moves(median: median, p95: p95)), \(why): imported as \(kind.displayName.lowercased()) (`workoutctl edit ID --activity ACTIVITY` changes it)"
     }
@@ -100,20 +112,30 @@ public struct ActivityInference: Sendable, Equatable {
         private var elevation = ElevationAccumulator(window: 5, threshold: 5)
         private var seconds = 0.0, meters = 0.0
         private var previous: (time: Double, segment: Int)?
+        /// How it gets going after its stops (`LaunchCount`), over the moving steps' distance.
+        private(set) var launches = LaunchCount()
+        private var launchDistance = 0.0
 
         mutating func add(_ f: Fix, segment s: Int) {
             let before = steps.movingCount
             steps.add(f, segment: s)
-            if steps.movingCount > before, let p = previous, p.segment == s {
+            let moved = steps.movingCount > before
+            if moved, let p = previous, p.segment == s {
                 seconds += f.time - p.time
                 meters += steps.lastDistance
+            }
+            if let d = steps.lastStep {
+                launchDistance += d
+                launches.add(time: f.time, distance: launchDistance, segment: s)
+            } else {
+                launches.breakOff()
             }
             if let a = f.altitude, a.isFinite { elevation.add(a) }
             previous = (f.time, s)
         }
 
         var guess: ActivityInference? {
-            ActivityInference(speeds: steps.movingSpeeds, seconds: seconds, meters: meters, climb: elevation.gain)
+            ActivityInference(speeds: steps.movingSpeeds, seconds: seconds, meters: meters, climb: elevation.gain, launches: launches)
         }
     }
 }

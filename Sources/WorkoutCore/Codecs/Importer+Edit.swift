@@ -28,6 +28,8 @@ extension Importer {
             new.summary.apply(d)
         }
         new.summary.annotation = w.summary.annotation
+        // The plan's targets are kept; what was done is measured on the new laps.
+        new.summary.plan = w.summary.plan.map { var p = $0; p.measure(new.summary.laps); return p }
         // Readings dropped as outside physiology are not stored: their count is kept.
         if new.summary.heartRateRejected.isEmpty { new.summary.heartRateRejected = w.summary.heartRateRejected }
         return new

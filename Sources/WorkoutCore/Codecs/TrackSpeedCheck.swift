@@ -36,6 +36,9 @@ struct TrackSpeedCheck {
         static let kept = 1 << 16
         /// The length of the last moving step (m).
         private(set) var lastDistance = 0.0
+        /// The length of the step the last fix ended (m), moving or not; nil when it ended none
+        /// (a new segment, a fix the quality gates refuse, or one not later than the one before).
+        private(set) var lastStep: Double?
         /// The moving steps' speeds so far (m/s; the sample beyond `kept`, as above).
         var movingSpeeds: [Double] { speeds }
         /// How many moving steps so far (all of them, sampled or not).
@@ -60,8 +63,10 @@ struct TrackSpeedCheck {
             let here = FixFilter.Position(f)
             let usable = FixFilter.qualityRejection(f, minimumFixMode: gateMode, maximumHorizontalAccuracy: gateAccuracy) == nil
             defer { previous = (here, s, usable) }
+            lastStep = nil
             guard let p = previous, p.segment == s, here.time > p.position.time, usable, p.usable else { return }
             let d = known.meters(from: p.position, to: here) ?? MeasuredPair.measure(p.position, here).meters
+            lastStep = d
             let v = d / (here.time - p.position.time)
             if v.isFinite, v >= TrackSpeedCheck.movingSpeed { keep(v); lastDistance = d }
         }

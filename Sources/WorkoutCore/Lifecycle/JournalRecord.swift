@@ -35,6 +35,11 @@ public enum JournalRecord: Sendable, Equatable {
     /// The workout's dates moved by `by` seconds (dated by a GPS receiver while the system clock
     /// is unsynchronized, or back; docs/time.md): every earlier time moves, no duration changes.
     case shifted(by: Double)
+    /// The workout follows `plan` (`start --plan`) from `time`: a restore resumes it.
+    case plan(time: Double, plan: Plan)
+    /// Step `index` of the plan began at `time`, the workout at `distance` meters, `timer`
+    /// seconds of running time and `laps` laps closed (`PlanJournal`).
+    case planStep(time: Double, index: Int, distance: Double, timer: Double, laps: Int)
 }
 
 extension JournalRecord {
@@ -44,7 +49,7 @@ extension JournalRecord {
         switch self {
         case .alive(let t): return t
         case .started, .paused, .resumed, .lap, .marker, .stopped, .shutdown, .settings, .recovered, .rebased, .fix, .suspended, .heartRate, .heartRateGap,
-             .sensor, .shifted: return nil
+             .sensor, .shifted, .plan, .planStep: return nil
         }
     }
 }

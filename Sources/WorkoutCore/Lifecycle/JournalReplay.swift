@@ -32,7 +32,7 @@ struct JournalReplay {
             switch record {
             case .alive, .shutdown: break
             case .started, .paused, .resumed, .lap, .marker, .fix, .heartRate, .heartRateGap, .sensor, .stopped, .shifted, .rebased, .suspended,
-                 .recovered, .settings:
+                 .recovered, .settings, .plan, .planStep:
                 shutdown = nil  // something happened after the shutdown record: it is history
             }
             switch record {
@@ -75,6 +75,8 @@ struct JournalReplay {
                 recorder.suspended(from: t, to: until); last = max(last, until)
             case .recovered(let t, let gapFrom):
                 recorder.recovered(at: t, gapFrom: gapFrom); last = max(last, t)
+            case .plan, .planStep:
+                break  // the plan's own (`PlanJournal`)
             }
         }
         self.recorder = recorder

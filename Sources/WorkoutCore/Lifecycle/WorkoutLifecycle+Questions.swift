@@ -149,6 +149,14 @@ extension WorkoutLifecycle {
         }
     }
 
+    /// How many laps the workout in progress has closed, nil without one.
+    public var lapCount: Int? {
+        switch state {
+        case .recording(let w): return w.recorder.lapCount
+        case .idle, .restoring, .saving, .modifying: return nil
+        }
+    }
+
     /// The workout's own time at the daemon's time `now` (a simulation's clock, or `now`).
     public func workoutTime(at now: Double) -> Double { workout?.time(at: now) ?? now }
 

@@ -100,7 +100,9 @@ extension WorkoutLifecycle {
     }
 
     /// Ends the workout and hands its snapshot to the saver. Also used for a graceful shutdown.
-    public mutating func stop(at now: Double) -> Outcome {
+    /// With `plan` (what was done of the plan the workout followed) the saved summary carries
+    /// it, measured on the workout's laps.
+    public mutating func stop(at now: Double, plan: PlanOutcome? = nil) -> Outcome {
         switch state {
         case .recording(let w):
             let gpsWasOpen = wantsGPS
@@ -109,6 +111,10 @@ extension WorkoutLifecycle {
             let t = w.time(at: now)
             var workout = w.recorder.finishRecording(at: t)
             workout.source = w.origin.recordedSource
+            if var p = plan {
+                p.measure(workout.summary.laps)
+                workout.summary.plan = p
+            }
             state = .saving(SaveJob(workout: workout))
             var actions: [LifecycleAction] = [.journal(.stopped(time: t))]
             if gpsWasOpen { actions.append(.closeGPS) }
@@ -122,11 +128,12 @@ extension WorkoutLifecycle {
     }
 
     /// The one-button action: asks `primaryAction` what to do and does it.
-    public mutating func toggle(defaultActivity: ActivityType, id: WorkoutID, clock reading: ClockReading, settings: MetricsSettings) -> Outcome {
+    public mutating func toggle(defaultActivity: ActivityType, id: WorkoutID, clock reading: ClockReading, settings: MetricsSettings,
+                                plan: PlanOutcome? = nil) -> Outcome {
         let now = self.now(reading)
         switch primaryAction(defaultActivity: defaultActivity) {
         case .start(let activity): return start(activity, id: id, clock: reading, settings: settings)
-        case .stop: return stop(at: now)
+        case .stop: return stop(at: now, plan: plan)
         case .resume: return resume(at: now)
         case .unavailable: return .failure(refusalWithoutWorkout)
         }
@@ -243,6 +250,7 @@ extension WorkoutLifecycle {
         let recorder = replay.recorder
         var workout = recorder.finishRecording(at: stoppedAt)
         workout.source = replay.origin.recordedSource
+        workout.summary.plan = PlanJournal(records: records)?.outcome(laps: workout.summary.laps)
         guard !unsaved.contains(where: { $0.workout.id == workout.id }) else { return [] }
         unsaved.append(SaveJob(workout: workout))
         return [.log(.restoreCompletingStop(workout.id)), .save(workout), .publish]
@@ -298,6 +306,7 @@ extension WorkoutLifecycle {
         if let stoppedAt = replay.stoppedAt {
             var workout = recorder.finishRecording(at: stoppedAt)
             workout.source = replay.origin.recordedSource
+            workout.summary.plan = PlanJournal(records: records)?.outcome(laps: workout.summary.laps)
             state = .saving(SaveJob(workout: workout))
             return [.log(.restoreCompletingStop(id)), .save(workout), .publish]
         }

@@ -6,8 +6,10 @@
 /// |altitude - previous altitude| (a running mean over the last ~`noiseSpan`), between `minimumThreshold` (3 m: a
 /// barometer's or a device's smoothed altitudes, where a rolling run's 4 m rises are real) and
 /// `threshold` (5 m: a GPS receiver's raw altitudes); `threshold` for the first
-/// `warmUpSamples`. Noise smaller than it adds nothing; real climbs count in full. O(1) per
-/// sample (docs/metrics.md, "Elevation").
+/// `warmUpSamples`. Noise smaller than it adds nothing; real climbs count in full. An altitude
+/// that moved faster than `maxVerticalSpeed` since the one before (a barometer calibrated
+/// against GPS mid-recording, a spike) is a jump, not a climb: the altitudes after it are shifted
+/// back by it. O(1) per sample (docs/metrics.md, "Elevation").
 public struct ElevationAccumulator: Sendable, Equatable {
     private enum Trend: Sendable, Equatable { case none, up, down }
 
@@ -33,8 +35,17 @@ public struct ElevationAccumulator: Sendable, Equatable {
     /// Farthest smoothed altitude since `level` in the current trend.
     private var extreme = 0.0
     private var trend = Trend.none
+    /// The fastest an altitude can move (m/s): the activity's top speed (descending).
+    public let maxVerticalSpeed: Double
+    /// The last timed altitude as recorded, and the sum of the jumps taken out so far.
+    private var lastTime = Double.nan
+    private var lastAltitude = Double.nan
+    private var offset = 0.0
+    /// Jumps taken out (`maxVerticalSpeed`).
+    public private(set) var jumps = 0
 
-    public init(window: Int, threshold: Double, minimumThreshold: Double = 3) {
+    public init(window: Int, threshold: Double, minimumThreshold: Double = 3, maxVerticalSpeed: Double = .infinity) {
+        self.maxVerticalSpeed = maxVerticalSpeed
         self.window = max(1, window)
         self.threshold = max(0, threshold)
         self.minimumThreshold = min(max(0, minimumThreshold), max(0, threshold))
@@ -55,7 +66,37 @@ public struct ElevationAccumulator: Sendable, Equatable {
     /// The current smoothed altitude, nil before the first sample.
     public var smoothed: Double? { ring.isEmpty ? nil : sum / Double(ring.count) }
 
-    /// Adds one altitude (m); non-finite values are ignored.
+    /// A new segment of the track (after a pause, a signal loss, a jump): as distance, no climb
+    /// is counted across the break. A climb or descent in progress is kept; the next altitude
+    /// starts afresh (the noise estimate stays).
+    public mutating func startSegment() {
+        confirmedGain = gain
+        confirmedLoss = loss
+        trend = .none
+        level = nil
+        ring.removeAll(keepingCapacity: true)
+        next = 0
+        sum = 0
+        previous = nil
+        lastTime = .nan
+        lastAltitude = .nan
+    }
+
+    /// Adds one altitude (m) recorded at `time` (s): a step faster than `maxVerticalSpeed` over
+    /// the time since the last one (at least 1 s: whole-second timestamps) is a jump, and the
+    /// altitudes from here on are shifted back by it. Non-finite values are ignored.
+    public mutating func add(_ altitude: Double, at time: Double) {
+        guard altitude.isFinite, time.isFinite else { return }
+        let step = altitude - lastAltitude
+        if step.isFinite && abs(step) > maxVerticalSpeed * max(time - lastTime, 1) {
+            offset -= step
+            jumps += 1
+        }
+        (lastTime, lastAltitude) = (time, altitude)
+        add(altitude + offset)
+    }
+
+    /// Adds one altitude (m) without a time (no jump is taken out); non-finite values are ignored.
     public mutating func add(_ altitude: Double) {
         guard altitude.isFinite else { return }
         if ring.count < window {

@@ -22,6 +22,9 @@ public struct DeviceTotals: Sendable, Equatable {
     public var averageHeartRate: Double?
     public var averagePower: Double?
     public var averageCadence: Double?
+    /// The device's climb and descent (`total_ascent`, `total_descent`), metres.
+    public var ascentMeters: Double?
+    public var descentMeters: Double?
 
     public init(calories: Double? = nil, workKilojoules: Double? = nil, timerSeconds: Double? = nil, elapsedSeconds: Double? = nil,
                 distanceMeters: Double? = nil, strokes: Int? = nil, pool: PoolSwim? = nil) {

@@ -36,6 +36,10 @@ public struct LapSummary: Sendable, Equatable {
     public var averagePower: Int?
     public var maxPower: Int?
     public var averageCadence: Int?
+    /// The distance (m) and moving time (s) of implausible stretches inside it
+    /// (`WorkoutSummary.implausible`): kept in its distance and times, left out of its pace.
+    public var implausibleMeters = 0.0
+    public var implausibleSeconds = 0.0
 
     public init(index: Int, trigger: LapTrigger, startTime: Double, endTime: Double, elapsedSeconds: Double,
                 movingSeconds: Double, distanceMeters: Double, elevationGainMeters: Double = 0,
@@ -44,6 +48,20 @@ public struct LapSummary: Sendable, Equatable {
         self.elapsedSeconds = elapsedSeconds; self.movingSeconds = movingSeconds; self.distanceMeters = distanceMeters
         self.elevationGainMeters = elevationGainMeters; self.maxSpeed = maxSpeed; self.calories = calories
         self.averageHeartRate = averageHeartRate; self.maxHeartRate = maxHeartRate
+    }
+}
+
+extension LapSummary {
+    /// The time its pace and speed are over: the moving time (the elapsed time when nothing
+    /// moved, an indoor lap), less the implausible stretches in it.
+    public var paceSeconds: Double {
+        (movingSeconds > 0 ? movingSeconds : elapsedSeconds) - implausibleSeconds
+    }
+
+    /// Its speed (m/s): the distance without the implausible stretches over `paceSeconds`; 0
+    /// when no time is left.
+    public var paceSpeed: Double {
+        paceSeconds > 0 ? max(0, distanceMeters - implausibleMeters) / paceSeconds : 0
     }
 }
 
@@ -154,11 +172,19 @@ public struct WorkoutSummary: Sendable, Equatable {
     /// The GPS track's geodesic length when `distanceMeters` comes from the device or a sensor
     /// (kept beside it to compare); nil when the distance is the GPS track's.
     public var gpsDistanceMeters: Double?
+    /// The recording device's own climb and descent (a FIT session's `total_ascent` and
+    /// `total_descent`, m), beside the measured `elevationGainMeters` and `elevationLossMeters`;
+    /// nil where the file has none. JSON only when present.
+    public var deviceElevationGainMeters: Double?
+    public var deviceElevationLossMeters: Double?
     /// The multisport event this workout is a leg of (a triathlon's swim, bike and run, and its
     /// transitions); nil for a workout of its own.
     public var multisport: MultisportLeg?
     /// A swim's pool, lengths, strokes, SWOLF and pace (from the device); nil for other workouts.
     public var swim: SwimSummary?
+    /// What was done of the plan the workout followed (`start --plan`): each step's target
+    /// and actual, the compliance score; nil without a plan.
+    public var plan: PlanOutcome?
 
     public init(id: WorkoutID, activity: ActivityType, startedAt: Double, endedAt: Double? = nil,
                 elapsedSeconds: Double = 0, movingSeconds: Double = 0, distanceMeters: Double = 0,

@@ -12,6 +12,8 @@ extension WorkoutSummary {
     /// - heart rate, power and cadence: the session's averages (`avg_heart_rate`, `avg_power`,
     ///   `avg_cadence`: a run's in steps per minute), when not zero; power only where records
     ///   carry it;
+    /// - climb: the device's `total_ascent` and `total_descent` beside the measured gain and
+    ///   loss (`deviceElevationGainMeters`, `deviceElevationLossMeters`), never over them;
     /// - swim: a pool's lengths, strokes, SWOLF and pace, or an open-water swim's strokes and pace.
     public mutating func apply(_ d: DeviceTotals) {
         if let kcal = d.calories, kcal > 0 {
@@ -33,6 +35,8 @@ extension WorkoutSummary {
         if let hr = d.averageHeartRate, hr > 0 { averageHeartRate = hr }
         if let p = d.averagePower, p > 0, averagePower != nil { averagePower = p }
         if let c = d.averageCadence, c > 0 { averageCadence = c * activity.cadenceFactor }
+        deviceElevationGainMeters = d.ascentMeters
+        deviceElevationLossMeters = d.descentMeters
         if let pool = d.pool {
             swim = SwimSummary(pool: pool, strokes: d.strokes)
         } else if activity.isSwim {

@@ -19,6 +19,11 @@ enum JSONPlanDecoder {
     static func decode(_ bytes: [UInt8], ftpWatts: Double?) throws(PlanError) -> Plan {
         let root: JSON
         do { root = try JSON.parse(bytes) } catch { throw PlanError(.file, "not valid JSON: \(error)") }
+        return try decode(json: root, ftpWatts: ftpWatts)
+    }
+
+    /// A plan already parsed (the journal's copy, `Plan.json()`).
+    static func decode(json root: JSON, ftpWatts: Double?) throws(PlanError) -> Plan {
         guard let o = root.objectValue else { throw PlanError(.file, "a JSON plan is an object with \"name\" and \"steps\"") }
         for key in o.keys where key != "name" && key != "steps" && key != "description" {
             throw PlanError(.file, "unknown key \"\(key)\" (a plan has name, description, steps)")

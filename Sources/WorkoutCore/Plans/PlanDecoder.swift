@@ -1,5 +1,5 @@
-/// Reads a plan file (docs/plans.md): a Zwift workout (`.zwo`, XML) or the project's JSON plan,
-/// told apart by their first byte. Everything is checked before a plan is returned: a bad plan
+/// Reads a plan file (docs/plans.md): a Zwift workout (`.zwo`, XML), a FIT workout file or the
+/// project's JSON plan, told apart by their first bytes. Everything is checked before a plan is returned: a bad plan
 /// is refused with the line (XML) or the step (JSON) and what is wrong, and never half-built.
 /// Power given as a fraction of FTP becomes watts with `ftpWatts`; a plan that needs it without
 /// one is refused.
@@ -19,20 +19,25 @@ public enum PlanDecoder {
     public static let cadenceRange = 1.0...250.0
     public static let speedRange = 0.1...30.0
 
-    public static func decode(_ bytes: [UInt8], ftpWatts: Double?) throws(PlanError) -> Plan {
+    /// `heartRateZones` and `maxHeartRate` turn a FIT workout's heart-rate zones and
+    /// percentages into bpm (a plan that needs them without them is refused).
+    public static func decode(_ bytes: [UInt8], ftpWatts: Double?, heartRateZones: HeartRateZones? = nil,
+                              maxHeartRate: Int? = nil) throws(PlanError) -> Plan {
         guard bytes.count <= maxBytes else { throw PlanError(.file, "the plan file is \(bytes.count) bytes; at most \(maxBytes) are read") }
         guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) else {
             throw PlanError(.file, "the plan file is empty")
         }
         let plan: Plan
+        if FITMessageDecoder.looksLikeFIT(bytes) {
+            plan = try FITPlanDecoder.decode(bytes, ftpWatts: ftpWatts, heartRateZones: heartRateZones, maxHeartRate: maxHeartRate)
+            try check(plan)
+            return plan
+        }
         switch first {
         case UInt8(ascii: "{"): plan = try JSONPlanDecoder.decode(bytes, ftpWatts: ftpWatts)
         case UInt8(ascii: "<"): plan = try ZwoPlanDecoder.decode(bytes, ftpWatts: ftpWatts)
         default:
-            if bytes.count >= 12, bytes[8...11].elementsEqual(".FIT".utf8) {
-                throw PlanError(.file, "FIT workout files are not read yet; use a Zwift .zwo or a JSON plan (docs/plans.md)")
-            }
-            throw PlanError(.file, "not a plan: neither a Zwift .zwo (XML) nor a JSON plan")
+            throw PlanError(.file, "not a plan: neither a Zwift .zwo (XML), a FIT workout nor a JSON plan")
         }
         try check(plan)
         return plan
@@ -41,37 +46,39 @@ public enum PlanDecoder {
     /// The checks every plan passes whatever its format: steps, lengths, targets in range.
     static func check(_ plan: Plan) throws(PlanError) {
         guard !plan.steps.isEmpty else { throw PlanError(.file, "the plan has no steps") }
-        for (i, step) in plan.steps.enumerated() {
-            let at = PlanError.Location.step(i + 1)
-            switch step.length {
-            case .seconds(let s):
-                guard s.isFinite, s >= 1, s <= maxSeconds else { throw PlanError(at, "duration \(s) s is outside 1 s to 24 h") }
-            case .meters(let m):
-                guard m.isFinite, m >= 1, m <= maxMeters else { throw PlanError(at, "distance \(m) m is outside 1 m to 1,000 km") }
-            case .open:
-                break
-            }
-            switch step.target {
-            case .none:
-                break
-            case .power(let low, let high):
-                try inRange([low, high], wattsRange, "power", "W", at)
-            case .powerRamp(let from, let to):
-                try inRange([from, to], wattsRange, "power", "W", at)
-                guard case .seconds = step.length else { throw PlanError(at, "a ramp needs a duration in seconds") }
-            case .heartRate(let low, let high):
-                try inRange([low, high], heartRateRange, "heart rate", "bpm", at)
-            case .cadence(let low, let high):
-                try inRange([low, high], cadenceRange, "cadence", "per minute", at)
-            case .speed(let low, let high):
-                try inRange([low, high], speedRange, "speed", "m/s", at)
-            }
-            for p in step.prompts {
-                guard p.offset.isFinite, p.offset >= 0 else { throw PlanError(at, "a prompt's offset \(p.offset) s is negative") }
-            }
-        }
+        for (i, step) in plan.steps.enumerated() { try check(step, at: .step(i + 1)) }
         guard plan.timedSeconds <= maxSeconds else {
             throw PlanError(.file, "the plan's timed steps last \(Int(plan.timedSeconds)) s; at most \(Int(maxSeconds)) s (24 h)")
+        }
+    }
+
+    /// One step's length, target and prompts in range (`at`: where the refusal says it is).
+    static func check(_ step: PlanStep, at: PlanError.Location) throws(PlanError) {
+        switch step.length {
+        case .seconds(let s):
+            guard s.isFinite, s >= 1, s <= maxSeconds else { throw PlanError(at, "duration \(s) s is outside 1 s to 24 h") }
+        case .meters(let m):
+            guard m.isFinite, m >= 1, m <= maxMeters else { throw PlanError(at, "distance \(m) m is outside 1 m to 1,000 km") }
+        case .open:
+            break
+        }
+        switch step.target {
+        case .none:
+            break
+        case .power(let low, let high):
+            try inRange([low, high], wattsRange, "power", "W", at)
+        case .powerRamp(let from, let to):
+            try inRange([from, to], wattsRange, "power", "W", at)
+            guard case .seconds = step.length else { throw PlanError(at, "a ramp needs a duration in seconds") }
+        case .heartRate(let low, let high):
+            try inRange([low, high], heartRateRange, "heart rate", "bpm", at)
+        case .cadence(let low, let high):
+            try inRange([low, high], cadenceRange, "cadence", "per minute", at)
+        case .speed(let low, let high):
+            try inRange([low, high], speedRange, "speed", "m/s", at)
+        }
+        for p in step.prompts {
+            guard p.offset.isFinite, p.offset >= 0 else { throw PlanError(at, "a prompt's offset \(p.offset) s is negative") }
         }
     }
 
@@ -114,6 +121,8 @@ public struct PlanError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A step of a JSON plan by its place in the file: `2.1` is the first step inside the
         /// second entry.
         case entry(String)
+        /// A FIT workout's `workout_step` by its `message_index` (counted from 0, as in the file).
+        case workoutStep(Int)
     }
 
     public var location: Location
@@ -130,6 +139,7 @@ public struct PlanError: Error, Sendable, Equatable, CustomStringConvertible {
         case .line(let n): "line \(n): \(reason)"
         case .step(let n): "step \(n): \(reason)"
         case .entry(let path): "step \(path): \(reason)"
+        case .workoutStep(let n): "workout_step \(n): \(reason)"
         }
     }
 }

@@ -9,6 +9,8 @@ public enum PlanLogEvent: LogEvent, Equatable {
     case prompt(String)
     /// The plan ended: its last step done, or the workout stopped inside it.
     case finished(name: String, end: PlanMachine.End, step: Int, count: Int)
+    /// A restored workout goes on with its plan in step `step` (0-based) of `count`.
+    case restored(name: String, step: Int, count: Int)
 
     public var name: String {
         switch self {
@@ -16,6 +18,7 @@ public enum PlanLogEvent: LogEvent, Equatable {
         case .step: "plan.step"
         case .prompt: "plan.prompt"
         case .finished: "plan.finished"
+        case .restored: "plan.restored"
         }
     }
 
@@ -27,6 +30,7 @@ public enum PlanLogEvent: LogEvent, Equatable {
         case .prompt(let text): text
         case .finished(let name, .completed, _, _): "Plan \(name) done"
         case .finished(let name, .stopped, let step, let count): "Plan \(name) stopped in step \(step + 1) of \(count)"
+        case .restored(let name, let step, let count): "Plan \(name) goes on in step \(step + 1) of \(count)"
         }
     }
 
@@ -40,6 +44,7 @@ public enum PlanLogEvent: LogEvent, Equatable {
         case .prompt(let text): [("text", .string(text))]
         case .finished(let name, let end, let step, let count):
             [("plan", .string(name)), ("end", .string(end == .completed ? "completed" : "stopped")), ("step", .int(step + 1)), ("of", .int(count))]
+        case .restored(let name, let step, let count): [("plan", .string(name)), ("step", .int(step + 1)), ("of", .int(count))]
         }
     }
 }

@@ -38,14 +38,49 @@ public struct PlanMachine: Sendable {
         var startDistance: Double
         var promptsShown: Int
         var watts: Int?
+        /// Where the rider stands against a heart-rate, cadence or speed target.
+        var nudge = Nudge.inRange
 
         func active(at now: Double, running: Bool) -> Double { running ? activeBefore + max(0, now - since) : activeBefore }
     }
+
+    /// Where the rider stands against a step's heart-rate, cadence or speed target (`measured`).
+    enum Nudge: Sendable, Equatable {
+        case inRange
+        /// Outside the range since `since`: a prompt once it has lasted `nudgeAfter`.
+        case outside(since: Double)
+        /// Prompted at `at`: again after `nudgeEvery` if still outside.
+        case prompted(at: Double)
+    }
+
+    /// How long a heart rate, cadence or speed stays outside its step's range before a prompt,
+    /// and how often the prompt comes again while it stays out.
+    public static let nudgeAfter = 10.0
+    public static let nudgeEvery = 60.0
 
     public init(plan: Plan) {
         precondition(!plan.steps.isEmpty, "a plan has at least one step (PlanDecoder refuses an empty one)")
         self.plan = plan
         state = .ready
+    }
+
+    /// A plan resumed after a restart (`PlanJournal`): step `index` in progress, `active`
+    /// seconds of it run, begun at the workout's distance `startDistance`; paused at `now` (the
+    /// shell resumes it when the workout runs, which asks the trainer for the step's power).
+    /// The prompts due by `active` were shown.
+    public init(plan: Plan, resumingStep index: Int, active: Double, startDistance: Double, at now: Double) {
+        precondition(plan.steps.indices.contains(index), "PlanJournal checks the step")
+        self.plan = plan
+        let shown = plan.steps[index].prompts.prefix { $0.offset <= active }.count
+        state = .paused(StepProgress(index: index, activeBefore: max(0, active), since: now, startDistance: startDistance,
+                                     promptsShown: shown, watts: nil))
+    }
+
+    /// A plan that had ended (its last step done) when the daemon restarted.
+    public init(plan: Plan, ended: End) {
+        precondition(!plan.steps.isEmpty, "a plan has at least one step")
+        self.plan = plan
+        state = .finished(ended)
     }
 
     /// The workout started (or the plan joined it): the first step begins.
@@ -78,6 +113,7 @@ public struct PlanMachine: Sendable {
     public mutating func resume(at now: Double, distance: Double) -> [PlanAction] {
         guard case .paused(var p) = state else { return [] }
         p.since = now
+        p.nudge = .inRange  // a target missed counts again from the resume
         var actions: [PlanAction] = []
         if let w = currentWatts(p, at: now, running: true) {
             actions.append(.setPower(watts: w))
@@ -126,7 +162,64 @@ public struct PlanMachine: Sendable {
         }
     }
 
+    /// The rider's heart rate (bpm), cadence (per minute) and speed (m/s) now, nil when not
+    /// measured. A running step with a target of one of them prompts the rider when it has
+    /// stayed outside the target's range for `nudgeAfter` seconds ("Heart rate 162 bpm: above
+    /// the step's 140-150 bpm"), and again every `nudgeEvery` seconds while it stays out; back in
+    /// range, the count starts again. Power targets are the trainer's: never prompted.
+    public mutating func measured(heartRate: Double?, cadence: Double?, speed: Double?, at now: Double) -> [PlanAction] {
+        guard case .running(var p) = state else { return [] }
+        let target = plan.steps[p.index].target
+        let value: Double?, text: (Double, String) -> String
+        switch target {
+        case .heartRate(let low, let high):
+            value = heartRate
+            text = { v, side in "Heart rate \(Int(v.rounded())) bpm: \(side) the step's " + PlanStep.range(low, high, "bpm", decimals: 0) }
+        case .cadence(let low, let high):
+            value = cadence
+            text = { v, side in "Cadence \(Int(v.rounded())) per minute: \(side) the step's " + PlanStep.range(low, high, "per minute", decimals: 0) }
+        case .speed(let low, let high):
+            value = speed
+            text = { v, side in
+                "Speed " + formatFixed(v * 3.6, decimals: 1) + " km/h: \(side) the step's " + PlanStep.range(low * 3.6, high * 3.6, "km/h", decimals: 1)
+            }
+        case .none, .power, .powerRamp:
+            return []
+        }
+        guard let v = value, v.isFinite, let range = target.range else { return [] }
+        var actions: [PlanAction] = []
+        if range.contains(v) {
+            p.nudge = .inRange
+        } else {
+            let say = PlanAction.prompt(text(v, v < range.lowerBound ? "below" : "above"))
+            switch p.nudge {
+            case .inRange:
+                p.nudge = .outside(since: now)
+            case .outside(let since) where now - since >= Self.nudgeAfter:
+                actions.append(say)
+                p.nudge = .prompted(at: now)
+            case .prompted(let at) where now - at >= Self.nudgeEvery:
+                actions.append(say)
+                p.nudge = .prompted(at: now)
+            case .outside, .prompted:
+                break
+            }
+        }
+        state = .running(p)
+        return actions
+    }
+
     // MARK: - Questions
+
+    /// Whether the step running now has a heart-rate, cadence or speed target (`measured`
+    /// wants the rider's figures).
+    public var wantsMeasures: Bool {
+        guard case .running(let p) = state else { return false }
+        switch plan.steps[p.index].target {
+        case .heartRate, .cadence, .speed: return true
+        case .none, .power, .powerRamp: return false
+        }
+    }
 
     /// Where the plan stands at `now` for `status.plan`; nil before it starts.
     public func status(at now: Double, distance: Double) -> PlanStatus? {

@@ -69,9 +69,18 @@ public struct PlanReply: Sendable, Equatable {
         case .meters(let m): o["meters"] = .number(m)
         case .open: o["open"] = true
         }
+        o["target"] = step.target.json(watts: watts)
+        return .object(o)
+    }
+}
+
+extension PlanTarget {
+    /// `{"kind": "power", "low": 250, "high": 270}` (a ramp: `from`, `to`; `none`: the kind
+    /// alone), with the power asked now (`watts`) when given.
+    public func json(watts: Int? = nil) -> JSON {
         var t = JSONObject()
-        t["kind"] = .string(step.target.kindName)
-        switch step.target {
+        t["kind"] = .string(kindName)
+        switch self {
         case .none: break
         case .power(let low, let high), .heartRate(let low, let high), .cadence(let low, let high), .speed(let low, let high):
             t["low"] = .number(rounded(low, 2)); t["high"] = .number(rounded(high, 2))
@@ -79,8 +88,24 @@ public struct PlanReply: Sendable, Equatable {
             t["from"] = .number(rounded(from, 2)); t["to"] = .number(rounded(to, 2))
         }
         if let watts { t["watts"] = .int(watts) }
-        o["target"] = .object(t)
-        return .object(o)
+        return .object(t)
+    }
+
+    /// Reads what `json(watts:)` writes; nil when it is not a target.
+    public init?(json t: JSON) {
+        guard let kind = t["kind"]?.stringValue else { return nil }
+        let low = t["low"]?.doubleValue, high = t["high"]?.doubleValue
+        switch (kind, low, high) {
+        case ("none", _, _): self = .none
+        case ("power", let l?, let h?): self = .power(low: l, high: h)
+        case ("heart_rate", let l?, let h?): self = .heartRate(low: l, high: h)
+        case ("cadence", let l?, let h?): self = .cadence(low: l, high: h)
+        case ("speed", let l?, let h?): self = .speed(low: l, high: h)
+        case ("power_ramp", _, _):
+            guard let from = t["from"]?.doubleValue, let to = t["to"]?.doubleValue else { return nil }
+            self = .powerRamp(from: from, to: to)
+        default: return nil
+        }
     }
 }
 

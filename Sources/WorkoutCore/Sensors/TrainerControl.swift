@@ -9,6 +9,7 @@
 ///   watts each second, but never faster than the trainer answers (the latest wanted power goes
 ///   next, the ones in between are skipped).
 /// - Stop/Pause (0x08 0x02) with the workout's pause; Start/Resume (0x07) before the power again.
+///   The link stays up through the pause (`keepsLinkWhilePaused`).
 /// - Reset (0x01) when nothing is wanted (a step without power, the plan's end): the trainer is
 ///   left free.
 /// - "Control not permitted" (result 5), a write without an answer for `answerTimeout`, and a
@@ -68,6 +69,18 @@ public struct TrainerControl: Sendable {
     public static let retryDelay = 2.0
 
     public init() {}
+
+    /// Whether closing the sensors for the workout's pause should leave the link up: the plan
+    /// wants the trainer paused while it is controlled (or control is being taken), so Stop/Pause
+    /// and then Start/Resume go over the same connection, as the FTMS spec has it, rather than a
+    /// Reset and a new Request Control.
+    public var keepsLinkWhilePaused: Bool {
+        guard want == .paused else { return false }
+        switch phase {
+        case .requesting, .controlled: return true
+        case .absent, .idle, .waiting: return false
+        }
+    }
 
     /// The plan wants `w` now.
     public mutating func want(_ w: Want, now: Double) -> [TrainerAction] {

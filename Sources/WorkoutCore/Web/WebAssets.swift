@@ -90,6 +90,7 @@ public enum WebAsset: String, Sendable, CaseIterable {
     [data-chart=heartrate] .line{stroke:#dc2626}[data-chart=power] .line{stroke:#7c3aed}
     [data-chart=cadence] .line{stroke:#0891b2}[data-chart=pace] .line,[data-chart=speed] .line{stroke:#2563eb}
     .lap{stroke:var(--muted);stroke-dasharray:3 4;opacity:.6}
+    rect.implausible{fill:#111827;opacity:.12}
     .zb{opacity:.13}.zl{font-size:10px;opacity:.8}
     .z0,.c0{fill:var(--z0);stroke:var(--z0)}.z1{fill:var(--z1);stroke:var(--z1)}.z2{fill:var(--z2);stroke:var(--z2)}
     .z3{fill:var(--z3);stroke:var(--z3)}.z4{fill:var(--z4);stroke:var(--z4)}.z5{fill:var(--z5);stroke:var(--z5)}
@@ -97,6 +98,8 @@ public enum WebAsset: String, Sendable, CaseIterable {
     svg.route .attribution{font-size:11px;fill:#374151;paint-order:stroke;stroke:#fff;stroke-width:3px}
     .track path{fill:none;stroke-width:4;stroke-linecap:round;stroke-linejoin:round}
     .track .casing{stroke:#fff;stroke-width:8;opacity:.9}
+    .track .implausible{stroke:#111827;stroke-width:3;stroke-dasharray:2 7;opacity:.85}
+    .legend i.implausible{background:repeating-linear-gradient(90deg,#111827 0 2px,transparent 2px 6px)}
     [data-colour=pace] .c1{stroke:var(--c1)}[data-colour=pace] .c2{stroke:var(--c2)}[data-colour=pace] .c3{stroke:var(--c3)}
     [data-colour=pace] .c4{stroke:var(--c4)}[data-colour=pace] .c5{stroke:var(--c5)}
     [data-colour=hr] .c0{stroke:var(--z0)}[data-colour=hr] .c1{stroke:var(--z1)}[data-colour=hr] .c2{stroke:var(--z2)}

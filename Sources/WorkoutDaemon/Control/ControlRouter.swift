@@ -6,7 +6,7 @@ import WorkoutCore
 /// and totals to reminders); `reload` goes back to the daemon, which owns the configuration's
 /// replacement. It encodes the status every reply and `watch` event carries
 /// (`ControlRouter+Status.swift`). Confined to the loop thread.
-final class ControlRouter {
+final class ControlRouter: DaemonService {
     let context: DaemonContext
     let recording: RecordingService
     let history: HistoryService
@@ -27,13 +27,32 @@ final class ControlRouter {
         self.history = history
         self.reminders = reminders
         self.integrations = integrations
+        config = Settings(context.config)
     }
 
-    var config: Config { context.config }
+    /// The part of the configuration the router reads, its own: taken at start-up and replaced
+    /// by `reload`.
+    private(set) var config: Settings
 
-    /// Serves the control socket `fd` (`boundPath`: the file to remove at the end, when the
-    /// daemon bound it itself rather than systemd).
-    func start(listenFD fd: Int32, boundPath: String?) {
+    struct Settings: Equatable {
+        var limits: LimitsConfig
+        var units: Units
+
+        init(_ c: Config) { limits = c.limits; units = c.units }
+    }
+
+    /// `"units"` for replies a person reads: the display units (`metric`, `imperial`).
+    var unitsPair: (String, JSON) { ("units", .string(config.units.rawValue)) }
+
+    let name = "control"
+
+    /// The listening control socket the daemon bound or adopted before the services start
+    /// (`boundPath`: the file to remove at the end, when the daemon bound it rather than systemd).
+    var listening: (fd: Int32, boundPath: String?)?
+
+    /// Serves the control socket; started last, so no request arrives before every service runs.
+    func start() {
+        guard let (fd, boundPath) = listening else { return }
         server = ControlServer(loop: context.loop, listenFD: fd, limits: config.limits, boundPath: boundPath) { [unowned self] req, fds in self.handle(req, descriptors: fds) }
         server?.onDescriptorExhaustion = { [unowned self] out, why in
             self.context.log(out ? DaemonLogEvent.descriptorsExhausted(why) : DaemonLogEvent.descriptorsAvailable)
@@ -41,13 +60,18 @@ final class ControlRouter {
     }
 
     /// Stops accepting and closes every client (the shutdown's first step).
-    func stop() {
+    func stop(by deadline: Double, then done: @escaping () -> Void) {
         server?.close()
         server = nil
+        done()
     }
 
-    /// A reload replaced the configuration.
-    func configurationChanged() { server?.limits = config.limits }
+    /// A reload replaced the configuration: the control socket's limits apply to the next read.
+    func reload(_ r: inout ConfigReload) {
+        config = Settings(r.new)
+        server?.limits = config.limits
+        r.applied(.limits)
+    }
 
     /// `descriptors`: what the request carried (SCM_RIGHTS), owned from here on.
     func handle(_ request: ControlRequest, descriptors: [Int32] = []) -> ControlReply {
@@ -83,8 +107,9 @@ final class ControlRouter {
         case .stop:
             // The reply names the personal bests the workout set (docs/protocol.md).
             if let refusal = recording.stop() { return answer(refusal) }
-            let bests = recording.lifecycle.summary(now: context.now()).map(history.personalBests(of:)) ?? []
-            return .encodedSuccess(encodedStatus(.reply, personalBests: bests))
+            let snapshot = recording.snapshot()
+            let bests = snapshot.workout.map(history.personalBests(of:)) ?? []
+            return .encodedSuccess(encodedStatus(.reply, snapshot, personalBests: bests))
         case .toggle: return answer(recording.toggle())
         case .activities:
             return .value(ControlServer.okReply([("activities", .array(ActivityType.allCases.map { $0.json() }))]))
@@ -105,9 +130,9 @@ final class ControlRouter {
         case .delete(let id): return history.delete(id)
         case .undelete(let id): return history.undelete(id)
         case .streak:
-            return .value(ControlServer.okReply([("streak", reminders.streakJSON()), context.unitsPair]))
+            return .value(ControlServer.okReply([("streak", reminders.streakJSON()), unitsPair]))
         case .totals(let per, let activity):
-            return .value(ControlServer.okReply([("totals", reminders.totalsJSON(per, activity: activity)), context.unitsPair]))
+            return .value(ControlServer.okReply([("totals", reminders.totalsJSON(per, activity: activity)), unitsPair]))
         case .reload:
             return .value(onReload())
         case .web(let id): return web.urlReply(id)

@@ -25,17 +25,20 @@ extension HistoryService {
         importFolders = folders
     }
 
-    func stop() {
+    func stopFollowing() {
         sync?.stop()
         sync = nil
         importFolders?.stop()
         importFolders = nil
     }
 
-    /// A reload replaced the configuration (`changed`: the top-level keys that differ).
-    func configurationChanged(_ changed: [String]) {
-        if changed.contains("importFolders") { importFolders?.configure(folders: importFolderPaths()) }
-        if changed.contains("historyDir") { log(SyncLogEvent.historyDirAtNextStart(now: context.paths.historyDir)) }
+    /// A reload: import folders are watched as configured now; `historyDir` is read at
+    /// start-up only (the store, its index and the sync follow one folder).
+    func reload(_ r: inout ConfigReload) {
+        if r.changed(.importFolders) { importFolders?.configure(folders: importFolderPaths()) }
+        if r.changed(.historyDir) { log(SyncLogEvent.historyDirAtNextStart(now: context.paths.historyDir)) }
+        r.applied(.importFolders, .defaultActivity)
+        r.atNextStart(.historyDir)
     }
 
     /// `importFolders` as absolute paths.

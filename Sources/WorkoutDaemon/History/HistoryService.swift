@@ -7,7 +7,7 @@ import WorkoutCore
 /// import, export, edit and recompute on the bulk worker (`HistoryService+Bulk.swift`).
 /// Personal bests are judged against its summaries.
 /// `@unchecked Sendable`: confined to the loop thread; the bulk worker only `post`s closures back.
-final class HistoryService: @unchecked Sendable {
+final class HistoryService: DaemonService, @unchecked Sendable {
     let context: DaemonContext
     let store: HistoryStore
     /// Imports, exports and edits, one at a time on a thread of their own.
@@ -60,10 +60,23 @@ final class HistoryService: @unchecked Sendable {
     var loop: EventLoop { context.loop }
     func log(_ e: some LogEvent) { context.log(e) }
 
+    let name = "history"
+    /// Seconds the bulk worker, the reader and the import stages get to end at a shutdown.
+    static let workerStopSeconds = 3.0
+
+    /// The folders stop being followed; then the workers end (`shutDown`), within
+    /// `workerStopSeconds` and the deadline; what is late is logged and left to the exit.
+    func stop(by deadline: Double, then done: @escaping () -> Void) {
+        stopFollowing()
+        let seconds = min(HistoryService.workerStopSeconds, max(0, deadline - loop.now()))
+        if !shutDown(seconds: seconds) { log(ShutdownLogEvent.late(step: "bulk worker", seconds: seconds)) }
+        done()
+    }
+
     /// The shutdown: the bulk worker finishes the job it runs (an import stops at its next file:
     /// its client is gone) and drops the rest, then the import stages run what they hold; their
     /// threads end. Returns whether all ended within `seconds`.
-    func shutDown(seconds: Double) -> Bool {
+    private func shutDown(seconds: Double) -> Bool {
         let deadline = Deadline(seconds: seconds)
         exportWriter.abandonAll()
         let readerEnded = reader.shutDown(seconds: deadline.remaining)

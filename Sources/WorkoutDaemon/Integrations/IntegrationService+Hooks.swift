@@ -27,7 +27,7 @@ extension IntegrationService {
     }
 
     func feedHooks(_ event: any LogEvent, wallTime: Double) {
-        let hooks = context.config.hooks
+        let hooks = config.hooks
         guard !hooks.isEmpty, !event.name.hasPrefix("hook."), let runner = hookRunner else { return }
         var input: [UInt8]? = nil
         for h in hooks where h.matches(event.name) {

@@ -4,8 +4,8 @@ import WorkoutCore
 /// what a chosen event shows, `DesktopNotifier` sends it (asynchronously, on the loop).
 extension IntegrationService {
     func notifyDesktop(_ event: any LogEvent) {
-        let n = context.config.notifications
-        guard n.desktop, let notice = DesktopNotice.forEvent(event, chosen: n.events, units: UnitFormatter(context.config.units)) else { return }
+        let n = config.notifications
+        guard n.desktop, let notice = DesktopNotice.forEvent(event, chosen: n.events, units: UnitFormatter(config.units)) else { return }
         let notifier: DesktopNotifier
         if let existing = desktopNotifier {
             notifier = existing

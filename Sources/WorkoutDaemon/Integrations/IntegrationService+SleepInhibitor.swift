@@ -10,7 +10,7 @@ extension IntegrationService {
         do { address = try DBusAddress.system(environment: context.environment) } catch {
             return .none(problem: "no sleep inhibitor: DBUS_SYSTEM_BUS_ADDRESS: \(error)")
         }
-        let inhibitor = SleepInhibitor(loop: context.loop, mode: context.config.sleepInhibitor, address: address)
+        let inhibitor = SleepInhibitor(loop: context.loop, mode: config.sleepInhibitor, address: address)
         inhibitor.onPrepareForSleep = { [unowned self] in self.onPrepareForSleep() }
         inhibitor.onChange = { [unowned self] state in
             self.log(SleepInhibitorLogEvent.changed(state))
@@ -38,7 +38,7 @@ extension IntegrationService {
 
     /// For `status`: the configured mode, the mode held, and the state in words.
     func sleepInhibitorReply() -> SleepInhibitorReply {
-        let mode = context.config.sleepInhibitor.rawValue
+        let mode = config.sleepInhibitor.rawValue
         switch sleepLock {
         case .inhibitor(let i): return SleepInhibitorReply(mode: mode, held: i.state.heldMode?.rawValue, state: i.state.description)
         case .none(let problem): return SleepInhibitorReply(mode: mode, held: nil, state: problem)

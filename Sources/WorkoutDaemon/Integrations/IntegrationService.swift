@@ -4,7 +4,7 @@ import WorkoutCore
 /// fed from the logger's tap, so every log event can trigger them), and the logind lock on sleep
 /// while a workout records. Reports what others must do through closures; holds no other service.
 /// `@unchecked Sendable`: confined to the loop thread; hook threads only `post` closures to it.
-final class IntegrationService: @unchecked Sendable {
+final class IntegrationService: DaemonService, @unchecked Sendable {
     let context: DaemonContext
     /// Runs hook programs (config `hooks`) off the loop; set by `start()`.
     var hookRunner: HookRunner?
@@ -24,11 +24,27 @@ final class IntegrationService: @unchecked Sendable {
         case inhibitor(SleepInhibitor)
     }
 
+    /// The part of the configuration this service reads, its own: taken at start-up and
+    /// replaced by `reload`.
+    private(set) var config: Settings
+
+    struct Settings: Equatable {
+        var hooks: [HookConfig]
+        var notifications: NotificationsConfig
+        var sleepInhibitor: SleepInhibitMode
+        var units: Units
+
+        init(_ c: Config) { hooks = c.hooks; notifications = c.notifications; sleepInhibitor = c.sleepInhibitor; units = c.units }
+    }
+
     init(context: DaemonContext) {
         self.context = context
+        config = Settings(context.config)
     }
 
     func log(_ e: some LogEvent) { context.log(e) }
+
+    let name = "integrations"
 
     /// Starts the hook runner, taps the logger and prepares the sleep inhibitor.
     func start() {
@@ -36,8 +52,17 @@ final class IntegrationService: @unchecked Sendable {
         sleepLock = makeSleepLock()
     }
 
-    /// A reload replaced the configuration (`changed`: its changed keys).
-    func configurationChanged(_ changed: [String]) {
-        if changed.contains("sleepInhibitor") { reconfigureSleepInhibitor() }
+    /// Stops last: no hook, nor what one started, outlives the daemon.
+    func stop(by deadline: Double, then done: @escaping () -> Void) {
+        hookRunner?.shutDown()
+        done()
+    }
+
+    /// A reload: a new sleep inhibitor mode applies from the next start or resume; hooks and
+    /// notifications are read at each event.
+    func reload(_ r: inout ConfigReload) {
+        config = Settings(r.new)
+        if r.changed(.sleepInhibitor) { reconfigureSleepInhibitor() }
+        r.applied(.sleepInhibitor, .hooks, .notifications)
     }
 }

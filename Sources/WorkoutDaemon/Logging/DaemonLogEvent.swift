@@ -7,7 +7,8 @@ public enum DaemonLogEvent: LogEvent {
     case stopped
     /// `poll` failed: the loop cannot go on; the daemon exits non-zero for a restart.
     case loopFailed(String)
-    case reloaded(changed: [String])
+    /// `needsRestart`: the changed keys that take effect at the next start.
+    case reloaded(changed: [String], needsRestart: [String])
     case reloadRejected(String)
     /// Damaged journal bytes copied aside: `skipped` bad records before the last good one (each
     /// costs only itself) and any torn end.
@@ -68,7 +69,9 @@ public enum DaemonLogEvent: LogEvent {
         case .shuttingDown(let s): return "Stopping on \(s)"
         case .stopped: return "workoutd stopped"
         case .loopFailed(let e): return "The event loop failed (\(e)); the workout in progress is kept in the journal; exiting for a restart"
-        case .reloaded(let changed): return changed.isEmpty ? "Configuration reloaded; nothing changed" : "Configuration reloaded"
+        case .reloaded(let changed, let waiting):
+            if changed.isEmpty { return "Configuration reloaded; nothing changed" }
+            return waiting.isEmpty ? "Configuration reloaded" : "Configuration reloaded; at the next start: " + waiting.joined(separator: ", ")
         case .reloadRejected(let why): return "New configuration rejected, the old one stays in force: \(why)"
         case .journalKeptAside(let p, _, let skipped):
             return skipped == 0 ? "Damaged end of the journal kept aside in \(p)"
@@ -106,7 +109,8 @@ public enum DaemonLogEvent: LogEvent {
         case .shuttingDown(let s): return [("signal", .string(s))]
         case .stopped: return []
         case .loopFailed(let e): return [("error", .string(e))]
-        case .reloaded(let c): return [("changed", .string(c.joined(separator: ",")))]
+        case .reloaded(let c, let waiting):
+            return [("changed", .string(c.joined(separator: ",")))] + (waiting.isEmpty ? [] : [("needs_restart", .string(waiting.joined(separator: ",")))])
         case .reloadRejected(let why): return [("reason", .string(why))]
         case .journalKeptAside(let p, let b, let skipped): return [("path", .string(p)), ("bytes", .int(b)), ("skipped", .int(skipped))]
         case .journalUnreadableKeptAside(let p, let why): return [("path", .string(p)), ("reason", .string(why))]

@@ -9,7 +9,7 @@ import WorkoutCore
 /// Everything runs on the loop thread; the saver and the journal's fsync run on queues of their
 /// own and post their results back.
 /// `@unchecked Sendable`: confined to the loop thread; other threads only `post` closures to it.
-final class RecordingService: @unchecked Sendable {
+final class RecordingService: DaemonService, @unchecked Sendable {
     /// What the recording service tells the daemon.
     enum Event {
         /// The state changed (`publish`, `manager`: also the service manager's STATUS line) or
@@ -21,13 +21,20 @@ final class RecordingService: @unchecked Sendable {
         case allowSleep
         /// A workout's save is durable: announce it (personal bests, streaks, habits).
         case saved(RecordedWorkout)
-        /// A save finished, well or not (the shutdown waits for the first one).
-        case saveFinished
     }
 
-    private let context: DaemonContext
+    /// Where the service's own stop is.
+    enum Stopping {
+        case running
+        /// Feeds and sensors closed, the workout in progress kept in the journal; waiting for the
+        /// save in flight until `deadline` less the queues' time, then `done`.
+        case waitingForSave(deadline: Double, done: () -> Void)
+        case stopped
+    }
+
+    let context: DaemonContext
     /// Where saves go.
-    private let store: HistoryStore
+    let store: HistoryStore
     private(set) var lifecycle = WorkoutLifecycle()
     let journal: Journal
     /// The GPS side (`start` opens the feed socket; the core's `openGPS` the sources).
@@ -38,23 +45,31 @@ final class RecordingService: @unchecked Sendable {
     /// Where the journal's periodic fsync runs, off the event loop.
     private let journalSyncer = DispatchQueue(label: "workoutd.journal-sync")
     private var statusLogTimer: RepeatingTimer?
-    /// The plan the workout in progress follows (`start --plan`), nil without one. It is not in
-    /// the journal: a restarted daemon resumes the workout without its plan (docs/plans.md).
+    /// The journal's periodic flush, every `journalFlushSeconds` (made again when a reload
+    /// changes it).
+    private var journalFlushTimer: RepeatingTimer?
+    /// The plan the workout in progress follows (`start --plan`), nil without one. Journaled
+    /// (`plan`, `planStep` records): a restarted daemon goes on with it (`restorePlan`).
     private(set) var plan: PlanMachine?
+    /// For each step of `plan` begun, how many laps the workout had closed when it began: where
+    /// its laps begin in the saved workout (`PlanOutcome`).
+    private var planLaps: [Int] = []
     var onEvent: (Event) -> Void = { _ in }
+    private var stopping = Stopping.running
+    let name = "recording"
 
     init(context: DaemonContext, store: HistoryStore) {
         self.context = context
         self.store = store
         self.journal = Journal(path: context.paths.journalFile)
-        // The daemon's time is the workout's while one is in progress: the lifecycle owns it.
-        context.clock.workoutTime = { [unowned self] reading in self.workoutTime(reading) }
     }
 
-    /// The lifecycle's `now(_:)`, asked in place: `lifecycle.now(reading)` on the stored property
-    /// copied the whole lifecycle (every array of the workout retained, then released) at each
-    /// clock read, several per sensor reading (BENCHMARKS.md, CPU).
-    private func workoutTime(_ reading: ClockReading) -> Double {
+    /// The daemon's time at `reading` (`DaemonClock.workoutTime`, which the daemon wires here):
+    /// the workout's while one is in progress, as the lifecycle owns it. Asked in place:
+    /// `lifecycle.now(reading)` on the stored property copied the whole lifecycle (every array
+    /// of the workout retained, then released) at each clock read, several per sensor reading
+    /// (BENCHMARKS.md, CPU).
+    func workoutTime(_ reading: ClockReading) -> Double {
         func now(_ l: inout WorkoutLifecycle) -> Double { l.now(reading) }
         return now(&lifecycle)
     }
@@ -74,6 +89,7 @@ final class RecordingService: @unchecked Sendable {
         }
         restoreJournalIfAny()
         rescheduleStatusLog()
+        rescheduleJournalFlush()
     }
 
     // MARK: - Commands
@@ -89,20 +105,27 @@ final class RecordingService: @unchecked Sendable {
     /// so a bad plan refuses the start in words and never half-starts a workout.
     func start(_ activity: ActivityType, plan file: PlanFile) -> ProtocolError? {
         let parsed: Plan
-        do { parsed = try PlanDecoder.decode(file.bytes, ftpWatts: config.ftpWatts) } catch {
+        let maxHeartRate = config.heartRate.maxBpm ?? config.age.map(HeartRateZones.estimatedMaximum(age:))
+        do {
+            parsed = try PlanDecoder.decode(file.bytes, ftpWatts: config.ftpWatts, heartRateZones: config.heartRateZones, maxHeartRate: maxHeartRate)
+        } catch {
             return ProtocolError(code: "bad_plan", message: "\(file.name): \(error.description)")
         }
         if let refusal = start(activity) { return ProtocolError(code: refusal.code, message: refusal.message) }
         log(PlanLogEvent.started(name: parsed.name, steps: parsed.steps.count, timedSeconds: parsed.timedSeconds))
         plan = PlanMachine(plan: parsed)
+        planLaps = []
+        // Journaled, so that a restart goes on with the plan (`PlanJournal`).
+        journal.append(.plan(time: lifecycle.workoutTime(at: now()), plan: parsed))
         drivePlan { m, t, d in m.start(at: t, distance: d) }
         return nil
     }
 
+    /// The plan pauses first: a trainer under control is asked to Stop/Pause, and keeps its link
+    /// when the pause closes the sensors (docs/plans.md, "The trainer").
     func pause() -> LifecycleRefusal? {
-        let refusal = apply(lifecycle.pause(at: now()))
-        if refusal == nil { drivePlan { m, t, _ in m.pause(at: t) } }
-        return refusal
+        if lifecycle.canPause { drivePlan { m, t, _ in m.pause(at: t) } }
+        return apply(lifecycle.pause(at: now()))
     }
 
     func resume() -> LifecycleRefusal? {
@@ -136,16 +159,18 @@ final class RecordingService: @unchecked Sendable {
     func marker(_ text: String?) -> LifecycleRefusal? { apply(lifecycle.marker(text, at: now())) }
 
     func stop() -> LifecycleRefusal? {
-        if lifecycle.hasWorkoutInProgress { endPlan() }
-        return apply(lifecycle.stop(at: now()))
+        let done = lifecycle.hasWorkoutInProgress ? endPlan() : nil
+        return apply(lifecycle.stop(at: now(), plan: done))
     }
 
     func toggle() -> LifecycleRefusal? {
         let reading = context.clock.read()
         let primary = lifecycle.primaryAction(defaultActivity: config.defaultActivity)
-        if case .stop = primary { endPlan() }
+        var done: PlanOutcome?
+        if case .stop = primary { done = endPlan() }
         if case .start = primary { plan = nil }
-        let refusal = apply(lifecycle.toggle(defaultActivity: config.defaultActivity, id: newWorkoutID(lifecycle.now(reading)), clock: reading, settings: context.metricsSettings()))
+        let refusal = apply(lifecycle.toggle(defaultActivity: config.defaultActivity, id: newWorkoutID(lifecycle.now(reading)), clock: reading,
+                                             settings: context.metricsSettings(), plan: done))
         if refusal == nil, case .resume = primary { drivePlan { m, t, d in m.resume(at: t, distance: d) } }
         return refusal
     }
@@ -163,10 +188,14 @@ final class RecordingService: @unchecked Sendable {
         performPlan(actions, machine.plan)
     }
 
-    /// The workout ends: the plan stops where it is (its step's lap closes) and is let go.
-    private func endPlan() {
+    /// The workout ends: the plan stops where it is (its step's lap closes) and is let go;
+    /// returns what was done of it (its steps begun and where their laps begin), for the saved
+    /// workout.
+    private func endPlan() -> PlanOutcome? {
         drivePlan { m, t, _ in m.stop(at: t) }
+        let done = plan.map { PlanOutcome(plan: $0.plan, firstLaps: planLaps) }
         plan = nil
+        return done
     }
 
     /// Performs the plan's actions, in order; the trainer's go to every smart trainer among the
@@ -175,6 +204,10 @@ final class RecordingService: @unchecked Sendable {
         for action in actions {
             switch action {
             case .stepStarted(let i):
+                let laps = lifecycle.lapCount ?? 0
+                planLaps.append(laps)
+                journal.append(.planStep(time: lifecycle.workoutTime(at: now()), index: i, distance: lifecycle.distanceMeters ?? 0,
+                                         timer: lifecycle.summary(now: now())?.timerSeconds ?? 0, laps: laps))
                 log(PlanLogEvent.step(index: i, count: p.steps.count, step: p.steps[i]))
                 onEvent(.changed(manager: false))
             case .prompt(let text): log(PlanLogEvent.prompt(text))
@@ -182,6 +215,10 @@ final class RecordingService: @unchecked Sendable {
                 // A step the workout's stop ends closes with the workout's last lap, not before it.
                 if ended != .stopped { _ = apply(lifecycle.lap(at: now())) }
             case .finished(let end):
+                if end == .completed, lifecycle.hasWorkoutInProgress {
+                    journal.append(.planStep(time: lifecycle.workoutTime(at: now()), index: p.steps.count, distance: lifecycle.distanceMeters ?? 0,
+                                             timer: 0, laps: lifecycle.lapCount ?? 0))
+                }
                 log(PlanLogEvent.finished(name: p.name, end: end, step: plan?.stepIndex ?? 0, count: p.steps.count))
                 sensors?.wantTrainer(.free)
             case .setPower(let watts): sensors?.wantTrainer(.power(watts))
@@ -297,7 +334,7 @@ final class RecordingService: @unchecked Sendable {
         case .failure(let e):
             perform(lifecycle.saveFailed(workout.id, error: e.description))
         }
-        onEvent(.saveFinished)
+        if case .waitingForSave = stopping, !lifecycle.firstSaveRunning { finishStop() }
     }
 
     private func announceSaved(_ workout: RecordedWorkout) {
@@ -330,6 +367,18 @@ final class RecordingService: @unchecked Sendable {
         // while the daemon was down); the wall clock is not moved (docs/time.md).
         perform(lifecycle.restored(recovery.records, badBytes: recovery.badBytes, clock: context.clock.read(),
                                    autoResume: config.autoResumeAfterRestore, settings: context.metricsSettings()))
+        restorePlan(recovery.records)
+    }
+
+    /// A restored workout that followed a plan goes on with it: the step it was in, with the
+    /// running time it had had, resumed if the workout runs (the trainer asked for its power).
+    private func restorePlan(_ records: [JournalRecord]) {
+        guard lifecycle.hasWorkoutInProgress, let journaled = PlanJournal(records: records),
+              let timer = lifecycle.summary(now: now())?.timerSeconds else { return }
+        plan = journaled.machine(at: lifecycle.workoutTime(at: now()), timer: timer)
+        planLaps = journaled.firstLaps
+        log(PlanLogEvent.restored(name: journaled.plan.name, step: plan?.stepIndex ?? 0, count: journaled.plan.steps.count))
+        if lifecycle.phase == .active { drivePlan { m, t, d in m.resume(at: t, distance: d) } }
     }
 
     // MARK: - Timers
@@ -340,6 +389,9 @@ final class RecordingService: @unchecked Sendable {
         perform(lifecycle.tick(at: now()))
         sensors?.tick()
         drivePlan { m, t, d in m.tick(at: t, distance: d) }
+        if plan?.wantsMeasures == true, let s = lifecycle.summary(now: now()) {
+            drivePlan { m, t, _ in m.measured(heartRate: s.heartRate.map(Double.init), cadence: s.cadence.map(Double.init), speed: s.currentSpeed, at: t) }
+        }
     }
 
     /// Once a second (docs/time.md): suspends and wall-clock steps are logged (a suspend during
@@ -379,6 +431,11 @@ final class RecordingService: @unchecked Sendable {
         log(SleepInhibitorLogEvent.flushedForSleep(error: journal.lastError?.description))
     }
 
+    private func rescheduleJournalFlush() {
+        journalFlushTimer?.cancel()
+        journalFlushTimer = loop.every(config.journalFlushSeconds) { [unowned self] in self.flushJournal() }
+    }
+
     private func rescheduleStatusLog() {
         statusLogTimer?.cancel()
         statusLogTimer = nil
@@ -394,34 +451,56 @@ final class RecordingService: @unchecked Sendable {
 
     // MARK: - Reload and shutdown
 
-    /// A reload replaced the configuration: feeds, sensors and the status log follow it.
-    func configurationChanged() {
-        rescheduleStatusLog()
+    /// A reload replaced the configuration: feeds, sensors and the timers follow it; the keys
+    /// read where they are used apply from now on; the metrics settings from `settingsChanged`.
+    func reload(_ r: inout ConfigReload) {
+        if r.changed(.statusLogSeconds) { rescheduleStatusLog() }
+        if r.changed(.journalFlushSeconds) { rescheduleJournalFlush() }
         feeds?.maxClients = config.limits.maxClients
         feeds?.configure(config.feeds)
         sensors?.configure(config.sensors)
+        r.applied(.feeds, .sensors, .limits, .statusLogSeconds, .journalFlushSeconds, .defaultActivity, .autoResumeAfterRestore)
+        r.applied(.metrics, .units, .weightKg, .age, .sex, .heartRate, .ftpWatts, .thresholdHeartRate, .thresholdPaceSecondsPerKm)
     }
 
-    /// After a reload: the workout in progress is measured with the new settings from now.
+    /// After a reload (and its log line): the workout in progress is measured with the new
+    /// settings from now; `units` and body figures reach the next workout (`workout.settings_changed`).
     func settingsChanged() {
         perform(lifecycle.settingsChanged(context.metricsSettings(), at: now()))
     }
 
-    /// Shutdown: feeds and sensors close, the workout in progress stays in the journal for the
-    /// next start (`WorkoutLifecycle.shutDown`: a restart does not end a workout).
-    func shutDown() {
+    /// Seconds the saver's and the journal syncer's queues get at the end of a stop.
+    static let queueDrainSeconds = 3.0
+
+    /// The graceful stop: feeds and sensors close, the workout in progress stays in the journal
+    /// for the next start (`WorkoutLifecycle.shutDown`: a restart does not end a workout); a
+    /// save in flight is waited for (the journal keeps that workout if it cannot finish), at
+    /// most until `queueDrainSeconds` before `deadline`; then `finishStop`.
+    func stop(by deadline: Double, then done: @escaping () -> Void) {
+        guard case .running = stopping else { return }
         statusLogTimer?.cancel()
         feeds?.shutdown()
         sensors?.shutdown()
         perform(lifecycle.shutDown(at: now(), journalWritable: journal.lastError == nil))
+        stopping = .waitingForSave(deadline: deadline, done: done)
+        guard lifecycle.firstSaveRunning else { finishStop(); return }
+        loop.after(max(0, deadline - RecordingService.queueDrainSeconds - loop.now())) { [unowned self] in self.finishStop() }
     }
 
-    /// Whether the shutdown must still wait for a save (the first one in flight).
-    var isSaving: Bool { lifecycle.firstSaveRunning }
+    /// The rest of the stop: the saver's queue drains (what is late is logged and left to the
+    /// process's exit), the journal is flushed and fsync'd.
+    private func finishStop() {
+        guard case .waitingForSave(let deadline, let done) = stopping else { return }
+        stopping = .stopped
+        let seconds = min(RecordingService.queueDrainSeconds, max(0, deadline - loop.now()))
+        if !drainQueues(seconds: seconds) { log(ShutdownLogEvent.late(step: "saver", seconds: seconds)) }
+        flushJournalAtExit()
+        done()
+    }
 
     /// The saver's and the journal syncer's queues run what they hold (unlinks, closes, a
     /// background fsync) within `seconds`; whether they did.
-    func drainQueues(seconds: Double) -> Bool {
+    private func drainQueues(seconds: Double) -> Bool {
         let deadline = Deadline(seconds: seconds)
         return [saver, journalSyncer].allSatisfy { q in
             let done = DispatchSemaphore(value: 0)

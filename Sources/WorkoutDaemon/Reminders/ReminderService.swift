@@ -4,7 +4,7 @@ import WorkoutCore
 /// Streaks and habits: the zone comes from the config, $TZ or /etc/localtime; the pure
 /// calculator and habit engine do the rest. Logged at start-up, on save, and once per day when
 /// at risk; the `streak` and `totals` replies. Reads the saved summaries from the history store.
-final class ReminderService {
+final class ReminderService: DaemonService {
     let context: DaemonContext
     let store: HistoryStore
     /// Zone rules for streak days (read from /usr/share/zoneinfo once, and on reload).
@@ -16,12 +16,25 @@ final class ReminderService {
     /// Per habit name, the first day of the period of its last at-risk warning.
     var habitWarnings: [String: StreakDay] = [:]
 
+    /// The part of the configuration this service reads, its own: taken at start-up and
+    /// replaced by `reload`.
+    private(set) var config: Settings
+
+    struct Settings: Equatable {
+        var timeZone: String?
+        var streaks: StreakConfig
+        var habits: [Habit]
+        var units: Units
+
+        init(_ c: Config) { timeZone = c.timeZone; streaks = c.streaks; habits = c.habits; units = c.units }
+    }
+
     init(context: DaemonContext, store: HistoryStore) {
         self.context = context
         self.store = store
+        config = Settings(context.config)
     }
 
-    var config: Config { context.config }
     func now() -> Double { context.now() }
     func log(_ e: some LogEvent) { context.log(e) }
 
@@ -31,8 +44,21 @@ final class ReminderService {
         if ticks % 60 == 0 { checkStreakRisk() }
     }
 
-    /// A reload may have changed the zone.
-    func configurationChanged() { zoneCache = nil }
+    let name = "reminders"
+
+    /// Nothing to open: the streak lines at start-up follow the daemon's `startedUp` line
+    /// (`logAtStartup`).
+    func start() {}
+
+    func stop(by deadline: Double, then done: @escaping () -> Void) { done() }
+
+    /// A reload: the zone is read again (the zone file may have changed too); the streak rules
+    /// and habits are read where they are used.
+    func reload(_ r: inout ConfigReload) {
+        config = Settings(r.new)
+        zoneCache = nil
+        r.applied(.timeZone, .streaks, .habits)
+    }
 
     /// The zone rules for streak days, read once and again after a reload.
     func streakZone() -> (ZoneRules, String) {

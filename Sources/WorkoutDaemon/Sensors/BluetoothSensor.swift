@@ -71,6 +71,14 @@ final class BluetoothSensor {
     private(set) var trainer = TrainerControl()
     /// This attempt's Fitness Machine Control Point, when the device offers one.
     private var controlPoint: ControlPoint?
+    /// Whether a close of the workout's pause was held back for a paused trainer.
+    private var hold = Hold.none
+
+    private enum Hold {
+        case none
+        /// The workout paused with the trainer under control: the link stays for Start/Resume.
+        case pausedTrainer
+    }
 
     /// The control point's characteristic and whether its indications are on: writes wait for
     /// them (a trainer refuses a write while they are off).
@@ -101,15 +109,45 @@ final class BluetoothSensor {
 
     // MARK: - Owner's calls
 
-    func open() { perform(machine.open(now: clock.now())) }
-    func close() { perform(machine.close(now: clock.now())) }
+    func open() {
+        hold = .none
+        perform(machine.open(now: clock.now()))
+    }
+
+    /// The workout paused or stopped. A trainer the plan wants paused keeps its link (it was
+    /// asked to Stop/Pause, and the resume asks it to Start/Resume: `keepsLinkWhilePaused`);
+    /// its readings go on and the paused workout ignores them.
+    func close() {
+        if trainer.keepsLinkWhilePaused {
+            hold = .pausedTrainer
+            return
+        }
+        hold = .none
+        perform(machine.close(now: clock.now()))
+    }
+
+    /// The daemon stops or a reload replaces the sensor: closed whatever the plan wants (a
+    /// trainer under control is reset first).
+    func shutdown() {
+        hold = .none
+        perform(machine.close(now: clock.now()))
+    }
+
     func tick() {
         perform(machine.tick(now: clock.now()))
         performTrainer(trainer.tick(now: clock.now()))
     }
 
     /// What the plan wants of a trainer (nothing happens on a device without a control point).
-    func wantTrainer(_ w: TrainerControl.Want) { performTrainer(trainer.want(w, now: clock.now())) }
+    /// Anything but a pause while the link is held for one (the workout stopped while paused, or
+    /// `next` moved to a step without power) lets the link go now, the trainer reset with it.
+    func wantTrainer(_ w: TrainerControl.Want) {
+        if case .pausedTrainer = hold, w != .paused {
+            hold = .none
+            perform(machine.close(now: clock.now()))
+        }
+        performTrainer(trainer.want(w, now: clock.now()))
+    }
 
     // MARK: - The trainer's control point
 

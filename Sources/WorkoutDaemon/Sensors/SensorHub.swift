@@ -80,7 +80,8 @@ final class SensorHub {
     func configure(_ new: [SensorConfig]) {
         guard new != configs else { return }
         let was = phase
-        close()
+        phase = .closed
+        for s in sensors { s.shutdown() }
         configs = new
         build()
         switch was {
@@ -89,7 +90,11 @@ final class SensorHub {
         }
     }
 
-    func shutdown() { close() }
+    /// The daemon stops: every sensor closed, a paused trainer's held link too.
+    func shutdown() {
+        phase = .closed
+        for s in sensors { s.shutdown() }
+    }
 
     /// `status.sensors`.
     func json() -> JSON { .array(sensors.map { $0.json(now: clock.now()) }) }

@@ -46,7 +46,8 @@ public final class Journal {
         switch record {
         case .fix(let fix): appendFix(fix)
         case .heartRate, .heartRateGap, .sensor: appendBuffered(record)
-        case .started, .paused, .resumed, .lap, .marker, .stopped, .shutdown, .settings, .recovered, .rebased, .alive, .suspended, .shifted: appendNow(record)
+        case .started, .paused, .resumed, .lap, .marker, .stopped, .shutdown, .settings, .recovered, .rebased, .alive, .suspended, .shifted,
+             .plan, .planStep: appendNow(record)
         }
     }
 

@@ -9,7 +9,7 @@ import WorkoutSystem
 /// on the loop, as the edit form needs; `liveDelta`: the workout in progress's news, copied on
 /// the loop). `@unchecked Sendable`: confined to the loop thread; the web thread only `post`s
 /// closures to the loop, which run there.
-final class WebService: @unchecked Sendable {
+final class WebService: DaemonService, @unchecked Sendable {
     let context: DaemonContext
     let store: HistoryStore
     /// The server (nil when off, unavailable, or before `start`).
@@ -21,17 +21,42 @@ final class WebService: @unchecked Sendable {
     /// The streak rules' calculator (zone, week start, day start), from the reminder service.
     var calendar: () -> StreakCalculator = { StreakCalculator(zone: .utc) }
 
+    /// The part of the configuration this service reads, its own: taken at start-up and
+    /// replaced by `reload`.
+    private(set) var config: Settings
+
+    struct Settings: Equatable {
+        var web: WebConfig?
+        var units: Units
+        var habits: [Habit]
+
+        init(_ c: Config) { web = c.web; units = c.units; habits = c.habits }
+    }
+
     init(context: DaemonContext, store: HistoryStore) {
         self.context = context
         self.store = store
+        config = Settings(context.config)
     }
 
-    private var config: Config { context.config }
     private func log(_ e: some LogEvent) { context.log(e) }
+
+    let name = "web"
+    /// The TCP socket systemd passed as `web` (socket activation), set before `start`.
+    var activatedFD: Int32?
+
+    /// Serves the pages; a failure is logged and the daemon goes on without them.
+    func start() { listen(activatedFD: activatedFD) }
+
+    /// Stops accepting and closes the pages' connections.
+    func stop(by deadline: Double, then done: @escaping () -> Void) {
+        close()
+        done()
+    }
 
     /// Listens on `web.listen` (or adopts `activatedFD`, socket activation); a failure is
     /// logged and the daemon goes on without pages.
-    func start(activatedFD: Int32?) {
+    private func listen(activatedFD: Int32?) {
         guard activatedFD != nil || config.web != nil else { log(WebLogEvent.off); return }
         let listen = config.web?.listen ?? "(socket activation)"
         do {
@@ -83,18 +108,20 @@ final class WebService: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting and closes the pages' connections (the shutdown's first step).
-    func stop() {
+    private func close() {
         server?.close()
         server = nil
     }
 
-    /// After a reload: new settings for the pages; a changed `web` key moves the server.
-    func configurationChanged(_ changed: [String]) {
+    /// After a reload: new settings for the pages (units, habits, the streak calendar); a
+    /// changed `web` key moves the server.
+    func reload(_ r: inout ConfigReload) {
+        config = Settings(r.new)
         server?.settings.set(makeSettings())
-        guard changed.contains("web") else { return }
-        stop()
-        start(activatedFD: nil)
+        r.applied(.web, .units, .habits, .streaks, .timeZone)
+        guard r.changed(.web) else { return }
+        close()
+        listen(activatedFD: nil)
     }
 
     /// The reply to `web`: the URL that opens the pages (with the token).

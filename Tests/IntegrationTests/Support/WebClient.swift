@@ -97,8 +97,8 @@ final class WebClient: @unchecked Sendable {
     }
 
     /// One GET with the cookie (or without), on a new connection.
-    static func get(_ port: UInt16, _ target: String, cookie: String? = nil, host: String? = nil) throws -> Response {
-        let c = try WebClient(port: port)
+    static func get(_ port: UInt16, _ target: String, cookie: String? = nil, host: String? = nil, timeoutSeconds: Int = 10) throws -> Response {
+        let c = try WebClient(port: port, timeoutSeconds: timeoutSeconds)
         var req = "GET \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
         if let cookie { req += "Cookie: \(cookie)\r\n" }
         try c.send(req + "\r\n")

@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutCore
 
 /// Regression: an untyped file became `defaultActivity` (running): a 2.7 km drive landed in
@@ -74,5 +76,82 @@ struct ActivityInferenceTests {
         let walk = Importer.Track(fixes: synth.run(start: 1000, seconds: 300, speed: 1.3), activity: nil, origin: .device)
         let named = try Importer.imported(from: walk, activity: .running, id: 1, settings: MetricsSettings(), source: "imported:w.gpx")
         #expect(!named.warnings.contains { $0.hasPrefix("named") }, "slower than named is no contradiction")
+    }
+
+    /// A city route of stops and runs: `legs` of (stop s, top m/s, cruise s), getting going at
+    /// `accel` m/s², braking at 3 m/s², a fix every `dt` s.
+    func stopAndGo(_ legs: [(stop: Double, top: Double, cruise: Double)], accel: Double, dt: Double = 1) -> [Fix] {
+        var samples: [(t: Double, x: Double)] = []
+        var t = 0.0, x = 0.0, v = 0.0
+        let h = 0.1
+        func run(_ seconds: Double, _ a: Double) {
+            var s = 0.0
+            while s < seconds { v = max(0, v + a * h); x += v * h; t += h; s += h; samples.append((t, x)) }
+        }
+        for leg in legs {
+            run(leg.stop, 0)
+            run(leg.top / accel, accel)
+            v = leg.top
+            run(leg.cruise, 0)
+            run(leg.top / 3, -3)
+            v = 0
+        }
+        var out: [Fix] = []
+        var next = 0.0
+        for p in samples where p.t >= next { out.append(synth.fix(t: 1000 + p.t, north: 0, east: p.x)); next += dt }
+        return out
+    }
+
+    static let city: [(stop: Double, top: Double, cruise: Double)] = [(5, 12.5, 60), (25, 11, 40), (30, 12.5, 50), (20, 9, 30), (25, 12, 60), (15, 10, 40)]
+
+    /// Issue 39 item 2: a drive in town (43 km/h median, 45 at most, six stops) has a ride's
+    /// speeds, and imported as cycling. A car leaves the lights at 2-2.5 m/s²: 4-5 of its 6
+    /// starts go beyond the 58 m a rider covers in 8 s from a standstill (1.5 m/s²), so it is
+    /// other, "likely a motor vehicle". The same route ridden (to 29 km/h at 1.2 or 1.5 m/s²)
+    /// stays a ride: none of its starts does.
+    @Test func aStopAndGoDriveIsAMotorVehicle() throws {
+        for accel in [2.0, 2.5] {
+            let fixes = stopAndGo(Self.city, accel: accel)
+            let g = try #require(ActivityInference(fixes: fixes, segments: Array(repeating: 0, count: fixes.count)))
+            expectEqual(g.activity, .other, "\(accel) m/s²: \(g.reason)")
+            #expect(g.reason.contains("starts from a stop go farther than a rider does") && g.reason.contains("likely a motor vehicle"), "\(g.reason)")
+            let w = try Importer.imported(from: Importer.Track(fixes: fixes, activity: nil, origin: .device), activity: nil, defaultActivity: .running,
+                                          id: 1, settings: MetricsSettings(), source: "imported:drive.gpx")
+            expectEqual(w.workout.activity, .other)
+        }
+        for accel in [1.2, 1.5] {
+            let ride = stopAndGo(Self.city.map { ($0.stop, 8.0, $0.cruise) }, accel: accel)
+            var steps = ActivityInference.Steps()
+            for f in ride { steps.add(f, segment: 0) }
+            expectEqual(steps.guess?.activity, .cycling, "\(accel) m/s²")
+            expectEqual(steps.launches.beyondARider, 0)
+            expectEqual(steps.launches.launches, 6)
+        }
+    }
+
+    /// The launch rule changes no shared file: every activity file under ../shared/data, as if
+    /// it named no activity, gets going like a rider (one start beyond one in all: the only
+    /// start of a MapMyRide ride), so its guess is the speeds' alone. The ELEMNT ride's 53 starts, an Edge
+    /// 500's 33: none.
+    @Test(.requires(.sharedData))
+    func noSharedFileGetsGoingLikeAMotorVehicle() throws {
+        var files: [URL] = []
+        for folder in ["data/gpx", "data/tcx", "data/fit", "data/corpus/gpx", "data/corpus/tcx", "data/corpus/fit", "data/nmea"] {
+            for ext in ["gpx", "tcx", "fit", "log"] { files += SharedData.files(in: folder, ext: ext) }
+        }
+        var tracks = 0, launches = 0
+        for url in files {
+            guard let read = try? Importer.readAll(try SharedData.bytes(url), fileName: url.lastPathComponent) else { continue }
+            for t in read {
+                var steps = ActivityInference.Steps()
+                for (f, s) in zip(t.fixes, t.segments) { steps.add(f, segment: s) }
+                tracks += 1
+                launches += steps.launches.launches
+                #expect(!steps.launches.likeAMotorVehicle, "\(url.lastPathComponent): \(steps.launches.beyondARider) of \(steps.launches.launches) starts beyond a rider")
+                if let g = steps.guess { #expect(!g.reason.contains("starts from a stop"), "\(url.lastPathComponent)") }
+            }
+        }
+        print("shared tracks: \(tracks), \(launches) starts from a stop")
+        expectGreater(launches, 200)
     }
 }

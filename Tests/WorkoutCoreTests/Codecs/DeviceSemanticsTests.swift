@@ -169,6 +169,52 @@ private let semicircles = FITTestFiles.semicircles
         }
     }
 
+    /// Issue 39 item 10: the climb "checked against the device's total_ascent where a file has
+    /// it". The decoder read no total_ascent: a session's 268 m up and 255 m down (fields 22 and
+    /// 23) are now carried beside ours (`deviceElevationGainMeters`, `...LossMeters`), through
+    /// both import paths, the saved file, an edit, both JSON writers and `show`'s reader.
+    @Test func theDevicesClimbIsCarriedBesideOurs() throws {
+        var e = FITEncoder()
+        e.define(local: 0, global: 0, [F(0, .enumeration)])
+        e.message(local: 0, [4])
+        e.define(local: 1, global: 20, [F(253, .uint32), F(0, .sint32), F(1, .sint32), F(5, .uint32), F(2, .uint16)])
+        for k in 0..<300 {
+            let lat = 47.0 + Double(k) * 3 / 111_195
+            // enhanced-less altitude: (m + 500) x 5, rising 0.2 m a record
+            e.message(local: 1, [t0 + Int64(k), Int64((lat * semicircles).rounded()), Int64((8.5 * semicircles).rounded()), Int64(k * 300),
+                                 Int64(((400 + 0.2 * Double(k)) + 500) * 5)])
+        }
+        e.define(local: 2, global: 18, [F(253, .uint32), F(2, .uint32), F(5, .enumeration), F(7, .uint32), F(8, .uint32), F(9, .uint32),
+                                        F(22, .uint16), F(23, .uint16)])
+        e.message(local: 2, [t0 + 299, t0, 2, 299_000, 299_000, 299 * 300, 268, 255])
+        for ws in [try Self.streamed(e.file()), try Self.whole(e.file())] {
+            let w = try #require(ws.first)
+            let s = w.recorded.summary
+            #expect(s.deviceElevationGainMeters == 268 && s.deviceElevationLossMeters == 255, "\(String(describing: s.deviceElevationGainMeters))")
+            expectLess(abs(s.elevationGainMeters - 0.2 * 299), 3, "ours stays ours: the records' 60 m")
+            // The saved file keeps the device's figures; an edit applies them again.
+            let saved = try WorkoutFile.decode(WorkoutFile.encode(w.workout))
+            expectEqual(saved.device?.ascentMeters, 268)
+            let edited = Importer.edited(saved, activity: .running, settings: Self.settings).summary
+            #expect(edited.deviceElevationGainMeters == 268 && edited.deviceElevationLossMeters == 255)
+            // Both writers, read back.
+            let o = s.json()
+            expectEqual(o["deviceElevationGainMeters"]?.doubleValue, 268)
+            var writer = JSONWriter()
+            var cache = SummaryJSONCache()
+            s.writeJSON(to: &writer, cache: &cache)
+            expectEqual(String(decoding: writer.bytes, as: UTF8.self), o.serialized())
+            expectEqual(WorkoutSummary(json: o)?.deviceElevationLossMeters, 255)
+            // The web page shows it beside ours.
+            let page = String(decoding: WorkoutPage(workout: w.workout).render(WebFixtures.context), as: UTF8.self)
+            #expect(page.contains("<b>268 m</b><span>Elevation gain (device)</span>"), "\(page)")
+        }
+        // Without the fields: nothing said, nothing written.
+        let plain = try #require(try Self.streamed(Self.ride(records: 60, power: { _ in nil })).first).recorded.summary
+        expectNil(plain.deviceElevationGainMeters)
+        expectNil(plain.json()["deviceElevationGainMeters"])
+    }
+
     /// A pool swim with heart-rate records and no position: its heart rate is kept.
     @Test func aPoolSwimKeepsItsHeartRate() throws {
         let ws = try Self.streamed(FITTestFiles.poolSwim(active: 30, rests: 10))

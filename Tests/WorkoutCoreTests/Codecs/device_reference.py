@@ -23,6 +23,8 @@ compares workoutd's import with (docs/metrics.md, "Every shared device file").
                        start_time to start_time + total_elapsed_time and one second (records
                        hold whole seconds), short of the next session's start; else the points
         sport          FIT sport/sub_sport, TCX Sport, GPX type
+        ascent         FIT total_ascent (m); GPX gpxpy's get_uphill_downhill() uphill over the
+                       file's tracks; else null
 FIT through Garmin's FIT SDK (garmin-fit-sdk), GPX through gpxpy, TCX through ElementTree (as
 ../shared/data/corpus/make_references.py reads them).
 """
@@ -67,6 +69,7 @@ def do_fit(raw):
             "start": start + FIT_EPOCH, "elapsed": elapsed, "timer": s.get("total_timer_time"),
             "distance": s.get("total_distance"), "heart_rate": s.get("avg_heart_rate"), "power": s.get("avg_power"),
             "cadence": cadence, "positioned": len(positioned), "sport": f"{sport}/{s.get('sub_sport')}",
+            "ascent": s.get("total_ascent"),
             "records_heart_rate": mean([r["heart_rate"] for r in inside if r.get("heart_rate") is not None]),
         })
     return out
@@ -102,8 +105,9 @@ def do_gpx(raw):
         elapsed += start - stated
         start = stated
     types = sorted({t.type for t in g.tracks if t.type})
+    uphill = sum(t.get_uphill_downhill().uphill or 0 for t in g.tracks) if any(p.elevation is not None for t in g.tracks for s in t.segments for p in s.points) else None
     return [{"start": start, "elapsed": elapsed, "timer": None, "distance": None, "heart_rate": mean(hrs),
-             "power": mean(watts), "cadence": None, "positioned": n, "sport": ";".join(types)}]
+             "power": mean(watts), "cadence": None, "positioned": n, "sport": ";".join(types), "ascent": uphill}]
 
 
 def do_tcx(raw):

@@ -74,7 +74,7 @@ import Testing
         try expectEqual(Config.decode(json: #"{"age":40}"#).heartRateZones?.lowerBounds, [90, 108, 126, 144, 162])
         try expectEqual(Config.decode(json: #"{"heartRate":{"zones":[100,130,150]}}"#).heartRateZones?.lowerBounds, [100, 130, 150])
         expectNil(Config().heartRateZones)
-        #expect(Config().changedKeys(to: c).contains("sensors"))
+        #expect(Config().changedKeys(to: c).contains(.sensors))
     }
 
     @Test(arguments: [

@@ -21,7 +21,7 @@ import Testing
         #expect(c.habits[4].target == .duration(seconds: 36000) && c.habits[4].weekdays == [0, 6])
         expectEqual(c.hooks, [HookConfig(on: "workout.saved", run: ["/bin/upload", "--id"], timeoutSeconds: 5), HookConfig(on: "*", run: ["logger"])])
         #expect(c.notifications.desktop && c.notifications.events == ["habit.at_risk"])
-        #expect(Config().changedKeys(to: c).contains("habits"))
+        #expect(Config().changedKeys(to: c).contains(.habits))
     }
 
     @Test(arguments: [

@@ -57,4 +57,48 @@ import Testing
         expectEqual(noisy.hysteresis, 5)
         expectLess(noisy.gain, 20)
     }
+
+    /// Issue 39 item 10 against the devices: the shared fenix 2 run's altitudes start 55 m,
+    /// 142.4 m three times, 56 m (a barometer set from GPS and back), and its climb read 128 m
+    /// where the watch says 64. A step faster than the activity can move is a jump, not a
+    /// climb: the same rolling run with such a spike at its start and a 38 m calibration step
+    /// halfway climbs its rises, as without them.
+    @Test func aJumpFasterThanTheActivityIsNoClimb() {
+        var alts: [Double] = []
+        for bump in 0..<10 {
+            for k in 0..<60 { alts.append(100 + 6 * Double(k) / 60 + Double(bump)) }
+            for k in 0..<60 { alts.append(106 - 6 * Double(k) / 60 + Double(bump)) }
+        }
+        var clean = ElevationAccumulator(window: 5, threshold: 5, maxVerticalSpeed: 12.5)
+        for (k, a) in alts.enumerated() { clean.add(a, at: Double(k)) }
+        var glitched = alts
+        for k in 1...3 { glitched[k] += 87 }              // a spike of three samples
+        for k in 600..<glitched.count { glitched[k] += 38 }  // a level shift
+        var naive = ElevationAccumulator(window: 5, threshold: 5)
+        var e = ElevationAccumulator(window: 5, threshold: 5, maxVerticalSpeed: 12.5)
+        for (k, a) in glitched.enumerated() { naive.add(a, at: Double(k)); e.add(a, at: Double(k)) }
+        expectGreater(naive.gain, clean.gain + 60, "without a bound the jumps are climbs: \(naive.gain) m against \(clean.gain) m")
+        expectEqual(e.jumps, 3)
+        expectLess(abs(e.gain - clean.gain), 1, "\(e.gain) m against \(clean.gain) m")
+        expectLess(abs(e.loss - clean.loss), 1)
+        // A real climb at the activity's pace stays a climb (a steep 12 m/s descent on skis, say).
+        var steep = ElevationAccumulator(window: 1, threshold: 5, maxVerticalSpeed: 12.5)
+        for k in 0..<20 { steep.add(500 - 12 * Double(k), at: Double(k)) }
+        expectEqual(steep.jumps, 0)
+        expectEqual(steep.loss, 12 * 19)
+    }
+
+    /// As distance, no climb is counted across a segment break (a pause, a GPX trkseg): a
+    /// track that stops at 100 m and goes on at 180 m after a pause climbs nothing. Before, the
+    /// 80 m between counted (the shared multitrackgpx.gpx, several tracks at several heights:
+    /// 79 m where gpxpy, per segment, reads 42 m).
+    @Test func noClimbAcrossASegmentBreak() {
+        var e = ElevationAccumulator(window: 5, threshold: 5)
+        for k in 0..<30 { e.add(100, at: Double(k)) }
+        e.startSegment()
+        for k in 0..<30 { e.add(180, at: 3600 + Double(k)) }
+        expectEqual(e.gain, 0)
+        e.add(190, at: 3630); for k in 0..<10 { e.add(190, at: 3631 + Double(k)) }
+        expectEqual(e.gain, 10, "a climb after the break counts")
+    }
 }

@@ -183,4 +183,44 @@ import Testing
         expectEqual(m.tick(at: 9000, distance: 9000), [])
         expectEqual(m.stop(at: 9001), [.closeLap(step: 8, ended: .stopped), .finished(.stopped)])
     }
+
+    /// Heart rate, cadence and speed targets are the rider's: a value out of range for 10 s is
+    /// prompted, again each minute while it stays out; back in range the count starts again;
+    /// nothing without a measure, on a power step, or while paused.
+    @Test func aTargetMissedFor10SecondsPromptsTheRider() {
+        var m = PlanMachine(plan: Plan(name: "HR", steps: [
+            PlanStep(kind: .work, length: .seconds(600), target: .heartRate(low: 140, high: 150)),
+            PlanStep(kind: .work, length: .seconds(600), target: .power(low: 200, high: 200)),
+        ]))
+        _ = m.start(at: 0, distance: 0)
+        #expect(m.wantsMeasures)
+        expectEqual(m.measured(heartRate: 145, cadence: nil, speed: nil, at: 1), [])
+        expectEqual(m.measured(heartRate: nil, cadence: 90, speed: 3, at: 2), [], "no heart rate: nothing to judge")
+        expectEqual(m.measured(heartRate: 162, cadence: nil, speed: nil, at: 3), [])
+        expectEqual(m.measured(heartRate: 162, cadence: nil, speed: nil, at: 12.9), [])
+        expectEqual(m.measured(heartRate: 162.4, cadence: nil, speed: nil, at: 13), [.prompt("Heart rate 162 bpm: above the step's 140-150 bpm")])
+        expectEqual(m.measured(heartRate: 165, cadence: nil, speed: nil, at: 50), [])
+        expectEqual(m.measured(heartRate: 165, cadence: nil, speed: nil, at: 73), [.prompt("Heart rate 165 bpm: above the step's 140-150 bpm")])
+        expectEqual(m.measured(heartRate: 148, cadence: nil, speed: nil, at: 74), [])
+        expectEqual(m.measured(heartRate: 130, cadence: nil, speed: nil, at: 75), [])
+        _ = m.pause(at: 80)
+        expectEqual(m.measured(heartRate: 130, cadence: nil, speed: nil, at: 90), [], "paused")
+        _ = m.resume(at: 100, distance: 0)
+        expectEqual(m.measured(heartRate: 130, cadence: nil, speed: nil, at: 100), [], "counted again from the resume")
+        expectEqual(m.measured(heartRate: 130, cadence: nil, speed: nil, at: 110), [.prompt("Heart rate 130 bpm: below the step's 140-150 bpm")])
+        _ = m.next(at: 101, distance: 0)
+        #expect(!m.wantsMeasures, "a power step")
+        expectEqual(m.measured(heartRate: 100, cadence: nil, speed: nil, at: 200), [])
+    }
+
+    @Test func cadenceAndSpeedTargetsSayTheirFigures() {
+        var c = PlanMachine(plan: Plan(name: "C", steps: [PlanStep(kind: .work, length: .open, target: .cadence(low: 85, high: 95))]))
+        _ = c.start(at: 0, distance: 0)
+        _ = c.measured(heartRate: nil, cadence: 70, speed: nil, at: 0)
+        expectEqual(c.measured(heartRate: nil, cadence: 70, speed: nil, at: 10), [.prompt("Cadence 70 per minute: below the step's 85-95 per minute")])
+        var v = PlanMachine(plan: Plan(name: "V", steps: [PlanStep(kind: .work, length: .open, target: .speed(low: 3, high: 3.5))]))
+        _ = v.start(at: 0, distance: 0)
+        _ = v.measured(heartRate: nil, cadence: nil, speed: 4, at: 0)
+        expectEqual(v.measured(heartRate: nil, cadence: nil, speed: 4, at: 10), [.prompt("Speed 14.4 km/h: above the step's 10.8-12.6 km/h")])
+    }
 }

@@ -42,6 +42,20 @@ import Testing
         expectEqual(t.indicated(Self.ok(0x07), now: 9.1), [.write([0x05, 250, 0])])
     }
 
+    @Test func aPausedTrainerUnderControlKeepsItsLinkAFreeOrAbsentOneDoesNot() {
+        var t = Self.holding(250)
+        #expect(!t.keepsLinkWhilePaused, "holding a power, not paused")
+        _ = t.want(.paused, now: 5)
+        #expect(t.keepsLinkWhilePaused, "Stop/Pause in flight: Start/Resume follows on the same link")
+        _ = t.indicated(Self.ok(0x08), now: 5.1)
+        #expect(t.keepsLinkWhilePaused)
+        _ = t.disconnected(now: 6)
+        #expect(!t.keepsLinkWhilePaused, "dropped out: nothing to keep")
+        var away = TrainerControl()
+        _ = away.want(.paused, now: 1)
+        #expect(!away.keepsLinkWhilePaused, "never connected: the pause may close it")
+    }
+
     @Test func freeResetsTheTrainer() {
         var t = Self.holding(250)
         expectEqual(t.want(.free, now: 5), [.write([0x01])])

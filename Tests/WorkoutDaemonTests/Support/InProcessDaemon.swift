@@ -107,12 +107,23 @@ final class InProcessDaemon {
     }
 
     /// Writes a JSON fix line to the feed socket, dated by the daemon's wall clock now (or
-    /// `time`), `east` metres east of the start, and lets the loop read it.
-    func fix(east: Double, time: Double? = nil) throws {
+    /// `time`), `east` metres east of the start (with `power` in W when given), and lets the
+    /// loop read it.
+    func fix(east: Double, time: Double? = nil, power: Int? = nil) throws {
         if feed < 0 { feed = try Self.connect(paths.feedSocket) }
         let t = time ?? clock.wall()
         let lon = 11.5 + east / (111_320 * cos(48.1 * .pi / 180))
-        try Self.send(feed, #"{"class":"FIX","time":"\#(ISO8601.format(t, fractionDigits: 3))","lat":48.1,"lon":\#(lon),"alt":500,"mode":3,"eph":3}"# + "\n")
+        let watts = power.map { #","power":\#($0)"# } ?? ""
+        try Self.send(feed, #"{"class":"FIX","time":"\#(ISO8601.format(t, fractionDigits: 3))","lat":48.1,"lon":\#(lon),"alt":500,"mode":3,"eph":3\#(watts)}"# + "\n")
+        try daemon.loop.runReady()
+        try daemon.loop.runReady()
+    }
+
+    /// Writes an HR line (a strap's reading: `bpm`, dated now) to the feed socket and lets the
+    /// loop read it.
+    func heartRate(_ bpm: Int) throws {
+        if feed < 0 { feed = try Self.connect(paths.feedSocket) }
+        try Self.send(feed, #"{"class":"HR","time":"\#(ISO8601.format(clock.wall(), fractionDigits: 3))","bpm":\#(bpm)}"# + "\n")
         try daemon.loop.runReady()
         try daemon.loop.runReady()
     }

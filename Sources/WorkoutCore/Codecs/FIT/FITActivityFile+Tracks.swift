@@ -157,6 +157,8 @@ extension FITActivityFile {
         d.averageHeartRate = s.averageHeartRate
         d.averagePower = s.averagePower
         d.averageCadence = s.averageCadence
+        d.ascentMeters = s.ascentMeters
+        d.descentMeters = s.descentMeters
         return d
     }
 

@@ -61,6 +61,9 @@ public struct FITSpan: Sendable, Equatable {
     public var averageHeartRate: Double?
     public var averagePower: Double?
     public var averageCadence: Double?
+    /// Sessions: the device's climb and descent (`total_ascent` 22, `total_descent` 23, uint16 m).
+    public var ascentMeters: Double?
+    public var descentMeters: Double?
     /// A pool swim's `pool_length` (m) and its unit as shown (`pool_length_unit`: 0 metric,
     /// 1 statute: yards), `num_lengths` and `num_active_lengths`.
     public var poolLength: Double?
@@ -529,6 +532,8 @@ public struct FITActivityFile: Sendable, Equatable {
             s.averageHeartRate = m.int(16).map { Double($0) }
             s.averagePower = m.int(20).map { Double($0) }
             s.averageCadence = m.int(18).map { Double($0) + Double(m.int(41) ?? 0) / 128 }
+            s.ascentMeters = m.int(22).map { Double($0) }
+            s.descentMeters = m.int(23).map { Double($0) }
         }
         return s
     }

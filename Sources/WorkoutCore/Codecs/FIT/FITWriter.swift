@@ -21,6 +21,8 @@
 ///   power, training stress, intensity factor, work and average cadence.
 /// - `session.total_elapsed_time` is wall time start to end; `total_timer_time` the workout's
 ///   elapsed time (pauses excluded); laps the same from their summaries.
+/// - A workout that followed a plan (`WorkoutSummary.plan`): each lap carries the plan step it
+///   belongs to (`wkt_step_index`, field 71, from 0).
 public enum FITWriter {
     public typealias DistanceFunction = (Fix, Fix) -> Double
 
@@ -129,10 +131,19 @@ public enum FITWriter {
 
         // lap: timestamp, message_index, event (9 lap), event_type (1 stop), start_time,
         // total_elapsed_time, total_timer_time, total_distance, lap_trigger, sport, avg_heart_rate,
-        // max_heart_rate, avg_cadence, avg_power, max_power.
-        e.define(local: lLap, global: 19, [F(253, .uint32), F(254, .uint16), F(0, .enumeration), F(1, .enumeration), F(2, .uint32),
-                                            F(7, .uint32), F(8, .uint32), F(9, .uint32), F(24, .enumeration), F(25, .enumeration),
-                                            F(15, .uint8), F(16, .uint8), F(17, .uint8), F(19, .uint16), F(20, .uint16)])
+        // max_heart_rate, avg_cadence, avg_power, max_power; with a plan, wkt_step_index (the
+        // step of the plan the lap belongs to, from 0).
+        var lapFields = [F(253, .uint32), F(254, .uint16), F(0, .enumeration), F(1, .enumeration), F(2, .uint32),
+                         F(7, .uint32), F(8, .uint32), F(9, .uint32), F(24, .enumeration), F(25, .enumeration),
+                         F(15, .uint8), F(16, .uint8), F(17, .uint8), F(19, .uint16), F(20, .uint16)]
+        var stepOfLap: [Int: Int] = [:]  // LapSummary.index -> the plan's step
+        if let plan = s.plan {
+            lapFields.append(F(71, .uint16))
+            for step in plan.steps {
+                for p in step.firstLap..<(step.firstLap + step.laps) where p >= 0 && p < s.laps.count { stepOfLap[s.laps[p].index] = step.index }
+            }
+        }
+        e.define(local: lLap, global: 19, lapFields)
         var laps = s.laps.sorted { $0.startTime < $1.startTime }
         if laps.isEmpty {
             laps = [LapSummary(index: 0, trigger: .end, startTime: start, endTime: end, elapsedSeconds: s.timerSeconds,
@@ -146,13 +157,15 @@ public enum FITWriter {
             case .distance: trigger = 2
             case .end: trigger = 7  // session_end
             }
-            e.message(local: lLap, [fitTime(lap.endTime), Int64(k), 9, 1, fitTime(lap.startTime),
+            var values: [Int64?] = [fitTime(lap.endTime), Int64(k), 9, 1, fitTime(lap.startTime),
                                     scaled(lap.endTime - lap.startTime, 1000), scaled(lap.elapsedSeconds, 1000),
                                     scaled(lap.distanceMeters, 100), trigger, Int64(sport),
                                     lap.averageHeartRate.map(Int64.init), lap.maxHeartRate.map(Int64.init),
                                     lap.averageCadence.map { Int64((Double($0) / workout.activity.cadenceFactor).rounded()) }.flatMap { $0 >= 0 && $0 < 255 ? $0 : nil },
                                     lap.averagePower.flatMap { $0 >= 0 && $0 < 65535 ? Int64($0) : nil },
-                                    lap.maxPower.flatMap { $0 >= 0 && $0 < 65535 ? Int64($0) : nil }])
+                                    lap.maxPower.flatMap { $0 >= 0 && $0 < 65535 ? Int64($0) : nil }]
+            if s.plan != nil { values.append(stepOfLap[lap.index].map(Int64.init)) }
+            e.message(local: lLap, values)
         }
 
         // session: timestamp, message_index, event (8 session), event_type (1 stop), start_time,

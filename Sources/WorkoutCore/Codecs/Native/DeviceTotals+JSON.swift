@@ -1,5 +1,6 @@
 /// The `device` object of a saved workout file: `{"calories","workKilojoules","timerSeconds",
 /// "elapsedSeconds","distanceMeters","strokes","averageHeartRate","averagePower","averageCadence",
+/// "ascentMeters","descentMeters",
 /// "pool":{"lengthMeters","unit","lengths":[[start, seconds, strokes, stroke, active], ...]}}`
 /// (absent keys and nulls are unknown).
 extension DeviceTotals {
@@ -14,6 +15,8 @@ extension DeviceTotals {
         if let averageHeartRate { o["averageHeartRate"] = .number(rounded(averageHeartRate, 3)) }
         if let averagePower { o["averagePower"] = .number(rounded(averagePower, 3)) }
         if let averageCadence { o["averageCadence"] = .number(rounded(averageCadence, 4)) }
+        if let ascentMeters { o["ascentMeters"] = .number(rounded(ascentMeters, 2)) }
+        if let descentMeters { o["descentMeters"] = .number(rounded(descentMeters, 2)) }
         if let pool {
             o["pool"] = [
                 "lengthMeters": .number(rounded(pool.poolLengthMeters, 4)), "unit": .string(pool.unit.rawValue),
@@ -34,6 +37,8 @@ extension DeviceTotals {
         averageHeartRate = j["averageHeartRate"]?.doubleValue
         averagePower = j["averagePower"]?.doubleValue
         averageCadence = j["averageCadence"]?.doubleValue
+        ascentMeters = j["ascentMeters"]?.doubleValue
+        descentMeters = j["descentMeters"]?.doubleValue
         if let p = j["pool"], let length = p["lengthMeters"]?.doubleValue, length > 0,
            let unit = p["unit"]?.stringValue.flatMap(PoolUnit.init(rawValue:)) {
             let lengths = (p["lengths"]?.arrayValue ?? []).compactMap { e -> SwimLength? in

@@ -15,6 +15,7 @@ public enum IndexRecord: Sendable, Equatable {
             var compact = e.summary
             compact.splits = []
             compact.laps = []
+            compact.plan = nil  // a plan's steps are the saved file's (`show`), not the index's
             var o = JSONObject([("put", compact.json()), ("file", .string(e.file))])
             if let st = e.stamp {
                 o["stamp"] = .array([.number(Double(st.inode)), .int(Int(st.size)), .int(Int(st.modifiedSeconds)), .int(Int(st.modifiedNanoseconds))])

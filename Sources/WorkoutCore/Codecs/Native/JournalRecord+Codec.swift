@@ -52,7 +52,7 @@ extension JournalRecord {
             }
             w.raw("}")
         case .started, .paused, .resumed, .lap, .marker, .stopped, .shutdown, .settings, .recovered, .rebased,
-             .suspended, .shifted:
+             .suspended, .shifted, .plan, .planStep:
             w.bytes.append(contentsOf: encodeLineThroughTree().utf8)
             return
         }
@@ -117,6 +117,9 @@ extension JournalRecord {
         case .suspended(let t, let u): return ["r": "suspended", "t": .number(t), "until": .number(u)]
         case .alive(let t): return ["r": "alive", "t": .number(t)]
         case .shifted(let s): return ["r": "shifted", "by": .number(s)]
+        case .plan(let t, let p): return ["r": "plan", "t": .number(t), "plan": p.json()]
+        case .planStep(let t, let i, let d, let timer, let laps):
+            return ["r": "planstep", "t": .number(t), "i": .int(i), "d": .number(d), "timer": .number(timer), "laps": .int(laps)]
         case .rebased(let t, let o): return ["r": "rebased", "t": .number(t), "origin": .string(o.rawValue)]
         case .heartRate(let t, let bpm, let rr):
             var o: JSONObject = JSONObject([("r", "hr"), ("t", .number(t)), ("bpm", .int(bpm))])
@@ -163,6 +166,13 @@ extension JournalRecord {
             self = .settings(time: t, from: from, to: to)
         case "alive": guard let t else { return nil }; self = .alive(time: t)
         case "shifted": guard let s = j["by"]?.doubleValue, s.isFinite else { return nil }; self = .shifted(by: s)
+        case "plan":
+            guard let t, let p = j["plan"].flatMap(Plan.init(journaled:)) else { return nil }
+            self = .plan(time: t, plan: p)
+        case "planstep":
+            guard let t, let i = j["i"]?.intValue, i >= 0, let d = j["d"]?.doubleValue, d.isFinite, let timer = j["timer"]?.doubleValue,
+                  timer.isFinite, let laps = j["laps"]?.intValue, laps >= 0 else { return nil }
+            self = .planStep(time: t, index: i, distance: d, timer: timer, laps: laps)
         case "rebased":
             guard let t else { return nil }
             self = .rebased(time: t, origin: j["origin"]?.stringValue.flatMap(TrackOrigin.init(rawValue:)) ?? .receiver)

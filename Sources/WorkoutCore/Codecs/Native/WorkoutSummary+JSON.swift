@@ -25,6 +25,8 @@ extension WorkoutSummary {
         o["elevationGainMeters"] = .number(rounded(elevationGainMeters, 2))
         o["elevationLossMeters"] = .number(rounded(elevationLossMeters, 2))
         o["elevationSource"] = "gps"
+        if let g = deviceElevationGainMeters { o["deviceElevationGainMeters"] = .number(rounded(g, 2)) }
+        if let l = deviceElevationLossMeters { o["deviceElevationLossMeters"] = .number(rounded(l, 2)) }
         o["pointCount"] = .int(pointCount)
         o["acceptedCount"] = .int(acceptedCount)
         var rejected = JSONObject()
@@ -68,6 +70,10 @@ extension WorkoutSummary {
             ["distanceMeters": .number($0.distanceMeters), "seconds": .number(rounded($0.seconds, 3)),
              "startTime": .string(ISO8601.format($0.startTime, fractionDigits: 3))]
         })
+        if let plan {
+            o["plan"] = plan.json()
+            o["compliance"] = .number(plan.compliance)  // the plan's, where the interface names it too
+        }
         return .object(o)
     }
 
@@ -107,6 +113,8 @@ extension WorkoutSummary {
         w.raw(",\"elevationGainMeters\":"); w.number(rounded(elevationGainMeters, 2))
         w.raw(",\"elevationLossMeters\":"); w.number(rounded(elevationLossMeters, 2))
         w.raw(",\"elevationSource\":\"gps\"")
+        if let g = deviceElevationGainMeters { w.raw(",\"deviceElevationGainMeters\":"); w.number(rounded(g, 2)) }
+        if let l = deviceElevationLossMeters { w.raw(",\"deviceElevationLossMeters\":"); w.number(rounded(l, 2)) }
         w.raw(",\"pointCount\":"); w.int(pointCount)
         w.raw(",\"acceptedCount\":"); w.int(acceptedCount)
         w.raw(",\"rejected\":{")
@@ -188,7 +196,12 @@ extension WorkoutSummary {
             w.raw(",\"startTime\":"); w.time(e.startTime, fractionDigits: 3)
             w.raw("}")
         }
-        w.raw("]}")
+        w.raw("]")
+        if let plan {
+            w.raw(",\"plan\":"); w.raw(Array(plan.json().serialized().utf8))
+            w.raw(",\"compliance\":"); w.number(plan.compliance)
+        }
+        w.raw("}")
     }
 
     /// Reads a summary written by `json()`; nil names nothing, so callers say which file failed.
@@ -233,6 +246,8 @@ extension WorkoutSummary {
         elevationGainMeters = j["elevationGainMeters"]?.doubleValue ?? 0
         elevationLossMeters = j["elevationLossMeters"]?.doubleValue ?? 0
         _ = j["elevationSource"]  // always "gps"; asked for so that a reader of the text reads past it
+        deviceElevationGainMeters = j["deviceElevationGainMeters"]?.doubleValue
+        deviceElevationLossMeters = j["deviceElevationLossMeters"]?.doubleValue
         pointCount = j["pointCount"]?.intValue ?? 0
         acceptedCount = j["acceptedCount"]?.intValue ?? 0
         if let r = j["rejected"]?.objectValue {
@@ -286,12 +301,13 @@ extension WorkoutSummary {
                   let t = e["startTime"]?.stringValue.flatMap({ ISO8601.parse($0) }) else { return nil }
             return BestEffort(distanceMeters: d, seconds: s, startTime: t)
         }
+        plan = j["plan"].flatMap(PlanOutcome.init(json:))
     }
 }
 
 extension LapSummary {
     public func json() -> JSON {
-        [
+        let base: JSON = [
             "index": .int(index), "trigger": .string(trigger.rawValue),
             "startTime": .string(ISO8601.format(startTime, fractionDigits: 3)), "endTime": .string(ISO8601.format(endTime, fractionDigits: 3)),
             "elapsedSeconds": .number(rounded(elapsedSeconds, 3)), "movingSeconds": .number(rounded(movingSeconds, 3)),
@@ -301,6 +317,11 @@ extension LapSummary {
             "heartRateZoneSeconds": .array(heartRateZoneSeconds.map { .number(rounded($0, 3)) }),
             "averagePower": .int(averagePower), "maxPower": .int(maxPower), "averageCadence": .int(averageCadence),
         ]
+        guard implausibleMeters > 0 || implausibleSeconds > 0, case .object(var o) = base else { return base }
+        // Written only where an implausible stretch lies inside (most laps have none).
+        o["implausibleMeters"] = .number(rounded(implausibleMeters, 3))
+        o["implausibleSeconds"] = .number(rounded(implausibleSeconds, 3))
+        return .object(o)
     }
 
     /// `json().serialized()` written straight to bytes, the same text.
@@ -321,6 +342,10 @@ extension LapSummary {
         w.raw("],\"averagePower\":"); w.int(averagePower)
         w.raw(",\"maxPower\":"); w.int(maxPower)
         w.raw(",\"averageCadence\":"); w.int(averageCadence)
+        if implausibleMeters > 0 || implausibleSeconds > 0 {
+            w.raw(",\"implausibleMeters\":"); w.number(rounded(implausibleMeters, 3))
+            w.raw(",\"implausibleSeconds\":"); w.number(rounded(implausibleSeconds, 3))
+        }
         w.raw("}")
     }
 
@@ -339,6 +364,8 @@ extension LapSummary {
         averagePower = j["averagePower"]?.intValue
         maxPower = j["maxPower"]?.intValue
         averageCadence = j["averageCadence"]?.intValue
+        implausibleMeters = j["implausibleMeters"]?.doubleValue ?? 0
+        implausibleSeconds = j["implausibleSeconds"]?.doubleValue ?? 0
     }
 }
 

@@ -42,15 +42,20 @@ struct PlausibilityCheck: Sendable {
     /// and the few points rule 2 waits for.
     var horizon: Double { heldSpan + 5 }
 
-    /// A point's figures waiting `horizon`: its step's share of the workout distance, its
-    /// elapsed clock and wall time, whether it feeds the best efforts, its held speed (NaN for
-    /// none), and whether its step or window was judged implausible.
+    /// A point's figures waiting `horizon`: its step's share of the workout distance and moving
+    /// time (from the point before, `from`), its elapsed clock and wall time, whether it feeds
+    /// the best efforts, its held speed (NaN for none), and whether its step or window was
+    /// judged implausible.
     private struct Pending: Sendable {
-        var time: Double; var increment: Double; var clock: Double; var effort: Bool; var held: Double; var flagged: Bool
+        var time: Double; var from: Double; var increment: Double; var moving: Double; var clock: Double
+        var effort: Bool; var held: Double; var flagged: Bool
     }
     private var pending: [Pending] = []
     private var pendingStart = 0
-    private var lastDistance: Double?
+    private var last: (time: Double, distance: Double, moving: Double)?
+    /// The implausible steps counted so far, in time order: what laps and splits leave out of
+    /// their pace.
+    private var excluded: [ExcludedStep] = []
     /// The best efforts' distance: the workout's without the implausible steps.
     private var countedDistance = 0.0
     private var efforts = BestEffortTracker()
@@ -170,15 +175,17 @@ struct PlausibilityCheck: Sendable {
 
     // MARK: - Counting the figures
 
-    /// The figures of a point: the workout's distance (m) and elapsed clock there, its wall
-    /// time, whether it feeds the best efforts, and the speed held over the window ending there
-    /// (nil before the segment spans it). Counted `horizon` seconds later.
-    mutating func count(time t: Double, distance: Double, clock: Double, effort: Bool, held: Double?) {
-        let increment = max(0, distance - (lastDistance ?? distance))
-        lastDistance = distance
+    /// The figures of a point: the workout's distance (m), moving time (s, the recorder's
+    /// counter, as laps and splits are cut from) and elapsed clock there, its wall time, whether
+    /// it feeds the best efforts, and the speed held over the window ending there (nil before
+    /// the segment spans it). Counted `horizon` seconds later.
+    mutating func count(time t: Double, distance: Double, moving: Double, clock: Double, effort: Bool, held: Double?) {
+        let before = last ?? (t, distance, moving)
+        last = (t, distance, moving)
         let clean = held.flatMap { touchesStretch(after: t - heldSpan) ? nil : $0 } ?? .nan
         let inStretch = open.map { $0.stretch.start < t && t <= $0.stretch.end } ?? false
-        pending.append(Pending(time: t, increment: increment, clock: clock, effort: effort, held: clean, flagged: inStretch))
+        pending.append(Pending(time: t, from: before.time, increment: max(0, distance - before.distance), moving: max(0, moving - before.moving),
+                               clock: clock, effort: effort, held: clean, flagged: inStretch))
         commit(before: t - horizon)
     }
 
@@ -187,6 +194,9 @@ struct PlausibilityCheck: Sendable {
             let p = pending[pendingStart]
             pendingStart += 1
             if !p.flagged { countedDistance += p.increment }
+            if p.flagged && (p.increment > 0 || p.moving > 0) {
+                excluded.append(ExcludedStep(from: p.from, to: p.time, meters: p.increment, seconds: p.moving))
+            }
             if p.effort { efforts.add(distance: countedDistance, elapsed: p.clock, time: p.time) }
             if p.held.isFinite { maxSpeed = max(maxSpeed, p.held) }
         }
@@ -200,8 +210,8 @@ struct PlausibilityCheck: Sendable {
 
     /// Everything counted (the waiting figures too): best efforts (those faster than the fastest
     /// ever over their distance left out, as stretches of their own), the maximum speed, and
-    /// every implausible stretch in time order.
-    var figures: (efforts: [BestEffort], maxSpeed: Double, stretches: [ImplausibleStretch]) {
+    /// every implausible stretch in time order, and the implausible steps (rules 1 and 2).
+    var figures: (efforts: [BestEffort], maxSpeed: Double, stretches: [ImplausibleStretch], excluded: [ExcludedStep]) {
         var c = self
         c.commit(before: .infinity)
         var stretches = c.closed + (c.open.map { [$0.stretch] } ?? [])
@@ -217,6 +227,39 @@ struct PlausibilityCheck: Sendable {
             }
         }
         stretches.sort { $0.start < $1.start }
-        return (kept, c.maxSpeed, stretches)
+        return (kept, c.maxSpeed, stretches, c.excluded)
+    }
+}
+
+/// A step of the track between two accepted points judged implausible (rules 1 and 2): its
+/// time span, and the workout distance and moving time it added. Laps and splits leave it out
+/// of their pace (`LapSummary.implausibleMeters`, `implausibleSeconds`).
+struct ExcludedStep: Sendable, Equatable {
+    var from: Double
+    var to: Double
+    var meters: Double
+    var seconds: Double
+
+    /// The steps' distance and moving time inside each of `laps` (a step that straddles a lap's
+    /// boundary shared in proportion to its time, as the boundary itself is interpolated), set
+    /// on the laps. `steps` and `laps` in time order; O(steps + laps).
+    static func leaveOut(_ steps: [ExcludedStep], from laps: inout [LapSummary]) {
+        var k = 0
+        for i in laps.indices {
+            let (a, b) = (laps[i].startTime, laps[i].endTime)
+            while k < steps.count && steps[k].to <= a { k += 1 }
+            var meters = 0.0, seconds = 0.0
+            var j = k
+            while j < steps.count && steps[j].from < b {
+                let s = steps[j]
+                let span = s.to - s.from
+                let share = span > 0 ? max(0, min(b, s.to) - max(a, s.from)) / span : (s.to > a && s.to <= b ? 1 : 0)
+                meters += s.meters * share
+                seconds += s.seconds * share
+                j += 1
+            }
+            laps[i].implausibleMeters = min(meters, laps[i].distanceMeters)
+            laps[i].implausibleSeconds = min(seconds, laps[i].movingSeconds)
+        }
     }
 }

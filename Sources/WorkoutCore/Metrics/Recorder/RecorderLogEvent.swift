@@ -34,7 +34,7 @@ public struct RecorderLogEvent: LogEvent, Equatable {
         let u = UnitFormatter(units)
         let moving = l.movingSeconds > 0 ? l.movingSeconds : l.elapsedSeconds
         var s = u.distance(l.distanceMeters) + " in " + formatDuration(moving)
-        if moving > 0, let e = u.effort(l.distanceMeters / moving, for: activity) { s += ", " + e }
+        if l.paceSeconds > 0, let e = u.effort(l.paceSpeed, for: activity) { s += ", " + e }
         if l.elapsedSeconds - moving >= 10 { s += " (elapsed " + formatDuration(l.elapsedSeconds) + ")" }
         return s
     }

@@ -91,7 +91,8 @@ public struct WorkoutRecorder: Sendable {
         time = TimeBuckets(from: startedAt)
         lastEvidence = startedAt
         lastMove = startedAt
-        elevation = ElevationAccumulator(window: settings.elevationSmoothingWindow, threshold: settings.elevationHysteresis)
+        elevation = ElevationAccumulator(window: settings.elevationSmoothingWindow, threshold: settings.elevationHysteresis,
+                                         maxVerticalSpeed: activity.plausibility.descentSpeed)
         speeds = SpeedWindow(window: settings.speedWindow)
         plausibility = PlausibilityCheck(bounds: activity.plausibility, heldSpan: 2 * settings.speedWindow)
         let weight = settings.bodyWeightKilograms.flatMap { $0 > 0 ? $0 : nil }
@@ -369,10 +370,12 @@ public struct WorkoutRecorder: Sendable {
         out.append(.accepted)
         gpsDistance += d
         if odometerTrack == nil { distance += d }
-        if let alt = fix.altitude { elevation.add(alt) }
+        if newSegment && segment > 0 { elevation.startSegment() }
+        if let alt = fix.altitude { elevation.add(alt, at: t) }
         let v = speeds.add(time: t, distance: distance, latitude: fix.latitude, longitude: fix.longitude, receiverSpeed: fix.speed)
         if profile.supportsGPS { plausibility.judge(time: t, distance: gpsDistance, altitude: fix.altitude, newSegment: newSegment, held: v?.sustained) }
-        plausibility.count(time: t, distance: distance, clock: t - startedAt - time.userPaused, effort: tracksBestEfforts, held: v?.sustained)
+        plausibility.count(time: t, distance: distance, moving: time.moving, clock: t - startedAt - time.userPaused,
+                           effort: tracksBestEfforts, held: v?.sustained)
         if let v {
             if !plausibility.touchesStretch(after: t - 2 * settings.speedWindow) { intervals.add(speed: v.sustained) }
             if v.mean > profile.maxPlausibleSpeed { tooFast(at: t, into: &out) } else { tooFastRun = 0 }
@@ -444,7 +447,8 @@ public struct WorkoutRecorder: Sendable {
         account(until: t)
         lastMove = t
         let v = speeds.add(time: t, distance: distance)
-        plausibility.count(time: t, distance: distance, clock: t - startedAt - time.userPaused, effort: tracksBestEfforts, held: v?.sustained)
+        plausibility.count(time: t, distance: distance, moving: time.moving, clock: t - startedAt - time.userPaused,
+                           effort: tracksBestEfforts, held: v?.sustained)
         if let v { intervals.add(speed: v.sustained) }
         let now = RecorderSnapshot(time: t, elapsed: t - startedAt - time.userPaused, moving: time.moving, distance: distance, gain: elevation.gain)
         intervals.advance(to: now, heartRate: &heartRate, into: &out)
@@ -561,6 +565,9 @@ public struct WorkoutRecorder: Sendable {
         if lastFixTime > e && lastFixTime - e <= WorkoutRecorder.maximumClockSkew { e = lastFixTime }
         return e
     }
+
+    /// How many laps are closed so far (a plan's step notes where its laps begin).
+    public var lapCount: Int { intervals.laps.count }
 
     /// Closes the current lap at `t` (manual lap) and returns it.
     @discardableResult
@@ -706,6 +713,9 @@ public struct WorkoutRecorder: Sendable {
             signalLostSeconds: c.time.signalLost, splits: c.intervals.splits, laps: c.intervals.laps,
             bestEfforts: activity.tracksBestEfforts ? plausible.efforts : [])
         s.timerSeconds = timer
+        // Laps and splits keep their stretches' distance and time, but not in their pace.
+        ExcludedStep.leaveOut(plausible.excluded, from: &s.splits)
+        ExcludedStep.leaveOut(plausible.excluded, from: &s.laps)
         s.splitUnit = settings.splitUnit
         c.addHeartRate(to: &s, at: t)
         if let w = speedWarning { s.warnings = [w.text] }

@@ -37,6 +37,9 @@ public struct LineChart: Sendable {
     public var zoneBounds: [Int] = []
     /// x values of lap ends (dashed lines).
     public var laps: [Double] = []
+    /// x ranges of implausible stretches (`WorkoutSummary.implausible`): shaded bands, class
+    /// `implausible`, under the line (which stays as recorded).
+    public var implausible: [ClosedRange<Double>] = []
     /// Smaller values at the top (pace: faster is up).
     public var inverted = false
     /// The y range starts at 0 (speed, power).
@@ -135,6 +138,13 @@ public struct LineChart: Sendable {
                     w.raw("\" text-anchor=\"end\">Z"); w.int(k + 1); w.raw("</text>")
                 }
             }
+        }
+
+        for band in implausible where band.upperBound > x0 && band.lowerBound < xhi {
+            let a = px(max(band.lowerBound, x0)), z = px(min(band.upperBound, xhi))
+            w.raw("<rect class=\"implausible\" x=\""); w.coordinate(a); w.raw("\" y=\""); w.coordinate(t)
+            w.raw("\" width=\""); w.coordinate(max(z - a, 2)); w.raw("\" height=\""); w.coordinate(b - t)
+            w.raw("\"><title>Implausible: kept, not counted</title></rect>")
         }
 
         // Grid and y labels.

@@ -21,6 +21,9 @@ public struct RouteMap: Sendable {
     public let colouring: Colouring
     public var zoneBounds: [Int]
     public var width = 1000.0
+    /// Implausible stretches (`WorkoutSummary.implausible`) as spans of the series' time
+    /// (seconds since the start): drawn over the track, dashed, in their own path.
+    public var implausible: [ClosedRange<Double>] = []
     /// The base map under the route (`web.tiles`); nil: a plain ground with a graticule.
     public var tiles: TileLayer?
 
@@ -118,7 +121,7 @@ public struct RouteMap: Sendable {
         // stood there) and breaks only where positions are missing or the track jumped.
         let joined = RouteMap.join(pieces, xs, ys, maxJumpPx: 40)
         let simple = LineSimplifier.simplify(x: xs, y: ys, runs: joined, maxVertices: RouteMap.maxVertices,
-                                             tolerance: RouteMap.tolerance, metric: .perpendicular)
+                                             tolerance: RouteMap.tolerance, metric: .perpendicular, keep: implausibleEnds())
 
         w.raw("<svg class=\"route\" data-chart=\"route\" viewBox=\"0 0 ")
         w.coordinate(width); w.raw(" "); w.coordinate(height)
@@ -179,6 +182,7 @@ public struct RouteMap: Sendable {
             prev = k
         }
         if open != nil { w.raw("\"/>") }
+        writeImplausible(simple.indices, joined, xs, ys, into: &w)
         w.raw("</g>")
 
         // Markers: pauses, laps, start and finish on top.
@@ -236,6 +240,40 @@ public struct RouteMap: Sendable {
                 return z
             }
         }
+    }
+
+    /// The samples where each implausible stretch begins and ends (the last at or before its
+    /// start, the first at or after its end): kept by the simplification, so a straight track
+    /// is still marked where the stretch is and nowhere else.
+    private func implausibleEnds() -> [Int] {
+        let t = series.time
+        var out: [Int] = []
+        for x in implausible {
+            if let i = t.lastIndex(where: { $0 <= x.lowerBound }) { out.append(i) }
+            if let j = t.firstIndex(where: { $0 >= x.upperBound }) { out.append(j) }
+        }
+        return out
+    }
+
+    /// The drawn segments whose time touches an implausible stretch, in one dashed path (class
+    /// `implausible`) over the coloured track: the stretch stays in the route, marked.
+    private func writeImplausible(_ indices: [Int], _ runs: [Range<Int>], _ xs: [Double], _ ys: [Double], into w: inout HTMLWriter) {
+        guard !implausible.isEmpty else { return }
+        let t = series.time
+        var p = 0, prev = -1, last = -1, opened = false
+        for k in indices {
+            while p < runs.count, runs[p].upperBound <= k { p += 1 }
+            guard p < runs.count else { break }
+            defer { prev = k }
+            guard prev >= 0, k != runs[p].lowerBound else { continue }
+            let (a, b) = (t[prev], t[k])
+            guard implausible.contains(where: { $0.upperBound > a && $0.lowerBound < b }) else { continue }
+            if !opened { w.raw("<path class=\"implausible\" d=\""); opened = true }
+            if prev != last { w.raw("M"); w.coordinate(xs[prev]); w.raw(" "); w.coordinate(ys[prev]) }
+            w.raw(" "); w.coordinate(xs[k]); w.raw(" "); w.coordinate(ys[k])
+            last = k
+        }
+        if opened { w.raw("\"><title>Implausible: kept, not counted</title></path>") }
     }
 
     /// Pieces whose ends are close together (a pause, not a jump) become one.

@@ -103,6 +103,7 @@ public struct WorkoutPage: Sendable {
             }
             w.raw("</span></div>")
             var map = RouteMap(series: series, colouring: colouring, zoneBounds: s.heartRateZoneBounds)
+            map.implausible = s.implausible.map { ($0.start - s.startedAt)...($0.end - s.startedAt) }
             map.tiles = c.tiles
             let hoverX = chartX(series, xAxis, c)
             if let drawn = map.render(into: &w, label: "Route of " + title, hoverX: hoverX) {
@@ -115,6 +116,7 @@ public struct WorkoutPage: Sendable {
         charts(series, xAxis, base, c, &w, &report)
         powerCurve(s, &w)
         splitsAndZones(s, c, &w)
+        plan(s, &w)
         laps(s, c, &w)
         events(c, &w)
         edit(s, c, &w)
@@ -153,6 +155,7 @@ public struct WorkoutPage: Sendable {
             if s.maxSpeed > 0 { stat(c.units.speed(s.maxSpeed), "Max speed") }
         }
         if s.elevationGainMeters > 0 { stat(c.units.elevation(s.elevationGainMeters), "Elevation gain") }
+        if let g = s.deviceElevationGainMeters, g > 0 { stat(c.units.elevation(g), "Elevation gain (device)") }
         if let hr = s.averageHeartRate { stat("\(Int(hr.rounded())) bpm", "Average heart rate") }
         if let hr = s.maxHeartRate { stat("\(hr) bpm", "Max heart rate") }
         if let p = s.averagePower { stat("\(Int(p.rounded())) W", "Average power") }
@@ -223,6 +226,7 @@ public struct WorkoutPage: Sendable {
             w.raw("<span><svg class=\"dot\" viewBox=\"0 0 10 10\"><g class=\"pause\"><circle cx=\"5\" cy=\"5\" r=\"4.2\"/><path d=\"M3.8 3v4M6.2 3v4\"/></g></svg> paused</span>")
         }
         if workout.summary.laps.count > 1 { w.raw("<span><svg class=\"dot\" viewBox=\"0 0 10 10\"><g class=\"lapmark\"><circle cx=\"5\" cy=\"5\" r=\"4.2\"/></g></svg> lap</span>") }
+        if !map.implausible.isEmpty { w.raw("<span><i class=\"implausible\"></i>implausible (kept, not counted)</span>") }
         w.raw("</div>")
     }
 
@@ -246,6 +250,12 @@ public struct WorkoutPage: Sendable {
                 return xs[k]
             case .time: return lap.endTime - s.startedAt
             }
+        }
+        // Implausible stretches as x ranges, shaded on the pace or speed chart.
+        let stretches = s.implausible.compactMap { x -> ClosedRange<Double>? in
+            let (a, b) = (x.start - s.startedAt, x.end - s.startedAt)
+            guard let i = series.time.firstIndex(where: { $0 >= a }), let j = series.time.lastIndex(where: { $0 <= b }), i <= j else { return nil }
+            return xs[i]...xs[j]
         }
         var any = false
         func chart(_ kind: LineChart.Kind, _ title: String, _ detail: String, _ y: [Double], _ axis: LineChart.Axis, configure: (inout LineChart) -> Void = { _ in }) {
@@ -278,7 +288,7 @@ public struct WorkoutPage: Sendable {
             let per = 100 * swim.paceUnit.meters
             let paces = series.speed.map { $0 >= 0.2 ? min(per / $0, 600) : Double.nan }
             chart(.pace, "Pace", swim.pacePer100.map { "average " + WebFormat.duration($0) + " /100 " + swim.paceUnit.rawValue } ?? "",
-                  paces, .init(format: .pace, unit: "/100 " + swim.paceUnit.rawValue)) { $0.inverted = true }
+                  paces, .init(format: .pace, unit: "/100 " + swim.paceUnit.rawValue)) { $0.inverted = true; $0.implausible = stretches }
         } else if series.speed.contains(where: { !$0.isNaN && $0 > 0 }) {
             switch s.activity.pageEffort {
             case .pace:
@@ -290,11 +300,15 @@ public struct WorkoutPage: Sendable {
                     let limit = max(sorted[sorted.count / 2] * 2, sorted[sorted.count / 2] + 180)
                     for k in paces.indices where paces[k] > limit { paces[k] = limit }
                 }
-                chart(.pace, "Pace", "average " + u.pace(speed: s.movingAverageSpeed), paces, .init(format: .pace, unit: "/" + u.distanceUnit)) { $0.inverted = true }
+                chart(.pace, "Pace", "average " + u.pace(speed: s.movingAverageSpeed), paces, .init(format: .pace, unit: "/" + u.distanceUnit)) {
+                    $0.inverted = true; $0.implausible = stretches
+                }
             case .speed, .none:
                 let f = u.system == .metric ? 3.6 : 3600 / UnitFormatter.metersPerMile
                 chart(.speed, "Speed", "average " + u.speed(s.movingAverageSpeed) + " · max " + u.speed(s.maxSpeed),
-                      series.speed.map { $0 * f }, .init(format: .number, unit: u.system == .metric ? "km/h" : "mph", decimals: 1)) { $0.fromZero = true }
+                      series.speed.map { $0 * f }, .init(format: .number, unit: u.system == .metric ? "km/h" : "mph", decimals: 1)) {
+                    $0.fromZero = true; $0.implausible = stretches
+                }
             }
         }
         if series.heartRate.contains(where: { !$0.isNaN }) {
@@ -330,7 +344,7 @@ public struct WorkoutPage: Sendable {
             w.raw("</th><th class=\"num\">Climb</th><th class=\"num\">HR</th>")
             if splitPower { w.raw("<th class=\"num\">Power</th>") }
             w.raw("</tr></thead><tbody>")
-            let speeds = s.splits.map { $0.movingSeconds > 0 ? $0.distanceMeters / $0.movingSeconds : 0 }
+            let speeds = s.splits.map(\.paceSpeed)  // without implausible stretches
             let fastest = speeds.max() ?? 1
             for (k, sp) in s.splits.enumerated() {
                 let v = speeds[k]
@@ -345,12 +359,15 @@ public struct WorkoutPage: Sendable {
                 } else {
                     w.text(WebFormat.effort(v, s.activity, c.units) ?? c.units.speed(v))
                 }
+                leftOut(sp, c, &w)
                 w.raw("</td><td class=\"num\">"); w.text(c.units.elevation(sp.elevationGainMeters))
                 w.raw("</td><td class=\"num\">"); if let hr = sp.averageHeartRate { w.int(hr) } else { w.raw("–") }
                 if splitPower { w.raw("</td><td class=\"num\">"); if let p = sp.averagePower { w.int(p); w.raw(" W") } else { w.raw("–") } }
                 w.raw("</td></tr>")
             }
-            w.raw("</tbody></table></div></section>")
+            w.raw("</tbody></table></div>")
+            leftOutNote(s.splits, &w)
+            w.raw("</section>")
         }
         if hasZones || hasBests || hasPowerZones {
             w.raw("<div>")
@@ -465,6 +482,25 @@ public struct WorkoutPage: Sendable {
         w.raw("</tbody></table></section>")
     }
 
+    /// The plan the workout followed against the ride: each step's target beside what was
+    /// done, its score, and the compliance (docs/plans.md, "What was done").
+    func plan(_ s: WorkoutSummary, _ w: inout HTMLWriter) {
+        guard let plan = s.plan else { return }
+        w.raw("<section class=\"card\"><h2>Plan: "); w.text(plan.name); w.raw("</h2><p>")
+        w.text("\(plan.steps.count) of \(plan.stepCount) steps")
+        if let c = plan.compliance { w.text(", compliance " + formatFixed(c, decimals: 1) + " %") }
+        w.raw("</p><table><thead><tr><th>Step</th><th>Kind</th><th class=\"num\">Target</th><th class=\"num\">Actual</th>")
+        w.raw("<th class=\"num\">Time</th><th class=\"num\">Score</th></tr></thead><tbody>")
+        for st in plan.steps {
+            let (target, actual) = st.figures
+            w.raw("<tr><td>"); w.int(st.index + 1); w.raw("</td><td>"); w.text(st.kind.words)
+            w.raw("</td><td class=\"num\">"); w.text(target); w.raw("</td><td class=\"num\">"); w.text(actual)
+            w.raw("</td><td class=\"num\">"); w.text(WebFormat.duration(st.seconds))
+            w.raw("</td><td class=\"num\">"); w.text(st.compliance.map { formatFixed($0, decimals: 0) + " %" } ?? "–"); w.raw("</td></tr>")
+        }
+        w.raw("</tbody></table></section>")
+    }
+
     func laps(_ s: WorkoutSummary, _ c: WebPageContext, _ w: inout HTMLWriter) {
         if let swim = s.swim { swimIntervals(s, swim, c, &w); return }
         guard s.laps.count > 1 else { return }
@@ -475,14 +511,30 @@ public struct WorkoutPage: Sendable {
             w.raw("<tr><td>"); w.int(lap.index + 1); w.raw("</td><td class=\"num\">"); w.text(c.units.distance(lap.distanceMeters))
             w.raw("</td><td class=\"num\">"); w.text(WebFormat.duration(lap.movingSeconds))
             w.raw("</td><td class=\"num muted\">"); w.text(WebFormat.duration(lap.elapsedSeconds)); w.raw("</td><td class=\"num\">")
-            w.text(WebFormat.effort(lap.movingSeconds > 0 ? lap.distanceMeters / lap.movingSeconds : 0, s.activity, c.units) ?? "–")
+            w.text(WebFormat.effort(lap.paceSpeed, s.activity, c.units) ?? "–")
+            leftOut(lap, c, &w)
             w.raw("</td><td class=\"num\">"); w.text(c.units.elevation(lap.elevationGainMeters))
             w.raw("</td><td class=\"num\">"); if let h = lap.averageHeartRate { w.int(h) } else { w.raw("–") }
             w.raw("</td><td class=\"num\">"); if let h = lap.maxHeartRate { w.int(h) } else { w.raw("–") }
             w.raw("</td><td class=\"num\">"); if let p = lap.averagePower { w.int(p); w.raw(" W") } else { w.raw("–") }
             w.raw("</td><td class=\"muted\">"); w.raw(lap.trigger.rawValue); w.raw("</td></tr>")
         }
-        w.raw("</tbody></table></section>")
+        w.raw("</tbody></table>")
+        leftOutNote(s.laps, &w)
+        w.raw("</section>")
+    }
+
+    /// A mark after a split's or lap's pace when implausible stretches were left out of it.
+    func leftOut(_ lap: LapSummary, _ c: WebPageContext, _ w: inout HTMLWriter) {
+        guard lap.implausibleMeters > 0 || lap.implausibleSeconds > 0 else { return }
+        w.raw(" <span class=\"implausible\" title=\"without "); w.text(c.units.distance(lap.implausibleMeters)); w.raw(" in ")
+        w.text(WebFormat.duration(lap.implausibleSeconds)); w.raw(" of implausible track\">*</span>")
+    }
+
+    /// The note under a table with a mark (`leftOut`).
+    func leftOutNote(_ laps: [LapSummary], _ w: inout HTMLWriter) {
+        guard laps.contains(where: { $0.implausibleMeters > 0 || $0.implausibleSeconds > 0 }) else { return }
+        w.raw("<p class=\"muted small\"><span class=\"implausible\">*</span> pace without the implausible stretches in it (their distance and time stay in the row).</p>")
     }
 
     /// Most events listed (a long workout auto-paused at every traffic light has hundreds).

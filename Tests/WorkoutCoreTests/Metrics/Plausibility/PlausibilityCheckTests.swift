@@ -90,6 +90,50 @@ struct PlausibilityCheckTests {
         expectLess(s.maxSpeed, 8, "the ride's own 25 km/h")
     }
 
+    /// Issue 39: an implausible stretch "never counts in ... split and lap pace". A ride at
+    /// 25 km/h stops for a minute at 2.1 km and its receiver then catches up 500 m in 30 s
+    /// (60 km/h from a stop), inside the third kilometre. Before, that split read 1.00 km in
+    /// 1:41 moving, 35.6 km/h, and the one lap 27 km/h; now both keep their distance and time
+    /// but their pace is the ride's own 25 km/h, imported, recorded live and rebuilt alike.
+    @Test func aCatchUpInsideASplitLeavesItsPaceAlone() throws {
+        let legs: [(seconds: Int, speed: Double)] = [(300, 7.0), (60, 0), (30, 16.7), (300, 7.0)]
+        let imported = try Self.imported(Self.gpx(legs), activity: .cycling).workout.summary
+        // The same fixes recorded live, and that recording rebuilt from its points and events.
+        var live = WorkoutRecorder(id: testID, activity: .cycling, startedAt: Self.start)
+        var t = Self.start, east = 0.0
+        live.ingest(Self.synth.fix(t: t, north: 0, east: east, alt: 500))
+        for leg in legs {
+            for _ in 0..<leg.seconds { t += 1; east += leg.speed; live.ingest(Self.synth.fix(t: t, north: 0, east: east, alt: 500)) }
+        }
+        let recorded = live.finish(at: t)
+        let rebuilt = WorkoutRecorder.recompute(id: testID, activity: .cycling, startedAt: Self.start, endedAt: t,
+                                                points: Array(recorded.points), events: recorded.events).summary
+        for (path, s) in [("imported", imported), ("live", recorded.summary), ("rebuilt", rebuilt)] {
+            let x = try #require(s.implausible.first, "\(path): \(s.implausible)")
+            expectEqual(x.reason, .acceleration, "\(path)")
+            let third = try #require(s.splits.count > 2 ? s.splits[2] : nil, "\(path): \(s.splits.count) splits")
+            print("\(path): split 3 \(third.distanceMeters) m, moving \(third.movingSeconds) s, left out \(third.implausibleMeters) m in \(third.implausibleSeconds) s, pace speed \(third.paceSpeed * 3.6) km/h (all in: \(third.distanceMeters / third.movingSeconds * 3.6))")
+            // The row keeps its kilometre and its moving time (the catch-up's seconds in it).
+            expectLess(abs(third.distanceMeters - 1000), 1e-6, "\(path)")
+            expectGreater(third.distanceMeters / third.movingSeconds, 8.5, "\(path): all in, the catch-up makes it 35 km/h")
+            expectGreater(third.implausibleMeters, 450, "\(path)")
+            expectLess(abs(third.paceSpeed - 7.0), 0.35, "\(path): the ride's own 25 km/h")
+            for (k, sp) in s.splits.enumerated() where k != 2 {
+                expectEqual(sp.implausibleMeters, 0, "\(path): split \(k + 1) has no stretch")
+                expectEqual(sp.paceSpeed, sp.distanceMeters / sp.movingSeconds, "\(path)")
+            }
+            let lap = try #require(s.laps.last)
+            expectLess(abs(lap.paceSpeed - 7.0), 0.35, "\(path): the lap's pace, \(lap.distanceMeters / lap.movingSeconds * 3.6) km/h all in")
+            // Both writers write it, and it reads back.
+            let o = third.json()
+            expectEqual(LapSummary(json: o), LapSummary(json: third.json()))
+            expectLess(abs((LapSummary(json: o)?.implausibleMeters ?? 0) - third.implausibleMeters), 1e-3)
+            var w = JSONWriter()
+            third.writeJSON(to: &w)
+            expectEqual(String(decoding: w.bytes, as: UTF8.self), o.serialized())
+        }
+    }
+
     /// A drive (32 km/h, up to 45) imported as a run on purpose: kept as named, but no effort
     /// faster than the world's best at its distance stands.
     @Test func aDriveNamedARunSetsNoRecord() throws {

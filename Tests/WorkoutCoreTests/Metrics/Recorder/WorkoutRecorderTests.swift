@@ -138,11 +138,14 @@ import TestRequirements
     }
 
     @Test func elevationGainFromGPSAltitude() {
-        // 10 fixes at 100 m, 10 at 120 m, 10 at 110 m, moving 6 m/s (every fix accepted).
-        let alts = Array(repeating: 100.0, count: 10) + Array(repeating: 120.0, count: 10) + Array(repeating: 110.0, count: 10)
+        // 10 fixes at 100 m, 10 at 120 m, 10 at 110 m, moving 6 m/s (every fix accepted); the
+        // altitude changes at 5 m/s (20 m in one second would be a jump, no climb: faster than
+        // a runner moves, docs/metrics.md).
+        let alts = Array(repeating: 100.0, count: 10) + [105, 110, 115] + Array(repeating: 120.0, count: 10) + [115]
+            + Array(repeating: 110.0, count: 10)
         var fixes: [Fix] = (0..<3).map { synth.fix(t: Double($0 + 1), north: 0, east: Double($0) * 6, alt: 100) }  // warm-up
         for (i, a) in alts.enumerated() { fixes.append(synth.fix(t: Double(i + 4), north: 0, east: Double(i + 3) * 6, alt: a)) }
-        let s = record(fixes).summary(now: 40)
+        let s = record(fixes).summary(now: 45)
         expectLess(Swift.abs(s.elevationGainMeters - 20), 1e-9)
         expectLess(Swift.abs(s.elevationLossMeters - 10), 1e-9)
     }
