@@ -223,4 +223,51 @@ struct SmartTrainerTests {
         #expect((plan["steps"] as? [Any])?.count == 6)
         #expect((plan["compliance"] as? Double ?? 0) > 50, "compliance \(plan["compliance"] ?? "none")")
     }
+
+    /// The project's JSON plan (docs/plans.md) drives the trainer the same way: a ramp in FTP
+    /// fractions, a repeat of work and recovery in watts, an open step; each power step's target
+    /// within 1 s of its start, the open step releases the trainer, the stop resets it, one lap
+    /// per step, the plan and its compliance in the saved workout.
+    @Test func aJSONPlanDrivesTheTrainer() throws {
+        let json = """
+            {"name": "JSON test", "steps": [
+              {"kind": "warmup", "seconds": 5, "ramp": {"ftp": [0.6, 0.8]}},
+              {"repeat": 2, "steps": [
+                {"kind": "work", "seconds": 4, "power": {"watts": 240}},
+                {"kind": "recovery", "seconds": 4, "power": {"ftp": 0.5}}]},
+              {"kind": "cooldown", "open": true}]}
+            """
+        let (peers, d) = try Self.ride([])
+        defer { d.stop(); peers.stop() }
+        let planFile = d.dir + "/plan.json"
+        try json.write(toFile: planFile, atomically: true, encoding: .utf8)
+        let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
+        try #require(started.status == 0, "\(started.stderr)")
+        // Into the open step (21 s of plan), its Reset written.
+        _ = try d.waitForStatus(seconds: 40) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 5 }
+        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the open step did not release the trainer")
+        let stopped = try d.request(#"{"command":"stop"}"#)
+        _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
+        let steps = Self.times(lines, "plan.step")
+        try #require(steps.count == 6, "plan.step lines: \(steps)")
+        let controlTaken = Self.times(lines, "trainer.control")
+        try #require(!controlTaken.isEmpty, "no trainer.control line")
+        let writes = Self.writes(peers)
+        for (i, watts) in [(0, 150), (1, 240), (2, 125), (3, 240), (4, 125)] {
+            let since = i == 0 ? max(steps[0], controlTaken[0]) : steps[i]
+            let hit = writes.first { $0.hex == Self.setPower(watts) && $0.t >= since - 0.05 }
+            let late = hit.map { $0.t - since } ?? .infinity
+            #expect(late <= 1.0, "step \(i + 1): \(watts) W written \(late) s after its start; writes \(writes.map { ($0.hex, $0.t - steps[0]) })")
+        }
+        // The ramp moved from 150 W towards 200 W while it ran.
+        #expect(writes.contains { $0.t > steps[0] && $0.t < steps[1] && $0.hex.hasPrefix("05") && $0.hex != Self.setPower(150) }, "the ramp never moved")
+        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
+        let w = try #require(stopped["workout"] as? [String: Any])
+        #expect((w["laps"] as? [Any])?.count == 6, "laps: \(w["laps"] ?? "none")")
+        let plan = try #require(w["plan"] as? [String: Any], "no plan in the saved workout")
+        #expect(plan["name"] as? String == "JSON test")
+        #expect((plan["steps"] as? [Any])?.count == 6)
+        #expect((plan["compliance"] as? Double ?? 0) > 50, "compliance \(plan["compliance"] ?? "none")")
+    }
 }
