@@ -131,6 +131,14 @@ import Testing
         #expect(reply["workouts"] as? Int == 3 && reply["measured"] as? Int == 3)
         // Asked again: every curve is kept, no file is read.
         #expect(try DaemonHarness.parse(try d.ctl(["--json", "power-curve"]).stdout)["measured"] as? Int == 0)
+        // And after a restart: the curves were kept on disk, none is measured again, the same curve.
+        d.stop()
+        try d.start()
+        let again = try DaemonHarness.parse(try d.ctl(["--json", "power-curve"]).stdout)
+        #expect(again["measured"] as? Int == 0 && again["workouts"] as? Int == 3, "\(again["measured"] ?? "nil") measured after a restart")
+        #expect((again["curve"] as? [[String: Any]])?.count == curve.count)
+        #expect(((again["curve"] as? [[String: Any]])?.first { $0["seconds"] as? Int == 1200 }?["watts"] as? NSNumber)
+                == (curve.first { $0["seconds"] as? Int == 1200 }?["watts"] as? NSNumber))
         let ranged = try DaemonHarness.parse(try d.ctl(["--json", "power-curve", "--from", iso.string(from: Date(timeIntervalSince1970: today - 17 * day))]).stdout)
         #expect((ranged["curve"] as? [[String: Any]])?.first { $0["seconds"] as? Int == 180 }?["watts"] as? NSNumber != 400)
         #expect(try d.ctl(["power-curve", "--activity", "running"]).stdout.contains("No workouts with power"))

@@ -26,8 +26,9 @@ final class HistoryService: DaemonService, @unchecked Sendable {
     /// An import finished, or workouts changed by another hand (the service manager's STATUS
     /// line shows the new count).
     var onImported: () -> Void = {}
-    /// Power workouts' whole curves, measured when `power-curve` first asks (`PowerCurveCache`).
-    let powerCurves = PowerCurveCache()
+    /// Power workouts' whole curves, measured when `power-curve` first asks and kept between
+    /// runs (`PowerCurveCache`, `Paths.powerCurvesFile`).
+    let powerCurves: PowerCurveCache
     /// Follows the history folder as files change by another hand (`HistoryStore+Sync.swift`).
     var sync: HistorySync?
     /// Watches `importFolders`.
@@ -35,6 +36,7 @@ final class HistoryService: DaemonService, @unchecked Sendable {
 
     init(context: DaemonContext) throws {
         self.context = context
+        powerCurves = PowerCurveCache(file: context.paths.powerCurvesFile)
         var faults: (@Sendable () -> SystemError?)?
         if context.testHooks, let flag = context.environment["WORKOUTD_TEST_FAIL_SAVES"] {
             // Test hook: while this file exists, saves fail as on a full disk.

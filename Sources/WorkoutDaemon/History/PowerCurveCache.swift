@@ -5,21 +5,17 @@ import WorkoutCore
 /// first time a `power-curve` request needs it and kept for the next: nothing is held until one
 /// is asked for (idle memory unchanged), and a request decodes only the workouts not asked for
 /// before. An entry is used while the summary it was computed for is unchanged (`Key`); an
-/// edited or recomputed workout is measured again.
+/// edited or recomputed workout is measured again. With a `file`, the curves are also kept
+/// between runs (`PowerCurveFile`): read at the first request, written (atomically, on the
+/// request's thread, never the loop) after a request that measured any.
 final class PowerCurveCache: Sendable {
-    /// What an entry was computed for: a summary with other figures is another version.
-    struct Key: Equatable {
-        var endedAt: Double?
-        var pointCount: Int
-        var activity: ActivityType
-        var workKilojoules: Double?
-        var averagePower: Double?
+    /// `power-curves.bin` in the state directory; nil: memory only.
+    let file: String?
+    private let fromDisk = Mutex(false)
 
-        init(_ s: WorkoutSummary) {
-            endedAt = s.endedAt; pointCount = s.pointCount; activity = s.activity
-            workKilojoules = s.workKilojoules; averagePower = s.averagePower
-        }
-    }
+    init(file: String? = nil) { self.file = file }
+    /// What an entry was computed for (`PowerCurveKey`).
+    typealias Key = PowerCurveKey
 
     /// What the cache needs of a workout's summary.
     struct Entry: Sendable {
@@ -50,6 +46,8 @@ final class PowerCurveCache: Sendable {
         out.reserveCapacity(workouts.count)
         var computed = 0
         var failed: [WorkoutID] = []
+        readFileOnce()
+        defer { if computed > 0 { writeFile() } }
         for s in workouts {
             let key = s.key
             if let hit = entries.withLock({ $0[s.id] }), hit.key == key {
@@ -68,5 +66,26 @@ final class PowerCurveCache: Sendable {
             out.append((s.id, s.startedAt, curve))
         }
         return (out, computed, failed)
+    }
+
+    /// The curves kept by an earlier run, at the first request (a damaged file: none).
+    private func readFileOnce() {
+        guard let file else { return }
+        let first = fromDisk.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        guard first, let bytes = try? readFile(file, limit: 256 << 20, links: .refuse),
+              let saved = PowerCurveFile.decode(bytes) else { return }
+        entries.withLock { e in
+            for s in saved where e[s.id] == nil { e[s.id] = (s.key, s.curve) }
+        }
+    }
+
+    /// Every curve held, for the next run (a cache: not synced; a failure only costs a replay).
+    private func writeFile() {
+        guard let file else { return }
+        let all = entries.withLock { e in e.map { PowerCurveFile.Entry(id: $0.key, key: $0.value.key, curve: $0.value.curve) } }
+        try? AtomicFile.write(PowerCurveFile.encode(all.sorted { $0.id.rawValue < $1.id.rawValue }), to: file)
     }
 }

@@ -21,6 +21,8 @@ public struct Paths: Sendable, Equatable {
     public var legacyIndexFile: String { historyDir + "/index.jsonl" }
     /// What start-up needs of the index, 32 bytes a workout (`StartupIndex`).
     public var startupIndexFile: String { stateDir + "/index.start" }
+    /// The power workouts' measured curves, kept between runs (`PowerCurveFile`).
+    public var powerCurvesFile: String { stateDir + "/power-curves.bin" }
     /// This machine's tag (`MachineTag`), drawn at the first start.
     public var machineFile: String { stateDir + "/machine" }
     /// The files of `importFolders` already imported (`ImportedFiles`).
