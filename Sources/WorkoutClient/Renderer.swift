@@ -486,37 +486,32 @@ public struct Renderer: Sendable {
 
     /// `streak`: the daily and weekly lines.
     public func streak(_ r: JSON) -> String {
-        let s = r["streak"] ?? .null
+        let s = StreakReply(json: r["streak"] ?? .null)
         var out = ""
-        for (title, key, unit) in [("Daily streak: ", "daily", "day"), ("Weekly streak:", "weekly", "week")] {
-            guard let k = object(s[key]) else { continue }
-            let current = k["current"]?.intValue ?? 0
-            let best = k["best"]?.intValue ?? 0
-            var line = "\(title) \(count(current, unit))"
-            if current > 0, let since = k["currentStart"]?.stringValue { line += " (since \(since))" }
-            line += "; best \(count(best, unit))"
-            if best > 0, let from = k["bestStart"]?.stringValue {
-                line += " (\(from)" + (k["bestEnd"]?.stringValue.map { " to " + $0 } ?? "") + ")"
-            }
-            if key == "daily", let done = k["todayDone"]?.boolValue {
-                line += done ? "; today done" : (current > 0 ? "; not yet today" : "")
-            }
-            if key == "weekly", let done = k["thisWeekDone"]?.boolValue {
-                line += done ? "; this week done" : (current > 0 ? "; not yet this week" : "")
-            }
+        if let d = s.daily {
+            var line = "Daily streak:  " + streakLine(d.current, d.best, d.currentStart, d.bestStart, d.bestEnd, "day")
+            if let done = d.todayDone { line += done ? "; today done" : (d.current > 0 ? "; not yet today" : "") }
             out += line + "\n"
         }
-        for h in s["habits"]?.arrayValue ?? [] {
-            let per = h["per"]?.stringValue ?? "period"
-            let current = h["current"]?.intValue ?? 0
-            var line = "\(h["name"]?.stringValue ?? "?"): "
-            line += (h["done"]?.boolValue ?? false) ? "done" : (h["leftText"]?.stringValue ?? "not done")
-            if !(h["done"]?.boolValue ?? false), let d = h["daysToGo"]?.intValue, h["dueToday"]?.boolValue ?? true { line += ", " + HabitText.daysToGo(d) }
-            line += "; streak \(count(current, per)), best \(count(h["best"]?.intValue ?? 0, per))"
-            if h["atRisk"]?.boolValue ?? false { line += "; AT RISK" }
+        if let w = s.weekly { out += "Weekly streak: " + streakLine(w.current, w.best, w.currentStart, w.bestStart, w.bestEnd, "week") + "\n" }
+        for h in s.habits {
+            var line = "\(h.name): "
+            line += h.done ? "done" : (h.leftText ?? "not done")
+            if !h.done, let d = h.daysToGo, h.dueToday ?? true { line += ", " + HabitText.daysToGo(d) }
+            line += "; streak \(count(h.current, h.per)), best \(count(h.best, h.per))"
+            if h.atRisk { line += "; AT RISK" }
             out += line + "\n"
         }
         return out.isEmpty ? "No streak data.\n" : out
+    }
+
+    /// "5 days (since 2026-11-17); best 12 days (2026-10-01 to 2026-10-12)".
+    func streakLine(_ current: Int, _ best: Int, _ currentStart: String?, _ bestStart: String?, _ bestEnd: String?, _ unit: String) -> String {
+        var line = count(current, unit)
+        if current > 0, let since = currentStart { line += " (since \(since))" }
+        line += "; best \(count(best, unit))"
+        if best > 0, let from = bestStart { line += " (\(from)" + (bestEnd.map { " to " + $0 } ?? "") + ")" }
+        return line
     }
 
     /// `totals`: this and the previous period side by side.
