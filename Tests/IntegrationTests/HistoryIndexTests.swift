@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import WorkoutCore
 
 /// Issue 15 item 2: a damaged `index.jsonl` must not hide saved workouts. Right after start-up
 /// the index is checked against the workout files (names and stamps, off the event loop) and
@@ -56,6 +57,35 @@ import Testing
         let text = try String(contentsOfFile: index, encoding: .utf8)
         #expect(text.hasSuffix("\n") && text.split(separator: "\n").count == 8, "one line per workout")
         d.stop()
+    }
+
+    /// The first `list` after a start without an index waits for the first look at the folder:
+    /// 400 workouts written by another hand (as a restored backup or a sync engine leaves them),
+    /// the index gone, and the very first `list` and `show` after start-up find every one, not
+    /// the few read so far (CI under load listed none: ConflictAncestryTests).
+    @Test func theFirstListAfterALostIndexShowsEveryFile() throws {
+        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)
+        try d.start()
+        d.stop()
+        let n = 400, t0 = 1_790_000_000.0
+        let other = MachineTag(rawValue: "backup")!
+        var last = ""
+        for k in 0..<n {
+            let start = t0 + Double(k) * 86_400
+            var s = WorkoutSummary(id: WorkoutID(start: start, suffix: UInt16(k), machine: other), activity: .running, startedAt: start, endedAt: start + 600)
+            s.pointCount = 200
+            s.acceptedCount = 200
+            let points = (0..<200).map { i in TrackPoint(fix: Fix(time: start + Double(i) * 3, latitude: 47 + Double(i) * 1e-4, longitude: 8, altitude: 400, speed: 3)) }
+            let bytes = WorkoutFile.encode(Workout(summary: s, points: points, events: []), revision: Revision(editedAt: start + 700, machine: other, host: "backup"))
+            try Data(bytes).write(to: URL(fileURLWithPath: d.dataDir + "/workouts/\(s.id.rawValue).json"))
+            last = s.id.rawValue
+        }
+        try? FileManager.default.removeItem(atPath: d.stateDir + "/index.jsonl")
+        try? FileManager.default.removeItem(atPath: d.stateDir + "/index.start")
+        try d.start()
+        defer { d.stop() }
+        #expect(try Self.listed(d) == n, "the first list after start-up")
+        #expect((try d.request(#"{"command":"show","id":"\#(last)"}"#)["workout"] as? [String: Any])?["id"] as? String == last)
     }
 
     /// An index line whose workout file is gone (deleted by hand) is not listed.

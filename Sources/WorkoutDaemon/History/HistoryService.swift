@@ -88,18 +88,20 @@ final class HistoryService: DaemonService, @unchecked Sendable {
 
     /// `list`: the summaries read and encoded on the reader.
     func list(_ filter: ListFilter) -> ControlReply {
-        let store = self.store, units = context.config.units, hold = holdReads
+        let store = self.store, units = context.config.units, hold = holdReads, sync = self.sync
         return onReader { w in
             HistoryService.waitWhileHeld(hold)
+            sync?.waitForFirstLook()
             ListReply.write(store.list(filter), units: units, to: &w)
         }
     }
 
     /// `show`: the workout decoded and its reply encoded on the reader.
     func show(_ id: WorkoutID) -> ControlReply {
-        let store = self.store, units = context.config.units, hold = holdReads, settings = context.metricsSettings()
+        let store = self.store, units = context.config.units, hold = holdReads, settings = context.metricsSettings(), sync = self.sync
         return onReader { w in
             HistoryService.waitWhileHeld(hold)
+            sync?.waitForFirstLook()
             do {
                 // The file's head and events only, unless its splits must be drawn again from the
                 // points in the units shown (a workout saved in miles, shown in km).

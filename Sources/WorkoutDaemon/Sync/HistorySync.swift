@@ -48,6 +48,9 @@ final class HistorySync: @unchecked Sendable {
     static let manyArrivals = 10
     static let arrivalWindow = 1.0
 
+    /// Signalled once the first look at the whole folder is done (and again by each waiter).
+    private let firstLook = DispatchSemaphore(value: 0)
+
     /// `report` runs on the loop thread.
     init(loop: EventLoop, store: HistoryStore, report: @escaping ([SyncLogEvent]) -> Void) {
         self.loop = loop
@@ -75,7 +78,16 @@ final class HistorySync: @unchecked Sendable {
             store.writeStartupIndexIfStale()
         }
         rescan()
+        let firstLook = self.firstLook
+        queue.async { firstLook.signal() }  // after the first look: the queue is serial
         rescanTimer = loop.every(HistorySync.rescanSeconds) { [unowned self] in self.rescan() }
+    }
+
+    /// Waits (on a reader thread, never the loop) until the first look at the whole folder is
+    /// done, at most `seconds`: a `list` right after start-up then shows what the folder holds,
+    /// also when the index was lost and the catalog is being rebuilt from the files.
+    func waitForFirstLook(seconds: Double = 30) {
+        if firstLook.wait(timeout: .now() + seconds) == .success { firstLook.signal() }
     }
 
     /// Stops following. An index start-up asked to write whole that the queue has not written

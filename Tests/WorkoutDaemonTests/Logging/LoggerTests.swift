@@ -21,11 +21,12 @@ import WorkoutCore
         return (fds[0], fds[1])
     }
 
-    /// Reads the pipe until a line satisfies `until` (or 10 s pass); returns the lines read.
+    /// Reads the pipe until a line satisfies `until` (or 25 s pass: a loaded CI machine); returns
+    /// the lines read.
     static func readLines(_ fd: Int32, until: (String) -> Bool) -> [String] {
         var buffer: [UInt8] = []
         var lines: [String] = []
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(25)
         var chunk = [UInt8](repeating: 0, count: 65536)
         while Date() < deadline {
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
