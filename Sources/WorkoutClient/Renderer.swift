@@ -516,27 +516,25 @@ public struct Renderer: Sendable {
 
     /// `totals`: this and the previous period side by side.
     public func totals(_ r: JSON) -> String {
-        let t = r["totals"] ?? .null
-        let per = t["per"]?.stringValue ?? "week"
-        let cur = t["current"] ?? .null, prev = t["previous"] ?? .null
+        guard let t = r["totals"].flatMap(PeriodTotals.init(json:)) else { return "No totals in the reply.\n" }
+        let per = t.per.rawValue
         let u = UnitFormatter(reply: r)
-        func range(_ p: JSON) -> String { "\(p["start"]?.stringValue ?? "?")..\(p["end"]?.stringValue ?? "?")" }
-        let rows: [(String, (JSON) -> String)] = [
-            ("", { range($0) }),
-            ("Workouts", { "\($0["count"]?.intValue ?? 0)" }),
-            ("Distance", { u.distance($0["distanceMeters"]?.doubleValue ?? 0) }),
-            ("Moving time", { Units.duration($0["movingSeconds"]?.doubleValue ?? 0) }),
-            ("Climb", { u.elevation($0["elevationGainMeters"]?.doubleValue ?? 0) }),
+        let rows: [(String, (PeriodSums) -> String)] = [
+            ("", { "\($0.start.iso)..\($0.end.iso)" }),
+            ("Workouts", { "\($0.count)" }),
+            ("Distance", { u.distance($0.distanceMeters) }),
+            ("Moving time", { Units.duration($0.movingSeconds) }),
+            ("Climb", { u.elevation($0.elevationGainMeters) }),
         ]
-        var out = "Totals per \(per)" + (t["activity"]?.stringValue.map { " (\($0))" } ?? "") + "\n"
+        var out = "Totals per \(per)" + (t.activity.map { " (\($0.rawValue))" } ?? "") + "\n"
         out += pad("", 13) + pad("this \(per)", 24) + "last \(per)\n"
-        for (label, f) in rows { out += pad(label, 13) + pad(f(cur), 24) + f(prev) + "\n" }
-        if let gear = t["gear"]?.arrayValue, !gear.isEmpty {
+        for (label, f) in rows { out += pad(label, 13) + pad(f(t.current), 24) + f(t.previous) + "\n" }
+        if !t.gear.isEmpty {
             out += "\nGear (all time):\n"
             var table = [["GEAR", "WORKOUTS", "DISTANCE", "MOVING", "LAST USED"]]
-            for g in gear {
-                table.append([g["name"]?.stringValue ?? "?", "\(g["count"]?.intValue ?? 0)", u.distance(num(g["distanceMeters"])),
-                              Units.duration(num(g["movingSeconds"])), time(g["lastUsed"]).map { String(clock.dateTime($0).prefix(10)) } ?? "-"])
+            for g in t.gear {
+                table.append([g.name, "\(g.count)", u.distance(g.distanceMeters), Units.duration(g.movingSeconds),
+                              g.lastUsed.isFinite ? String(clock.dateTime(g.lastUsed).prefix(10)) : "-"])
             }
             out += self.table(table, rightAligned: [1, 2, 3])
         }
