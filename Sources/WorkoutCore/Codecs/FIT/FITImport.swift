@@ -11,7 +11,8 @@
 ///    names no activity has its fixes walked once more for its speeds (`ActivityInference`).
 /// 2. Every record decoded again, in file order, straight into its track's recorder
 ///    (`ImportRecorder`), as `Importer.imported` feeds a track read whole: a record's distance
-///    just before its fix, the session's total before the first record stamped at or after it.
+///    just before its fix, the session's total before the first record stamped at or after it;
+///    the `hr` messages' heart rate (read in walk 1) merged into each record as it comes.
 ///
 /// The workouts are what `Importer.readAll` + `Importer.imported` give for files whose records
 /// are in time order (`FITImportStreamingTests`); where records are stamped backwards, each
@@ -163,6 +164,9 @@ public enum FITImport {
             r.reading(OdometerReading(time: max(s.endTime, last?.time ?? s.startTime), meters: total))
         }
         var poolNext = [Int](repeating: 0, count: plans.count)
+        // The `hr` messages' heart rate, merged into every record in file order as `read` merges it.
+        var heartMerge = file.heartRateMessages.merge()
+        let merging = !file.heartRateMessages.isEmpty
         var backward = [(steps: Int, first: Double?, last: Double)](repeating: (0, nil, -.infinity), count: plans.count)
         do {
             _ = try FITMessageDecoder.walk(input, windowSize: windowSize) { (m) throws(FITError) in
@@ -173,6 +177,7 @@ public enum FITImport {
                 let time = Double(ts) + fitEpochOffset
                 var record = decoder.decode(m, time: time, keepingRecord: false)
                 defer { if let d = record.distance { lastDistance = d } }
+                if merging, let bpm = heartMerge.next(Double(ts)) { record.heartRate = bpm; record.fix?.heartRate = bpm }
                 guard track[i] != dropped else { return }
                 let k = Int(track[i])
                 guard recorders[k] != nil else { return }

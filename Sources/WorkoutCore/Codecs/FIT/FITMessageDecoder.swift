@@ -218,6 +218,20 @@ public struct FITMessageDecoder {
             return b.allSatisfy({ $0 == 0xFF }) ? nil : b
         }
 
+        /// Every valid element of an integer array field (each element as `int` reads the
+        /// first; an element holding the invalid value is left out), empty when absent.
+        func integers(_ number: UInt8) -> [Int64] {
+            guard let f = field(number), f.elementSize != 0 else { return [] }
+            let size = Int(f.elementSize), n = Int(f.size) / size
+            let r = FieldRead(f, bigEndian: definition.pointee.bigEndian)
+            var out: [Int64] = []
+            out.reserveCapacity(n)
+            for k in 0..<n {
+                if let v = int(FieldRead(offset: r.offset + Int32(k * size), kind: r.kind, invalid: r.invalid)) { out.append(v) }
+            }
+            return out
+        }
+
         /// The bytes of developer field `number` of developer data `index`, nil when the
         /// definition has none such.
         public func developerBytes(number: UInt8, index: UInt8) -> UnsafeRawBufferPointer? {
