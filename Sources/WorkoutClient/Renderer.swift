@@ -547,15 +547,16 @@ public struct Renderer: Sendable {
     }
 
     /// One file's import result (a `results` item or an `import` event).
-    public func importLine(_ item: JSON) -> String {
-        let file = item["file"]?.stringValue ?? "?"
-        switch item["result"]?.stringValue ?? "error" {
-        case "imported":
-            let activity = item["activity"]?.stringValue.flatMap { ActivityType(rawValue: $0) }.map { " (\($0.displayName))" } ?? ""
-            let warnings = (item["warnings"]?.arrayValue ?? []).compactMap(\.stringValue).map { "  warning: \($0)\n" }.joined()
-            return "imported   \(file) -> \(item["id"]?.stringValue ?? "?")\(activity)\n" + warnings
-        case "duplicate": return "duplicate  \(file)" + (item["id"]?.stringValue.map { " (already saved as \($0))" } ?? "") + "\n"
-        case let other: return "\(other == "error" ? "error" : other)      \(file): \(item["error"]?.stringValue ?? "failed")\n"
+    public func importLine(_ json: JSON) -> String {
+        let item = ImportResultReply(json: json)
+        let file = item.file
+        switch item.kind {
+        case .imported:
+            let activity = item.activity.map { " (\($0.displayName))" } ?? ""
+            let warnings = item.warnings.map { "  warning: \($0)\n" }.joined()
+            return "imported   \(file) -> \(item.id?.rawValue ?? "?")\(activity)\n" + warnings
+        case .duplicate: return "duplicate  \(file)" + (item.id.map { " (already saved as \($0.rawValue))" } ?? "") + "\n"
+        case .error: return "error      \(file): \(item.error ?? "failed")\n"
         }
     }
 
