@@ -19,6 +19,8 @@ struct SmartTrainerTests {
         <Ramp Duration="5" PowerLow="1.0" PowerHigh="1.2"/>
         <SteadyState Duration="9" Power="0.6"/>
         <FreeRide Duration="3"/>
+        <IntervalsT Repeat="1" OnDuration="3" OffDuration="3" OnPower="1.0" OffPower="0.5"/>
+        <SteadyState Duration="3" Power="0.9"/>
         <SteadyState Duration="600" Power="0.7"/>
         </workout></workout_file>
         """
@@ -75,9 +77,9 @@ struct SmartTrainerTests {
         try Self.plan.write(toFile: planFile, atomically: true, encoding: .utf8)
         let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
         try #require(started.status == 0, "\(started.stderr)")
-        // Into the last step (23 s of plan, a dropout and a return on the way), until the trainer
-        // was asked for its 175 W.
-        _ = try d.waitForStatus(seconds: 40) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 4 }
+        // Into the last of the eight steps (32 s of plan, a dropout and a return on the way),
+        // until the trainer was asked for its 175 W.
+        _ = try d.waitForStatus(seconds: 50) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 7 }
         #expect(Self.until(seconds: 10) { Self.writes(peers).contains { $0.hex == Self.setPower(175) } }, "no 175 W write")
         let stopped = try d.request(#"{"command":"stop"}"#)
         _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
@@ -85,7 +87,7 @@ struct SmartTrainerTests {
         #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
         let writes = Self.writes(peers)
         let steps = Self.times(lines, "plan.step")
-        try #require(steps.count == 5, "plan.step lines: \(steps)")
+        try #require(steps.count == 8, "plan.step lines: \(steps)")
         #expect(writes.first?.hex == "00", "Request Control first: \(writes.map(\.hex))")
 
         // Each power step's target within 1 s of its start (the first: of control being taken).
@@ -93,7 +95,7 @@ struct SmartTrainerTests {
         try #require(!controlTaken.isEmpty, "no trainer.control line")
         // A step that began while the trainer was away: from its return.
         let connected = Self.times(lines, "sensor.connected")
-        for (i, watts) in [(0, 200), (1, 250), (2, 150), (4, 175)] {
+        for (i, watts) in [(0, 200), (1, 250), (2, 150), (4, 250), (5, 125), (6, 225), (7, 175)] {
             let back = connected.filter { $0 < steps[i] + 4 }.max() ?? steps[i]
             let since = i == 0 ? max(steps[0], controlTaken[0]) : max(steps[i], back)
             let hit = writes.first { $0.hex == Self.setPower(watts) && $0.t >= since - 0.05 }
@@ -118,7 +120,12 @@ struct SmartTrainerTests {
         // The trainer's power is the workout's; one lap per step begun.
         let w = try #require(stopped["workout"] as? [String: Any])
         #expect((w["averagePower"] as? Double ?? 0) > 100, "\(w["averagePower"] ?? "nil")")
-        #expect((w["laps"] as? [Any])?.count == 5, "laps: \(w["laps"] ?? "none")")
+        #expect((w["laps"] as? [Any])?.count == 8, "laps: \(w["laps"] ?? "none")")
+        // What was done: each step's target beside its lap, and a compliance score.
+        let done = try #require(w["plan"] as? [String: Any], "no plan in the saved summary: \(w.keys.sorted())")
+        #expect((done["steps"] as? [Any])?.count == 8, "\(done)")
+        let compliance = try #require(w["compliance"] as? Double, "no compliance: \(w.keys.sorted())")
+        #expect(compliance > 0 && compliance <= 100, "compliance \(compliance)")
         // The third step (150 W, ERG): what the trainer measured in its last 4 s within 5 %.
         let erg = peers.calls().filter { $0["method"] as? String == "notified-ftms" }.compactMap { c -> (Double, Double)? in
             guard let t = c["t"] as? Double, let a = c["args"] as? [String], let watts = Double(a[0]), a.count >= 5, a[4] == "erg",
@@ -213,6 +220,53 @@ struct SmartTrainerTests {
         let w = try #require(stopped["workout"] as? [String: Any])
         #expect((w["laps"] as? [Any])?.count == 6, "laps: \(w["laps"] ?? "none")")
         let plan = try #require(w["plan"] as? [String: Any], "no plan in the saved workout")
+        #expect((plan["steps"] as? [Any])?.count == 6)
+        #expect((plan["compliance"] as? Double ?? 0) > 50, "compliance \(plan["compliance"] ?? "none")")
+    }
+
+    /// The project's JSON plan (docs/plans.md) drives the trainer the same way: a ramp in FTP
+    /// fractions, a repeat of work and recovery in watts, an open step; each power step's target
+    /// within 1 s of its start, the open step releases the trainer, the stop resets it, one lap
+    /// per step, the plan and its compliance in the saved workout.
+    @Test func aJSONPlanDrivesTheTrainer() throws {
+        let json = """
+            {"name": "JSON test", "steps": [
+              {"kind": "warmup", "seconds": 5, "ramp": {"ftp": [0.6, 0.8]}},
+              {"repeat": 2, "steps": [
+                {"kind": "work", "seconds": 4, "power": {"watts": 240}},
+                {"kind": "recovery", "seconds": 4, "power": {"ftp": 0.5}}]},
+              {"kind": "cooldown", "open": true}]}
+            """
+        let (peers, d) = try Self.ride([])
+        defer { d.stop(); peers.stop() }
+        let planFile = d.dir + "/plan.json"
+        try json.write(toFile: planFile, atomically: true, encoding: .utf8)
+        let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
+        try #require(started.status == 0, "\(started.stderr)")
+        // Into the open step (21 s of plan), its Reset written.
+        _ = try d.waitForStatus(seconds: 40) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 5 }
+        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the open step did not release the trainer")
+        let stopped = try d.request(#"{"command":"stop"}"#)
+        _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
+        let steps = Self.times(lines, "plan.step")
+        try #require(steps.count == 6, "plan.step lines: \(steps)")
+        let controlTaken = Self.times(lines, "trainer.control")
+        try #require(!controlTaken.isEmpty, "no trainer.control line")
+        let writes = Self.writes(peers)
+        for (i, watts) in [(0, 150), (1, 240), (2, 125), (3, 240), (4, 125)] {
+            let since = i == 0 ? max(steps[0], controlTaken[0]) : steps[i]
+            let hit = writes.first { $0.hex == Self.setPower(watts) && $0.t >= since - 0.05 }
+            let late = hit.map { $0.t - since } ?? .infinity
+            #expect(late <= 1.0, "step \(i + 1): \(watts) W written \(late) s after its start; writes \(writes.map { ($0.hex, $0.t - steps[0]) })")
+        }
+        // The ramp moved from 150 W towards 200 W while it ran.
+        #expect(writes.contains { $0.t > steps[0] && $0.t < steps[1] && $0.hex.hasPrefix("05") && $0.hex != Self.setPower(150) }, "the ramp never moved")
+        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
+        let w = try #require(stopped["workout"] as? [String: Any])
+        #expect((w["laps"] as? [Any])?.count == 6, "laps: \(w["laps"] ?? "none")")
+        let plan = try #require(w["plan"] as? [String: Any], "no plan in the saved workout")
+        #expect(plan["name"] as? String == "JSON test")
         #expect((plan["steps"] as? [Any])?.count == 6)
         #expect((plan["compliance"] as? Double ?? 0) > 50, "compliance \(plan["compliance"] ?? "none")")
     }
