@@ -178,7 +178,7 @@ public struct Client: Sendable {
         if case .export(let o) = inv.command { return presentExport(reply, o, json: inv.json) }
         var code = ExitCode.ok
         if case .send(.importFiles) = inv.command {
-            let anyError = (reply["results"]?.arrayValue ?? []).contains { ($0["result"]?.stringValue ?? "error") == "error" }
+            let anyError = (reply["results"]?.arrayValue ?? []).contains { ImportResultReply(json: $0).kind == .error }
             if anyError { code = .failed }
         }
         if inv.json {

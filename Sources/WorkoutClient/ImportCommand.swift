@@ -48,10 +48,10 @@ struct ImportCommand {
         var counts = (imported: 0, duplicates: 0, errors: 0)
         func show(_ r: JSON) {
             results.append(r)
-            switch r["result"]?.stringValue ?? "error" {
-            case "imported": counts.imported += 1
-            case "duplicate": counts.duplicates += 1
-            default: counts.errors += 1
+            switch ImportResultReply(json: r).kind {
+            case .imported: counts.imported += 1
+            case .duplicate: counts.duplicates += 1
+            case .error: counts.errors += 1
             }
             guard !invocation.json else { return }
             if progress { console.out("\r\u{1B}[K") }

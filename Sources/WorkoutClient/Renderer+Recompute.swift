@@ -4,40 +4,42 @@ extension Renderer {
     /// `recompute`: the workout's numbers before (as saved) and after (recomputed), side by side,
     /// then the splits of both, and whether the result was saved; in the reply's `units`.
     public func recompute(_ r: JSON) -> String {
-        guard let before = object(r["before"]), let after = object(r["after"]) else { return "No recomputed workout in the reply.\n" }
-        let activity = activityOf(before)
+        guard let beforeJSON = object(r["before"]), let afterJSON = object(r["after"]),
+              let before = WorkoutSummary(json: beforeJSON), let after = WorkoutSummary(json: afterJSON) else {
+            return "No recomputed workout in the reply.\n"
+        }
+        let activity = before.activity
         let u = UnitFormatter(reply: r)
-        var s = activityName(before)
-        if let start = time(before["startedAt"]) { s += ", " + clock.dateTime(start) }
-        if let id = before["id"]?.stringValue { s += " (\(id))" }
-        s += "\n"
+        var s = activity.displayName + ", " + clock.dateTime(before.startedAt) + " (\(before.id.rawValue))\n"
         let settings = (r["settings"]?.arrayValue ?? []).compactMap(\.stringValue)
         s += "Recomputed with " + (settings.isEmpty ? "the current settings" : settings.joined(separator: ", ")) + ":\n"
-        func row(_ label: String, _ f: (JSON) -> String) -> [String] {
+        func row(_ label: String, _ f: (WorkoutSummary) -> String) -> [String] {
             let b = f(before), a = f(after)
             return [label, b, a, a == b ? "" : "changed"]
         }
+        // The pause count is not a summary figure: the reply adds it beside each.
+        let pauses = [beforeJSON, afterJSON].map { String($0["pauseCount"]?.intValue ?? 0) }
         var rows: [[String]] = [["", "BEFORE", "AFTER", ""]]
-        rows.append(row("Distance") { u.distance(self.num($0["distanceMeters"])) })
-        rows.append(row("Elapsed") { Units.duration(self.num($0["elapsedSeconds"])) })
-        rows.append(row("Moving") { Units.duration(self.num($0["movingSeconds"])) })
-        rows.append(row("Pauses") { String($0["pauseCount"]?.intValue ?? 0) })
+        rows.append(row("Distance") { u.distance($0.distanceMeters) })
+        rows.append(row("Elapsed") { Units.duration($0.elapsedSeconds) })
+        rows.append(row("Moving") { Units.duration($0.movingSeconds) })
+        rows.append(["Pauses", pauses[0], pauses[1], pauses[0] == pauses[1] ? "" : "changed"])
         if let label = UnitFormatter.effortLabel(for: activity) {
-            rows.append(row(label) { u.effort($0["movingAverageSpeed"]?.doubleValue, for: activity) ?? "-" })
+            rows.append(row(label) { u.effort($0.movingAverageSpeed, for: activity) ?? "-" })
         }
-        rows.append(row("Climb") { "+" + u.elevation(self.num($0["elevationGainMeters"])) + " / -" + u.elevation(self.num($0["elevationLossMeters"])) })
-        rows.append(row("Points used") { "\($0["acceptedCount"]?.intValue ?? 0) of \($0["pointCount"]?.intValue ?? 0)" })
-        rows.append(row("Splits") { String($0["splits"]?.arrayValue?.count ?? 0) })
-        rows.append(row("Laps") { String($0["laps"]?.arrayValue?.count ?? 0) })
+        rows.append(row("Climb") { "+" + u.elevation($0.elevationGainMeters) + " / -" + u.elevation($0.elevationLossMeters) })
+        rows.append(row("Points used") { "\($0.acceptedCount) of \($0.pointCount)" })
+        rows.append(row("Splits") { String($0.splits.count) })
+        rows.append(row("Laps") { String($0.laps.count) })
         s += table(rows, rightAligned: [1, 2])
-        let bs = before["splits"]?.arrayValue ?? [], as_ = after["splits"]?.arrayValue ?? []
+        let bs = before.splits, as_ = after.splits
         if !bs.isEmpty || !as_.isEmpty {
             s += "\nSplits (moving time, before -> after):\n"
             var split: [[String]] = [["#", "BEFORE", "AFTER"]]
             for i in 0..<max(bs.count, as_.count) {
-                func cell(_ list: [JSON]) -> String {
+                func cell(_ list: [LapSummary]) -> String {
                     guard i < list.count else { return "-" }
-                    return Units.shortDuration(movingOfSection(list[i])) + "  " + u.distance(num(list[i]["distanceMeters"]))
+                    return Units.shortDuration(movingOfSection(list[i])) + "  " + u.distance(list[i].distanceMeters)
                 }
                 split.append([String(i + 1), cell(bs), cell(as_)])
             }

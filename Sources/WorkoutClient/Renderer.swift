@@ -15,30 +15,28 @@ public struct Renderer: Sendable {
     func statusLines(_ r: StatusReply) -> [String] {
         let u = UnitFormatter(r.units ?? .metric)
         var lines: [String] = []
-        if let w = r.workoutObject {
-            let activity = activityOf(w)
-            var head = "State:     \(r.state) (\(activityName(w))"
-            if let started = time(w["startedAt"]) { head += ", started \(clock.timeOfDay(started))" }
-            lines.append(head + ")")
+        if let w = r.summary {
+            let activity = w.activity
+            lines.append("State:     \(r.state) (\(activity.displayName), started \(clock.timeOfDay(w.startedAt)))")
             if let p = r.pause, let why = pauseReason(p) { lines.append("Paused:    " + why) }
-            var elapsed = "Elapsed:   " + Units.duration(num(w["elapsedSeconds"]))
+            var elapsed = "Elapsed:   " + Units.duration(w.elapsedSeconds)
             if let t = timer(w) { elapsed += " (timer \(Units.duration(t)))" }
-            if let m = w["movingSeconds"]?.doubleValue { elapsed += " (moving \(Units.duration(m)))" }
+            elapsed += " (moving \(Units.duration(w.movingSeconds)))"
             lines.append(elapsed)
-            if activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0 {
-                lines.append("Distance:  " + u.distance(num(w["distanceMeters"])))
+            if activity.supportsGPS || w.distanceMeters > 0 {
+                lines.append("Distance:  " + u.distance(w.distanceMeters))
                 if let label = UnitFormatter.effortLabel(for: activity) {
-                    var e = pad(label + ":", 11) + (u.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) ?? "")
+                    var e = pad(label + ":", 11) + (u.effort(w.movingAverageSpeed, for: activity) ?? "")
                     e += " avg"
-                    if let now = w["currentSpeed"]?.doubleValue { e += ", " + (u.effort(now, for: activity) ?? "") + " now" }
+                    if let now = w.currentSpeed { e += ", " + (u.effort(now, for: activity) ?? "") + " now" }
                     lines.append(e)
                 }
             }
             if let hr = heartRateNow(w) { lines.append("Heart:     " + hr) }
             if let p = power(w) { lines.append("Power:     " + p) }
             if let c = cadence(w) { lines.append("Cadence:   " + c) }
-            if let c = w["calories"]?.doubleValue { lines.append("Calories:  " + formatFixed(c, decimals: 0) + " kcal" + caloriesHow(w)) }
-            for warning in (w["warnings"]?.arrayValue ?? []).compactMap(\.stringValue) { lines.append("Warning:   " + warning) }
+            if let c = w.calories { lines.append("Calories:  " + formatFixed(c, decimals: 0) + " kcal" + caloriesHow(w)) }
+            for warning in w.warnings { lines.append("Warning:   " + warning) }
         } else {
             lines.append("State:     \(r.state)" + (r.state == "idle" ? " (no workout in progress)" : ""))
         }
@@ -94,24 +92,24 @@ public struct Renderer: Sendable {
         let r = StatusReply(json: json)
         let u = UnitFormatter(r.units ?? .metric)
         var parts = [r.state]
-        if let w = r.workoutObject {
-            let activity = activityOf(w)
-            parts.append(activityName(w))
-            parts.append(Units.duration(num(w["elapsedSeconds"])))
-            if activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0 {
-                parts.append(u.distance(num(w["distanceMeters"])))
+        if let w = r.summary {
+            let activity = w.activity
+            parts.append(activity.displayName)
+            parts.append(Units.duration(w.elapsedSeconds))
+            if activity.supportsGPS || w.distanceMeters > 0 {
+                parts.append(u.distance(w.distanceMeters))
                 // Say which pace it is: the current one, else the moving average.
-                if let now = w["currentSpeed"]?.doubleValue, let e = u.effort(now, for: activity) {
+                if let now = w.currentSpeed, let e = u.effort(now, for: activity) {
                     parts.append(e + " now")
-                } else if let e = u.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) {
+                } else if let e = u.effort(w.movingAverageSpeed, for: activity) {
                     parts.append(e + " avg")
                 }
             }
-            if let bpm = w["heartRate"]?.intValue {
-                parts.append("\(bpm) bpm" + (w["heartRateZone"]?.intValue.map { " " + Renderer.zoneLabel($0) } ?? ""))
+            if let bpm = w.heartRate {
+                parts.append("\(bpm) bpm" + (w.heartRateZone.map { " " + Renderer.zoneLabel($0) } ?? ""))
             }
-            if let p = w["power"]?.intValue { parts.append("\(p) W") } else if let p = w["averagePower"]?.doubleValue { parts.append(formatFixed(p, decimals: 0) + " W avg") }
-            if let c = w["cadence"]?.intValue { parts.append("\(c) " + cadenceUnit(w)) }
+            if let p = w.power { parts.append("\(p) W") } else if let p = w.averagePower { parts.append(formatFixed(p, decimals: 0) + " W avg") }
+            if let c = w.cadence { parts.append("\(c) " + cadenceUnit(w)) }
         }
         parts.append("GPS " + (r.gps.fix ?? "none"))
         if let e = r.saveError { parts.append("save failed: " + e) }
@@ -119,27 +117,27 @@ public struct Renderer: Sendable {
     }
 
     /// "142 bpm, zone 3 (avg 131, max 150)", or "no reading (avg ...)" in a gap; nil without heart rate.
-    func heartRateNow(_ w: JSON) -> String? {
-        let avg = w["averageHeartRate"]?.doubleValue
-        guard let bpm = w["heartRate"]?.intValue else {
-            return avg.map { "no reading (avg \(formatFixed($0, decimals: 0)), max \(w["maxHeartRate"]?.intValue ?? 0))" }
+    func heartRateNow(_ w: WorkoutSummary) -> String? {
+        let avg = w.averageHeartRate
+        guard let bpm = w.heartRate else {
+            return avg.map { "no reading (avg \(formatFixed($0, decimals: 0)), max \(w.maxHeartRate ?? 0))" }
         }
         var s = "\(bpm) bpm"
-        if let z = w["heartRateZone"]?.intValue { s += " " + Renderer.zoneLabel(z) }
-        if let avg { s += " (avg \(formatFixed(avg, decimals: 0)), max \(w["maxHeartRate"]?.intValue ?? bpm))" }
+        if let z = w.heartRateZone { s += " " + Renderer.zoneLabel(z) }
+        if let avg { s += " (avg \(formatFixed(avg, decimals: 0)), max \(w.maxHeartRate ?? bpm))" }
         return s
     }
 
     /// "250 W now, 212 W avg, max 480 W, NP 230 W, IF 0.92, TSS 45" from a summary's `power`
     /// (live), `averagePower`, `maxPower`, `normalizedPower`, `intensityFactor`, `trainingStress`;
     /// nil without power.
-    func power(_ w: JSON) -> String? {
-        guard let avg = w["averagePower"]?.doubleValue else { return nil }
-        var s = w["power"]?.intValue.map { "\($0) W now, " } ?? ""
-        s += formatFixed(avg, decimals: 0) + " W avg" + (w["maxPower"]?.intValue.map { ", max \($0) W" } ?? "")
-        if let np = w["normalizedPower"]?.doubleValue { s += ", NP " + formatFixed(np, decimals: 0) + " W" }
-        if let f = w["intensityFactor"]?.doubleValue { s += ", IF " + formatFixed(f, decimals: 2) }
-        if let t = w["trainingStress"]?.doubleValue, (w["trainingStressMethod"]?.stringValue ?? "power") == "power" {
+    func power(_ w: WorkoutSummary) -> String? {
+        guard let avg = w.averagePower else { return nil }
+        var s = w.power.map { "\($0) W now, " } ?? ""
+        s += formatFixed(avg, decimals: 0) + " W avg" + (w.maxPower.map { ", max \($0) W" } ?? "")
+        if let np = w.normalizedPower { s += ", NP " + formatFixed(np, decimals: 0) + " W" }
+        if let f = w.intensityFactor { s += ", IF " + formatFixed(f, decimals: 2) }
+        if let t = w.trainingStress, (w.trainingStressMethod ?? .power) == .power {
             s += ", TSS " + formatFixed(t, decimals: 0)
         }
         return s
@@ -147,15 +145,19 @@ public struct Renderer: Sendable {
 
     /// "62 (from heart rate)" or "48 (from pace)": training stress measured without power
     /// (power's TSS is on the power line); nil otherwise.
-    func stressWithoutPower(_ w: JSON) -> String? {
-        guard let t = w["trainingStress"]?.doubleValue, let m = w["trainingStressMethod"]?.stringValue, m != "power" else { return nil }
-        return formatFixed(t, decimals: 0) + (m == "pace" ? " (from pace)" : " (from heart rate)")
+    func stressWithoutPower(_ w: WorkoutSummary) -> String? {
+        guard let t = w.trainingStress, let m = w.trainingStressMethod else { return nil }
+        switch m {
+        case .power: return nil
+        case .pace: return formatFixed(t, decimals: 0) + " (from pace)"
+        case .heartRate: return formatFixed(t, decimals: 0) + " (from heart rate)"
+        }
     }
 
     /// "rpm", or "spm" for runs and activities shown by pace (a run's or walk's steps per
     /// minute, `ActivityType.countsSteps`; a rower's or swimmer's strokes).
-    func cadenceUnit(_ w: JSON) -> String {
-        guard let a = activityOf(w) else { return "rpm" }
+    func cadenceUnit(_ w: WorkoutSummary) -> String {
+        let a = w.activity
         if a.tcxSport == .running { return "spm" }  // a treadmill run shows no pace, but strides
         switch a.effortDisplay {
         case .pace: return "spm"
@@ -165,26 +167,26 @@ public struct Renderer: Sendable {
 
     /// "90 rpm now, 88 rpm avg" (strides per minute, "spm", for activities shown by pace); nil
     /// without cadence.
-    func cadence(_ w: JSON) -> String? {
-        guard let avg = w["averageCadence"]?.doubleValue else { return nil }
+    func cadence(_ w: WorkoutSummary) -> String? {
+        guard let avg = w.averageCadence else { return nil }
         let unit = cadenceUnit(w)
-        return (w["cadence"]?.intValue.map { "\($0) \(unit) now, " } ?? "") + formatFixed(avg, decimals: 0) + " \(unit) avg"
+        return (w.cadence.map { "\($0) \(unit) now, " } ?? "") + formatFixed(avg, decimals: 0) + " \(unit) avg"
     }
 
     /// "412 kJ" of work, "Z1 3:00  Z2 12:30 ..." in power zones, "5 s 812 W, 1 min 420 W, ..."
     /// as the best mean powers; each nil without it.
-    func work(_ w: JSON) -> String? { w["workKilojoules"]?.doubleValue.map { formatFixed($0, decimals: 0) + " kJ" } }
+    func work(_ w: WorkoutSummary) -> String? { w.workKilojoules.map { formatFixed($0, decimals: 0) + " kJ" } }
 
-    func powerZones(_ w: JSON) -> String? {
-        guard let secs = w["powerZoneSeconds"]?.arrayValue?.compactMap(\.doubleValue), secs.contains(where: { $0 > 0 }) else { return nil }
+    func powerZones(_ w: WorkoutSummary) -> String? {
+        let secs = w.powerZoneSeconds
+        guard secs.contains(where: { $0 > 0 }) else { return nil }
         return secs.enumerated().filter { $0.element > 0 }.map { "Z\($0.offset + 1) " + Units.shortDuration($0.element) }.joined(separator: "  ")
     }
 
-    func powerCurve(_ w: JSON) -> String? {
-        let points = (w["powerCurve"]?.arrayValue ?? []).compactMap { p -> String? in
-            guard let k = p["seconds"]?.intValue, let watts = p["watts"]?.doubleValue else { return nil }
-            let d = k < 60 ? "\(k) s" : "\(k / 60) min"
-            return d + " " + formatFixed(watts, decimals: 0) + " W"
+    func powerCurve(_ w: WorkoutSummary) -> String? {
+        let points = w.powerCurve.map { p -> String in
+            let d = p.seconds < 60 ? "\(p.seconds) s" : "\(p.seconds / 60) min"
+            return d + " " + formatFixed(p.watts, decimals: 0) + " W"
         }
         return points.isEmpty ? nil : points.joined(separator: ", ")
     }
@@ -210,13 +212,13 @@ public struct Renderer: Sendable {
         return s
     }
 
-    func caloriesHow(_ w: JSON) -> String {
-        switch w["caloriesMethod"]?.stringValue {
-        case "heart_rate": return " (from heart rate)"
-        case "met": return " (from MET)"
-        case "power": return " (from power)"
-        case "device": return " (from the device)"
-        default: return ""
+    func caloriesHow(_ w: WorkoutSummary) -> String {
+        switch w.caloriesMethod {
+        case .heartRate?: return " (from heart rate)"
+        case .met?: return " (from MET)"
+        case .power?: return " (from power)"
+        case .device?: return " (from the device)"
+        case nil: return ""
         }
     }
 
@@ -231,8 +233,8 @@ public struct Renderer: Sendable {
     }
 
     /// Seconds per zone as "Z1 3:00  Z2 1:30"; zone 0 (below zone 1) as "<Z1"; empty zones left out.
-    func zones(_ v: JSON?) -> String? {
-        guard let secs = v?.arrayValue?.compactMap(\.doubleValue), secs.contains(where: { $0 > 0 }) else { return nil }
+    func zones(_ secs: [Double]) -> String? {
+        guard secs.contains(where: { $0 > 0 }) else { return nil }
         return secs.enumerated().filter { $0.element > 0 }
             .map { Renderer.zoneLabel($0.offset) + " " + Units.shortDuration($0.element) }.joined(separator: "  ")
     }
@@ -257,56 +259,55 @@ public struct Renderer: Sendable {
 
     /// A finished or saved workout: the headline figures, one per line, in `units` (a reply's
     /// own: `UnitFormatter(reply:)`).
-    public func summary(_ w: JSON, units u: UnitFormatter = .metric) -> String {
-        let activity = activityOf(w)
-        var s = w["title"]?.stringValue.map { $0 + "\n" } ?? ""
-        s += activityName(w)
-        if let start = time(w["startedAt"]) {
-            s += ", " + clock.dateTime(start)
-            if let end = time(w["endedAt"]) { s += " - " + clock.timeOfDay(end).prefix(5) }
-        }
+    public func summary(_ json: JSON, units u: UnitFormatter = .metric) -> String {
+        WorkoutSummary(json: json).map { summary($0, units: u) } ?? "No workout in the reply.\n"
+    }
+
+    func summary(_ w: WorkoutSummary, units u: UnitFormatter) -> String {
+        let activity = w.activity
+        var s = w.title.map { $0 + "\n" } ?? ""
+        s += activity.displayName + ", " + clock.dateTime(w.startedAt)
+        if let end = w.endedAt { s += " - " + clock.timeOfDay(end).prefix(5) }
         s += "\n"
-        if let id = w["id"]?.stringValue { s += "ID:        \(id)\n" }
-        s += "Elapsed:   " + Units.duration(num(w["elapsedSeconds"])) + "\n"
+        s += "ID:        \(w.id.rawValue)\n"
+        s += "Elapsed:   " + Units.duration(w.elapsedSeconds) + "\n"
         if let t = timer(w) { s += "Timer:     " + Units.duration(t) + " (pauses left out)\n" }
-        s += "Moving:    " + Units.duration(num(w["movingSeconds"])) + "\n"
-        if activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0 {
-            s += "Distance:  " + u.distance(num(w["distanceMeters"])) + distanceSourceNote(w) + "\n"
-            if let label = UnitFormatter.effortLabel(for: activity), let e = u.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) {
+        s += "Moving:    " + Units.duration(w.movingSeconds) + "\n"
+        if activity.supportsGPS || w.distanceMeters > 0 {
+            s += "Distance:  " + u.distance(w.distanceMeters) + distanceSourceNote(w) + "\n"
+            if let label = UnitFormatter.effortLabel(for: activity), let e = u.effort(w.movingAverageSpeed, for: activity) {
                 s += pad(label + ":", 11) + e + " (moving average)\n"
             }
-            if let max = w["maxSpeed"]?.doubleValue, max > 0 { s += "Max speed: " + u.speed(max) + "\n" }
+            if w.maxSpeed > 0 { s += "Max speed: " + u.speed(w.maxSpeed) + "\n" }
             s += implausible(w, units: u)
-            let gain = num(w["elevationGainMeters"])
-            let loss = w["elevationLossMeters"]?.doubleValue
-            s += "Climb:     +" + u.elevation(gain) + (loss.map { " / -" + u.elevation($0) } ?? "")
+            s += "Climb:     +" + u.elevation(w.elevationGainMeters) + " / -" + u.elevation(w.elevationLossMeters)
             // The device's own figure beside ours (a FIT session's total_ascent and total_descent).
-            if let dg = w["deviceElevationGainMeters"]?.doubleValue {
-                s += " (device +" + u.elevation(dg) + (w["deviceElevationLossMeters"]?.doubleValue.map { " / -" + u.elevation($0) } ?? "") + ")"
+            if let dg = w.deviceElevationGainMeters {
+                s += " (device +" + u.elevation(dg) + (w.deviceElevationLossMeters.map { " / -" + u.elevation($0) } ?? "") + ")"
             }
             s += "\n"
         }
         s += deviceLines(w, units: u)
-        if let avg = w["averageHeartRate"]?.doubleValue {
-            s += "Heart:     avg \(formatFixed(avg, decimals: 0)) bpm, max \(w["maxHeartRate"]?.intValue ?? 0) bpm\n"
+        if let avg = w.averageHeartRate {
+            s += "Heart:     avg \(formatFixed(avg, decimals: 0)) bpm, max \(w.maxHeartRate ?? 0) bpm\n"
         }
-        if let z = zones(w["heartRateZoneSeconds"]) { s += "Zones:     " + z + "\n" }
+        if let z = zones(w.heartRateZoneSeconds) { s += "Zones:     " + z + "\n" }
         if let t = stressWithoutPower(w) { s += "Stress:    " + t + "\n" }
         if let p = power(w) { s += "Power:     " + p + "\n" }
         if let z = powerZones(w) { s += "Power Z:   " + z + "\n" }
         if let c = powerCurve(w) { s += "Best:      " + c + "\n" }
         if let k = work(w) { s += "Work:      " + k + "\n" }
         if let c = cadence(w) { s += "Cadence:   " + c + "\n" }
-        if let c = w["calories"]?.doubleValue { s += "Calories:  " + formatFixed(c, decimals: 0) + " kcal" + caloriesHow(w) + "\n" }
-        s += "Points:    \(w["pointCount"]?.intValue ?? 0)\n"
+        if let c = w.calories { s += "Calories:  " + formatFixed(c, decimals: 0) + " kcal" + caloriesHow(w) + "\n" }
+        s += "Points:    \(w.pointCount)\n"
         s += annotation(w)
         return s
     }
 
     /// One line per implausible stretch (`implausible`): when, how long, how far, how fast, why.
-    func implausible(_ w: JSON, units u: UnitFormatter) -> String {
+    func implausible(_ w: WorkoutSummary, units u: UnitFormatter) -> String {
         var s = ""
-        for x in (w["implausible"]?.arrayValue ?? []).compactMap(ImplausibleStretch.init(json:)) {
+        for x in w.implausible {
             let why: String
             switch x.reason {
             case .speed: why = "too fast"
@@ -320,21 +321,18 @@ public struct Renderer: Sendable {
     }
 
     /// The timer's time (`timerSeconds`) when it differs from the wall span by a second or
-    /// more (pauses, a device's timer stops); nil otherwise or when the reply has none.
-    func timer(_ w: JSON) -> Double? {
-        guard let t = w["timerSeconds"]?.doubleValue, abs(t - num(w["elapsedSeconds"])) >= 1 else { return nil }
-        return t
+    /// more (pauses, a device's timer stops); nil otherwise.
+    func timer(_ w: WorkoutSummary) -> Double? {
+        abs(w.timerSeconds - w.elapsedSeconds) >= 1 ? w.timerSeconds : nil
     }
 
     /// The gear, perceived effort, records exclusion and notes lines of a summary (only those set).
-    func annotation(_ w: JSON) -> String {
+    func annotation(_ w: WorkoutSummary) -> String {
         var s = ""
-        if let g = w["gear"]?.stringValue { s += "Gear:      " + g + "\n" }
-        if let e = w["effort"]?.intValue { s += "Effort:    \(e)/10\n" }
-        if let r = w["records"]?.stringValue.flatMap(RecordsInclusion.init(rawValue:)), !r.counts {
-            s += "Records:   excluded (edit --records on counts it)\n"
-        }
-        if let n = w["notes"]?.stringValue {
+        if let g = w.gear { s += "Gear:      " + g + "\n" }
+        if let e = w.effort { s += "Effort:    \(e)/10\n" }
+        if !w.records.counts { s += "Records:   excluded (edit --records on counts it)\n" }
+        if let n = w.notes {
             s += "Notes:     " + n.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n           ") + "\n"
         }
         return s
@@ -344,7 +342,7 @@ public struct Renderer: Sendable {
     public func stopped(_ json: JSON) -> String {
         let r = StatusReply(json: json)
         var s = "Workout stopped; saving.\n"
-        if let w = r.workoutObject { s += summary(w, units: UnitFormatter(r.units ?? .metric)) }
+        if let w = r.summary { s += summary(w, units: UnitFormatter(r.units ?? .metric)) }
         s += personalBests(r.personalBests ?? [])
         if let e = r.saveError { s += "Save:      FAILED: " + e + "\n" }
         return s
@@ -354,63 +352,53 @@ public struct Renderer: Sendable {
     public func show(_ json: JSON) -> String {
         guard let r = ShowReply(json: json) else { return "No workout in the reply.\n" }
         let w = r.workout
-        let activity = activityOf(w)
+        let activity = w.activity
         let u = UnitFormatter(r.units ?? .metric)
         var s = summary(w, units: u)
         s += personalBests(r.personalBests)
-        for (title, key) in [("Laps", "laps"), ("Splits", "splits")] {
-            guard let items = w[key]?.arrayValue, !items.isEmpty else { continue }
+        for (title, items) in [("Laps", w.laps), ("Splits", w.splits)] where !items.isEmpty {
             s += "\n\(title):\n"
-            let withHR = items.contains { $0["averageHeartRate"]?.intValue != nil }
-            let withPower = items.contains { $0["averagePower"]?.intValue != nil }
-            let withCadence = items.contains { $0["averageCadence"]?.intValue != nil }
-            let withZones = items.contains { zones($0["heartRateZoneSeconds"]) != nil }
+            let withHR = items.contains { $0.averageHeartRate != nil }
+            let withPower = items.contains { $0.averagePower != nil }
+            let withCadence = items.contains { $0.averageCadence != nil }
+            let withZones = items.contains { zones($0.heartRateZoneSeconds) != nil }
             // One clock: time and pace from moving time, the elapsed time in its own column.
             var rows = [["#", "MOVING", "ELAPSED", "DISTANCE", UnitFormatter.effortLabel(for: activity)?.uppercased() ?? "", "CLIMB"]
                 + (withPower ? ["POWER", "MAX W"] : []) + (withCadence ? ["CAD"] : []) + (withHR ? ["HR AVG", "MAX"] : [])
                 + (withZones ? ["ZONES"] : [])]
             for it in items {
                 var row = [
-                    String((it["index"]?.intValue).map { $0 + 1 } ?? rows.count),  // JSON counts from 0; people (and the log) from 1
+                    String(it.index + 1),  // JSON counts from 0; people (and the log) from 1
                     Units.shortDuration(movingOfSection(it)),
-                    Units.shortDuration(num(it["elapsedSeconds"])),
-                    u.distance(num(it["distanceMeters"])),
+                    Units.shortDuration(it.elapsedSeconds),
+                    u.distance(it.distanceMeters),
                     effortOfSection(it, activity, u) ?? "",
-                    "+" + u.elevation(num(it["elevationGainMeters"])),
+                    "+" + u.elevation(it.elevationGainMeters),
                 ]
-                if withPower {
-                    row += [it["averagePower"]?.intValue.map { "\($0) W" } ?? "-", it["maxPower"]?.intValue.map(String.init) ?? "-"]
-                }
-                if withCadence { row += [it["averageCadence"]?.intValue.map(String.init) ?? "-"] }
-                if withHR {
-                    row += [it["averageHeartRate"]?.intValue.map(String.init) ?? "-", it["maxHeartRate"]?.intValue.map(String.init) ?? "-"]
-                }
-                if withZones { row += [zones(it["heartRateZoneSeconds"]) ?? ""] }
+                if withPower { row += [it.averagePower.map { "\($0) W" } ?? "-", it.maxPower.map(String.init) ?? "-"] }
+                if withCadence { row += [it.averageCadence.map(String.init) ?? "-"] }
+                if withHR { row += [it.averageHeartRate.map(String.init) ?? "-", it.maxHeartRate.map(String.init) ?? "-"] }
+                if withZones { row += [zones(it.heartRateZoneSeconds) ?? ""] }
                 rows.append(row)
             }
             let numeric = 6 + (withPower ? 2 : 0) + (withCadence ? 1 : 0) + (withHR ? 2 : 0)  // all but ZONES
             s += table(rows, rightAligned: Set(0..<numeric))
-            if items.contains(where: { num($0["implausibleMeters"]) > 0 }) {
+            if items.contains(where: { $0.implausibleMeters > 0 }) {
                 s += "* pace without the implausible stretches in it (their distance and time stay in the row)\n"
             }
         }
-        s += plan(w["plan"])
-        if let best = w["bestEfforts"]?.arrayValue, !best.isEmpty {
+        s += plan(w.plan)
+        if !w.bestEfforts.isEmpty {
             s += "\nBest efforts:\n"
-            var rows: [[String]] = []
-            for b in best {
-                let d = num(b["distanceMeters"])
-                rows.append([UnitFormatter.bestEffortName(d),
-                             Units.shortDuration(num(b["seconds"]))])
-            }
+            let rows = w.bestEfforts.map { [UnitFormatter.bestEffortName($0.distanceMeters), Units.shortDuration($0.seconds)] }
             s += table(rows, rightAligned: [0, 1], header: false)
         }
         if !r.events.isEmpty {
             s += "\nEvents:\n"
             for e in r.events {
-                var line = "  " + (time(e["time"]).map { clock.timeOfDay($0) } ?? "--:--:--") + "  " + (e["kind"]?.stringValue ?? "?")
-                if let c = e["cause"]?.stringValue { line += " (\(c))" }
-                if let t = e["text"]?.stringValue { line += ": " + t }
+                var line = "  " + clock.timeOfDay(e.time) + "  " + e.kind.rawValue
+                if let c = e.cause { line += " (\(c.rawValue))" }
+                if let t = e.text { line += ": " + t }
                 s += line + "\n"
             }
         }
@@ -419,8 +407,8 @@ public struct Renderer: Sendable {
 
     /// What was done of the plan (`show`): a line with the compliance, a row per step begun
     /// with its target, what its laps measured of it and its score; "" without a plan.
-    func plan(_ p: JSON?) -> String {
-        guard let p, let plan = PlanOutcome(json: p) else { return "" }
+    func plan(_ plan: PlanOutcome?) -> String {
+        guard let plan else { return "" }
         var s = "\nPlan: \(plan.name), \(plan.steps.count) of \(plan.stepCount) steps"
         s += plan.compliance.map { ", compliance " + formatFixed($0, decimals: 1) + " %\n" } ?? "\n"
         var rows = [["#", "STEP", "TARGET", "ACTUAL", "TIME", "SCORE"]]
@@ -433,16 +421,16 @@ public struct Renderer: Sendable {
     }
 
     /// A split's or lap's moving time (its elapsed time when nothing moved: an indoor lap).
-    func movingOfSection(_ it: JSON) -> Double {
-        num(it["movingSeconds"]) > 0 ? num(it["movingSeconds"]) : num(it["elapsedSeconds"])
+    func movingOfSection(_ it: LapSummary) -> Double {
+        it.movingSeconds > 0 ? it.movingSeconds : it.elapsedSeconds
     }
 
-    func effortOfSection(_ it: JSON, _ activity: ActivityType?, _ u: UnitFormatter) -> String? {
-        // Without the implausible stretches inside (their distance and time stay in the row).
-        let moving = movingOfSection(it) - num(it["implausibleSeconds"])
-        guard moving > 0 else { return u.effort(nil, for: activity) }
-        let effort = u.effort(max(0, num(it["distanceMeters"]) - num(it["implausibleMeters"])) / moving, for: activity)
-        return num(it["implausibleMeters"]) > 0 ? effort.map { $0 + "*" } : effort
+    /// Its pace or speed (`LapSummary.paceSpeed`: without the implausible stretches inside,
+    /// whose distance and time stay in the row), marked "*" when there are some.
+    func effortOfSection(_ it: LapSummary, _ activity: ActivityType, _ u: UnitFormatter) -> String? {
+        guard it.paceSeconds > 0 else { return u.effort(nil, for: activity) }
+        let effort = u.effort(it.paceSpeed, for: activity)
+        return it.implausibleMeters > 0 ? effort.map { $0 + "*" } : effort
     }
 
     // MARK: lists
@@ -450,25 +438,25 @@ public struct Renderer: Sendable {
     /// `list`: one row per workout.
     public func list(_ json: JSON) -> String {
         let r = ListReply(json: json)
-        let items = r.workouts
+        let items = r.summaries
         if items.isEmpty { return "No workouts.\n" }
         let u = UnitFormatter(r.units ?? .metric)
-        let withPower = items.contains { $0["averagePower"]?.doubleValue != nil }
-        let withTitle = items.contains { $0["title"]?.stringValue != nil }
+        let withPower = items.contains { $0.averagePower != nil }
+        let withTitle = items.contains { $0.title != nil }
         var rows = [["ID", "START", "ACTIVITY", "TIME", "DISTANCE", "PACE/SPEED", "HR"] + (withPower ? ["POWER"] : []) + (withTitle ? ["TITLE"] : [])]
         for w in groupingLegs(items) {
-            let activity = activityOf(w)
-            let hasDistance = activity?.supportsGPS ?? true || num(w["distanceMeters"]) > 0
+            let activity = w.activity
+            let hasDistance = activity.supportsGPS || w.distanceMeters > 0
             rows.append([
-                w["id"]?.stringValue ?? "?",
-                time(w["startedAt"]).map { clock.dateTime($0) } ?? "?",
+                w.id.rawValue,
+                clock.dateTime(w.startedAt),
                 listActivity(w),
-                Units.duration(num(w["movingSeconds"]) > 0 ? num(w["movingSeconds"]) : num(w["elapsedSeconds"])),
-                hasDistance ? u.distance(num(w["distanceMeters"])) : "-",
-                hasDistance ? (u.effort(w["movingAverageSpeed"]?.doubleValue, for: activity) ?? "-") : "-",
-                w["averageHeartRate"]?.doubleValue.map { formatFixed($0, decimals: 0) } ?? "-",
-            ] + (withPower ? [w["averagePower"]?.doubleValue.map { formatFixed($0, decimals: 0) + " W" } ?? "-"] : [])
-              + (withTitle ? [w["title"]?.stringValue.map { Renderer.shortened($0, to: Renderer.listTitleWidth) } ?? ""] : []))
+                Units.duration(w.movingSeconds > 0 ? w.movingSeconds : w.elapsedSeconds),
+                hasDistance ? u.distance(w.distanceMeters) : "-",
+                hasDistance ? (u.effort(w.movingAverageSpeed, for: activity) ?? "-") : "-",
+                w.averageHeartRate.map { formatFixed($0, decimals: 0) } ?? "-",
+            ] + (withPower ? [w.averagePower.map { formatFixed($0, decimals: 0) + " W" } ?? "-"] : [])
+              + (withTitle ? [w.title.map { Renderer.shortened($0, to: Renderer.listTitleWidth) } ?? ""] : []))
         }
         return table(rows, rightAligned: [3, 4, 5, 6, 7])
     }
@@ -498,62 +486,55 @@ public struct Renderer: Sendable {
 
     /// `streak`: the daily and weekly lines.
     public func streak(_ r: JSON) -> String {
-        let s = r["streak"] ?? .null
+        let s = StreakReply(json: r["streak"] ?? .null)
         var out = ""
-        for (title, key, unit) in [("Daily streak: ", "daily", "day"), ("Weekly streak:", "weekly", "week")] {
-            guard let k = object(s[key]) else { continue }
-            let current = k["current"]?.intValue ?? 0
-            let best = k["best"]?.intValue ?? 0
-            var line = "\(title) \(count(current, unit))"
-            if current > 0, let since = k["currentStart"]?.stringValue { line += " (since \(since))" }
-            line += "; best \(count(best, unit))"
-            if best > 0, let from = k["bestStart"]?.stringValue {
-                line += " (\(from)" + (k["bestEnd"]?.stringValue.map { " to " + $0 } ?? "") + ")"
-            }
-            if key == "daily", let done = k["todayDone"]?.boolValue {
-                line += done ? "; today done" : (current > 0 ? "; not yet today" : "")
-            }
-            if key == "weekly", let done = k["thisWeekDone"]?.boolValue {
-                line += done ? "; this week done" : (current > 0 ? "; not yet this week" : "")
-            }
+        if let d = s.daily {
+            var line = "Daily streak:  " + streakLine(d.current, d.best, d.currentStart, d.bestStart, d.bestEnd, "day")
+            if let done = d.todayDone { line += done ? "; today done" : (d.current > 0 ? "; not yet today" : "") }
             out += line + "\n"
         }
-        for h in s["habits"]?.arrayValue ?? [] {
-            let per = h["per"]?.stringValue ?? "period"
-            let current = h["current"]?.intValue ?? 0
-            var line = "\(h["name"]?.stringValue ?? "?"): "
-            line += (h["done"]?.boolValue ?? false) ? "done" : (h["leftText"]?.stringValue ?? "not done")
-            if !(h["done"]?.boolValue ?? false), let d = h["daysToGo"]?.intValue, h["dueToday"]?.boolValue ?? true { line += ", " + HabitText.daysToGo(d) }
-            line += "; streak \(count(current, per)), best \(count(h["best"]?.intValue ?? 0, per))"
-            if h["atRisk"]?.boolValue ?? false { line += "; AT RISK" }
+        if let w = s.weekly { out += "Weekly streak: " + streakLine(w.current, w.best, w.currentStart, w.bestStart, w.bestEnd, "week") + "\n" }
+        for h in s.habits {
+            var line = "\(h.name): "
+            line += h.done ? "done" : (h.leftText ?? "not done")
+            if !h.done, let d = h.daysToGo, h.dueToday ?? true { line += ", " + HabitText.daysToGo(d) }
+            line += "; streak \(count(h.current, h.per)), best \(count(h.best, h.per))"
+            if h.atRisk { line += "; AT RISK" }
             out += line + "\n"
         }
         return out.isEmpty ? "No streak data.\n" : out
     }
 
+    /// "5 days (since 2026-11-17); best 12 days (2026-10-01 to 2026-10-12)".
+    func streakLine(_ current: Int, _ best: Int, _ currentStart: String?, _ bestStart: String?, _ bestEnd: String?, _ unit: String) -> String {
+        var line = count(current, unit)
+        if current > 0, let since = currentStart { line += " (since \(since))" }
+        line += "; best \(count(best, unit))"
+        if best > 0, let from = bestStart { line += " (\(from)" + (bestEnd.map { " to " + $0 } ?? "") + ")" }
+        return line
+    }
+
     /// `totals`: this and the previous period side by side.
     public func totals(_ r: JSON) -> String {
-        let t = r["totals"] ?? .null
-        let per = t["per"]?.stringValue ?? "week"
-        let cur = t["current"] ?? .null, prev = t["previous"] ?? .null
+        guard let t = r["totals"].flatMap(PeriodTotals.init(json:)) else { return "No totals in the reply.\n" }
+        let per = t.per.rawValue
         let u = UnitFormatter(reply: r)
-        func range(_ p: JSON) -> String { "\(p["start"]?.stringValue ?? "?")..\(p["end"]?.stringValue ?? "?")" }
-        let rows: [(String, (JSON) -> String)] = [
-            ("", { range($0) }),
-            ("Workouts", { "\($0["count"]?.intValue ?? 0)" }),
-            ("Distance", { u.distance($0["distanceMeters"]?.doubleValue ?? 0) }),
-            ("Moving time", { Units.duration($0["movingSeconds"]?.doubleValue ?? 0) }),
-            ("Climb", { u.elevation($0["elevationGainMeters"]?.doubleValue ?? 0) }),
+        let rows: [(String, (PeriodSums) -> String)] = [
+            ("", { "\($0.start.iso)..\($0.end.iso)" }),
+            ("Workouts", { "\($0.count)" }),
+            ("Distance", { u.distance($0.distanceMeters) }),
+            ("Moving time", { Units.duration($0.movingSeconds) }),
+            ("Climb", { u.elevation($0.elevationGainMeters) }),
         ]
-        var out = "Totals per \(per)" + (t["activity"]?.stringValue.map { " (\($0))" } ?? "") + "\n"
+        var out = "Totals per \(per)" + (t.activity.map { " (\($0.rawValue))" } ?? "") + "\n"
         out += pad("", 13) + pad("this \(per)", 24) + "last \(per)\n"
-        for (label, f) in rows { out += pad(label, 13) + pad(f(cur), 24) + f(prev) + "\n" }
-        if let gear = t["gear"]?.arrayValue, !gear.isEmpty {
+        for (label, f) in rows { out += pad(label, 13) + pad(f(t.current), 24) + f(t.previous) + "\n" }
+        if !t.gear.isEmpty {
             out += "\nGear (all time):\n"
             var table = [["GEAR", "WORKOUTS", "DISTANCE", "MOVING", "LAST USED"]]
-            for g in gear {
-                table.append([g["name"]?.stringValue ?? "?", "\(g["count"]?.intValue ?? 0)", u.distance(num(g["distanceMeters"])),
-                              Units.duration(num(g["movingSeconds"])), time(g["lastUsed"]).map { String(clock.dateTime($0).prefix(10)) } ?? "-"])
+            for g in t.gear {
+                table.append([g.name, "\(g.count)", u.distance(g.distanceMeters), Units.duration(g.movingSeconds),
+                              g.lastUsed.isFinite ? String(clock.dateTime(g.lastUsed).prefix(10)) : "-"])
             }
             out += self.table(table, rightAligned: [1, 2, 3])
         }
@@ -566,26 +547,20 @@ public struct Renderer: Sendable {
     }
 
     /// One file's import result (a `results` item or an `import` event).
-    public func importLine(_ item: JSON) -> String {
-        let file = item["file"]?.stringValue ?? "?"
-        switch item["result"]?.stringValue ?? "error" {
-        case "imported":
-            let activity = item["activity"]?.stringValue.flatMap { ActivityType(rawValue: $0) }.map { " (\($0.displayName))" } ?? ""
-            let warnings = (item["warnings"]?.arrayValue ?? []).compactMap(\.stringValue).map { "  warning: \($0)\n" }.joined()
-            return "imported   \(file) -> \(item["id"]?.stringValue ?? "?")\(activity)\n" + warnings
-        case "duplicate": return "duplicate  \(file)" + (item["id"]?.stringValue.map { " (already saved as \($0))" } ?? "") + "\n"
-        case let other: return "\(other == "error" ? "error" : other)      \(file): \(item["error"]?.stringValue ?? "failed")\n"
+    public func importLine(_ json: JSON) -> String {
+        let item = ImportResultReply(json: json)
+        let file = item.file
+        switch item.kind {
+        case .imported:
+            let activity = item.activity.map { " (\($0.displayName))" } ?? ""
+            let warnings = item.warnings.map { "  warning: \($0)\n" }.joined()
+            return "imported   \(file) -> \(item.id?.rawValue ?? "?")\(activity)\n" + warnings
+        case .duplicate: return "duplicate  \(file)" + (item.id.map { " (already saved as \($0.rawValue))" } ?? "") + "\n"
+        case .error: return "error      \(file): \(item.error ?? "failed")\n"
         }
     }
 
     // MARK: helpers
-
-    func activityOf(_ w: JSON) -> ActivityType? { w["activity"]?.stringValue.flatMap { ActivityType(rawValue: $0) } }
-
-    func activityName(_ w: JSON) -> String {
-        if let a = activityOf(w) { return a.displayName }
-        return w["activity"]?.stringValue ?? "Workout"
-    }
 
     /// The value when it is a JSON object (not null, not some other type).
     func object(_ v: JSON?) -> JSON? {

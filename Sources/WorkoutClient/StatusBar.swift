@@ -39,23 +39,20 @@ public enum StatusBar {
         }
         if state == "saving" || state == "restoring" { return Content(text: state, tooltip: "workoutd: \(state)", cssClass: "saving") }
         // Idle: the habits due today that are not done yet.
-        let s = streak?["streak"] ?? streak
-        let habits = s?["habits"]?.arrayValue ?? []
+        let s = StreakReply(json: streak?["streak"] ?? streak ?? .null)
+        let habits = s.habits
         var due: [String] = []
         var tips: [String] = []
         var risk = false
         for h in habits {
-            let name = h["name"]?.stringValue ?? "?"
-            let done = h["done"]?.boolValue ?? false
-            let left = h["leftText"]?.stringValue ?? ""
-            let current = h["current"]?.intValue ?? 0
-            tips.append("\(name): " + (done ? "done" : left) + ", streak \(current) (best \(h["best"]?.intValue ?? 0))")
-            if !done && (h["dueToday"]?.boolValue ?? true) {
-                due.append(left.isEmpty ? name : "\(name) (\(left))")
-                if h["atRisk"]?.boolValue ?? false { risk = true }
+            let left = h.leftText ?? ""
+            tips.append("\(h.name): " + (h.done ? "done" : left) + ", streak \(h.current) (best \(h.best))")
+            if !h.done && (h.dueToday ?? true) {
+                due.append(left.isEmpty ? h.name : "\(h.name) (\(left))")
+                if h.atRisk { risk = true }
             }
         }
-        let daily = s?["daily"]?["current"]?.intValue ?? 0
+        let daily = s.daily?.current ?? 0
         if !habits.isEmpty && due.isEmpty {
             return Content(text: "habits done", tooltip: tips.joined(separator: "\n"), cssClass: "done")
         }

@@ -46,10 +46,14 @@ import WorkoutCore
     /// Heart-rate stress is not printed as power's TSS.
     @Test func stressWithoutPowerHasItsOwnLine() throws {
         let r = Renderer()
-        let hr = try JSON.parse(#"{"averagePower":180,"trainingStress":62,"trainingStressMethod":"heart_rate"}"#)
+        // The summary as the daemon sends it, read by the core's decoder.
+        func ride(_ method: String) throws -> WorkoutSummary {
+            try #require(WorkoutSummary(json: try JSON.parse(#"{"id":"20261121T093000Z-3f9a","activity":"cycling","startedAt":"2026-11-21T09:30:00.000Z","averagePower":180,"trainingStress":62,"trainingStressMethod":"\#(method)"}"#)))
+        }
+        let hr = try ride("heart_rate")
         #expect(r.power(hr)?.contains("TSS") == false)
         #expect(r.stressWithoutPower(hr) == "62 (from heart rate)")
-        let power = try JSON.parse(#"{"averagePower":180,"trainingStress":62,"trainingStressMethod":"power"}"#)
+        let power = try ride("power")
         #expect(r.power(power)?.contains("TSS 62") == true && r.stressWithoutPower(power) == nil)
     }
 }

@@ -114,7 +114,7 @@ final class HistoryService: DaemonService, @unchecked Sendable {
                                             revision: nil, events: workout.events)
                 }
                 let bests = HistoryService.personalBests(of: head.summary, in: store)
-                w.value(ShowReply(workout: head.summary.json(), events: (head.events ?? []).map { $0.json() }, source: head.source,
+                w.value(ShowReply(workout: head.summary, events: head.events ?? [], source: head.source,
                                   personalBests: bests.map(PersonalBestReply.init), units: units).json())
             } catch {
                 w.value(HistoryService.storeErrorReply(error, id: id))

@@ -32,7 +32,7 @@ struct ImportBatch: Sendable {
 
     /// What became of one file (one result per workout of the file, or one error).
     struct Result: Sendable {
-        enum Kind: String, Sendable { case imported, duplicate, error }
+        typealias Kind = ImportResultReply.Kind
         var file: String
         var kind: Kind
         var id: WorkoutID?
@@ -43,12 +43,7 @@ struct ImportBatch: Sendable {
 
         /// `{"file","id","result","activity"?,"error"?,"warnings"?}`, as an `import` event line with `event` first.
         func json(event: Bool = false) -> JSON {
-            var o = JSONObject(event ? [("event", "import")] : [])
-            o["file"] = .string(file); o["id"] = .string(id?.rawValue); o["result"] = .string(kind.rawValue)
-            if let activity { o["activity"] = .string(activity.rawValue) }
-            if let error { o["error"] = .string(error) }
-            if !warnings.isEmpty { o["warnings"] = .array(warnings.map { .string($0) }) }
-            return .object(o)
+            ImportResultReply(file: file, kind: kind, id: id, activity: activity, error: error, warnings: warnings).json(event: event)
         }
     }
 

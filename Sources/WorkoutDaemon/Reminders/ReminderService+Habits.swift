@@ -5,27 +5,22 @@ extension ReminderService {
     func habitEngine() -> HabitEngine { HabitEngine(calendar: streakCalculator().0.calendar) }
 
     /// One entry per configured habit for the `streak` reply (docs/streaks.md, "JSON").
-    func habitsJSON(history: [StreakWorkout], now t: Double) -> JSON {
+    func habits(history: [StreakWorkout], now t: Double) -> [StreakReply.Habit] {
         let engine = habitEngine()
-        return .array(config.habits.map { h in
+        return config.habits.map { h in
             let s = engine.status(h, history: history, now: t)
             let risk = HabitRiskCheck.evaluate(s, now: t, engine: engine, defaultRemindMinute: config.streaks.reminderHour * 60, lastWarnedPeriod: nil)
             var atRisk = false
             if case .warn = risk { atRisk = true }
-            func day(_ d: StreakDay?) -> JSON { .string(d?.iso) }
-            return [
-                "name": .string(h.name), "per": .string(h.per.rawValue),
-                "activities": .array(h.activities.map(\.rawValue).sorted().map { .string($0) }),
-                "kind": .string(h.target.kind), "target": .number(s.target), "progress": .number(s.progress),
-                "left": .number(s.left), "leftText": .string(HabitText.left(h, s.left, units: UnitFormatter(config.units)) + " left"), "done": .bool(s.done),
-                "dueToday": .bool(s.dueToday), "daysToGo": .int(s.dueDaysLeft),
-                "periodStart": day(s.periodStart), "periodEnd": day(s.periodEnd),
-                "current": .int(s.current?.length ?? 0), "best": .int(s.best?.length ?? 0),
-                "currentStart": day(s.current?.start), "currentEnd": day(s.current?.end),
-                "bestStart": day(s.best?.start), "bestEnd": day(s.best?.end),
-                "skipsUsed": .int(s.current?.skips ?? 0), "skipAvailable": .bool(s.coverable), "atRisk": .bool(atRisk),
-            ]
-        })
+            return StreakReply.Habit(
+                name: h.name, per: h.per.rawValue, activities: h.activities.map(\.rawValue).sorted(), kind: h.target.kind,
+                target: s.target, progress: s.progress, left: s.left,
+                leftText: HabitText.left(h, s.left, units: UnitFormatter(config.units)) + " left", done: s.done,
+                dueToday: s.dueToday, daysToGo: s.dueDaysLeft, periodStart: s.periodStart.iso, periodEnd: s.periodEnd.iso,
+                current: s.current?.length ?? 0, best: s.best?.length ?? 0, currentStart: s.current?.start.iso,
+                currentEnd: s.current?.end.iso, bestStart: s.best?.start.iso, bestEnd: s.best?.end.iso,
+                skipsUsed: s.current?.skips ?? 0, skipAvailable: s.coverable, atRisk: atRisk)
+        }
     }
 
     /// Each habit's at-risk warning, once per period (called with the daily streak's check).

@@ -96,22 +96,15 @@ final class ReminderService: DaemonService {
         let (calc, zone) = streakCalculator()
         let history = streakHistory()
         let s = calc.status(history: history, now: now())
-        func day(_ d: StreakDay?) -> JSON { .string(d?.iso) }
-        return [
-            "daily": [
-                "current": .int(s.currentDaily?.days ?? 0), "best": .int(s.bestDaily?.days ?? 0),
-                "currentStart": day(s.currentDaily?.start), "currentEnd": day(s.currentDaily?.end),
-                "bestStart": day(s.bestDaily?.start), "bestEnd": day(s.bestDaily?.end),
-                "todayDone": .bool(s.todayDone), "restDaysUsed": .int(s.currentDaily?.restDays ?? 0),
-            ],
-            "weekly": [
-                "current": .int(s.currentWeekly?.weeks ?? 0), "best": .int(s.bestWeekly?.weeks ?? 0),
-                "currentStart": day(s.currentWeekly?.start), "bestStart": day(s.bestWeekly?.start), "bestEnd": day(s.bestWeekly?.end),
-                "workoutsThisWeek": .int(s.workoutsThisWeek), "target": .int(config.streaks.weeklyTarget),
-            ],
-            "today": .string(s.today.iso), "timeZone": .string(zone),
-            "habits": habitsJSON(history: history, now: now()),
-        ]
+        let daily = StreakReply.Daily(
+            current: s.currentDaily?.days ?? 0, best: s.bestDaily?.days ?? 0, currentStart: s.currentDaily?.start.iso,
+            currentEnd: s.currentDaily?.end.iso, bestStart: s.bestDaily?.start.iso, bestEnd: s.bestDaily?.end.iso,
+            todayDone: s.todayDone, restDaysUsed: s.currentDaily?.restDays ?? 0)
+        let weekly = StreakReply.Weekly(
+            current: s.currentWeekly?.weeks ?? 0, best: s.bestWeekly?.weeks ?? 0, currentStart: s.currentWeekly?.start.iso,
+            bestStart: s.bestWeekly?.start.iso, bestEnd: s.bestWeekly?.end.iso, workoutsThisWeek: s.workoutsThisWeek,
+            target: config.streaks.weeklyTarget)
+        return StreakReply(daily: daily, weekly: weekly, today: s.today.iso, timeZone: zone, habits: habits(history: history, now: now())).json()
     }
 
     func logAtStartup() {

@@ -2,27 +2,28 @@
 /// source, the personal bests it set and the display units (docs/protocol.md, "Commands").
 /// Typed once: the daemon writes it, workoutctl reads it.
 public struct ShowReply: Sendable {
-    /// The summary object, with every split and lap.
-    public var workout: JSON
-    public var events: [JSON]
+    /// The summary, with every split and lap: written and read by `WorkoutSummary`'s codec, the
+    /// saved file's (`json()`, `init?(json:)`).
+    public var workout: WorkoutSummary
+    public var events: [WorkoutEvent]
     public var source: String?
     public var personalBests: [PersonalBestReply]
     public var units: Units?
 
-    public init(workout: JSON, events: [JSON], source: String?, personalBests: [PersonalBestReply], units: Units?) {
+    public init(workout: WorkoutSummary, events: [WorkoutEvent], source: String?, personalBests: [PersonalBestReply], units: Units?) {
         self.workout = workout; self.events = events; self.source = source; self.personalBests = personalBests; self.units = units
     }
 
     public func json() -> JSON {
-        .object(JSONObject([("ok", true), ("workout", workout), ("events", .array(events)), ("source", .string(source)),
+        .object(JSONObject([("ok", true), ("workout", workout.json()), ("events", .array(events.map { $0.json() })), ("source", .string(source)),
                             ("personalBests", .array(personalBests.map { $0.json() })), ("units", .string(units?.rawValue))]))
     }
 
-    /// Nil without a workout object.
+    /// Nil without a workout summary (none, or one that names no id, known activity or start).
     public init?(json r: JSON) {
-        guard let w = r["workout"], w.objectValue != nil else { return nil }
+        guard let w = r["workout"].flatMap(WorkoutSummary.init(json:)) else { return nil }
         workout = w
-        events = r["events"]?.arrayValue ?? []
+        events = (r["events"]?.arrayValue ?? []).compactMap(WorkoutEvent.init(json:))
         source = r["source"]?.stringValue
         personalBests = (r["personalBests"]?.arrayValue ?? []).compactMap(PersonalBestReply.init(json:))
         units = r["units"]?.stringValue.flatMap(Units.init(rawValue:))
@@ -44,6 +45,9 @@ public struct ListReply: Sendable {
         workouts = r["workouts"]?.arrayValue ?? []
         units = r["units"]?.stringValue.flatMap(Units.init(rawValue:))
     }
+
+    /// The workouts read by `WorkoutSummary`'s codec; one it cannot read is left out.
+    public var summaries: [WorkoutSummary] { workouts.compactMap(WorkoutSummary.init(json:)) }
 
     /// The reply for `summaries` written straight to bytes: the same text as
     /// `ListReply(workouts: summaries.map { $0.json() }, units:).json().serialized()`, without

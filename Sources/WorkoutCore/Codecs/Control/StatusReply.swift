@@ -52,6 +52,16 @@ public struct StatusReply: Sendable {
         self.pause = pause; self.personalBests = personalBests; self.plan = plan; self.subscribed = subscribed
     }
 
+    /// The workout as a summary: the daemon's own, or the object read by `WorkoutSummary`'s
+    /// codec (nil when that cannot read it: no id, an unknown activity, no start).
+    public var summary: WorkoutSummary? {
+        switch workout {
+        case .summary(let s)?: return s
+        case .object(let o)?: return WorkoutSummary(json: o)
+        case nil: return nil
+        }
+    }
+
     /// The workout's summary object (from a summary, its codec's `json()`).
     public var workoutObject: JSON? {
         switch workout {

@@ -75,9 +75,11 @@ import Testing
     }
 
     @Test func historyRepliesAndErrorsRoundTrip() throws {
-        let show = ShowReply(workout: ["id": "x"], events: [["kind": "lap"]], source: "gpx", personalBests: [], units: .metric)
+        let summary = WorkoutSummary(id: WorkoutID(start: Self.start, suffix: 1), activity: .running, startedAt: Self.start)
+        let show = ShowReply(workout: summary, events: [WorkoutEvent(kind: .lap, time: Self.start + 60, text: "x")], source: "gpx", personalBests: [], units: .metric)
         let shown = try #require(ShowReply(json: try JSON.parse(Array(show.json().serialized().utf8))))
-        #expect(shown.workout["id"]?.stringValue == "x" && shown.events.count == 1 && shown.source == "gpx" && shown.units == .metric)
+        #expect(shown.workout == summary && shown.events == show.events && shown.source == "gpx" && shown.units == .metric)
+        expectNil(ShowReply(json: ["ok": true, "workout": ["id": "x"]]), "a summary without an activity and start: nothing to show")
         expectNil(ShowReply(json: ["ok": true]), "no workout object: nothing to show")
         let list = ListReply(json: ListReply(workouts: [["id": "a"], ["id": "b"]], units: .imperial).json())
         #expect(list.workouts.count == 2 && list.units == .imperial)
