@@ -36,6 +36,8 @@
 //   fitplan   PlanDecoder.decode of a FIT workout file (the input is its data; the harness adds
 //             header and CRC) played through PlanMachine
 //   ftms      IndoorBikeData.parse and TrainerControl (a smart trainer's data and control point)
+//   powercurves PowerCurveFile.decode (power-curves.bin, read at the first power-curve): what
+//             decodes encodes to bytes that decode to the same entries
 //   index     IndexRecord.parse (index.jsonl at start-up): pieces cut after newlines parse to
 //             what the whole does; each record's line parses back to it; a line read straight
 //             from its text (IndexRecord.written) is the record its tree gives
@@ -48,11 +50,11 @@
 // (same byte order) to bytes that decode to the same message and encode to the same bytes.
 import Glibc
 
-private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm, cpm, csc, rsc, native, http, web, feed, journal, strava, tzif, logfmt, index, plan, fitplan, ftms }
+private enum Target: String { case nmea, gpsd, control, gpx, tcx, fit, inflate, dbus, hrm, cpm, csc, rsc, native, http, web, feed, journal, strava, tzif, logfmt, index, plan, fitplan, ftms, powercurves }
 
 nonisolated(unsafe) private var target: Target = {
     guard let name = getenv("FUZZ_TARGET").map({ String(cString: $0) }), let t = Target(rawValue: name) else {
-        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm cpm csc rsc native http web feed journal strava tzif logfmt index plan fitplan ftms\n", stderr)
+        fputs("FUZZ_TARGET must be one of nmea gpsd control gpx tcx fit inflate dbus hrm cpm csc rsc native http web feed journal strava tzif logfmt index plan fitplan ftms powercurves\n", stderr)
         exit(2)
     }
     return t
@@ -527,6 +529,15 @@ private func index(_ bytes: [UInt8]) {
     }
 }
 
+/// powercurves: power-curves.bin is read whole or not at all; what it reads writes back to
+/// bytes that read to the same entries.
+private func powercurves(_ bytes: [UInt8]) {
+    guard let entries = PowerCurveFile.decode(bytes) else { return }
+    let again = PowerCurveFile.encode(entries)
+    // String(describing:) so that a NaN compares equal to itself.
+    guard let back = PowerCurveFile.decode(again), "\(back)" == "\(entries)" else { violated("powercurves: decoded entries do not survive encode/decode") }
+}
+
 /// plan: a plan file (.zwo or JSON) is read or refused; a plan read keeps within its limits and
 /// plays through the machine (ticks, presses, a pause) with every step begun in order, each
 /// power asked within the plan's range.
@@ -627,6 +638,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .plan: plan(bytes)
     case .fitplan: fitplan(bytes)
     case .ftms: ftms(bytes)
+    case .powercurves: powercurves(bytes)
     }
     return 0
 }

@@ -63,7 +63,7 @@ public enum PowerCurveFile {
         for _ in 0..<count {
             guard let idText = s(), let id = WorkoutID(rawValue: idText), let ended = f(), let points = u(8),
                   let activityText = s(), let activity = ActivityType(rawValue: activityText), let work = f(), let power = f(),
-                  let n = u(2).map(Int.init) else { return nil }
+                  let n = u(2).map(Int.init), n <= maxPoints else { return nil }
             var curve: [PowerCurvePoint] = []
             curve.reserveCapacity(n)
             for _ in 0..<n {

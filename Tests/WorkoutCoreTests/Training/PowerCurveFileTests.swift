@@ -29,6 +29,13 @@ struct PowerCurveFileTests {
         var huge = bytes
         huge[7] = 0xFF  // an entry count of billions
         #expect(PowerCurveFile.decode(huge) == nil)
+        // A curve longer than is ever written (4,096 points) is not this file's either.
+        let long = PowerCurveFile.Entry(id: Self.entries[0].id, key: Self.entries[0].key,
+                                        curve: (1...4097).map { PowerCurvePoint(seconds: $0, watts: 100, startTime: 0) })
+        var longBytes = PowerCurveFile.encode([long])
+        longBytes.replaceSubrange((longBytes.count - 4096 * 20 - 2)..<(longBytes.count - 4096 * 20), with: [0x01, 0x10])  // count 4097
+        longBytes += [UInt8](repeating: 0, count: 20)
+        #expect(PowerCurveFile.decode(longBytes) == nil)
         var badID = bytes
         badID[9] = UInt8(ascii: "/")  // inside the first ID
         #expect(PowerCurveFile.decode(badID) == nil)
