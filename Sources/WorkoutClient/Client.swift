@@ -215,7 +215,7 @@ public struct Client: Sendable {
             case .web: console.out((reply["url"]?.stringValue ?? "") + "\n")
             case .charts: console.out(renderer.charts(reply))
             case .start, .startPlanned, .next, .pause, .resume, .lap, .marker, .toggle, .status, .watch, .list, .export, .exportTo,
-                 .importDescriptors, .debugHang:
+                 .importDescriptors:
                 console.out(renderer.status(reply))
             }
         case .list: console.out(renderer.list(reply))

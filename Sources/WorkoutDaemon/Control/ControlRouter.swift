@@ -138,9 +138,6 @@ final class ControlRouter: DaemonService {
         case .web(let id): return web.urlReply(id)
         case .charts(let id, let columns): return history.startCharts(id, columns: columns)
         case .analytics(let a): return history.analytics(a, zone: reminders.streakZone().0, now: context.now())
-        case .debugHang:
-            guard context.testHooks else { return .value(ControlServer.errorReply(ProtocolError(code: "unknown_command", message: "unknown command 'debug-hang'"))) }
-            while true { sleep(3600) }  // test-only: a hung main loop, for the watchdog test
         }
     }
 

@@ -14,7 +14,7 @@ extension ControlRequest {
             return id
         case .web(let id): return id
         case .start, .startPlanned, .next, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list,
-             .importFiles, .importDescriptors, .streak, .totals, .reload, .debugHang, .analytics:
+             .importFiles, .importDescriptors, .streak, .totals, .reload, .analytics:
             return nil
         }
     }
@@ -32,7 +32,7 @@ extension ControlRequest {
         case .charts(_, let columns): return .charts(id, columns: columns)
         case .web(let old): return old == nil ? self : .web(id)
         case .start, .startPlanned, .next, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list,
-             .importFiles, .importDescriptors, .streak, .totals, .reload, .debugHang, .analytics:
+             .importFiles, .importDescriptors, .streak, .totals, .reload, .analytics:
             return self
         }
     }

@@ -58,8 +58,6 @@ public enum ControlRequest: Sendable, Equatable {
     case charts(WorkoutID, columns: Int)
     /// `fitness`, `power-curve`, `records`: the history's training (`AnalyticsRequest`).
     case analytics(AnalyticsRequest)
-    /// Test-only (WORKOUTD_TEST_HOOKS=1): blocks the main loop so the watchdog can be tested.
-    case debugHang
 
     public var commandName: String {
         switch self {
@@ -89,7 +87,6 @@ public enum ControlRequest: Sendable, Equatable {
         case .web: return "web"
         case .charts: return "charts"
         case .analytics(let a): return a.commandName
-        case .debugHang: return "debug-hang"
         }
     }
 }
@@ -148,7 +145,7 @@ extension ControlRequest {
         case .importDescriptors(let items, _): return items.count
         case .exportTo: return 1
         case .start, .startPlanned, .next, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list, .show,
-             .export, .importFiles, .edit, .recompute, .delete, .undelete, .streak, .reload, .debugHang, .totals, .web, .charts, .analytics:
+             .export, .importFiles, .edit, .recompute, .delete, .undelete, .streak, .reload, .totals, .web, .charts, .analytics:
             return 0
         }
     }
@@ -253,7 +250,6 @@ extension ControlRequest {
                 guard let n = v.intValue, (8...2000).contains(n) else { return .failure(.badRequest("\"columns\" must be a whole number from 8 to 2000")) }
                 return .success(.charts(id, columns: n))
             }
-        case "debug-hang": return .success(.debugHang)
         case "show": return workoutID().map { .show($0) }
         case "delete": return workoutID().map { .delete($0) }
         case "undelete": return workoutID().map { .undelete($0) }
@@ -394,7 +390,7 @@ extension ControlRequest {
         case .web(let id): if let id { o["id"] = .string(id.rawValue) }
         case .charts(let id, let columns): o["id"] = .string(id.rawValue); o["columns"] = .int(columns)
         case .analytics(let a): a.encode(into: &o)
-        case .pause, .resume, .lap, .next, .stop, .toggle, .status, .watch, .activities, .streak, .reload, .debugHang: break
+        case .pause, .resume, .lap, .next, .stop, .toggle, .status, .watch, .activities, .streak, .reload: break
         }
         return .object(o)
     }
@@ -440,7 +436,7 @@ extension ControlRequest {
         switch self {
         case .export, .exportTo, .importFiles, .importDescriptors, .edit, .recompute, .charts: return true
         case .start, .startPlanned, .next, .pause, .resume, .lap, .marker, .stop, .toggle, .status, .watch, .activities, .list, .show,
-             .delete, .undelete, .streak, .totals, .reload, .debugHang, .web, .analytics:
+             .delete, .undelete, .streak, .totals, .reload, .web, .analytics:
             return false
         }
     }
@@ -454,7 +450,7 @@ extension ControlRequest {
         switch self {
         case .stop, .toggle, .pause, .lap, .next, .marker: return true
         case .start, .startPlanned, .resume, .status, .watch, .activities, .list, .show, .export, .importFiles, .importDescriptors, .exportTo,
-             .edit, .recompute, .delete, .undelete, .streak, .totals, .reload, .debugHang, .web, .charts, .analytics:
+             .edit, .recompute, .delete, .undelete, .streak, .totals, .reload, .web, .charts, .analytics:
             return false
         }
     }
