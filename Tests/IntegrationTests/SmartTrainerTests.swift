@@ -175,6 +175,39 @@ struct SmartTrainerTests {
         #expect(Self.until(seconds: 5) { peers.calls().contains { $0["method"] as? String == "Disconnect" } }, "the trainer's link was let go after the stop")
     }
 
+    /// A plan of five power steps and an open sixth, from `plan` (saved as `named`), ridden on
+    /// the stand-in trainer into the open step (whose Reset must come), then stopped (`afterStop`
+    /// runs then): each power step's `powers` target written within 1 s of its start (the first:
+    /// of control being taken). The trainer's writes, the steps' start times and the saved workout.
+    static func rideToTheOpenStep(_ plan: Data, named: String, powers: [(Int, Int)], afterStop: (DBusPeers) -> Void = { _ in })
+        throws -> (writes: [(t: Double, hex: String)], steps: [Double], workout: [String: Any]) {
+        let (peers, d) = try Self.ride([])
+        defer { d.stop(); peers.stop() }
+        let planFile = d.dir + "/" + named
+        try plan.write(to: URL(fileURLWithPath: planFile))
+        let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
+        try #require(started.status == 0, "\(started.stderr)")
+        // Into the open step, its Reset written.
+        _ = try d.waitForStatus(seconds: 40) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 5 }
+        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the open step did not release the trainer")
+        let stopped = try d.request(#"{"command":"stop"}"#)
+        _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
+        afterStop(peers)
+        let steps = Self.times(lines, "plan.step")
+        try #require(steps.count == 6, "plan.step lines: \(steps)")
+        let controlTaken = Self.times(lines, "trainer.control")
+        try #require(!controlTaken.isEmpty, "no trainer.control line")
+        let writes = Self.writes(peers)
+        for (i, watts) in powers {
+            let since = i == 0 ? max(steps[0], controlTaken[0]) : steps[i]
+            let hit = writes.first { $0.hex == Self.setPower(watts) && $0.t >= since - 0.05 }
+            let late = hit.map { $0.t - since } ?? .infinity
+            #expect(late <= 1.0, "step \(i + 1): \(watts) W written \(late) s after its start; writes \(writes.map { ($0.hex, $0.t - steps[0]) })")
+        }
+        return (writes, steps, try #require(stopped["workout"] as? [String: Any]))
+    }
+
     /// A FIT workout file as a device carries it (type 5: a warm-up in watts, 2 x (work at % of
     /// FTP, recovery in watts) as a repeat, an open free step), started through `workoutctl start
     /// indoor_cycling --plan x.fit`: each power step's target written within 1 s of its start,
@@ -193,31 +226,8 @@ struct SmartTrainerTests {
         e.message(local: 1, [3, 6, 1, 2, 2, nil, nil, nil])
         e.message(local: 1, [4, 5, nil, 2, nil, nil, nil, 3])
 
-        let (peers, d) = try Self.ride([])
-        defer { d.stop(); peers.stop() }
-        let planFile = d.dir + "/x.fit"
-        try Data(e.file()).write(to: URL(fileURLWithPath: planFile))
-        let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
-        try #require(started.status == 0, "\(started.stderr)")
-        // Into the open step (22 s of plan), its Reset written.
-        _ = try d.waitForStatus(seconds: 40) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 5 }
-        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the free step did not release the trainer")
-        let stopped = try d.request(#"{"command":"stop"}"#)
-        _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
-        let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
-        let steps = Self.times(lines, "plan.step")
-        try #require(steps.count == 6, "plan.step lines: \(steps)")
-        let controlTaken = Self.times(lines, "trainer.control")
-        try #require(!controlTaken.isEmpty, "no trainer.control line")
-        let writes = Self.writes(peers)
-        for (i, watts) in [(0, 200), (1, 250), (2, 150), (3, 250), (4, 150)] {
-            let since = i == 0 ? max(steps[0], controlTaken[0]) : steps[i]
-            let hit = writes.first { $0.hex == Self.setPower(watts) && $0.t >= since - 0.05 }
-            let late = hit.map { $0.t - since } ?? .infinity
-            #expect(late <= 1.0, "step \(i + 1): \(watts) W written \(late) s after its start; writes \(writes.map { ($0.hex, $0.t - steps[0]) })")
-        }
+        let (writes, steps, w) = try Self.rideToTheOpenStep(Data(e.file()), named: "x.fit", powers: [(0, 200), (1, 250), (2, 150), (3, 250), (4, 150)])
         #expect(writes.contains { $0.hex == "01" && $0.t > steps[5] - 0.05 }, "no Reset in the free step")
-        let w = try #require(stopped["workout"] as? [String: Any])
         #expect((w["laps"] as? [Any])?.count == 6, "laps: \(w["laps"] ?? "none")")
         let plan = try #require(w["plan"] as? [String: Any], "no plan in the saved workout")
         #expect((plan["steps"] as? [Any])?.count == 6)
@@ -237,33 +247,11 @@ struct SmartTrainerTests {
                 {"kind": "recovery", "seconds": 4, "power": {"ftp": 0.5}}]},
               {"kind": "cooldown", "open": true}]}
             """
-        let (peers, d) = try Self.ride([])
-        defer { d.stop(); peers.stop() }
-        let planFile = d.dir + "/plan.json"
-        try json.write(toFile: planFile, atomically: true, encoding: .utf8)
-        let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
-        try #require(started.status == 0, "\(started.stderr)")
-        // Into the open step (21 s of plan), its Reset written.
-        _ = try d.waitForStatus(seconds: 40) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 5 }
-        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the open step did not release the trainer")
-        let stopped = try d.request(#"{"command":"stop"}"#)
-        _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
-        let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
-        let steps = Self.times(lines, "plan.step")
-        try #require(steps.count == 6, "plan.step lines: \(steps)")
-        let controlTaken = Self.times(lines, "trainer.control")
-        try #require(!controlTaken.isEmpty, "no trainer.control line")
-        let writes = Self.writes(peers)
-        for (i, watts) in [(0, 150), (1, 240), (2, 125), (3, 240), (4, 125)] {
-            let since = i == 0 ? max(steps[0], controlTaken[0]) : steps[i]
-            let hit = writes.first { $0.hex == Self.setPower(watts) && $0.t >= since - 0.05 }
-            let late = hit.map { $0.t - since } ?? .infinity
-            #expect(late <= 1.0, "step \(i + 1): \(watts) W written \(late) s after its start; writes \(writes.map { ($0.hex, $0.t - steps[0]) })")
+        let (writes, steps, w) = try Self.rideToTheOpenStep(Data(json.utf8), named: "plan.json", powers: [(0, 150), (1, 240), (2, 125), (3, 240), (4, 125)]) { peers in
+            #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
         }
         // The ramp moved from 150 W towards 200 W while it ran.
         #expect(writes.contains { $0.t > steps[0] && $0.t < steps[1] && $0.hex.hasPrefix("05") && $0.hex != Self.setPower(150) }, "the ramp never moved")
-        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
-        let w = try #require(stopped["workout"] as? [String: Any])
         #expect((w["laps"] as? [Any])?.count == 6, "laps: \(w["laps"] ?? "none")")
         let plan = try #require(w["plan"] as? [String: Any], "no plan in the saved workout")
         #expect(plan["name"] as? String == "JSON test")

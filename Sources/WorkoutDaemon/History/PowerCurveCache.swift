@@ -11,7 +11,9 @@ import WorkoutCore
 final class PowerCurveCache: Sendable {
     /// `power-curves.bin` in the state directory; nil: memory only.
     let file: String?
-    private let fromDisk = Mutex(false)
+    /// Whether the file was read yet (once, at the first request).
+    private enum FileState { case unread, read }
+    private let fileState = Mutex(FileState.unread)
 
     init(file: String? = nil) { self.file = file }
     /// What an entry was computed for (`PowerCurveKey`).
@@ -71,9 +73,11 @@ final class PowerCurveCache: Sendable {
     /// The curves kept by an earlier run, at the first request (a damaged file: none).
     private func readFileOnce() {
         guard let file else { return }
-        let first = fromDisk.withLock { done in
-            defer { done = true }
-            return !done
+        let first = fileState.withLock { state -> Bool in
+            switch state {
+            case .unread: state = .read; return true
+            case .read: return false
+            }
         }
         guard first, let bytes = try? readFile(file, limit: 256 << 20, links: .refuse),
               let saved = PowerCurveFile.decode(bytes) else { return }

@@ -97,10 +97,15 @@ struct WebApp: Sendable {
     struct Refusal: Error { let response: HTTPResponse }
 
     func load(_ id: WorkoutID, _ c: WebPageContext) -> Result<Workout, Refusal> {
+        load(id, c) { try $0.load(id) }
+    }
+
+    /// What `read` gives of a listed workout, or the page saying it is not found or unreadable.
+    func load<T>(_ id: WorkoutID, _ c: WebPageContext, _ read: (HistoryStore) throws -> T) -> Result<T, Refusal> {
         guard backend.store.summary(id) != nil else {
             return .failure(Refusal(response: page(PageLayout.message(title: "Not found", text: "There is no saved workout \(id).", context: c), status: .notFound)))
         }
-        do { return .success(try backend.store.load(id)) } catch {
+        do { return .success(try read(backend.store)) } catch {
             return .failure(Refusal(response: page(PageLayout.message(title: "Cannot read this workout", text: "\(error)", context: c), status: .internalServerError)))
         }
     }
@@ -108,12 +113,10 @@ struct WebApp: Sendable {
     /// A workout's page, drawn from at most `HistoryStore.pagePoints` of its points: a file of
     /// millions costs no more memory than one of a day.
     func workoutPage(_ id: WorkoutID, _ view: WorkoutView, _ c: WebPageContext, season: [RangePowerPoint] = []) -> HTTPResponse {
-        guard backend.store.summary(id) != nil else {
-            return page(PageLayout.message(title: "Not found", text: "There is no saved workout \(id).", context: c), status: .notFound)
-        }
         let loaded: (workout: Workout, every: Int)
-        do { loaded = try backend.store.loadForPage(id) } catch {
-            return page(PageLayout.message(title: "Cannot read this workout", text: "\(error)", context: c), status: .internalServerError)
+        switch load(id, c, { try $0.loadForPage(id) }) {
+        case .failure(let r): return r.response
+        case .success(let l): loaded = l
         }
         let bests = PersonalRecords.bests(of: loaded.workout.summary, among: backend.store.summaries())
         var p = WorkoutPage(workout: loaded.workout, personalBests: bests, view: view)
