@@ -2,12 +2,12 @@ import Foundation
 import Testing
 import TestRequirements
 
-/// History commands through workoutctl against the real daemon: list filters, show, delete and
+/// History commands through workoutctl against the whole daemon (embedded): list filters, show, delete and
 /// its undo, import errors.
-@Suite(.serialized, .offPool, .requires(.sharedData))
+@Suite(.serialized, .requires(.sharedData))
 struct HistoryTests {
     @Test func listFiltersDeleteAndUndo() throws {
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}]}"#)
         try d.start()
         let gpx = DaemonHarness.sharedRoot.appendingPathComponent("data/gpx/garmin-edge-800-output.gpx").path  // 2012
         let tcx = DaemonHarness.sharedRoot.appendingPathComponent("data/tcx/bike.tcx").path                     // 2013
@@ -34,7 +34,7 @@ struct HistoryTests {
     }
 
     @Test func malformedImportNamesTheFileAndImportsNothing() throws {
-        let d = try DaemonHarness()
+        let d = try EmbeddedDaemon()
         try d.start()
         let bad = d.dir + "/broken.gpx"
         try #"<gpx version="1.1"><trk><trkseg><trkpt lat="48.1" lon="11.5"><time>2020-01-01T00:00:00Z</time></trkpt>"#.write(toFile: bad, atomically: true, encoding: .utf8)
@@ -46,10 +46,10 @@ struct HistoryTests {
     }
 }
 
-@Suite(.serialized, .offPool) struct LargeHistoryTests {
+@Suite(.serialized) struct LargeHistoryTests {
     /// Regression: a `list` reply larger than 4 MiB made the daemon drop the connection.
     @Test func listOfManyWorkoutsIsAnsweredWhole() throws {
-        let d = try DaemonHarness()
+        let d = try EmbeddedDaemon()
         try FileManager.default.createDirectory(atPath: d.dataDir + "/workouts", withIntermediateDirectories: true)
         var index = ""
         for k in 0..<12000 {
