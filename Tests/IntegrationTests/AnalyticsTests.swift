@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// `fitness`, `power-curve` and `records` against the whole daemon (embedded), over imported TCX files:
+/// `fitness`, `power-curve` and `records` against the embedded daemon, over imported TCX files:
 /// three rides with power (400 W for 3 min, 300 W for 12 min, 260 W for 20 min), a run with
 /// heart rate and a run with neither. Each figure is checked against a reference the test
 /// computes itself from what it wrote and from `list --json`.

@@ -6,7 +6,7 @@ import Testing
 /// Issue 45 item 3: links led out of the folders. A link in the history folder's `workouts/`
 /// pointing outside was listed as a workout; `trash` replaced by a link made `delete` move a
 /// workout out of the history; a link in an import folder to a file outside was imported. Real
-/// symbolic links, the whole daemon (embedded).
+/// symbolic links, the embedded daemon.
 @Suite(.serialized) struct FolderLinkTests {
     static func ids(_ d: some DaemonUnderTest) throws -> [String] {
         (try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }

@@ -5,7 +5,7 @@ import Testing
 import TestRequirements
 
 /// Heart rate recorded live, exported as FIT (read back by Garmin's FIT SDK) and TCX, and
-/// imported back; imported heart rate shown with time in zones. The whole daemon (embedded) and workoutctl.
+/// imported back; imported heart rate shown with time in zones. The embedded daemon and workoutctl.
 @Suite(.serialized) struct HeartRateExportTests {
     static let config = #"{"feeds":[{"kind":"socket"}],"heartRate":{"zones":[110,130,150,170,185]},"weightKg":70,"age":40,"sex":"male"}"#
     static let script = DaemonHarness.projectRoot.appendingPathComponent("Tests/WorkoutCoreTests/Codecs/FIT/fit_heart_rate.py").path

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestRequirements
 
-/// History commands through workoutctl against the whole daemon (embedded): list filters, show, delete and
+/// History commands through workoutctl against the embedded daemon: list filters, show, delete and
 /// its undo, import errors.
 @Suite(.serialized, .requires(.sharedData))
 struct HistoryTests {

@@ -4,7 +4,7 @@ import Testing
 import TestRequirements
 import WorkoutClient
 
-/// Issue 16 against the whole daemon (embedded): files passed as descriptors, refusals before reading,
+/// Issue 16 against the embedded daemon: files passed as descriptors, refusals before reading,
 /// folders and Strava's activities.csv, export into a descriptor, edit, Ctrl-C.
 @Suite(.serialized, .requires(.sharedData))
 struct ImportTests {

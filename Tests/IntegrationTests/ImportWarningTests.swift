@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestRequirements
 
-/// Issue 18 against the whole daemon (embedded): an imported track far faster than its activity keeps its
+/// Issue 18 against the embedded daemon: an imported track far faster than its activity keeps its
 /// distance and the result, the log and `workoutctl import` say so (with its implausible
 /// stretches, issue 39); a file that names no activity is judged by its speeds.
 @Suite(.serialized, .requires(.sharedData))

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 18, what-if: `recompute ID --set metrics.KEY=VALUE [--save]` against the whole daemon (embedded),
+/// Issue 18, what-if: `recompute ID --set metrics.KEY=VALUE [--save]` against the embedded daemon,
 /// on a receiver's NMEA log with a one-minute stop.
 @Suite(.serialized) struct RecomputeTests {
     static func sentence(_ body: String) -> String {

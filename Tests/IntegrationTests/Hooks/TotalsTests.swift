@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// `workoutctl totals` against the whole daemon (embedded): the sums agree with those the test computes
+/// `workoutctl totals` against the embedded daemon: the sums agree with those the test computes
 /// from `list --json` (UTC, so period bounds are plain dates).
 @Suite(.serialized) struct TotalsTests {
     /// A small GPX track: `points` fixes 10 s apart heading north, climbing and descending.
