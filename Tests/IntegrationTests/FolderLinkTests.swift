@@ -77,8 +77,9 @@ import Testing
         #expect(try Self.ids(d) == [id])
     }
 
+    /// On a `ManualClock`: the 4 s of quiet pass as the test looks (`ImportFolderTests.advancing`).
     @Test func aLinkInAnImportFolderIsNotImported() throws {
-        let d = try EmbeddedDaemon()
+        let d = try EmbeddedDaemon(clock: ManualClock())
         let inbox = d.dir + "/inbox", outside = d.dir + "/outside"
         for dir in [inbox, outside] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         try DisplayUnitsTests.gpx(start: "2026-03-06T07:00:00Z", seconds: 90, speed: 3).write(toFile: outside + "/theirs.gpx", atomically: true, encoding: .utf8)
@@ -91,10 +92,10 @@ import Testing
         Self.waitForLog(d, 5, &log) { $0.contains("shadow.fit") && $0.contains("theirs.gpx") }
         // A real file placed afterwards is imported: the folder works, its links are skipped.
         try DisplayUnitsTests.gpx(start: "2026-03-07T07:00:00Z", seconds: 90, speed: 3).write(toFile: inbox + "/mine.gpx", atomically: true, encoding: .utf8)
-        // Taken 4 s after it was placed: after the first look's files (4 s after the start),
-        // which are imported first.
+        // Taken after 4 s of quiet, as the first look's files are (4 s after the start, no
+        // later): in the same import or after theirs.
         let mine = { (try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []).contains { ($0["startedAt"] as? String)?.hasPrefix("2026-03-07") == true } }
-        try eventually(12, every: 0.05) { try mine() }
+        try ImportFolderTests.advancing(d) { try mine() }
         log += d.stderrText()
         #expect(try Self.ids(d).count == 1, "only mine.gpx: \(log.suffix(1500))")
         let skipped = log.split(separator: "\n").filter { $0.contains("history.link_skipped") }

@@ -43,7 +43,7 @@ struct ImportLoadTests {
             while going() {
                 let s = Reliability.monotonic()
                 try c.send(#"{"command":"status"}"# + "\n")
-                let line = try #require(try c.readLine())
+                guard let line = try c.readLine() else { throw HarnessError.closed }
                 out.append(Reliability.monotonic() - s)
                 let status = try DaemonHarness.parse(line)
                 if let age = (status["gps"] as? [String: Any])?["lastFixAgeSeconds"] as? Double { maxFixAge = max(maxFixAge, age) }
