@@ -10,7 +10,8 @@ import WorkoutCore
 /// within 1 s of its step's start (the first once control is taken), control is taken again
 /// after the dropout and the target re-sent within 2 s of the return, a step without power
 /// releases the trainer, the end resets it, the trainer's power is the workout's, one lap per
-/// step.
+/// step. The peers are real processes; the daemon is embedded (on the system's clocks: the
+/// stand-in's trainer and its log follow the wall clock). Off the pool: each ride takes 30-50 s.
 @Suite(.offPool, .requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
 struct SmartTrainerTests {
     static let plan = """
@@ -34,23 +35,16 @@ struct SmartTrainerTests {
     }
 
     /// Polls `condition` (the stand-in logs from its own process) for up to `seconds`.
-    static func until(seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() >= deadline { return false }
-            usleep(50_000)
-        }
-        return true
-    }
+    static func until(seconds: Double, _ condition: () -> Bool) -> Bool { pollUntil(seconds: seconds, condition) }
 
     /// The stand-in's trainer (4 notifications a second, ERG lag 0.5 s, and `extra` options) and
     /// a daemon reading it with an FTP of 250 W and a debug log file, started.
-    static func ride(_ extra: [String]) throws -> (peers: DBusPeers, daemon: DaemonHarness) {
+    static func ride(_ extra: [String]) throws -> (peers: DBusPeers, daemon: EmbeddedDaemon) {
         let peers = try DBusPeers(["--bluez", "--sensors", "ftms", "--rate", "4", "--erg-tau", "0.5"] + extra)
         do {
             let config = #"{"feeds":[],"web":null,"ftpWatts":250,"log":{"level":"debug","file":true},"#
                 + #""sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:05"}]}"#
-            let d = try DaemonHarness(config: config, extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
+            let d = try EmbeddedDaemon(config: config, extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
             d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
             try d.start()
             return (peers, d)
