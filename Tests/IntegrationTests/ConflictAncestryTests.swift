@@ -33,7 +33,7 @@ import Testing
         try text.write(toFile: workouts + "/.syncthing.\(copy).tmp", atomically: false, encoding: .utf8)
         #expect(rename(workouts + "/.syncthing.\(copy).tmp", workouts + "/" + copy) == 0)
         var log = ""
-        eventually(5, every: 0.05) { log += d.stderrText(); return log.contains("history.conflict") }
+        pollUntil(seconds: 5) { log += d.stderrText(); return log.contains("history.conflict") }
         #expect(log.contains("history.conflict"), "the copy was seen: \(log.suffix(800))")
 
         // The edit made here, later (by the real clock), is what is listed.

@@ -20,7 +20,7 @@ import Testing
     }
 
     static func waitForLog(_ d: some DaemonUnderTest, _ seconds: Double, _ text: inout String, until: (String) -> Bool) {
-        eventually(seconds, every: 0.05) { text += d.stderrText(); return until(text) }
+        pollUntil(seconds: seconds) { text += d.stderrText(); return until(text) }
     }
 
     /// On a `ManualClock`: the history folder's periodic full look comes when the test says.

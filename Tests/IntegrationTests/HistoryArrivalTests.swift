@@ -31,7 +31,7 @@ import WorkoutCore
         // `status` every 20 ms, `list` every 10th time (a list of hundreds costs the loop more
         // than a status), and once more at the end whatever the count.
         var worst = 0.0, listed = 0, statusOK = true, k = 0
-        try eventually(120) {
+        try pollUntil(seconds: 120) {
             let s0 = Date()
             let status = try d.request(#"{"command":"status"}"#)
             worst = max(worst, Date().timeIntervalSince(s0))

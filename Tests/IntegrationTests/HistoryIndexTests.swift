@@ -24,7 +24,7 @@ import WorkoutCore
     /// The count listed once it is `n` (the first look at the folder runs just after start-up), or after 10 s.
     static func listed(_ d: some DaemonUnderTest, becoming n: Int) throws -> Int {
         var count = 0
-        try eventually(10) { count = try listed(d); return count == n }
+        try pollUntil(seconds: 10) { count = try listed(d); return count == n }
         return count
     }
 

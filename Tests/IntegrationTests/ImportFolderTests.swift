@@ -15,7 +15,7 @@ import Testing
     /// they start (the import, on its worker) goes on.
     @discardableResult
     static func advancing(_ d: EmbeddedDaemon, until condition: () throws -> Bool) rethrows -> Bool {
-        try eventually(12, every: 0.02) { d.advance(ImportFolders.settleSeconds); return try condition() }
+        try pollUntil(seconds: 12) { d.advance(ImportFolders.settleSeconds); return try condition() }
     }
 
     @Test func aFileCopiedIntoAnImportFolderIsImportedOnce() throws {
@@ -100,7 +100,7 @@ import Testing
         #expect(now.count == 1 && (now.first?["elapsedSeconds"] as? Double ?? 0) >= 419, "\(now.map { ($0["id"] ?? "", $0["elapsedSeconds"] ?? "") })")
         #expect(FileManager.default.fileExists(atPath: d.dataDir + "/trash/\(firstID).json"), "the earlier version's workout is in the trash")
         var log = ""
-        eventually(2, every: 0.05) { log += d.stderrText(); return log.contains("import.folder_replaced") }
+        pollUntil(seconds: 2) { log += d.stderrText(); return log.contains("import.folder_replaced") }
         #expect(log.contains("import.folder_replaced") && log.contains(firstID), "\(log.suffix(800))")
     }
 }

@@ -77,7 +77,7 @@ struct SharedHistoryTests {
         #expect(recorded != imported)
 
         // Listed on both within 60 s.
-        let both = try eventually(60, every: 0.05) { try Set(Self.listed(a).keys) == [recorded, imported] && Set(Self.listed(b).keys) == [recorded, imported] }
+        let both = try pollUntil(seconds: 60) { try Set(Self.listed(a).keys) == [recorded, imported] && Set(Self.listed(b).keys) == [recorded, imported] }
         #expect(both, "A: \((try? Self.listed(a)) ?? [:]) B: \((try? Self.listed(b)) ?? [:])")
         print("recorded on A and imported on B, listed on both after \(String(format: "%.1f", Date().timeIntervalSince(t0))) s")
         // B's own workout is from March: today is done on B only by the workout recorded on A.
@@ -87,21 +87,21 @@ struct SharedHistoryTests {
 
         // An edit on B shows on A.
         #expect(try b.ctl(["edit", recorded, "--activity", "walking"]).status == 0)
-        #expect(try eventually(60, every: 0.05) { try Self.listed(a)[recorded] == "walking" }, "A: \((try? Self.listed(a)) ?? [:])")
+        #expect(try pollUntil(seconds: 60) { try Self.listed(a)[recorded] == "walking" }, "A: \((try? Self.listed(a)) ?? [:])")
 
         // A delete on A disappears from B (and is not brought back by A's own trash).
         #expect(try a.ctl(["delete", imported]).status == 0)
-        #expect(try eventually(60, every: 0.05) { try Self.listed(b)[imported] == nil }, "B: \((try? Self.listed(b)) ?? [:])")
+        #expect(try pollUntil(seconds: 60) { try Self.listed(b)[imported] == nil }, "B: \((try? Self.listed(b)) ?? [:])")
         #expect(try Self.listed(a)[imported] == nil)
 
         // Simultaneous edits: B's folder paused, one edit on each machine (B's later), resumed.
         try pair.b.pauseFolder(true)
         #expect(try a.ctl(["edit", recorded, "--activity", "cycling"]).status == 0)
         let editedOnA = Date().timeIntervalSince1970  // A's edit is stamped before this (to the ms)
-        eventually(1, every: 0.001) { Date().timeIntervalSince1970 > editedOnA + 0.002 }
+        pollUntil(seconds: 1) { Date().timeIntervalSince1970 > editedOnA + 0.002 }
         #expect(try b.ctl(["edit", recorded, "--activity", "hiking"]).status == 0)
         try pair.b.pauseFolder(false)
-        let settled = try eventually(60, every: 0.05) {
+        let settled = try pollUntil(seconds: 60) {
             try Self.listed(a) == [recorded: "hiking"] && Self.listed(b) == [recorded: "hiking"]
                 && !Self.conflictCopies(a).isEmpty && !Self.conflictCopies(b).isEmpty
         }
@@ -125,7 +125,7 @@ struct SharedHistoryTests {
         let onB = try #require(try Self.listed(b).keys.first { $0 != recorded })
         #expect(onA != onB, "distinct IDs on two machines")
         try pair.b.pauseFolder(false)
-        let once = try eventually(60, every: 0.05) {
+        let once = try pollUntil(seconds: 60) {
             try Self.listed(a).count == 2 && Set(Self.listed(a).keys) == Set(Self.listed(b).keys)
                 && FileManager.default.fileExists(atPath: a.dir + "/h/workouts/" + onB + ".json")
                 && FileManager.default.fileExists(atPath: b.dir + "/h/workouts/" + onA + ".json")
