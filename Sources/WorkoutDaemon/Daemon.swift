@@ -33,6 +33,9 @@ public final class Daemon: @unchecked Sendable {
     private var signalSources: [DispatchSourceSignal] = []
     private var timers: [RepeatingTimer] = []
     private var shutdown = ShutdownState.running
+    /// The configuration in force: the start-up one until a reload replaces it (the reload's
+    /// `old`); the services hold their own slices.
+    private lazy var config: Config = context.config
 
     enum ShutdownState { case running, stopping }
 
@@ -184,9 +187,9 @@ public final class Daemon: @unchecked Sendable {
             log(DaemonLogEvent.reloadRejected(e.description))
             return ControlServer.errorReply(ProtocolError(code: "invalid_config", message: e.description))
         case .success(let new):
-            var r = ConfigReload(old: context.config, new: new)
-            context.config = new
-            context.configureLog()
+            var r = ConfigReload(old: config, new: new)
+            config = new
+            context.configureLog(new)
             r.applied(.log)
             services.reload(&r)
             let changed = r.changed.map(\.rawValue), waiting = r.needsRestart.map(\.rawValue)

@@ -34,8 +34,31 @@ final class HistoryService: DaemonService, @unchecked Sendable {
     /// Watches `importFolders`.
     var importFolders: ImportFolders?
 
+    /// The part of the configuration the history service reads, its own: taken at start-up and
+    /// replaced by `reload` (`historyDir` is the store's folder, read at start-up alone).
+    var config: Settings
+
+    struct Settings: Equatable {
+        var importFolders: [String]
+        var defaultActivity: ActivityType
+        var units: Units
+        /// How imports, edits and `show` measure (`metrics`, `units`, `weightKg`, `age`, `sex`,
+        /// `heartRate`, `ftpWatts`, the training thresholds).
+        var measuring: MetricsSettings
+        /// The `metrics` rules `recompute --set` overrides.
+        var metrics: MetricsConfig
+
+        init(_ c: Config) {
+            importFolders = c.importFolders; defaultActivity = c.defaultActivity; units = c.units
+            measuring = MetricsSettings(config: c); metrics = c.metrics
+        }
+
+        var unitsPair: (String, JSON) { ("units", .string(units.rawValue)) }
+    }
+
     init(context: DaemonContext) throws {
         self.context = context
+        config = Settings(context.config)
         powerCurves = PowerCurveCache(file: context.paths.powerCurvesFile)
         var faults: (@Sendable () -> SystemError?)?
         if context.testHooks, let flag = context.environment["WORKOUTD_TEST_FAIL_SAVES"] {
@@ -90,7 +113,7 @@ final class HistoryService: DaemonService, @unchecked Sendable {
 
     /// `list`: the summaries read and encoded on the reader.
     func list(_ filter: ListFilter) -> ControlReply {
-        let store = self.store, units = context.config.units, hold = holdReads, sync = self.sync
+        let store = self.store, units = config.units, hold = holdReads, sync = self.sync
         return onReader { w in
             HistoryService.waitWhileHeld(hold)
             sync?.waitForFirstLook()
@@ -100,7 +123,7 @@ final class HistoryService: DaemonService, @unchecked Sendable {
 
     /// `show`: the workout decoded and its reply encoded on the reader.
     func show(_ id: WorkoutID) -> ControlReply {
-        let store = self.store, units = context.config.units, hold = holdReads, settings = context.metricsSettings(), sync = self.sync
+        let store = self.store, units = config.units, hold = holdReads, settings = config.measuring, sync = self.sync
         return onReader { w in
             HistoryService.waitWhileHeld(hold)
             sync?.waitForFirstLook()
