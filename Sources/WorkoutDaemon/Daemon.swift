@@ -64,7 +64,7 @@ public final class Daemon: @unchecked Sendable {
         reminders = ReminderService(context: context, store: history.store)
         integrations = IntegrationService(context: context)
         web = WebService(context: context, store: history.store)
-        control = ControlRouter(context: context, recording: recording, history: history, reminders: reminders, integrations: integrations, web: web)
+        control = ControlRouter(context: context, routes: Daemon.controlRoutes(recording, history, reminders, integrations, web))
         services = ServiceRunner(loop: loop, services: [reminders, integrations, recording, history, web, control], log: { [context] in context.log($0) })
         context.configureLog()
         wire()
@@ -93,6 +93,33 @@ public final class Daemon: @unchecked Sendable {
         web.runRequest = { [unowned self] request in self.control.handle(request) }
         web.liveDelta = { [unowned self] since in self.recording.liveDelta(since: since) }
         web.calendar = { [unowned self] in self.reminders.streakCalculator().0 }
+    }
+
+    /// What the control router asks of each service, as closures (it holds none of them).
+    private static func controlRoutes(_ recording: RecordingService, _ history: HistoryService, _ reminders: ReminderService,
+                                      _ integrations: IntegrationService, _ web: WebService) -> ControlRoutes {
+        ControlRoutes(
+            snapshot: { [unowned recording] in recording.snapshot() },
+            workout: { [unowned recording] in recording.run($0) },
+            catchUpFeeds: { [unowned recording] in recording.catchUpFeeds() },
+            newestID: { [unowned history] in history.store.newestID() },
+            lastDeletedID: { [unowned history] in history.store.lastDeletedID() },
+            personalBests: { [unowned history] in history.personalBests(of: $0) },
+            list: { [unowned history] in history.list($0) },
+            show: { [unowned history] in history.show($0) },
+            export: { [unowned history] in history.startExport($0, $1, into: $2) },
+            importFiles: { [unowned history] in history.startImport($0, activity: $1, streamed: $2) },
+            edit: { [unowned history] in history.startEdit($0, $1) },
+            recompute: { [unowned history] in history.startRecompute($0, overrides: $1, save: $2) },
+            delete: { [unowned history] in history.delete($0) },
+            undelete: { [unowned history] in history.undelete($0) },
+            charts: { [unowned history] in history.startCharts($0, columns: $1) },
+            analytics: { [unowned history] in history.analytics($0, zone: $1, now: $2) },
+            streak: { [unowned reminders] in reminders.streakJSON() },
+            totals: { [unowned reminders] in reminders.totalsJSON($0, activity: $1) },
+            streakZone: { [unowned reminders] in reminders.streakZone().0 },
+            sleepInhibitor: { [unowned integrations] in integrations.sleepInhibitorReply() },
+            webURL: { [unowned web] in web.urlReply($0) })
     }
 
     var loop: EventLoop { context.loop }

@@ -185,18 +185,18 @@ import WorkoutCore
         return (workout, Array(d.logged[first...]), alive)
     }
 
-    /// Starts a yoga session, turns the loop until `event` is logged (or for about a second),
+    /// Starts a yoga session, turns the loop until `event` is logged (or for 3000 turns, 1.5 s or more),
     /// and stops it: whether `event` was logged.
     static func started(_ d: InProcessDaemon, until event: String) throws -> Bool {
         let seen = d.events(event).count
         _ = try d.request(#"{"command":"start","activity":"yoga"}"#)
-        let logged = try d.until(tries: 1000) { d.events(event).count > seen }
+        let logged = try d.until(tries: 3000) { d.events(event).count > seen }
         _ = try d.request(#"{"command":"stop"}"#)
         _ = try d.until { try status(d, "state") == "idle" }
         return logged
     }
 
-    /// Writes a new GPX file into `$DIR/imports` and lets 10 s pass: whether the history grew.
+    /// Writes a new GPX file into `$DIR/imports` and lets up to 60 s pass: whether the history grew.
     static func dropped(_ d: InProcessDaemon) throws -> Bool {
         let folder = d.dir + "/imports"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -209,8 +209,14 @@ import WorkoutCore
         let gpx = #"<?xml version="1.0"?><gpx version="1.1" creator="test"><trk><type>running</type><trkseg>"#
             + points.joined() + "</trkseg></trk></gpx>"
         try gpx.write(toFile: folder + "/run\(n).gpx", atomically: true, encoding: .utf8)
-        for _ in 0..<20 { try d.advance(0.5) }
-        return try d.until(tries: 2000) { d.daemon.history.store.count > count }
+        // Half a second of loop time a turn, with real time between for the import's threads
+        // (a loaded machine reads the folder's inotify event or commits late).
+        for _ in 0..<120 {
+            try d.advance(0.5)
+            if d.daemon.history.store.count > count { return true }
+            usleep(5_000)
+        }
+        return false
     }
 
     struct ProbeError: Error, CustomStringConvertible {
