@@ -89,7 +89,15 @@ public final class Daemon: @unchecked Sendable {
                                       _ integrations: IntegrationService, _ web: WebService) -> ControlRoutes {
         ControlRoutes(
             snapshot: { [unowned recording] in recording.snapshot() },
-            workout: { [unowned recording] in recording.run($0) },
+            start: { [unowned recording] in recording.start($0) },
+            startPlanned: { [unowned recording] in recording.start($0, plan: $1) },
+            next: { [unowned recording] in recording.next() },
+            pause: { [unowned recording] in recording.pause() },
+            resume: { [unowned recording] in recording.resume() },
+            lap: { [unowned recording] in recording.lap() },
+            marker: { [unowned recording] in recording.marker($0) },
+            stop: { [unowned recording] in recording.stop() },
+            toggle: { [unowned recording] in recording.toggle() },
             catchUpFeeds: { [unowned recording] in recording.catchUpFeeds() },
             newestID: { [unowned history] in history.store.newestID() },
             lastDeletedID: { [unowned history] in history.store.lastDeletedID() },

@@ -90,20 +90,20 @@ final class ControlRouter: DaemonService {
         switch request {
         case .status: return .encodedSuccess(encodedStatus(.reply))
         case .watch: return .encodedSuccess(encodedStatus(.subscribedReply))
-        case .start(let activity): return answer(routes.workout(.start(activity)))
-        case .startPlanned(let activity, let plan): return answer(routes.workout(.startPlanned(activity, plan)))
-        case .next: return answer(routes.workout(.next))
-        case .pause: return answer(routes.workout(.pause))
-        case .resume: return answer(routes.workout(.resume))
-        case .lap: return answer(routes.workout(.lap))
-        case .marker(let text): return answer(routes.workout(.marker(text)))
+        case .start(let activity): return answer(routes.start(activity))
+        case .startPlanned(let activity, let plan): return answer(routes.startPlanned(activity, plan))
+        case .next: return answer(routes.next())
+        case .pause: return answer(routes.pause())
+        case .resume: return answer(routes.resume())
+        case .lap: return answer(routes.lap())
+        case .marker(let text): return answer(routes.marker(text))
         case .stop:
             // The reply names the personal bests the workout set (docs/protocol.md).
-            if let refusal = routes.workout(.stop) { return answer(refusal) }
+            if let refusal = routes.stop() { return answer(refusal) }
             let snapshot = routes.snapshot()
             let bests = snapshot.workout.map(routes.personalBests) ?? []
             return .encodedSuccess(encodedStatus(.reply, snapshot, personalBests: bests))
-        case .toggle: return answer(routes.workout(.toggle))
+        case .toggle: return answer(routes.toggle())
         case .activities:
             return .value(ControlServer.okReply([("activities", .array(ActivityType.allCases.map { $0.json() }))]))
         case .list(let filter): return routes.list(filter)
@@ -135,6 +135,10 @@ final class ControlRouter: DaemonService {
     }
 
     /// A workout command's answer: the status, or the refusal in words.
+    private func answer(_ refusal: LifecycleRefusal?) -> ControlReply {
+        answer(refusal.map { ProtocolError(code: $0.code, message: $0.message) })
+    }
+
     private func answer(_ error: ProtocolError?) -> ControlReply {
         guard let error else { return .encodedSuccess(encodedStatus(.reply)) }
         return .value(ControlServer.errorReply(error))

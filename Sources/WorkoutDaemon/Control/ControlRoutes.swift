@@ -8,8 +8,16 @@ struct ControlRoutes {
     // The recording service.
     /// The recording's state now (`status`, `watch`, every workout command's reply).
     var snapshot: () -> RecordingSnapshot
-    /// A workout command: nil when done, else the refusal.
-    var workout: (WorkoutCommand) -> ProtocolError?
+    /// The workout commands: nil when done, else the refusal.
+    var start: (ActivityType) -> LifecycleRefusal?
+    var startPlanned: (ActivityType, PlanFile) -> ProtocolError?
+    var next: () -> ProtocolError?
+    var pause: () -> LifecycleRefusal?
+    var resume: () -> LifecycleRefusal?
+    var lap: () -> LifecycleRefusal?
+    var marker: (String?) -> LifecycleRefusal?
+    var stop: () -> LifecycleRefusal?
+    var toggle: () -> LifecycleRefusal?
     /// Every feed line sent before the request counts in it.
     var catchUpFeeds: () -> Void
 
