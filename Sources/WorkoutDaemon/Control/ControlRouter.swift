@@ -59,7 +59,8 @@ final class ControlRouter: DaemonService {
         done()
     }
 
-    /// A reload replaced the configuration: the control socket's limits apply to the next read.
+    /// A reload replaced the configuration: the control socket's limits apply at once, to the
+    /// clients connected too (`ControlServer.limits`).
     func reload(_ r: inout ConfigReload) {
         config = Settings(r.new)
         server?.limits = config.limits

@@ -167,6 +167,32 @@ import WorkoutCore
     /// How long `run` runs.
     static let runSeconds = 40.0
 
+    /// Regression (issue 42): a client connected before a reload kept the request-size limit it
+    /// connected under (its line framer was made once), while the reload reported `limits`
+    /// applied and a refusal named the new limit. Lowered to 1024 bytes, the limit applies to
+    /// the client already connected: its 2 kB request is refused, naming 1024.
+    @Test func reloadedRequestLimitReachesConnectedClients() throws {
+        let d = try InProcessDaemon(config: Self.config(with: nil), clock: ManualClock())
+        let fd = try InProcessDaemon.connect(d.paths.controlSocket)
+        defer { close(fd) }
+        try d.daemon.loop.runReady()  // accepted under the old limit (64 KiB)
+        try d.writeConfig(Self.config(with: #""limits":{"maxRequestBytes":1024}"#))
+        let reload = try d.request(#"{"command":"reload"}"#)
+        #expect(reload["changed"] == .array([.string("limits")]) && reload["needsRestart"] == .array([]), "\(reload)")
+        try InProcessDaemon.send(fd, #"{"command":"status","padding":""# + String(repeating: "x", count: 2000) + "\"}\n")
+        var got: [UInt8] = []
+        for _ in 0..<2000 where !got.contains(10) {
+            try d.daemon.loop.runReady()
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = recv(fd, &chunk, chunk.count, Int32(MSG_DONTWAIT))
+            if n > 0 { got += chunk[0..<n] }
+            usleep(500)
+        }
+        let reply = try JSON.parse(Array(got.prefix { $0 != 10 }))
+        #expect(reply["ok"] == .bool(false), "\(reply)")
+        #expect(reply["error"]?["message"]?.stringValue?.contains("longer than 1024 bytes") == true, "\(reply)")
+    }
+
     /// Records a 40 s run at 3 m/s east at 150 bpm (with `power` W), and stops it once the save
     /// is done: the stopped workout's summary, the lines logged meanwhile, and the `alive`
     /// records the journal got.
