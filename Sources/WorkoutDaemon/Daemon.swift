@@ -35,7 +35,7 @@ public final class Daemon: @unchecked Sendable {
     private var shutdown = ShutdownState.running
     /// The configuration in force: the start-up one until a reload replaces it (the reload's
     /// `old`); the services hold their own slices.
-    private lazy var config: Config = context.config
+    private var config: Config
 
     enum ShutdownState { case running, stopping }
 
@@ -48,6 +48,7 @@ public final class Daemon: @unchecked Sendable {
         let context = DaemonContext(loop: loop, config: config, configPath: configPath, paths: paths, environment: environment, ports: ports)
         try PrivateDirectory.prepareOwned(paths.stateDir)
         self.context = context
+        self.config = config
         history = try HistoryService(context: context)
         recording = RecordingService(context: context, store: history.store)
         reminders = ReminderService(context: context, store: history.store)
