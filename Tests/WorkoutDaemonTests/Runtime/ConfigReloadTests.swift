@@ -104,12 +104,34 @@ import WorkoutCore
     ]
 
     /// The base with `pair` in place of the base's value for the same key.
-    static func config(with pair: String?) -> String {
+    static func config(with pair: String?) -> String { config(with: pair.map { [$0] } ?? []) }
+
+    /// The base with each of `changes` in place of the base's value for the same key.
+    static func config(with changes: [String]) -> String {
         var pairs = ["\"feeds\"": #""feeds":[{"kind":"socket"}]"#, "\"statusLogSeconds\"": #""statusLogSeconds":0"#,
                      "\"log\"": #""log":{"level":"error"}"#, "\"sleepInhibitor\"": #""sleepInhibitor":"off""#, "\"web\"": #""web":null"#,
                      "\"weightKg\"": #""weightKg":70"#, "\"age\"": #""age":40"#]
-        if let pair, let colon = pair.firstIndex(of: ":") { pairs[String(pair[..<colon])] = pair }
+        for pair in changes { if let colon = pair.firstIndex(of: ":") { pairs[String(pair[..<colon])] = pair } }
         return "{" + pairs.keys.sorted().map { pairs[$0]! }.joined(separator: ",") + "}"
+    }
+
+    /// Every key changed at once and reloaded: each service's slice is the one the new file
+    /// gives, whole (none keeps an old value where no probe looks, such as the units of a
+    /// desktop notice or of a habit's text).
+    @Test func everyServiceTakesItsWholeSliceOnReload() throws {
+        let d = try InProcessDaemon(config: Self.config(with: nil), clock: ManualClock())
+        let old = try ConfigLoader.load(path: d.configPath).get()
+        try d.writeConfig(Self.config(with: Self.table.values.map { $0.json.replacingOccurrences(of: "$DIR", with: d.dir) }))
+        let new = try ConfigLoader.load(path: d.configPath).get()
+        let reply = try d.request(#"{"command":"reload"}"#)
+        #expect(reply["changed"]?.arrayValue?.count == Config.Key.allCases.count, "\(reply)")
+        let daemon = d.daemon
+        #expect(daemon.recording.config == .init(new) && daemon.recording.config != .init(old))
+        #expect(daemon.history.config == .init(new) && daemon.history.config != .init(old))
+        #expect(daemon.reminders.config == .init(new) && daemon.reminders.config != .init(old))
+        #expect(daemon.integrations.config == .init(new) && daemon.integrations.config != .init(old))
+        #expect(daemon.web.config == .init(new) && daemon.web.config != .init(old))
+        #expect(daemon.control.config == .init(new) && daemon.control.config != .init(old))
     }
 
     @Test func everyKeyHasARule() {
