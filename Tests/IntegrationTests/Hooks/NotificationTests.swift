@@ -3,11 +3,12 @@ import Glibc
 import Testing
 import TestRequirements
 
-/// Desktop notifications from the real daemon against `../shared/tools/dbus-peers --notifications`
+/// Desktop notifications from the daemon (embedded: its bus address is in its environment)
+/// against `../shared/tools/dbus-peers --notifications`
 /// (a real dbus-daemon and a Notifications server logging each call): a save and an at-risk
 /// check each produce one Notify; a second at-risk notice replaces the first; without a bus the
 /// daemon logs it once and carries on.
-@Suite(.serialized, .offPool) struct NotificationTests {
+@Suite(.serialized) struct NotificationTests {
     static let peers = DaemonHarness.sharedRoot.appendingPathComponent("tools/dbus-peers").path
     static func notifies(_ state: String) -> [[String]] {
         let text = (try? String(contentsOfFile: state + "/calls.log", encoding: .utf8)) ?? ""
@@ -26,7 +27,7 @@ import TestRequirements
         defer { _ = try? Reliability.run([Self.peers, "stop", "--state", state]); try? FileManager.default.removeItem(atPath: dir) }
         #expect(start.out.hasPrefix("DBUS_ADDRESS=unix:path="), "\(start.out) \(start.err)")
         // Two daily habits reminded from 00:00: with yesterday done and today not, both are at risk.
-        let d = try DaemonHarness(config: """
+        let d = try EmbeddedDaemon(config: """
         {"feeds":[{"kind":"socket"}],"timeZone":"UTC","log":{"file":true},
          "habits":[{"name":"Daily run","activities":["running"],"per":"day","remindAt":"00:00"},
                    {"name":"Daily walk","activities":["walking"],"per":"day","remindAt":"00:00"}],
@@ -74,7 +75,7 @@ import TestRequirements
     }
 
     @Test func busAbsentIsLoggedOnceAndTheDaemonCarriesOn() throws {
-        let d = try DaemonHarness(config: """
+        let d = try EmbeddedDaemon(config: """
         {"feeds":[{"kind":"socket"}],"log":{"file":true},"notifications":{"desktop":true,"events":["workout.saved","workout.started"]}}
         """, extraEnv: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/no-bus-\(getpid())/bus"])
         try d.start()
