@@ -1,11 +1,13 @@
 import Foundation
 import Glibc
 import Testing
+import WorkoutDaemon
 
 extension ReliabilitySuite {
     /// Issue 27 item 1: stderr a pipe nobody reads. Before, ~440 `lap`s or two 30 KB markers
     /// filled it and the daemon blocked in write(2): `status` unanswered for over 15 s, no
-    /// WATCHDOG=1 (systemd would have killed it). Now the loop never waits for a log line.
+    /// WATCHDOG=1 (systemd would have killed it). Now the loop never waits for a log line (its
+    /// log sink's thread is the one that waits on the pipe).
     @Suite struct FullPipeTests {
         /// A notify socket that a thread reads all the time, as systemd does (a full socket
         /// queue would block a daemon that sends without MSG_DONTWAIT: the old one did).
@@ -71,13 +73,23 @@ extension ReliabilitySuite {
         }
 
         @Test func statusAnswersAndTheWatchdogIsFedWithStderrFull() throws {
-            let d = try DaemonHarness(config: #"{"statusLogSeconds":0}"#)
+            // The daemon's stderr (its log port): a pipe nobody reads until the end.
+            let stderrPipe = Pipe()
+            try Self.fillAndMeasure(stderrPipe)
+            // The daemon is gone: its log writer has let go of the pipe; the end of the reader.
+            try stderrPipe.fileHandleForWriting.close()
+        }
+
+        /// The daemon is embedded (its stderr is the log port `logFD`; systemd's variables are in
+        /// its environment), and released when this returns.
+        static func fillAndMeasure(_ stderrPipe: Pipe) throws {
+            let d = try EmbeddedDaemon(config: #"{"statusLogSeconds":0}"#)
             let notify = NotifySocket(dir: d.dir)
             d.environment["NOTIFY_SOCKET"] = notify.path
             d.environment["WATCHDOG_USEC"] = "200000"  // a ping every 0.1 s while the loop turns
-            d.readsStderr = false
+            d.ports.logFD = stderrPipe.fileHandleForWriting.fileDescriptor
             try d.start()
-            let stderrFD = d.stderrPipe.fileHandleForReading.fileDescriptor
+            let stderrFD = stderrPipe.fileHandleForReading.fileDescriptor
             #expect(try d.request(#"{"command":"start","activity":"running"}"#)["ok"] as? Bool == true)
             _ = notify.drain()
             var baseline: [Double] = []
