@@ -11,7 +11,8 @@ extension ReliabilitySuite {
     /// and reported too, so a slow flood cannot pass unseen. The daemon is embedded (the same
     /// `Daemon` on a loop thread of its own, over its real sockets); the sender and the sampler are
     /// threads of the test as before: only the daemon moved into the test's process.
-    @Suite(.offPoolAlone, .requires(ReliabilitySuite.heavy)) struct FloodTests {
+    /// Opt-in (`heavy`): .ci/reliability.sh runs it alone, in a test process of its own.
+    @Suite(.requires(ReliabilitySuite.heavy)) struct FloodTests {
         /// A status p99 this long during the flood means the control socket waited behind the
         /// feed: ten times the 10 ms target.
         static let starvedSeconds = 0.100

@@ -47,18 +47,10 @@ extension ReliabilitySuite {
             return (queued, fcntl(fd, 1032))  // F_GETPIPE_SZ (not in the Glibc module)
         }
 
-        /// One `status` on a new connection (as workoutctl does); its round trip in seconds, or
-        /// nil when no answer came within 5 s.
-        static func timedStatus(_ d: some DaemonUnderTest) -> Double? {
-            switch timedStatusOrWhy(d) {
-            case .success(let rtt): return rtt
-            case .failure: return nil
-            }
-        }
-
         struct StatusFailure: Error, CustomStringConvertible { let description: String }
 
-        /// As `timedStatus`, or what went wrong (connect, send, read, or the reply itself).
+        /// One `status` on a new connection (as workoutctl does): its round trip in seconds, or
+        /// what went wrong (connect, send, read within 5 s, or the reply itself).
         static func timedStatusOrWhy(_ d: some DaemonUnderTest) -> Result<Double, StatusFailure> {
             let t0 = Reliability.monotonic()
             let c: UnixClient
@@ -70,6 +62,24 @@ extension ReliabilitySuite {
             guard let line else { return .failure(.init(description: "closed without a reply after \(Reliability.ms(Reliability.monotonic() - t0))")) }
             guard line.contains("\"ok\":true") else { return .failure(.init(description: "reply: \(line.prefix(300))")) }
             return .success(Reliability.monotonic() - t0)
+        }
+
+        /// `count` timed `status` round trips (`timedStatusOrWhy`), one every 5 ms or so (the
+        /// watchdog's pings are counted while they run: they must last about a second); the
+        /// round trips answered, and why the first that was not failed. `stoppingAtAFailure`: no
+        /// more after it (each would wait 5 s on a daemon that is stuck).
+        static func timedStatuses(_ d: some DaemonUnderTest, count: Int, stoppingAtAFailure: Bool = false) -> (rtts: [Double], failure: String?) {
+            var rtts: [Double] = []
+            var failure: String?
+            for _ in 0..<count {
+                switch timedStatusOrWhy(d) {
+                case .success(let rtt): rtts.append(rtt)
+                case .failure(let why): failure = failure ?? why.description
+                }
+                if stoppingAtAFailure && failure != nil { break }
+                usleep(5000)
+            }
+            return (rtts, failure)
         }
 
         @Test func statusAnswersAndTheWatchdogIsFedWithStderrFull() throws {
@@ -92,8 +102,7 @@ extension ReliabilitySuite {
             let stderrFD = stderrPipe.fileHandleForReading.fileDescriptor
             #expect(try d.request(#"{"command":"start","activity":"running"}"#)["ok"] as? Bool == true)
             _ = notify.drain()
-            var baseline: [Double] = []
-            for _ in 0..<50 { if let rtt = Self.timedStatus(d) { baseline.append(rtt) }; usleep(5000) }
+            let baseline = Self.timedStatuses(d, count: 50).rtts
 
             // Two 30 KB markers, then laps until the pipe is full; nobody reads stderr.
             let text = String(repeating: "x", count: 30_000)
@@ -122,16 +131,7 @@ extension ReliabilitySuite {
             let statusLines = sentDuringLaps.filter { $0.contains("STATUS=") }.count
 
             // With the pipe full: status round trips, and the watchdog.
-            var rtts: [Double] = []
-            var unanswered: String?
-            for _ in 0..<200 {
-                switch Self.timedStatusOrWhy(d) {
-                case .success(let rtt): rtts.append(rtt)
-                case .failure(let why): unanswered = why.description
-                }
-                if unanswered != nil { break }
-                usleep(5000)
-            }
+            let (rtts, unanswered) = Self.timedStatuses(d, count: 200, stoppingAtAFailure: true)
             #expect(rtts.count == 200, "every status answered with stderr full (\(rtts.count) of 200; then \(unanswered ?? "-"))")
             let pings = notify.drain().filter { $0.contains("WATCHDOG=1") }.count
             #expect(pings >= 5, "the watchdog kept being fed: \(pings) pings")
@@ -154,8 +154,7 @@ extension ReliabilitySuite {
                 while read(stderrFD, &buf, buf.count) > 0 {}
             }
             reader.start()
-            var drained: [Double] = []
-            for _ in 0..<200 { if let rtt = Self.timedStatus(d) { drained.append(rtt) }; usleep(5000) }
+            let drained = Self.timedStatuses(d, count: 200).rtts
             Reliability.report("status, same workout, stderr read", "p50 \(Reliability.ms(Reliability.quantile(drained, 0.5))), p99 \(Reliability.ms(Reliability.quantile(drained, 0.99))), max \(Reliability.ms(drained.max() ?? .nan))")
             let report = log.split(separator: "\n").first { $0.contains("event=log.dropped") }
             #expect(report != nil, "the dropped lines are reported once stderr is read")

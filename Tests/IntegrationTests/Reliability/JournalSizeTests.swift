@@ -10,7 +10,8 @@ extension ReliabilitySuite {
     /// is now read in chunks whatever its size (and a new one rolls into segments:
     /// `JournalSegmentTests`). Heavy: 300 MB through a debug build takes ~15 s of CPU. The daemon is
     /// embedded: the time to ready is its start-up (the restore) without a process's.
-    @Suite(.offPoolAlone, .requires(ReliabilitySuite.heavy)) struct JournalSizeTests {
+    /// Opt-in (`heavy`): .ci/reliability.sh runs it alone, in a test process of its own.
+    @Suite(.requires(ReliabilitySuite.heavy)) struct JournalSizeTests {
         @Test func aJournalOver300MBIsRestored() throws {
             let d = try EmbeddedDaemon(config: #"{"log":{"level":"warning"}}"#)
             try FileManager.default.createDirectory(atPath: d.stateDir, withIntermediateDirectories: true)
