@@ -58,13 +58,13 @@ import WorkoutDaemon
         try d.start()
         #expect(try d.request(#"{"command":"start","activity":"yoga"}"#)["ok"] as? Bool == true)
         var pids: [Int32] = []
-        #expect(HookTests.waitFor(5) {
+        #expect(pollUntil(seconds: 5) {
             pids = ["left", "running"].compactMap { (try? String(contentsOfFile: out + "/" + $0, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) } }
             return pids.count == 2
         })
         #expect(HookTests.processes(withCommandLine: "sleep\u{0}302\u{0}").count == 1 && HookTests.processes(withCommandLine: "sleep\u{0}303\u{0}").count == 1)
         kill(d.pid, SIGTERM)  // not d.stop(): its wait for the end of the daemon's output lasts as long as a leftover
-        let gone = HookTests.waitFor(5) { HookTests.processes(withCommandLine: "sleep\u{0}302\u{0}").isEmpty && HookTests.processes(withCommandLine: "sleep\u{0}303\u{0}").isEmpty }
+        let gone = pollUntil(seconds: 5) { HookTests.processes(withCommandLine: "sleep\u{0}302\u{0}").isEmpty && HookTests.processes(withCommandLine: "sleep\u{0}303\u{0}").isEmpty }
         if !gone { for p in pids { kill(p, SIGKILL) } }
         #expect(gone, "a hook's process outlived the daemon")
         #expect(d.stop() == 0)
@@ -87,11 +87,11 @@ import WorkoutDaemon
         #expect(try d.request(#"{"command":"start","activity":"yoga"}"#)["ok"] as? Bool == true)
         let names = ["sleep\u{0}304\u{0}", "sleep\u{0}305\u{0}", "sleep\u{0}306\u{0}"]
         func alive() -> [String] { names.flatMap { HookTests.processes(withCommandLine: $0) } }
-        #expect(HookTests.waitFor(5) { alive().count == 3 }, "hooks started: \(alive())")
+        #expect(pollUntil(seconds: 5) { alive().count == 3 }, "hooks started: \(alive())")
         let pids = alive().compactMap { Int32($0) }
         kill(d.pid, SIGKILL)
         let t0 = Date()
-        let gone = HookTests.waitFor(5) { alive().isEmpty }
+        let gone = pollUntil(seconds: 5) { alive().isEmpty }
         let seconds = Date().timeIntervalSince(t0)
         if !gone { for p in pids { kill(p, SIGKILL) } }
         #expect(gone, "hook processes outlived the SIGKILLed daemon: \(alive())")

@@ -104,7 +104,7 @@ struct SleepInhibitorDaemonTests {
                                    extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(dir)/bus"])
         let logind = try Logind(address: .path(dir + "/bus"), journal: d.stateDir + "/current.journal")
         defer { logind.stop() }
-        #expect(HookTests.waitFor(5) { logind.owned }, "the stand-in owns org.freedesktop.login1")
+        #expect(pollUntil(seconds: 5) { logind.owned }, "the stand-in owns org.freedesktop.login1")
         try d.start()
         defer { d.stop() }
 
@@ -126,16 +126,16 @@ struct SleepInhibitorDaemonTests {
         try feed.send(ShutdownRestartTests.fixLines(start: Date().timeIntervalSince1970, count: sent, rate: 10))
         try d.waitForStatus(seconds: 5) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) >= sent }
         logind.emitPrepareForSleep(true)
-        #expect(HookTests.waitFor(3) { logind.releases.count == 1 }, "the delay lock goes after PrepareForSleep(true)")
+        #expect(pollUntil(seconds: 3) { logind.releases.count == 1 }, "the delay lock goes after PrepareForSleep(true)")
         let atSleep = logind.releases.first?.journalFixes ?? -1
         #expect(atSleep == sent, "journal fixes when the lock went: \(atSleep) of \(sent) counted")
         logind.emitPrepareForSleep(false)
-        #expect(HookTests.waitFor(3) { logind.modes.count == 4 }, "taken again after the resume: \(logind.modes)")
+        #expect(pollUntil(seconds: 3) { logind.modes.count == 4 }, "taken again after the resume: \(logind.modes)")
         #expect(try d.waitForStatus(seconds: 3) { Self.inhibitor($0)["held"] as? String == "delay" }.isEmpty == false)
 
         let t0 = SystemClock().monotonic()
         _ = try d.request(#"{"command":"stop"}"#)
-        #expect(HookTests.waitFor(2) { logind.releases.count == 2 }, "released at stop")
+        #expect(pollUntil(seconds: 2) { logind.releases.count == 2 }, "released at stop")
         let gone = (logind.releases.last?.at ?? .infinity) - t0
         #expect(gone < 1, "lock gone \(gone) s after stop")
         let after = Self.inhibitor(try d.request(#"{"command":"status"}"#))

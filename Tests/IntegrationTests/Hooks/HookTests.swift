@@ -11,12 +11,6 @@ import Testing
         (try? String(contentsOfFile: d.stateDir + "/workoutd.log", encoding: .utf8)) ?? ""
     }
 
-    static func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline { if condition() { return true }; usleep(20_000) }
-        return condition()
-    }
-
     /// Pids whose /proc/PID/cmdline is exactly `cmdline` (zombies have none).
     static func processes(withCommandLine cmdline: String) -> [String] {
         let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
@@ -35,12 +29,12 @@ import Testing
         #expect(try d.request(#"{"command":"start","activity":"yoga"}"#)["ok"] as? Bool == true)
         let stopped = try d.request(#"{"command":"stop"}"#)
         let id = try #require((stopped["workout"] as? [String: Any])?["id"] as? String)
-        #expect(Self.waitFor(10) { FileManager.default.fileExists(atPath: out + "/saved.json") }, "the hook ran: \(Self.logText(d))")
+        #expect(pollUntil(seconds: 10) { FileManager.default.fileExists(atPath: out + "/saved.json") }, "the hook ran: \(Self.logText(d))")
         let event = try DaemonHarness.parse(String(contentsOfFile: out + "/saved.json", encoding: .utf8).trimmingCharacters(in: .newlines))
         #expect(event["event"] as? String == "workout.saved")
         #expect(event["id"] as? String == id)
         #expect(event["activity"] as? String == "yoga")
-        #expect(Self.waitFor(5) { Self.logText(d).contains("event=hook.ran") })
+        #expect(pollUntil(seconds: 5) { Self.logText(d).contains("event=hook.ran") })
         d.stop()
     }
 
@@ -64,7 +58,7 @@ import Testing
         try d.start()
         #expect(try d.request(#"{"command":"start","activity":"yoga"}"#)["ok"] as? Bool == true)
         #expect(try d.request(#"{"command":"stop"}"#)["ok"] as? Bool == true)
-        #expect(Self.waitFor(10) { FileManager.default.fileExists(atPath: out + "/env.txt") }, "the hook ran: \(Self.logText(d))")
+        #expect(pollUntil(seconds: 10) { FileManager.default.fileExists(atPath: out + "/env.txt") }, "the hook ran: \(Self.logText(d))")
         let env = try String(contentsOfFile: out + "/env.txt", encoding: .utf8).split(separator: "\n")
         #expect(!env.contains { $0.hasPrefix("NOTIFY_SOCKET=") || $0.hasPrefix("WATCHDOG_") }, "\(env)")
         #expect(env.contains { $0.hasPrefix("PATH=") || $0.hasPrefix("HOME=") }, "the hook got the rest: \(env)")
@@ -81,7 +75,7 @@ import Testing
         try d.start()
         let t0 = Date()
         #expect(try d.request(#"{"command":"start","activity":"yoga"}"#)["ok"] as? Bool == true)
-        #expect(Self.waitFor(10) { Self.logText(d).contains("event=hook.timeout") }, "\(Self.logText(d))")
+        #expect(pollUntil(seconds: 10) { Self.logText(d).contains("event=hook.timeout") }, "\(Self.logText(d))")
         let killedAfter = Date().timeIntervalSince(t0)
         let log = Self.logText(d)
         #expect(log.contains("event=hook.timeout level=warning on=workout.started program=/bin/sleep timeout_s=0.5"))
@@ -89,7 +83,7 @@ import Testing
         #expect(log.contains("event=hook.failed level=warning on=workout.started program=/nonexistent/hook error="))
         #expect(killedAfter < 5, "killed at its timeout (0.5 s), seen after \(killedAfter) s")
         // The sleep is gone (its process group was killed).
-        #expect(Self.waitFor(5) { Self.processes(withCommandLine: "/bin/sleep\u{0}60\u{0}").isEmpty }, "sleep 60 still running")
+        #expect(pollUntil(seconds: 5) { Self.processes(withCommandLine: "/bin/sleep\u{0}60\u{0}").isEmpty }, "sleep 60 still running")
         // The daemon carries on.
         #expect(try d.request(#"{"command":"status"}"#)["state"] as? String == "active")
         d.stop()

@@ -46,13 +46,13 @@ import TestRequirements
         // A save: one Notify "Workout saved".
         #expect(try d.request(#"{"command":"start","activity":"yoga"}"#)["ok"] as? Bool == true)
         #expect(try d.request(#"{"command":"stop"}"#)["ok"] as? Bool == true)
-        #expect(HookTests.waitFor(10) { Self.notifies(state).count == 1 }, "\(Self.notifies(state))")
+        #expect(pollUntil(seconds: 10) { Self.notifies(state).count == 1 }, "\(Self.notifies(state))")
         let saved = Self.notifies(state)
         #expect(saved.first?[3] == "Workout saved" && saved.first?[1] == "0" && saved.first?[4].hasPrefix("Yoga") == true, "\(saved)")
         // The at-risk check runs at start-up: a restart gives two habit.at_risk events.
         d.stop()
         try d.start()
-        #expect(HookTests.waitFor(10) { Self.notifies(state).count == 3 }, "\(Self.notifies(state)) \(HookTests.logText(d))")
+        #expect(pollUntil(seconds: 10) { Self.notifies(state).count == 3 }, "\(Self.notifies(state)) \(HookTests.logText(d))")
         let all = Self.notifies(state)
         guard all.count == 3 else { return }
         let first = all[1], second = all[2]
@@ -84,7 +84,7 @@ import TestRequirements
             #expect(try d.request(#"{"command":"stop"}"#)["ok"] as? Bool == true)
             try d.waitForStatus(seconds: 10) { $0["state"] as? String == "idle" }
         }
-        #expect(HookTests.waitFor(5) { HookTests.logText(d).components(separatedBy: "event=workout.saved").count - 1 == 3 })
+        #expect(pollUntil(seconds: 5) { HookTests.logText(d).components(separatedBy: "event=workout.saved").count - 1 == 3 })
         let log = HookTests.logText(d)
         #expect(log.components(separatedBy: "event=notify.unavailable").count - 1 == 1, "\(log)")
         #expect(try d.request(#"{"command":"status"}"#)["state"] as? String == "idle")

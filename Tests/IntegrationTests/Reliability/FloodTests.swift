@@ -123,7 +123,7 @@ extension ReliabilitySuite {
             let floodStart = Reliability.monotonic()
             sender.start()
             // Measure once the flood is under way: its first 2,000 lines in.
-            _ = HookTests.waitFor(5) { flood.lock.lock(); defer { flood.lock.unlock() }; return flood.sentLines >= 2000 || flood.done }
+            _ = pollUntil(seconds: 5) { flood.lock.lock(); defer { flood.lock.unlock() }; return flood.sentLines >= 2000 || flood.done }
             let during = try Self.sampleStatus(d, interval: 0.002) { flood.lock.lock(); defer { flood.lock.unlock() }; return !flood.done }
             flood.lock.lock(); let sent = flood.sentLines, sendSeconds = flood.elapsed, failed = flood.failed; flood.lock.unlock()
             #expect(failed == nil, "the feed connection failed: \(failed ?? "")")

@@ -72,7 +72,7 @@ extension ReliabilitySuite {
             // One leaves: the next is served.
             held.removeFirst().close()
             // `busy` until the daemon has seen it close (its next turn), then served.
-            #expect(HookTests.waitFor(5) { (try? d.request(#"{"command":"status"}"#))?["ok"] as? Bool == true })
+            #expect(pollUntil(seconds: 5) { (try? d.request(#"{"command":"status"}"#))?["ok"] as? Bool == true })
             for c in held { c.close() }
         }
 

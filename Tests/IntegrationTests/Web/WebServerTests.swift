@@ -198,7 +198,7 @@ import Testing
         #expect(r?.status == 503)
         held.removeAll()
         // Room again once the daemon has seen them close (503 until then).
-        #expect(HookTests.waitFor(5) { (try? WebClient.get(port, "/").status) == 401 })
+        #expect(pollUntil(seconds: 5) { (try? WebClient.get(port, "/").status) == 401 })
     }
 
     @Test func liveEventsStream() async throws {
@@ -223,7 +223,7 @@ import Testing
             let d = try EmbeddedDaemon(config: #"{"web": {"listen": "\#(listen)"}, "feeds": []}"#)
             try d.start()
             var seen = ""
-            _ = HookTests.waitFor(5) {
+            _ = pollUntil(seconds: 5) {
                 seen += d.stderrText()
                 return seen.contains("web.listening")
             }
@@ -257,6 +257,6 @@ import Testing
         let open = try busy.ctl(["open", "--print"])
         #expect(open.status == 1 && open.stderr.contains("not available"))
         var log = ""
-        #expect(HookTests.waitFor(5) { log += busy.stderrText(); return log.contains("web.unavailable") }, "\(log)")
+        #expect(pollUntil(seconds: 5) { log += busy.stderrText(); return log.contains("web.unavailable") }, "\(log)")
     }
 }
