@@ -10,7 +10,7 @@ import WorkoutDaemon
 /// Issue 15 (smaller): after SIGTERM the control socket file is gone, so workoutctl says the
 /// daemon is not running (exit 69) instead of "connection refused". Issue 18: SIGTERM keeps the
 /// workout in the journal and exits 0.
-@Suite(.serialized, .offPool) struct ShutdownTests {
+@Suite(.serialized) struct ShutdownTests {
     @Test func socketFileIsRemovedAfterSIGTERM() throws {
         let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)
         try d.start()
@@ -43,7 +43,7 @@ import WorkoutDaemon
 /// Hooks when the daemon's process ends (issue 27 item 12): SIGTERM to workoutd, or SIGKILL,
 /// leaves no hook process behind (process groups; the trampoline's lifeline pipe ends with the
 /// process). The rest of the hooks' tests embed the daemon: `HookTests`.
-@Suite(.serialized, .offPool) struct HookProcessTests {
+@Suite(.serialized) struct HookProcessTests {
     /// Issue 27 item 12: outside systemd, what a hook started outlived the daemon. SIGTERM to
     /// the daemon ends a hook still running and the child a finished hook left behind.
     @Test func noHookProcessOutlivesTheDaemon() throws {
