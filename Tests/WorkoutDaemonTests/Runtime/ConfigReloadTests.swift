@@ -257,10 +257,14 @@ import WorkoutCore
         let gpx = #"<?xml version="1.0"?><gpx version="1.1" creator="test"><trk><type>running</type><trkseg>"#
             + points.joined() + "</trkseg></trk></gpx>"
         try gpx.write(toFile: folder + "/run\(n).gpx", atomically: true, encoding: .utf8)
-        // Half a second of loop time a turn, with real time between for the import's threads
-        // (a loaded machine reads the folder's inotify event or commits late).
-        for _ in 0..<120 {
-            try d.advance(0.5)
+        // Half a second of loop time a turn up to 20 s (a look for the folder every 2 s, 4 s of
+        // quiet), with real time between for the import's threads; then real time alone, 8 s in
+        // all: a loaded machine scans the folder, imports and commits late.
+        let start = Date()
+        var moved = 0.0
+        while Date().timeIntervalSince(start) < 8 {
+            try d.advance(moved < 20 ? 0.5 : 0)
+            moved += 0.5
             if d.daemon.history.store.count > count { return true }
             usleep(5_000)
         }
