@@ -1,7 +1,7 @@
 /// One configured sensor in the `status` reply's `sensors` (docs/sensors.md): written by the
-/// daemon's sensor, read by workoutctl with the same type. Reading is tolerant: a missing or
+/// daemon's sensor, read by workoutctl, both through `fields`. Reading is tolerant: a missing or
 /// odd member is nil.
-public struct SensorReply: Sendable, Equatable {
+public struct SensorReply: JSONFields, Sendable, Equatable {
     public var kind: String?
     public var address: String?
     /// The connection's phase (`connected`, `lost`, ...; `SensorConnection.Phase.name`).
@@ -17,36 +17,21 @@ public struct SensorReply: Sendable, Equatable {
     public var problem: String?
     public var badMeasurements = 0
 
+    public init() {}
     public init(kind: String?, address: String?, state: String?) { self.kind = kind; self.address = address; self.state = state }
 
-    public func json() -> JSON {
-        var o = JSONObject()
-        o["kind"] = .string(kind)
-        o["address"] = .string(address)
-        o["state"] = .string(state)
-        o["name"] = .string(name)
-        o["battery"] = .int(battery)
-        o["location"] = .string(location)
-        o["services"] = .array(services.map { .string($0) })
-        o["wheelCircumferenceMm"] = .int(wheelCircumferenceMm)
-        o["since"] = .string(since.map { ISO8601.format($0) })
-        o["problem"] = .string(problem)
-        o["badMeasurements"] = .int(badMeasurements)
-        return .object(o)
-    }
-
-    public init(json j: JSON) {
-        kind = j["kind"]?.stringValue
-        address = j["address"]?.stringValue
-        state = j["state"]?.stringValue
-        name = j["name"]?.stringValue
-        battery = j["battery"]?.intValue
-        location = j["location"]?.stringValue
-        services = (j["services"]?.arrayValue ?? []).compactMap(\.stringValue)
-        wheelCircumferenceMm = j["wheelCircumferenceMm"]?.intValue
-        since = j["since"]?.stringValue.flatMap { ISO8601.parse($0) }
-        problem = j["problem"]?.stringValue
-        badMeasurements = j["badMeasurements"]?.intValue ?? 0
+    public mutating func fields<V: JSONFieldVisitor>(_ v: inout V) {
+        v.field("kind", &kind)
+        v.field("address", &address)
+        v.field("state", &state)
+        v.field("name", &name)
+        v.field("battery", &battery)
+        v.field("location", &location)
+        v.field("services", &services)
+        v.field("wheelCircumferenceMm", &wheelCircumferenceMm)
+        v.field("since", time: &since)
+        v.field("problem", &problem)
+        v.field("badMeasurements", &badMeasurements)
     }
 }
 
