@@ -11,9 +11,16 @@ public protocol JSONFields {
 /// Visits each member of a `JSONFields` type with its property.
 public protocol JSONFieldVisitor {
     mutating func field(_ key: StaticString, _ v: inout String?)
+    mutating func field(_ key: StaticString, _ v: inout String)
     mutating func field(_ key: StaticString, _ v: inout Int?)
     mutating func field(_ key: StaticString, _ v: inout Int)
     mutating func field(_ key: StaticString, _ v: inout [String])
+    mutating func field(_ key: StaticString, _ v: inout Bool)
+    mutating func field(_ key: StaticString, _ v: inout Bool?)
+    mutating func field(_ key: StaticString, _ v: inout Double)
+    /// A nested object, left out when nil.
+    mutating func field<T: JSONFields>(_ key: StaticString, omittedWhenNil v: inout T?)
+    mutating func field<T: JSONFields>(_ key: StaticString, _ v: inout [T])
     /// A UTC time, written as ISO 8601 (`ISO8601.format`).
     mutating func field(_ key: StaticString, time v: inout Double?)
 }
@@ -46,9 +53,22 @@ public struct JSONFieldWriter<S: JSONSink>: JSONFieldVisitor {
     public var sink: S
 
     public mutating func field(_ key: StaticString, _ v: inout String?) { sink.key(key); sink.string(v) }
+    public mutating func field(_ key: StaticString, _ v: inout String) { sink.key(key); sink.string(v) }
     public mutating func field(_ key: StaticString, _ v: inout Int?) { sink.key(key); sink.int(v) }
     public mutating func field(_ key: StaticString, _ v: inout Int) { sink.key(key); sink.int(v) }
     public mutating func field(_ key: StaticString, _ v: inout [String]) { sink.key(key); sink.array(v) { s, t in s.string(t) } }
+    public mutating func field(_ key: StaticString, _ v: inout Bool) { sink.key(key); sink.value(.bool(v)) }
+    public mutating func field(_ key: StaticString, _ v: inout Bool?) { sink.key(key); sink.value(v.map(JSON.bool) ?? .null) }
+    public mutating func field(_ key: StaticString, _ v: inout Double) { sink.key(key); sink.number(v) }
+    public mutating func field<T: JSONFields>(_ key: StaticString, omittedWhenNil v: inout T?) {
+        guard let t = v else { return }
+        sink.key(key)
+        t.write(to: &sink)
+    }
+    public mutating func field<T: JSONFields>(_ key: StaticString, _ v: inout [T]) {
+        sink.key(key)
+        sink.array(v) { s, t in t.write(to: &s) }
+    }
     public mutating func field(_ key: StaticString, time v: inout Double?) {
         sink.key(key)
         if let t = v { sink.string(ISO8601.format(t)) } else { sink.null() }
@@ -60,10 +80,20 @@ public struct JSONFieldReader: JSONFieldVisitor {
     var members: JSONObject.Reader
 
     public mutating func field(_ key: StaticString, _ v: inout String?) { if let s = members[key]?.stringValue { v = s } }
+    public mutating func field(_ key: StaticString, _ v: inout String) { if let s = members[key]?.stringValue { v = s } }
     public mutating func field(_ key: StaticString, _ v: inout Int?) { if let n = members[key]?.intValue { v = n } }
     public mutating func field(_ key: StaticString, _ v: inout Int) { if let n = members[key]?.intValue { v = n } }
     public mutating func field(_ key: StaticString, _ v: inout [String]) {
         if let a = members[key]?.arrayValue { v = a.compactMap(\.stringValue) }
+    }
+    public mutating func field(_ key: StaticString, _ v: inout Bool) { if let b = members[key]?.boolValue { v = b } }
+    public mutating func field(_ key: StaticString, _ v: inout Bool?) { if let b = members[key]?.boolValue { v = b } }
+    public mutating func field(_ key: StaticString, _ v: inout Double) { if let d = members[key]?.doubleValue { v = d } }
+    public mutating func field<T: JSONFields>(_ key: StaticString, omittedWhenNil v: inout T?) {
+        if let o = members[key], o.objectValue != nil { v = T(json: o) }
+    }
+    public mutating func field<T: JSONFields>(_ key: StaticString, _ v: inout [T]) {
+        if let a = members[key]?.arrayValue { v = a.map(T.init(json:)) }
     }
     public mutating func field(_ key: StaticString, time v: inout Double?) {
         if let t = members[key]?.stringValue.flatMap({ ISO8601.parse($0) }) { v = t }
