@@ -24,12 +24,7 @@ public struct StreakReply: JSONFields, Sendable, Equatable {
         public init() { self.init(current: 0, best: 0, currentStart: nil, currentEnd: nil, bestStart: nil, bestEnd: nil, todayDone: nil, restDaysUsed: 0) }
 
         public mutating func fields<V: JSONFieldVisitor>(_ v: inout V) {
-            v.field("current", &current)
-            v.field("best", &best)
-            v.field("currentStart", &currentStart)
-            v.field("currentEnd", &currentEnd)
-            v.field("bestStart", &bestStart)
-            v.field("bestEnd", &bestEnd)
+            StreakReply.runs(&v, &current, &best, &currentStart, &currentEnd, &bestStart, &bestEnd)
             v.field("todayDone", &todayDone)
             v.field("restDaysUsed", &restDaysUsed)
         }
@@ -122,12 +117,7 @@ public struct StreakReply: JSONFields, Sendable, Equatable {
             v.field("daysToGo", &daysToGo)
             v.field("periodStart", &periodStart)
             v.field("periodEnd", &periodEnd)
-            v.field("current", &current)
-            v.field("best", &best)
-            v.field("currentStart", &currentStart)
-            v.field("currentEnd", &currentEnd)
-            v.field("bestStart", &bestStart)
-            v.field("bestEnd", &bestEnd)
+            StreakReply.runs(&v, &current, &best, &currentStart, &currentEnd, &bestStart, &bestEnd)
             v.field("skipsUsed", &skipsUsed)
             v.field("skipAvailable", &skipAvailable)
             v.field("atRisk", &atRisk)
@@ -145,6 +135,18 @@ public struct StreakReply: JSONFields, Sendable, Equatable {
     }
 
     public init() { self.init(daily: nil, weekly: nil, today: nil, timeZone: nil, habits: []) }
+
+    /// The members the daily streak and a habit share: the current and the best run, with
+    /// their first and last days.
+    static func runs<V: JSONFieldVisitor>(_ v: inout V, _ current: inout Int, _ best: inout Int, _ currentStart: inout String?,
+                                          _ currentEnd: inout String?, _ bestStart: inout String?, _ bestEnd: inout String?) {
+        v.field("current", &current)
+        v.field("best", &best)
+        v.field("currentStart", &currentStart)
+        v.field("currentEnd", &currentEnd)
+        v.field("bestStart", &bestStart)
+        v.field("bestEnd", &bestEnd)
+    }
 
     public mutating func fields<V: JSONFieldVisitor>(_ v: inout V) {
         v.field("daily", omittedWhenNil: &daily)
