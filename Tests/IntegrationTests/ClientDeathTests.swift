@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 @testable import WorkoutDaemon
 import WorkoutClient
 
@@ -24,7 +25,7 @@ import WorkoutClient
     static func die(_ c: LineConnection, _ death: Death) {
         switch death {
         case .withTheRequest: break
-        case .soonAfter: usleep(5_000)
+        case .soonAfter: Pace.window(0.005)
         case .afterFirstLine: _ = try? c.readLine(timeout: 10)
         }
         // Reset rather than an orderly end, as a killed client's unread input makes it.
@@ -96,7 +97,7 @@ import WorkoutClient
             }
             // The stalled exports end after 0.3 s: their replies find their clients gone. (Each
             // export reached the writer before the edit after it was answered: one bulk worker.)
-            if !pollUntil(seconds: 10) { d.onLoop { $0.history.exportWriter.waitingCount } == 0 } {
+            if !pollUntil(seconds: 10, { d.onLoop { $0.history.exportWriter.waitingCount } == 0 }) {
                 failures.append("exports still waiting after 10 s")
             }
             check("the stalled exports ended")

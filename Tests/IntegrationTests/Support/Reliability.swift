@@ -86,6 +86,25 @@ enum Reliability {
         return (p.terminationStatus, o.take(untilEnd: true), e.take(untilEnd: true))
     }
 
+    /// `run` for `async` tests: the test suspends until the command has ended (a browser for
+    /// seconds), holding no thread of Swift's pool.
+    static func runSuspending(_ args: [String], environment: [String: String]? = nil) async throws -> (status: Int32, out: String, err: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: args[0])
+        p.arguments = Array(args.dropFirst())
+        if let environment { p.environment = environment }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        let (ended, end) = AsyncStream.makeStream(of: Int32.self)
+        p.terminationHandler = { end.yield($0.terminationStatus); end.finish() }
+        try p.run()
+        let o = PipeDrain(out), e = PipeDrain(err)  // both at once: either may fill while we wait
+        var status: Int32 = -1
+        for await s in ended { status = s }
+        return (status, o.take(untilEnd: true), e.take(untilEnd: true))
+    }
+
     /// `setpriv` arguments that run the rest as `uid`:`uid` with no groups; `dacOverride` keeps
     /// CAP_DAC_OVERRIDE (ambient), so the process can reach a socket behind a 0700 directory:
     /// then only the daemon's own peer-credential check stands in its way.
@@ -201,8 +220,7 @@ extension DaemonHarness {
         p.standardOutput = FileHandle.nullDevice
         try p.run()
         let drain = PipeDrain(err)
-        let deadline = Date().addingTimeInterval(timeout)
-        while p.isRunning && Date() < deadline { usleep(20_000) }
+        pollUntil(seconds: timeout) { !p.isRunning }
         if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit(); return (-1, "still running after \(timeout) s") }
         return (p.terminationStatus, drain.take(untilEnd: true))
     }

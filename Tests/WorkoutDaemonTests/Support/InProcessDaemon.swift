@@ -1,4 +1,5 @@
 import Foundation
+import TestRequirements
 import Glibc
 import WorkoutCore
 @testable import WorkoutDaemon
@@ -86,28 +87,27 @@ final class InProcessDaemon {
         defer { close(fd) }
         try Self.send(fd, line + "\n")
         var got: [UInt8] = []
-        for _ in 0..<2000 {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let replied = try pollUntil(seconds: 10, every: 0.0005) {
             try daemon.loop.runReady()
-            var chunk = [UInt8](repeating: 0, count: 65536)
             let n = recv(fd, &chunk, chunk.count, Int32(MSG_DONTWAIT))
             if n > 0 { got += chunk[0..<n] }
-            if let nl = got.firstIndex(of: 10) { return try JSON.parse(Array(got[..<nl])) }
-            usleep(500)
+            return got.contains(10)
         }
-        throw POSIXError(.ETIMEDOUT)
+        guard replied, let nl = got.firstIndex(of: 10) else { throw POSIXError(.ETIMEDOUT) }
+        return try JSON.parse(Array(got[..<nl]))
     }
 
     func status() throws -> JSON { try request(#"{"command":"status"}"#) }
 
-    /// Turns the loop until `condition` holds (for work on other threads), at most `tries` turns.
+    /// Turns the loop until `condition` holds (for work on other threads), at most `seconds`.
     @discardableResult
-    func until(tries: Int = 4000, _ condition: () throws -> Bool) throws -> Bool {
-        for _ in 0..<tries {
+    func until(seconds: Double = 10, _ condition: () throws -> Bool) throws -> Bool {
+        try pollUntil(seconds: seconds, every: 0.0005) {
             if try condition() { return true }
             try daemon.loop.runReady()
-            usleep(500)
+            return false
         }
-        return false
     }
 
     /// Writes a JSON fix line to the feed socket, dated by the daemon's wall clock now (or
