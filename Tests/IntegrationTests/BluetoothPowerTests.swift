@@ -10,9 +10,10 @@ import WorkoutCore
 /// drops out and returns leaves a gap and is read again, and the ride's FIT export carries power
 /// and cadence on its records as Garmin's FIT SDK reads them. The three tests run side by side.
 /// The peers are real processes; the daemons are embedded (on the system's clocks: the stand-in's
-/// counters follow the wall clock). The ride waits on the stand-in for 40 s, suspended
-/// (`awaitStatus`, `waitUntil`): it holds no pool thread.
-@Suite(.requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
+/// counters follow the wall clock). Off the pool (`.offPool`): `status` must be read within a
+/// dropout's `lost`, which lasts a second or two; a test suspended on the pool resumes only when
+/// a thread is free, which behind a run's unit tests can be later.
+@Suite(.offPool, .requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
 struct BluetoothPowerTests {
     static let script = DaemonHarness.projectRoot.appendingPathComponent("Tests/WorkoutCoreTests/Codecs/FIT/fit_power.py").path
     static let wheel = 2.105
