@@ -86,10 +86,15 @@ final class InProcessDaemon {
         let fd = try Self.connect(paths.controlSocket)
         defer { close(fd) }
         try Self.send(fd, line + "\n")
+        return try reply(on: fd)
+    }
+
+    /// The next reply line on the client socket `fd`: the loop is turned until it is there, at
+    /// most `turns` turns.
+    func reply(on fd: Int32, turns: Int = 2000) throws -> JSON {
         var got: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let replied = try pollUntil(seconds: 10, every: 0.0005) {
-            try daemon.loop.runReady()
+        let replied = try until(tries: turns) {
             let n = recv(fd, &chunk, chunk.count, Int32(MSG_DONTWAIT))
             if n > 0 { got += chunk[0..<n] }
             return got.contains(10)
@@ -100,14 +105,19 @@ final class InProcessDaemon {
 
     func status() throws -> JSON { try request(#"{"command":"status"}"#) }
 
-    /// Turns the loop until `condition` holds (for work on other threads), at most `seconds`.
+    /// Turns the loop until `condition` holds (for work on other threads), at most `tries` turns
+    /// 0.5 ms apart.
     @discardableResult
-    func until(seconds: Double = 10, _ condition: () throws -> Bool) throws -> Bool {
-        try pollUntil(seconds: seconds, every: 0.0005) {
-            if try condition() { return true }
+    func until(tries: Int = 4000, _ condition: () throws -> Bool) throws -> Bool {
+        var held = false, turns = 0
+        try pollUntil(seconds: 3600, every: 0.0005) {
+            held = try condition()
+            if held || turns == tries { return true }
             try daemon.loop.runReady()
+            turns += 1
             return false
         }
+        return held
     }
 
     /// Writes a JSON fix line to the feed socket, dated by the daemon's wall clock now (or
