@@ -8,10 +8,9 @@ import TestRequirements
 /// and 2.5 s of kernel time for the 1,000-file FIT benchmark). Counted in the daemon's own
 /// `/proc/PID/stat` over an import of eight 1.5 MB logs (bundg_zeus_9 re-timed over 3 hours,
 /// each on another day): with the policy about 260 per MB; the bound is 600. The real process (its
-/// page faults are the point); the test awaits the import (`ctlSuspending`). Off the pool
-/// (`.offPool`): it waits on eight python re-timings first (`RetimedLogs`, blocking), which
-/// beside another such suite held both pool threads (RendererTests waited 7 s).
-@Suite(.serialized, .offPool, .requires(.sharedData, .program(.python3)))
+/// page faults are the point); the test awaits the python re-timings and the import
+/// (`writeSuspending`, `ctlSuspending`): it holds no pool thread meanwhile.
+@Suite(.serialized, .requires(.sharedData, .program(.python3)))
 struct ImportMemoryTests {
     /// Minor page faults of a process so far (field 10 of /proc/PID/stat).
     static func minorFaults(_ pid: Int32) throws -> Int {
@@ -26,7 +25,7 @@ struct ImportMemoryTests {
         try d.start()
         defer { d.stop() }
         let folder = d.dir + "/logs"
-        let bytes = try RetimedLogs.write(capture: "bundg_zeus_9.log", seconds: 10800, copies: 8, into: folder)
+        let bytes = try await RetimedLogs.writeSuspending(capture: "bundg_zeus_9.log", seconds: 10800, copies: 8, into: folder)
         let pid = try #require(d.process?.processIdentifier)
         let before = try Self.minorFaults(pid)
         let r = try await d.ctlSuspending(["import", folder])
