@@ -73,13 +73,7 @@ enum Reliability {
     /// Runs a command (no background children) and returns its status and output.
     @discardableResult
     static func run(_ args: [String], environment: [String: String]? = nil) throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: args[0])
-        p.arguments = Array(args.dropFirst())
-        if let environment { p.environment = environment }
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
+        let (p, out, err) = process(args, environment: environment)
         try p.run()
         let o = PipeDrain(out), e = PipeDrain(err)  // both at once: either may fill while we read the other
         p.waitUntilExit()
@@ -89,13 +83,7 @@ enum Reliability {
     /// `run` for `async` tests: the test suspends until the command has ended (a browser for
     /// seconds), holding no thread of Swift's pool.
     static func runSuspending(_ args: [String], environment: [String: String]? = nil) async throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: args[0])
-        p.arguments = Array(args.dropFirst())
-        if let environment { p.environment = environment }
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
+        let (p, out, err) = process(args, environment: environment)
         let (ended, end) = AsyncStream.makeStream(of: Int32.self)
         p.terminationHandler = { end.yield($0.terminationStatus); end.finish() }
         try p.run()
@@ -103,6 +91,18 @@ enum Reliability {
         var status: Int32 = -1
         for await s in ended { status = s }
         return (status, o.take(untilEnd: true), e.take(untilEnd: true))
+    }
+
+    /// The command `args` with pipes for its output and errors, not started.
+    private static func process(_ args: [String], environment: [String: String]?) -> (Process, out: Pipe, err: Pipe) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: args[0])
+        p.arguments = Array(args.dropFirst())
+        if let environment { p.environment = environment }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        return (p, out, err)
     }
 
     /// `setpriv` arguments that run the rest as `uid`:`uid` with no groups; `dacOverride` keeps
