@@ -10,10 +10,10 @@ import WorkoutCore
 /// drops out and returns leaves a gap and is read again, and the ride's FIT export carries power
 /// and cadence on its records as Garmin's FIT SDK reads them. The three tests run side by side.
 /// The peers are real processes; the daemons are embedded (on the system's clocks: the stand-in's
-/// counters follow the wall clock). Off the pool (`.offPool`): `status` must be read within a
-/// dropout's `lost`, which lasts a second or two; a test suspended on the pool resumes only when
-/// a thread is free, which behind a run's unit tests can be later.
-@Suite(.offPool, .requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
+/// counters follow the wall clock). The tests await (they hold no pool thread); a dropout's
+/// `lost`, which lasts a second or two, is caught by a `StatusWatch` on a thread of its own, since
+/// a task suspended on the pool resumes only when a thread is free.
+@Suite(.requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
 struct BluetoothPowerTests {
     static let script = DaemonHarness.projectRoot.appendingPathComponent("Tests/WorkoutCoreTests/Codecs/FIT/fit_power.py").path
     static let wheel = 2.105
@@ -170,9 +170,11 @@ struct BluetoothPowerTests {
         try d.start()
         defer { d.stop() }
         _ = try d.request(#"{"command":"start","activity":"indoor_cycling"}"#)
-        let lost = try await d.awaitStatus(seconds: 6) { Self.sensorStates($0) == ["lost"] }
+        let watch = StatusWatch(d)  // the dropout lasts a second or two
+        defer { watch.stop() }
+        let lost = await watch.awaitFirst(seconds: 6) { Self.sensorStates($0) == ["lost"] }
         #expect((lost["workout"] as? [String: Any])?["power"] is NSNull, "power shown while the sensor is lost: \(lost)")
-        _ = try await d.awaitStatus(seconds: 10) { Self.sensorStates($0) == ["connected"] && ($0["workout"] as? [String: Any])?["power"] as? Int != nil }
+        _ = await watch.awaitFirst(seconds: 10) { Self.sensorStates($0) == ["connected"] && ($0["workout"] as? [String: Any])?["power"] as? Int != nil }
         // A second of readings after the return (10 Hz) before the stop.
         #expect(await waitUntil(seconds: 5) { Self.notified(peers, "power").count >= 30 }, "the power meter stopped sending")
         let stopped = try d.request(#"{"command":"stop"}"#)
