@@ -10,10 +10,9 @@ import WorkoutCore
 /// points with power (a ~200 MB file, renamed into the history folder as a sync engine does)
 /// has its page opened; the daemon's peak resident memory (VmHWM) stays under 250 MB, and the
 /// page says it was drawn from every 10th point. The real process (its memory is the point); the
-/// test awaits the page (`getSuspending`) while the daemon draws it. Off the pool (`.offPool`):
-/// it builds the 207 MiB file for seconds of CPU first, which beside another such suite held
-/// both pool threads (RendererTests waited 7 s).
-@Suite(.offPool) struct PageMemoryTests {
+/// test awaits the page (`getSuspending`) while the daemon draws it. Building the file is a few
+/// seconds of CPU on the pool, as a heavy unit test's; no wait blocks a pool thread.
+@Suite struct PageMemoryTests {
     @Test func aPageOfTwoMillionPointsStaysUnder250MB() async throws {
         let d = try DaemonHarness(config: #"{"web": {"listen": "127.0.0.1:0"}, "feeds": []}"#)
         try d.start()
