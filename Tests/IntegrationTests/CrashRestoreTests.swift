@@ -59,7 +59,11 @@ import WorkoutCore
             feeder.stop()
             let lastSent = feeder.lastSentTime
             index += feeder.sent
-            t0 = lastSent + 1 / rate
+            // The receiver's clock goes on while the daemon is down: the next round's fixes are
+            // dated from now. (Dated on from the last one sent, they fell seconds behind the
+            // system clock after a few restarts, and the daemon took the GPS's time as the truth
+            // and dated the next workout back: a new ID.)
+            t0 = max(lastSent + 1 / rate, Date().timeIntervalSince1970)
             if !stopping {
                 let kept = Self.journalFixTimes(d)
                 // Fixes sent this round and not in the journal (a round starts with none kept).

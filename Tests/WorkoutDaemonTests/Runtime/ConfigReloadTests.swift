@@ -241,7 +241,6 @@ import WorkoutCore
     static func dropped(_ d: InProcessDaemon) throws -> Bool {
         let folder = d.dir + "/imports"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let count = d.daemon.history.store.count
         let n = (try FileManager.default.contentsOfDirectory(atPath: folder)).count
         let t0 = 1_700_000_000.0 + Double(n) * 86_400
         let points = (0..<20).map { i in
@@ -253,11 +252,14 @@ import WorkoutCore
         // Half a second of loop time a turn up to 20 s (a look for the folder every 2 s, 4 s of
         // quiet), with real time between for the import's threads; then real time alone, 8 s in
         // all: a loaded machine scans the folder, imports and commits late.
+        // This file's own import is what counts (the folder's remembered files name it): a file
+        // of the step before may still be committing after the folder left the config.
+        let remembered = d.paths.importedFilesFile
         var moved = 0.0
         return try pollUntil(seconds: 8, every: 0.005) {
             try d.advance(moved < 20 ? 0.5 : 0)
             moved += 0.5
-            return d.daemon.history.store.count > count
+            return ((try? String(contentsOfFile: remembered, encoding: .utf8)) ?? "").contains("run\(n).gpx\"")
         }
     }
 
