@@ -7,26 +7,13 @@ import Testing
 /// 90 s). Each problem is logged once; reminders come no sooner than a minute later. Embedded on
 /// a `ManualClock`: the retry rounds run at their times on the test's clock, not in 8 s of waiting.
 @Suite struct GPSProblemLogTests {
-    /// A loopback port nothing listens on (bound, then closed).
-    static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var a = sockaddr_in()
-        a.sin_family = sa_family_t(AF_INET)
-        a.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-        _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-        return Int(UInt16(bigEndian: a.sin_port))
-    }
-
     /// The backoff a source's problem announces ("retrying in 4 s"), the last in `problem`.
     static func backoff(_ problem: String) -> Int? {
         problem.components(separatedBy: "retrying in ").dropFirst().last.flatMap { Int($0.prefix { $0.isNumber }) }
     }
 
     @Test func twoFailingSourcesAreEachLoggedOnceNotPerRetry() throws {
-        let (p1, p2) = (Self.freePort(), Self.freePort())
+        let (p1, p2) = (LoopbackPort.free(), LoopbackPort.free())
         let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"gpsd","address":"127.0.0.1:\#(p1)"},{"kind":"nmea","address":"127.0.0.1:\#(p2)"}]}"#,
                                    clock: ManualClock())
         try d.start()

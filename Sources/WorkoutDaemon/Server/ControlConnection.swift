@@ -3,7 +3,7 @@ import WorkoutCore
 
 /// One client of the control socket. Reads request lines, queues reply lines, and writes them
 /// as the socket accepts them (never blocking the loop on a slow reader).
-final class ControlConnection {
+final class ControlConnection: PolledConnection {
     /// What the connection is doing.
     enum Mode {
         /// Request/response (the default).

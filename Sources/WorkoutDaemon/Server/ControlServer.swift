@@ -10,8 +10,7 @@ public final class ControlServer {
 
     private let loop: EventLoop
     private let listenFD: Int32
-    private var connections: [Int: ControlConnection] = [:]
-    private var nextID = 1
+    private var connections = ConnectionTable<ControlConnection>()
     private var sweeper: RepeatingTimer?
     /// The clients' limits (a reload replaces them): the request size applies to the next
     /// bytes read from every client connected (set before each feed: a reload arrives inside
@@ -102,13 +101,8 @@ public final class ControlServer {
             ControlServer.refuse(fd, ProtocolError(code: "busy", message: "too many clients (\(limits.maxClients)); try again later"))
             return
         }
-        let c = ControlConnection(fd: fd, id: nextID, maxLine: limits.maxRequestBytes, now: loop.now())
-        nextID += 1
-        connections[c.id] = c
-        c.token = loop.watch(fd) { [weak self, weak c] revents in
-            guard let self, let c else { return }
-            self.ready(c, revents)
-        }
+        let c = connections.add(on: loop, owner: self, { ControlConnection(fd: fd, id: $0, maxLine: limits.maxRequestBytes, now: loop.now()) },
+                                ready: { server, c, revents in server.ready(c, revents) })
         // A client usually sends its request right after connecting: answer it now rather
         // than on the next turn of the loop (which may first spend a feed's budget).
         read(c)
@@ -308,7 +302,7 @@ public final class ControlServer {
         c.closeDescriptors()
         loop.unwatch(c.token)
         Glibc.close(c.fd)
-        connections[c.id] = nil
+        connections.remove(c)
     }
 
     /// Closes clients silent for longer than the timeout (slow or stuck); watchers are exempt

@@ -3,7 +3,7 @@ import WorkoutCore
 
 /// One browser connection on the web thread: its parser, what waits to be written, and where
 /// it is in its exchange. Touched on the web thread only.
-final class WebConnection {
+final class WebConnection: PolledConnection {
     let fd: Int32
     let id: Int
     var token: EventLoop.Token = 0

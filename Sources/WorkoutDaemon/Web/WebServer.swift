@@ -62,8 +62,7 @@ final class WebThread: @unchecked Sendable {
     private let state = Mutex(State.notStarted)
     private let app: WebApp
     private var loop: EventLoop!
-    private var connections: [Int: WebConnection] = [:]
-    private var nextID = 1
+    private var connections = ConnectionTable<WebConnection>()
     private var sweeper: RepeatingTimer?
     private var ticker: RepeatingTimer?
     private var mirror = LiveMirror()
@@ -179,13 +178,8 @@ final class WebThread: @unchecked Sendable {
             WebThread.refuse(fd, .serviceUnavailable, "too many connections (\(limits.maxConnections)); try again")
             return
         }
-        let c = WebConnection(fd: fd, id: nextID, limits: .default, now: loop.now())
-        nextID += 1
-        connections[c.id] = c
-        c.token = loop.watch(fd) { [weak self, weak c] revents in
-            guard let self, let c else { return }
-            self.ready(c, revents)
-        }
+        let c = connections.add(on: loop, owner: self, { WebConnection(fd: fd, id: $0, limits: .default, now: loop.now()) },
+                                ready: { server, c, revents in server.ready(c, revents) })
         read(c)
     }
 
@@ -302,7 +296,7 @@ final class WebThread: @unchecked Sendable {
     }
 
     private func drop(_ c: WebConnection) {
-        guard connections.removeValue(forKey: c.id) != nil else { return }
+        guard connections.remove(c) else { return }
         loop.unwatch(c.token)
         Glibc.close(c.fd)
         streamsWereRecording[c.id] = nil

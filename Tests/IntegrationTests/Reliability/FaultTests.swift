@@ -14,15 +14,6 @@ extension ReliabilitySuite {
     @Suite struct FaultTests {
         static func summary(_ status: [String: Any]) -> [String: Any] { status["workout"] as? [String: Any] ?? [:] }
 
-        /// An ISO-8601 time from a reply (whole or fractional seconds), as seconds since 1970; 0 if absent.
-        static func seconds(_ v: Any?) -> Double {
-            guard let s = v as? String else { return 0 }
-            let f = ISO8601DateFormatter()
-            if let d = f.date(from: s) { return d.timeIntervalSince1970 }
-            f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            return f.date(from: s)?.timeIntervalSince1970 ?? 0
-        }
-
         /// A daemon on a `ManualClock` whose data directory (XDG_DATA_HOME) is a fresh tmpfs of `size`.
         static func daemonOnTmpfs(size: String) throws -> (EmbeddedDaemon, String) {
             let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}]}"#, clock: ManualClock())

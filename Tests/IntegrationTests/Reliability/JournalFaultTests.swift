@@ -41,56 +41,64 @@ extension ReliabilitySuite {
             try FileManager.default.removeItem(atPath: dir + ".copy")
         }
 
-        @Test(.requires(.root))
-        func fullStateDiskWithATornJournalTail() throws {
-            guard Reliability.requireRoot() else { return }
+        /// A daemon on `config`, its state directory on a 256 KiB tmpfs, started and recording a
+        /// walk, for `body` (its clock, the daemon, the mount point); stopped and unmounted after.
+        static func walking(config: String, _ body: (ManualClock, EmbeddedDaemon, String) throws -> Void) throws {
             let clock = ManualClock()
-            let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"journalFlushSeconds":0.1,"autoResumeAfterRestore":true}"#, clock: clock)
+            let d = try EmbeddedDaemon(config: config, clock: clock)
             let mount = d.dir + "/s"
             try Reliability.mountTmpfs(mount, size: "256k")
             defer { Reliability.unmount(mount) }
             try d.start()
             defer { d.stop() }
             #expect(try d.request(#"{"command":"start","activity":"walking"}"#)["ok"] as? Bool == true)
-            var next = try Self.feed(d, start: clock.wall(), before: 0, count: 30, rate: 20)  // 1.5 s; flushed (0.1 s)
-            let before = try Self.points(d)
+            try body(clock, d, mount)
+        }
 
-            // The kill: the next daemon starts on what is on disk now, its state disk the same
-            // 256 KiB tmpfs, with a torn record at the journal's end, then filled to the last block.
-            let restarted = try EmbeddedDaemon(copyingStateOf: d)
-            let mount2 = restarted.dir + "/s"
-            try Self.ontoTmpfs(mount2, size: "256k")
-            defer { Reliability.unmount(mount2) }
-            let journal = restarted.stateDir + "/current.journal"
-            let torn = #"{"r":"fix","t":17"#
-            let fd = open(journal, O_WRONLY | O_APPEND)
-            _ = torn.withCString { write(fd, $0, strlen($0)) }
-            close(fd)
-            _ = try Reliability.run(["/bin/dd", "if=/dev/zero", "of=\(mount2)/filler", "bs=4k"])
-            var vfs = statvfs()
-            #expect(statvfs(mount2, &vfs) == 0 && vfs.f_bavail == 0, "the state disk is full")
+        @Test(.requires(.root))
+        func fullStateDiskWithATornJournalTail() throws {
+            guard Reliability.requireRoot() else { return }
+            try Self.walking(config: #"{"feeds":[{"kind":"socket"}],"journalFlushSeconds":0.1,"autoResumeAfterRestore":true}"#) { clock, d, _ in
+                var next = try Self.feed(d, start: clock.wall(), before: 0, count: 30, rate: 20)  // 1.5 s; flushed (0.1 s)
+                let before = try Self.points(d)
 
-            try restarted.start()
-            defer { restarted.stop() }
-            let log = restarted.stderrText()
-            print("reliability: restore with the state disk full: \(log.split(separator: "\n").first { $0.contains("journal") } ?? "(nothing logged)")")
-            #expect(log.contains("journal.torn_end_cut") && log.contains("No space left on device"), "said so: \(log)")
-            let text = try String(contentsOfFile: journal, encoding: .utf8)
-            #expect(text.hasSuffix("\n") && !text.contains(torn), "the torn record was cut")
-            #expect(try Self.points(restarted) == before, "restored \(before) points")
+                // The kill: the next daemon starts on what is on disk now, its state disk the same
+                // 256 KiB tmpfs, with a torn record at the journal's end, then filled to the last block.
+                let restarted = try EmbeddedDaemon(copyingStateOf: d)
+                let mount2 = restarted.dir + "/s"
+                try Self.ontoTmpfs(mount2, size: "256k")
+                defer { Reliability.unmount(mount2) }
+                let journal = restarted.stateDir + "/current.journal"
+                let torn = #"{"r":"fix","t":17"#
+                let fd = open(journal, O_WRONLY | O_APPEND)
+                _ = torn.withCString { write(fd, $0, strlen($0)) }
+                close(fd)
+                _ = try Reliability.run(["/bin/dd", "if=/dev/zero", "of=\(mount2)/filler", "bs=4k"])
+                var vfs = statvfs()
+                #expect(statvfs(mount2, &vfs) == 0 && vfs.f_bavail == 0, "the state disk is full")
 
-            // Room again: the workout goes on, and what is recorded now is restored after a crash.
-            try FileManager.default.removeItem(atPath: mount2 + "/filler")
-            _ = try? restarted.request(#"{"command":"resume"}"#)
-            next = try Self.feed(restarted, start: next, index0: 1000, before: before, count: 30, rate: 20)
-            let counted = try Self.points(restarted)
-            #expect(counted > before)
-            let last = try EmbeddedDaemon(copyingStateOf: restarted)
-            try last.start()
-            defer { last.stop() }
-            let restored = try Self.points(last)
-            print("reliability: torn journal + full disk, then \(counted - before) more fixes and a crash: restored \(restored) of \(counted)")
-            #expect(restored == counted, "every fix after the cut was restored")
+                try restarted.start()
+                defer { restarted.stop() }
+                let log = restarted.stderrText()
+                print("reliability: restore with the state disk full: \(log.split(separator: "\n").first { $0.contains("journal") } ?? "(nothing logged)")")
+                #expect(log.contains("journal.torn_end_cut") && log.contains("No space left on device"), "said so: \(log)")
+                let text = try String(contentsOfFile: journal, encoding: .utf8)
+                #expect(text.hasSuffix("\n") && !text.contains(torn), "the torn record was cut")
+                #expect(try Self.points(restarted) == before, "restored \(before) points")
+
+                // Room again: the workout goes on, and what is recorded now is restored after a crash.
+                try FileManager.default.removeItem(atPath: mount2 + "/filler")
+                _ = try? restarted.request(#"{"command":"resume"}"#)
+                next = try Self.feed(restarted, start: next, index0: 1000, before: before, count: 30, rate: 20)
+                let counted = try Self.points(restarted)
+                #expect(counted > before)
+                let last = try EmbeddedDaemon(copyingStateOf: restarted)
+                try last.start()
+                defer { last.stop() }
+                let restored = try Self.points(last)
+                print("reliability: torn journal + full disk, then \(counted - before) more fixes and a crash: restored \(restored) of \(counted)")
+                #expect(restored == counted, "every fix after the cut was restored")
+            }
         }
 
         /// Issue 27 item 2: the state disk fills for 4 s mid-recording and frees again, then a
@@ -100,33 +108,27 @@ extension ReliabilitySuite {
         @Test(.requires(.root))
         func stateDiskFillsAndFreesThenAKill() throws {
             guard Reliability.requireRoot() else { return }
-            let clock = ManualClock()
-            let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"autoResumeAfterRestore":true,"log":{"level":"warning"}}"#, clock: clock)
-            let mount = d.dir + "/s"
-            try Reliability.mountTmpfs(mount, size: "256k")
-            defer { Reliability.unmount(mount) }
-            try d.start()
-            defer { d.stop() }
-            #expect(try d.request(#"{"command":"start","activity":"walking"}"#)["ok"] as? Bool == true)
-            var next = try Self.feed(d, start: clock.wall(), before: 0, count: 15, rate: 10)
-            // Fill the disk for 4 s at 10 Hz (the journal's last page keeps some room: a short write).
-            _ = try Reliability.run(["/bin/dd", "if=/dev/zero", "of=\(mount)/filler", "bs=4k"])
-            next = try Self.feed(d, start: next, index0: 15, before: 15, count: 40, rate: 10)
-            let duringFull = try Self.points(d)
-            let error = (try d.request(#"{"command":"status"}"#)["saveError"] as? String) ?? ""
-            try FileManager.default.removeItem(atPath: mount + "/filler")
-            _ = try Self.feed(d, start: next, index0: 55, before: 55, count: 15, rate: 10)
-            let counted = try Self.points(d)
-            let restarted = try EmbeddedDaemon(copyingStateOf: d)
-            try restarted.start()
-            defer { restarted.stop() }
-            let restored = try Self.points(restarted)
-            let journal = try String(contentsOfFile: restarted.stateDir + "/current.journal", encoding: .utf8)
-            Reliability.report("state disk full for 4 s at 10 Hz, then a kill", "status counted \(counted) points (\(duringFull) while full, saveError \"\(error)\"), restored \(restored)")
-            #expect(error.contains("No space left on device"), "the full disk was noticed: \(error)")
-            #expect(restored == counted, "every counted fix restored: \(restored) of \(counted)")
-            #expect(!restarted.stderrText().contains("journal.kept_aside"), "no damaged record")
-            #expect(journal.split(separator: "\n").allSatisfy { $0.contains("*") })
+            try Self.walking(config: #"{"feeds":[{"kind":"socket"}],"autoResumeAfterRestore":true,"log":{"level":"warning"}}"#) { clock, d, mount in
+                var next = try Self.feed(d, start: clock.wall(), before: 0, count: 15, rate: 10)
+                // Fill the disk for 4 s at 10 Hz (the journal's last page keeps some room: a short write).
+                _ = try Reliability.run(["/bin/dd", "if=/dev/zero", "of=\(mount)/filler", "bs=4k"])
+                next = try Self.feed(d, start: next, index0: 15, before: 15, count: 40, rate: 10)
+                let duringFull = try Self.points(d)
+                let error = (try d.request(#"{"command":"status"}"#)["saveError"] as? String) ?? ""
+                try FileManager.default.removeItem(atPath: mount + "/filler")
+                _ = try Self.feed(d, start: next, index0: 55, before: 55, count: 15, rate: 10)
+                let counted = try Self.points(d)
+                let restarted = try EmbeddedDaemon(copyingStateOf: d)
+                try restarted.start()
+                defer { restarted.stop() }
+                let restored = try Self.points(restarted)
+                let journal = try String(contentsOfFile: restarted.stateDir + "/current.journal", encoding: .utf8)
+                Reliability.report("state disk full for 4 s at 10 Hz, then a kill", "status counted \(counted) points (\(duringFull) while full, saveError \"\(error)\"), restored \(restored)")
+                #expect(error.contains("No space left on device"), "the full disk was noticed: \(error)")
+                #expect(restored == counted, "every counted fix restored: \(restored) of \(counted)")
+                #expect(!restarted.stderrText().contains("journal.kept_aside"), "no damaged record")
+                #expect(journal.split(separator: "\n").allSatisfy { $0.contains("*") })
+            }
         }
     }
 }

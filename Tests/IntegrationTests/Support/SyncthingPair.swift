@@ -66,8 +66,8 @@ final class SyncthingPeer {
         let id = try Reliability.run([SyncthingPair.binary, "serve", "--home=" + home, "--device-id"], environment: SyncthingPeer.environment)
         deviceID = id.out.trimmingCharacters(in: .whitespacesAndNewlines)
         guard deviceID.count > 50 else { throw HarnessError.notReady("syncthing --device-id: \(id.out) \(id.err)") }
-        listenPort = SyncthingPeer.freePort()
-        guiPort = SyncthingPeer.freePort()
+        listenPort = LoopbackPort.free()
+        guiPort = LoopbackPort.free()
         apiKey = "workoutd-test-" + name
         // The folder marker Syncthing requires in a folder that already exists.
         try FileManager.default.createDirectory(atPath: folder + "/.stfolder", withIntermediateDirectories: true)
@@ -138,8 +138,8 @@ final class SyncthingPeer {
             process = p
             if pollUntil(seconds: 30, every: 0.05, { !p.isRunning || (try? rest("GET", "/rest/system/ping")) == 200 }), p.isRunning { return }
             guard !p.isRunning, attempt < 3, log().contains("address already in use"), let (peer, dial) = configured else { break }
-            listenPort = SyncthingPeer.freePort()
-            guiPort = SyncthingPeer.freePort()
+            listenPort = LoopbackPort.free()
+            guiPort = LoopbackPort.free()
             try configure(peer: peer, dial: dial)
         }
         let ended = process.map { $0.isRunning ? "still running" : "exited with status \($0.terminationStatus)" } ?? "not started"
@@ -180,19 +180,5 @@ final class SyncthingPeer {
         guard n > 12 else { throw HarnessError.closed }
         let line = String(decoding: buf[0..<n], as: UTF8.self)
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-    }
-
-    /// A TCP port free on loopback now.
-    static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var a = sockaddr_in()
-        a.sin_family = sa_family_t(AF_INET)
-        a.sin_addr.s_addr = inet_addr("127.0.0.1")
-        a.sin_port = 0
-        _ = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-        return Int(UInt16(bigEndian: a.sin_port))
     }
 }

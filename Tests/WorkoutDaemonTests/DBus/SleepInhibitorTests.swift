@@ -56,93 +56,91 @@ struct SleepInhibitorTests {
         deinit { for f in readEnds + closeLater { close(f) } }
     }
 
-    @Test func blockHeldAndLetGo() throws {
+    /// A private bus with a fake logind that owns its name, for `body`; the bus stops after.
+    func withLogind(_ body: (_ bus: TestBus, _ loop: EventLoop, _ logind: FakeLogind) throws -> Void) throws {
         let bus = try TestBus()
         defer { bus.stop() }
         let loop = try EventLoop()
         let logind = try FakeLogind(bus: bus, loop: loop)
         #expect(run(loop) { logind.owned })
-        let inhibitor = SleepInhibitor(loop: loop, mode: .block, address: bus.address)
-        var seen: [String] = []
-        inhibitor.onChange = { seen.append("\($0)") }
-        inhibitor.acquire()
-        #expect(run(loop) { inhibitor.state.heldMode != nil })
-        #expect(inhibitor.state.heldMode == .block)
-        #expect(logind.modes == ["block"])
-        #expect(!logind.released(0))
-        #expect(inhibitor.state.description == "holding a logind block lock on sleep (suspend is blocked while recording)")
-        inhibitor.acquire()  // a second start while held asks for nothing more
-        inhibitor.release()
-        #expect(inhibitor.state == .off)
-        #expect(logind.released(0))
-        #expect(seen.first == "asking logind for a block lock on sleep" && seen.last == "no sleep inhibitor held")
-        #expect(logind.modes == ["block"])
+        try body(bus, loop, logind)
+    }
+
+    @Test func blockHeldAndLetGo() throws {
+        try withLogind { bus, loop, logind in
+            let inhibitor = SleepInhibitor(loop: loop, mode: .block, address: bus.address)
+            var seen: [String] = []
+            inhibitor.onChange = { seen.append("\($0)") }
+            inhibitor.acquire()
+            #expect(run(loop) { inhibitor.state.heldMode != nil })
+            #expect(inhibitor.state.heldMode == .block)
+            #expect(logind.modes == ["block"])
+            #expect(!logind.released(0))
+            #expect(inhibitor.state.description == "holding a logind block lock on sleep (suspend is blocked while recording)")
+            inhibitor.acquire()  // a second start while held asks for nothing more
+            inhibitor.release()
+            #expect(inhibitor.state == .off)
+            #expect(logind.released(0))
+            #expect(seen.first == "asking logind for a block lock on sleep" && seen.last == "no sleep inhibitor held")
+            #expect(logind.modes == ["block"])
+        }
     }
 
     @Test func blockRefusedTakesDelayAndSaysSo() throws {
-        let bus = try TestBus()
-        defer { bus.stop() }
-        let loop = try EventLoop()
-        let logind = try FakeLogind(bus: bus, loop: loop)
-        logind.denyBlock = true
-        #expect(run(loop) { logind.owned })
-        let inhibitor = SleepInhibitor(loop: loop, mode: .block, address: bus.address)
-        inhibitor.acquire()
-        #expect(run(loop) { inhibitor.state.heldMode != nil })
-        #expect(logind.modes == ["block", "delay"])
-        guard case .held(.delay, _, let note?) = inhibitor.state else { Issue.record("\(inhibitor.state)"); return }
-        #expect(note.contains("block was refused (Access denied)"))
-        #expect(inhibitor.state.description.contains("holding a logind delay lock on sleep"))
-        inhibitor.release()
-        #expect(logind.released(0))
+        try withLogind { bus, loop, logind in
+            logind.denyBlock = true
+            let inhibitor = SleepInhibitor(loop: loop, mode: .block, address: bus.address)
+            inhibitor.acquire()
+            #expect(run(loop) { inhibitor.state.heldMode != nil })
+            #expect(logind.modes == ["block", "delay"])
+            guard case .held(.delay, _, let note?) = inhibitor.state else { Issue.record("\(inhibitor.state)"); return }
+            #expect(note.contains("block was refused (Access denied)"))
+            #expect(inhibitor.state.description.contains("holding a logind delay lock on sleep"))
+            inhibitor.release()
+            #expect(logind.released(0))
+        }
     }
 
     /// PrepareForSleep(true): the handler runs while the delay lock is still held, then the lock
     /// goes; PrepareForSleep(false) takes it again.
     @Test func prepareForSleepFlushesThenLetsGoThenRetakes() throws {
-        let bus = try TestBus()
-        defer { bus.stop() }
-        let loop = try EventLoop()
-        let logind = try FakeLogind(bus: bus, loop: loop)
-        #expect(run(loop) { logind.owned })
-        let inhibitor = SleepInhibitor(loop: loop, mode: .delay, address: bus.address)
-        var order: [String] = []
-        inhibitor.onPrepareForSleep = { order.append(logind.released(0) ? "flush after release" : "flush while held") }
-        inhibitor.onResume = { order.append("resume") }
-        inhibitor.acquire()
-        #expect(run(loop) { inhibitor.state.heldMode == .delay })
-        try logind.emitPrepareForSleep(true)
-        #expect(run(loop) { inhibitor.state == .sleeping })
-        #expect(order == ["flush while held"])
-        #expect(logind.released(0))
-        try logind.emitPrepareForSleep(false)
-        #expect(run(loop) { inhibitor.state.heldMode == .delay })
-        #expect(order == ["flush while held", "resume"])
-        #expect(logind.modes == ["delay", "delay"])
-        #expect(!logind.released(1))
-        // A signal from someone who is not logind is not routed to us (the rule names the sender).
-        let impostor = try DBusConnection(address: bus.address, loop: loop)
-        #expect(run(loop) { impostor.uniqueName != nil })
-        try impostor.send(.signal(path: "/org/freedesktop/login1", interface: "org.freedesktop.login1.Manager",
-                                  member: "PrepareForSleep", body: [.boolean(true)]))
-        run(loop, seconds: 0.3) { false }
-        #expect(inhibitor.state.heldMode == .delay)
-        #expect(order == ["flush while held", "resume"])
-        inhibitor.release()
-        #expect(logind.released(1))
+        try withLogind { bus, loop, logind in
+            let inhibitor = SleepInhibitor(loop: loop, mode: .delay, address: bus.address)
+            var order: [String] = []
+            inhibitor.onPrepareForSleep = { order.append(logind.released(0) ? "flush after release" : "flush while held") }
+            inhibitor.onResume = { order.append("resume") }
+            inhibitor.acquire()
+            #expect(run(loop) { inhibitor.state.heldMode == .delay })
+            try logind.emitPrepareForSleep(true)
+            #expect(run(loop) { inhibitor.state == .sleeping })
+            #expect(order == ["flush while held"])
+            #expect(logind.released(0))
+            try logind.emitPrepareForSleep(false)
+            #expect(run(loop) { inhibitor.state.heldMode == .delay })
+            #expect(order == ["flush while held", "resume"])
+            #expect(logind.modes == ["delay", "delay"])
+            #expect(!logind.released(1))
+            // A signal from someone who is not logind is not routed to us (the rule names the sender).
+            let impostor = try DBusConnection(address: bus.address, loop: loop)
+            #expect(run(loop) { impostor.uniqueName != nil })
+            try impostor.send(.signal(path: "/org/freedesktop/login1", interface: "org.freedesktop.login1.Manager",
+                                      member: "PrepareForSleep", body: [.boolean(true)]))
+            run(loop, seconds: 0.3) { false }
+            #expect(inhibitor.state.heldMode == .delay)
+            #expect(order == ["flush while held", "resume"])
+            inhibitor.release()
+            #expect(logind.released(1))
+        }
     }
 
     @Test func releasedWhileAskingLetsTheLateLockGo() throws {
-        let bus = try TestBus()
-        defer { bus.stop() }
-        let loop = try EventLoop()
-        let logind = try FakeLogind(bus: bus, loop: loop)
-        #expect(run(loop) { logind.owned })
-        let inhibitor = SleepInhibitor(loop: loop, mode: .delay, address: bus.address)
-        inhibitor.acquire()
-        inhibitor.release()
-        #expect(run(loop) { logind.modes.count == 1 && logind.released(0) })
-        #expect(inhibitor.state == .off)
+        try withLogind { bus, loop, logind in
+            let inhibitor = SleepInhibitor(loop: loop, mode: .delay, address: bus.address)
+            inhibitor.acquire()
+            inhibitor.release()
+            #expect(run(loop) { logind.modes.count == 1 && logind.released(0) })
+            #expect(inhibitor.state == .off)
+        }
     }
 
     @Test func noLogindAndNoBus() throws {

@@ -4,27 +4,54 @@
 /// in the order the daemon writes them; never renamed. Days are `YYYY-MM-DD` in the streak's
 /// time zone. Reading is tolerant: what is missing is nil, zero or empty.
 public struct StreakReply: JSONFields, Sendable, Equatable {
-    public struct Daily: JSONFields, Sendable, Equatable {
+    /// The members the daily streak and a habit share: the current and the best run, with
+    /// their first and last days. Written inline, in the parent's object.
+    public struct Runs: Sendable, Equatable {
         public var current: Int
         public var best: Int
         public var currentStart: String?
         public var currentEnd: String?
         public var bestStart: String?
         public var bestEnd: String?
+
+        public init(current: Int, best: Int, currentStart: String?, currentEnd: String?, bestStart: String?, bestEnd: String?) {
+            self.current = current; self.best = best; self.currentStart = currentStart; self.currentEnd = currentEnd
+            self.bestStart = bestStart; self.bestEnd = bestEnd
+        }
+
+        mutating func fields<V: JSONFieldVisitor>(_ v: inout V) {
+            v.field("current", &current)
+            v.field("best", &best)
+            v.field("currentStart", &currentStart)
+            v.field("currentEnd", &currentEnd)
+            v.field("bestStart", &bestStart)
+            v.field("bestEnd", &bestEnd)
+        }
+    }
+
+    /// The daily streak; its runs' members read as its own (`daily.current`).
+    @dynamicMemberLookup
+    public struct Daily: JSONFields, Sendable, Equatable {
+        public var runs: Runs
         /// Nil from a reply that does not say.
         public var todayDone: Bool?
         public var restDaysUsed: Int
 
         public init(current: Int, best: Int, currentStart: String?, currentEnd: String?, bestStart: String?, bestEnd: String?,
                     todayDone: Bool?, restDaysUsed: Int) {
-            self.current = current; self.best = best; self.currentStart = currentStart; self.currentEnd = currentEnd
-            self.bestStart = bestStart; self.bestEnd = bestEnd; self.todayDone = todayDone; self.restDaysUsed = restDaysUsed
+            self.runs = Runs(current: current, best: best, currentStart: currentStart, currentEnd: currentEnd, bestStart: bestStart, bestEnd: bestEnd)
+            self.todayDone = todayDone; self.restDaysUsed = restDaysUsed
+        }
+
+        public subscript<T>(dynamicMember member: WritableKeyPath<Runs, T>) -> T {
+            get { runs[keyPath: member] }
+            set { runs[keyPath: member] = newValue }
         }
 
         public init() { self.init(current: 0, best: 0, currentStart: nil, currentEnd: nil, bestStart: nil, bestEnd: nil, todayDone: nil, restDaysUsed: 0) }
 
         public mutating func fields<V: JSONFieldVisitor>(_ v: inout V) {
-            StreakReply.runs(&v, &current, &best, &currentStart, &currentEnd, &bestStart, &bestEnd)
+            runs.fields(&v)
             v.field("todayDone", &todayDone)
             v.field("restDaysUsed", &restDaysUsed)
         }
@@ -57,7 +84,9 @@ public struct StreakReply: JSONFields, Sendable, Equatable {
         }
     }
 
-    /// One configured habit where it stands (docs/streaks.md, "Habits").
+    /// One configured habit where it stands (docs/streaks.md, "Habits"); its runs' members read
+    /// as its own (`habit.current`).
+    @dynamicMemberLookup
     public struct Habit: JSONFields, Sendable, Equatable {
         public var name: String
         /// `day`, `week`, `month`.
@@ -75,12 +104,7 @@ public struct StreakReply: JSONFields, Sendable, Equatable {
         public var daysToGo: Int?
         public var periodStart: String?
         public var periodEnd: String?
-        public var current: Int
-        public var best: Int
-        public var currentStart: String?
-        public var currentEnd: String?
-        public var bestStart: String?
-        public var bestEnd: String?
+        public var runs: Runs
         public var skipsUsed: Int
         public var skipAvailable: Bool
         public var atRisk: Bool
@@ -91,9 +115,14 @@ public struct StreakReply: JSONFields, Sendable, Equatable {
                     skipsUsed: Int, skipAvailable: Bool, atRisk: Bool) {
             self.name = name; self.per = per; self.activities = activities; self.kind = kind; self.target = target
             self.progress = progress; self.left = left; self.leftText = leftText; self.done = done; self.dueToday = dueToday
-            self.daysToGo = daysToGo; self.periodStart = periodStart; self.periodEnd = periodEnd; self.current = current
-            self.best = best; self.currentStart = currentStart; self.currentEnd = currentEnd; self.bestStart = bestStart
-            self.bestEnd = bestEnd; self.skipsUsed = skipsUsed; self.skipAvailable = skipAvailable; self.atRisk = atRisk
+            self.daysToGo = daysToGo; self.periodStart = periodStart; self.periodEnd = periodEnd
+            self.runs = Runs(current: current, best: best, currentStart: currentStart, currentEnd: currentEnd, bestStart: bestStart, bestEnd: bestEnd)
+            self.skipsUsed = skipsUsed; self.skipAvailable = skipAvailable; self.atRisk = atRisk
+        }
+
+        public subscript<T>(dynamicMember member: WritableKeyPath<Runs, T>) -> T {
+            get { runs[keyPath: member] }
+            set { runs[keyPath: member] = newValue }
         }
 
         /// What a reply without the habit's members reads as.
@@ -117,7 +146,7 @@ public struct StreakReply: JSONFields, Sendable, Equatable {
             v.field("daysToGo", &daysToGo)
             v.field("periodStart", &periodStart)
             v.field("periodEnd", &periodEnd)
-            StreakReply.runs(&v, &current, &best, &currentStart, &currentEnd, &bestStart, &bestEnd)
+            runs.fields(&v)
             v.field("skipsUsed", &skipsUsed)
             v.field("skipAvailable", &skipAvailable)
             v.field("atRisk", &atRisk)
@@ -135,18 +164,6 @@ public struct StreakReply: JSONFields, Sendable, Equatable {
     }
 
     public init() { self.init(daily: nil, weekly: nil, today: nil, timeZone: nil, habits: []) }
-
-    /// The members the daily streak and a habit share: the current and the best run, with
-    /// their first and last days.
-    static func runs<V: JSONFieldVisitor>(_ v: inout V, _ current: inout Int, _ best: inout Int, _ currentStart: inout String?,
-                                          _ currentEnd: inout String?, _ bestStart: inout String?, _ bestEnd: inout String?) {
-        v.field("current", &current)
-        v.field("best", &best)
-        v.field("currentStart", &currentStart)
-        v.field("currentEnd", &currentEnd)
-        v.field("bestStart", &bestStart)
-        v.field("bestEnd", &bestEnd)
-    }
 
     public mutating func fields<V: JSONFieldVisitor>(_ v: inout V) {
         v.field("daily", omittedWhenNil: &daily)
