@@ -38,7 +38,7 @@ import Testing
         let seen = Mutex<[Int]>([])
         for k in 0..<5 { stages.commit.submit { seen.withLock { $0.append(k) } } }
         #expect(stages.shutDown(seconds: 30))
-        #expect(stages.measure.hasEnded && stages.write.hasEnded && stages.commit.hasEnded)
+        #expect(stages.measure.allSatisfy(\.hasEnded) && stages.write.hasEnded && stages.commit.hasEnded)
         #expect(seen.withLock { $0 } == Array(0..<5), "what was submitted before the end ran")
     }
 }
