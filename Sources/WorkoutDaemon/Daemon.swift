@@ -36,24 +36,13 @@ public final class Daemon: @unchecked Sendable {
 
     enum ShutdownState { case running, stopping }
 
-    /// `clock`: the system's clocks; a test's `ManualClock` to drive time. `poller`: epoll_wait(2).
-    /// `hookTrampoline`: the workoutd binary, to start hooks through (`HookTrampoline`).
-    public init(config: Config, configPath: String, paths: Paths, environment: [String: String],
-                clock: any LoopClock = SystemClock(), poller: EventLoop.Poller? = nil, hookTrampoline: String? = nil) throws {
-        var poller = poller
-        if poller == nil, environment["WORKOUTD_TEST_HOOKS"] == "1", let flag = environment["WORKOUTD_TEST_FAIL_POLL"] {
-            // Test hook: when this file appears, epoll_wait(2) fails (ENOMEM) once; the file is
-            // removed, so the daemon that systemd restarts runs on.
-            poller = { epollFD, events, capacity, timeout in
-                if unlink(flag) == 0 { errno = ENOMEM; return -1 }
-                return EventLoop.wait(epollFD, events, capacity, timeout)
-            }
-        }
-        let loop = try poller.map { try EventLoop(clock: clock, poller: $0) } ?? EventLoop(clock: clock)
+    /// `ports`: the edges the host chooses (`DaemonPorts`): workoutd's defaults are the
+    /// system's clocks and epoll_wait(2); a test embeds the daemon on a `ManualClock`.
+    public init(config: Config, configPath: String, paths: Paths, environment: [String: String], ports: DaemonPorts = DaemonPorts()) throws {
+        let loop = try EventLoop(clock: ports.clock, poller: ports.poller)
         var paths = paths
         paths.historyDir = paths.expandFolder(config.historyDir, environment: environment)
-        let context = DaemonContext(loop: loop, config: config, configPath: configPath, paths: paths, environment: environment)
-        context.hookTrampoline = hookTrampoline
+        let context = DaemonContext(loop: loop, config: config, configPath: configPath, paths: paths, environment: environment, ports: ports)
         try PrivateDirectory.prepareOwned(paths.stateDir)
         self.context = context
         history = try HistoryService(context: context)
@@ -107,7 +96,7 @@ public final class Daemon: @unchecked Sendable {
         // answering) is done too.
         MemoryPolicy.releaseCodePages()
         loop.after(Daemon.settleSeconds) { MemoryPolicy.releaseCodePages() }
-        return runLoop()
+        return serve()
     }
 
     /// All of `run` but the loop: binds (or adopts) the sockets, starts the services (the
@@ -133,20 +122,21 @@ public final class Daemon: @unchecked Sendable {
         context.notifier.notify(["READY=1", "STATUS=" + recording.headline()])
     }
 
-    /// Runs the loop until a stop signal has been handled; the exit status.
-    private func runLoop() -> Int32 {
+    /// Runs the loop until a stop has been handled; the exit status. `betweenTurns` runs on the
+    /// loop's thread between wake-ups (an embedding test moves its `ManualClock` there).
+    func serve(betweenTurns: () throws(SystemError) -> Void = {}) -> Int32 {
         let watchdogInterval = context.notifier.watchdogInterval
         let notifier = context.notifier
         let loop = self.loop
         var lastPing = loop.now()
         do {
-            try loop.run {
+            try loop.run(onIteration: {
                 // The watchdog is fed from the loop itself: a hung loop stops feeding it.
                 if let iv = watchdogInterval, loop.now() - lastPing >= iv {
                     notifier.notify(["WATCHDOG=1"])
                     lastPing = loop.now()
                 }
-            }
+            }, betweenTurns: betweenTurns)
         } catch {
             return loopFailed(error)
         }
@@ -225,7 +215,7 @@ public final class Daemon: @unchecked Sendable {
     /// folders and ends its workers, recording closes feeds and sensors and keeps the workout in
     /// progress in the journal for the next start (a restart or shutdown does not end a workout)
     /// after any save in flight, integrations end the hooks; then the loop ends.
-    private func beginShutdown(reason: String) {
+    func beginShutdown(reason: String) {
         guard case .running = shutdown else { return }
         shutdown = .stopping
         context.notifier.notify(["STOPPING=1", "STATUS=Stopping" + (recording.hasWorkoutInProgress ? "; keeping the workout in progress for the next start" : "")])

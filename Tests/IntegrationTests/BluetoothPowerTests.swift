@@ -128,7 +128,7 @@ struct BluetoothPowerTests {
     }
 
     /// The watch line (`workoutctl watch` prints one per status; the first is enough).
-    static func watchLine(_ d: DaemonHarness) -> String {
+    static func watchLine(_ d: some DaemonUnderTest) -> String {
         (try? d.ctl(["status"]))?.stdout ?? ""
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WorkoutDaemon
 import WorkoutClient
 
 /// Issue 45 item 0: a client that dies while its reply is worked on off the loop. Before the
@@ -33,7 +34,8 @@ import WorkoutClient
     }
 
     @Test func clientsDyingDuringLongRepliesLeaveTheDaemonRunning() async throws {
-        let d = try DaemonHarness(extraEnv: ["WORKOUTD_TEST_EXPORT_STALL_SECONDS": "1"])
+        let d = try EmbeddedDaemon()
+        d.ports.exportStallSeconds = 1
         try d.start()
         defer { d.stop() }
         let gpx = d.dir + "/a.gpx"
@@ -55,11 +57,11 @@ import WorkoutClient
             var heldPipes: [Int32] = []
             defer { for fd in heldPipes { close(fd) } }
             func check(_ what: String) {
-                if !(d.process?.isRunning ?? false) { failures.append("daemon ended after \(what)") }
+                if !(d.isRunning) { failures.append("daemon ended after \(what)") }
             }
             for round in 0..<4 {
                 for death in Death.allCases {
-                    guard d.process?.isRunning ?? false else { break }
+                    guard d.isRunning else { break }
                     // An export into a pipe (descriptor passing): read by nobody (it stalls, then
                     // fails after the test's 1 s), or closed at once (EPIPE).
                     var p: [Int32] = [0, 0]

@@ -20,9 +20,9 @@ final class HistoryService: DaemonService, @unchecked Sendable {
     let reader = BulkWorker(niceness: 0)
     /// Exports into pipes and sockets, written on the loop as their readers take them.
     let exportWriter: ExportWriter
-    /// Test hook (`WORKOUTD_TEST_HOLD_READS`): while this file exists, `list` and `show` wait
-    /// before they read (a slow disk, a huge workout), so a test can show the loop goes on.
-    let holdReads: String?
+    /// Runs before `list` and `show` read, on the reader's thread (`StoreFaults.beforeRead`: a
+    /// test holds them there, as a slow disk would, to show the loop goes on).
+    let beforeRead: (@Sendable () -> Void)?
     /// An import finished, or workouts changed by another hand (the service manager's STATUS
     /// line shows the new count).
     var onImported: () -> Void = {}
@@ -37,26 +37,14 @@ final class HistoryService: DaemonService, @unchecked Sendable {
     init(context: DaemonContext) throws {
         self.context = context
         powerCurves = PowerCurveCache(file: context.paths.powerCurvesFile)
-        var faults: (@Sendable () -> SystemError?)?
-        if context.testHooks, let flag = context.environment["WORKOUTD_TEST_FAIL_SAVES"] {
-            // Test hook: while this file exists, saves fail as on a full disk.
-            faults = { access(flag, F_OK) == 0 ? SystemError("write (test hook \(flag))", code: ENOSPC) : nil }
-        }
-        var hold: (@Sendable () -> Void)?
-        if context.testHooks, let flag = context.environment["WORKOUTD_TEST_HOLD_SAVES"] {
-            // Test hook: while this file exists, a save waits with its temporary file written, not
-            // yet renamed (a test kills the daemon there).
-            hold = { while access(flag, F_OK) == 0 { usleep(10_000) } }
-        }
+        let faults = context.ports.storeFaults
         let clock = context.loop.clock  // revisions are dated by the loop's clock (a test's ManualClock drives it)
         let store = try HistoryStore(paths: context.paths, machine: MachineIdentity.tag(at: context.paths.machineFile),
-                                     host: MachineIdentity.hostName(), clock: { clock.wall() }, faultInjector: faults, beforeRename: hold)
+                                     host: MachineIdentity.hostName(), clock: { clock.wall() }, faultInjector: faults.failure, beforeRename: faults.beforeRename)
         self.store = store
-        holdReads = context.testHooks ? context.environment["WORKOUTD_TEST_HOLD_READS"] : nil
+        beforeRead = faults.beforeRead
         bulk = BulkWorker(idleSeconds: HistoryStore.recentIdleSeconds) { store.forgetRecent() }
-        // Test hook: a reader's stall ends its export after this many seconds instead of 30.
-        let stall = context.testHooks ? context.environment["WORKOUTD_TEST_EXPORT_STALL_SECONDS"].flatMap(Double.init) : nil
-        exportWriter = ExportWriter(loop: context.loop, stallSeconds: stall ?? 30)
+        exportWriter = ExportWriter(loop: context.loop, stallSeconds: context.ports.exportStallSeconds)
     }
 
     var loop: EventLoop { context.loop }
@@ -90,9 +78,9 @@ final class HistoryService: DaemonService, @unchecked Sendable {
 
     /// `list`: the summaries read and encoded on the reader.
     func list(_ filter: ListFilter) -> ControlReply {
-        let store = self.store, units = context.config.units, hold = holdReads, sync = self.sync
+        let store = self.store, units = context.config.units, hold = beforeRead, sync = self.sync
         return onReader { w in
-            HistoryService.waitWhileHeld(hold)
+            hold?()
             sync?.waitForFirstLook()
             ListReply.write(store.list(filter), units: units, to: &w)
         }
@@ -100,9 +88,9 @@ final class HistoryService: DaemonService, @unchecked Sendable {
 
     /// `show`: the workout decoded and its reply encoded on the reader.
     func show(_ id: WorkoutID) -> ControlReply {
-        let store = self.store, units = context.config.units, hold = holdReads, settings = context.metricsSettings(), sync = self.sync
+        let store = self.store, units = context.config.units, hold = beforeRead, settings = context.metricsSettings(), sync = self.sync
         return onReader { w in
-            HistoryService.waitWhileHeld(hold)
+            hold?()
             sync?.waitForFirstLook()
             do {
                 // The file's head and events only, unless its splits must be drawn again from the
@@ -133,12 +121,6 @@ final class HistoryService: DaemonService, @unchecked Sendable {
             loop.post { pending.finish(.encodedSuccess(line)) }
         }
         return .pending(pending)
-    }
-
-    /// The test hook `holdReads`: waits while the file exists (at most a minute).
-    private static func waitWhileHeld(_ path: String?) {
-        guard let path else { return }
-        for _ in 0..<6000 where access(path, F_OK) == 0 { usleep(10_000) }
     }
 
     func delete(_ id: WorkoutID) -> ControlReply {

@@ -14,22 +14,23 @@ final class DaemonContext {
     let notifier: SystemdNotifier
     /// Where every `now` handed to the core comes from.
     let clock: DaemonClock
-    /// `WORKOUTD_TEST_HOOKS=1`: the test-only requests and faults are enabled.
-    let testHooks: Bool
+    /// The edges the host chose (`DaemonPorts`): the hook trampoline, the store's faults, the
+    /// web server's limits.
+    let ports: DaemonPorts
     /// The workoutd binary hooks are started through (`HookTrampoline`); nil when this process
-    /// is not workoutd (in-process tests): hooks are then started directly.
-    var hookTrampoline: String?
+    /// is not workoutd (an embedding test): hooks are then started directly.
+    var hookTrampoline: String? { ports.hookTrampoline }
 
-    init(loop: EventLoop, config: Config, configPath: String, paths: Paths, environment: [String: String]) {
+    init(loop: EventLoop, config: Config, configPath: String, paths: Paths, environment: [String: String], ports: DaemonPorts = DaemonPorts()) {
         self.loop = loop
         self.config = config
         self.configPath = configPath
         self.paths = paths
         self.environment = environment
-        self.logger = Logger(environment: environment, minimumLevel: config.logLevel)
+        self.ports = ports
+        self.logger = Logger(environment: environment, minimumLevel: config.logLevel, stderrFD: ports.logFD)
         self.notifier = SystemdNotifier(environment: environment)
         self.clock = DaemonClock(loop.clock)
-        self.testHooks = environment["WORKOUTD_TEST_HOOKS"] == "1"
     }
 
     /// The daemon's clock (`DaemonClock`).

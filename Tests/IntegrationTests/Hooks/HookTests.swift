@@ -5,7 +5,7 @@ import Testing
 /// Hooks against the real daemon: the program gets the event on stdin, a hanging hook is killed
 /// at its timeout and logged, and a burst of hook events never delays `status`.
 @Suite(.serialized, .offPool) struct HookTests {
-    static func logText(_ d: DaemonHarness) -> String {
+    static func logText(_ d: some DaemonUnderTest) -> String {
         (try? String(contentsOfFile: d.stateDir + "/workoutd.log", encoding: .utf8)) ?? ""
     }
 

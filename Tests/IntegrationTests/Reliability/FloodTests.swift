@@ -53,7 +53,7 @@ extension ReliabilitySuite {
 
         /// Times `status` round trips: on one kept connection, and with a new connection each time
         /// (as workoutctl does), alternating, every `interval` seconds while `keepGoing()`.
-        static func sampleStatus(_ d: DaemonHarness, interval: Double, while keepGoing: () -> Bool) throws -> (kept: [Double], fresh: [Double]) {
+        static func sampleStatus(_ d: some DaemonUnderTest, interval: Double, while keepGoing: () -> Bool) throws -> (kept: [Double], fresh: [Double]) {
             let c = try UnixClient(path: d.controlSocket)
             defer { c.close() }
             var kept: [Double] = [], fresh: [Double] = []

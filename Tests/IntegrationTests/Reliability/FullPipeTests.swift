@@ -47,7 +47,7 @@ extension ReliabilitySuite {
 
         /// One `status` on a new connection (as workoutctl does); its round trip in seconds, or
         /// nil when no answer came within 5 s.
-        static func timedStatus(_ d: DaemonHarness) -> Double? {
+        static func timedStatus(_ d: some DaemonUnderTest) -> Double? {
             switch timedStatusOrWhy(d) {
             case .success(let rtt): return rtt
             case .failure: return nil
@@ -57,7 +57,7 @@ extension ReliabilitySuite {
         struct StatusFailure: Error, CustomStringConvertible { let description: String }
 
         /// As `timedStatus`, or what went wrong (connect, send, read, or the reply itself).
-        static func timedStatusOrWhy(_ d: DaemonHarness) -> Result<Double, StatusFailure> {
+        static func timedStatusOrWhy(_ d: some DaemonUnderTest) -> Result<Double, StatusFailure> {
             let t0 = Reliability.monotonic()
             let c: UnixClient
             do { c = try UnixClient(path: d.controlSocket, timeoutSeconds: 5) } catch { return .failure(.init(description: "connect: \(error)")) }

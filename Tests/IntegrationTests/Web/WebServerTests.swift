@@ -1,16 +1,22 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WorkoutDaemon
 
 /// The web pages' server in the real daemon over real loopback TCP: who may look (token,
 /// cookie, Host), the pages and downloads, the edit form, and the attacks a server meets
-/// (slowloris, huge headers, bad request lines, too many connections). Time limits are
-/// shortened to 1 s by a test hook, so each check takes about a second at most; the reads that
+/// (slowloris, huge headers, bad request lines, too many connections). The daemon is embedded,
+/// its time limits shortened to 1 s (`DaemonPorts.webLimits`), so each check takes about a second at most; the reads that
 /// wait for them run off the cooperative pool (`offPool`) and the pauses are `Task.sleep`.
 @Suite(.serialized, .offPool) struct WebServerTests {
-    static func daemon(extraEnv: [String: String] = [:]) throws -> (DaemonHarness, port: UInt16, token: String) {
-        let d = try DaemonHarness(config: #"{"web": {"listen": "127.0.0.1:0"}, "feeds": []}"#,
-                                  extraEnv: ["WORKOUTD_TEST_WEB_SECONDS": "1"].merging(extraEnv) { $1 })
+    /// `seconds`: every time limit of the web server; `connections`: at most this many at once.
+    static func daemon(seconds: Double = 1, connections: Int? = nil) throws -> (EmbeddedDaemon, port: UInt16, token: String) {
+        let d = try EmbeddedDaemon(config: #"{"web": {"listen": "127.0.0.1:0"}, "feeds": []}"#)
+        d.ports.webLimits.requestSeconds = seconds
+        d.ports.webLimits.idleSeconds = seconds
+        d.ports.webLimits.stallSeconds = seconds
+        d.ports.webLimits.unprovenSeconds = seconds
+        if let connections { d.ports.webLimits.maxConnections = connections }
         try d.start()
         let r = try d.ctl(["open", "--print"])
         guard r.status == 0, let url = URLComponents(string: r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)),
@@ -21,7 +27,7 @@ import Testing
     }
 
     /// The token of a new `workoutctl open --print` (one is single-use).
-    static func freshToken(_ d: DaemonHarness) throws -> String {
+    static func freshToken(_ d: some DaemonUnderTest) throws -> String {
         let r = try d.ctl(["open", "--print"])
         guard let token = URLComponents(string: r.stdout.trimmingCharacters(in: .whitespacesAndNewlines))?.queryItems?.first(where: { $0.name == "token" })?.value else {
             throw HarnessError.notReady("open --print: \(r.stdout) \(r.stderr)")
@@ -42,7 +48,7 @@ import Testing
         return String(page[r.upperBound...].prefix { $0 != "\"" })
     }
 
-    static func importSample(_ d: DaemonHarness) throws -> String {
+    static func importSample(_ d: some DaemonUnderTest) throws -> String {
         try d.importRun(name: "run", start: 1_795_000_000, points: 600, winding: true)
     }
 
@@ -178,7 +184,7 @@ import Testing
         // The held connections must outlast the test's own delays: with a 5 s idle limit, a
         // whole-suite `swift test` on 2 cores resumed this test after they had been closed, so
         // the extra connection found room (no 503, then nothing: 19.8 s).
-        let (d, port, _) = try Self.daemon(extraEnv: ["WORKOUTD_TEST_WEB_CONNECTIONS": "4", "WORKOUTD_TEST_WEB_SECONDS": "60"])
+        let (d, port, _) = try Self.daemon(seconds: 60, connections: 4)
         defer { d.stop() }
         var held: [WebClient] = []
         for _ in 0..<4 {
