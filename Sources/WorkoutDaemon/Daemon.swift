@@ -33,6 +33,9 @@ public final class Daemon: @unchecked Sendable {
     private var signalSources: [DispatchSourceSignal] = []
     private var timers: [RepeatingTimer] = []
     private var shutdown = ShutdownState.running
+    /// The configuration in force: the start-up one until a reload replaces it (the reload's
+    /// `old`); the services hold their own slices.
+    private var config: Config
 
     enum ShutdownState { case running, stopping }
 
@@ -45,12 +48,13 @@ public final class Daemon: @unchecked Sendable {
         let context = DaemonContext(loop: loop, config: config, configPath: configPath, paths: paths, environment: environment, ports: ports)
         try PrivateDirectory.prepareOwned(paths.stateDir)
         self.context = context
+        self.config = config
         history = try HistoryService(context: context)
         recording = RecordingService(context: context, store: history.store)
         reminders = ReminderService(context: context, store: history.store)
         integrations = IntegrationService(context: context)
         web = WebService(context: context, store: history.store)
-        control = ControlRouter(context: context, recording: recording, history: history, reminders: reminders, integrations: integrations, web: web)
+        control = ControlRouter(context: context, routes: Daemon.controlRoutes(recording, history, reminders, integrations, web))
         services = ServiceRunner(loop: loop, services: [reminders, integrations, recording, history, web, control], log: { [context] in context.log($0) })
         context.configureLog()
         wire()
@@ -79,6 +83,41 @@ public final class Daemon: @unchecked Sendable {
         web.runRequest = { [unowned self] request in self.control.handle(request) }
         web.liveDelta = { [unowned self] since in self.recording.liveDelta(since: since) }
         web.calendar = { [unowned self] in self.reminders.streakCalculator().0 }
+    }
+
+    /// What the control router asks of each service, as closures (it holds none of them).
+    private static func controlRoutes(_ recording: RecordingService, _ history: HistoryService, _ reminders: ReminderService,
+                                      _ integrations: IntegrationService, _ web: WebService) -> ControlRoutes {
+        ControlRoutes(
+            snapshot: { [unowned recording] in recording.snapshot() },
+            start: { [unowned recording] in recording.start($0) },
+            startPlanned: { [unowned recording] in recording.start($0, plan: $1) },
+            next: { [unowned recording] in recording.next() },
+            pause: { [unowned recording] in recording.pause() },
+            resume: { [unowned recording] in recording.resume() },
+            lap: { [unowned recording] in recording.lap() },
+            marker: { [unowned recording] in recording.marker($0) },
+            stop: { [unowned recording] in recording.stop() },
+            toggle: { [unowned recording] in recording.toggle() },
+            catchUpFeeds: { [unowned recording] in recording.catchUpFeeds() },
+            newestID: { [unowned history] in history.store.newestID() },
+            lastDeletedID: { [unowned history] in history.store.lastDeletedID() },
+            personalBests: { [unowned history] in history.personalBests(of: $0) },
+            list: { [unowned history] in history.list($0) },
+            show: { [unowned history] in history.show($0) },
+            export: { [unowned history] in history.startExport($0, $1, into: $2) },
+            importFiles: { [unowned history] in history.startImport($0, activity: $1, streamed: $2) },
+            edit: { [unowned history] in history.startEdit($0, $1) },
+            recompute: { [unowned history] in history.startRecompute($0, overrides: $1, save: $2) },
+            delete: { [unowned history] in history.delete($0) },
+            undelete: { [unowned history] in history.undelete($0) },
+            charts: { [unowned history] in history.startCharts($0, columns: $1) },
+            analytics: { [unowned history] in history.analytics($0, zone: $1, now: $2) },
+            streak: { [unowned reminders] in reminders.streakJSON() },
+            totals: { [unowned reminders] in reminders.totalsJSON($0, activity: $1) },
+            streakZone: { [unowned reminders] in reminders.streakZone().0 },
+            sleepInhibitor: { [unowned integrations] in integrations.sleepInhibitorReply() },
+            webURL: { [unowned web] in web.urlReply($0) })
     }
 
     var loop: EventLoop { context.loop }
@@ -174,9 +213,9 @@ public final class Daemon: @unchecked Sendable {
             log(DaemonLogEvent.reloadRejected(e.description))
             return ControlServer.errorReply(ProtocolError(code: "invalid_config", message: e.description))
         case .success(let new):
-            var r = ConfigReload(old: context.config, new: new)
-            context.config = new
-            context.configureLog()
+            var r = ConfigReload(old: config, new: new)
+            config = new
+            context.configureLog(new)
             r.applied(.log)
             services.reload(&r)
             let changed = r.changed.map(\.rawValue), waiting = r.needsRestart.map(\.rawValue)

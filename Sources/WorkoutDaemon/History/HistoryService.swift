@@ -34,8 +34,31 @@ final class HistoryService: DaemonService, @unchecked Sendable {
     /// Watches `importFolders`.
     var importFolders: ImportFolders?
 
+    /// The part of the configuration the history service reads, its own: taken at start-up and
+    /// replaced by `reload` (`historyDir` is the store's folder, read at start-up alone).
+    var config: Settings
+
+    struct Settings: Equatable {
+        var importFolders: [String]
+        var defaultActivity: ActivityType
+        var units: Units
+        /// How imports, edits and `show` measure (`metrics`, `units`, `weightKg`, `age`, `sex`,
+        /// `heartRate`, `ftpWatts`, the training thresholds).
+        var measuring: MetricsSettings
+        /// The `metrics` rules `recompute --set` overrides.
+        var metrics: MetricsConfig
+
+        init(_ c: Config) {
+            importFolders = c.importFolders; defaultActivity = c.defaultActivity; units = c.units
+            measuring = MetricsSettings(config: c); metrics = c.metrics
+        }
+
+        var unitsPair: (String, JSON) { ("units", .string(units.rawValue)) }
+    }
+
     init(context: DaemonContext) throws {
         self.context = context
+        config = Settings(context.config)
         powerCurves = PowerCurveCache(file: context.paths.powerCurvesFile)
         let faults = context.ports.storeFaults
         let clock = context.loop.clock  // revisions are dated by the loop's clock (a test's ManualClock drives it)
@@ -78,7 +101,7 @@ final class HistoryService: DaemonService, @unchecked Sendable {
 
     /// `list`: the summaries read and encoded on the reader.
     func list(_ filter: ListFilter) -> ControlReply {
-        let store = self.store, units = context.config.units, hold = beforeRead, sync = self.sync
+        let store = self.store, units = config.units, hold = beforeRead, sync = self.sync
         return onReader { w in
             hold?()
             sync?.waitForFirstLook()
@@ -88,7 +111,7 @@ final class HistoryService: DaemonService, @unchecked Sendable {
 
     /// `show`: the workout decoded and its reply encoded on the reader.
     func show(_ id: WorkoutID) -> ControlReply {
-        let store = self.store, units = context.config.units, hold = beforeRead, settings = context.metricsSettings(), sync = self.sync
+        let store = self.store, units = config.units, hold = beforeRead, settings = config.measuring, sync = self.sync
         return onReader { w in
             hold?()
             sync?.waitForFirstLook()

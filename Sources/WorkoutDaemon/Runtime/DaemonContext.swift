@@ -1,15 +1,18 @@
 import WorkoutCore
 
-/// What every service of the daemon shares: the loop they all run on, the configuration in
-/// force (one owner: replaced here on reload, read by each service when it needs it), the log,
-/// the service manager, the paths and the clock. Confined to the loop thread.
+/// What every service of the daemon shares: the loop they all run on, the configuration read at
+/// start-up (each service takes its own slice of it when it is made, and the next one from
+/// `DaemonService.reload`), the log, the service manager, the paths and the clock. Confined to
+/// the loop thread.
 final class DaemonContext {
     let loop: EventLoop
     let paths: Paths
     let environment: [String: String]
     /// Where the configuration is read from (and read again on reload).
     let configPath: String
-    var config: Config
+    /// The configuration read at start-up; read by no one after it (a reload hands each
+    /// service the new one, `ConfigReload`).
+    let config: Config
     let logger: Logger
     let notifier: SystemdNotifier
     /// Where every `now` handed to the core comes from.
@@ -38,14 +41,12 @@ final class DaemonContext {
 
     func log(_ e: some LogEvent) { logger.log(e, wallTime: now()) }
 
-    /// The log file and level as the configuration says (start-up and reload).
-    func configureLog() {
-        logger.configureFile(path: config.log.file ? paths.logFile : nil, maxBytes: config.log.maxFileBytes, keep: config.log.keepFiles)
-        logger.minimumLevel = config.logLevel
+    /// The log file and level as the start-up configuration says.
+    func configureLog() { configureLog(config) }
+
+    /// The log file and level as `c` says (start-up and reload).
+    func configureLog(_ c: Config) {
+        logger.configureFile(path: c.log.file ? paths.logFile : nil, maxBytes: c.log.maxFileBytes, keep: c.log.keepFiles)
+        logger.minimumLevel = c.logLevel
     }
-
-    func metricsSettings() -> MetricsSettings { MetricsSettings(config: config) }
-
-    /// `"units"` for replies a person reads: the config's display units (`metric`, `imperial`).
-    var unitsPair: (String, JSON) { ("units", .string(config.units.rawValue)) }
 }
