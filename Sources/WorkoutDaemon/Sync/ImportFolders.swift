@@ -177,17 +177,22 @@ final class ImportFolders: @unchecked Sendable {
     }
 
     /// Looks at every file of `folder` (off the loop): those whose size and time stay the same
-    /// for `quietSeconds` are found.
+    /// for `quietSeconds` (on the loop's clock, as every other wait) are found.
     private func scan(_ folder: String) {
         queue.async {
             let first = ImportFolders.importable(in: folder)
             let links = ImportFolders.links(in: folder)
             if !links.isEmpty { self.loop.post { self.skipped(links) } }
             guard !first.isEmpty else { return }
-            self.queue.asyncAfter(deadline: .now() + ImportFolders.quietSeconds) {
-                let again = Set(ImportFolders.importable(in: folder))
-                let stable = first.filter { again.contains($0) }
-                self.loop.post { self.found(stable, in: folder) }
+            self.loop.post {
+                self.loop.after(ImportFolders.quietSeconds) { [weak self] in
+                    guard let self else { return }
+                    self.queue.async {
+                        let again = Set(ImportFolders.importable(in: folder))
+                        let stable = first.filter { again.contains($0) }
+                        self.loop.post { self.found(stable, in: folder) }
+                    }
+                }
             }
         }
     }
