@@ -82,11 +82,13 @@ struct ImportBatch: Sendable {
             let keep = index == items.count
             let decoded = ImportBatch.decode(item)
             let handoff = Handoff()
-            measurer.submit {
+            let accepted = measurer.submit {
                 // Cancelled while it waited: dropped unmeasured, like the files not read.
                 guard !cancel.isSet else { decoded.close(); handoff.put(.cancelled); return }
                 handoff.put(measuring.measure(item, decoded))
             }
+            // Refused (the daemon is stopping): the write stage must not wait for it.
+            if !accepted { decoded.close(); handoff.put(.cancelled) }
             // Submitted after its measuring: the write stage waits for it, never the other way.
             stages.write.submit {
                 for step in measuring.steps(item, handoff.take()) { groups.take(step, keep: keep) }

@@ -33,6 +33,19 @@ import Testing
         stage.drain()
     }
 
+    /// A job submitted once the stage is shutting down is refused, not queued behind the end
+    /// where it would never run: the import's write stage waits for each measured file, and
+    /// would wait forever for one its measurer never ran (a stop during an import).
+    @Test func aJobAfterTheShutdownIsRefused() {
+        let stage = StageThread(depth: 1)
+        #expect(stage.shutDown(seconds: 30))
+        let ran = Atomic<Bool>(false)
+        #expect(!stage.submit { ran.store(true, ordering: .sequentiallyConsistent) })
+        #expect(!stage.submit {}, "a refused job gives its one slot back (else this submit would wait)")
+        let didRun = ran.load(ordering: .sequentiallyConsistent)
+        #expect(!didRun)
+    }
+
     @Test func shutDownRunsWhatTheStageHoldsThenEndsTheThread() {
         let stages = ImportStages()
         let seen = Mutex<[Int]>([])
