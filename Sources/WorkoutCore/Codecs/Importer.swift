@@ -185,9 +185,12 @@ public enum Importer {
         if lower.hasSuffix(".fit") { return try readFIT(bytes, fileName: fileName) }
         if lower.hasSuffix(".nmea") || lower.hasSuffix(".log") || lower.hasSuffix(".txt") || head.contains("$G") || beginsWithNMEA(bytes) {
             var decoder = NMEADecoder()
-            // The 2D/3D fixes straight into one array sized for a 1 Hz log (no copy to filter).
+            // The 2D/3D fixes straight into one array (no copy to filter), sized for a log of
+            // RMC alone (~70 bytes a fix): a 1 Hz log of RMC and GGA (~137 bytes a fix) sized at
+            // 1/140 outgrew it and was copied whole (15 MB of a 24 h log); pages never written
+            // are never touched.
             var fixes: [Fix] = []
-            fixes.reserveCapacity(bytes.count / 140)
+            fixes.reserveCapacity(bytes.count / 64)
             var decoded = false
             bytes.withUnsafeBufferPointer { buf in
                 decoder.feed(buf) { f in decoded = true; if f.fix.mode >= .twoD { fixes.append(f.fix) } }

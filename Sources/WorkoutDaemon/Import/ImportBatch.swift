@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Synchronization
 import WorkoutCore
@@ -61,9 +62,11 @@ struct ImportBatch: Sendable {
     var maxGroupAge = ImportBatch.groupAge
 
     /// Runs the batch: files are read and decoded on the calling (worker) thread, one after
-    /// another; the `stages` measure, write and commit the ones before meanwhile. `report` gets
-    /// each committed group's results in file order, on the calling thread. Returns whether it
-    /// stopped early (cancelled), once everything it wrote is committed.
+    /// another; the `stages` measure (on their measurers in turn), write and commit the ones
+    /// before meanwhile. The write stage takes the measured files in file order, so results,
+    /// duplicates and groups are those of one file after another. `report` gets each committed
+    /// group's results in file order, on the calling thread. Returns whether it stopped early
+    /// (cancelled), once everything it wrote is committed.
     func run(store: HistoryStore, stages: ImportStages, cancel: CancelFlag, report: ([Result]) -> Void) -> Bool {
         let groups = CommitGroups(store: store, stages: stages, maxAge: maxGroupAge)
         let measuring = Measuring(batch: self, store: store)
@@ -72,17 +75,23 @@ struct ImportBatch: Sendable {
         while index < items.count {
             if cancel.isSet { cancelled = true; break }
             let item = items[index]
+            let measurer = stages.measure[index % stages.measure.count]
             index += 1
             // Only the request's last file is kept for an export after it: holding a workout
             // across files keeps malloc from reusing its memory (twice the page faults).
             let keep = index == items.count
             let decoded = ImportBatch.decode(item)
-            stages.measure.submit {
+            let handoff = Handoff()
+            let accepted = measurer.submit {
                 // Cancelled while it waited: dropped unmeasured, like the files not read.
-                guard !cancel.isSet else { decoded.close(); return }
-                for step in measuring.steps(item, decoded) {
-                    stages.write.submit { groups.take(step, keep: keep) }
-                }
+                guard !cancel.isSet else { decoded.close(); handoff.put(.cancelled); return }
+                handoff.put(measuring.measure(item, decoded))
+            }
+            // Refused (the daemon is stopping): the write stage must not wait for it.
+            if !accepted { decoded.close(); handoff.put(.cancelled) }
+            // Submitted after its measuring: the write stage waits for it, never the other way.
+            stages.write.submit {
+                for step in measuring.steps(item, handoff.take()) { groups.take(step, keep: keep) }
             }
             groups.committed().forEach(report)
         }
@@ -91,10 +100,28 @@ struct ImportBatch: Sendable {
             if case .descriptor(let fd) = items[index].source { close(fd) }
             index += 1
         }
-        stages.measure.submit { stages.write.submit { groups.flush() } }
+        stages.write.submit { groups.flush() }
         stages.drain()
         groups.committed().forEach(report)
         return cancelled
+    }
+
+    /// One file's measuring, from its measurer to the write stage, which waits for it.
+    final class Handoff: Sendable {
+        private let value = Mutex<Measured?>(nil)
+        private let ready = DispatchSemaphore(value: 0)
+
+        /// Called once, by the measurer.
+        func put(_ measured: Measured) {
+            value.withLock { $0 = measured }
+            ready.signal()
+        }
+
+        /// Waits for `put`, and takes what it gave (the handoff holds nothing after).
+        func take() -> Measured {
+            ready.wait()
+            return value.withLock { v in defer { v = nil }; return v ?? .cancelled }
+        }
     }
 
     /// A file read and decoded: its tracks (one per session), a FIT activity to import
@@ -135,6 +162,14 @@ struct ImportBatch: Sendable {
         } catch { return .failed(error.description) }
     }
 
+    /// A file as its measurer leaves it: its workouts (or each one's failure), why none, or
+    /// nothing (the batch was cancelled before it was measured).
+    enum Measured: Sendable {
+        case workouts([Swift.Result<ImportedWorkout, Importer.Failure>])
+        case failed(String)
+        case cancelled
+    }
+
     /// What the measuring stage hands the writer for one workout of a file, in file order.
     enum Step: Sendable {
         /// A result with nothing to write (an error or a duplicate).
@@ -143,24 +178,26 @@ struct ImportBatch: Sendable {
         case write(RecordedWorkout, Result)
     }
 
-    /// The measuring stage of a batch (`stages.measure`): each decoded file's tracks through the
-    /// recorder (`Importer.imported`), duplicates found; nothing is written unless the whole
-    /// file parsed.
+    /// The measuring of a batch: each decoded file's tracks through the recorder
+    /// (`Importer.imported`) on a measurer (`measure`), then duplicates found on the write stage
+    /// in file order (`steps`); nothing is written unless the whole file parsed.
     final class Measuring: Sendable {
         private let batch: ImportBatch
         private let store: HistoryStore
-        /// This batch's workouts so far, for the duplicates within it (the store knows the
-        /// committed ones). One whose write fails stays here: a later copy of it in the same
-        /// batch is then reported as its duplicate (the failure was reported first).
+        /// This batch's workouts so far, in file order (`steps`), for the duplicates within it
+        /// (the store knows the committed ones). One whose write fails stays here: a later copy
+        /// of it in the same batch is then reported as its duplicate (the failure came first).
         private let measured = Mutex<[WorkoutSummary]>([])
 
         init(batch: ImportBatch, store: HistoryStore) { self.batch = batch; self.store = store }
 
-        func steps(_ item: Item, _ decoded: Decoded) -> [Step] {
+        /// Measures a decoded file (on a measurer, beside the other measurers): no duplicate
+        /// is looked for yet (`steps`, in file order).
+        func measure(_ item: Item, _ decoded: Decoded) -> Measured {
             let activity = batch.activity ?? item.activity
             var workouts: [Swift.Result<ImportedWorkout, Importer.Failure>] = []
             switch decoded {
-            case .failed(let why): return [.result(Result(file: item.file, kind: .error, id: nil, activity: nil, error: why))]
+            case .failed(let why): return .failed(why)
             case .tracks(let tracks, let name):
                 for track in tracks {
                     workouts.append(Swift.Result { () throws(Importer.Failure) in
@@ -176,8 +213,21 @@ struct ImportBatch: Sendable {
                                                       settings: batch.settings, source: "imported:" + name,
                                                       machine: store.machine, suffix: { UInt16.random(in: 0...UInt16.max) }).map { .success($0) }
                 } catch {
-                    return [.result(Result(file: item.file, kind: .error, id: nil, activity: nil, error: error.description))]
+                    return .failed(error.description)
                 }
+            }
+            return .workouts(workouts)
+        }
+
+        /// A measured file's steps, on the write stage in file order: each workout checked
+        /// against the history and the batch's workouts before it (a duplicate is not written),
+        /// the legs of a multisport file linked.
+        func steps(_ item: Item, _ file: Measured) -> [Step] {
+            let workouts: [Swift.Result<ImportedWorkout, Importer.Failure>]
+            switch file {
+            case .cancelled: return []
+            case .failed(let why): return [.result(Result(file: item.file, kind: .error, id: nil, activity: nil, error: why))]
+            case .workouts(let w): workouts = w
             }
             var out: [Step] = []
             var legs = MultisportLinker()

@@ -47,18 +47,23 @@ enum ImportReader {
     /// is not closed here).
     static func read(_ fd: Int32, limit: Int = maxBytes) throws(Refusal) -> [UInt8] {
         let size = try checkedSize(fd, limit: limit)
-        var out = [UInt8](repeating: 0, count: size)
-        var got = 0
-        while got < size {
-            let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + got, size - got, off_t(got)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Refusal(description: "read: " + String(cString: strerror(errno)))
+        // Read into uninitialised memory: zeroing it first was a pass over the whole file.
+        var failure: Refusal?
+        let out = [UInt8](unsafeUninitializedCapacity: size) { buf, count in
+            var got = 0
+            while got < size {
+                let n = pread(fd, buf.baseAddress! + got, size - got, off_t(got))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = Refusal(description: "read: " + String(cString: strerror(errno)))
+                    break
+                }
+                if n == 0 { break }  // shrank meanwhile: keep what was there
+                got += n
             }
-            if n == 0 { break }  // shrank meanwhile: keep what was there
-            got += n
+            count = got
         }
-        if got < size { out.removeLast(size - got) }
+        if let failure { throw failure }
         return out
     }
 }

@@ -10,7 +10,12 @@ import WorkoutSystem
 final class StageThread: Sendable {
     /// A job, or the end (`shutDown`): the jobs before it run, then the thread returns.
     private enum Item { case job(@Sendable () -> Void), end }
-    private let jobs = Mutex<[Item]>([])
+    /// The jobs waiting; `ending` once the end is queued (a job submitted after it is refused).
+    private struct Queue {
+        var items: [Item] = []
+        var ending = false
+    }
+    private let jobs = Mutex(Queue())
     private let wake = DispatchSemaphore(value: 0)
     private let slots: DispatchSemaphore
     private let thread = WorkerThread.Handle()
@@ -23,7 +28,7 @@ final class StageThread: Sendable {
     /// The shutdown: the jobs submitted before it run, then the thread ends. Returns whether it
     /// ended within `seconds`.
     func shutDown(seconds: Double) -> Bool {
-        jobs.withLock { $0.append(.end) }
+        jobs.withLock { $0.items.append(.end); $0.ending = true }
         wake.signal()
         return thread.waitForEnd(seconds: seconds)
     }
@@ -31,11 +36,20 @@ final class StageThread: Sendable {
     /// Whether the stage's thread has returned.
     var hasEnded: Bool { thread.hasEnded }
 
-    /// Runs `job` on the stage's thread after the jobs before it; waits first while the stage is full.
-    func submit(_ job: @escaping @Sendable () -> Void) {
+    /// Runs `job` on the stage's thread after the jobs before it; waits first while the stage
+    /// is full. Returns false, the job not run, once the stage is shutting down (a caller that
+    /// waits for the job's result must not wait then).
+    @discardableResult
+    func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
         slots.wait()
-        jobs.withLock { $0.append(.job(job)) }
+        let accepted = jobs.withLock { q -> Bool in
+            guard !q.ending else { return false }
+            q.items.append(.job(job))
+            return true
+        }
+        guard accepted else { slots.signal(); return false }
         wake.signal()
+        return true
     }
 
     /// Returns once every job submitted before it has run.
@@ -48,7 +62,7 @@ final class StageThread: Sendable {
     private func serve() {
         while true {
             wake.wait()
-            switch jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+            switch jobs.withLock({ $0.items.isEmpty ? nil : $0.items.removeFirst() }) {
             case nil: continue
             case .end?: return
             case .job(let job)?:

@@ -112,6 +112,38 @@ import WorkoutSystem
         return out + "</trkseg></trk></gpx>"
     }
 
+    /// Issue 43: files are measured on two threads, so a small file measured after a large one
+    /// finishes first; the results, the duplicates and the saved workouts are still those of one
+    /// file after another: each file's first copy in file order is imported, later ones are its
+    /// duplicates, whichever measurer finished first.
+    @Test func twoMeasurersKeepFileOrder() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wim.\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        // Large and small, alternating, then each again: a copy of a large file is measured
+        // beside a copy of a small one.
+        var files: [String] = []
+        for (k, (start, points)) in [(0, 3000), (7200, 20), (14_400, 2500), (21_600, 30)].enumerated() {
+            let file = dir + "/\(k).gpx"
+            try Self.gpx(start: start, points: points).write(toFile: file, atomically: false, encoding: .utf8)
+            files.append(file)
+        }
+        let order = [0, 1, 1, 2, 3, 0, 3, 2]
+        let items = order.map { ImportBatch.Item(source: .path(files[$0]), file: files[$0], activity: .running, title: nil) }
+        let paths = Paths(environment: ["HOME": dir, "XDG_DATA_HOME": dir + "/d", "XDG_STATE_HOME": dir + "/s", "XDG_RUNTIME_DIR": dir + "/r"])
+        let store = try HistoryStore(paths: paths, machine: MachineTag(rawValue: "test")!)
+        let stages = ImportStages(measurers: 2)
+        #expect(stages.measure.count == 2)
+        var results: [ImportBatch.Result] = []
+        _ = ImportBatch(items: items, activity: nil, settings: MetricsSettings()).run(store: store, stages: stages, cancel: CancelFlag()) { results += $0 }
+        #expect(results.map(\.file) == order.map { files[$0] }, "one result per file, in file order")
+        #expect(results.map(\.kind) == [.imported, .imported, .duplicate, .imported, .imported, .duplicate, .duplicate, .duplicate])
+        let first = Dictionary(zip(order, results).filter { $0.1.kind == .imported }.map { ($0.0, $0.1.id) }, uniquingKeysWith: { a, _ in a })
+        #expect(zip(order, results).allSatisfy { k, r in r.id == first[k] }, "each copy names its file's first import")
+        #expect(store.count == 4)
+        #expect(stages.shutDown(seconds: 30))
+    }
+
     /// Issue 27 item 7: with 456 KiB free on the data disk, a batch of 336 files imported none
     /// on every retry (a group of 64 failed together when its index lines did not fit; one at
     /// a time got 50 in). Now a group gives up only the files that do not fit: the others are

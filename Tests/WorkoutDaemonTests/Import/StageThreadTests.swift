@@ -33,12 +33,25 @@ import Testing
         stage.drain()
     }
 
+    /// A job submitted once the stage is shutting down is refused, not queued behind the end
+    /// where it would never run: the import's write stage waits for each measured file, and
+    /// would wait forever for one its measurer never ran (a stop during an import).
+    @Test func aJobAfterTheShutdownIsRefused() {
+        let stage = StageThread(depth: 1)
+        #expect(stage.shutDown(seconds: 30))
+        let ran = Atomic<Bool>(false)
+        #expect(!stage.submit { ran.store(true, ordering: .sequentiallyConsistent) })
+        #expect(!stage.submit {}, "a refused job gives its one slot back (else this submit would wait)")
+        let didRun = ran.load(ordering: .sequentiallyConsistent)
+        #expect(!didRun)
+    }
+
     @Test func shutDownRunsWhatTheStageHoldsThenEndsTheThread() {
         let stages = ImportStages()
         let seen = Mutex<[Int]>([])
         for k in 0..<5 { stages.commit.submit { seen.withLock { $0.append(k) } } }
         #expect(stages.shutDown(seconds: 30))
-        #expect(stages.measure.hasEnded && stages.write.hasEnded && stages.commit.hasEnded)
+        #expect(stages.measure.allSatisfy(\.hasEnded) && stages.write.hasEnded && stages.commit.hasEnded)
         #expect(seen.withLock { $0 } == Array(0..<5), "what was submitted before the end ran")
     }
 }

@@ -391,26 +391,27 @@ public struct FITActivityFile: Sendable, Equatable {
         }
 
         /// A record message: its fix (with a position) or heart rate (without), its distance
-        /// (`odometer`), and its `FITRecord` when keeping `.records`; or only its time and kind.
+        /// (`odometer`), and its `FITRecord` when keeping `.records`; or only its time and kind
+        /// (`RecordDecoder.kind`: the record is not decoded).
         @inline(__always)
         private mutating func record(_ m: FITMessageDecoder.Message, time: Double, stamp: UInt32) {
-            let r = recordDecoder.decode(m, time: time, keepingRecord: keeping.keepsRecords)
             switch keeping {
             case .summary:
                 out.recordTimes.append(stamp)
-                out.recordKinds.append(r.kind)
+                out.recordKinds.append(recordDecoder.kind(m))
                 return
             case .none:
                 out.countedRecords += 1
                 return
             case .records, .fixesOnly:
+                let r = recordDecoder.decode(m, time: time, keepingRecord: keeping.keepsRecords)
                 // Which records are fixes, in file order: for merging `hr` messages (`finish`).
                 out.recordKinds.append(r.kind & FITActivityFile.kindFix)
+                if let d = r.distance { out.odometer.append(OdometerReading(time: time, meters: d)) }
+                if let record = r.record { out.records.append(record) }
+                if let f = r.fix { out.fixes.append(f) } else { out.heartRateOnly.append(HeartRateSample(time: time, bpm: r.heartRate)) }
+                if let reading = r.sensor { out.sensorsOnly.append(SensorSample(time: time, source: .file, reading: reading)) }
             }
-            if let d = r.distance { out.odometer.append(OdometerReading(time: time, meters: d)) }
-            if let record = r.record { out.records.append(record) }
-            if let f = r.fix { out.fixes.append(f) } else { out.heartRateOnly.append(HeartRateSample(time: time, bpm: r.heartRate)) }
-            if let reading = r.sensor { out.sensorsOnly.append(SensorSample(time: time, source: .file, reading: reading)) }
         }
     }
 
@@ -486,6 +487,23 @@ public struct FITActivityFile: Sendable, Equatable {
                 out.sensor = SensorReading(power: power, cadence: cadence.map(Double.init), speed: speed)
             }
             return out
+        }
+
+        /// `decode(m, ...).kind` without decoding the record (walk 1 of `FITImport` keeps only
+        /// each record's kind): which of its fields are there, read as `decode` reads them.
+        @inline(__always)
+        mutating func kind(_ m: FITMessageDecoder.Message) -> UInt8 {
+            layouts.select(m)
+            let c = layouts.current
+            var kind: UInt8 = 0
+            if let la = m.int(c.latitude), let lo = m.int(c.longitude) {
+                let lat = Double(la) * FITActivityFile.semicircle, lon = Double(lo) * FITActivityFile.semicircle
+                if lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 { kind |= FITActivityFile.kindFix }
+            }
+            if m.int(c.heartRate) != nil { kind |= FITActivityFile.kindHeartRate }
+            if m.int(c.distance) != nil || (m.bytes(c.compressedSpeedDistance)?.count ?? 0) >= 3 { kind |= FITActivityFile.kindDistance }
+            if let p = m.int(c.power) { kind |= p > 0 ? FITActivityFile.kindPower : FITActivityFile.kindZeroPower }
+            return kind
         }
     }
 

@@ -54,13 +54,15 @@ struct SpeedWindow: Sendable {
         while heldPointer + 1 < j && points[heldPointer + 1].time <= t - 2 * window { heldPointer += 1 }
         var held = 0.0
         if heldPointer < j && points[heldPointer].time <= t - 2 * window {
-            held = sustained(from: heldPointer, to: j)
+            // The window's seconds, added once for both medians (each added them itself).
+            let seconds = secondsStepped(from: heldPointer, to: j)
+            held = sustained(from: heldPointer, to: j, seconds: seconds)
             let a = points[heldPointer], b = points[j]
             if a.latitude.isFinite, b.latitude.isFinite, a.longitude.isFinite, b.longitude.isFinite {
                 let chord = Geodesic.wgs84.distance(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude)
                 held = min(held, chord / (t - a.time))
             }
-            if let doppler = receiverSustained(from: heldPointer, to: j) { held = min(held, doppler) }
+            if let doppler = receiverSustained(from: heldPointer, to: j, seconds: seconds) { held = min(held, doppler) }
             maxSpeed = max(maxSpeed, held)
         }
         // Points older than both windows are never read again: dropped in bulk (amortised
@@ -78,10 +80,10 @@ struct SpeedWindow: Sendable {
     }
 
     /// The time-weighted median of the receiver's own speeds over points `i+1...j` (each held
-    /// from the point before), nil unless every one of them has one. A receiver's Doppler speed
-    /// is accurate where its positions are not: a watch's positions read 17 km/h over 10 s
-    /// where its speed said 14.
-    private mutating func receiverSustained(from i: Int, to j: Int) -> Double? {
+    /// from the point before; `seconds`: `secondsStepped`), nil unless every one of them has
+    /// one. A receiver's Doppler speed is accurate where its positions are not: a watch's
+    /// positions read 17 km/h over 10 s where its speed said 14.
+    private mutating func receiverSustained(from i: Int, to j: Int, seconds: Double) -> Double? {
         let points = self.points  // no copy: read only while the median moves
         receiverMedian.move(from: i, to: j) { k in
             guard points[k].speed.isFinite else { return .missing }
@@ -89,11 +91,12 @@ struct SpeedWindow: Sendable {
             return dt > 0 ? .step(speed: points[k].speed, seconds: dt) : .none
         }
         guard receiverMedian.missing == 0 else { return nil }
-        return receiverMedian.median(total: secondsStepped(from: i, to: j))
+        return receiverMedian.median(total: seconds)
     }
 
-    /// The time-weighted median speed of the steps between points `i` and `j`.
-    private mutating func sustained(from i: Int, to j: Int) -> Double {
+    /// The time-weighted median speed of the steps between points `i` and `j`, whose seconds
+    /// (`secondsStepped`) are `total`.
+    private mutating func sustained(from i: Int, to j: Int, seconds total: Double) -> Double {
         if j == i + 1 { return (points[j].distance - points[i].distance) / (points[j].time - points[i].time) }
         let points = self.points  // no copy: read only while the median moves
         stepMedian.move(from: i, to: j) { k in
@@ -102,7 +105,6 @@ struct SpeedWindow: Sendable {
             let v = (points[k].distance - points[k - 1].distance) / dt
             return v.isFinite ? .step(speed: v, seconds: dt) : .missing
         }
-        let total = secondsStepped(from: i, to: j)
         guard stepMedian.missing == 0 else {
             // A speed that is not a number (a distance that is not): the steps as they come.
             var steps: [(speed: Double, seconds: Double)] = []

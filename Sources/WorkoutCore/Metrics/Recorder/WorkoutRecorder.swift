@@ -150,7 +150,10 @@ public struct WorkoutRecorder: Sendable {
     private func showsMovement(_ fix: Fix) -> Bool {
         guard autoPauseEnabled, let a = motionAnchor, let v = profile.autoPauseSpeed, let delay = settings.autoPauseDelay else { return true }
         let dt = fix.time - a.time
-        let d = Geodesic.wgs84.distance(latitude1: a.latitude, longitude1: a.longitude, latitude2: fix.latitude, longitude2: fix.longitude)
+        // Moving steadily, the anchor is the filter's last accepted fix: the filter has just
+        // measured that pair (the same bits in, the same metres out).
+        let d = filter.lastMeasured.meters(from: a, to: FixFilter.Position(fix))
+            ?? Geodesic.wgs84.distance(latitude1: a.latitude, longitude1: a.longitude, latitude2: fix.latitude, longitude2: fix.longitude)
         return d >= v * max(delay, dt)
     }
 
