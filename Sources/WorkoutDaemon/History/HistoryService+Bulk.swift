@@ -13,6 +13,7 @@ extension HistoryService {
         let loop = self.loop
         let cancel = pending.cancel
         let stages = importStages
+        let me = LoopBound(self, loop: loop)
         bulk.async {
             let t0 = loop.now()
             var all: [ImportBatch.Result] = []
@@ -24,7 +25,7 @@ extension HistoryService {
                     return w.bytes
                 } : []
                 loop.post {
-                    self.logImportResults(group)
+                    me.value.logImportResults(group)
                     for l in lines { pending.send(event: l) }
                 }
             }
@@ -41,10 +42,11 @@ extension HistoryService {
             let encoded = w.bytes
             let seconds = loop.now() - t0
             loop.post {
-                self.log(HistoryLogEvent.importFinished(imported: counts.imported, duplicates: counts.duplicates, errors: counts.errors,
-                                                        cancelled: cancelled, seconds: seconds))
+                let service = me.value
+                service.log(HistoryLogEvent.importFinished(imported: counts.imported, duplicates: counts.duplicates, errors: counts.errors,
+                                                           cancelled: cancelled, seconds: seconds))
                 pending.finish(.encodedSuccess(encoded))
-                self.onImported()
+                service.onImported()
             }
         }
         return .pending(pending)
@@ -72,6 +74,7 @@ extension HistoryService {
         let store = self.store
         let loop = self.loop
         let pending = PendingReply()
+        let me = LoopBound(self, loop: loop)
         bulk.async {
             let bytes: [UInt8]
             do {
@@ -81,18 +84,19 @@ extension HistoryService {
             } catch {
                 close(fd)
                 var w = JSONWriter(capacity: 256)
-                w.value(self.bulkErrorReply(error, id: id))
+                w.value(HistoryService.bulkErrorReply(error, id: id))
                 let line = w.bytes
                 loop.post { pending.finish(.encodedSuccess(line)) }
                 return
             }
             loop.post {
-                self.exportWriter.start(bytes, into: fd) { result in
+                let service = me.value
+                service.exportWriter.start(bytes, into: fd) { result in
                     switch result {
                     case .success(let n):
                         pending.finish(.value(ControlServer.okReply([("format", .string(format.rawValue)), ("bytes", .int(n))])))
                     case .failure(let failure):
-                        self.log(HistoryLogEvent.exportFailed(id: id.rawValue, reason: failure.description))
+                        service.log(HistoryLogEvent.exportFailed(id: id.rawValue, reason: failure.description))
                         pending.finish(.value(ControlServer.errorReply(ProtocolError(code: "io_error", message: failure.description))))
                     }
                 }
@@ -132,12 +136,13 @@ extension HistoryService {
         let loop = self.loop
         let settings = context.metricsSettings()
         let units = context.unitsPair
+        let me = LoopBound(self, loop: loop)
         return onBulkWorker(id: id, replyCapacity: 1024) { w in
             let old = try store.load(id)
             let new = Importer.edited(old, applying: edit, settings: settings)
             try store.replace(new)
             w.value(ControlServer.okReply([("workout", new.summary.json()), units]))
-            loop.post { self.log(HistoryLogEvent.edited(id: id.rawValue, fields: edit.fieldNames, from: old.activity, to: new.activity)) }
+            loop.post { me.value.log(HistoryLogEvent.edited(id: id.rawValue, fields: edit.fieldNames, from: old.activity, to: new.activity)) }
         }
     }
 
@@ -148,7 +153,7 @@ extension HistoryService {
         let loop = self.loop
         bulk.async {
             var w = JSONWriter(capacity: replyCapacity)
-            do { try work(&w) } catch { w = JSONWriter(capacity: 256); w.value(self.bulkErrorReply(error, id: id)) }
+            do { try work(&w) } catch { w = JSONWriter(capacity: 256); w.value(HistoryService.bulkErrorReply(error, id: id)) }
             let line = w.bytes
             loop.post { pending.finish(.encodedSuccess(line)) }
         }
@@ -156,7 +161,7 @@ extension HistoryService {
     }
 
     /// The reply to a failed export, edit or recompute.
-    func bulkErrorReply(_ error: any Error, id: WorkoutID) -> JSON {
+    static func bulkErrorReply(_ error: any Error, id: WorkoutID) -> JSON {
         switch error {
         case let e as ExportRefusal: return ControlServer.errorReply(ProtocolError(code: e.code, message: e.description))
         case let e as ImportReader.Refusal: return ControlServer.errorReply(ProtocolError(code: "io_error", message: e.description))

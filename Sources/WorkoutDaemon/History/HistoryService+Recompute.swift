@@ -14,6 +14,7 @@ extension HistoryService {
         let units = context.unitsPair
         let store = self.store
         let loop = self.loop
+        let me = LoopBound(self, loop: loop)
         return onBulkWorker(id: id, replyCapacity: 4096) { w in
             let r = Recomputation(try store.load(id), settings: settings)
             let notes = Recomputation.notes(overrides, for: r.before)
@@ -23,7 +24,7 @@ extension HistoryService {
                                            ("settings", .array(names.map { .string($0) })), ("notes", .array(notes.map { .string($0) })), units]))
             let before = r.before.summary.distanceMeters, after = r.after.summary.distanceMeters
             loop.post {
-                self.log(HistoryLogEvent.recomputed(id: id.rawValue, settings: names, distanceBefore: before, distanceAfter: after, saved: save))
+                me.value.log(HistoryLogEvent.recomputed(id: id.rawValue, settings: names, distanceBefore: before, distanceAfter: after, saved: save))
             }
         }
     }

@@ -6,8 +6,9 @@ import WorkoutCore
 /// `show` decoded and encoded on the reader (a workout of 60k laps took the loop 591 ms);
 /// import, export, edit and recompute on the bulk worker (`HistoryService+Bulk.swift`).
 /// Personal bests are judged against its summaries.
-/// `@unchecked Sendable`: confined to the loop thread; the bulk worker only `post`s closures back.
-final class HistoryService: DaemonService, @unchecked Sendable {
+/// Confined to the loop thread: the reader and the bulk worker post closures back to a
+/// `LoopBound` of it.
+final class HistoryService: DaemonService {
     let context: DaemonContext
     let store: HistoryStore
     /// Imports, exports and edits, one at a time on a thread of their own.
