@@ -91,20 +91,20 @@ final class HistoryService: DaemonService {
 
     /// `list`: the summaries read and encoded on the reader.
     func list(_ filter: ListFilter) -> ControlReply {
-        let store = self.store, units = context.config.units, hold = holdReads, sync = self.sync
+        let store = self.store, units = context.config.units, hold = holdReads, firstLook = sync?.firstLook
         return onReader { w in
             HistoryService.waitWhileHeld(hold)
-            sync?.waitForFirstLook()
+            firstLook?.wait()
             ListReply.write(store.list(filter), units: units, to: &w)
         }
     }
 
     /// `show`: the workout decoded and its reply encoded on the reader.
     func show(_ id: WorkoutID) -> ControlReply {
-        let store = self.store, units = context.config.units, hold = holdReads, settings = context.metricsSettings(), sync = self.sync
+        let store = self.store, units = context.config.units, hold = holdReads, settings = context.metricsSettings(), firstLook = sync?.firstLook
         return onReader { w in
             HistoryService.waitWhileHeld(hold)
-            sync?.waitForFirstLook()
+            firstLook?.wait()
             do {
                 // The file's head and events only, unless its splits must be drawn again from the
                 // points in the units shown (a workout saved in miles, shown in km).
