@@ -5,22 +5,15 @@ import PackageDescription
 /// WorkoutCore is pure (no I/O, no clock, no Foundation); WorkoutDaemon is the shell around it.
 /// WorkoutSystem is the small piece of the shell that workoutctl shares with the daemon (files,
 /// socket addresses, the runtime-directory rule); it depends on nothing but Glibc.
-/// CI's build (.ci/run: WORKOUTD_CORE_WMO=1, with `--use-integrated-swift-driver`) compiles the
-/// -O core as one whole module: ~265 s of CPU instead of ~366 s in batch jobs. `-disable-cmo`
-/// lets the driver emit the module in a job of its own (cross-module optimization needs the
-/// optimizer's module; the -Onone clients never use it), so the modules that import the core
-/// build beside its one long job; `-num-threads 1` keeps one object file per source file, as
-/// the build plan (and test discovery) expects. The same switch compiles the -Onone modules
-/// whole-module too (`wholeModule`): each is type-checked once, not once per batch job; fresh
-/// clones, CPU of the whole build: 738 s in batch jobs, 693 s this way (docs/testing.md: the
-/// smaller modules gain; WorkoutCoreTests does not, its type checking is per function body).
-/// Plain `swift build`/`swift test` stay in batch mode: incremental builds recompile per file.
-/// CI's core job also skips LLVM's optimizer (`-disable-llvm-optzns`: the SIL optimizer's
-/// inlining and specialization, which the tests' speed comes from, still run) and emits line
-/// tables only (`-gline-tables-only`: backtraces keep files and lines; an -O core has few
-/// variables to show anyway): core job ~273 -> ~210 s of CPU, the WorkoutCoreTests process
-/// +2 to +4 s of CPU, the integration suites within their noise (docs/testing.md). Plain builds
-/// keep LLVM's optimizer and full debug info.
+/// CI's build (.ci/run sets WORKOUTD_CORE_WMO=1 and `--use-integrated-swift-driver`) compiles
+/// each module whole (`wholeModule`): type-checked once, not once per batch job. For the -O core:
+/// `-disable-cmo` lets the driver emit its module in a job of its own, so the modules importing
+/// it build beside its one long job; `-num-threads 1` keeps one object file per source file, as
+/// the build plan and test discovery expect; `-disable-llvm-optzns` skips LLVM's optimizer (the
+/// SIL optimizer's inlining and specialization, which the tests' speed comes from, still run);
+/// `-gline-tables-only` keeps files and lines for backtraces. docs/testing.md has the figures.
+/// Plain `swift build`/`swift test` stay in batch mode with full debug info: incremental builds
+/// recompile per file.
 let ciWholeModule = Context.environment["WORKOUTD_CORE_WMO"] == "1"
 let coreWholeModule = ciWholeModule
     ? ["-wmo", "-num-threads", "1", "-disable-cmo", "-Xfrontend", "-disable-llvm-optzns", "-Xfrontend", "-gline-tables-only"] : []

@@ -33,35 +33,28 @@ public final class Daemon: @unchecked Sendable {
     private var signalSources: [DispatchSourceSignal] = []
     private var timers: [RepeatingTimer] = []
     private var shutdown = ShutdownState.running
+    /// The configuration in force: the start-up one until a reload replaces it (the reload's
+    /// `old`); the services hold their own slices.
+    private var config: Config
 
     enum ShutdownState { case running, stopping }
 
-    /// `clock`: the system's clocks; a test's `ManualClock` to drive time. `poller`: epoll_wait(2).
-    /// `hookTrampoline`: the workoutd binary, to start hooks through (`HookTrampoline`).
-    public init(config: Config, configPath: String, paths: Paths, environment: [String: String],
-                clock: any LoopClock = SystemClock(), poller: EventLoop.Poller? = nil, hookTrampoline: String? = nil) throws {
-        var poller = poller
-        if poller == nil, environment["WORKOUTD_TEST_HOOKS"] == "1", let flag = environment["WORKOUTD_TEST_FAIL_POLL"] {
-            // Test hook: when this file appears, epoll_wait(2) fails (ENOMEM) once; the file is
-            // removed, so the daemon that systemd restarts runs on.
-            poller = { epollFD, events, capacity, timeout in
-                if unlink(flag) == 0 { errno = ENOMEM; return -1 }
-                return EventLoop.wait(epollFD, events, capacity, timeout)
-            }
-        }
-        let loop = try poller.map { try EventLoop(clock: clock, poller: $0) } ?? EventLoop(clock: clock)
+    /// `ports`: the edges the host chooses (`DaemonPorts`): workoutd's defaults are the
+    /// system's clocks and epoll_wait(2); a test embeds the daemon on a `ManualClock`.
+    public init(config: Config, configPath: String, paths: Paths, environment: [String: String], ports: DaemonPorts = DaemonPorts()) throws {
+        let loop = try EventLoop(clock: ports.clock, poller: ports.poller)
         var paths = paths
         paths.historyDir = paths.expandFolder(config.historyDir, environment: environment)
-        let context = DaemonContext(loop: loop, config: config, configPath: configPath, paths: paths, environment: environment)
-        context.hookTrampoline = hookTrampoline
+        let context = DaemonContext(loop: loop, config: config, configPath: configPath, paths: paths, environment: environment, ports: ports)
         try PrivateDirectory.prepareOwned(paths.stateDir)
         self.context = context
+        self.config = config
         history = try HistoryService(context: context)
         recording = RecordingService(context: context, store: history.store)
         reminders = ReminderService(context: context, store: history.store)
         integrations = IntegrationService(context: context)
         web = WebService(context: context, store: history.store)
-        control = ControlRouter(context: context, recording: recording, history: history, reminders: reminders, integrations: integrations, web: web)
+        control = ControlRouter(context: context, routes: Daemon.controlRoutes(recording, history, reminders, integrations, web))
         services = ServiceRunner(loop: loop, services: [reminders, integrations, recording, history, web, control], log: { [context] in context.log($0) })
         context.configureLog()
         wire()
@@ -92,6 +85,41 @@ public final class Daemon: @unchecked Sendable {
         web.calendar = { [unowned self] in self.reminders.streakCalculator().0 }
     }
 
+    /// What the control router asks of each service, as closures (it holds none of them).
+    private static func controlRoutes(_ recording: RecordingService, _ history: HistoryService, _ reminders: ReminderService,
+                                      _ integrations: IntegrationService, _ web: WebService) -> ControlRoutes {
+        ControlRoutes(
+            snapshot: { [unowned recording] in recording.snapshot() },
+            start: { [unowned recording] in recording.start($0) },
+            startPlanned: { [unowned recording] in recording.start($0, plan: $1) },
+            next: { [unowned recording] in recording.next() },
+            pause: { [unowned recording] in recording.pause() },
+            resume: { [unowned recording] in recording.resume() },
+            lap: { [unowned recording] in recording.lap() },
+            marker: { [unowned recording] in recording.marker($0) },
+            stop: { [unowned recording] in recording.stop() },
+            toggle: { [unowned recording] in recording.toggle() },
+            catchUpFeeds: { [unowned recording] in recording.catchUpFeeds() },
+            newestID: { [unowned history] in history.store.newestID() },
+            lastDeletedID: { [unowned history] in history.store.lastDeletedID() },
+            personalBests: { [unowned history] in history.personalBests(of: $0) },
+            list: { [unowned history] in history.list($0) },
+            show: { [unowned history] in history.show($0) },
+            export: { [unowned history] in history.startExport($0, $1, into: $2) },
+            importFiles: { [unowned history] in history.startImport($0, activity: $1, streamed: $2) },
+            edit: { [unowned history] in history.startEdit($0, $1) },
+            recompute: { [unowned history] in history.startRecompute($0, overrides: $1, save: $2) },
+            delete: { [unowned history] in history.delete($0) },
+            undelete: { [unowned history] in history.undelete($0) },
+            charts: { [unowned history] in history.startCharts($0, columns: $1) },
+            analytics: { [unowned history] in history.analytics($0, zone: $1, now: $2) },
+            streak: { [unowned reminders] in reminders.streakJSON() },
+            totals: { [unowned reminders] in reminders.totalsJSON($0, activity: $1) },
+            streakZone: { [unowned reminders] in reminders.streakZone().0 },
+            sleepInhibitor: { [unowned integrations] in integrations.sleepInhibitorReply() },
+            webURL: { [unowned web] in web.urlReply($0) })
+    }
+
     var loop: EventLoop { context.loop }
     func log(_ e: some LogEvent) { context.log(e) }
 
@@ -107,7 +135,7 @@ public final class Daemon: @unchecked Sendable {
         // answering) is done too.
         MemoryPolicy.releaseCodePages()
         loop.after(Daemon.settleSeconds) { MemoryPolicy.releaseCodePages() }
-        return runLoop()
+        return serve()
     }
 
     /// All of `run` but the loop: binds (or adopts) the sockets, starts the services (the
@@ -133,20 +161,21 @@ public final class Daemon: @unchecked Sendable {
         context.notifier.notify(["READY=1", "STATUS=" + recording.headline()])
     }
 
-    /// Runs the loop until a stop signal has been handled; the exit status.
-    private func runLoop() -> Int32 {
+    /// Runs the loop until a stop has been handled; the exit status. `betweenTurns` runs on the
+    /// loop's thread between wake-ups (an embedding test moves its `ManualClock` there).
+    func serve(betweenTurns: () throws(SystemError) -> Void = {}) -> Int32 {
         let watchdogInterval = context.notifier.watchdogInterval
         let notifier = context.notifier
         let loop = self.loop
         var lastPing = loop.now()
         do {
-            try loop.run {
+            try loop.run(onIteration: {
                 // The watchdog is fed from the loop itself: a hung loop stops feeding it.
                 if let iv = watchdogInterval, loop.now() - lastPing >= iv {
                     notifier.notify(["WATCHDOG=1"])
                     lastPing = loop.now()
                 }
-            }
+            }, betweenTurns: betweenTurns)
         } catch {
             return loopFailed(error)
         }
@@ -184,9 +213,9 @@ public final class Daemon: @unchecked Sendable {
             log(DaemonLogEvent.reloadRejected(e.description))
             return ControlServer.errorReply(ProtocolError(code: "invalid_config", message: e.description))
         case .success(let new):
-            var r = ConfigReload(old: context.config, new: new)
-            context.config = new
-            context.configureLog()
+            var r = ConfigReload(old: config, new: new)
+            config = new
+            context.configureLog(new)
             r.applied(.log)
             services.reload(&r)
             let changed = r.changed.map(\.rawValue), waiting = r.needsRestart.map(\.rawValue)
@@ -225,7 +254,7 @@ public final class Daemon: @unchecked Sendable {
     /// folders and ends its workers, recording closes feeds and sensors and keeps the workout in
     /// progress in the journal for the next start (a restart or shutdown does not end a workout)
     /// after any save in flight, integrations end the hooks; then the loop ends.
-    private func beginShutdown(reason: String) {
+    func beginShutdown(reason: String) {
         guard case .running = shutdown else { return }
         shutdown = .stopping
         context.notifier.notify(["STOPPING=1", "STATUS=Stopping" + (recording.hasWorkoutInProgress ? "; keeping the workout in progress for the next start" : "")])

@@ -48,7 +48,7 @@ public enum DaemonCommandLine {
         if checkOnly { print("workoutd: configuration \(configPath) is valid"); return 0 }
         do {
             let daemon = try Daemon(config: config, configPath: configPath, paths: paths, environment: env,
-                                    hookTrampoline: HookRunner.ownExecutable())
+                                    ports: DaemonPorts(hookTrampoline: HookRunner.ownExecutable()))
             return try daemon.run()
         } catch let e as ConfigError {
             eprint("workoutd: \(e)")

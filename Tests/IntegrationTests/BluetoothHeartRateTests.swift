@@ -6,7 +6,9 @@ import TestRequirements
 /// The daemon against a real dbus-daemon with the BlueZ stand-in (`dbus-peers --bluez`): a yoga
 /// workout reads the strap, survives a drop (reconnect with backoff, subscribe again), keeps the
 /// drop and a no-contact stretch as gaps, and its figures equal those computed from what the
-/// stand-in logged it sent.
+/// stand-in logged it sent. The peers are real processes; the daemon is embedded (on the system's
+/// clocks: the stand-in times its notifications by the wall clock). Off the pool: it waits on the
+/// stand-in for half a minute.
 @Suite(.serialized, .offPool, .requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
 struct BluetoothHeartRateTests {
     static let zones = [110, 130, 150, 170, 185]
@@ -22,8 +24,8 @@ struct BluetoothHeartRateTests {
         let peers = try DBusPeers(["--bluez", "--rr", "--bpm-file", tmp + "/bpm", "--drop-after", "5", "--return-after", "2.5",
                                    "--no-contact-after", "12"])
         defer { peers.stop() }
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:01"}],"heartRate":{"zones":[110,130,150,170,185]}}"#,
-                                  extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:01"}],"heartRate":{"zones":[110,130,150,170,185]}}"#,
+                                   extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
         d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
         try d.start()
         let started = try d.request(#"{"command":"start","activity":"yoga"}"#)
@@ -42,12 +44,12 @@ struct BluetoothHeartRateTests {
         let noContact = try d.waitForStatus(seconds: 20) { (($0["sensors"] as? [[String: Any]])?.first?["state"] as? String) == "no_contact" }
         #expect((noContact["sensors"] as? [[String: Any]])?.first?["state"] as? String == "no_contact", "\(noContact)")
         #expect((noContact["workout"] as? [String: Any])?["heartRate"] is NSNull)
-        usleep(1_500_000)
+        // A no-contact stretch of two more readings (1 Hz) before the stop.
+        #expect(pollUntil(seconds: 5) { peers.calls().filter { $0["method"] as? String == "notified" }.count >= 15 }, "the stand-in stopped sending")
         let stopped = try d.request(#"{"command":"stop"}"#)
         let w = try #require(stopped["workout"] as? [String: Any])
         let id = try #require(w["id"] as? String)
         _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
-        usleep(300_000)
 
         // What the stand-in sent, and what it was asked.
         let calls = peers.calls()

@@ -9,6 +9,8 @@ import WorkoutCore
 /// ride and a treadmill run measure what the stand-in logged it sent (calls.log), a sensor that
 /// drops out and returns leaves a gap and is read again, and the ride's FIT export carries power
 /// and cadence on its records as Garmin's FIT SDK reads them. The three tests run side by side.
+/// The peers are real processes; the daemons are embedded (on the system's clocks: the stand-in's
+/// counters follow the wall clock). Off the pool: the ride waits on the stand-in for 40 s.
 @Suite(.offPool, .requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
 struct BluetoothPowerTests {
     static let script = DaemonHarness.projectRoot.appendingPathComponent("Tests/WorkoutCoreTests/Codecs/FIT/fit_power.py").path
@@ -37,7 +39,7 @@ struct BluetoothPowerTests {
         defer { peers.stop() }
         let config = #"{"feeds":[{"kind":"socket"}],"ftpWatts":250,"sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:01"},"#
             + #"{"kind":"bluetooth","address":"C0:FF:EE:00:00:02"},{"kind":"bluetooth","address":"C0:FF:EE:00:00:03","wheelCircumferenceMm":2105}]}"#
-        let d = try DaemonHarness(config: config, extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
+        let d = try EmbeddedDaemon(config: config, extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
         d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
         try d.start()
         defer { d.stop() }
@@ -128,7 +130,7 @@ struct BluetoothPowerTests {
     }
 
     /// The watch line (`workoutctl watch` prints one per status; the first is enough).
-    static func watchLine(_ d: DaemonHarness) -> String {
+    static func watchLine(_ d: some DaemonUnderTest) -> String {
         (try? d.ctl(["status"]))?.stdout ?? ""
     }
 
@@ -136,8 +138,8 @@ struct BluetoothPowerTests {
     @Test func treadmillRunMeasuresTheFootpodsDistance() throws {
         let peers = try DBusPeers(["--bluez", "--sensors", "rsc", "--rate", "10", "--drop-after", "60", "--return-after", "600"])
         defer { peers.stop() }
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:04"}]}"#,
-                                  extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:04"}]}"#,
+                                   extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
         d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
         try d.start()
         defer { d.stop() }
@@ -160,8 +162,8 @@ struct BluetoothPowerTests {
     @Test func aDroppedSensorLeavesAGapAndIsReadAgain() throws {
         let peers = try DBusPeers(["--bluez", "--sensors", "power", "--rate", "10", "--drop-after", "20", "--return-after", "1"])
         defer { peers.stop() }
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:02"}]}"#,
-                                  extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:02"}]}"#,
+                                   extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
         d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
         try d.start()
         defer { d.stop() }
@@ -169,7 +171,8 @@ struct BluetoothPowerTests {
         let lost = try d.waitForStatus(seconds: 6) { Self.sensorStates($0) == ["lost"] }
         #expect((lost["workout"] as? [String: Any])?["power"] is NSNull, "power shown while the sensor is lost: \(lost)")
         _ = try d.waitForStatus(seconds: 10) { Self.sensorStates($0) == ["connected"] && ($0["workout"] as? [String: Any])?["power"] as? Int != nil }
-        usleep(1_000_000)
+        // A second of readings after the return (10 Hz) before the stop.
+        #expect(pollUntil(seconds: 5) { Self.notified(peers, "power").count >= 30 }, "the power meter stopped sending")
         let stopped = try d.request(#"{"command":"stop"}"#)
         let id = try #require((stopped["workout"] as? [String: Any])?["id"] as? String)
         _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }

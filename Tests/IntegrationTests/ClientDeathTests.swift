@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WorkoutDaemon
 import WorkoutClient
 
 /// Issue 45 item 0: a client that dies while its reply is worked on off the loop. Before the
@@ -9,7 +10,7 @@ import WorkoutClient
 /// connection ("Attempted to read an unowned reference"), SIGABRT. Each client here goes away
 /// (its socket closed, as the kernel does for a killed process) at one of several points of a
 /// long reply: right after sending, a moment later, or after the first line it got.
-@Suite(.offPool) struct ClientDeathTests {
+@Suite struct ClientDeathTests {
     /// When the client goes away.
     enum Death: CaseIterable, Sendable {
         /// With the request (its request and its end arrive together).
@@ -32,8 +33,9 @@ import WorkoutClient
         shutdown(c.fd, Int32(SHUT_RDWR))
     }
 
-    @Test func clientsDyingDuringLongRepliesLeaveTheDaemonRunning() async throws {
-        let d = try DaemonHarness(extraEnv: ["WORKOUTD_TEST_EXPORT_STALL_SECONDS": "1"])
+    @Test func clientsDyingDuringLongRepliesLeaveTheDaemonRunning() throws {
+        let d = try EmbeddedDaemon()
+        d.ports.exportStallSeconds = 0.3
         try d.start()
         defer { d.stop() }
         let gpx = d.dir + "/a.gpx"
@@ -50,18 +52,18 @@ import WorkoutClient
         let files = others
 
         var alive: [String] = []
-        do { alive = try await offPool { () throws -> [String] in
+        do { alive = try { () throws -> [String] in
             var failures: [String] = []
             var heldPipes: [Int32] = []
             defer { for fd in heldPipes { close(fd) } }
             func check(_ what: String) {
-                if !(d.process?.isRunning ?? false) { failures.append("daemon ended after \(what)") }
+                if !(d.isRunning) { failures.append("daemon ended after \(what)") }
             }
             for round in 0..<4 {
                 for death in Death.allCases {
-                    guard d.process?.isRunning ?? false else { break }
+                    guard d.isRunning else { break }
                     // An export into a pipe (descriptor passing): read by nobody (it stalls, then
-                    // fails after the test's 1 s), or closed at once (EPIPE).
+                    // fails after the test's 0.3 s), or closed at once (EPIPE).
                     var p: [Int32] = [0, 0]
                     _ = pipe(&p)
                     let c1 = try LineConnection.connect(path: socket)
@@ -92,14 +94,17 @@ import WorkoutClient
                     check("round \(round), \(death)")
                 }
             }
-            // The stalled exports end after 1 s: their replies find their clients gone.
-            usleep(1_500_000)
+            // The stalled exports end after 0.3 s: their replies find their clients gone. (Each
+            // export reached the writer before the edit after it was answered: one bulk worker.)
+            if !pollUntil(seconds: 10) { d.onLoop { $0.history.exportWriter.waitingCount } == 0 } {
+                failures.append("exports still waiting after 10 s")
+            }
             check("the stalled exports ended")
             let status = try? d.request(#"{"command":"status"}"#, timeoutSeconds: 10)
             if status?["ok"] as? Bool != true { failures.append("status afterwards: \(String(describing: status))") }
             check("status")
             return failures
-        } } catch {
+        }() } catch {
             alive = ["\(error)"]  // the daemon went away mid-round
         }
         let log = d.stderrText()

@@ -8,7 +8,7 @@ import Testing
 /// (`replaces`), and a version another one replaces is never listed. A real conflict file name
 /// (`<id>.sync-conflict-YYYYMMDD-HHMMSS-DEVICE.json`, renamed into place as Syncthing does).
 @Suite(.serialized, .offPool) struct ConflictAncestryTests {
-    static func title(_ d: DaemonHarness, _ id: String) throws -> (list: String?, show: String?) {
+    static func title(_ d: some DaemonUnderTest, _ id: String) throws -> (list: String?, show: String?) {
         let list = (try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []).first { $0["id"] as? String == id }
         let show = (try d.request(#"{"command":"show","id":"\#(id)"}"#)["workout"] as? [String: Any])
         return (list?["title"] as? String, show?["title"] as? String)

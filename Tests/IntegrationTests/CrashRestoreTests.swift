@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
+@testable import WorkoutDaemon
 import WorkoutCore
 
 /// Never lose a workout: the suite's one real kill loop (issue 26 keeps one, short). SIGKILL at
@@ -11,7 +13,7 @@ import WorkoutCore
 /// restore paths (torn tails, set-aside journals) are unit-tested with the journal itself.
 @Suite(.serialized, .offPool) struct CrashRestoreTests {
     /// The fix records in the journal on disk (what a restart can restore).
-    static func journalFixTimes(_ d: DaemonHarness) -> [Double] {
+    static func journalFixTimes(_ d: some DaemonUnderTest) -> [Double] {
         guard let text = try? String(contentsOfFile: d.stateDir + "/current.journal", encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { line in
             if case .fix(let f)? = JournalRecord.decodeLine(line) { return f.time }
@@ -88,18 +90,18 @@ import WorkoutCore
         d.stop()
     }
 
-    /// Issue 27 item 9: SIGKILL during a save, its temporary file complete and not yet renamed
-    /// (held there by `WORKOUTD_TEST_HOLD_SAVES`). The next start removes it, completes the stop
-    /// from the journal and saves the workout with every counted fix: no `.tmp-` file survives
-    /// the restart and nothing reads it as a workout meanwhile.
-    @Test func aKillDuringASaveLeavesNoTemporaryFileAndLosesNoWorkout() throws {
-        var template = Array("/tmp/hold.XXXXXX".utf8CString)
-        let holdFD = mkstemp(&template)
-        let hold = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        close(holdFD)
-        defer { unlink(hold) }
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"statusLogSeconds":0}"#, extraEnv: ["WORKOUTD_TEST_HOLD_SAVES": hold])
+    /// Issue 27 item 9: a crash during a save, its temporary file complete and not yet renamed
+    /// (the save held there by the store's `beforeRename` port). The daemon that starts next on
+    /// what the crash left on disk removes it, completes the stop from the journal and saves the
+    /// workout with every counted fix: no `.tmp-` file survives and nothing reads it as a workout
+    /// meanwhile. Embedded: the copy of the directories is the crash (the kill loop above is the
+    /// real process's).
+    @Test func aCrashDuringASaveLeavesNoTemporaryFileAndLosesNoWorkout() throws {
+        let held = Mutex(true)
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"statusLogSeconds":0}"#)
+        d.ports.storeFaults.beforeRename = { while held.withLock({ $0 }) { usleep(5_000) } }
         try d.start()
+        defer { held.withLock { $0 = false }; d.stop() }
         let id = try #require((try d.request(#"{"command":"start","activity":"running"}"#)["workout"] as? [String: Any])?["id"] as? String)
         let feeder = FixFeeder(socket: d.feedSocket, start: Date().timeIntervalSince1970, rate: 50)
         let active = try d.waitForStatus(seconds: 10) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) >= 20 }
@@ -107,27 +109,26 @@ import WorkoutCore
         let counted = try #require((try d.request(#"{"command":"status"}"#)["workout"] as? [String: Any])?["pointCount"] as? Int)
         #expect(counted >= 20, "\(active)")
         _ = try d.request(#"{"command":"stop"}"#)
-        let workouts = d.dataDir + "/workouts"
-        let temporaries = { (try? FileManager.default.contentsOfDirectory(atPath: workouts))?.filter { $0.contains(".tmp-") } ?? [] }
-        var held: [String] = []
-        for _ in 0..<500 where held.isEmpty { held = temporaries(); if held.isEmpty { usleep(10_000) } }
-        #expect(held == ["\(id).json.tmp-\(d.pid)"], "the save is held with its temporary file written: \(held)")
-        let size = (try? FileManager.default.attributesOfItem(atPath: workouts + "/" + (held.first ?? "-"))[.size] as? Int) ?? 0
+        let temporaries = { (dir: String) in (try? FileManager.default.contentsOfDirectory(atPath: dir + "/d/workoutd/workouts"))?.filter { $0.contains(".tmp-") } ?? [] }
+        var tmp: [String] = []
+        for _ in 0..<500 where tmp.isEmpty { tmp = temporaries(d.dir); if tmp.isEmpty { usleep(10_000) } }
+        #expect(tmp == ["\(id).json.tmp-\(getpid())"], "the save is held with its temporary file written: \(tmp)")
+        let size = (try? FileManager.default.attributesOfItem(atPath: d.dataDir + "/workouts/" + (tmp.first ?? "-"))[.size] as? Int) ?? 0
         #expect((try d.request(#"{"command":"list"}"#)["workouts"] as? [Any])?.count == 0, "a temporary file is not a workout")
-        d.kill9()
-        unlink(hold)
 
-        try d.start()
-        let s = try d.waitForStatus(seconds: 10) { $0["state"] as? String == "idle" }
+        let next = try EmbeddedDaemon(copyingStateOf: d)
+        next.ports.storeFaults = StoreFaults()
+        try next.start()
+        defer { next.stop() }
+        let s = try next.waitForStatus(seconds: 10) { $0["state"] as? String == "idle" }
         #expect(s["state"] as? String == "idle", "the stop completed after the restart")
-        let listed = try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []
+        let listed = try next.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []
         #expect(listed.count == 1 && listed.first?["id"] as? String == id, "\(listed)")
         let points = listed.first?["pointCount"] as? Int ?? -1
         #expect(points >= counted, "saved \(points) points, status had counted \(counted)")
-        #expect(temporaries().isEmpty, "\(temporaries())")
-        let log = d.stderrText()
+        #expect(temporaries(next.dir).isEmpty, "\(temporaries(next.dir))")
+        let log = next.stderrText()
         #expect(log.contains("history.temp_removed"), "\(log.suffix(800))")
-        print("reliability: SIGKILL during a save: a temporary file of \(size) bytes left, \(temporaries().count) after the next start, \(points) of \(counted) counted points saved")
-        d.stop()
+        print("reliability: a crash during a save: a temporary file of \(size) bytes left, \(temporaries(next.dir).count) after the next start, \(points) of \(counted) counted points saved")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WorkoutDaemon
 import WorkoutClient
 
 /// Issue 27 item 7: an export into a pipe nobody reads must not hold the bulk worker. Before the
@@ -33,7 +34,8 @@ import WorkoutClient
     /// 4 s without progress (the test's stall; 30 s in use) each ends with an error naming its
     /// FIFO. The daemon still answers.
     @Test func anExportIntoAFIFONobodyReadsHoldsNoOtherWork() async throws {
-        let d = try DaemonHarness(extraEnv: ["WORKOUTD_TEST_EXPORT_STALL_SECONDS": "4"])
+        let d = try EmbeddedDaemon()
+        d.ports.exportStallSeconds = 4
         try d.start()
         defer { d.stop() }
         let first = d.dir + "/a.gpx", second = d.dir + "/b.gpx"

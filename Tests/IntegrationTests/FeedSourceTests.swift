@@ -4,14 +4,15 @@ import Testing
 
 /// Issue 15, item 10, through the daemon: two feeds 12 m apart were merged into one track (a
 /// 40 m ride came out 160-190 m). One source feeds the workout; the other is counted in status.
-@Suite(.serialized, .offPool) struct FeedSourceTests {
+/// (The daemon embedded, on the system's clocks: the fixes carry today's times.)
+@Suite(.serialized) struct FeedSourceTests {
     static func line(_ t: Double, north: Double) -> String {
         let lat = 48.1 + north / 111_320
         return #"{"class":"FIX","time":"\#(FixFeeder.iso(t))","lat":\#(String(format: "%.8f", lat)),"lon":11.5,"mode":3,"eph":3}"# + "\n"
     }
 
     @Test func aSecondFeedIsCountedNotMixedIn() throws {
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"statusLogSeconds":0}"#)
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"statusLogSeconds":0}"#)
         try d.start()
         _ = try d.request(#"{"command":"start","activity":"cycling"}"#)
         let a = try UnixClient(path: d.feedSocket)
@@ -45,7 +46,7 @@ import Testing
     /// sender out for the handover delay. Before, all of B's fixes were dropped as another
     /// source's for 5 s (seen as a ride of 300 fixes recorded as 0 m in ReceiverClockFeedTests).
     @Test func aNewConnectionFeedsTheNextWorkout() throws {
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"statusLogSeconds":0,"metrics":{"autoPauseSeconds":0}}"#)
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"statusLogSeconds":0,"metrics":{"autoPauseSeconds":0}}"#)
         try d.start()
         defer { d.stop() }
         _ = try d.request(#"{"command":"start","activity":"cycling"}"#)

@@ -7,18 +7,18 @@ import Testing
 /// workout out of the history; a link in an import folder to a file outside was imported. Real
 /// symbolic links, the real daemon.
 @Suite(.serialized, .offPool) struct FolderLinkTests {
-    static func ids(_ d: DaemonHarness) throws -> [String] {
+    static func ids(_ d: some DaemonUnderTest) throws -> [String] {
         (try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
     }
 
-    static func importGPX(_ d: DaemonHarness, _ name: String, start: String) throws -> String {
+    static func importGPX(_ d: some DaemonUnderTest, _ name: String, start: String) throws -> String {
         let path = d.dir + "/" + name
         try DisplayUnitsTests.gpx(start: start, seconds: 90, speed: 3).write(toFile: path, atomically: true, encoding: .utf8)
         let r = try d.request(#"{"command":"import","files":["\#(path)"]}"#)
         return try #require((r["results"] as? [[String: Any]])?.first?["id"] as? String, "\(r)")
     }
 
-    static func waitForLog(_ d: DaemonHarness, _ seconds: Double, _ text: inout String, until: (String) -> Bool) async throws {
+    static func waitForLog(_ d: some DaemonUnderTest, _ seconds: Double, _ text: inout String, until: (String) -> Bool) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while !until(text), Date() < deadline {
             text += d.stderrText()

@@ -3,26 +3,16 @@ import Testing
 import TestRequirements
 import WorkoutCore
 
-/// workoutd against the real gpsd (Debian's gpsd 3.22 through ../shared/tools/gpsd-replay).
+/// workoutd against the real gpsd (Debian's gpsd 3.22 through ../shared/tools/gpsd-replay). The
+/// peer is the real process; the daemon is embedded (on the system's clocks: gpsd serves in real
+/// time). Off the pool: the tests wait on gpsd for seconds.
 @Suite(.serialized, .offPool, .requires(.sharedData, .program(.gpsd)))
 struct GpsdIntegrationTests {
     @Test func recordsTheSameFixesGpsdServes() throws {
         let gpsd = try GpsdReplay(capture: "nmea-rtk.log", port: 2961, rate: 0)
         defer { gpsd.stop() }
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"gpsd","address":"127.0.0.1:2961"}]}"#)
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"gpsd","address":"127.0.0.1:2961"}]}"#)
         try d.start()
-        let id = (try d.request(#"{"command":"start","activity":"cycling"}"#)["workout"] as? [String: Any])?["id"] as? String ?? "?"
-        // Wait until the whole capture has arrived (the count stops growing).
-        var last = -1
-        for _ in 0..<100 {
-            let n = ((try d.request(#"{"command":"status"}"#)["workout"] as? [String: Any])?["pointCount"] as? Int) ?? 0
-            if n == last && n > 0 { break }
-            last = n
-            usleep(300_000)
-        }
-        _ = try d.request(#"{"command":"stop"}"#)
-        try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
-        let saved = try WorkoutFile.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: d.dataDir + "/workouts/\(id).json"))))
         // gpsd's own TPV reports for this capture (mode >= 2 with a time), deduplicated by time.
         let chk = try String(contentsOf: DaemonHarness.sharedRoot.appendingPathComponent("data/nmea/nmea-rtk.log.chk"), encoding: .utf8)
         var times: [String] = []
@@ -31,6 +21,13 @@ struct GpsdIntegrationTests {
                   let t = o["time"]?.stringValue else { continue }
             if times.last != t { times.append(t) }
         }
+        let id = (try d.request(#"{"command":"start","activity":"cycling"}"#)["workout"] as? [String: Any])?["id"] as? String ?? "?"
+        // Wait until the whole capture has arrived: every epoch but the last, which stays pending
+        // (below).
+        try d.waitForStatus(seconds: 30) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) >= times.count - 1 }
+        _ = try d.request(#"{"command":"stop"}"#)
+        try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        let saved = try WorkoutFile.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: d.dataDir + "/workouts/\(id).json"))))
         // The capture is from 2020: its fixes are placed on the workout's clock (docs/time.md),
         // spaced exactly as gpsd's times. Sent as fast as possible, its 10-minute gap (fix 104)
         // is a step of the receiver's clock, confirmed by 3 fixes: from there on, the spacing
@@ -52,7 +49,7 @@ struct GpsdIntegrationTests {
     @Test func recordingContinuesAfterGpsdRestarts() throws {
         let gpsd = try GpsdReplay(capture: "bundg_zeus_9.log", port: 2962, rate: 10)
         defer { gpsd.stop() }
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"gpsd","address":"127.0.0.1:2962"}]}"#)
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"gpsd","address":"127.0.0.1:2962"}]}"#)
         try d.start()
         _ = try d.request(#"{"command":"start","activity":"sailing"}"#)
         func points() throws -> Int { ((try d.request(#"{"command":"status"}"#)["workout"] as? [String: Any])?["pointCount"] as? Int) ?? 0 }
@@ -69,7 +66,7 @@ struct GpsdIntegrationTests {
         // No network problem any more; the capture's 2018 dates remain a clock problem (docs/time.md).
         let problemAfter = (after["gps"] as? [String: Any])?["problem"] as? String
         #expect(problemAfter == nil || problemAfter?.hasPrefix("receiver clock") == true, "problem: \(problemAfter ?? "none")")
-        #expect(d.process?.isRunning == true)
+        #expect(d.isRunning)
         d.stop()
     }
 }

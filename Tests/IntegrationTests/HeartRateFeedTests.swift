@@ -2,9 +2,10 @@ import Foundation
 import Glibc
 import Testing
 import TestRequirements
+@testable import WorkoutDaemon
 
-/// Heart rate through the feed socket, end to end with the real daemon and workoutctl.
-@Suite(.serialized, .offPool) struct HeartRateFeedTests {
+/// Heart rate through the feed socket, end to end with the daemon (embedded) and workoutctl.
+@Suite(.serialized) struct HeartRateFeedTests {
     static let zones = [110, 130, 150, 170, 185]
     static let config = #"{"feeds":[{"kind":"socket"}],"heartRate":{"zones":[110,130,150,170,185]},"weightKg":70,"age":40,"sex":"male"}"#
 
@@ -12,9 +13,11 @@ import TestRequirements
 
     /// A yoga workout (no GPS) gets HR lines only: the exact average and maximum of what was
     /// sent, the latest as `heartRate` and null once none arrives (never the last value
-    /// repeated), and the same figures after a crash (kill -9) and restore from the journal.
+    /// repeated), and the same figures after a crash and restore from the journal. On a
+    /// `ManualClock`: the silence and the journal flush are the test's clock moving; the crash is
+    /// a copy of the directories (what a SIGKILL leaves).
     @Test func yogaWithoutGPSGetsTheExactAverageAndMaximumAndSurvivesACrash() throws {
-        let d = try DaemonHarness(config: Self.config)
+        var d = try EmbeddedDaemon(config: Self.config, clock: ManualClock())
         try d.start()
         let started = try d.request(#"{"command":"start","activity":"yoga"}"#)
         let workout = try #require(started["workout"] as? [String: Any])
@@ -42,15 +45,22 @@ import TestRequirements
         #expect(w["pointCount"] as? Int == 0)
         #expect(((s["gps"] as? [String: Any])?["rejectedInput"] as? [String: Any])?["hr_bad_bpm"] as? Int == 1)
         // Silence: no heart rate is shown, the last value is not repeated.
-        let silent = try d.waitForStatus(seconds: 12) { (($0["workout"] as? [String: Any])?["heartRate"]).map { $0 is NSNull } ?? false }
+        func silence(_ s: [String: Any]) -> Bool { (s["workout"] as? [String: Any])?["heartRate"].map { $0 is NSNull } ?? false }
+        var silent = try d.request(#"{"command":"status"}"#)
+        for _ in 0..<60 where !silence(silent) {
+            d.advance(0.5)
+            silent = try d.request(#"{"command":"status"}"#)
+        }
         #expect((silent["workout"] as? [String: Any])?["heartRate"] is NSNull)
         let zoneBefore = (silent["workout"] as? [String: Any])?["heartRateZoneSeconds"] as? [Double]
         var expectedZones = [Double](repeating: 0, count: Self.zones.count + 1)
         for b in bpms.dropLast() { expectedZones[Self.zone(b)] += 0.2 }
         #expect(zip(zoneBefore ?? [], expectedZones).allSatisfy { abs($0 - $1) < 1e-6 }, "\(zoneBefore ?? []) vs \(expectedZones)")
         // The log's status line and `watch` are fed from the same summary; crash and restore now.
-        usleep(1_200_000)  // past a journal flush
-        d.kill9()
+        d.advance(1.2)  // past a journal flush
+        let crashed = d
+        d = try EmbeddedDaemon(copyingStateOf: crashed)
+        crashed.stop()
         feed.close()
         try d.start()
         let restored = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "paused" }
@@ -78,7 +88,7 @@ import TestRequirements
     /// to the file's, point by point.
     @Test(.requires(.sharedData, .program(.gpsbabel), .program(.xmllint)))
     func simulatedTrackHeartRateIsExportedAndReadBackByGpsbabel() throws {
-        let d = try DaemonHarness(config: Self.config)
+        let d = try EmbeddedDaemon(config: Self.config)
         try d.start()
         let n = 40
         let hrs = (0..<n).map { 100 + ($0 * 13) % 87 }

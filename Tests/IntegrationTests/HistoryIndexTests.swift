@@ -8,7 +8,7 @@ import WorkoutCore
 /// what differs is read again; nothing is appended to a torn last line. (Issue 30: the index
 /// lives in the state directory.)
 @Suite(.serialized, .offPool) struct HistoryIndexTests {
-    static func saveWorkouts(_ d: DaemonHarness, _ n: Int) throws {
+    static func saveWorkouts(_ d: some DaemonUnderTest, _ n: Int) throws {
         for _ in 0..<n {
             #expect(try d.request(#"{"command":"start","activity":"treadmill_running"}"#)["ok"] as? Bool == true)
             #expect(try d.request(#"{"command":"stop"}"#)["ok"] as? Bool == true)
@@ -18,12 +18,12 @@ import WorkoutCore
         }
     }
 
-    static func listed(_ d: DaemonHarness) throws -> Int {
+    static func listed(_ d: some DaemonUnderTest) throws -> Int {
         (try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []).count
     }
 
     /// The count listed once it is `n` (the first look at the folder runs just after start-up), or after 10 s.
-    static func listed(_ d: DaemonHarness, becoming n: Int) throws -> Int {
+    static func listed(_ d: some DaemonUnderTest, becoming n: Int) throws -> Int {
         let deadline = Date().addingTimeInterval(10)
         var count = try listed(d)
         while count != n, Date() < deadline { usleep(20_000); count = try listed(d) }

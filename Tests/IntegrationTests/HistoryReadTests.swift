@@ -1,22 +1,24 @@
 import Foundation
 import Testing
+@testable import WorkoutDaemon
+import Synchronization
 
 /// `show` and `list` read and encode off the event loop (issue 27 item 10: `show` of a workout
-/// with 60k laps held the loop 591 ms, `list` 278 ms). With the test hook holding every read
-/// (`WORKOUTD_TEST_HOLD_READS`), `status` from another client is answered while a `show` and
-/// a `list` wait; on the loop it would wait behind them (and this test time out).
-@Suite(.offPool) struct HistoryReadTests {
+/// with 60k laps held the loop 591 ms, `list` 278 ms). With the store's `beforeRead` port holding
+/// every read (a slow disk), `status` from another client is answered while a `show` and a `list`
+/// wait; on the loop it would wait behind them (and this test time out).
+@Suite struct HistoryReadTests {
     @Test func statusIsAnsweredWhileShowAndListAreReading() throws {
-        let d = try DaemonHarness()
-        let hold = d.dir + "/hold-reads"
-        d.environment["WORKOUTD_TEST_HOLD_READS"] = hold
+        let held = Mutex(false)
+        let d = try EmbeddedDaemon()
+        d.ports.storeFaults.beforeRead = { while held.withLock({ $0 }) { usleep(2_000) } }
         try d.start()
         defer { d.stop() }
         _ = try d.request(#"{"command":"start","activity":"yoga"}"#)
         let stopped = try d.request(#"{"command":"stop"}"#)
         let id = (stopped["workout"] as? [String: Any])?["id"] as? String ?? ""
         try d.waitForStatus(seconds: 10) { $0["state"] as? String == "idle" }
-        _ = FileManager.default.createFile(atPath: hold, contents: Data())
+        held.withLock { $0 = true }
 
         let show = try UnixClient(path: d.controlSocket, timeoutSeconds: 30)
         defer { show.close() }
@@ -29,7 +31,7 @@ import Testing
         let status = try d.request(#"{"command":"status"}"#)
         #expect(status["ok"] as? Bool == true && status["state"] as? String == "idle", "\(status)")
 
-        try FileManager.default.removeItem(atPath: hold)
+        held.withLock { $0 = false }
         let shown = try DaemonHarness.parse(try #require(try show.readLine()))
         #expect((shown["workout"] as? [String: Any])?["id"] as? String == id, "\(shown)")
         let listed = try DaemonHarness.parse(try #require(try list.readLine()))

@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 30: folders that import themselves (`importFolders`).
 @Suite(.serialized, .offPool) struct ImportFolderTests {
-    static func count(_ d: DaemonHarness) throws -> Int {
+    static func count(_ d: some DaemonUnderTest) throws -> Int {
         (try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []).count
     }
 

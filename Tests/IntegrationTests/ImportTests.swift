@@ -11,7 +11,7 @@ struct ImportTests {
     static func shared(_ p: String) -> String { DaemonHarness.sharedRoot.appendingPathComponent("data/" + p).path }
 
     /// Sends one import request carrying `fds` and returns its event lines and final reply.
-    static func importByDescriptors(_ d: DaemonHarness, _ files: [(name: String, fd: Int32)]) throws -> (events: [[String: Any]], reply: [String: Any]) {
+    static func importByDescriptors(_ d: some DaemonUnderTest, _ files: [(name: String, fd: Int32)]) throws -> (events: [[String: Any]], reply: [String: Any]) {
         let conn = try LineConnection.connect(path: d.controlSocket)
         let items = files.map { #"{"file":"\#($0.name)"}"# }.joined(separator: ",")
         try conn.send(line: #"{"command":"import","descriptors":[\#(items)]}"#, descriptors: files.map(\.fd))

@@ -5,11 +5,11 @@ import Testing
 /// it, so every client and the protocol have it), and `undelete last` the one deleted last.
 @Suite(.serialized, .offPool) struct LastWorkoutTests {
     /// A 5-minute GPX run starting at `start` (UTC seconds), imported; returns its ID.
-    static func importRun(_ d: DaemonHarness, start: Double, name: String) throws -> String {
+    static func importRun(_ d: some DaemonUnderTest, start: Double, name: String) throws -> String {
         try d.importRun(name: name, start: start, points: 300, winding: false)
     }
 
-    static func shownID(_ d: DaemonHarness, _ args: [String]) throws -> String? {
+    static func shownID(_ d: some DaemonUnderTest, _ args: [String]) throws -> String? {
         let r = try d.ctl(["--json"] + args)
         let reply = try DaemonHarness.parse(r.stdout.replacingOccurrences(of: "\n", with: ""))
         return (reply["workout"] as? [String: Any])?["id"] as? String

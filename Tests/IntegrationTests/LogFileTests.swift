@@ -2,18 +2,28 @@ import Foundation
 import Testing
 import TestRequirements
 import WorkoutCore
+@testable import WorkoutDaemon
 
-/// What a user tailing ~/.local/state/workoutd/workoutd.log sees during a workout.
-@Suite(.serialized, .offPool) struct LogFileTests {
+/// What a user tailing ~/.local/state/workoutd/workoutd.log sees during a workout. (The daemon
+/// embedded; the status lines on a `ManualClock`: 4.3 s of a workout without waiting for them.)
+@Suite(.serialized) struct LogFileTests {
     @Test func tailShowsStatusLinesThenSavedStreakAndHealth() throws {
-        let d = try DaemonHarness(config: #"""
+        let clock = ManualClock()
+        let d = try EmbeddedDaemon(config: #"""
         {"feeds":[{"kind":"socket"}],"statusLogSeconds":1,"log":{"file":true},"streaks":{"minimumSeconds":0}}
-        """#)
+        """#, clock: clock)
         try d.start()
         _ = try d.request(#"{"command":"start","activity":"running"}"#)
-        let feeder = FixFeeder(socket: d.feedSocket, start: Date().timeIntervalSince1970, rate: 10)
-        usleep(4_300_000)
-        feeder.stop()
+        // 4.3 s of fixes at 10 Hz, 3 m/s east, each sent at its time on the daemon's clock and
+        // read before the clock moves on (a request first reads what the feed socket holds).
+        let feed = try UnixClient(path: d.feedSocket)
+        for i in 0..<43 {
+            let lon = 11.5 + Double(i) * 3 / 10 / (111_320 * cos(48.1 * .pi / 180))
+            try feed.send(#"{"class":"FIX","time":"\#(FixFeeder.iso(clock.wall()))","lat":48.1,"lon":\#(String(format: "%.8f", lon)),"alt":500,"mode":3,"eph":3}"# + "\n")
+            _ = try d.request(#"{"command":"status"}"#)
+            d.advance(0.1)
+        }
+        feed.close()
         _ = try d.request(#"{"command":"stop"}"#)
         try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
         d.stop()
@@ -44,18 +54,19 @@ import WorkoutCore
     }
 }
 
-@Suite(.serialized, .offPool, .requires(.sharedData))
+/// (The daemon embedded, on the system's clocks; the route simulated as fast as it is read.)
+@Suite(.serialized, .requires(.sharedData))
 struct PersonalBestLogTests {
     /// The first run over a route sets personal bests (400 m, 1 km); the same route again ties
     /// them, which is not a new best.
     @Test func personalBestsAreAnnouncedOnSave() throws {
         let file = DaemonHarness.sharedRoot.appendingPathComponent("data/gpx/garminconnect.gpx").path
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"log":{"file":true}}"#)
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"log":{"file":true}}"#)
         try d.start()
         func record() throws {
             #expect(try d.ctl(["start", "running"]).status == 0)
-            #expect(try d.ctl(["simulate", file, "--speed", "100"]).status == 0)
-            usleep(200_000)
+            #expect(try d.ctl(["simulate", file, "--speed", "0"]).status == 0)
+            // `stop` first reads what the simulation sent (FeedHub.catchUp): no wait needed.
             #expect(try d.ctl(["stop"]).status == 0)
             try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
         }

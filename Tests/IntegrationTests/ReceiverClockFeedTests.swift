@@ -10,7 +10,7 @@ import WorkoutCore
 
     /// One ride of 300 fixes (1 s apart at 6 m/s: 1794 m) sent in about 1.5 s; `time(i, t0)`
     /// dates fix i given the daemon's clock at the start. Returns the stopped summary and status.
-    static func ride(_ d: DaemonHarness, _ time: (Int, Double) -> Double) throws -> (summary: [String: Any], status: [String: Any]) {
+    static func ride(_ d: some DaemonUnderTest, _ time: (Int, Double) -> Double) throws -> (summary: [String: Any], status: [String: Any]) {
         let start = Self.summary(try d.request(#"{"command":"start","activity":"cycling"}"#))
         let t0 = FaultTimes.seconds(start["startedAt"])
         try RideSender.send(d, count: 300) { time($0, t0) }

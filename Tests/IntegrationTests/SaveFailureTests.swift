@@ -1,17 +1,16 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WorkoutDaemon
+import Synchronization
 
-/// A save that fails (full disk, injected through WORKOUTD_TEST_FAIL_SAVES) keeps the workout,
+/// A save that fails (full disk, injected through the store's `failure` port) keeps the workout,
 /// shows the error, retries, and completes once the cause is gone; it never blocks the next one.
 @Suite(.serialized, .offPool) struct SaveFailureTests {
     @Test func fullDiskKeepsTheWorkoutAndSavesAfterSpaceIsFreed() throws {
-        var template = Array("/tmp/wf.XXXXXX".utf8CString)
-        let flagDir = String(cString: mkdtemp(&template)!)
-        defer { try? FileManager.default.removeItem(atPath: flagDir) }
-        let flag = flagDir + "/disk-full"
-        _ = FileManager.default.createFile(atPath: flag, contents: nil)
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#, extraEnv: ["WORKOUTD_TEST_FAIL_SAVES": flag])
+        let diskFull = Mutex(true)
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}]}"#)
+        d.ports.storeFaults.failure = { diskFull.withLock { $0 } ? SystemError("write", code: ENOSPC) : nil }
         try d.start()
         let id = (try d.request(#"{"command":"start","activity":"walking"}"#)["workout"] as? [String: Any])?["id"] as? String ?? "?"
         let feeder = FixFeeder(socket: d.feedSocket, start: Date().timeIntervalSince1970, rate: 20)
@@ -33,7 +32,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: d.stateDir + "/current.journal"), "the new workout has its own journal")
         #expect((try d.request(#"{"command":"status"}"#)["saveError"] as? String)?.contains("No space left on device") == true)
         // Space is freed: the next retry (backoff 1, 2, 4 s) saves the first workout.
-        try FileManager.default.removeItem(atPath: flag)
+        diskFull.withLock { $0 = false }
         let deadline = Date().addingTimeInterval(10)
         while FileManager.default.fileExists(atPath: aside), Date() < deadline { usleep(100_000) }
         #expect(FileManager.default.fileExists(atPath: d.dataDir + "/workouts/\(id).json"))
@@ -53,7 +52,7 @@ import Testing
     /// The one-button flow: `stop` then `start` at once never fails (it was refused with
     /// `saving` in 3 of 5 tries), and every stopped workout is saved.
     @Test func stopThenStartAtOnceIsNeverRefused() throws {
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}]}"#)
         try d.start()
         defer { d.stop() }
         var ids: [String] = []

@@ -9,7 +9,7 @@ import TestRequirements
 @Suite(.serialized, .offPool, .requires(.program(.syncthing)))
 struct SharedHistoryTests {
     /// The listed workouts: ID -> activity.
-    static func listed(_ d: DaemonHarness) throws -> [String: String] {
+    static func listed(_ d: some DaemonUnderTest) throws -> [String: String] {
         var out: [String: String] = [:]
         for w in try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? [] {
             if let id = w["id"] as? String { out[id] = w["activity"] as? String ?? "" }
@@ -30,7 +30,7 @@ struct SharedHistoryTests {
         }
     }
 
-    static func conflictCopies(_ d: DaemonHarness) -> [String] {
+    static func conflictCopies(_ d: some DaemonUnderTest) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: d.dir + "/h/workouts")) ?? []).filter { $0.contains(".sync-conflict-") }
     }
 

@@ -7,12 +7,12 @@ import TestRequirements
 /// of 1,286 points: the daemon answered `stop` before it had read the feed lines the simulation
 /// had sent (and closed) before the request. A request now first reads every feed line already
 /// in the feed sockets (`FeedHub.catchUp`).
-@Suite(.serialized, .offPool) struct SimulationStopRaceTests {
+@Suite(.serialized) struct SimulationStopRaceTests {
     /// The race made certain: thousands of lines are queued in the feed socket and closed, and
     /// `stop` arrives on a control connection opened beforehand, a few microseconds later (the
     /// daemon reads a feed for at most 1 ms per turn of its loop).
     @Test func stopCountsEveryLineSentBeforeIt() throws {
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}]}"#)
         try d.start()
         defer { d.stop() }
         for round in 0..<3 {
@@ -39,7 +39,7 @@ import TestRequirements
     @Test(.requires(.sharedData))
     func simulateThenStopCountsEveryPoint() throws {
         let file = DaemonHarness.sharedRoot.appendingPathComponent("data/gpx/globalsat_gh625XT.gpx").path
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}]}"#)
         try d.start()
         defer { d.stop() }
         var counts: [Int] = []

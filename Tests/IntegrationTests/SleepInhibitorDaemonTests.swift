@@ -5,12 +5,13 @@ import TestRequirements
 import WorkoutCore
 import WorkoutDaemon
 
-/// The real daemon's sleep inhibitor against a logind stand-in on a real dbus-daemon (issue 14):
+/// The daemon's sleep inhibitor (embedded: the bus address is in its environment) against a
+/// logind stand-in on a real dbus-daemon (issue 14):
 /// block refused -> delay held while a walk records, shown in status with the reason; logind's
 /// PrepareForSleep(true) makes the daemon flush and fsync its journal before the lock goes (the
 /// stand-in reads the journal at the very moment the descriptor closes); the lock is taken again
 /// on resume and gone within 1 s of stop. The real logind and polkit: .ci/systemd-test.sh.
-@Suite(.offPool, .requires(.program(.dbusDaemon)))
+@Suite(.requires(.program(.dbusDaemon)))
 struct SleepInhibitorDaemonTests {
     /// logind's Inhibit and PrepareForSleep, on its own event loop thread. Inhibit("block") is
     /// refused as polkit refuses it without a login session; a granted lock is a pipe's write
@@ -24,6 +25,8 @@ struct SleepInhibitorDaemonTests {
         private var _owned = false
         let journal: String
         var thread: Thread?
+        /// Signalled when the loop's thread ends.
+        let ended = DispatchSemaphore(value: 0)
 
         var modes: [String] { lock.lock(); defer { lock.unlock() }; return _modes }
         var releases: [(at: Double, journalFixes: Int)] { lock.lock(); defer { lock.unlock() }; return _releases }
@@ -60,7 +63,11 @@ struct SleepInhibitorDaemonTests {
                 self.lock.lock(); self._owned = ok; self.lock.unlock()
             }
             let loop = self.loop
-            let t = Thread { do { try loop.run() } catch { print("stand-in logind: the loop failed: \(error)") } }
+            let ended = self.ended
+            let t = Thread {
+                do { try loop.run() } catch { print("stand-in logind: the loop failed: \(error)") }
+                ended.signal()
+            }
             thread = t
             t.start()
         }
@@ -74,14 +81,8 @@ struct SleepInhibitorDaemonTests {
 
         func stop() {
             loop.post { [unowned self] in self.connection?.close(); self.loop.stop() }
-            while thread?.isFinished == false { usleep(1000) }
+            if thread != nil { ended.wait() }
         }
-    }
-
-    static func wait(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline { if condition() { return true }; usleep(20_000) }
-        return condition()
     }
 
     static func inhibitor(_ status: [String: Any]) -> [String: Any] { status["sleepInhibitor"] as? [String: Any] ?? [:] }
@@ -99,11 +100,11 @@ struct SleepInhibitorDaemonTests {
         defer { kill(bus.processIdentifier, SIGKILL); bus.waitUntilExit() }
         _ = out.fileHandleForReading.availableData  // listening once it printed its address
 
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"metrics":{"autoPauseSeconds":0}}"#,
-                                  extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(dir)/bus"])
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"metrics":{"autoPauseSeconds":0}}"#,
+                                   extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(dir)/bus"])
         let logind = try Logind(address: .path(dir + "/bus"), journal: d.stateDir + "/current.journal")
         defer { logind.stop() }
-        #expect(Self.wait(5) { logind.owned }, "the stand-in owns org.freedesktop.login1")
+        #expect(pollUntil(seconds: 5) { logind.owned }, "the stand-in owns org.freedesktop.login1")
         try d.start()
         defer { d.stop() }
 
@@ -118,22 +119,23 @@ struct SleepInhibitorDaemonTests {
 
         // Fixes, then a suspend announced right after the daemon counted them: the journal holds
         // every one of them when the lock goes (the periodic flush alone may be up to 1 s late).
-        let feeder = FixFeeder(socket: d.feedSocket, start: Date().timeIntervalSince1970, rate: 10)
-        usleep(1_500_000)
-        feeder.stop()
-        let sent = feeder.sent
+        // 1.5 s of fixes at 10 Hz, sent at once.
+        let sent = 15
+        let feed = try UnixClient(path: d.feedSocket)
+        defer { feed.close() }
+        try feed.send(ShutdownRestartTests.fixLines(start: Date().timeIntervalSince1970, count: sent, rate: 10))
         try d.waitForStatus(seconds: 5) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) >= sent }
         logind.emitPrepareForSleep(true)
-        #expect(Self.wait(3) { logind.releases.count == 1 }, "the delay lock goes after PrepareForSleep(true)")
+        #expect(pollUntil(seconds: 3) { logind.releases.count == 1 }, "the delay lock goes after PrepareForSleep(true)")
         let atSleep = logind.releases.first?.journalFixes ?? -1
         #expect(atSleep == sent, "journal fixes when the lock went: \(atSleep) of \(sent) counted")
         logind.emitPrepareForSleep(false)
-        #expect(Self.wait(3) { logind.modes.count == 4 }, "taken again after the resume: \(logind.modes)")
+        #expect(pollUntil(seconds: 3) { logind.modes.count == 4 }, "taken again after the resume: \(logind.modes)")
         #expect(try d.waitForStatus(seconds: 3) { Self.inhibitor($0)["held"] as? String == "delay" }.isEmpty == false)
 
         let t0 = SystemClock().monotonic()
         _ = try d.request(#"{"command":"stop"}"#)
-        #expect(Self.wait(2) { logind.releases.count == 2 }, "released at stop")
+        #expect(pollUntil(seconds: 2) { logind.releases.count == 2 }, "released at stop")
         let gone = (logind.releases.last?.at ?? .infinity) - t0
         #expect(gone < 1, "lock gone \(gone) s after stop")
         let after = Self.inhibitor(try d.request(#"{"command":"status"}"#))

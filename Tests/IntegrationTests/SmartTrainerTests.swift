@@ -10,7 +10,8 @@ import WorkoutCore
 /// within 1 s of its step's start (the first once control is taken), control is taken again
 /// after the dropout and the target re-sent within 2 s of the return, a step without power
 /// releases the trainer, the end resets it, the trainer's power is the workout's, one lap per
-/// step.
+/// step. The peers are real processes; the daemon is embedded (on the system's clocks: the
+/// stand-in's trainer and its log follow the wall clock). Off the pool: each ride takes 30-50 s.
 @Suite(.offPool, .requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
 struct SmartTrainerTests {
     static let plan = """
@@ -33,24 +34,14 @@ struct SmartTrainerTests {
         }
     }
 
-    /// Polls `condition` (the stand-in logs from its own process) for up to `seconds`.
-    static func until(seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() >= deadline { return false }
-            usleep(50_000)
-        }
-        return true
-    }
-
     /// The stand-in's trainer (4 notifications a second, ERG lag 0.5 s, and `extra` options) and
     /// a daemon reading it with an FTP of 250 W and a debug log file, started.
-    static func ride(_ extra: [String]) throws -> (peers: DBusPeers, daemon: DaemonHarness) {
+    static func ride(_ extra: [String]) throws -> (peers: DBusPeers, daemon: EmbeddedDaemon) {
         let peers = try DBusPeers(["--bluez", "--sensors", "ftms", "--rate", "4", "--erg-tau", "0.5"] + extra)
         do {
             let config = #"{"feeds":[],"web":null,"ftpWatts":250,"log":{"level":"debug","file":true},"#
                 + #""sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:05"}]}"#
-            let d = try DaemonHarness(config: config, extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
+            let d = try EmbeddedDaemon(config: config, extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
             d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
             try d.start()
             return (peers, d)
@@ -80,11 +71,11 @@ struct SmartTrainerTests {
         // Into the last of the eight steps (32 s of plan, a dropout and a return on the way),
         // until the trainer was asked for its 175 W.
         _ = try d.waitForStatus(seconds: 50) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 7 }
-        #expect(Self.until(seconds: 10) { Self.writes(peers).contains { $0.hex == Self.setPower(175) } }, "no 175 W write")
+        #expect(pollUntil(seconds: 10) { Self.writes(peers).contains { $0.hex == Self.setPower(175) } }, "no 175 W write")
         let stopped = try d.request(#"{"command":"stop"}"#)
         _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
         let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
-        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
+        #expect(pollUntil(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
         let writes = Self.writes(peers)
         let steps = Self.times(lines, "plan.step")
         try #require(steps.count == 8, "plan.step lines: \(steps)")
@@ -149,30 +140,30 @@ struct SmartTrainerTests {
             .write(toFile: planFile, atomically: true, encoding: .utf8)
         let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
         try #require(started.status == 0, "\(started.stderr)")
-        try #require(Self.until(seconds: 15) { Self.writes(peers).contains { $0.hex == Self.setPower(200) } }, "no 200 W write")
+        try #require(pollUntil(seconds: 15) { Self.writes(peers).contains { $0.hex == Self.setPower(200) } }, "no 200 W write")
 
         _ = try d.request(#"{"command":"pause"}"#)
-        try #require(Self.until(seconds: 5) { Self.writes(peers).contains { $0.hex == "0802" } }, "no Stop/Pause: \(Self.writes(peers).map(\.hex))")
+        try #require(pollUntil(seconds: 5) { Self.writes(peers).contains { $0.hex == "0802" } }, "no Stop/Pause: \(Self.writes(peers).map(\.hex))")
         let pausedAt = try #require(Self.writes(peers).first { $0.hex == "0802" }?.t)
         // The link stays: the trainer's data still flows a second after the pause.
-        #expect(Self.until(seconds: 5) {
+        #expect(pollUntil(seconds: 5) {
             peers.calls().contains { $0["method"] as? String == "notified-ftms" && ($0["t"] as? Double ?? 0) > pausedAt + 1 }
         }, "the trainer's link went with the pause")
 
         _ = try d.request(#"{"command":"resume"}"#)
-        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == Self.setPower(200) && Self.writes(peers).contains { $0.hex == "07" } },
+        #expect(pollUntil(seconds: 5) { Self.writes(peers).last?.hex == Self.setPower(200) && Self.writes(peers).contains { $0.hex == "07" } },
                 "no Start/Resume and power after the resume: \(Self.writes(peers).map(\.hex))")
         let since = Self.writes(peers).drop { $0.hex != Self.setPower(200) }.map(\.hex)
         #expect(since == [Self.setPower(200), "0802", "07", Self.setPower(200)], "pause and resume on one link, nothing else: \(since)")
 
         // Paused again, then stopped while paused: the held link goes, the trainer reset first.
         _ = try d.request(#"{"command":"pause"}"#)
-        #expect(Self.until(seconds: 5) { Self.writes(peers).filter { $0.hex == "0802" }.count == 2 }, "no second Stop/Pause")
+        #expect(pollUntil(seconds: 5) { Self.writes(peers).filter { $0.hex == "0802" }.count == 2 }, "no second Stop/Pause")
         _ = try d.request(#"{"command":"stop"}"#)
-        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the stop: \(Self.writes(peers).map(\.hex))")
+        #expect(pollUntil(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the stop: \(Self.writes(peers).map(\.hex))")
         let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
         #expect(Self.times(lines, "sensor.connected").count == 1, "connected once: the pause kept the link")
-        #expect(Self.until(seconds: 5) { peers.calls().contains { $0["method"] as? String == "Disconnect" } }, "the trainer's link was let go after the stop")
+        #expect(pollUntil(seconds: 5) { peers.calls().contains { $0["method"] as? String == "Disconnect" } }, "the trainer's link was let go after the stop")
     }
 
     /// A plan of five power steps and an open sixth, from `plan` (saved as `named`), ridden on
@@ -189,7 +180,7 @@ struct SmartTrainerTests {
         try #require(started.status == 0, "\(started.stderr)")
         // Into the open step, its Reset written.
         _ = try d.waitForStatus(seconds: 40) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 5 }
-        #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the open step did not release the trainer")
+        #expect(pollUntil(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the open step did not release the trainer")
         let stopped = try d.request(#"{"command":"stop"}"#)
         _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
         let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
@@ -248,7 +239,7 @@ struct SmartTrainerTests {
               {"kind": "cooldown", "open": true}]}
             """
         let (writes, steps, w) = try Self.rideToTheOpenStep(Data(json.utf8), named: "plan.json", powers: [(0, 150), (1, 240), (2, 125), (3, 240), (4, 125)]) { peers in
-            #expect(Self.until(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
+            #expect(pollUntil(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
         }
         // The ramp moved from 150 W towards 200 W while it ran.
         #expect(writes.contains { $0.t > steps[0] && $0.t < steps[1] && $0.hex.hasPrefix("05") && $0.hex != Self.setPower(150) }, "the ramp never moved")

@@ -21,13 +21,13 @@ import WorkoutCore
 
     /// The log file's lines, once one has `event` (`count` of them), or after 5 s: log lines are
     /// written a moment after the replies.
-    static func logLines(_ d: DaemonHarness, waitingFor event: String, count: Int = 1) -> [LogfmtLine] {
+    static func logLines(_ d: some DaemonUnderTest, waitingFor event: String, count: Int = 1) -> [LogfmtLine] {
         func parsed(_ lines: [Substring]) -> [LogfmtLine] { lines.compactMap { LogfmtParser.parse(String($0)) } }
         return parsed(d.logFileLines { parsed($0).filter { $0["event"] == event }.count >= count })
     }
 
     /// Waits (at most 5 s) until the log file has a line with `event`.
-    static func waitForLog(_ d: DaemonHarness, _ event: String) -> Bool {
+    static func waitForLog(_ d: some DaemonUnderTest, _ event: String) -> Bool {
         logLines(d, waitingFor: event).contains { $0["event"] == event }
     }
 

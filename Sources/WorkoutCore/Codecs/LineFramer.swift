@@ -20,7 +20,8 @@ public struct LineFramer: Sendable {
     /// A partial line, or after a stop, the whole unread rest (any number of lines).
     private var buffer: [UInt8] = []
     private var state = State.collecting
-    public let maxLine: Int
+    /// The longest line taken; a change applies from the next bytes on.
+    public var maxLine: Int
 
     private enum State {
         /// Inside a line (its start, if any, in `buffer`).

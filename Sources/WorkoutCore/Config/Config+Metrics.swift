@@ -3,13 +3,7 @@ extension MetricsSettings {
     /// the activity type inside the recorder).
     public init(config: Config) {
         self.init()
-        minimumFixMode = config.metrics.minFixMode >= 3 ? .threeD : .twoD
-        maximumHorizontalAccuracy = config.metrics.maxHorizontalAccuracyMeters
-        warmUpCount = config.metrics.warmUpFixes
-        jumpThreshold = config.metrics.jumpMeters
-        signalLostTimeout = config.metrics.signalLostSeconds
-        autoPauseDelay = config.metrics.autoPauseSeconds > 0 ? config.metrics.autoPauseSeconds : nil
-        autoLapDistance = config.metrics.autoLapMeters
+        apply(config.metrics)
         bodyWeightKilograms = config.weightKg
         splitUnit = config.units == .imperial ? .mile : .kilometer
         heartRateZones = config.heartRateZones
@@ -17,6 +11,18 @@ extension MetricsSettings {
         trainingThresholds = config.trainingThresholds
         age = config.age
         sex = config.sex
+    }
+
+    /// The `metrics` rules of `m` in place of these (`recompute --set`); the body, units and
+    /// thresholds kept.
+    public mutating func apply(_ m: MetricsConfig) {
+        minimumFixMode = m.minFixMode >= 3 ? .threeD : .twoD
+        maximumHorizontalAccuracy = m.maxHorizontalAccuracyMeters
+        warmUpCount = m.warmUpFixes
+        jumpThreshold = m.jumpMeters
+        signalLostTimeout = m.signalLostSeconds
+        autoPauseDelay = m.autoPauseSeconds > 0 ? m.autoPauseSeconds : nil
+        autoLapDistance = m.autoLapMeters
     }
 }
 

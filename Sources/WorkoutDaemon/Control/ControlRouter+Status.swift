@@ -12,7 +12,7 @@ extension ControlRouter {
         StatusReply(state: snapshot.state, workout: snapshot.workout.map { .summary($0) },
                     gps: snapshot.gps.reply(nowMonotonic: context.loop.now()), sensors: snapshot.sensors,
                     action: snapshot.action, saveError: snapshot.saveError,
-                    sleepInhibitor: integrations.sleepInhibitorReply(), dateSource: snapshot.dateSource,
+                    sleepInhibitor: routes.sleepInhibitor(), dateSource: snapshot.dateSource,
                     units: config.units, pause: snapshot.pause, personalBests: personalBests.map { $0.map(PersonalBestReply.init) },
                     plan: snapshot.plan)
     }
@@ -20,7 +20,7 @@ extension ControlRouter {
     /// The status as compact JSON text (`StatusReply`), written straight to bytes; the
     /// workout's closed splits and laps are copied from `statusCache`, not encoded again.
     func encodedStatus(_ line: StatusReply.Line, _ snapshot: RecordingSnapshot? = nil, personalBests: [PersonalBest]? = nil) -> [UInt8] {
-        let reply = statusReply(snapshot ?? recording.snapshot(), personalBests: personalBests)
+        let reply = statusReply(snapshot ?? routes.snapshot(), personalBests: personalBests)
         var w = JSONWriter(capacity: 1024)
         reply.write(to: &w, line: line, cache: &statusCache, recent: ControlRouter.statusIntervalLimit)
         if reply.workout == nil { statusCache = SummaryJSONCache() }  // no workout: keep no bytes of the last one

@@ -2,17 +2,14 @@ import Glibc
 import WorkoutCore
 
 /// The control router: owns the control server and sends each request to the service that
-/// answers it (the workout's commands to recording; the history's requests to history; streaks
-/// and totals to reminders); `reload` goes back to the daemon, which owns the configuration's
-/// replacement. It encodes the status every reply and `watch` event carries
+/// answers it through the closures the daemon wired (`ControlRoutes`: the workout's commands to
+/// recording; the history's requests to history; streaks and totals to reminders); it holds no
+/// service. `reload` goes back to the daemon, which owns the configuration's replacement. It
+/// renders the recording's snapshot as the status every reply and `watch` event carries
 /// (`ControlRouter+Status.swift`). Confined to the loop thread.
 final class ControlRouter: DaemonService {
     let context: DaemonContext
-    let recording: RecordingService
-    let history: HistoryService
-    let reminders: ReminderService
-    let integrations: IntegrationService
-    let web: WebService
+    let routes: ControlRoutes
     /// The control server (nil before `start` and after `stop`).
     private(set) var server: ControlServer?
     /// The current workout's splits and laps as encoded for the last status line.
@@ -20,13 +17,9 @@ final class ControlRouter: DaemonService {
     /// `reload`: the daemon reads the configuration again and answers.
     var onReload: () -> JSON = { ControlServer.okReply() }
 
-    init(context: DaemonContext, recording: RecordingService, history: HistoryService, reminders: ReminderService, integrations: IntegrationService, web: WebService) {
-        self.web = web
+    init(context: DaemonContext, routes: ControlRoutes) {
         self.context = context
-        self.recording = recording
-        self.history = history
-        self.reminders = reminders
-        self.integrations = integrations
+        self.routes = routes
         config = Settings(context.config)
     }
 
@@ -66,7 +59,8 @@ final class ControlRouter: DaemonService {
         done()
     }
 
-    /// A reload replaced the configuration: the control socket's limits apply to the next read.
+    /// A reload replaced the configuration: the control socket's limits apply at once, to the
+    /// clients connected too (`ControlServer.limits`).
     func reload(_ r: inout ConfigReload) {
         config = Settings(r.new)
         server?.limits = config.limits
@@ -78,12 +72,12 @@ final class ControlRouter: DaemonService {
         // `last` (docs/protocol.md): the newest saved workout; for undelete, the one deleted last.
         guard request.workoutID == .last else { return dispatch(request, descriptors: descriptors) }
         if case .undelete = request {
-            guard let id = history.store.lastDeletedID() else {
+            guard let id = routes.lastDeletedID() else {
                 return .value(ControlServer.errorReply(ProtocolError(code: "not_in_trash", message: "no deleted workout to restore (the trash is empty)")))
             }
             return dispatch(request.naming(id), descriptors: descriptors)
         }
-        guard let id = history.store.newestID() else {
+        guard let id = routes.newestID() else {
             return .value(ControlServer.errorReply(ProtocolError(code: "not_found", message: "no saved workout yet: `last` names the newest one")))
         }
         return dispatch(request.naming(id), descriptors: descriptors)
@@ -93,51 +87,51 @@ final class ControlRouter: DaemonService {
     private func dispatch(_ request: ControlRequest, descriptors: [Int32]) -> ControlReply {
         // Every feed line sent before a stop (pause, lap ...) counts in it (`simulate FILE; stop`);
         // other requests are not held up by a flood on the feed socket.
-        if request.readsFeedFirst { recording.catchUpFeeds() }
+        if request.readsFeedFirst { routes.catchUpFeeds() }
         switch request {
         case .status: return .encodedSuccess(encodedStatus(.reply))
         case .watch: return .encodedSuccess(encodedStatus(.subscribedReply))
-        case .start(let activity): return answer(recording.start(activity))
-        case .startPlanned(let activity, let plan): return answer(recording.start(activity, plan: plan))
-        case .next: return answer(recording.next())
-        case .pause: return answer(recording.pause())
-        case .resume: return answer(recording.resume())
-        case .lap: return answer(recording.lap())
-        case .marker(let text): return answer(recording.marker(text))
+        case .start(let activity): return answer(routes.start(activity))
+        case .startPlanned(let activity, let plan): return answer(routes.startPlanned(activity, plan))
+        case .next: return answer(routes.next())
+        case .pause: return answer(routes.pause())
+        case .resume: return answer(routes.resume())
+        case .lap: return answer(routes.lap())
+        case .marker(let text): return answer(routes.marker(text))
         case .stop:
             // The reply names the personal bests the workout set (docs/protocol.md).
-            if let refusal = recording.stop() { return answer(refusal) }
-            let snapshot = recording.snapshot()
-            let bests = snapshot.workout.map(history.personalBests(of:)) ?? []
+            if let refusal = routes.stop() { return answer(refusal) }
+            let snapshot = routes.snapshot()
+            let bests = snapshot.workout.map(routes.personalBests) ?? []
             return .encodedSuccess(encodedStatus(.reply, snapshot, personalBests: bests))
-        case .toggle: return answer(recording.toggle())
+        case .toggle: return answer(routes.toggle())
         case .activities:
             return .value(ControlServer.okReply([("activities", .array(ActivityType.allCases.map { $0.json() }))]))
-        case .list(let filter): return history.list(filter)
-        case .show(let id): return history.show(id)
-        case .export(let id, let format): return history.startExport(id, format, into: nil)
-        case .exportTo(let id, let format): return history.startExport(id, format, into: descriptors[0])
+        case .list(let filter): return routes.list(filter)
+        case .show(let id): return routes.show(id)
+        case .export(let id, let format): return routes.export(id, format, nil)
+        case .exportTo(let id, let format): return routes.export(id, format, descriptors[0])
         case .importFiles(let files, let activity):
-            return history.startImport(files.map { .init(source: .path($0), file: $0) }, activity: activity, streamed: false)
+            return routes.importFiles(files.map { .init(source: .path($0), file: $0) }, activity, false)
         case .importDescriptors(let items, let activity):
             let batch = zip(items, descriptors).map { item, fd in
                 ImportBatch.Item(source: .descriptor(fd), file: item.file, activity: item.activity, title: item.title,
                                  notes: item.notes, gear: item.gear, effort: item.effort)
             }
-            return history.startImport(batch, activity: activity, streamed: true)
-        case .edit(let id, let edit): return history.startEdit(id, edit)
-        case .recompute(let id, let overrides, let save): return history.startRecompute(id, overrides: overrides, save: save)
-        case .delete(let id): return history.delete(id)
-        case .undelete(let id): return history.undelete(id)
+            return routes.importFiles(batch, activity, true)
+        case .edit(let id, let edit): return routes.edit(id, edit)
+        case .recompute(let id, let overrides, let save): return routes.recompute(id, overrides, save)
+        case .delete(let id): return routes.delete(id)
+        case .undelete(let id): return routes.undelete(id)
         case .streak:
-            return .value(ControlServer.okReply([("streak", reminders.streakJSON()), unitsPair]))
+            return .value(ControlServer.okReply([("streak", routes.streak()), unitsPair]))
         case .totals(let per, let activity):
-            return .value(ControlServer.okReply([("totals", reminders.totalsJSON(per, activity: activity)), unitsPair]))
+            return .value(ControlServer.okReply([("totals", routes.totals(per, activity)), unitsPair]))
         case .reload:
             return .value(onReload())
-        case .web(let id): return web.urlReply(id)
-        case .charts(let id, let columns): return history.startCharts(id, columns: columns)
-        case .analytics(let a): return history.analytics(a, zone: reminders.streakZone().0, now: context.now())
+        case .web(let id): return routes.webURL(id)
+        case .charts(let id, let columns): return routes.charts(id, columns)
+        case .analytics(let a): return routes.analytics(a, routes.streakZone(), context.now())
         }
     }
 

@@ -5,7 +5,7 @@ import WorkoutCore
 extension HistoryService {
     /// The reply to `request`; `zone` gives local days, `now` today.
     func analytics(_ request: AnalyticsRequest, zone: ZoneRules, now: Double) -> ControlReply {
-        let store = self.store, thresholds = context.config.trainingThresholds, settings = context.metricsSettings(), cache = powerCurves
+        let store = self.store, thresholds = config.measuring.trainingThresholds, settings = config.measuring, cache = powerCurves
         return onReader { w in
             switch HistoryService.analyticsReply(request, store: store, thresholds: thresholds, settings: settings, cache: cache, zone: zone, now: now) {
             case .success(let fields): w.value(ControlServer.okReply(fields))

@@ -8,7 +8,7 @@ extension HistoryService {
     /// result, as before).
     func startImport(_ items: [ImportBatch.Item], activity: ActivityType?, streamed: Bool) -> ControlReply {
         let pending = PendingReply()
-        let batch = ImportBatch(items: items, activity: activity, settings: context.metricsSettings(), defaultActivity: context.config.defaultActivity)
+        let batch = ImportBatch(items: items, activity: activity, settings: config.measuring, defaultActivity: config.defaultActivity)
         let store = self.store
         let loop = self.loop
         let cancel = pending.cancel
@@ -134,8 +134,8 @@ extension HistoryService {
     func startEdit(_ id: WorkoutID, _ edit: WorkoutEdit) -> ControlReply {
         let store = self.store
         let loop = self.loop
-        let settings = context.metricsSettings()
-        let units = context.unitsPair
+        let settings = config.measuring
+        let units = config.unitsPair
         let me = LoopBound(self, loop: loop)
         return onBulkWorker(id: id, replyCapacity: 1024) { w in
             let old = try store.load(id)

@@ -5,7 +5,7 @@ extension HistoryService {
     /// computed on the bulk worker.
     func startCharts(_ id: WorkoutID, columns: Int) -> ControlReply {
         let store = self.store
-        let units = UnitFormatter(context.config.units)
+        let units = UnitFormatter(config.units)
         return onBulkWorker(id: id, replyCapacity: 8192) { w in
             let workout = try store.load(id)
             let charts = TerminalChart.charts(of: workout, units: units, columns: columns)

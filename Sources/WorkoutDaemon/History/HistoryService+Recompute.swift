@@ -5,13 +5,13 @@ import WorkoutCore
 /// measuring again and (with `save`) replacing the workout run on the bulk worker, like `edit`.
 extension HistoryService {
     func startRecompute(_ id: WorkoutID, overrides: [MetricsOverride], save: Bool) -> ControlReply {
-        var changed = context.config
-        do { changed.metrics = try context.config.metrics.overridden(by: overrides) } catch {
+        var overridden = config.measuring
+        do { overridden.apply(try config.metrics.overridden(by: overrides)) } catch {
             return .value(ControlServer.errorReply(ProtocolError(code: "bad_setting", message: error.description)))
         }
-        let settings = MetricsSettings(config: changed)
+        let settings = overridden
         let names = overrides.map { "\($0.key)=\($0.value.serialized())" }
-        let units = context.unitsPair
+        let units = config.unitsPair
         let store = self.store
         let loop = self.loop
         let me = LoopBound(self, loop: loop)

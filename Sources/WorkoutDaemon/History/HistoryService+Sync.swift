@@ -35,15 +35,17 @@ extension HistoryService {
     /// A reload: import folders are watched as configured now; `historyDir` is read at
     /// start-up only (the store, its index and the sync follow one folder).
     func reload(_ r: inout ConfigReload) {
+        config = Settings(r.new)
         if r.changed(.importFolders) { importFolders?.configure(folders: importFolderPaths()) }
         if r.changed(.historyDir) { log(SyncLogEvent.historyDirAtNextStart(now: context.paths.historyDir)) }
-        r.applied(.importFolders, .defaultActivity)
+        r.applied(.importFolders, .defaultActivity, .units, .metrics, .weightKg, .age, .sex, .heartRate, .ftpWatts)
+        r.applied(.thresholdHeartRate, .thresholdPaceSecondsPerKm)
         r.atNextStart(.historyDir)
     }
 
     /// `importFolders` as absolute paths.
     func importFolderPaths() -> [String] {
-        context.config.importFolders.map { context.paths.expandFolder($0, environment: context.environment) }
+        config.importFolders.map { context.paths.expandFolder($0, environment: context.environment) }
     }
 
     /// A longer version of an import folder's file was imported: the workouts the earlier
@@ -74,8 +76,8 @@ extension HistoryService {
     /// Imports files of an import folder on the bulk worker, as `import` does (no client: the
     /// results are logged, and `done` gets them on the loop).
     func importFromFolder(_ folder: String, _ files: [String], done: @escaping @Sendable ([ImportBatch.Result]) -> Void) {
-        let batch = ImportBatch(items: files.map { .init(source: .folderFile($0), file: $0) }, activity: nil, settings: context.metricsSettings(),
-                                defaultActivity: context.config.defaultActivity)
+        let batch = ImportBatch(items: files.map { .init(source: .folderFile($0), file: $0) }, activity: nil, settings: config.measuring,
+                                defaultActivity: config.defaultActivity)
         let store = self.store
         let loop = self.loop
         let stages = importStages

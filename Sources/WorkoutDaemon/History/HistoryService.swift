@@ -21,9 +21,9 @@ final class HistoryService: DaemonService {
     let reader = BulkWorker(niceness: 0)
     /// Exports into pipes and sockets, written on the loop as their readers take them.
     let exportWriter: ExportWriter
-    /// Test hook (`WORKOUTD_TEST_HOLD_READS`): while this file exists, `list` and `show` wait
-    /// before they read (a slow disk, a huge workout), so a test can show the loop goes on.
-    let holdReads: String?
+    /// Runs before `list` and `show` read, on the reader's thread (`StoreFaults.beforeRead`: a
+    /// test holds them there, as a slow disk would, to show the loop goes on).
+    let beforeRead: (@Sendable () -> Void)?
     /// An import finished, or workouts changed by another hand (the service manager's STATUS
     /// line shows the new count).
     var onImported: () -> Void = {}
@@ -35,29 +35,40 @@ final class HistoryService: DaemonService {
     /// Watches `importFolders`.
     var importFolders: ImportFolders?
 
+    /// The part of the configuration the history service reads, its own: taken at start-up and
+    /// replaced by `reload` (`historyDir` is the store's folder, read at start-up alone).
+    var config: Settings
+
+    struct Settings: Equatable {
+        var importFolders: [String]
+        var defaultActivity: ActivityType
+        var units: Units
+        /// How imports, edits and `show` measure (`metrics`, `units`, `weightKg`, `age`, `sex`,
+        /// `heartRate`, `ftpWatts`, the training thresholds).
+        var measuring: MetricsSettings
+        /// The `metrics` rules `recompute --set` overrides.
+        var metrics: MetricsConfig
+
+        init(_ c: Config) {
+            importFolders = c.importFolders; defaultActivity = c.defaultActivity; units = c.units
+            measuring = MetricsSettings(config: c); metrics = c.metrics
+        }
+
+        var unitsPair: (String, JSON) { ("units", .string(units.rawValue)) }
+    }
+
     init(context: DaemonContext) throws {
         self.context = context
+        config = Settings(context.config)
         powerCurves = PowerCurveCache(file: context.paths.powerCurvesFile)
-        var faults: (@Sendable () -> SystemError?)?
-        if context.testHooks, let flag = context.environment["WORKOUTD_TEST_FAIL_SAVES"] {
-            // Test hook: while this file exists, saves fail as on a full disk.
-            faults = { access(flag, F_OK) == 0 ? SystemError("write (test hook \(flag))", code: ENOSPC) : nil }
-        }
-        var hold: (@Sendable () -> Void)?
-        if context.testHooks, let flag = context.environment["WORKOUTD_TEST_HOLD_SAVES"] {
-            // Test hook: while this file exists, a save waits with its temporary file written, not
-            // yet renamed (a test kills the daemon there).
-            hold = { while access(flag, F_OK) == 0 { usleep(10_000) } }
-        }
+        let faults = context.ports.storeFaults
         let clock = context.loop.clock  // revisions are dated by the loop's clock (a test's ManualClock drives it)
         let store = try HistoryStore(paths: context.paths, machine: MachineIdentity.tag(at: context.paths.machineFile),
-                                     host: MachineIdentity.hostName(), clock: { clock.wall() }, faultInjector: faults, beforeRename: hold)
+                                     host: MachineIdentity.hostName(), clock: { clock.wall() }, faultInjector: faults.failure, beforeRename: faults.beforeRename)
         self.store = store
-        holdReads = context.testHooks ? context.environment["WORKOUTD_TEST_HOLD_READS"] : nil
+        beforeRead = faults.beforeRead
         bulk = BulkWorker(idleSeconds: HistoryStore.recentIdleSeconds) { store.forgetRecent() }
-        // Test hook: a reader's stall ends its export after this many seconds instead of 30.
-        let stall = context.testHooks ? context.environment["WORKOUTD_TEST_EXPORT_STALL_SECONDS"].flatMap(Double.init) : nil
-        exportWriter = ExportWriter(loop: context.loop, stallSeconds: stall ?? 30)
+        exportWriter = ExportWriter(loop: context.loop, stallSeconds: context.ports.exportStallSeconds)
     }
 
     var loop: EventLoop { context.loop }
@@ -91,9 +102,9 @@ final class HistoryService: DaemonService {
 
     /// `list`: the summaries read and encoded on the reader.
     func list(_ filter: ListFilter) -> ControlReply {
-        let store = self.store, units = context.config.units, hold = holdReads, firstLook = sync?.firstLook
+        let store = self.store, units = config.units, hold = beforeRead, firstLook = sync?.firstLook
         return onReader { w in
-            HistoryService.waitWhileHeld(hold)
+            hold?()
             firstLook?.wait()
             ListReply.write(store.list(filter), units: units, to: &w)
         }
@@ -101,9 +112,9 @@ final class HistoryService: DaemonService {
 
     /// `show`: the workout decoded and its reply encoded on the reader.
     func show(_ id: WorkoutID) -> ControlReply {
-        let store = self.store, units = context.config.units, hold = holdReads, settings = context.metricsSettings(), firstLook = sync?.firstLook
+        let store = self.store, units = config.units, hold = beforeRead, settings = config.measuring, firstLook = sync?.firstLook
         return onReader { w in
-            HistoryService.waitWhileHeld(hold)
+            hold?()
             firstLook?.wait()
             do {
                 // The file's head and events only, unless its splits must be drawn again from the
@@ -134,12 +145,6 @@ final class HistoryService: DaemonService {
             loop.post { pending.finish(.encodedSuccess(line)) }
         }
         return .pending(pending)
-    }
-
-    /// The test hook `holdReads`: waits while the file exists (at most a minute).
-    private static func waitWhileHeld(_ path: String?) {
-        guard let path else { return }
-        for _ in 0..<6000 where access(path, F_OK) == 0 { usleep(10_000) }
     }
 
     func delete(_ id: WorkoutID) -> ControlReply {

@@ -11,7 +11,7 @@ extension RecordingService {
         gps.clockOffsetSeconds = lifecycle.receiverClockOffset
         return RecordingSnapshot(
             state: lifecycle.stateName, workout: lifecycle.summary(now: now), gps: gps, sensors: sensors?.json().arrayValue ?? [],
-            action: lifecycle.actionTitle(defaultActivity: context.config.defaultActivity),
+            action: lifecycle.actionTitle(defaultActivity: config.defaultActivity),
             saveError: lifecycle.saveError ?? journal.lastError?.description,
             dateSource: lifecycle.dateSource.describe(sync: context.clock.sync ?? .unknown),
             pause: pauseReply(), plan: planStatus(now: now).map(PlanReply.init))

@@ -63,6 +63,39 @@ final class RecordingService: DaemonService {
         self.context = context
         self.store = store
         self.journal = Journal(path: context.paths.journalFile)
+        config = Settings(context.config)
+    }
+
+    /// The part of the configuration the recording service reads, its own: taken at start-up
+    /// and replaced by `reload`.
+    private(set) var config: Settings
+
+    struct Settings: Equatable {
+        var feeds: [FeedConfig]
+        var sensors: [SensorConfig]
+        /// `limits.maxClients`: the feed socket's connections at once.
+        var maxFeedClients: Int
+        var journalFlushSeconds: Double
+        var statusLogSeconds: Double
+        var autoResumeAfterRestore: Bool
+        var defaultActivity: ActivityType
+        var units: Units
+        /// The recorder's rules, body figures and thresholds (`metrics`, `units`, `weightKg`,
+        /// `age`, `sex`, `heartRate`, `ftpWatts`, the training thresholds).
+        var metrics: MetricsSettings
+        /// What a plan's targets are read against (`start --plan`).
+        var ftpWatts: Double?
+        var heartRateZones: HeartRateZones?
+        var maxHeartRate: Int?
+
+        init(_ c: Config) {
+            feeds = c.feeds; sensors = c.sensors; maxFeedClients = c.limits.maxClients
+            journalFlushSeconds = c.journalFlushSeconds; statusLogSeconds = c.statusLogSeconds
+            autoResumeAfterRestore = c.autoResumeAfterRestore; defaultActivity = c.defaultActivity; units = c.units
+            metrics = MetricsSettings(config: c)
+            ftpWatts = c.ftpWatts; heartRateZones = c.heartRateZones
+            maxHeartRate = c.heartRate.maxBpm ?? c.age.map(HeartRateZones.estimatedMaximum(age:))
+        }
     }
 
     /// The daemon's time at `reading` (`DaemonClock.workoutTime`, which the daemon wires here):
@@ -76,13 +109,12 @@ final class RecordingService: DaemonService {
     }
 
     private var loop: EventLoop { context.loop }
-    private var config: Config { context.config }
     private func now() -> Double { context.now() }
     private func log(_ e: some LogEvent) { context.log(e) }
 
     /// Opens the feed socket and the sensors' hub, and restores an interrupted workout.
     func start() {
-        feeds = FeedHub(loop: loop, feeds: config.feeds, paths: context.paths, maxClients: config.limits.maxClients) { [unowned self] report in
+        feeds = FeedHub(loop: loop, feeds: config.feeds, paths: context.paths, maxClients: config.maxFeedClients) { [unowned self] report in
             self.feedReported(report)
         }
         sensors = SensorHub(loop: loop, configs: config.sensors, clock: context.clock, environment: context.environment) { [unowned self] report in
@@ -99,16 +131,15 @@ final class RecordingService: DaemonService {
     func start(_ activity: ActivityType) -> LifecycleRefusal? {
         let reading = context.clock.read()
         if lifecycle.canStart { plan = nil }
-        return apply(lifecycle.start(activity, id: newWorkoutID(lifecycle.now(reading)), clock: reading, settings: context.metricsSettings()))
+        return apply(lifecycle.start(activity, id: newWorkoutID(lifecycle.now(reading)), clock: reading, settings: config.metrics))
     }
 
     /// `start ACTIVITY --plan FILE`: the plan is read (with `ftpWatts`) before anything starts,
     /// so a bad plan refuses the start in words and never half-starts a workout.
     func start(_ activity: ActivityType, plan file: PlanFile) -> ProtocolError? {
         let parsed: Plan
-        let maxHeartRate = config.heartRate.maxBpm ?? config.age.map(HeartRateZones.estimatedMaximum(age:))
         do {
-            parsed = try PlanDecoder.decode(file.bytes, ftpWatts: config.ftpWatts, heartRateZones: config.heartRateZones, maxHeartRate: maxHeartRate)
+            parsed = try PlanDecoder.decode(file.bytes, ftpWatts: config.ftpWatts, heartRateZones: config.heartRateZones, maxHeartRate: config.maxHeartRate)
         } catch {
             return ProtocolError(code: "bad_plan", message: "\(file.name): \(error.description)")
         }
@@ -171,7 +202,7 @@ final class RecordingService: DaemonService {
         if case .stop = primary { done = endPlan() }
         if case .start = primary { plan = nil }
         let refusal = apply(lifecycle.toggle(defaultActivity: config.defaultActivity, id: newWorkoutID(lifecycle.now(reading)), clock: reading,
-                                             settings: context.metricsSettings(), plan: done))
+                                             settings: config.metrics, plan: done))
         if refusal == nil, case .resume = primary { drivePlan { m, t, d in m.resume(at: t, distance: d) } }
         return refusal
     }
@@ -354,7 +385,7 @@ final class RecordingService: DaemonService {
         // Finished workouts whose save had not succeeded when the next one started: save them.
         for path in journal.setAsidePaths() {
             guard let recovery = Journal(path: path).recover(now: now()) else { continue }
-            perform(lifecycle.restoredSetAside(recovery.records, settings: context.metricsSettings()))
+            perform(lifecycle.restoredSetAside(recovery.records, settings: config.metrics))
         }
         guard journal.exists else { return }
         _ = lifecycle.beginRestore()
@@ -368,7 +399,7 @@ final class RecordingService: DaemonService {
         // The restored workout's clock never runs behind its journal (a wall clock stepped back
         // while the daemon was down); the wall clock is not moved (docs/time.md).
         perform(lifecycle.restored(recovery.records, badBytes: recovery.badBytes, clock: context.clock.read(),
-                                   autoResume: config.autoResumeAfterRestore, settings: context.metricsSettings()))
+                                   autoResume: config.autoResumeAfterRestore, settings: config.metrics))
         restorePlan(recovery.records)
     }
 
@@ -457,9 +488,11 @@ final class RecordingService: DaemonService {
     /// A reload replaced the configuration: feeds, sensors and the timers follow it; the keys
     /// read where they are used apply from now on; the metrics settings from `settingsChanged`.
     func reload(_ r: inout ConfigReload) {
-        if r.changed(.statusLogSeconds) { rescheduleStatusLog() }
-        if r.changed(.journalFlushSeconds) { rescheduleJournalFlush() }
-        feeds?.maxClients = config.limits.maxClients
+        let old = config
+        config = Settings(r.new)
+        if config.statusLogSeconds != old.statusLogSeconds { rescheduleStatusLog() }
+        if config.journalFlushSeconds != old.journalFlushSeconds { rescheduleJournalFlush() }
+        feeds?.maxClients = config.maxFeedClients
         feeds?.configure(config.feeds)
         sensors?.configure(config.sensors)
         r.applied(.feeds, .sensors, .limits, .statusLogSeconds, .journalFlushSeconds, .defaultActivity, .autoResumeAfterRestore)
@@ -469,7 +502,7 @@ final class RecordingService: DaemonService {
     /// After a reload (and its log line): the workout in progress is measured with the new
     /// settings from now; `units` and body figures reach the next workout (`workout.settings_changed`).
     func settingsChanged() {
-        perform(lifecycle.settingsChanged(context.metricsSettings(), at: now()))
+        perform(lifecycle.settingsChanged(config.metrics, at: now()))
     }
 
     /// Seconds the saver's and the journal syncer's queues get at the end of a stop.

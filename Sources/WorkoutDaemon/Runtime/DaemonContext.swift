@@ -1,35 +1,39 @@
 import WorkoutCore
 
-/// What every service of the daemon shares: the loop they all run on, the configuration in
-/// force (one owner: replaced here on reload, read by each service when it needs it), the log,
-/// the service manager, the paths and the clock. Confined to the loop thread.
+/// What every service of the daemon shares: the loop they all run on, the configuration read at
+/// start-up (each service takes its own slice of it when it is made, and the next one from
+/// `DaemonService.reload`), the log, the service manager, the paths and the clock. Confined to
+/// the loop thread.
 final class DaemonContext {
     let loop: EventLoop
     let paths: Paths
     let environment: [String: String]
     /// Where the configuration is read from (and read again on reload).
     let configPath: String
-    var config: Config
+    /// The configuration read at start-up; read by no one after it (a reload hands each
+    /// service the new one, `ConfigReload`).
+    let config: Config
     let logger: Logger
     let notifier: SystemdNotifier
     /// Where every `now` handed to the core comes from.
     let clock: DaemonClock
-    /// `WORKOUTD_TEST_HOOKS=1`: the test-only requests and faults are enabled.
-    let testHooks: Bool
+    /// The edges the host chose (`DaemonPorts`): the hook trampoline, the store's faults, the
+    /// web server's limits.
+    let ports: DaemonPorts
     /// The workoutd binary hooks are started through (`HookTrampoline`); nil when this process
-    /// is not workoutd (in-process tests): hooks are then started directly.
-    var hookTrampoline: String?
+    /// is not workoutd (an embedding test): hooks are then started directly.
+    var hookTrampoline: String? { ports.hookTrampoline }
 
-    init(loop: EventLoop, config: Config, configPath: String, paths: Paths, environment: [String: String]) {
+    init(loop: EventLoop, config: Config, configPath: String, paths: Paths, environment: [String: String], ports: DaemonPorts = DaemonPorts()) {
         self.loop = loop
         self.config = config
         self.configPath = configPath
         self.paths = paths
         self.environment = environment
-        self.logger = Logger(environment: environment, minimumLevel: config.logLevel)
+        self.ports = ports
+        self.logger = Logger(environment: environment, minimumLevel: config.logLevel, stderrFD: ports.logFD)
         self.notifier = SystemdNotifier(environment: environment)
         self.clock = DaemonClock(loop.clock)
-        self.testHooks = environment["WORKOUTD_TEST_HOOKS"] == "1"
     }
 
     /// The daemon's clock (`DaemonClock`).
@@ -37,14 +41,12 @@ final class DaemonContext {
 
     func log(_ e: some LogEvent) { logger.log(e, wallTime: now()) }
 
-    /// The log file and level as the configuration says (start-up and reload).
-    func configureLog() {
-        logger.configureFile(path: config.log.file ? paths.logFile : nil, maxBytes: config.log.maxFileBytes, keep: config.log.keepFiles)
-        logger.minimumLevel = config.logLevel
+    /// The log file and level as the start-up configuration says.
+    func configureLog() { configureLog(config) }
+
+    /// The log file and level as `c` says (start-up and reload).
+    func configureLog(_ c: Config) {
+        logger.configureFile(path: c.log.file ? paths.logFile : nil, maxBytes: c.log.maxFileBytes, keep: c.log.keepFiles)
+        logger.minimumLevel = c.logLevel
     }
-
-    func metricsSettings() -> MetricsSettings { MetricsSettings(config: config) }
-
-    /// `"units"` for replies a person reads: the config's display units (`metric`, `imperial`).
-    var unitsPair: (String, JSON) { ("units", .string(config.units.rawValue)) }
 }

@@ -283,11 +283,14 @@ public final class EventLoop: @unchecked Sendable {
     /// watches, then posted closures, then due timers. With a batched watch it wakes at the
     /// latest `batchSeconds` after the last such read. Throws
     /// when `poll` fails (anything but EINTR): the loop cannot go on, and the daemon must say so
-    /// and exit non-zero, not return as if stopped.
-    public func run(onIteration: () -> Void = {}) throws(SystemError) {
+    /// and exit non-zero, not return as if stopped. `betweenTurns` runs between wake-ups,
+    /// outside any handler: a host embedding the loop moves its `ManualClock` there.
+    public func run(onIteration: () -> Void = {}, betweenTurns: () throws(SystemError) -> Void = {}) throws(SystemError) {
         try runningHere { () throws(SystemError) in
             defer { running = .running }
             while case .running = running {
+                try betweenTurns()
+                guard case .running = running else { break }
                 var timeoutMs: Int32 = 1000
                 if let next = nextDue() {
                     timeoutMs = Int32(max(0, min(1000, ((next - now()) * 1000).rounded(.up))))

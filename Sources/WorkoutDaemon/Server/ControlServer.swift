@@ -13,6 +13,9 @@ public final class ControlServer {
     private var connections: [Int: ControlConnection] = [:]
     private var nextID = 1
     private var sweeper: RepeatingTimer?
+    /// The clients' limits (a reload replaces them): the request size applies to the next
+    /// bytes read from every client connected (set before each feed: a reload arrives inside
+    /// one client's feed), the timeout to the next sweep, the count to the next accept.
     public var limits: LimitsConfig
     private let handler: Handler
     /// Largest backlog of unread events a `watch` subscriber may accumulate before it is dropped
@@ -124,6 +127,7 @@ public final class ControlServer {
         // Requests held for a later turn (budget) or until replies were read (backlog).
         if c.lines.hasHeldLines, !c.isAwaiting, c.pendingOutput <= ControlServer.replyBacklogLimit {
             c.turnStarted = loop.now()
+            c.lines.maxLine = limits.maxRequestBytes
             c.lines.drain { item in take(item, on: c) }
             notePartial(c)
             write(c)
@@ -169,6 +173,7 @@ public final class ControlServer {
                 c.lastActivity = loop.now()
             case .requests, .watching, .closing: c.lastActivity = loop.now()
             }
+            c.lines.maxLine = limits.maxRequestBytes
             buf.withUnsafeBytes { raw in
                 // Held lines (a false `take`) are drained when the reply goes out.
                 _ = c.lines.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { item in take(item, on: c) }

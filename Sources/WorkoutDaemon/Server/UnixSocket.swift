@@ -1,10 +1,12 @@
 import Glibc
+import Synchronization
 @_exported import WorkoutSystem
 
 /// Unix stream sockets for the control and feed sockets: a private directory (0700, ours, not
 /// a symlink: `PrivateDirectory.prepare`), a socket file 0600, peer credentials checked on
 /// every connection.
 public enum UnixSocket {
+    private static let umaskLock = Mutex(())
     /// Binds and listens on `path` (mode 0600). A stale socket file left by a crash is replaced;
     /// a live one (another daemon answering) is an error.
     public static func listen(path: String, backlog: Int32 = 128) throws -> Int32 {
@@ -23,9 +25,13 @@ public enum UnixSocket {
         guard fd >= 0 else { throw SystemError.last("socket") }
         let addr: SocketAddress
         do { addr = try SocketAddress(path: path) } catch { close(fd); throw error }
-        let old = umask(0o177)
-        let rc = addr.bind(fd)
-        umask(old)
+        // The umask is the process's: two binds at once (daemons embedded in one test process)
+        // must not interleave their set and restore, or the 0177 would outlive both.
+        let rc = umaskLock.withLock { _ in
+            let old = umask(0o177)
+            defer { umask(old) }
+            return addr.bind(fd)
+        }
         guard rc == 0 else { let e = SystemError.last("bind \(path)"); close(fd); throw e }
         _ = chmod(path, 0o600)
         guard Glibc.listen(fd, backlog) == 0 else { let e = SystemError.last("listen \(path)"); close(fd); throw e }

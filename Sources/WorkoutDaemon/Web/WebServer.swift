@@ -73,7 +73,7 @@ final class WebThread: @unchecked Sendable {
     /// Looks up who is at the other end of each connection (the kernel's socket table).
     private let peers = LoopbackPeer()
 
-    /// The time and connection limits (tests shorten the times: `WORKOUTD_TEST_WEB_SECONDS`).
+    /// The time and connection limits (an embedding test shortens the times: `DaemonPorts.webLimits`).
     struct Limits: Sendable {
         /// Most connections at once (each page load opens a few); more are answered 503.
         var maxConnections = 64

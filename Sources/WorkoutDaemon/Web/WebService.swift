@@ -69,12 +69,9 @@ final class WebService: DaemonService {
                 fd = activatedFD
             } else {
                 var web = config.web!
-                // Test daemons (test hooks on) run many at once: the default port becomes any
-                // free port (or WORKOUTD_TEST_WEB_DEFAULT_PORT, for the test of a taken port), so
-                // they neither collide nor take the user's 8765.
-                if context.testHooks, web == WebConfig() {
-                    web.port = context.environment["WORKOUTD_TEST_WEB_DEFAULT_PORT"].flatMap { UInt16($0) } ?? 0
-                }
+                // An embedding test's daemons run many at once: the default port is the one its
+                // ports name (any free one, 0), so they neither collide nor take the user's 8765.
+                if let port = context.ports.webDefaultPort, web == WebConfig() { web.port = port }
                 let bound = try Self.listen(web)
                 fd = bound.fd
                 taken = bound.taken
@@ -133,18 +130,8 @@ final class WebService: DaemonService {
         return .value(ControlServer.okReply([("url", .string(server.url(path: id.map { "/workouts/" + $0.rawValue } ?? "/")))]))
     }
 
-    /// The web server's limits; with test hooks, `WORKOUTD_TEST_WEB_SECONDS=S` makes every time
-    /// limit S seconds and `WORKOUTD_TEST_WEB_CONNECTIONS=N` caps connections at N, so tests of
-    /// slow clients take a second, not ten.
-    private func limits() -> WebThread.Limits {
-        var l = WebThread.Limits()
-        guard context.testHooks else { return l }
-        if let s = context.environment["WORKOUTD_TEST_WEB_SECONDS"].flatMap(Double.init), s > 0 {
-            l.requestSeconds = s; l.idleSeconds = s; l.stallSeconds = s; l.unprovenSeconds = s
-        }
-        if let n = context.environment["WORKOUTD_TEST_WEB_CONNECTIONS"].flatMap(Int.init), n > 0 { l.maxConnections = n }
-        return l
-    }
+    /// The web server's limits: the ports' (`DaemonPorts.webLimits`; a test shortens the times).
+    private func limits() -> WebThread.Limits { context.ports.webLimits }
 
     private func makeSettings() -> WebSettings {
         WebSettings(units: UnitFormatter(config.units), calendar: calendar(), habits: config.habits, version: Daemon.version, tiles: config.web?.tiles)

@@ -3,11 +3,12 @@ import Glibc
 import Testing
 import TestRequirements
 
-/// Desktop notifications from the real daemon against `../shared/tools/dbus-peers --notifications`
+/// Desktop notifications from the daemon (embedded: its bus address is in its environment)
+/// against `../shared/tools/dbus-peers --notifications`
 /// (a real dbus-daemon and a Notifications server logging each call): a save and an at-risk
 /// check each produce one Notify; a second at-risk notice replaces the first; without a bus the
 /// daemon logs it once and carries on.
-@Suite(.serialized, .offPool) struct NotificationTests {
+@Suite(.serialized) struct NotificationTests {
     static let peers = DaemonHarness.sharedRoot.appendingPathComponent("tools/dbus-peers").path
     static func notifies(_ state: String) -> [[String]] {
         let text = (try? String(contentsOfFile: state + "/calls.log", encoding: .utf8)) ?? ""
@@ -26,7 +27,7 @@ import TestRequirements
         defer { _ = try? Reliability.run([Self.peers, "stop", "--state", state]); try? FileManager.default.removeItem(atPath: dir) }
         #expect(start.out.hasPrefix("DBUS_ADDRESS=unix:path="), "\(start.out) \(start.err)")
         // Two daily habits reminded from 00:00: with yesterday done and today not, both are at risk.
-        let d = try DaemonHarness(config: """
+        let d = try EmbeddedDaemon(config: """
         {"feeds":[{"kind":"socket"}],"timeZone":"UTC","log":{"file":true},
          "habits":[{"name":"Daily run","activities":["running"],"per":"day","remindAt":"00:00"},
                    {"name":"Daily walk","activities":["walking"],"per":"day","remindAt":"00:00"}],
@@ -45,13 +46,13 @@ import TestRequirements
         // A save: one Notify "Workout saved".
         #expect(try d.request(#"{"command":"start","activity":"yoga"}"#)["ok"] as? Bool == true)
         #expect(try d.request(#"{"command":"stop"}"#)["ok"] as? Bool == true)
-        #expect(HookTests.waitFor(10) { Self.notifies(state).count == 1 }, "\(Self.notifies(state))")
+        #expect(pollUntil(seconds: 10) { Self.notifies(state).count == 1 }, "\(Self.notifies(state))")
         let saved = Self.notifies(state)
         #expect(saved.first?[3] == "Workout saved" && saved.first?[1] == "0" && saved.first?[4].hasPrefix("Yoga") == true, "\(saved)")
         // The at-risk check runs at start-up: a restart gives two habit.at_risk events.
         d.stop()
         try d.start()
-        #expect(HookTests.waitFor(10) { Self.notifies(state).count == 3 }, "\(Self.notifies(state)) \(HookTests.logText(d))")
+        #expect(pollUntil(seconds: 10) { Self.notifies(state).count == 3 }, "\(Self.notifies(state)) \(HookTests.logText(d))")
         let all = Self.notifies(state)
         guard all.count == 3 else { return }
         let first = all[1], second = all[2]
@@ -74,7 +75,7 @@ import TestRequirements
     }
 
     @Test func busAbsentIsLoggedOnceAndTheDaemonCarriesOn() throws {
-        let d = try DaemonHarness(config: """
+        let d = try EmbeddedDaemon(config: """
         {"feeds":[{"kind":"socket"}],"log":{"file":true},"notifications":{"desktop":true,"events":["workout.saved","workout.started"]}}
         """, extraEnv: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/no-bus-\(getpid())/bus"])
         try d.start()
@@ -83,7 +84,7 @@ import TestRequirements
             #expect(try d.request(#"{"command":"stop"}"#)["ok"] as? Bool == true)
             try d.waitForStatus(seconds: 10) { $0["state"] as? String == "idle" }
         }
-        #expect(HookTests.waitFor(5) { HookTests.logText(d).components(separatedBy: "event=workout.saved").count - 1 == 3 })
+        #expect(pollUntil(seconds: 5) { HookTests.logText(d).components(separatedBy: "event=workout.saved").count - 1 == 3 })
         let log = HookTests.logText(d)
         #expect(log.components(separatedBy: "event=notify.unavailable").count - 1 == 1, "\(log)")
         #expect(try d.request(#"{"command":"status"}"#)["state"] as? String == "idle")

@@ -25,7 +25,7 @@ extension ReliabilitySuite {
         }
 
         /// Round trips of `status` on a new connection each time for `seconds`; the latencies.
-        static func statusLatencies(_ d: DaemonHarness, seconds: Double) -> [Double] {
+        static func statusLatencies(_ d: some DaemonUnderTest, seconds: Double) -> [Double] {
             var out: [Double] = []
             let end = Reliability.monotonic() + seconds
             while Reliability.monotonic() < end {

@@ -29,7 +29,7 @@ extension ReliabilitySuite {
         }
 
         /// Records a short walk with fixes, stops it, and returns its id.
-        static func recordAndStop(_ d: DaemonHarness) throws -> String {
+        static func recordAndStop(_ d: some DaemonUnderTest) throws -> String {
             let id = (summary(try d.request(#"{"command":"start","activity":"walking"}"#))["id"] as? String) ?? "?"
             let feeder = FixFeeder(socket: d.feedSocket, start: Date().timeIntervalSince1970, rate: 20)
             usleep(600_000)
@@ -39,7 +39,7 @@ extension ReliabilitySuite {
         }
 
         /// After the fault is gone: the workout is saved whole, indexed, and the journal is removed.
-        static func expectSavedWhole(_ d: DaemonHarness, _ id: String) throws {
+        static func expectSavedWhole(_ d: some DaemonUnderTest, _ id: String) throws {
             let done = try d.waitForStatus(seconds: 15) { $0["state"] as? String == "idle" }
             #expect(done["state"] as? String == "idle", "\(done)")
             let file = d.dataDir + "/workouts/\(id).json"
@@ -54,7 +54,7 @@ extension ReliabilitySuite {
 
         /// While the fault lasts: saving, the error in words, the journal kept (a `start` meanwhile
         /// is not refused: SaveFailureTests).
-        static func expectHeldBack(_ d: DaemonHarness, _ id: String, error: String) throws {
+        static func expectHeldBack(_ d: some DaemonUnderTest, _ id: String, error: String) throws {
             let failing = try d.waitForStatus(seconds: 5) { ($0["saveError"] as? String) != nil }
             #expect(failing["state"] as? String == "saving")
             #expect((failing["saveError"] as? String)?.contains(error) == true, "saveError: \(failing["saveError"] ?? "none")")

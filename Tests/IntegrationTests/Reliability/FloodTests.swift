@@ -8,8 +8,11 @@ extension ReliabilitySuite {
     /// starve control requests: status round trips are timed before and during the flood; the
     /// 99th percentile during the flood is reported against its 10 ms target and must stay under
     /// `starvedSeconds`. The flood's achieved rate (what the daemon actually took in) is measured
-    /// and reported too, so a slow flood cannot pass unseen.
-    @Suite(.offPoolAlone, .requires(ReliabilitySuite.heavy)) struct FloodTests {
+    /// and reported too, so a slow flood cannot pass unseen. The daemon is embedded (the same
+    /// `Daemon` on a loop thread of its own, over its real sockets); the sender and the sampler are
+    /// threads of the test as before: only the daemon moved into the test's process.
+    /// Opt-in (`heavy`): .ci/reliability.sh runs it alone, in a test process of its own.
+    @Suite(.requires(ReliabilitySuite.heavy)) struct FloodTests {
         /// A status p99 this long during the flood means the control socket waited behind the
         /// feed: ten times the 10 ms target.
         static let starvedSeconds = 0.100
@@ -53,7 +56,7 @@ extension ReliabilitySuite {
 
         /// Times `status` round trips: on one kept connection, and with a new connection each time
         /// (as workoutctl does), alternating, every `interval` seconds while `keepGoing()`.
-        static func sampleStatus(_ d: DaemonHarness, interval: Double, while keepGoing: () -> Bool) throws -> (kept: [Double], fresh: [Double]) {
+        static func sampleStatus(_ d: some DaemonUnderTest, interval: Double, while keepGoing: () -> Bool) throws -> (kept: [Double], fresh: [Double]) {
             let c = try UnixClient(path: d.controlSocket)
             defer { c.close() }
             var kept: [Double] = [], fresh: [Double] = []
@@ -80,7 +83,7 @@ extension ReliabilitySuite {
         }
 
         @Test func feedFloodDoesNotDelayControlRequests() throws {
-            let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)
+            let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}]}"#)
             try d.start()
             defer { d.stop() }
             _ = try d.request(#"{"command":"start","activity":"running"}"#)
@@ -119,20 +122,15 @@ extension ReliabilitySuite {
             }
             let floodStart = Reliability.monotonic()
             sender.start()
-            usleep(100_000)  // measure once the flood is under way
+            // Measure once the flood is under way: its first 2,000 lines in.
+            _ = pollUntil(seconds: 5) { flood.lock.lock(); defer { flood.lock.unlock() }; return flood.sentLines >= 2000 || flood.done }
             let during = try Self.sampleStatus(d, interval: 0.002) { flood.lock.lock(); defer { flood.lock.unlock() }; return !flood.done }
             flood.lock.lock(); let sent = flood.sentLines, sendSeconds = flood.elapsed, failed = flood.failed; flood.lock.unlock()
             #expect(failed == nil, "the feed connection failed: \(failed ?? "")")
 
             // Everything sent must be taken in (counted as points of the workout).
-            var points = 0, last = -1
-            let drainDeadline = Reliability.monotonic() + 60
-            while Reliability.monotonic() < drainDeadline {
-                points = ((try d.request(#"{"command":"status"}"#)["workout"] as? [String: Any])?["pointCount"] as? Int) ?? 0
-                if points >= sent || points == last { break }
-                last = points
-                usleep(200_000)
-            }
+            func pointCount(_ s: [String: Any]) -> Int { ((s["workout"] as? [String: Any])?["pointCount"] as? Int) ?? 0 }
+            let points = pointCount(try d.waitForStatus(seconds: 60) { pointCount($0) >= sent })
             let drained = Reliability.monotonic() - floodStart
             #expect(points == sent, "the daemon recorded \(points) of \(sent) flood lines")
             // The same sampling with the flood over, the workout now holding the flood's points.
@@ -155,7 +153,7 @@ extension ReliabilitySuite {
             // feed (a starved loop answers in seconds, not in tens of milliseconds).
             #expect(Reliability.quantile(during.kept, 0.99) < Self.starvedSeconds, "status p99 during the flood (kept connection): \(Self.summary(during.kept))")
             #expect(Reliability.quantile(during.fresh, 0.99) < Self.starvedSeconds, "status p99 during the flood (new connection): \(Self.summary(during.fresh))")
-            #expect(d.process?.isRunning == true)
+            #expect(d.isRunning)
         }
     }
 }

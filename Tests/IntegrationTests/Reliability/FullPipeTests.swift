@@ -1,11 +1,13 @@
 import Foundation
 import Glibc
 import Testing
+import WorkoutDaemon
 
 extension ReliabilitySuite {
     /// Issue 27 item 1: stderr a pipe nobody reads. Before, ~440 `lap`s or two 30 KB markers
     /// filled it and the daemon blocked in write(2): `status` unanswered for over 15 s, no
-    /// WATCHDOG=1 (systemd would have killed it). Now the loop never waits for a log line.
+    /// WATCHDOG=1 (systemd would have killed it). Now the loop never waits for a log line (its
+    /// log sink's thread is the one that waits on the pipe).
     @Suite struct FullPipeTests {
         /// A notify socket that a thread reads all the time, as systemd does (a full socket
         /// queue would block a daemon that sends without MSG_DONTWAIT: the old one did).
@@ -45,19 +47,11 @@ extension ReliabilitySuite {
             return (queued, fcntl(fd, 1032))  // F_GETPIPE_SZ (not in the Glibc module)
         }
 
-        /// One `status` on a new connection (as workoutctl does); its round trip in seconds, or
-        /// nil when no answer came within 5 s.
-        static func timedStatus(_ d: DaemonHarness) -> Double? {
-            switch timedStatusOrWhy(d) {
-            case .success(let rtt): return rtt
-            case .failure: return nil
-            }
-        }
-
         struct StatusFailure: Error, CustomStringConvertible { let description: String }
 
-        /// As `timedStatus`, or what went wrong (connect, send, read, or the reply itself).
-        static func timedStatusOrWhy(_ d: DaemonHarness) -> Result<Double, StatusFailure> {
+        /// One `status` on a new connection (as workoutctl does): its round trip in seconds, or
+        /// what went wrong (connect, send, read within 5 s, or the reply itself).
+        static func timedStatusOrWhy(_ d: some DaemonUnderTest) -> Result<Double, StatusFailure> {
             let t0 = Reliability.monotonic()
             let c: UnixClient
             do { c = try UnixClient(path: d.controlSocket, timeoutSeconds: 5) } catch { return .failure(.init(description: "connect: \(error)")) }
@@ -70,18 +64,45 @@ extension ReliabilitySuite {
             return .success(Reliability.monotonic() - t0)
         }
 
+        /// `count` timed `status` round trips (`timedStatusOrWhy`), one every 5 ms or so (the
+        /// watchdog's pings are counted while they run: they must last about a second); the
+        /// round trips answered, and why the first that was not failed. `stoppingAtAFailure`: no
+        /// more after it (each would wait 5 s on a daemon that is stuck).
+        static func timedStatuses(_ d: some DaemonUnderTest, count: Int, stoppingAtAFailure: Bool = false) -> (rtts: [Double], failure: String?) {
+            var rtts: [Double] = []
+            var failure: String?
+            for _ in 0..<count {
+                switch timedStatusOrWhy(d) {
+                case .success(let rtt): rtts.append(rtt)
+                case .failure(let why): failure = failure ?? why.description
+                }
+                if stoppingAtAFailure && failure != nil { break }
+                usleep(5000)
+            }
+            return (rtts, failure)
+        }
+
         @Test func statusAnswersAndTheWatchdogIsFedWithStderrFull() throws {
-            let d = try DaemonHarness(config: #"{"statusLogSeconds":0}"#)
+            // The daemon's stderr (its log port): a pipe nobody reads until the end.
+            let stderrPipe = Pipe()
+            try Self.fillAndMeasure(stderrPipe)
+            // The daemon is gone: its log writer has let go of the pipe; the end of the reader.
+            try stderrPipe.fileHandleForWriting.close()
+        }
+
+        /// The daemon is embedded (its stderr is the log port `logFD`; systemd's variables are in
+        /// its environment), and released when this returns.
+        static func fillAndMeasure(_ stderrPipe: Pipe) throws {
+            let d = try EmbeddedDaemon(config: #"{"statusLogSeconds":0}"#)
             let notify = NotifySocket(dir: d.dir)
             d.environment["NOTIFY_SOCKET"] = notify.path
             d.environment["WATCHDOG_USEC"] = "200000"  // a ping every 0.1 s while the loop turns
-            d.readsStderr = false
+            d.ports.logFD = stderrPipe.fileHandleForWriting.fileDescriptor
             try d.start()
-            let stderrFD = d.stderrPipe.fileHandleForReading.fileDescriptor
+            let stderrFD = stderrPipe.fileHandleForReading.fileDescriptor
             #expect(try d.request(#"{"command":"start","activity":"running"}"#)["ok"] as? Bool == true)
             _ = notify.drain()
-            var baseline: [Double] = []
-            for _ in 0..<50 { if let rtt = Self.timedStatus(d) { baseline.append(rtt) }; usleep(5000) }
+            let baseline = Self.timedStatuses(d, count: 50).rtts
 
             // Two 30 KB markers, then laps until the pipe is full; nobody reads stderr.
             let text = String(repeating: "x", count: 30_000)
@@ -110,16 +131,7 @@ extension ReliabilitySuite {
             let statusLines = sentDuringLaps.filter { $0.contains("STATUS=") }.count
 
             // With the pipe full: status round trips, and the watchdog.
-            var rtts: [Double] = []
-            var unanswered: String?
-            for _ in 0..<200 {
-                switch Self.timedStatusOrWhy(d) {
-                case .success(let rtt): rtts.append(rtt)
-                case .failure(let why): unanswered = why.description
-                }
-                if unanswered != nil { break }
-                usleep(5000)
-            }
+            let (rtts, unanswered) = Self.timedStatuses(d, count: 200, stoppingAtAFailure: true)
             #expect(rtts.count == 200, "every status answered with stderr full (\(rtts.count) of 200; then \(unanswered ?? "-"))")
             let pings = notify.drain().filter { $0.contains("WATCHDOG=1") }.count
             #expect(pings >= 5, "the watchdog kept being fed: \(pings) pings")
@@ -142,8 +154,7 @@ extension ReliabilitySuite {
                 while read(stderrFD, &buf, buf.count) > 0 {}
             }
             reader.start()
-            var drained: [Double] = []
-            for _ in 0..<200 { if let rtt = Self.timedStatus(d) { drained.append(rtt) }; usleep(5000) }
+            let drained = Self.timedStatuses(d, count: 200).rtts
             Reliability.report("status, same workout, stderr read", "p50 \(Reliability.ms(Reliability.quantile(drained, 0.5))), p99 \(Reliability.ms(Reliability.quantile(drained, 0.99))), max \(Reliability.ms(drained.max() ?? .nan))")
             let report = log.split(separator: "\n").first { $0.contains("event=log.dropped") }
             #expect(report != nil, "the dropped lines are reported once stderr is read")

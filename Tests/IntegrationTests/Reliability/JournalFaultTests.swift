@@ -8,7 +8,7 @@ extension ReliabilitySuite {
     /// The damaged end cannot be copied aside; it must still be cut (and said so), so records
     /// written later are not appended after the torn line and lost at the next restore.
     @Suite struct JournalFaultTests {
-        static func points(_ d: DaemonHarness) throws -> Int {
+        static func points(_ d: some DaemonUnderTest) throws -> Int {
             ((try d.request(#"{"command":"status"}"#)["workout"] as? [String: Any])?["pointCount"] as? Int) ?? -1
         }
 

@@ -1,11 +1,13 @@
 import Foundation
 import Glibc
 import Testing
+import WorkoutDaemon
 
 extension ReliabilitySuite {
-    /// The `limits` of docs/config.md against the real daemon: request size, client count, idle and
-    /// slow (slowloris) clients, and a feed flood that must not delay control requests.
-    @Suite(.offPoolAlone) struct LimitsTests {
+    /// The `limits` of docs/config.md against the daemon (embedded, on the system's clocks: the
+    /// timeouts are measured in real seconds): request size, client count, idle and slow
+    /// (slowloris) clients. A feed flood that must not delay control requests: `FloodTests`.
+    @Suite struct LimitsTests {
         /// Seconds until the daemon closes `c` (EOF or reset), reading and discarding replies; nil
         /// if still open after `limit` seconds.
         static func secondsUntilClosed(_ c: UnixClient, limit: Double) -> Double? {
@@ -21,7 +23,7 @@ extension ReliabilitySuite {
         }
 
         @Test func requestLineLimitIsExact() throws {
-            let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"limits":{"maxRequestBytes":1024}}"#)
+            let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"limits":{"maxRequestBytes":1024}}"#)
             try d.start()
             defer { d.stop() }
             let request = #"{"command":"status"}"#
@@ -50,12 +52,11 @@ extension ReliabilitySuite {
         }
 
         @Test func clientLimitRefusesWithBusyAndRecovers() throws {
-            let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"limits":{"maxClients":4}}"#)
+            let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"limits":{"maxClients":4}}"#)
             try d.start()
             defer { d.stop() }
-            // The harness's own readiness connection counts as a client until the daemon has seen
-            // it close (its next loop turn): give it that turn, or the fourth client is `busy`.
-            usleep(300_000)
+            // No client before these (an embedded daemon is ready when `start()` returns: no
+            // readiness connection to wait out).
             var held: [UnixClient] = []
             for _ in 0..<4 {
                 let c = try UnixClient(path: d.controlSocket)
@@ -70,13 +71,13 @@ extension ReliabilitySuite {
             fifth.close()
             // One leaves: the next is served.
             held.removeFirst().close()
-            usleep(100_000)
-            #expect(try d.request(#"{"command":"status"}"#)["ok"] as? Bool == true)
+            // `busy` until the daemon has seen it close (its next turn), then served.
+            #expect(pollUntil(seconds: 5) { (try? d.request(#"{"command":"status"}"#))?["ok"] as? Bool == true })
             for c in held { c.close() }
         }
 
         @Test func idleAndSlowClientsAreTimedOut() throws {
-            let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"limits":{"clientTimeoutSeconds":2}}"#)
+            let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"limits":{"clientTimeoutSeconds":2}}"#)
             try d.start()
             defer { d.stop() }
             // Idle: connected, says nothing.
@@ -115,15 +116,27 @@ extension ReliabilitySuite {
             let slowSecs = try #require(closedAfter, "a client trickling one byte every 0.5 s was still connected after 10 s (timeout 2 s)")
             #expect(slowSecs <= 4.0, "slowloris closed after \(slowSecs) s")
             Reliability.report("slowloris (1 byte / 0.5 s) closed after (timeout 2 s)", String(format: "%.2f s", slowSecs))
-            // A patient but legitimate client (a whole request every second) is never cut off.
+            #expect(try d.request(#"{"command":"status"}"#)["ok"] as? Bool == true)
+        }
+
+        /// A patient but legitimate client (a whole request every second) is never cut off, while
+        /// a silent one beside it is: on a `ManualClock`, the seconds pass when the test says.
+        @Test func aSteadyClientIsNeverCutOff() throws {
+            let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"limits":{"clientTimeoutSeconds":2}}"#, clock: ManualClock())
+            try d.start()
+            defer { d.stop() }
+            let silent = try UnixClient(path: d.controlSocket)
+            defer { silent.close() }
             let steady = try UnixClient(path: d.controlSocket)
             defer { steady.close() }
             for _ in 0..<5 {
                 try steady.send(#"{"command":"status"}"# + "\n")
                 #expect(try steady.readLine()?.contains(#""ok":true"#) == true)
-                usleep(1_000_000)
+                d.advance(1)
             }
-            #expect(try d.request(#"{"command":"status"}"#)["ok"] as? Bool == true)
+            try steady.send(#"{"command":"status"}"# + "\n")
+            #expect(try steady.readLine()?.contains(#""ok":true"#) == true, "the steady client is served after 5 s")
+            #expect(Self.secondsUntilClosed(silent, limit: 2) != nil, "the silent one was closed meanwhile (the clock drives the timeout)")
         }
     }
 }

@@ -2,8 +2,10 @@ import Foundation
 import Glibc
 
 /// Runs the real `workoutd` binary in a private short temp directory (sun_path is 108 bytes)
-/// and talks to it over its real control socket.
-final class DaemonHarness: @unchecked Sendable {
+/// and talks to it over its real control socket. For the suites where the process is the point:
+/// signals, exit statuses, kills and restarts, other users, the process's memory, the clock shim.
+/// Everything else embeds the daemon (`EmbeddedDaemon`).
+final class DaemonHarness: DaemonUnderTest, @unchecked Sendable {
     static let projectRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)
         while url.path != "/" {
@@ -16,19 +18,6 @@ final class DaemonHarness: @unchecked Sendable {
     /// `../shared` beside the project: real captures and tools (tests needing it say
     /// `.requires(.sharedData)`: skipped with the reason on a bare clone, run in CI).
     static let sharedRoot = projectRoot.deletingLastPathComponent().appendingPathComponent("shared")
-
-    /// Polls `status` until `condition` holds or `seconds` pass; returns the last status.
-    @discardableResult
-    func waitForStatus(seconds: Double, _ condition: ([String: Any]) -> Bool) throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(seconds)
-        var last: [String: Any] = [:]
-        while Date() < deadline {
-            last = try request(#"{"command":"status"}"#)
-            if condition(last) { return last }
-            usleep(50_000)
-        }
-        return last
-    }
 
     /// The project's build of `name`; `WORKOUTD_BINARY_DIR` points at another build (e.g. the
     /// previous release, to show that a regression test fails there).
@@ -51,33 +40,9 @@ final class DaemonHarness: @unchecked Sendable {
     var readsStderr = true
     var environment: [String: String]
 
-    var controlSocket: String { dir + "/r/workoutd/control.sock" }
-    var feedSocket: String { dir + "/r/workoutd/feed.sock" }
-    var dataDir: String { dir + "/d/workoutd" }
-    var stateDir: String { dir + "/s/workoutd" }
-    var configFile: String { dir + "/c/workoutd/config.json" }
-
     init(config: String? = nil, extraEnv: [String: String] = [:]) throws {
-        var template = Array("/tmp/wd.XXXXXX".utf8CString)
-        guard let p = mkdtemp(&template) else { throw POSIXError(.EIO) }
-        dir = String(cString: p)
-        try FileManager.default.createDirectory(atPath: dir + "/r", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        environment = ProcessInfo.processInfo.environment
-        environment["XDG_RUNTIME_DIR"] = dir + "/r"
-        environment["XDG_DATA_HOME"] = dir + "/d"
-        environment["XDG_STATE_HOME"] = dir + "/s"
-        environment["XDG_CONFIG_HOME"] = dir + "/c"
-        environment["WORKOUTD_TEST_HOOKS"] = "1"
-        environment["NOTIFY_SOCKET"] = nil
-        environment["LISTEN_FDS"] = nil
-        environment["JOURNAL_STREAM"] = nil
-        for (k, v) in extraEnv { environment[k] = v }
+        (dir, environment) = try Self.makeDirectory(prefix: "wd", extraEnv: extraEnv)
         if let config { try writeConfig(config) }
-    }
-
-    func writeConfig(_ text: String) throws {
-        try FileManager.default.createDirectory(atPath: dir + "/c/workoutd", withIntermediateDirectories: true)
-        try text.write(toFile: configFile, atomically: true, encoding: .utf8)
     }
 
     /// Starts the daemon (through `prefix`, e.g. a command that execs it as another user) and
@@ -103,24 +68,13 @@ final class DaemonHarness: @unchecked Sendable {
         throw HarnessError.notReady(stderrText())
     }
 
-    /// The lines of the daemon's log file (`log.file`) once `condition` holds for them, or as they
-    /// are after `seconds`: a thread of the daemon's own writes them, a moment after the reply
-    /// to the request that logged them (the loop never waits for a log write).
-    func logFileLines(waitingUpTo seconds: Double = 5, until condition: ([Substring]) -> Bool) -> [Substring] {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            let text = (try? String(contentsOfFile: stateDir + "/workoutd.log", encoding: .utf8)) ?? ""
-            let lines = text.split(separator: "\n")
-            if condition(lines) || Date() >= deadline { return lines }
-            usleep(20_000)
-        }
-    }
-
     /// What the daemon wrote to stderr since the last call: all of it once the daemon has ended.
     func stderrText() -> String {
         guard let drain = stderrDrain else { return "" }
         return drain.take(untilEnd: !(process?.isRunning ?? false))
     }
+
+    var isRunning: Bool { process?.isRunning ?? false }
 
     /// SIGTERM and wait; returns the exit status.
     @discardableResult
@@ -142,26 +96,11 @@ final class DaemonHarness: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: dir)
     }
 
-    /// Sends one request line and reads one reply line.
-    /// One request on a new connection; the reply is waited for `timeoutSeconds` at most.
-    func request(_ line: String, timeoutSeconds: Int = 30) throws -> [String: Any] {
-        let c = try UnixClient(path: controlSocket, timeoutSeconds: timeoutSeconds)
-        defer { c.close() }
-        try c.send(line + "\n")
-        guard let reply = try c.readLine() else { throw HarnessError.closed }
-        return try DaemonHarness.parse(reply)
-    }
-
     static func parse(_ line: String) throws -> [String: Any] {
         guard let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { throw HarnessError.notAnObject(line) }
         return o
     }
 
-    /// Runs workoutctl against this daemon.
-    func ctl(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let r = try Reliability.run([DaemonHarness.binary("workoutctl")] + args, environment: environment)
-        return (r.status, r.out, r.err)
-    }
 }
 
 /// Writes all of `bytes` to the socket `fd`, again after EINTR; never raises SIGPIPE.
@@ -225,7 +164,7 @@ final class UnixClient {
     func close() { Glibc.close(fd) }
 }
 
-extension DaemonHarness {
+extension DaemonUnderTest {
     /// A GPX run of `points` 1 Hz points from `start` (UTC seconds), heading north, written as
     /// `NAME.gpx` and imported with `workoutctl import`; returns its ID. `winding`: the track
     /// weaves east and west and its altitude climbs in 60 m ramps (charts with something on them).

@@ -14,7 +14,7 @@ enum RideSender {
     }
 
     /// Keeps the connection open until the daemon counts `count` points (or 5 s pass).
-    static func send(_ d: DaemonHarness, count: Int, speed: Double = 6, linesPerSecond: Double = 200, time: (Int) -> Double) throws {
+    static func send(_ d: some DaemonUnderTest, count: Int, speed: Double = 6, linesPerSecond: Double = 200, time: (Int) -> Double) throws {
         let c = try UnixClient(path: d.feedSocket)
         defer { c.close() }
         let chunk = max(1, Int(linesPerSecond / 20))

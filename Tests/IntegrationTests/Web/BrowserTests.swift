@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestRequirements
 
-/// Every page in a real headless Chromium (Debian's `chromium`), one browser for all of them,
+/// Every page of the daemon (embedded) in a real headless Chromium (Debian's `chromium`), one browser for all of them,
 /// driven over the DevTools protocol by `cdp_pages.py`: HTTP 200, no console error (CSP
 /// violations included), no request beyond the daemon's own address, and the script's hover
 /// on a chart. The history holds real files from ../shared/data; a workout records meanwhile,
@@ -76,7 +76,7 @@ import TestRequirements
         let origin = "http://127.0.0.1:\(tilePort)"
         let config = #"{"web": {"listen": "127.0.0.1:0", "tiles": "ORIGIN/{z}/{x}/{y}.png", "tilesAttribution": "© Test tiles <b>"}, "feeds": []}"#
             .replacingOccurrences(of: "ORIGIN", with: origin)
-        let d = try DaemonHarness(config: config)
+        let d = try EmbeddedDaemon(config: config)
         try d.start()
         defer { d.stop() }
         let open = try d.ctl(["open", "--print"])

@@ -1,11 +1,12 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WorkoutDaemon
 
 /// Issue 44: with the web port taken (another program, another user's daemon) the daemon came
 /// up without pages and `open` exited 1. The default address now moves to a free port, the log
 /// says which and `open` finds it; an address the user wrote still fails loudly.
-@Suite(.serialized, .offPool) struct WebPortTests {
+@Suite(.serialized) struct WebPortTests {
     /// A listening TCP socket on a free loopback port: another program holding it.
     static func takePort() throws -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -23,8 +24,9 @@ import Testing
     @Test func theDefaultPortTakenMovesThePagesToAFreeOne() throws {
         let taken = try Self.takePort()
         defer { close(taken.fd) }
-        // No `web` key: the default address, whose port the test hook makes the taken one.
-        let d = try DaemonHarness(config: #"{"feeds": []}"#, extraEnv: ["WORKOUTD_TEST_WEB_DEFAULT_PORT": "\(taken.port)"])
+        // No `web` key: the default address, whose port the daemon's port makes the taken one.
+        let d = try EmbeddedDaemon(config: #"{"feeds": []}"#)
+        d.ports.webDefaultPort = taken.port
         try d.start()
         defer { d.stop() }
         let r = try d.ctl(["open", "--print"])
@@ -44,7 +46,7 @@ import Testing
     @Test func aWrittenAddressTakenFailsLoudly() throws {
         let taken = try Self.takePort()
         defer { close(taken.fd) }
-        let d = try DaemonHarness(config: #"{"feeds": [], "web": {"listen": "127.0.0.1:\#(taken.port)"}}"#)
+        let d = try EmbeddedDaemon(config: #"{"feeds": [], "web": {"listen": "127.0.0.1:\#(taken.port)"}}"#)
         try d.start()
         defer { d.stop() }
         let r = try d.ctl(["open", "--print"])

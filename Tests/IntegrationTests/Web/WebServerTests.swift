@@ -1,16 +1,22 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WorkoutDaemon
 
-/// The web pages' server in the real daemon over real loopback TCP: who may look (token,
-/// cookie, Host), the pages and downloads, the edit form, and the attacks a server meets
-/// (slowloris, huge headers, bad request lines, too many connections). Time limits are
-/// shortened to 1 s by a test hook, so each check takes about a second at most; the reads that
-/// wait for them run off the cooperative pool (`offPool`) and the pauses are `Task.sleep`.
-@Suite(.serialized, .offPool) struct WebServerTests {
-    static func daemon(extraEnv: [String: String] = [:]) throws -> (DaemonHarness, port: UInt16, token: String) {
-        let d = try DaemonHarness(config: #"{"web": {"listen": "127.0.0.1:0"}, "feeds": []}"#,
-                                  extraEnv: ["WORKOUTD_TEST_WEB_SECONDS": "1"].merging(extraEnv) { $1 })
+/// The web pages' server in the daemon over real loopback TCP: who may look (token, cookie,
+/// Host), the pages and downloads, the edit form, and the attacks a server meets (slowloris,
+/// huge headers, bad request lines, too many connections). The daemon is embedded, its time
+/// limits shortened to 1 s (`DaemonPorts.webLimits`), so a read waiting for one blocks about a
+/// second at most; the pauses of the slow client are `Task.sleep`.
+@Suite(.serialized) struct WebServerTests {
+    /// `seconds`: every time limit of the web server; `connections`: at most this many at once.
+    static func daemon(seconds: Double = 1, connections: Int? = nil) throws -> (EmbeddedDaemon, port: UInt16, token: String) {
+        let d = try EmbeddedDaemon(config: #"{"web": {"listen": "127.0.0.1:0"}, "feeds": []}"#)
+        d.ports.webLimits.requestSeconds = seconds
+        d.ports.webLimits.idleSeconds = seconds
+        d.ports.webLimits.stallSeconds = seconds
+        d.ports.webLimits.unprovenSeconds = seconds
+        if let connections { d.ports.webLimits.maxConnections = connections }
         try d.start()
         let r = try d.ctl(["open", "--print"])
         guard r.status == 0, let url = URLComponents(string: r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)),
@@ -21,7 +27,7 @@ import Testing
     }
 
     /// The token of a new `workoutctl open --print` (one is single-use).
-    static func freshToken(_ d: DaemonHarness) throws -> String {
+    static func freshToken(_ d: some DaemonUnderTest) throws -> String {
         let r = try d.ctl(["open", "--print"])
         guard let token = URLComponents(string: r.stdout.trimmingCharacters(in: .whitespacesAndNewlines))?.queryItems?.first(where: { $0.name == "token" })?.value else {
             throw HarnessError.notReady("open --print: \(r.stdout) \(r.stderr)")
@@ -42,7 +48,7 @@ import Testing
         return String(page[r.upperBound...].prefix { $0 != "\"" })
     }
 
-    static func importSample(_ d: DaemonHarness) throws -> String {
+    static func importSample(_ d: some DaemonUnderTest) throws -> String {
         try d.importRun(name: "run", start: 1_795_000_000, points: 600, winding: true)
     }
 
@@ -162,14 +168,14 @@ import Testing
         let t0 = Date()
         try slow.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         for _ in 0..<3 { try await Task.sleep(for: .milliseconds(400)); try? slow.send("X-Slow: 1\r\n") }
-        let timedOut = try await offPool { try slow.response() }
+        let timedOut = try slow.response()
         #expect(timedOut?.status == 408)
-        #expect(try await offPool { slow.isClosed() })
+        #expect(slow.isClosed())
         // A hang guard, not a timing: the 408 proves the limit fired (CI's shards measured > 5 s).
         #expect(Date().timeIntervalSince(t0) < 30)
         // A connection that sends nothing is closed when idle.
         let idle = try WebClient(port: port)
-        #expect(try await offPool { idle.isClosed() })
+        #expect(idle.isClosed())
         // The daemon is still fine.
         #expect((try d.request(#"{"command":"status"}"#))["ok"] as? Bool == true)
     }
@@ -178,7 +184,7 @@ import Testing
         // The held connections must outlast the test's own delays: with a 5 s idle limit, a
         // whole-suite `swift test` on 2 cores resumed this test after they had been closed, so
         // the extra connection found room (no 503, then nothing: 19.8 s).
-        let (d, port, _) = try Self.daemon(extraEnv: ["WORKOUTD_TEST_WEB_CONNECTIONS": "4", "WORKOUTD_TEST_WEB_SECONDS": "60"])
+        let (d, port, _) = try Self.daemon(seconds: 60, connections: 4)
         defer { d.stop() }
         var held: [WebClient] = []
         for _ in 0..<4 {
@@ -186,13 +192,13 @@ import Testing
             try c.send("GET / HTTP/1.1\r\n")  // mid-request: held open
             held.append(c)
         }
-        try await Task.sleep(for: .milliseconds(200))
+        // The kernel's accept queue is in order: the daemon takes the four before this one.
         let extra = try WebClient(port: port)
         let r = try extra.response()
         #expect(r?.status == 503)
         held.removeAll()
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(try WebClient.get(port, "/").status == 401)  // room again
+        // Room again once the daemon has seen them close (503 until then).
+        #expect(pollUntil(seconds: 5) { (try? WebClient.get(port, "/").status) == 401 })
     }
 
     @Test func liveEventsStream() async throws {
@@ -205,7 +211,7 @@ import Testing
         let first = try c.read(until: "\n\n")
         #expect(first.contains("event: status\ndata: {\"reload\":false,\"fields\":{\"state\":\"idle\""))
         _ = try d.request(#"{"command":"start","activity":"running"}"#)
-        let next = try await offPool { try c.read(until: "\"reload\":true") }
+        let next = try c.read(until: "\"reload\":true")
         #expect(next.contains("\"reload\":true"))
         _ = try d.request(#"{"command":"stop"}"#)
     }
@@ -214,21 +220,22 @@ import Testing
     /// says the address the socket really listens on, as a warning when other machines reach it.
     @Test func theLogSaysTheAddressReallyListenedOn() async throws {
         for (listen, shown, level) in [("0.0.0.0:0", "address=0.0.0.0:", "warning"), ("127.0.0.1:0", "address=127.0.0.1:", "info")] {
-            let d = try DaemonHarness(config: #"{"web": {"listen": "\#(listen)"}, "feeds": []}"#)
+            let d = try EmbeddedDaemon(config: #"{"web": {"listen": "\#(listen)"}, "feeds": []}"#)
             try d.start()
-            var line = ""
-            for _ in 0..<100 where line.isEmpty {
-                line = d.stderrText().split(separator: "\n").first { $0.contains("web.listening") }.map(String.init) ?? ""
-                if line.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+            var seen = ""
+            _ = pollUntil(seconds: 5) {
+                seen += d.stderrText()
+                return seen.contains("web.listening")
             }
             d.stop()
+            let line = seen.split(separator: "\n").first { $0.contains("web.listening") }.map(String.init) ?? ""
             #expect(line.contains(shown) && line.contains(level), "\(listen): \(line)")
             #expect(line.contains("url=http://127.0.0.1:"), "the URL is still the loopback one: \(line)")
         }
     }
 
     @Test func webNullIsOffAndABusyPortIsLogged() async throws {
-        let off = try DaemonHarness(config: #"{"web": null, "feeds": []}"#)
+        let off = try EmbeddedDaemon(config: #"{"web": null, "feeds": []}"#)
         try off.start()
         let r = try off.ctl(["open", "--print"])
         #expect(r.status == 1 && r.stderr.contains("off"))
@@ -243,12 +250,13 @@ import Testing
         listen(blocker, 1)
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(blocker, $0, &len) } }
-        let busy = try DaemonHarness(config: #"{"web": {"listen": "127.0.0.1:\#(UInt16(bigEndian: addr.sin_port))"}, "feeds": []}"#)
+        let busy = try EmbeddedDaemon(config: #"{"web": {"listen": "127.0.0.1:\#(UInt16(bigEndian: addr.sin_port))"}, "feeds": []}"#)
         try busy.start()
         defer { busy.stop() }
         #expect((try busy.request(#"{"command":"status"}"#))["ok"] as? Bool == true)
         let open = try busy.ctl(["open", "--print"])
         #expect(open.status == 1 && open.stderr.contains("not available"))
-        #expect(busy.stderrText().contains("web.unavailable"))
+        var log = ""
+        #expect(pollUntil(seconds: 5) { log += busy.stderrText(); return log.contains("web.unavailable") }, "\(log)")
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WorkoutCore
 @testable import WorkoutDaemon
@@ -113,5 +114,24 @@ import WorkoutCore
         var late = ConfigReload(old: Config(), new: new)
         runner.reload(&late)
         #expect(j.lines == ["stop b"] && late.needsRestart == [.weightKg, .units], "\(j.lines)")
+    }
+
+    /// The daemon's own runner (in process, on a driven clock): its services in the documented
+    /// start order, the control socket served last; a stop by the daemon's deadline finishes,
+    /// closes the control socket and keeps the workout in progress in the journal (a stop does
+    /// not end a workout).
+    @Test func theDaemonsServicesStartInOrderAndAllStop() throws {
+        let d = try InProcessDaemon(config: #"{"feeds":[{"kind":"socket"}],"statusLogSeconds":0,"log":{"level":"error"},"sleepInhibitor":"off","web":null}"#,
+                                    clock: ManualClock())
+        let runner = d.daemon.services
+        #expect(runner.services.map(\.name) == ["reminders", "integrations", "recording", "history", "web", "control"])
+        _ = try d.request(#"{"command":"start","activity":"yoga"}"#)
+        try d.advance(2)
+        var stopped = 0
+        runner.stop(within: Daemon.stopSeconds) { stopped += 1 }
+        #expect(try d.until { stopped == 1 })
+        guard case .stopped = runner.phase else { Issue.record("phase \(runner.phase)"); return }
+        #expect((try? InProcessDaemon.connect(d.paths.controlSocket)) == nil, "the control socket is closed")
+        #expect(FileManager.default.fileExists(atPath: d.paths.journalFile), "the workout in progress stays in the journal")
     }
 }

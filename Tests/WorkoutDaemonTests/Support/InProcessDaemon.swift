@@ -17,9 +17,10 @@ final class InProcessDaemon {
     private(set) var logged: [LogfmtLine] = []
 
     /// `poller`: epoll_wait(2) by default; a test may wrap it to count what wakes the loop.
+    /// `configure`: the daemon's other ports (`DaemonPorts`: the store's faults, web limits).
     /// `prepare`: runs on the fresh directories before the daemon starts (a journal left by a
     /// crash, copied in with `copyState(from:)`).
-    init(config: String, clock: ManualClock, poller: EventLoop.Poller? = nil, prepare: (Paths) throws -> Void = { _ in }) throws {
+    init(config: String, clock: ManualClock, poller: EventLoop.Poller? = nil, configure: (inout DaemonPorts) -> Void = { _ in }, prepare: (Paths) throws -> Void = { _ in }) throws {
         var template = Array("/tmp/ip.XXXXXX".utf8CString)
         guard let p = mkdtemp(&template) else { throw POSIXError(.EIO) }
         dir = String(cString: p)
@@ -33,7 +34,10 @@ final class InProcessDaemon {
         self.clock = clock
         paths = Paths(environment: env)
         try prepare(paths)
-        daemon = try Daemon(config: loaded, configPath: configPath, paths: paths, environment: env, clock: clock, poller: poller)
+        var ports = DaemonPorts(clock: clock, poller: poller ?? EventLoop.wait)
+        ports.webDefaultPort = 0
+        configure(&ports)
+        daemon = try Daemon(config: loaded, configPath: configPath, paths: paths, environment: env, ports: ports)
         try daemon.start(handlingSignals: false)
         let logger = daemon.context.logger
         let tap = logger.tap
