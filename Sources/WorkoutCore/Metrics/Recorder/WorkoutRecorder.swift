@@ -244,14 +244,24 @@ public struct WorkoutRecorder: Sendable {
         if motion.stationary(fix, radius: filter.radius(for: fix)) { beginStop(at: fix, into: &out) }
     }
 
+    /// What an accepted fix shows of movement (the energy model counts the stretches).
+    private enum Movement {
+        /// None (standing, inside a stop, paused).
+        case none
+        /// The first fix of a moving stretch (after acquiring, a signal loss, a stop, a new segment).
+        case starts
+        /// Movement continuing a moving stretch.
+        case continues
+        /// No movement for the stop delay: a stop begins at this fix.
+        case stopDue
+    }
+
     /// An accepted fix. `stillStopped`: a point of a track measured without a radius that lies
     /// inside an auto-pause (it adds its distance; the stop goes on).
     private mutating func accepted(_ fix: Fix, distance d: Double, newSegment: Bool, stillStopped: Bool = false,
                                    into out: inout some RecorderEventSink) {
         let t = fix.time
-        var stops = false
-        /// Whether the fix shows movement, and whether it continues a moving stretch.
-        var movement: (moved: Bool, continuing: Bool) = (false, false)
+        var movement = Movement.none
         switch motion.phase {
         case .autoPaused where stillStopped:
             break
@@ -261,13 +271,13 @@ public struct WorkoutRecorder: Sendable {
             case .resumed(let at)?: timeline.emit(WorkoutEvent(kind: .motionResumed, time: at, cause: .auto), into: &out)
             case .acquired?, nil: break
             }
-            movement = (true, false)
+            movement = .starts
         case .moving:
             if newSegment || motion.showsMovement(fix) {
                 motion.moved(fix)
-                movement = (true, !newSegment)
+                movement = newSegment ? .starts : .continues
             } else {
-                stops = motion.stopIsDue(at: t, radius: filter.radius(for: fix))
+                if motion.stopIsDue(at: t, radius: filter.radius(for: fix)) { movement = .stopDue }
             }
         case .paused:
             break  // `ingest` records nothing while paused
@@ -301,11 +311,18 @@ public struct WorkoutRecorder: Sendable {
         let countedPower = SampleStats.counted(power: fix.power), countedCadence = SampleStats.counted(cadence: fix.cadence)
         fixSamples.add(countedPower: countedPower, countedCadence: countedCadence, at: t)
         energy.power(countedPower, at: t)
-        if movement.moved { energy.moved(at: t, distance: distance, altitude: fix.altitude, continuing: movement.continuing) }
+        switch movement {
+        case .none, .stopDue: break
+        case .starts: energy.moved(at: t, distance: distance, altitude: fix.altitude, continuing: false)
+        case .continues: energy.moved(at: t, distance: distance, altitude: fix.altitude, continuing: true)
+        }
         intervals.add(countedPower: countedPower, countedCadence: countedCadence)
         let now = RecorderSnapshot(time: t, elapsed: t - startedAt - time.userPaused, moving: time.moving, distance: distance, gain: elevation.gain)
         intervals.advance(to: now, heartRate: &heartRate, into: &out)
-        if stops { beginStop(at: fix, into: &out) }
+        switch movement {
+        case .stopDue: beginStop(at: fix, into: &out)
+        case .none, .starts, .continues: break
+        }
     }
 
     // MARK: - Heart rate
