@@ -7,7 +7,7 @@ extension HistoryService {
     /// `import` by descriptors (events per file, then counts) or by paths (one reply with every
     /// result, as before).
     func startImport(_ items: [ImportBatch.Item], activity: ActivityType?, streamed: Bool) -> ControlReply {
-        let pending = PendingReply()
+        let pending = PendingReply(), later = LoopBound(pending, loop: self.loop)
         let batch = ImportBatch(items: items, activity: activity, settings: config.measuring, defaultActivity: config.defaultActivity)
         let store = self.store
         let loop = self.loop
@@ -26,7 +26,7 @@ extension HistoryService {
                 } : []
                 loop.post {
                     me.value.logImportResults(group)
-                    for l in lines { pending.send(event: l) }
+                    for l in lines { later.value.send(event: l) }
                 }
             }
             let counts = ImportBatch.Counts(all)
@@ -45,7 +45,7 @@ extension HistoryService {
                 let service = me.value
                 service.log(HistoryLogEvent.importFinished(imported: counts.imported, duplicates: counts.duplicates, errors: counts.errors,
                                                            cancelled: cancelled, seconds: seconds))
-                pending.finish(.encodedSuccess(encoded))
+                later.value.finish(.encodedSuccess(encoded))
                 service.onImported()
             }
         }
@@ -73,7 +73,7 @@ extension HistoryService {
         guard let fd, BulkWorker.isPipeOrSocket(fd) else { return exportOnWorker(id, format, into: fd) }
         let store = self.store
         let loop = self.loop
-        let pending = PendingReply()
+        let pending = PendingReply(), later = LoopBound(pending, loop: loop)
         let me = LoopBound(self, loop: loop)
         bulk.async {
             let bytes: [UInt8]
@@ -86,11 +86,11 @@ extension HistoryService {
                 var w = JSONWriter(capacity: 256)
                 w.value(HistoryService.bulkErrorReply(error, id: id))
                 let line = w.bytes
-                loop.post { pending.finish(.encodedSuccess(line)) }
+                loop.post { later.value.finish(.encodedSuccess(line)) }
                 return
             }
             loop.post {
-                let service = me.value
+                let service = me.value, pending = later.value
                 service.exportWriter.start(bytes, into: fd) { result in
                     switch result {
                     case .success(let n):
@@ -149,13 +149,13 @@ extension HistoryService {
     /// Runs `work` on the bulk worker and answers with the one reply it writes; an error it
     /// throws is answered in words (`bulkErrorReply`). Export, edit and recompute.
     func onBulkWorker(id: WorkoutID, replyCapacity: Int, _ work: @escaping @Sendable (inout JSONWriter) throws -> Void) -> ControlReply {
-        let pending = PendingReply()
         let loop = self.loop
+        let pending = PendingReply(), later = LoopBound(pending, loop: loop)
         bulk.async {
             var w = JSONWriter(capacity: replyCapacity)
             do { try work(&w) } catch { w = JSONWriter(capacity: 256); w.value(HistoryService.bulkErrorReply(error, id: id)) }
             let line = w.bytes
-            loop.post { pending.finish(.encodedSuccess(line)) }
+            loop.post { later.value.finish(.encodedSuccess(line)) }
         }
         return .pending(pending)
     }

@@ -136,13 +136,13 @@ final class HistoryService: DaemonService {
 
     /// Runs `work` on the reader and answers with the reply it writes.
     func onReader(_ work: @escaping @Sendable (inout JSONWriter) -> Void) -> ControlReply {
-        let pending = PendingReply()
         let loop = self.loop
+        let pending = PendingReply(), later = LoopBound(pending, loop: loop)
         reader.async {
             var w = JSONWriter(capacity: 4096)
             work(&w)
             let line = w.bytes
-            loop.post { pending.finish(.encodedSuccess(line)) }
+            loop.post { later.value.finish(.encodedSuccess(line)) }
         }
         return .pending(pending)
     }
