@@ -2,11 +2,11 @@ import Foundation
 import Glibc
 import Testing
 
-/// `fitness`, `power-curve` and `records` against the real daemon, over imported TCX files:
+/// `fitness`, `power-curve` and `records` against the embedded daemon, over imported TCX files:
 /// three rides with power (400 W for 3 min, 300 W for 12 min, 260 W for 20 min), a run with
 /// heart rate and a run with neither. Each figure is checked against a reference the test
 /// computes itself from what it wrote and from `list --json`.
-@Suite(.serialized, .offPool) struct AnalyticsTests {
+@Suite(.serialized) struct AnalyticsTests {
     /// A TCX activity of 1 Hz trackpoints heading north: `watts[k]` and `hr[k]` when given.
     static func tcx(sport: String, start: Double, seconds: Int, metersPerSecond: Double, watts: [Int]? = nil, hr: Int? = nil) -> String {
         let f = ISO8601DateFormatter()
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func fitnessPowerCurveAndRecordsAgreeWithReferences() throws {
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"timeZone":"UTC","ftpWatts":250,"thresholdHeartRate":170,"thresholdPaceSecondsPerKm":300}"#,
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"timeZone":"UTC","ftpWatts":250,"thresholdHeartRate":170,"thresholdPaceSecondsPerKm":300}"#,
                                   extraEnv: ["TZ": "UTC"])
         try d.start()
         let day = 86_400.0

@@ -96,7 +96,7 @@ import WorkoutClient
             }
             // The stalled exports end after 0.3 s: their replies find their clients gone. (Each
             // export reached the writer before the edit after it was answered: one bulk worker.)
-            if !pollUntil(seconds: 10) { d.onLoop { $0.history.exportWriter.waitingCount } == 0 } {
+            if !pollUntil(seconds: 10, { d.onLoop { $0.history.exportWriter.waitingCount } == 0 }) {
                 failures.append("exports still waiting after 10 s")
             }
             check("the stalled exports ended")

@@ -4,7 +4,7 @@ import Testing
 /// Issue 44: completion offered IDs only when the systemd unit was active, so a daemon run from
 /// a terminal (the README's demo) got none. It asks the daemon over its socket, through the
 /// workoutctl being completed and the --socket on its command line.
-@Suite(.serialized, .offPool) struct CompletionTests {
+@Suite(.serialized) struct CompletionTests {
     /// COMPREPLY of the bash completion for `words` (the cursor on the last word).
     static func complete(_ words: [String], environment: [String: String]) throws -> [String] {
         let script = DaemonHarness.projectRoot.appendingPathComponent("completions/workoutctl.bash").path
@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func idsComeFromTheDaemonStartedInATerminal() throws {
-        let d = try DaemonHarness(config: #"{"feeds": [], "web": null}"#)
+        let d = try EmbeddedDaemon(config: #"{"feeds": [], "web": null}"#)
         try d.start()
         defer { d.stop() }
         let id = try LastWorkoutTests.importRun(d, start: 1_795_000_000, name: "run")

@@ -7,15 +7,15 @@ import Testing
 /// clock won. An edit made here now names every version it has seen in its revision
 /// (`replaces`), and a version another one replaces is never listed. A real conflict file name
 /// (`<id>.sync-conflict-YYYYMMDD-HHMMSS-DEVICE.json`, renamed into place as Syncthing does).
-@Suite(.serialized, .offPool) struct ConflictAncestryTests {
+@Suite(.serialized) struct ConflictAncestryTests {
     static func title(_ d: some DaemonUnderTest, _ id: String) throws -> (list: String?, show: String?) {
         let list = (try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []).first { $0["id"] as? String == id }
         let show = (try d.request(#"{"command":"show","id":"\#(id)"}"#)["workout"] as? [String: Any])
         return (list?["title"] as? String, show?["title"] as? String)
     }
 
-    @Test func aLocalEditOutranksAConflictCopyDatedInTheFuture() async throws {
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)
+    @Test func aLocalEditOutranksAConflictCopyDatedInTheFuture() throws {
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}]}"#)
         try d.start()
         defer { d.stop() }
         let gpx = d.dir + "/ride.gpx"
@@ -33,10 +33,7 @@ import Testing
         try text.write(toFile: workouts + "/.syncthing.\(copy).tmp", atomically: false, encoding: .utf8)
         #expect(rename(workouts + "/.syncthing.\(copy).tmp", workouts + "/" + copy) == 0)
         var log = ""
-        for _ in 0..<100 where !log.contains("history.conflict") {
-            log += d.stderrText()
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        pollUntil(seconds: 5) { log += d.stderrText(); return log.contains("history.conflict") }
         #expect(log.contains("history.conflict"), "the copy was seen: \(log.suffix(800))")
 
         // The edit made here, later (by the real clock), is what is listed.

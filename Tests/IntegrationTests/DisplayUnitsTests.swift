@@ -5,7 +5,7 @@ import TestRequirements
 /// What a person reads follows config `units` (JSON stays SI), `stop` and `show` name the
 /// personal bests a workout set, and power and cadence from files are shown: through the real
 /// daemon and workoutctl.
-@Suite(.serialized, .offPool) struct DisplayUnitsTests {
+@Suite(.serialized) struct DisplayUnitsTests {
     /// A straight run east from 48.1 N 11.5 E at `speed` m/s, one point a second.
     static func gpx(start: String, seconds: Int, speed: Double) -> String {
         let f = ISO8601DateFormatter()
@@ -19,7 +19,7 @@ import TestRequirements
     }
 
     @Test func stopAndShowNameThePersonalBestsInImperial() throws {
-        let d = try DaemonHarness(config: #"{"units":"imperial","feeds":[{"kind":"socket"}]}"#)
+        let d = try EmbeddedDaemon(config: #"{"units":"imperial","feeds":[{"kind":"socket"}]}"#)
         try d.start()
         #expect(try d.request(#"{"command":"status"}"#)["units"] as? String == "imperial")
         // An earlier 1.3 km run at 3 m/s, then a faster one at 4 m/s recorded live (simulated).
@@ -67,7 +67,7 @@ import TestRequirements
     /// Power and cadence on the feed's fix lines (a bike computer, `simulate` of a file with
     /// power) show in `status` and `watch` while the workout records.
     @Test func livePowerIsShownInStatusAndWatch() throws {
-        let d = try DaemonHarness(config: #"{"units":"imperial","feeds":[{"kind":"socket"}]}"#)
+        let d = try EmbeddedDaemon(config: #"{"units":"imperial","feeds":[{"kind":"socket"}]}"#)
         try d.start()
         #expect(try d.ctl(["start", "cycling"]).status == 0)
         let feed = try UnixClient(path: d.feedSocket)
@@ -93,7 +93,7 @@ import TestRequirements
 
     @Test(.requires(.sharedData))
     func importedPowerAndCadenceAreShown() throws {
-        let d = try DaemonHarness(config: #"{"units":"metric"}"#)
+        let d = try EmbeddedDaemon(config: #"{"units":"metric"}"#)
         try d.start()
         let tcx = DaemonHarness.sharedRoot.appendingPathComponent("data/tcx/gtrnctr_power.tcx").path
         let imp = try d.ctl(["import", tcx, "--activity", "cycling"])

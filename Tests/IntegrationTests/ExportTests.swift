@@ -6,7 +6,7 @@ import TestRequirements
 /// shared schemas and reads back in gpsbabel and gpxpy with the same points (the recorded track:
 /// accepted and stationary fixes, issue 18) and distance (TCX DistanceMeters; the GPX path where
 /// no stationary fix lengthens it).
-@Suite(.serialized, .offPool, .requires(.sharedData, .program(.xmllint), .program(.gpsbabel), .python(.gpxpy)))
+@Suite(.serialized, .requires(.sharedData, .program(.xmllint), .program(.gpsbabel), .python(.gpxpy)))
 struct ExportTests {
     static var inputs: [String] {
         let data = DaemonHarness.sharedRoot.appendingPathComponent("data")
@@ -26,7 +26,7 @@ struct ExportTests {
 
     @Test func exportsValidateAndReadBack() throws {
         #expect(Self.inputs.count == 15, "8 captures, 4 GPX, 3 TCX: \(Self.inputs)")
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}]}"#)
         try d.start()
         let schemas = DaemonHarness.sharedRoot.appendingPathComponent("schemas")
         var report: [String] = []

@@ -2,13 +2,27 @@ import Foundation
 import Testing
 import TestRequirements
 import WorkoutCore
+@testable import WorkoutDaemon
 
 /// Real captures with old or future dates through the real gpsd (issue 14): bundg_zeus_9.log
 /// (2018) at 40x records within 3 % of the reference 416.7 m with the clock problem in `status`;
 /// rst39.log (dated 2033 by gpsd's week-rollover rule), replayed at its own pace (the suite's one
-/// real-time gpsd replay, a few seconds), gives sane durations.
+/// real-time gpsd replay, a few seconds), gives sane durations. The daemon is embedded on the
+/// system's clocks, called synchronized (`SynchronizedClock`): gpsd serves at its own pace and the
+/// daemon places these fixes by their arrival, so the daemon's clock must move with gpsd's output,
+/// which a `ManualClock` the test moves cannot see.
 @Suite(.offPool, .requires(.sharedData, .program(.gpsd)))
 struct GpsdClockTests {
+    /// The system's clocks with the kernel's synchronized flag pinned: the system clock dates
+    /// these workouts (docs/time.md), whatever this machine's NTP says.
+    struct SynchronizedClock: LoopClock {
+        let system = SystemClock()
+        func read() -> ClockReading { system.read() }
+        func monotonic() -> Double { system.monotonic() }
+        func sync() -> SystemClockSync { .synchronized }
+        var isDriven: Bool { false }
+    }
+
     static func summary(_ s: [String: Any]) -> [String: Any] { s["workout"] as? [String: Any] ?? [:] }
 
     /// Records `capture` through gpsd at `rate` until its points stop growing (`quiet` seconds);
@@ -16,24 +30,18 @@ struct GpsdClockTests {
     static func record(_ capture: String, port: Int, rate: Double, activity: String, quiet: Double, limit: Double) throws -> (summary: [String: Any], status: [String: Any], real: Double) {
         let gpsd = try GpsdReplay(capture: capture, port: port, rate: rate)
         defer { gpsd.stop() }
-        // The system clock dates these workouts (pinned synchronized; docs/time.md).
-        var env: [String: String] = [:]
-        let dir = ClockShim.tempDir()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let (shim, why) = ClockShim.build(in: dir)
-        if let shim { env = shim.environment } else { Issue.recordIfCI(why) }
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"gpsd","address":"127.0.0.1:\#(port)"}]}"#, extraEnv: env)
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"gpsd","address":"127.0.0.1:\#(port)"}]}"#)
+        d.ports.clock = SynchronizedClock()
         try d.start()
         defer { d.stop() }
         let t0 = Date()
         _ = try d.request(#"{"command":"start","activity":"\#(activity)"}"#)
         var last = -1, lastChange = Date(), status: [String: Any] = [:]
-        while Date().timeIntervalSince(t0) < limit {
+        try pollUntil(seconds: limit) {
             let s = try d.request(#"{"command":"status"}"#)
             let n = Self.summary(s)["pointCount"] as? Int ?? 0
             if n != last { last = n; lastChange = Date(); if n > 0 { status = s } }
-            if n > 0 && Date().timeIntervalSince(lastChange) >= quiet { break }
-            usleep(250_000)
+            return n > 0 && Date().timeIntervalSince(lastChange) >= quiet
         }
         let real = Date().timeIntervalSince(t0)
         let stopped = Self.summary(try d.request(#"{"command":"stop"}"#))

@@ -1,11 +1,12 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WorkoutDaemon
 import TestRequirements
 
 /// Heart rate recorded live, exported as FIT (read back by Garmin's FIT SDK) and TCX, and
-/// imported back; imported heart rate shown with time in zones. The real daemon and workoutctl.
-@Suite(.serialized, .offPool) struct HeartRateExportTests {
+/// imported back; imported heart rate shown with time in zones. The embedded daemon and workoutctl.
+@Suite(.serialized) struct HeartRateExportTests {
     static let config = #"{"feeds":[{"kind":"socket"}],"heartRate":{"zones":[110,130,150,170,185]},"weightKg":70,"age":40,"sex":"male"}"#
     static let script = DaemonHarness.projectRoot.appendingPathComponent("Tests/WorkoutCoreTests/Codecs/FIT/fit_heart_rate.py").path
     /// Garmin's FIT SDK on a file: integrity, errors, records [[timestamp, hr, positioned]], sessions.
@@ -21,9 +22,11 @@ import TestRequirements
         return try #require(f.date(from: text)).timeIntervalSince1970
     }
 
-    static func sleep(until t: Double) {
-        let now = Date().timeIntervalSince1970
-        if t > now { usleep(useconds_t((t - now) * 1_000_000)) }
+    /// Moves the daemon's `ManualClock` on to the wall time `t` (lines sent so far are read
+    /// first, at the time they were sent).
+    static func advance(_ d: EmbeddedDaemon, until t: Double) {
+        let now = d.clock!.read().realtime
+        d.advance(max(0, t - now))
     }
 
     /// A ride with fixes and HR lines on the feed socket (a reading at each fix's time and one
@@ -31,7 +34,7 @@ import TestRequirements
     /// reading sent at its time, as Garmin's SDK reads it (integrity checked, no errors).
     @Test(.requires(.python(.garminFitSDK)))
     func feedHeartRateBesideFixesIsInTheFITExport() throws {
-        let d = try DaemonHarness(config: Self.config)
+        let d = try EmbeddedDaemon(config: Self.config, clock: ManualClock())
         try d.start()
         defer { d.stop() }
         let start = try Self.startTime(try d.request(#"{"command":"start","activity":"cycling"}"#))
@@ -41,13 +44,14 @@ import TestRequirements
         var sent: [Int: Int] = [:]  // whole-second fix time -> bpm sent at it
         for k in 0..<12 {
             let t = t0 + Double(k)
-            Self.sleep(until: t)
+            Self.advance(d, until: t)
             let bpm = 100 + (k * 23) % 80
             sent[Int(t)] = bpm
             try feed.send(#"{"class":"HR","time":"\#(FixFeeder.iso(t))","bpm":\#(bpm)}"# + "\n")
             try feed.send(#"{"class":"FIX","time":"\#(FixFeeder.iso(t))","lat":\#(String(format: "%.7f", 48.1 + Double(k) * 6e-5)),"lon":11.5,"alt":500,"mode":3,"eph":3}"# + "\n")
             try feed.send(#"{"class":"HR","time":"\#(FixFeeder.iso(t + 0.5))","bpm":199}"# + "\n")
         }
+        d.advance(1)
         _ = try d.waitForStatus(seconds: 3) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int) == 12 }
         let stopped = try d.request(#"{"command":"stop"}"#)
         let id = try #require((stopped["workout"] as? [String: Any])?["id"] as? String)
@@ -72,7 +76,7 @@ import TestRequirements
     /// import back as duplicates of the workout.
     @Test(.requires(.python(.garminFitSDK), .shared("schemas")))
     func indoorWorkoutExportsAsFITAndTCXAndImportsBackAsADuplicate() throws {
-        let d = try DaemonHarness(config: Self.config)
+        let d = try EmbeddedDaemon(config: Self.config, clock: ManualClock())
         try d.start()
         defer { d.stop() }
         let start = try Self.startTime(try d.request(#"{"command":"start","activity":"yoga"}"#))
@@ -81,9 +85,10 @@ import TestRequirements
         let bpms = (0..<8).map { 95 + ($0 * 31) % 70 }
         for (k, b) in bpms.enumerated() {
             let t = start + 0.5 + Double(k)
-            Self.sleep(until: t)
+            Self.advance(d, until: t)
             try feed.send(#"{"class":"HR","time":"\#(FixFeeder.iso(t))","bpm":\#(b)}"# + "\n")
         }
+        d.advance(1)
         let mean = Double(bpms.reduce(0, +)) / Double(bpms.count)
         _ = try d.waitForStatus(seconds: 3) { (($0["workout"] as? [String: Any])?["maxHeartRate"] as? Int) == bpms.max() }
         let stopped = try d.request(#"{"command":"stop"}"#)
@@ -130,7 +135,7 @@ import TestRequirements
     /// 705's lap calories: issue 25, the device's own figure kept where the file has it).
     @Test(.requires(.sharedData))
     func importedHeartRateIsShownWithTimeInZones() throws {
-        let d = try DaemonHarness(config: Self.config)
+        let d = try EmbeddedDaemon(config: Self.config)
         try d.start()
         defer { d.stop() }
         let r = try d.ctl(["import", DaemonHarness.sharedRoot.appendingPathComponent("data/tcx/gtrnctr_power.tcx").path])

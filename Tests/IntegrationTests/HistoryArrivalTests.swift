@@ -6,10 +6,10 @@ import WorkoutCore
 /// Issue 30: many workout files arriving at once (a machine joining a shared history folder)
 /// are indexed off the event loop: `status` is answered meanwhile, and every file is listed.
 /// (The 10,000-file timing is `workoutbench arrival`, BENCHMARKS.md.)
-@Suite(.serialized, .offPool) struct HistoryArrivalTests {
-    @Test func manyFilesArrivingAtOnceAreAllListed() async throws {
+@Suite(.serialized) struct HistoryArrivalTests {
+    @Test func manyFilesArrivingAtOnceAreAllListed() throws {
         let setup = Date()
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}]}"#)
         try d.start()
         defer { d.stop() }
         let n = 500
@@ -28,27 +28,20 @@ import WorkoutCore
         for name in try FileManager.default.contentsOfDirectory(atPath: staging) {
             #expect(rename(staging + "/" + name, d.dataDir + "/workouts/" + name) == 0)
         }
-        // Polled off the cooperative pool (a loaded run starves it): `status` every 20 ms, `list`
-        // every 10th time (a list of hundreds costs the loop more than a status), and once more
-        // at the end whatever the count.
-        let (worst, listed, statusOK) = try await offPool { () throws -> (Double, Int, Bool) in
-            var worst = 0.0, listed = 0, ok = true
-            var k = 0
-            while Date().timeIntervalSince(t0) < 120 {
-                let s0 = Date()
-                let status = try d.request(#"{"command":"status"}"#)
-                worst = max(worst, Date().timeIntervalSince(s0))
-                ok = ok && status["ok"] as? Bool == true
-                k += 1
-                if k % 10 == 0 {
-                    listed = (try d.request(#"{"command":"list"}"#)["workouts"] as? [Any])?.count ?? 0
-                    if listed == n { return (worst, listed, ok) }
-                }
-                usleep(20_000)
-            }
+        // `status` every 20 ms, `list` every 10th time (a list of hundreds costs the loop more
+        // than a status), and once more at the end whatever the count.
+        var worst = 0.0, listed = 0, statusOK = true, k = 0
+        try pollUntil(seconds: 120) {
+            let s0 = Date()
+            let status = try d.request(#"{"command":"status"}"#)
+            worst = max(worst, Date().timeIntervalSince(s0))
+            statusOK = statusOK && status["ok"] as? Bool == true
+            k += 1
+            guard k % 10 == 0 else { return false }
             listed = (try d.request(#"{"command":"list"}"#)["workouts"] as? [Any])?.count ?? 0
-            return (worst, listed, ok)
+            return listed == n
         }
+        if listed != n { listed = (try d.request(#"{"command":"list"}"#)["workouts"] as? [Any])?.count ?? 0 }
         #expect(statusOK, "status answered meanwhile")
         print("\(n) arriving files listed after \(String(format: "%.2f", Date().timeIntervalSince(t0))) s; slowest status \(String(format: "%.1f", worst * 1000)) ms")
         #expect(listed == n)

@@ -7,14 +7,13 @@ import WorkoutCore
 /// the index is checked against the workout files (names and stamps, off the event loop) and
 /// what differs is read again; nothing is appended to a torn last line. (Issue 30: the index
 /// lives in the state directory.)
-@Suite(.serialized, .offPool) struct HistoryIndexTests {
+@Suite(.serialized) struct HistoryIndexTests {
     static func saveWorkouts(_ d: some DaemonUnderTest, _ n: Int) throws {
         for _ in 0..<n {
             #expect(try d.request(#"{"command":"start","activity":"treadmill_running"}"#)["ok"] as? Bool == true)
             #expect(try d.request(#"{"command":"stop"}"#)["ok"] as? Bool == true)
-            var state = ""
-            for _ in 0..<200 where state != "idle" { state = try d.request(#"{"command":"status"}"#)["state"] as? String ?? ""; usleep(10_000) }
-            try #require(state == "idle")
+            let status = try d.waitForStatus(seconds: 4) { $0["state"] as? String == "idle" }
+            try #require(status["state"] as? String == "idle")
         }
     }
 
@@ -24,15 +23,14 @@ import WorkoutCore
 
     /// The count listed once it is `n` (the first look at the folder runs just after start-up), or after 10 s.
     static func listed(_ d: some DaemonUnderTest, becoming n: Int) throws -> Int {
-        let deadline = Date().addingTimeInterval(10)
-        var count = try listed(d)
-        while count != n, Date() < deadline { usleep(20_000); count = try listed(d) }
+        var count = 0
+        try pollUntil(seconds: 10) { count = try listed(d); return count == n }
         return count
     }
 
     @Test(arguments: ["cut mid-line", "empty", "10 bytes", "missing"])
     func damagedIndexHidesNoWorkout(_ damage: String) throws {
-        let d = try DaemonHarness()
+        let d = try EmbeddedDaemon()
         try d.start()
         try Self.saveWorkouts(d, 7)
         #expect(try Self.listed(d) == 7)
@@ -64,7 +62,7 @@ import WorkoutCore
     /// the index gone, and the very first `list` and `show` after start-up find every one, not
     /// the few read so far (CI under load listed none: ConflictAncestryTests).
     @Test func theFirstListAfterALostIndexShowsEveryFile() throws {
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}]}"#)
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}]}"#)
         try d.start()
         d.stop()
         let n = 400, t0 = 1_790_000_000.0
@@ -90,7 +88,7 @@ import WorkoutCore
 
     /// An index line whose workout file is gone (deleted by hand) is not listed.
     @Test func indexEntryWithoutItsFileIsDropped() throws {
-        let d = try DaemonHarness()
+        let d = try EmbeddedDaemon()
         try d.start()
         try Self.saveWorkouts(d, 2)
         d.stop()

@@ -4,9 +4,9 @@ import Testing
 
 /// Issue 15 item 9 (the daemon's own reads): import refuses what is not a regular file before
 /// reading it: a FIFO hung the daemon, /dev/urandom stalled it for seconds.
-@Suite(.serialized, .offPool) struct ImportInputTests {
+@Suite(.serialized) struct ImportInputTests {
     @Test(.timeLimit(.minutes(1))) func fifoAndDeviceAreRefusedWithoutStalling() throws {
-        let d = try DaemonHarness()
+        let d = try EmbeddedDaemon()
         try d.start()
         defer { d.stop() }
         let fifo = d.dir + "/track.gpx"

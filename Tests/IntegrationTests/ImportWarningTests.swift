@@ -2,15 +2,15 @@ import Foundation
 import Testing
 import TestRequirements
 
-/// Issue 18 against the real daemon: an imported track far faster than its activity keeps its
+/// Issue 18 against the embedded daemon: an imported track far faster than its activity keeps its
 /// distance and the result, the log and `workoutctl import` say so (with its implausible
 /// stretches, issue 39); a file that names no activity is judged by its speeds.
-@Suite(.serialized, .offPool, .requires(.sharedData))
+@Suite(.serialized, .requires(.sharedData))
 struct ImportWarningTests {
     static func shared(_ p: String) -> String { DaemonHarness.sharedRoot.appendingPathComponent("data/" + p).path }
 
     @Test func aRideImportedAsAHikeIsKeptAndWarned() throws {
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"defaultActivity":"walking","log":{"file":true}}"#)
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"defaultActivity":"walking","log":{"file":true}}"#)
         try d.start()
         defer { d.stop() }
         let oregon = Self.shared("gpx/garmin-oregon-700-output.gpx")

@@ -3,7 +3,7 @@ import Testing
 
 /// Issue 44: `last` names the newest saved workout wherever an ID is taken (the daemon replaces
 /// it, so every client and the protocol have it), and `undelete last` the one deleted last.
-@Suite(.serialized, .offPool) struct LastWorkoutTests {
+@Suite(.serialized) struct LastWorkoutTests {
     /// A 5-minute GPX run starting at `start` (UTC seconds), imported; returns its ID.
     static func importRun(_ d: some DaemonUnderTest, start: Double, name: String) throws -> String {
         try d.importRun(name: name, start: start, points: 300, winding: false)
@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func lastIsTheNewestWorkoutEverywhere() throws {
-        let d = try DaemonHarness(config: #"{"feeds": [], "web": {"listen": "127.0.0.1:0"}}"#)
+        let d = try EmbeddedDaemon(config: #"{"feeds": [], "web": {"listen": "127.0.0.1:0"}}"#)
         try d.start()
         defer { d.stop() }
         let none = try d.ctl(["show", "last"])

@@ -2,9 +2,9 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 18, what-if: `recompute ID --set metrics.KEY=VALUE [--save]` against the real daemon,
+/// Issue 18, what-if: `recompute ID --set metrics.KEY=VALUE [--save]` against the embedded daemon,
 /// on a receiver's NMEA log with a one-minute stop.
-@Suite(.serialized, .offPool) struct RecomputeTests {
+@Suite(.serialized) struct RecomputeTests {
     static func sentence(_ body: String) -> String {
         var sum: UInt8 = 0
         for b in body.utf8 { sum ^= b }
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func recomputeShowsBeforeAndAfterAndSaveKeepsIt() throws {
-        let d = try DaemonHarness()
+        let d = try EmbeddedDaemon()
         try d.start()
         defer { d.stop() }
         let file = d.dir + "/run.nmea"

@@ -6,16 +6,17 @@ import Synchronization
 
 /// A save that fails (full disk, injected through the store's `failure` port) keeps the workout,
 /// shows the error, retries, and completes once the cause is gone; it never blocks the next one.
-@Suite(.serialized, .offPool) struct SaveFailureTests {
+/// Embedded on a `ManualClock`: the fixes are dated on it and the retries' backoff is the test's
+/// clock moving, not seconds of waiting.
+@Suite struct SaveFailureTests {
     @Test func fullDiskKeepsTheWorkoutAndSavesAfterSpaceIsFreed() throws {
         let diskFull = Mutex(true)
-        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}]}"#)
+        let clock = ManualClock()
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}]}"#, clock: clock)
         d.ports.storeFaults.failure = { diskFull.withLock { $0 } ? SystemError("write", code: ENOSPC) : nil }
         try d.start()
         let id = (try d.request(#"{"command":"start","activity":"walking"}"#)["workout"] as? [String: Any])?["id"] as? String ?? "?"
-        let feeder = FixFeeder(socket: d.feedSocket, start: Date().timeIntervalSince1970, rate: 20)
-        usleep(600_000)
-        feeder.stop()
+        _ = try ShutdownRestartTests.feedFixes(d, start: clock.wall(), seconds: 1, rate: 20)
         _ = try d.request(#"{"command":"stop"}"#)
         let failing = try d.waitForStatus(seconds: 5) { ($0["saveError"] as? String) != nil }
         #expect(failing["state"] as? String == "saving")
@@ -31,11 +32,16 @@ import Synchronization
         #expect(FileManager.default.fileExists(atPath: aside), "the unsaved workout's journal is kept")
         #expect(FileManager.default.fileExists(atPath: d.stateDir + "/current.journal"), "the new workout has its own journal")
         #expect((try d.request(#"{"command":"status"}"#)["saveError"] as? String)?.contains("No space left on device") == true)
-        // Space is freed: the next retry (backoff 1, 2, 4 s) saves the first workout.
+        // Space is freed: the next retry (backoff 1, 2, 4 s on the test's clock) saves the first
+        // workout; each retry is done on the bulk worker, so the clock moves once it has answered.
         diskFull.withLock { $0 = false }
-        let deadline = Date().addingTimeInterval(10)
-        while FileManager.default.fileExists(atPath: aside), Date() < deadline { usleep(100_000) }
-        #expect(FileManager.default.fileExists(atPath: d.dataDir + "/workouts/\(id).json"))
+        var moved = 0.0
+        while FileManager.default.fileExists(atPath: aside), moved < 8 {
+            d.advance(1)
+            moved += 1
+            pollUntil(seconds: 2) { !FileManager.default.fileExists(atPath: aside) }
+        }
+        #expect(FileManager.default.fileExists(atPath: d.dataDir + "/workouts/\(id).json"), "saved after \(moved) s of the test's clock")
         #expect(!FileManager.default.fileExists(atPath: aside), "set-aside journal removed once the save is durable")
         let nextID = (next["workout"] as? [String: Any])?["id"] as? String ?? "?"
         _ = try d.request(#"{"command":"stop"}"#)
@@ -65,11 +71,10 @@ import Synchronization
         }
         _ = try d.request(#"{"command":"stop"}"#)
         _ = try d.waitForStatus(seconds: 10) { $0["state"] as? String == "idle" && !($0["saveError"] is String) }
-        let deadline = Date().addingTimeInterval(10)
         func unsavedJournals() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: d.stateDir)) ?? []).filter { $0.contains(".unsaved-") }
         }
-        while !unsavedJournals().isEmpty, Date() < deadline { usleep(100_000) }
+        pollUntil(seconds: 10) { unsavedJournals().isEmpty }
         #expect(ids.count == 5)
         for id in ids { #expect(FileManager.default.fileExists(atPath: d.dataDir + "/workouts/\(id).json"), "\(id) saved") }
         #expect(unsavedJournals().isEmpty)

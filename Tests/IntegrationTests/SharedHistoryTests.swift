@@ -17,19 +17,6 @@ struct SharedHistoryTests {
         return out
     }
 
-    /// Polls `condition` every 50 ms for up to `seconds`, on a thread of its own (`offPool`):
-    /// the test holds no cooperative-pool thread while Syncthing works.
-    static func eventually(_ seconds: Double, _ condition: @escaping @Sendable () throws -> Bool) async throws -> Bool {
-        try await offPool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                if try condition() { return true }
-                usleep(50_000)
-            }
-            return try condition()
-        }
-    }
-
     static func conflictCopies(_ d: some DaemonUnderTest) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: d.dir + "/h/workouts")) ?? []).filter { $0.contains(".sync-conflict-") }
     }
@@ -67,9 +54,9 @@ struct SharedHistoryTests {
         return fd
     }
 
-    @Test func twoMachinesShareOneHistory() async throws {
+    @Test func twoMachinesShareOneHistory() throws {
         let t0 = Date()
-        let a = try DaemonHarness(), b = try DaemonHarness()
+        let a = try EmbeddedDaemon(), b = try EmbeddedDaemon()
         // A streak counts any workout (the one recorded here lasts a moment).
         for d in [a, b] { try d.writeConfig(#"{"historyDir":"\#(d.dir)/h","feeds":[{"kind":"socket"}],"streaks":{"minimumSeconds":0}}"#) }
         let pair = try SyncthingPair(folderA: a.dir + "/h", folderB: b.dir + "/h", dir: a.dir)
@@ -90,7 +77,7 @@ struct SharedHistoryTests {
         #expect(recorded != imported)
 
         // Listed on both within 60 s.
-        let both = try await Self.eventually(60) { try Set(Self.listed(a).keys) == [recorded, imported] && Set(Self.listed(b).keys) == [recorded, imported] }
+        let both = try pollUntil(seconds: 60) { try Set(Self.listed(a).keys) == [recorded, imported] && Set(Self.listed(b).keys) == [recorded, imported] }
         #expect(both, "A: \((try? Self.listed(a)) ?? [:]) B: \((try? Self.listed(b)) ?? [:])")
         print("recorded on A and imported on B, listed on both after \(String(format: "%.1f", Date().timeIntervalSince(t0))) s")
         // B's own workout is from March: today is done on B only by the workout recorded on A.
@@ -100,20 +87,21 @@ struct SharedHistoryTests {
 
         // An edit on B shows on A.
         #expect(try b.ctl(["edit", recorded, "--activity", "walking"]).status == 0)
-        #expect(try await Self.eventually(60) { try Self.listed(a)[recorded] == "walking" }, "A: \((try? Self.listed(a)) ?? [:])")
+        #expect(try pollUntil(seconds: 60) { try Self.listed(a)[recorded] == "walking" }, "A: \((try? Self.listed(a)) ?? [:])")
 
         // A delete on A disappears from B (and is not brought back by A's own trash).
         #expect(try a.ctl(["delete", imported]).status == 0)
-        #expect(try await Self.eventually(60) { try Self.listed(b)[imported] == nil }, "B: \((try? Self.listed(b)) ?? [:])")
+        #expect(try pollUntil(seconds: 60) { try Self.listed(b)[imported] == nil }, "B: \((try? Self.listed(b)) ?? [:])")
         #expect(try Self.listed(a)[imported] == nil)
 
         // Simultaneous edits: B's folder paused, one edit on each machine (B's later), resumed.
         try pair.b.pauseFolder(true)
         #expect(try a.ctl(["edit", recorded, "--activity", "cycling"]).status == 0)
-        try await Task.sleep(nanoseconds: 20_000_000)
+        let editedOnA = Date().timeIntervalSince1970  // A's edit is stamped before this (to the ms)
+        pollUntil(seconds: 1) { Date().timeIntervalSince1970 > editedOnA + 0.002 }
         #expect(try b.ctl(["edit", recorded, "--activity", "hiking"]).status == 0)
         try pair.b.pauseFolder(false)
-        let settled = try await Self.eventually(60) {
+        let settled = try pollUntil(seconds: 60) {
             try Self.listed(a) == [recorded: "hiking"] && Self.listed(b) == [recorded: "hiking"]
                 && !Self.conflictCopies(a).isEmpty && !Self.conflictCopies(b).isEmpty
         }
@@ -137,7 +125,7 @@ struct SharedHistoryTests {
         let onB = try #require(try Self.listed(b).keys.first { $0 != recorded })
         #expect(onA != onB, "distinct IDs on two machines")
         try pair.b.pauseFolder(false)
-        let once = try await Self.eventually(60) {
+        let once = try pollUntil(seconds: 60) {
             try Self.listed(a).count == 2 && Set(Self.listed(a).keys) == Set(Self.listed(b).keys)
                 && FileManager.default.fileExists(atPath: a.dir + "/h/workouts/" + onB + ".json")
                 && FileManager.default.fileExists(atPath: b.dir + "/h/workouts/" + onA + ".json")

@@ -5,8 +5,11 @@ import WorkoutCore
 /// The real daemon's clocks under an LD_PRELOAD clock shim (Tests/Shims/clockshim.c) that moves
 /// its CLOCK_REALTIME / CLOCK_BOOTTIME / CLOCK_MONOTONIC alone; the machine's clock is never
 /// touched. What the time model does with suspends and steps is tested exactly, in-process on a
-/// driven clock (WorkoutDaemonTests/DaemonTimeTests); this proves that the real `SystemClock`
-/// reads the kernel's clocks the way those tests assume.
+/// driven clock (WorkoutDaemonTests/DaemonTimeTests; the embedded daemon on a `ManualClock`:
+/// DateSourceClockTests, FaultTests); this proves that the real `SystemClock` reads the kernel's
+/// clocks the way those tests assume. It stays a real process: the shim is preloaded into one,
+/// and the kernel's clocks are the point. Off the pool: it waits for two of the daemon's 1 s
+/// ticks in real time (about 2.3 s).
 @Suite(.serialized, .offPool) struct SystemClockTests {
     static func summary(_ s: [String: Any]) -> [String: Any] { s["workout"] as? [String: Any] ?? [:] }
     static let config = #"{"feeds":[{"kind":"socket"}],"metrics":{"autoPauseSeconds":0},"log":{"file":true}}"#

@@ -179,18 +179,23 @@ final class ImportFolders {
     }
 
     /// Looks at every file of `folder` (off the loop): those whose size and time stay the same
-    /// for `quietSeconds` are found.
+    /// for `quietSeconds` (on the loop's clock, as every other wait) are found.
     private func scan(_ folder: String) {
-        let me = LoopBound(self, loop: loop), loop = self.loop, queue = self.queue
+        let me = LoopBound(WeakReference(self), loop: loop), loop = self.loop, queue = self.queue
         queue.async {
             let first = ImportFolders.importable(in: folder)
             let links = ImportFolders.links(in: folder)
-            if !links.isEmpty { loop.post { me.value.skipped(links) } }
+            if !links.isEmpty { loop.post { me.value.object?.skipped(links) } }
             guard !first.isEmpty else { return }
-            queue.asyncAfter(deadline: .now() + ImportFolders.quietSeconds) {
-                let again = Set(ImportFolders.importable(in: folder))
-                let stable = first.filter { again.contains($0) }
-                loop.post { me.value.found(stable, in: folder) }
+            loop.post {
+                loop.after(ImportFolders.quietSeconds) {
+                    guard me.value.object != nil else { return }
+                    queue.async {
+                        let again = Set(ImportFolders.importable(in: folder))
+                        let stable = first.filter { again.contains($0) }
+                        loop.post { me.value.object?.found(stable, in: folder) }
+                    }
+                }
             }
         }
     }

@@ -2,9 +2,9 @@ import Foundation
 import Glibc
 import Testing
 
-/// `workoutctl totals` against the real daemon: the sums agree with those the test computes
+/// `workoutctl totals` against the embedded daemon: the sums agree with those the test computes
 /// from `list --json` (UTC, so period bounds are plain dates).
-@Suite(.serialized, .offPool) struct TotalsTests {
+@Suite(.serialized) struct TotalsTests {
     /// A small GPX track: `points` fixes 10 s apart heading north, climbing and descending.
     static func gpx(start: Double, points: Int, step: Double) -> String {
         var s = #"<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func totalsAgreeWithSumsOfList() throws {
-        let d = try DaemonHarness(config: #"{"feeds":[{"kind":"socket"}],"timeZone":"UTC"}"#, extraEnv: ["TZ": "UTC"])
+        let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"timeZone":"UTC"}"#, extraEnv: ["TZ": "UTC"])
         try d.start()
         let now = Date().timeIntervalSince1970
         var files: [String] = []

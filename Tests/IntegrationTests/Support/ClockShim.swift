@@ -43,18 +43,6 @@ struct ClockShim {
         try set(realtime: stepped + seconds, boottime: seconds)
     }
 
-    /// Runs `body` with the environment of a shim that changes no clock and answers adjtimex
-    /// "synchronized": the machine's own kernel may say unsynchronized (containers, no NTP), and
-    /// then a trusted receiver would date the workout (docs/time.md). Skips (fails under CI=true)
-    /// without a C compiler.
-    static func withSynchronizedClock(_ body: ([String: String]) throws -> Void) throws {
-        let dir = tempDir()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let (shim, why) = build(in: dir)
-        guard let shim else { Issue.recordIfCI(why); return }
-        try body(shim.environment)
-    }
-
     /// A temp dir short enough for Unix sockets.
     static func tempDir() -> String {
         var t = Array("/tmp/ck.XXXXXX".utf8CString)
