@@ -225,20 +225,17 @@ public struct Client: Sendable {
     }
 
     func presentExport(_ reply: JSON, _ o: ExportOptions, json: Bool) -> ExitCode {
-        guard let content = reply["content"]?.stringValue else {
+        let export = ExportReply(json: reply)
+        guard case .content(let content, let base64)? = export.body else {
             console.err("workoutctl: the daemon's export reply has no \"content\"\n")
             return .failed
         }
-        var bytes = Array(content.utf8)
-        if reply["encoding"]?.stringValue == "base64" {
-            guard let b = Base64.decode(content) else {
-                console.err("workoutctl: the daemon's export reply is not valid base64\n")
-                return .failed
-            }
-            bytes = b
+        guard let bytes = export.contentBytes else {
+            console.err("workoutctl: the daemon's export reply is not valid base64\n")
+            return .failed
         }
         guard let path = o.output else {
-            if json { console.out(Client.withoutOK(reply).pretty() + "\n") } else if reply["encoding"] != nil {
+            if json { console.out(Client.withoutOK(reply).pretty() + "\n") } else if base64 {
                 console.err("workoutctl: \(o.format.rawValue.uppercased()) is binary: give --output FILE\n")
                 return .usage
             } else { console.out(content) }
@@ -249,7 +246,7 @@ public struct Client: Sendable {
             return .failed
         }
         if json {
-            let r: JSON = ["format": .string(reply["format"]?.stringValue ?? o.format.rawValue), "output": .string(path), "bytes": .int(bytes.count)]
+            let r: JSON = ["format": .string(export.format ?? o.format.rawValue), "output": .string(path), "bytes": .int(bytes.count)]
             console.out(r.pretty() + "\n")
         } else {
             console.out("Wrote \(path) (\(bytes.count) bytes).\n")

@@ -41,9 +41,11 @@ struct ExportCommand {
         ok = true
         let dfd = open(dir.isEmpty ? "/" : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 { _ = fsync(dfd); close(dfd) }
-        let bytes = reply["bytes"]?.intValue ?? 0
+        let export = ExportReply(json: reply)
+        var bytes = 0
+        if case .written(let n)? = export.body { bytes = n }
         if invocation.json {
-            let r: JSON = ["format": .string(reply["format"]?.stringValue ?? options.format.rawValue), "output": .string(path), "bytes": .int(bytes)]
+            let r: JSON = ["format": .string(export.format ?? options.format.rawValue), "output": .string(path), "bytes": .int(bytes)]
             console.out(r.pretty() + "\n")
         } else {
             console.out("Wrote \(path) (\(bytes) bytes).\n")

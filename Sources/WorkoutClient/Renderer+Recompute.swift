@@ -4,21 +4,19 @@ extension Renderer {
     /// `recompute`: the workout's numbers before (as saved) and after (recomputed), side by side,
     /// then the splits of both, and whether the result was saved; in the reply's `units`.
     public func recompute(_ r: JSON) -> String {
-        guard let beforeJSON = object(r["before"]), let afterJSON = object(r["after"]),
-              let before = WorkoutSummary(json: beforeJSON), let after = WorkoutSummary(json: afterJSON) else {
-            return "No recomputed workout in the reply.\n"
-        }
+        guard let reply = RecomputeReply(json: r) else { return "No recomputed workout in the reply.\n" }
+        let before = reply.before, after = reply.after
         let activity = before.activity
         let u = UnitFormatter(reply: r)
         var s = activity.displayName + ", " + clock.dateTime(before.startedAt) + " (\(before.id.rawValue))\n"
-        let settings = (r["settings"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let settings = reply.settings
         s += "Recomputed with " + (settings.isEmpty ? "the current settings" : settings.joined(separator: ", ")) + ":\n"
         func row(_ label: String, _ f: (WorkoutSummary) -> String) -> [String] {
             let b = f(before), a = f(after)
             return [label, b, a, a == b ? "" : "changed"]
         }
         // The pause count is not a summary figure: the reply adds it beside each.
-        let pauses = [beforeJSON, afterJSON].map { String($0["pauseCount"]?.intValue ?? 0) }
+        let pauses = [String(reply.pauseCounts.before), String(reply.pauseCounts.after)]
         var rows: [[String]] = [["", "BEFORE", "AFTER", ""]]
         rows.append(row("Distance") { u.distance($0.distanceMeters) })
         rows.append(row("Elapsed") { Units.duration($0.elapsedSeconds) })
@@ -45,8 +43,8 @@ extension Renderer {
             }
             s += table(split, rightAligned: [0, 1, 2])
         }
-        for note in (r["notes"]?.arrayValue ?? []).compactMap(\.stringValue) { s += "\nNote: " + note + "\n" }
-        s += r["saved"]?.boolValue == true ? "\nSaved: the workout now has the numbers after.\n"
+        for note in reply.notes { s += "\nNote: " + note + "\n" }
+        s += reply.saved ? "\nSaved: the workout now has the numbers after.\n"
                                             : "\nNot saved (add --save to keep the numbers after).\n"
         return s
     }

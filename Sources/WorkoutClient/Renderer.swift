@@ -43,7 +43,7 @@ public struct Renderer: Sendable {
         if let p = r.plan { lines += plan(p) }
         // GPS is closed while paused: "no fix (no source)" then says nothing true.
         lines.append("GPS:       " + (r.gpsClosedWhilePaused ? "off while paused" : gps(r.gps)))
-        for sensor in r.sensors { lines.append("Sensor:    " + self.sensor(sensor)) }
+        for sensor in r.sensorReplies { lines.append("Sensor:    " + self.sensor(sensor)) }
         if let a = r.action { lines.append("Toggle:    " + a) }
         if let e = r.saveError { lines.append("Save:      FAILED: " + e) }
         return lines
@@ -223,12 +223,11 @@ public struct Renderer: Sendable {
     }
 
     /// A sensor entry of `status`: "HRM-Dual connected, battery 80 %" or "lost - reason; retrying in 2 s".
-    func sensor(_ j: JSON) -> String {
-        var s = j["name"]?.stringValue ?? j["label"]?.stringValue ?? "sensor"
-        let state = j["state"]?.stringValue ?? "?"
-        s += " " + state.replacingUnderscores()
-        if let b = j["battery"]?.intValue { s += ", battery \(b) %" }
-        if let p = j["problem"]?.stringValue { s += " - " + p }
+    func sensor(_ r: SensorReply) -> String {
+        var s = r.name ?? "sensor"
+        s += " " + (r.state ?? "?").replacingUnderscores()
+        if let b = r.battery { s += ", battery \(b) %" }
+        if let p = r.problem { s += " - " + p }
         return s
     }
 
@@ -473,14 +472,7 @@ public struct Renderer: Sendable {
     /// `activities`: name, display name, GPS, effort.
     public func activities(_ r: JSON) -> String {
         var rows = [["NAME", "DISPLAY NAME", "GPS", "SHOWS"]]
-        for a in r["activities"]?.arrayValue ?? [] {
-            rows.append([
-                a["name"]?.stringValue ?? "?",
-                a["displayName"]?.stringValue ?? "",
-                (a["supportsGPS"]?.boolValue ?? false) ? "yes" : "no",
-                a["effort"]?.stringValue ?? "",
-            ])
-        }
+        for a in ActivityReply.list(r) { rows.append([a.name, a.displayName, a.supportsGPS ? "yes" : "no", a.effort]) }
         return table(rows, rightAligned: [])
     }
 

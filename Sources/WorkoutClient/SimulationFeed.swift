@@ -36,9 +36,7 @@ public struct SimulationFeed: Sendable, Equatable {
     /// the lines are a track a device already recorded (GPX), which the daemon measures like an
     /// import of that file rather than as raw receiver output.
     public static func header(speed: Double, recordedTrack: Bool = false) -> String {
-        var o = JSONObject([("class", "SIMULATION"), ("speed", .number(speed))])
-        if recordedTrack { o["recordedTrack"] = true }
-        return JSON.object(o).serialized()
+        FeedLine.simulation(speed: speed, recordedTrack: recordedTrack)
     }
 
     /// The lines that are track points (what "Feeding 174 GPX track points" counts): every line
@@ -175,23 +173,10 @@ public struct SimulationFeed: Sendable, Equatable {
 
     /// The line that breaks the track between two segments (docs/protocol.md): untimed, sent
     /// right after the segment's last fix.
-    public static let segmentBreak = TimedLine(time: nil, line: #"{"class":"SEGMENT"}"#)
+    public static let segmentBreak = TimedLine(time: nil, line: FeedLine.segmentBreak)
 
     /// `{"class":"FIX","time":..,"lat":..,"lon":..,"alt":..,"speed":..}` (+ optional extras).
-    public static func fixLine(_ f: Fix) -> String {
-        var o = JSONObject()
-        o["class"] = "FIX"
-        o["time"] = .string(ISO8601.format(f.time, fractionDigits: f.time == f.time.rounded() ? 0 : 3))
-        o["lat"] = .number(f.latitude)
-        o["lon"] = .number(f.longitude)
-        if let a = f.altitude { o["alt"] = .number(a) }
-        if let v = f.speed { o["speed"] = .number(v) }
-        if let c = f.course { o["track"] = .number(c) }
-        if let hr = f.heartRate { o["hr"] = .int(hr) }
-        if let cad = f.cadence { o["cad"] = .int(cad) }
-        if let w = f.power { o["power"] = .int(w) }
-        return JSON.object(o).serialized()
-    }
+    public static func fixLine(_ f: Fix) -> String { FeedLine.fix(f) }
 
     // MARK: JSON lines
 
@@ -201,8 +186,8 @@ public struct SimulationFeed: Sendable, Equatable {
             let line = l.trimmingTrailingSpace()
             if line.isEmpty { continue }
             guard let j = try? JSON.parse(line), j.objectValue != nil else { return .failure(.badLine(n + 1, "not a JSON object")) }
-            if j["class"]?.stringValue == "SIMULATION" { continue }  // we send our own header
-            out.append(TimedLine(time: j["time"]?.stringValue.flatMap { ISO8601.parse($0) }, line: line))
+            if FeedLine.isSimulationHeader(j) { continue }  // we send our own header
+            out.append(TimedLine(time: FeedLine.time(of: j), line: line))
         }
         return .success(SimulationFeed(kind: .jsonLines, lines: out))
     }
@@ -228,9 +213,8 @@ public struct SimulationFeed: Sendable, Equatable {
             switch kind {
             case .nmea: return TimedLine(time: moved, line: NMEASentence.retimed(l.line, to: moved) ?? l.line)
             case .jsonLines, .gpx, .tcx:
-                guard var o = (try? JSON.parse(l.line))?.objectValue else { return l }
-                o["time"] = .string(ISO8601.format(moved, fractionDigits: moved == moved.rounded() ? 0 : 3))
-                return TimedLine(time: moved, line: JSON.object(o).serialized())
+                guard let line = FeedLine.retimed(l.line, to: moved) else { return l }
+                return TimedLine(time: moved, line: line)
             }
         }
     }

@@ -34,7 +34,7 @@ struct Simulator {
             }
         } else {
             let status = statusReply()
-            let activity = options.activity ?? status?["workout"]?["activity"]?.stringValue.flatMap { ActivityType(rawValue: $0) } ?? .running
+            let activity = options.activity ?? status.flatMap { StatusReply(json: $0).summary?.activity } ?? .running
             let r = BuiltInRoute(activity: activity, start: Simulator.wallClock().rounded(.down))
             route = r
             let u = UnitFormatter(reply: status)

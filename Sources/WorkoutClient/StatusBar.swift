@@ -22,18 +22,16 @@ public enum StatusBar {
     public static func content(status json: JSON, streak: JSON?) -> Content {
         let status = StatusReply(json: json)
         let state = status.state
-        if let w = status.workoutObject {
-            let activity = w["activity"]?.stringValue.flatMap { ActivityType(rawValue: $0) }
-            let name = activity?.displayName ?? w["activity"]?.stringValue ?? "workout"
-            var text = "\(name) \(Units.duration(w["elapsedSeconds"]?.doubleValue ?? 0))"
-            let meters = w["distanceMeters"]?.doubleValue ?? 0
-            if activity?.supportsGPS ?? true || meters > 0 { text += " " + UnitFormatter(status.units ?? .metric).distance(meters) }
-            if let watts = w["power"]?.intValue { text += " \(watts) W" }
+        if let w = status.summary {
+            let name = w.activity.displayName
+            var text = "\(name) \(Units.duration(w.elapsedSeconds))"
+            if w.activity.supportsGPS || w.distanceMeters > 0 { text += " " + UnitFormatter(status.units ?? .metric).distance(w.distanceMeters) }
+            if let watts = w.power { text += " \(watts) W" }
             if state == "paused" { text += " (paused)" }
             var tip = "\(name): \(state)"
-            if let c = w["cadence"]?.intValue { tip += ", cadence \(c)" }
-            if let avg = w["averagePower"]?.doubleValue { tip += ", \(Int(avg.rounded())) W avg" }
-            if let m = w["movingSeconds"]?.doubleValue { tip += ", moving \(Units.duration(m))" }
+            if let c = w.cadence { tip += ", cadence \(c)" }
+            if let avg = w.averagePower { tip += ", \(Int(avg.rounded())) W avg" }
+            tip += ", moving \(Units.duration(w.movingSeconds))"
             if let fix = status.gps.fix { tip += ", GPS \(fix)" }
             return Content(text: text, tooltip: tip, cssClass: state == "paused" ? "paused" : (state == "saving" ? "saving" : "active"))
         }

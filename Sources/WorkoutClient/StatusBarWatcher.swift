@@ -25,7 +25,7 @@ struct StatusBarWatcher {
         var last = ""
         func show() {
             var streak: JSON? = nil
-            if status["workout"]?.objectValue == nil, case .success(let r) = client.exchange(ControlRequest.streak.encoded(), socket: path, timeout: 10) {
+            if StatusReply(json: status).workout == nil, case .success(let r) = client.exchange(ControlRequest.streak.encoded(), socket: path, timeout: 10) {
                 streak = r
             }
             let line = StatusBar.line(StatusBar.content(status: TerminalText.visible(status), streak: streak.map(TerminalText.visible)), format: format)
@@ -46,7 +46,7 @@ struct StatusBarWatcher {
             }
             guard case .success(let line) = client.readSubscribedLine(conn) else { return .unavailable }
             guard let line else { return .ok }
-            guard let event = try? JSON.parse(line), event.objectValue != nil, (event["event"]?.stringValue ?? "status") == "status" else { continue }
+            guard let event = try? JSON.parse(line), event.objectValue != nil, StatusReply.isStatusEvent(event) else { continue }
             status = event
             show()
         }

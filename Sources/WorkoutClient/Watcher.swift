@@ -59,8 +59,7 @@ struct Watcher {
             guard let event = try? JSON.parse(line), event.objectValue != nil else { continue }
             if invocation.json { show(event); continue }
             // Status events carry the status fields; other events (if any) are not drawn.
-            let kind = event["event"]?.stringValue ?? "status"
-            if kind == "status" { show(event) }
+            if StatusReply.isStatusEvent(event) { show(event) }
         }
     }
 }

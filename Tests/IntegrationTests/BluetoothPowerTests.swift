@@ -10,8 +10,10 @@ import WorkoutCore
 /// drops out and returns leaves a gap and is read again, and the ride's FIT export carries power
 /// and cadence on its records as Garmin's FIT SDK reads them. The three tests run side by side.
 /// The peers are real processes; the daemons are embedded (on the system's clocks: the stand-in's
-/// counters follow the wall clock). Off the pool: the ride waits on the stand-in for 40 s.
-@Suite(.offPool, .requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
+/// counters follow the wall clock). The tests await (they hold no pool thread); a dropout's
+/// `lost`, which lasts a second or two, is caught by a `StatusWatch` on a thread of its own, since
+/// a task suspended on the pool resumes only when a thread is free.
+@Suite(.requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
 struct BluetoothPowerTests {
     static let script = DaemonHarness.projectRoot.appendingPathComponent("Tests/WorkoutCoreTests/Codecs/FIT/fit_power.py").path
     static let wheel = 2.105
@@ -33,7 +35,7 @@ struct BluetoothPowerTests {
     /// after 400 (so the last value the daemon read is known). Normalized power needs 30 s of
     /// power: here it is shown (`show`, the stop reply); its definition is checked in-process
     /// (`PowerAnalysisTests`).
-    @Test func indoorRideMeasuresWhatTheSensorsSent() throws {
+    @Test func indoorRideMeasuresWhatTheSensorsSent() async throws {
         let sent = 400
         let peers = try DBusPeers(["--bluez", "--sensors", "hr,power,csc", "--rate", "10", "--drop-after", String(sent), "--return-after", "6000"])
         defer { peers.stop() }
@@ -45,7 +47,7 @@ struct BluetoothPowerTests {
         defer { d.stop() }
         _ = try d.request(#"{"command":"start","activity":"indoor_cycling"}"#)
         // Live: power, cadence, the wheel's speed and the sensor distance within 5 s.
-        let live = try d.waitForStatus(seconds: 5) {
+        let live = try await d.awaitStatus(seconds: 5) {
             let w = $0["workout"] as? [String: Any]
             return w?["power"] as? Int != nil && w?["cadence"] as? Int != nil && (w?["distanceMeters"] as? Double ?? 0) > 0
         }
@@ -58,12 +60,12 @@ struct BluetoothPowerTests {
         let w0 = Self.watchLine(d)
         #expect(w0.contains(" W") && w0.contains("rpm"), "watch: \(w0)")
         // Every sensor sent its 400 and dropped out.
-        let lost = try d.waitForStatus(seconds: 60) { Self.sensorStates($0) == ["lost", "lost", "lost"] }
+        let lost = try await d.awaitStatus(seconds: 60) { Self.sensorStates($0) == ["lost", "lost", "lost"] }
         #expect(Self.sensorStates(lost) == ["lost", "lost", "lost"], "\(lost["sensors"] ?? "")")
         let stopped = try d.request(#"{"command":"stop"}"#)
         let w = try #require(stopped["workout"] as? [String: Any])
         let id = try #require(w["id"] as? String)
-        _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        _ = try await d.awaitStatus(seconds: 5) { $0["state"] as? String == "idle" }
 
         let power = Self.notified(peers, "power"), csc = Self.notified(peers, "csc")
         try #require(power.count == sent && csc.count == sent, "sent \(power.count) power, \(csc.count) csc")
@@ -135,7 +137,7 @@ struct BluetoothPowerTests {
     }
 
     /// A treadmill run with the footpod: its distance is the footpod's total distance.
-    @Test func treadmillRunMeasuresTheFootpodsDistance() throws {
+    @Test func treadmillRunMeasuresTheFootpodsDistance() async throws {
         let peers = try DBusPeers(["--bluez", "--sensors", "rsc", "--rate", "10", "--drop-after", "60", "--return-after", "600"])
         defer { peers.stop() }
         let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:04"}]}"#,
@@ -144,7 +146,7 @@ struct BluetoothPowerTests {
         try d.start()
         defer { d.stop() }
         _ = try d.request(#"{"command":"start","activity":"treadmill_running"}"#)
-        _ = try d.waitForStatus(seconds: 15) { Self.sensorStates($0) == ["lost"] }
+        _ = try await d.awaitStatus(seconds: 15) { Self.sensorStates($0) == ["lost"] }
         let stopped = try d.request(#"{"command":"stop"}"#)
         let w = try #require(stopped["workout"] as? [String: Any])
         let sent = Self.notified(peers, "rsc")
@@ -159,7 +161,7 @@ struct BluetoothPowerTests {
 
     /// A power meter that drops out and comes back: a gap in the saved readings (no value in
     /// between, none in the FIT export's records), read again after the reconnection.
-    @Test func aDroppedSensorLeavesAGapAndIsReadAgain() throws {
+    @Test func aDroppedSensorLeavesAGapAndIsReadAgain() async throws {
         let peers = try DBusPeers(["--bluez", "--sensors", "power", "--rate", "10", "--drop-after", "20", "--return-after", "1"])
         defer { peers.stop() }
         let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:02"}]}"#,
@@ -168,14 +170,16 @@ struct BluetoothPowerTests {
         try d.start()
         defer { d.stop() }
         _ = try d.request(#"{"command":"start","activity":"indoor_cycling"}"#)
-        let lost = try d.waitForStatus(seconds: 6) { Self.sensorStates($0) == ["lost"] }
+        let watch = StatusWatch(d)  // the dropout lasts a second or two
+        defer { watch.stop() }
+        let lost = await watch.awaitFirst(seconds: 6) { Self.sensorStates($0) == ["lost"] }
         #expect((lost["workout"] as? [String: Any])?["power"] is NSNull, "power shown while the sensor is lost: \(lost)")
-        _ = try d.waitForStatus(seconds: 10) { Self.sensorStates($0) == ["connected"] && ($0["workout"] as? [String: Any])?["power"] as? Int != nil }
+        _ = await watch.awaitFirst(seconds: 10) { Self.sensorStates($0) == ["connected"] && ($0["workout"] as? [String: Any])?["power"] as? Int != nil }
         // A second of readings after the return (10 Hz) before the stop.
-        #expect(pollUntil(seconds: 5) { Self.notified(peers, "power").count >= 30 }, "the power meter stopped sending")
+        #expect(await waitUntil(seconds: 5) { Self.notified(peers, "power").count >= 30 }, "the power meter stopped sending")
         let stopped = try d.request(#"{"command":"stop"}"#)
         let id = try #require((stopped["workout"] as? [String: Any])?["id"] as? String)
-        _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        _ = try await d.awaitStatus(seconds: 5) { $0["state"] as? String == "idle" }
         let subscribed = peers.calls().filter { $0["method"] as? String == "StartNotify" }.count
         #expect(subscribed == 2, "StartNotify \(subscribed) times")
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 @testable import WorkoutDaemon
 import WorkoutClient
 
@@ -24,7 +25,7 @@ import WorkoutClient
     static func die(_ c: LineConnection, _ death: Death) {
         switch death {
         case .withTheRequest: break
-        case .soonAfter: usleep(5_000)
+        case .soonAfter: Pace.window(0.005)
         case .afterFirstLine: _ = try? c.readLine(timeout: 10)
         }
         // Reset rather than an orderly end, as a killed client's unread input makes it.

@@ -6,11 +6,11 @@ import TestRequirements
 /// Issue 18: after gpsd failed and the feed socket took over, `status` showed the socket's
 /// fixes with gpsd's stale satellite count, and gpsd's retries reset the fix shown to "no fix".
 /// The real gpsd (gpsd-replay) feeds first, is killed, and the feed socket takes over. The daemon
-/// is embedded (on the system's clocks: gpsd and the feeder work in real time); off the pool, as
-/// the test waits on gpsd's retries for seconds.
-@Suite(.serialized, .offPool, .requires(.sharedData, .program(.gpsd)))
+/// is embedded (on the system's clocks: gpsd and the feeder work in real time). The test waits on
+/// gpsd's retries for seconds, suspended (`awaitStatus`): it holds no pool thread.
+@Suite(.serialized, .requires(.sharedData, .program(.gpsd)))
 struct GpsdFailoverTests {
-    @Test func theFeedSocketTakingOverFromGpsdIsShownAsItself() throws {
+    @Test func theFeedSocketTakingOverFromGpsdIsShownAsItself() async throws {
         let gpsd = try GpsdReplay(capture: "bundg_zeus_9.log", port: 2987, rate: 10)
         defer { gpsd.stop() }
         let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"gpsd","address":"127.0.0.1:2987"},{"kind":"socket"}],"statusLogSeconds":0}"#)
@@ -18,14 +18,14 @@ struct GpsdFailoverTests {
         defer { d.stop() }
         _ = try d.request(#"{"command":"start","activity":"sailing"}"#)
         func gps(_ s: [String: Any]) -> [String: Any] { s["gps"] as? [String: Any] ?? [:] }
-        let fromGpsd = try d.waitForStatus(seconds: 15) { gps($0)["satellites"] is Int && (gps($0)["source"] as? String)?.hasPrefix("gpsd") == true }
+        let fromGpsd = try await d.awaitStatus(seconds: 15) { gps($0)["satellites"] is Int && (gps($0)["source"] as? String)?.hasPrefix("gpsd") == true }
         #expect(gps(fromGpsd)["source"] as? String == "gpsd at 127.0.0.1:2987", "\(gps(fromGpsd))")
         gpsd.killGpsd()
-        _ = try d.waitForStatus(seconds: 10) { (gps($0)["problem"] as? String)?.contains("gpsd at 127.0.0.1:2987") == true }
+        _ = try await d.awaitStatus(seconds: 10) { (gps($0)["problem"] as? String)?.contains("gpsd at 127.0.0.1:2987") == true }
         let feeder = FixFeeder(socket: d.feedSocket, start: Date().timeIntervalSince1970, rate: 5)
         defer { feeder.stop() }
         let socketLabel = "feed socket \(d.feedSocket)"
-        _ = try d.waitForStatus(seconds: 10) { gps($0)["source"] as? String == socketLabel }
+        _ = try await d.awaitStatus(seconds: 10) { gps($0)["source"] as? String == socketLabel }
         // Over the next two gpsd retries (its backoff doubling twice): every status shows the
         // socket's own figures and gpsd's problem.
         func backoff(_ g: [String: Any]) -> Int {
@@ -33,7 +33,7 @@ struct GpsdFailoverTests {
         }
         var backoffs = [backoff(gps(try d.request(#"{"command":"status"}"#)))]
         var wrong: [[String: Any]] = [], polled = 0
-        try d.waitForStatus(seconds: 20) { s in
+        try await d.awaitStatus(seconds: 20) { s in
             let g = gps(s)
             polled += 1
             let right = g["source"] as? String == socketLabel && g["satellites"] is NSNull && g["fix"] as? String == "3D"

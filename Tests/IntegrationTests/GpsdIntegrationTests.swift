@@ -5,10 +5,10 @@ import WorkoutCore
 
 /// workoutd against the real gpsd (Debian's gpsd 3.22 through ../shared/tools/gpsd-replay). The
 /// peer is the real process; the daemon is embedded (on the system's clocks: gpsd serves in real
-/// time). Off the pool: the tests wait on gpsd for seconds.
-@Suite(.serialized, .offPool, .requires(.sharedData, .program(.gpsd)))
+/// time). The tests wait on gpsd for seconds, suspended (`awaitStatus`): they hold no pool thread.
+@Suite(.serialized, .requires(.sharedData, .program(.gpsd)))
 struct GpsdIntegrationTests {
-    @Test func recordsTheSameFixesGpsdServes() throws {
+    @Test func recordsTheSameFixesGpsdServes() async throws {
         let gpsd = try GpsdReplay(capture: "nmea-rtk.log", port: 2961, rate: 0)
         defer { gpsd.stop() }
         let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"gpsd","address":"127.0.0.1:2961"}]}"#)
@@ -24,9 +24,9 @@ struct GpsdIntegrationTests {
         let id = (try d.request(#"{"command":"start","activity":"cycling"}"#)["workout"] as? [String: Any])?["id"] as? String ?? "?"
         // Wait until the whole capture has arrived: every epoch but the last, which stays pending
         // (below).
-        try d.waitForStatus(seconds: 30) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) >= times.count - 1 }
+        try await d.awaitStatus(seconds: 30) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) >= times.count - 1 }
         _ = try d.request(#"{"command":"stop"}"#)
-        try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        try await d.awaitStatus(seconds: 5) { $0["state"] as? String == "idle" }
         let saved = try WorkoutFile.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: d.dataDir + "/workouts/\(id).json"))))
         // The capture is from 2020: its fixes are placed on the workout's clock (docs/time.md),
         // spaced exactly as gpsd's times. Sent as fast as possible, its 10-minute gap (fix 104)
@@ -46,22 +46,22 @@ struct GpsdIntegrationTests {
         d.stop()
     }
 
-    @Test func recordingContinuesAfterGpsdRestarts() throws {
+    @Test func recordingContinuesAfterGpsdRestarts() async throws {
         let gpsd = try GpsdReplay(capture: "bundg_zeus_9.log", port: 2962, rate: 10)
         defer { gpsd.stop() }
         let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"gpsd","address":"127.0.0.1:2962"}]}"#)
         try d.start()
         _ = try d.request(#"{"command":"start","activity":"sailing"}"#)
         func points() throws -> Int { ((try d.request(#"{"command":"status"}"#)["workout"] as? [String: Any])?["pointCount"] as? Int) ?? 0 }
-        try d.waitForStatus(seconds: 10) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) >= 10 }
+        try await d.awaitStatus(seconds: 10) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) >= 10 }
         gpsd.killGpsd()
-        let down = try d.waitForStatus(seconds: 10) { (($0["gps"] as? [String: Any])?["problem"] as? String) != nil }
+        let down = try await d.awaitStatus(seconds: 10) { (($0["gps"] as? [String: Any])?["problem"] as? String) != nil }
         let problem = (down["gps"] as? [String: Any])?["problem"] as? String ?? ""
         #expect(problem.contains("gpsd at 127.0.0.1:2962"), "problem in words: \(problem); status: \(down)")
         #expect(problem.contains("retrying in"))
         let before = try points()
         try gpsd.restartGpsd()
-        let after = try d.waitForStatus(seconds: 40) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) > before + 10 }
+        let after = try await d.awaitStatus(seconds: 40) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) > before + 10 }
         #expect((after["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0 > before + 10, "recording continued after gpsd came back")
         // No network problem any more; the capture's 2018 dates remain a clock problem (docs/time.md).
         let problemAfter = (after["gps"] as? [String: Any])?["problem"] as? String

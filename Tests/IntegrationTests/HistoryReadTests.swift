@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestRequirements
 @testable import WorkoutDaemon
 import Synchronization
 
@@ -11,7 +12,7 @@ import Synchronization
     @Test func statusIsAnsweredWhileShowAndListAreReading() throws {
         let held = Mutex(false)
         let d = try EmbeddedDaemon()
-        d.ports.storeFaults.beforeRead = { while held.withLock({ $0 }) { usleep(2_000) } }
+        d.ports.storeFaults.beforeRead = { pollUntil(seconds: 600, every: 0.002) { !held.withLock { $0 } } }
         try d.start()
         defer { d.stop() }
         _ = try d.request(#"{"command":"start","activity":"yoga"}"#)

@@ -53,6 +53,8 @@ import Testing
         try DisplayUnitsTests.gpx(start: "2026-02-02T07:00:00Z", seconds: 90, speed: 3).write(toFile: inbox + "/later.gpx", atomically: false, encoding: .utf8)
         try Self.advancing(d) { try Self.count(d) == 2 }
         #expect(try Self.count(d) == 2, "the file placed after the restart, and nothing again")
+        // The folder's files are remembered after the import is committed, off the loop.
+        Self.advancing(d) { ((try? String(contentsOfFile: remembered, encoding: .utf8)) ?? "").contains("later.gpx") }
         d.stop()
         let imports = d.stderrText().split(separator: "\n").filter { $0.contains("event=import.folder ") }
         #expect(imports.count == 1 && imports.first?.contains("duplicates=0") == true, "only later.gpx after the restart: \(imports)")

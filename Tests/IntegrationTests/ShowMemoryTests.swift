@@ -1,14 +1,16 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 import WorkoutCore
 
 /// Issue 45 item 9, `show`: a 1.5 M-point workout cost 715 MB to `show`, which decoded every
 /// point to print a summary and its events. `show` now reads the file's head and events only
 /// (its points only when splits must be drawn again in other units). A workout of 400,000
 /// points (a 50 MB file, renamed into the history folder as a sync engine does) is shown and the
-/// daemon's peak resident memory (VmHWM) is compared before and after.
-@Suite(.offPool) struct ShowMemoryTests {
+/// daemon's peak resident memory (VmHWM) is compared before and after. The real process (its
+/// memory is the point); the test awaits its replies (`waitUntil`, `requestSuspending`).
+@Suite struct ShowMemoryTests {
     static func peakKiB(_ pid: Int32) -> Int {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
@@ -38,15 +40,13 @@ import WorkoutCore
         let name = s.id.rawValue + ".json", workouts = d.dataDir + "/workouts"
         try Data(bytes).write(to: URL(fileURLWithPath: workouts + "/.syncthing.\(name).tmp"))
         #expect(rename(workouts + "/.syncthing.\(name).tmp", workouts + "/" + name) == 0)
-        var listed = false
-        for _ in 0..<200 where !listed {
-            listed = (try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []).contains { $0["id"] as? String == s.id.rawValue }
-            if !listed { try await Task.sleep(for: .milliseconds(50)) }
+        let listed = try await waitUntil(seconds: 10, every: 0.05) {
+            (try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []).contains { $0["id"] as? String == s.id.rawValue }
         }
         #expect(listed)
         let pid = try #require(d.process?.processIdentifier)
         let before = Self.peakKiB(pid)
-        let shown = try d.request(#"{"command":"show","id":"\#(s.id.rawValue)"}"#, timeoutSeconds: 120)
+        let shown = try await d.requestSuspending(#"{"command":"show","id":"\#(s.id.rawValue)"}"#, timeoutSeconds: 120)
         let after = Self.peakKiB(pid)
         print("show of a \(n)-point workout (\(bytes.count >> 20) MiB file): peak RSS \(before >> 10) MiB before, \(after >> 10) MiB after")
         #expect((shown["workout"] as? [String: Any])?["pointCount"] as? Int == n, "\(shown.keys)")

@@ -3,23 +3,23 @@ import Testing
 import TestRequirements
 
 /// `workoutctl simulate FILE --speed 50` records the file's own points, distance and durations.
-/// The daemon is embedded (on the system's clocks); workoutctl is the real client. Off the pool:
-/// an accelerated replay takes its 5-6 s.
-@Suite(.serialized, .offPool, .requires(.sharedData))
+/// The daemon is embedded (on the system's clocks); workoutctl is the real client. An accelerated
+/// replay takes its 5-6 s in `workoutctl simulate`, which the test awaits (`ctlSuspending`).
+@Suite(.serialized, .requires(.sharedData))
 struct SimulationTests {
     @Test(arguments: [("garminconnect.gpx", 50), ("globalsat_gh625XT.gpx", 200)])
-    func acceleratedReplayEqualsTheFile(_ name: String, _ speed: Int) throws {
+    func acceleratedReplayEqualsTheFile(_ name: String, _ speed: Int) async throws {
         let file = DaemonHarness.sharedRoot.appendingPathComponent("data/gpx/\(name)").path
         let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}]}"#)
         try d.start()
-        #expect(try d.ctl(["start", "cycling"]).status == 0)
-        let sim = try d.ctl(["simulate", file, "--speed", "\(speed)"])
+        #expect(try await d.ctlSuspending(["start", "cycling"]).status == 0)
+        let sim = try await d.ctlSuspending(["simulate", file, "--speed", "\(speed)"])
         #expect(sim.status == 0, "\(sim.stderr)")
         // `stop` first reads what the simulation sent (FeedHub.catchUp): no wait needed.
-        let stop = try d.ctl(["--json", "stop"])
+        let stop = try await d.ctlSuspending(["--json", "stop"])
         let recorded = try #require((try DaemonHarness.parse(stop.stdout))["workout"] as? [String: Any])
-        try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
-        let imp = try d.ctl(["--json", "import", file, "--activity", "cycling"])
+        try await d.awaitStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        let imp = try await d.ctlSuspending(["--json", "import", file, "--activity", "cycling"])
         #expect(imp.status == 0 || imp.stdout.contains("duplicate"), "\(imp.stdout) \(imp.stderr)")
         let list = try #require(try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]])
         // The import is a duplicate of the simulated recording (same start, same point count) or
@@ -34,7 +34,7 @@ struct SimulationTests {
         let segments = try String(contentsOfFile: file, encoding: .utf8).components(separatedBy: "<trkseg").count - 1
         if segments == 1 { #expect(abs((recorded["elapsedSeconds"] as? Double ?? 0) - fileStats.duration) < 0.01) }
         // The distance is the file's own: gpxstats.py's WGS84 geodesic length (geographiclib).
-        let geodesic = try Self.gpxstatsGeodesic(file)
+        let geodesic = try await Self.gpxstatsGeodesic(file)
         let distance = recorded["distanceMeters"] as? Double ?? 0
         // Segment breaks are carried (`SEGMENT` lines): the distance is summed within segments.
         // (globalsat: 4 mm of 2,384 m apart, 1.7e-6; the bridged step was 0.13 m, 5.5e-5)
@@ -50,15 +50,8 @@ struct SimulationTests {
     }
 
     /// gpxstats.py's WGS84 geodesic length of a GPX file, summed within each `<trkseg>`.
-    static func gpxstatsGeodesic(_ file: String) throws -> Double {
-        let stats = Process()
-        stats.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        stats.arguments = ["python3", DaemonHarness.sharedRoot.appendingPathComponent("tools/gpxstats.py").path, file]
-        let out = Pipe()
-        stats.standardOutput = out
-        try stats.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        stats.waitUntilExit()
+    static func gpxstatsGeodesic(_ file: String) async throws -> Double {
+        let text = try await Reliability.runSuspending(["/usr/bin/env", "python3", DaemonHarness.sharedRoot.appendingPathComponent("tools/gpxstats.py").path, file]).out
         let line = try #require(text.split(separator: "\n").first { $0.contains("geodesic WGS84") })
         return try #require(Double(line.split(separator: " ").filter { !$0.isEmpty }[2]))
     }
@@ -69,18 +62,18 @@ struct SimulationTests {
     /// simulated into the same daemon: the simulated workout's figures equal the import's, and
     /// a GPX file's distance equals gpxstats.py's (summed per segment).
     @Test(arguments: ["gpx/garmin-edge-800-output.gpx", "gpx/globalsat_gh625XT.gpx", "tcx/bike.tcx"])
-    func segmentBreaksAreCarried(_ name: String) throws {
+    func segmentBreaksAreCarried(_ name: String) async throws {
         let file = DaemonHarness.sharedRoot.appendingPathComponent("data/\(name)").path
         let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}]}"#)
         try d.start()
         defer { d.stop() }
-        let imp = try d.ctl(["--json", "import", file, "--activity", "cycling"])
+        let imp = try await d.ctlSuspending(["--json", "import", file, "--activity", "cycling"])
         #expect(imp.status == 0, "\(imp.stdout) \(imp.stderr)")
         let imported = try #require((try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]])?.first)
-        #expect(try d.ctl(["start", "cycling"]).status == 0)
-        let sim = try d.ctl(["simulate", file, "--speed", "0"])
+        #expect(try await d.ctlSuspending(["start", "cycling"]).status == 0)
+        let sim = try await d.ctlSuspending(["simulate", file, "--speed", "0"])
         #expect(sim.status == 0, "\(sim.stderr)")
-        let recorded = try #require((try DaemonHarness.parse(try d.ctl(["--json", "stop"]).stdout))["workout"] as? [String: Any])
+        let recorded = try #require((try DaemonHarness.parse(try await d.ctlSuspending(["--json", "stop"]).stdout))["workout"] as? [String: Any])
         // A file with its device's distance (a TCX, issue 39) is measured on that distance when
         // imported; its simulation, positions only, on the track: the same within 0.5 %.
         let deviceDistance = imported["distanceSource"] as? String == "device"
@@ -95,7 +88,7 @@ struct SimulationTests {
             }
         }
         if name.hasSuffix(".gpx") {
-            let geodesic = try Self.gpxstatsGeodesic(file)
+            let geodesic = try await Self.gpxstatsGeodesic(file)
             let distance = recorded["distanceMeters"] as? Double ?? 0
             #expect(abs(distance - geodesic) / geodesic < 1e-5, "\(name): simulated \(distance) m vs gpxstats \(geodesic) m")
         }

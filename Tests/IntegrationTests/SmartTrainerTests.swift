@@ -11,8 +11,9 @@ import WorkoutCore
 /// after the dropout and the target re-sent within 2 s of the return, a step without power
 /// releases the trainer, the end resets it, the trainer's power is the workout's, one lap per
 /// step. The peers are real processes; the daemon is embedded (on the system's clocks: the
-/// stand-in's trainer and its log follow the wall clock). Off the pool: each ride takes 30-50 s.
-@Suite(.offPool, .requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
+/// stand-in's trainer and its log follow the wall clock). Each ride takes 30-50 s, waited for
+/// suspended (`awaitStatus`, `waitUntil`): it holds no pool thread.
+@Suite(.requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
 struct SmartTrainerTests {
     static let plan = """
         <workout_file><name>Trainer test</name><workout>
@@ -59,7 +60,7 @@ struct SmartTrainerTests {
         lines.filter { $0.contains("event=\(event) ") }.compactMap { ISO8601.parse(String($0.prefix { $0 != " " })) }
     }
 
-    @Test func aPlanDrivesTheTrainerThroughADropout() throws {
+    @Test func aPlanDrivesTheTrainerThroughADropout() async throws {
         // 4 notifications a second; the trainer drops out after 40 (10 s: inside the third step)
         // and can be connected again 3 s later.
         let (peers, d) = try Self.ride(["--drop-after", "40", "--return-after", "3"])
@@ -70,12 +71,12 @@ struct SmartTrainerTests {
         try #require(started.status == 0, "\(started.stderr)")
         // Into the last of the eight steps (32 s of plan, a dropout and a return on the way),
         // until the trainer was asked for its 175 W.
-        _ = try d.waitForStatus(seconds: 50) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 7 }
-        #expect(pollUntil(seconds: 10) { Self.writes(peers).contains { $0.hex == Self.setPower(175) } }, "no 175 W write")
+        _ = try await d.awaitStatus(seconds: 50) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 7 }
+        #expect(await waitUntil(seconds: 10) { Self.writes(peers).contains { $0.hex == Self.setPower(175) } }, "no 175 W write")
         let stopped = try d.request(#"{"command":"stop"}"#)
-        _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
-        let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
-        #expect(pollUntil(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
+        _ = try await d.awaitStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        let lines = await d.awaitLogFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
+        #expect(await waitUntil(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
         let writes = Self.writes(peers)
         let steps = Self.times(lines, "plan.step")
         try #require(steps.count == 8, "plan.step lines: \(steps)")
@@ -132,7 +133,7 @@ struct SmartTrainerTests {
     /// resume starts it again (Start/Resume, 0x07) before the step's power: no Reset, no new
     /// Request Control, no reconnection in between; a stop while paused resets it and lets the
     /// link go.
-    @Test func aPauseStopsTheTrainerAndTheResumeStartsIt() throws {
+    @Test func aPauseStopsTheTrainerAndTheResumeStartsIt() async throws {
         let (peers, d) = try Self.ride([])
         defer { d.stop(); peers.stop() }
         let planFile = d.dir + "/steady.zwo"
@@ -140,38 +141,38 @@ struct SmartTrainerTests {
             .write(toFile: planFile, atomically: true, encoding: .utf8)
         let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
         try #require(started.status == 0, "\(started.stderr)")
-        try #require(pollUntil(seconds: 15) { Self.writes(peers).contains { $0.hex == Self.setPower(200) } }, "no 200 W write")
+        try #require(await waitUntil(seconds: 15) { Self.writes(peers).contains { $0.hex == Self.setPower(200) } }, "no 200 W write")
 
         _ = try d.request(#"{"command":"pause"}"#)
-        try #require(pollUntil(seconds: 5) { Self.writes(peers).contains { $0.hex == "0802" } }, "no Stop/Pause: \(Self.writes(peers).map(\.hex))")
+        try #require(await waitUntil(seconds: 5) { Self.writes(peers).contains { $0.hex == "0802" } }, "no Stop/Pause: \(Self.writes(peers).map(\.hex))")
         let pausedAt = try #require(Self.writes(peers).first { $0.hex == "0802" }?.t)
         // The link stays: the trainer's data still flows a second after the pause.
-        #expect(pollUntil(seconds: 5) {
+        #expect(await waitUntil(seconds: 5) {
             peers.calls().contains { $0["method"] as? String == "notified-ftms" && ($0["t"] as? Double ?? 0) > pausedAt + 1 }
         }, "the trainer's link went with the pause")
 
         _ = try d.request(#"{"command":"resume"}"#)
-        #expect(pollUntil(seconds: 5) { Self.writes(peers).last?.hex == Self.setPower(200) && Self.writes(peers).contains { $0.hex == "07" } },
+        #expect(await waitUntil(seconds: 5) { Self.writes(peers).last?.hex == Self.setPower(200) && Self.writes(peers).contains { $0.hex == "07" } },
                 "no Start/Resume and power after the resume: \(Self.writes(peers).map(\.hex))")
         let since = Self.writes(peers).drop { $0.hex != Self.setPower(200) }.map(\.hex)
         #expect(since == [Self.setPower(200), "0802", "07", Self.setPower(200)], "pause and resume on one link, nothing else: \(since)")
 
         // Paused again, then stopped while paused: the held link goes, the trainer reset first.
         _ = try d.request(#"{"command":"pause"}"#)
-        #expect(pollUntil(seconds: 5) { Self.writes(peers).filter { $0.hex == "0802" }.count == 2 }, "no second Stop/Pause")
+        #expect(await waitUntil(seconds: 5) { Self.writes(peers).filter { $0.hex == "0802" }.count == 2 }, "no second Stop/Pause")
         _ = try d.request(#"{"command":"stop"}"#)
-        #expect(pollUntil(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the stop: \(Self.writes(peers).map(\.hex))")
-        let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
+        #expect(await waitUntil(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the stop: \(Self.writes(peers).map(\.hex))")
+        let lines = await d.awaitLogFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
         #expect(Self.times(lines, "sensor.connected").count == 1, "connected once: the pause kept the link")
-        #expect(pollUntil(seconds: 5) { peers.calls().contains { $0["method"] as? String == "Disconnect" } }, "the trainer's link was let go after the stop")
+        #expect(await waitUntil(seconds: 5) { peers.calls().contains { $0["method"] as? String == "Disconnect" } }, "the trainer's link was let go after the stop")
     }
 
     /// A plan of five power steps and an open sixth, from `plan` (saved as `named`), ridden on
     /// the stand-in trainer into the open step (whose Reset must come), then stopped (`afterStop`
     /// runs then): each power step's `powers` target written within 1 s of its start (the first:
     /// of control being taken). The trainer's writes, the steps' start times and the saved workout.
-    static func rideToTheOpenStep(_ plan: Data, named: String, powers: [(Int, Int)], afterStop: (DBusPeers) -> Void = { _ in })
-        throws -> (writes: [(t: Double, hex: String)], steps: [Double], workout: [String: Any]) {
+    static func rideToTheOpenStep(_ plan: Data, named: String, powers: [(Int, Int)], afterStop: (DBusPeers) async -> Void = { _ in })
+        async throws -> (writes: [(t: Double, hex: String)], steps: [Double], workout: [String: Any]) {
         let (peers, d) = try Self.ride([])
         defer { d.stop(); peers.stop() }
         let planFile = d.dir + "/" + named
@@ -179,12 +180,12 @@ struct SmartTrainerTests {
         let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
         try #require(started.status == 0, "\(started.stderr)")
         // Into the open step, its Reset written.
-        _ = try d.waitForStatus(seconds: 40) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 5 }
-        #expect(pollUntil(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the open step did not release the trainer")
+        _ = try await d.awaitStatus(seconds: 40) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 5 }
+        #expect(await waitUntil(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the open step did not release the trainer")
         let stopped = try d.request(#"{"command":"stop"}"#)
-        _ = try d.waitForStatus(seconds: 5) { $0["state"] as? String == "idle" }
-        let lines = d.logFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
-        afterStop(peers)
+        _ = try await d.awaitStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        let lines = await d.awaitLogFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
+        await afterStop(peers)
         let steps = Self.times(lines, "plan.step")
         try #require(steps.count == 6, "plan.step lines: \(steps)")
         let controlTaken = Self.times(lines, "trainer.control")
@@ -204,7 +205,7 @@ struct SmartTrainerTests {
     /// indoor_cycling --plan x.fit`: each power step's target written within 1 s of its start,
     /// the free step releases the trainer, the stop resets it, one lap per step, and the saved
     /// workout carries the plan with its compliance.
-    @Test func aFITWorkoutDrivesTheTrainer() throws {
+    @Test func aFITWorkoutDrivesTheTrainer() async throws {
         var e = FITEncoder()
         e.define(local: 0, global: 0, [.init(0, .enumeration)])
         e.message(local: 0, [5])
@@ -217,7 +218,7 @@ struct SmartTrainerTests {
         e.message(local: 1, [3, 6, 1, 2, 2, nil, nil, nil])
         e.message(local: 1, [4, 5, nil, 2, nil, nil, nil, 3])
 
-        let (writes, steps, w) = try Self.rideToTheOpenStep(Data(e.file()), named: "x.fit", powers: [(0, 200), (1, 250), (2, 150), (3, 250), (4, 150)])
+        let (writes, steps, w) = try await Self.rideToTheOpenStep(Data(e.file()), named: "x.fit", powers: [(0, 200), (1, 250), (2, 150), (3, 250), (4, 150)])
         #expect(writes.contains { $0.hex == "01" && $0.t > steps[5] - 0.05 }, "no Reset in the free step")
         #expect((w["laps"] as? [Any])?.count == 6, "laps: \(w["laps"] ?? "none")")
         let plan = try #require(w["plan"] as? [String: Any], "no plan in the saved workout")
@@ -229,7 +230,7 @@ struct SmartTrainerTests {
     /// fractions, a repeat of work and recovery in watts, an open step; each power step's target
     /// within 1 s of its start, the open step releases the trainer, the stop resets it, one lap
     /// per step, the plan and its compliance in the saved workout.
-    @Test func aJSONPlanDrivesTheTrainer() throws {
+    @Test func aJSONPlanDrivesTheTrainer() async throws {
         let json = """
             {"name": "JSON test", "steps": [
               {"kind": "warmup", "seconds": 5, "ramp": {"ftp": [0.6, 0.8]}},
@@ -238,8 +239,8 @@ struct SmartTrainerTests {
                 {"kind": "recovery", "seconds": 4, "power": {"ftp": 0.5}}]},
               {"kind": "cooldown", "open": true}]}
             """
-        let (writes, steps, w) = try Self.rideToTheOpenStep(Data(json.utf8), named: "plan.json", powers: [(0, 150), (1, 240), (2, 125), (3, 240), (4, 125)]) { peers in
-            #expect(pollUntil(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
+        let (writes, steps, w) = try await Self.rideToTheOpenStep(Data(json.utf8), named: "plan.json", powers: [(0, 150), (1, 240), (2, 125), (3, 240), (4, 125)]) { peers in
+            #expect(await waitUntil(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
         }
         // The ramp moved from 150 W towards 200 W while it ran.
         #expect(writes.contains { $0.t > steps[0] && $0.t < steps[1] && $0.hex.hasPrefix("05") && $0.hex != Self.setPower(150) }, "the ramp never moved")

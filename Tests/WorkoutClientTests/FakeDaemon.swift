@@ -1,4 +1,5 @@
 import Foundation
+import TestRequirements
 import Glibc
 import Synchronization
 
@@ -88,6 +89,6 @@ final class FakeDaemon: Sendable {
     }
 
     func waitUntilFinished() {
-        for _ in 0..<500 where !isFinished { usleep(10_000) }
+        pollUntil(seconds: 5, every: 0.01) { isFinished }
     }
 }

@@ -7,12 +7,12 @@ import WorkoutCore
     static func parse(_ s: String) -> JSON { try! JSON.parse(s) }
 
     @Test func workoutInProgress() {
-        let status = Self.parse(#"{"ok":true,"state":"active","workout":{"activity":"running","elapsedSeconds":754,"movingSeconds":700,"distanceMeters":2310},"gps":{"fix":"3d"}}"#)
+        let status = Self.parse(#"{"ok":true,"state":"active","workout":{"id":"20261121T093000Z-3f9a","activity":"running","startedAt":"2026-11-21T09:30:00.000Z","elapsedSeconds":754,"movingSeconds":700,"distanceMeters":2310},"gps":{"fix":"3d"}}"#)
         let c = StatusBar.content(status: status, streak: nil)
         #expect(c.text == "Running 0:12:34 2.31 km" && c.cssClass == "active" && c.tooltip.contains("GPS 3d"))
         #expect(StatusBar.line(c, format: .waybar) == #"{"text":"Running 0:12:34 2.31 km","tooltip":"Running: active, moving 0:11:40, GPS 3d","class":"active","alt":"active"}"#)
         #expect(StatusBar.line(c, format: .i3bar) == ##"[{"name":"workoutd","full_text":"Running 0:12:34 2.31 km","short_text":"Running 0:12:34 2.31 km","color":"#50FA7B"}],"##)
-        let paused = StatusBar.content(status: Self.parse(#"{"state":"paused","workout":{"activity":"yoga","elapsedSeconds":60}}"#), streak: nil)
+        let paused = StatusBar.content(status: Self.parse(#"{"state":"paused","workout":{"id":"20261121T093000Z-3f9a","activity":"yoga","startedAt":"2026-11-21T09:30:00.000Z","elapsedSeconds":60}}"#), streak: nil)
         #expect(paused.text == "Yoga 0:01:00 (paused)" && paused.cssClass == "paused")
         #expect(StatusBar.header(.i3bar) == "{\"version\":1}\n[" && StatusBar.header(.waybar) == nil)
     }

@@ -467,6 +467,20 @@ struct UTCDayText: Sendable {
 }
 
 extension ByteWriter {
+    /// `open`, the integer, `close`: one element of a number (`<sat>`, `<gpxtpx:hr>`).
+    mutating func element(_ open: StaticString, int v: Int, _ close: StaticString) {
+        literal(open)
+        int(v)
+        literal(close)
+    }
+
+    /// `open`, the number with `decimals` digits, `close`.
+    mutating func element(_ open: StaticString, fixed v: Double, decimals: Int, _ close: StaticString) {
+        literal(open)
+        fixed(v, decimals: decimals)
+        literal(close)
+    }
+
     /// The longest `utcTime`: a 7-digit year, the rest of the date and time, `.mmm` and `Z`.
     static var maxTimeBytes: Int { 40 }
 

@@ -30,8 +30,5 @@ public struct ImportedWorkout: Sendable {
 
 extension RecordedWorkout {
     /// A plain workout's points in the compact store.
-    public init(_ w: Workout) {
-        self.init(summary: w.summary, points: TrackPointStore(w.points), events: w.events, source: w.source, heartRate: w.heartRate,
-                  sensors: w.sensors, odometer: w.odometer, device: w.device)
-    }
+    public init(_ w: Workout) { self = w.mapPoints(TrackPointStore.init) }
 }

@@ -30,26 +30,19 @@ public struct Revision: Sendable, Equatable {
         key.split(separator: "@", maxSplits: 1).last.flatMap { ISO8601.parse(String($0)) }
     }
 
-    public func json() -> JSON {
-        var o = JSONObject([("editedAt", .string(ISO8601.format(editedAt, fractionDigits: 3))), ("machine", .string(machine.rawValue)), ("host", .string(host))])
-        if !replaces.isEmpty { o["replaces"] = .array(replaces.map { .string($0) }) }
-        return .object(o)
-    }
+    public func json() -> JSON { JSONTree.build { encode(to: &$0) } }
 
     /// `json().serialized()` written straight to bytes.
-    public func writeJSON(to w: inout JSONWriter) {
-        w.raw("{\"editedAt\":"); w.time(editedAt, fractionDigits: 3)
-        w.raw(",\"machine\":"); w.string(machine.rawValue)
-        w.raw(",\"host\":"); w.string(host)
-        if !replaces.isEmpty {
-            w.raw(",\"replaces\":[")
-            for (k, r) in replaces.enumerated() {
-                if k > 0 { w.raw(",") }
-                w.string(r)
-            }
-            w.raw("]")
-        }
-        w.raw("}")
+    public func writeJSON(to w: inout JSONWriter) { encode(to: &w) }
+
+    /// The revision's one schema, for the tree and the bytes.
+    func encode<S: JSONSink>(to s: inout S) {
+        s.beginObject()
+        s.key("editedAt"); s.time(editedAt, fractionDigits: 3)
+        s.key("machine"); s.string(machine.rawValue)
+        s.key("host"); s.string(host)
+        if !replaces.isEmpty { s.key("replaces"); s.array(replaces) { s, r in s.string(r) } }
+        s.endObject()
     }
 
     /// nil when a field is missing or invalid (the file then counts as having no revision).

@@ -19,7 +19,8 @@ public struct Recomputation: Sendable {
     /// `{"before": summary, "after": summary}`: each the workout summary of `show` plus
     /// `pauseCount` (the manual and automatic pauses on its timeline).
     public func json() -> JSON {
-        ["before": Recomputation.summaryJSON(before), "after": Recomputation.summaryJSON(after)]
+        ["before": RecomputeReply.summaryJSON(before.summary, pauseCount: before.pauseCount),
+         "after": RecomputeReply.summaryJSON(after.summary, pauseCount: after.pauseCount)]
     }
 
     /// Keys of the fix filter a device's track is not measured by: the device already filtered
@@ -36,12 +37,6 @@ public struct Recomputation: Sendable {
                 "\($0) does not apply to this workout: it is a device's recorded track (\(workout.source)), measured as the device filtered it"
             }
         }
-    }
-
-    static func summaryJSON(_ w: Workout) -> JSON {
-        guard case .object(var o) = w.summary.json() else { return w.summary.json() }
-        o["pauseCount"] = .int(w.pauseCount)
-        return .object(o)
     }
 }
 

@@ -63,9 +63,17 @@ public struct ImplausibleStretch: Sendable, Equatable {
         return "\(m):" + ISO8601.pad(rest / 100, 2) + "." + frac
     }
 
-    public func json() -> JSON {
-        ["start": .string(ISO8601.format(start, fractionDigits: 3)), "seconds": .number(rounded(seconds, 3)), "meters": .number(rounded(meters, 1)),
-         "speed": .number(rounded(speed, 3)), "reason": .string(reason.rawValue)]
+    public func json() -> JSON { JSONTree.build { encode(to: &$0) } }
+
+    /// The stretch's one schema, for the tree and the bytes (inside the summary).
+    func encode<S: JSONSink>(to s: inout S) {
+        s.beginObject()
+        s.key("start"); s.time(start, fractionDigits: 3)
+        s.key("seconds"); s.number(rounded(seconds, 3))
+        s.key("meters"); s.number(rounded(meters, 1))
+        s.key("speed"); s.number(rounded(speed, 3))
+        s.key("reason"); s.string(reason.rawValue)
+        s.endObject()
     }
 
     public init?(json j: JSON) {

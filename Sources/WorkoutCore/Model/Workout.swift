@@ -204,10 +204,12 @@ public struct WorkoutSummary: Sendable, Equatable {
     }
 }
 
-/// A whole workout as saved: summary, every point (rejected ones with their reason) and events.
-public struct Workout: Sendable, Equatable {
+/// A whole workout: summary, every point (rejected ones with their reason), events and what was
+/// recorded beside them. `Points` is how the points are held: an array (`Workout`, as saved and
+/// loaded) or the recorder's compact store (`RecordedWorkout`, just finished).
+public struct WorkoutRecord<Points: Sendable>: Sendable {
     public var summary: WorkoutSummary
-    public var points: [TrackPoint]
+    public var points: Points
     public var events: [WorkoutEvent]
     /// Where it came from: "recorded", "recorded:device-track" (a device's track replayed live by
     /// `simulate`), or "imported:<file name>".
@@ -221,7 +223,7 @@ public struct Workout: Sendable, Equatable {
     /// What the recording device said (a FIT session's totals, a pool swim's lengths).
     public var device: DeviceTotals?
 
-    public init(summary: WorkoutSummary, points: [TrackPoint] = [], events: [WorkoutEvent] = [], source: String = "recorded",
+    public init(summary: WorkoutSummary, points: Points, events: [WorkoutEvent] = [], source: String = "recorded",
                 heartRate: HeartRateSeries = HeartRateSeries(), sensors: [SensorSample] = [], odometer: OdometerSeries = OdometerSeries(),
                 device: DeviceTotals? = nil) {
         self.summary = summary; self.points = points; self.events = events; self.source = source; self.heartRate = heartRate
@@ -230,6 +232,30 @@ public struct Workout: Sendable, Equatable {
 
     public var id: WorkoutID { summary.id }
     public var activity: ActivityType { summary.activity }
+
+    /// The same workout with its points held as `transform` makes them.
+    public func mapPoints<Other: Sendable>(_ transform: (Points) -> Other) -> WorkoutRecord<Other> {
+        WorkoutRecord<Other>(summary: summary, points: transform(points), events: events, source: source, heartRate: heartRate,
+                             sensors: sensors, odometer: odometer, device: device)
+    }
+}
+
+extension WorkoutRecord: Equatable where Points: Equatable {}
+
+/// A whole workout as saved: its points in an array.
+public typealias Workout = WorkoutRecord<[TrackPoint]>
+
+/// A workout just finished by the recorder, on its way to disk: its points still in the
+/// recorder's compact store. Finishing a 24-hour workout thus copies no point on the event loop;
+/// the saver encodes straight from the store (`WorkoutFile.encode`), and `workout` builds the
+/// plain `Workout` when one is needed.
+public typealias RecordedWorkout = WorkoutRecord<TrackPointStore>
+
+extension Workout {
+    /// A workout without points (a summary alone, or events only).
+    public init(summary: WorkoutSummary, events: [WorkoutEvent] = [], source: String = "recorded", sensors: [SensorSample] = []) {
+        self.init(summary: summary, points: [], events: events, source: source, sensors: sensors)
+    }
 
     /// The summary with its splits cut in `unit`: as saved when they are, else recomputed from
     /// the points (`show` after `units` changed: imperial never relabels 1 km splits as
@@ -245,33 +271,7 @@ public struct Workout: Sendable, Equatable {
     }
 }
 
-/// A workout just finished by the recorder, on its way to disk: a `Workout` whose points are
-/// still in the recorder's compact store. Finishing a 24-hour workout thus copies no point on
-/// the event loop; the saver encodes straight from the store (`WorkoutFile.encode`), and
-/// `workout` builds the plain `Workout` when one is needed.
-public struct RecordedWorkout: Sendable {
-    public var summary: WorkoutSummary
-    public var points: TrackPointStore
-    public var events: [WorkoutEvent]
-    public var source: String
-    public var heartRate = HeartRateSeries()
-    public var sensors: [SensorSample] = []
-    public var odometer = OdometerSeries()
-    public var device: DeviceTotals?
-
-    public init(summary: WorkoutSummary, points: TrackPointStore, events: [WorkoutEvent], source: String = "recorded",
-                heartRate: HeartRateSeries = HeartRateSeries(), sensors: [SensorSample] = [], odometer: OdometerSeries = OdometerSeries(),
-                device: DeviceTotals? = nil) {
-        self.summary = summary; self.points = points; self.events = events; self.source = source; self.heartRate = heartRate
-        self.sensors = sensors; self.odometer = odometer; self.device = device
-    }
-
-    public var id: WorkoutID { summary.id }
-    public var activity: ActivityType { summary.activity }
-
+extension RecordedWorkout {
     /// The same workout with its points as an array.
-    public var workout: Workout {
-        Workout(summary: summary, points: points.toArray(), events: events, source: source, heartRate: heartRate, sensors: sensors,
-                odometer: odometer, device: device)
-    }
+    public var workout: Workout { mapPoints { $0.toArray() } }
 }

@@ -8,10 +8,12 @@ public struct FitnessDay: Sendable, Equatable {
     /// 42-day and 7-day exponentially weighted averages of the load, and their difference.
     public var fitness: Double
     public var fatigue: Double
-    public var form: Double { fitness - fatigue }
+    /// Fitness minus fatigue; read back as sent (rounded from the exact difference, which the
+    /// difference of the rounded two can miss by 0.1).
+    public var form: Double
 
-    public init(date: StreakDay, load: Double, fitness: Double, fatigue: Double) {
-        self.date = date; self.load = load; self.fitness = fitness; self.fatigue = fatigue
+    public init(date: StreakDay, load: Double, fitness: Double, fatigue: Double, form: Double? = nil) {
+        self.date = date; self.load = load; self.fitness = fitness; self.fatigue = fatigue; self.form = form ?? fitness - fatigue
     }
 
     /// `{"date", "load", "fitness", "fatigue", "form"}`, one decimal.
@@ -81,6 +83,6 @@ extension FitnessDay {
     public init?(json j: JSON) {
         guard let d = j["date"]?.stringValue.flatMap({ StreakDay(iso: $0) }), let load = j["load"]?.doubleValue,
               let fitness = j["fitness"]?.doubleValue, let fatigue = j["fatigue"]?.doubleValue else { return nil }
-        self.init(date: d, load: load, fitness: fitness, fatigue: fatigue)
+        self.init(date: d, load: load, fitness: fitness, fatigue: fatigue, form: j["form"]?.doubleValue)
     }
 }

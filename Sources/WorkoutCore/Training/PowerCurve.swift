@@ -56,14 +56,6 @@ public enum PowerCurve {
         }
         return best.values.sorted { $0.seconds < $1.seconds }
     }
-
-    /// The `power-curve` reply's members: `curve`, and the model fitted to it, `criticalPower`
-    /// (W), `wPrime` (J) and `eFTP` (W), null when it cannot be fitted.
-    public static func replyMembers(_ curve: [RangePowerPoint]) -> [(String, JSON)] {
-        let model = CriticalPowerModel.fit(curve.map { (seconds: $0.seconds, watts: $0.watts) })
-        return [("curve", .array(curve.map { $0.json() })), ("criticalPower", .number(model.map { rounded($0.criticalPower, 1) })),
-                ("wPrime", .number(model.map { rounded($0.wPrime, 0) })), ("eFTP", .number(model.map { rounded($0.estimatedFTP, 1) }))]
-    }
 }
 
 /// The two-parameter critical-power model (Monod and Scherrer; Jones et al. 2010) fitted to a

@@ -106,7 +106,7 @@ final class ControlRouter: DaemonService {
             return .encodedSuccess(encodedStatus(.reply, snapshot, personalBests: bests))
         case .toggle: return answer(routes.toggle())
         case .activities:
-            return .value(ControlServer.okReply([("activities", .array(ActivityType.allCases.map { $0.json() }))]))
+            return .value(ControlServer.okReply([("activities", .array(ActivityType.allCases.map { $0.activityReply() }))]))
         case .list(let filter): return routes.list(filter)
         case .show(let id): return routes.show(id)
         case .export(let id, let format): return routes.export(id, format, nil)
@@ -143,15 +143,5 @@ final class ControlRouter: DaemonService {
     private func answer(_ error: ProtocolError?) -> ControlReply {
         guard let error else { return .encodedSuccess(encodedStatus(.reply)) }
         return .value(ControlServer.errorReply(error))
-    }
-}
-
-extension ActivityType {
-    func json() -> JSON {
-        [
-            "name": .string(rawValue), "displayName": .string(displayName), "supportsGPS": .bool(supportsGPS),
-            "effort": .string(effortDisplay.rawValue), "autoPauseSpeed": .number(autoPauseSpeed), "maxPlausibleSpeed": .number(maxPlausibleSpeed),
-            "met": .number(met), "tcxSport": .string(tcxSport.rawValue), "bestEfforts": .bool(tracksBestEfforts),
-        ]
     }
 }

@@ -27,7 +27,7 @@ extension HistoryService {
             }
             let stresses = store.summaries { s in TrainingStress.of(s, thresholds: thresholds).map { (startedAt: s.startedAt, stress: $0.value) } }
             let days = FitnessModel.days(loads: FitnessModel.loads(stresses, localDay: localDay), from: from, to: to)
-            return .success([("days", .array(days.map { $0.json() })), ("today", .string(localDay(now).iso))])
+            return .success(FitnessReply(days: days, today: localDay(now)).members)
         case .powerCurve(let activity, let range):
             let inRange = { (s: WorkoutSummary) -> Bool in
                 guard s.averagePower != nil, activity == nil || s.activity == activity else { return false }
@@ -37,13 +37,13 @@ extension HistoryService {
             // Three members of each summary, not the whole ~50 (5,000 copied and sorted whole).
             let workouts = store.summaries { inRange($0) ? PowerCurveCache.Entry($0) : nil }
             let measured = cache.curves(of: workouts, settings: settings, load: store.load)
-            return .success(PowerCurve.replyMembers(PowerCurve.best(of: measured.curves)) + [
-                ("workouts", .int(measured.curves.count)),
-                ("measured", .int(measured.computed)),
-                ("unreadable", .array(measured.failed.map { .string($0.rawValue) })),
-            ])
+            var reply = PowerCurveReply(curve: PowerCurve.best(of: measured.curves))
+            reply.workouts = measured.curves.count
+            reply.measured = measured.computed
+            reply.unreadable = measured.failed
+            return .success(reply.members)
         case .records(let activity):
-            return .success([("records", TrainingRecords.json(store.summaries(), activity: activity))])
+            return .success(TrainingRecords.reply(store.summaries(), activity: activity).members)
         }
     }
 }

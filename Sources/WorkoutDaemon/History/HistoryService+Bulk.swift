@@ -94,7 +94,9 @@ extension HistoryService {
                 service.exportWriter.start(bytes, into: fd) { result in
                     switch result {
                     case .success(let n):
-                        pending.finish(.value(ControlServer.okReply([("format", .string(format.rawValue)), ("bytes", .int(n))])))
+                        var w = JSONWriter(capacity: 64)
+                        ExportReply(format: format, body: .written(bytes: n)).write(to: &w)
+                        pending.finish(.encodedSuccess(w.bytes))
                     case .failure(let failure):
                         service.log(HistoryLogEvent.exportFailed(id: id.rawValue, reason: failure.description))
                         pending.finish(.value(ControlServer.errorReply(ProtocolError(code: "io_error", message: failure.description))))
@@ -119,12 +121,9 @@ extension HistoryService {
                     do { try BulkWorker.write(raw, to: fd) } catch { failure = error }
                 }
                 if let failure { throw failure }
-                w.value(ControlServer.okReply([("format", .string(format.rawValue)), ("bytes", .int(bytes.count))]))
+                ExportReply(format: format, body: .written(bytes: bytes.count)).write(to: &w)
             } else {
-                w.raw("{\"ok\":true,\"format\":"); w.string(format.rawValue)
-                w.raw(",\"content\":"); w.string(Exporter.export(workout, format))
-                if format.isBinary { w.raw(",\"encoding\":\"base64\"") }
-                w.raw("}")
+                ExportReply(format: format, body: .content(Exporter.export(workout, format), base64: format.isBinary)).write(to: &w)
             }
         }
     }

@@ -19,9 +19,7 @@ extension HistoryService {
             let r = Recomputation(try store.load(id), settings: settings)
             let notes = Recomputation.notes(overrides, for: r.before)
             if save { try store.replace(r.after) }
-            let j = r.json()
-            w.value(ControlServer.okReply([("before", j["before"] ?? .null), ("after", j["after"] ?? .null), ("saved", .bool(save)),
-                                           ("settings", .array(names.map { .string($0) })), ("notes", .array(notes.map { .string($0) })), units]))
+            w.value(ControlServer.okReply(RecomputeReply(r, saved: save, settings: names, notes: notes).members + [units]))
             let before = r.before.summary.distanceMeters, after = r.after.summary.distanceMeters
             loop.post {
                 me.value.log(HistoryLogEvent.recomputed(id: id.rawValue, settings: names, distanceBefore: before, distanceAfter: after, saved: save))

@@ -524,19 +524,16 @@ final class BluetoothSensor {
     // MARK: - Status
 
     func json(now: Double) -> JSON {
-        var o = JSONObject()
-        o["kind"] = .string(config.kind)
-        o["address"] = .string(device?.address ?? address)
-        o["state"] = .string(machine.phase.name)
+        var r = SensorReply(kind: config.kind, address: device?.address ?? address, state: machine.phase.name)
         let info = machine.phase.info
-        o["name"] = .string(info?.name)
-        o["battery"] = .int(info?.battery)
-        o["location"] = .string(info?.location?.label)
-        o["services"] = .array((info?.services ?? []).map { .string($0.rawValue) })
-        o["wheelCircumferenceMm"] = .int(Int((config.wheelCircumference * 1000).rounded()))
-        o["since"] = .string(machine.phase.since.map { ISO8601.format($0) })
-        o["problem"] = .string(machine.phase.problem(now: now))
-        o["badMeasurements"] = .int(badMeasurements)
-        return .object(o)
+        r.name = info?.name
+        r.battery = info?.battery
+        r.location = info?.location?.label
+        r.services = (info?.services ?? []).map(\.rawValue)
+        r.wheelCircumferenceMm = Int((config.wheelCircumference * 1000).rounded())
+        r.since = machine.phase.since
+        r.problem = machine.phase.problem(now: now)
+        r.badMeasurements = badMeasurements
+        return r.json()
     }
 }

@@ -11,7 +11,7 @@ extension WebApp {
         backend.request(.analytics(.fitness(DayRange(from: today.adding(days: -(span - 1)), to: today)))) { reply in
             thread.onWebThread {
                 guard reply["ok"]?.boolValue == true else { respond.value(.response(self.failed(reply, c))); return }
-                let days = (reply["days"]?.arrayValue ?? []).compactMap(FitnessDay.init(json:))
+                let days = FitnessReply(json: reply).days
                 respond.value(.response(self.page(FitnessPage(days: days, today: today, span: span).render(c, recording: recording))))
             }
         }
@@ -39,7 +39,7 @@ extension WebApp {
                     thread.onWebThread { respond.value(.response(self.failed(reply, c))) }
                     return
                 }
-                ask(k + 1, curves + [(reply["curve"]?.arrayValue ?? []).compactMap(RangePowerPoint.init(json:))])
+                ask(k + 1, curves + [PowerCurveReply(json: reply).curve])
             }
         }
         ask(0, [])
@@ -51,7 +51,7 @@ extension WebApp {
         let today = c.zone.localDay(c.now)
         let respond = thread.bound(done)
         backend.request(.analytics(.powerCurve(s.activity, DayRange(from: today.adding(days: -364), to: today)))) { reply in
-            let season = (reply["curve"]?.arrayValue ?? []).compactMap(RangePowerPoint.init(json:))
+            let season = PowerCurveReply(json: reply).curve
             thread.onWebThread { respond.value(.response(self.workoutPage(s.id, view, c, season: season))) }
         }
     }

@@ -61,6 +61,7 @@ extension ReliabilitySuite {
             defer { c.close() }
             var kept: [Double] = [], fresh: [Double] = []
             let line = #"{"command":"status"}"# + "\n"
+            var pace = Pace(every: interval)
             while keepGoing() {
                 var t0 = Reliability.monotonic()
                 try c.send(line)
@@ -73,7 +74,7 @@ extension ReliabilitySuite {
                 f.close()
                 guard reply != nil else { throw HarnessError.closed }
                 fresh.append(Reliability.monotonic() - t0)
-                usleep(useconds_t(interval * 1e6))
+                pace.next()
             }
             return (kept, fresh)
         }
@@ -110,13 +111,12 @@ extension ReliabilitySuite {
                 }
                 defer { feed.close() }
                 let start = Reliability.monotonic()
-                for (k, chunk) in chunks.enumerated() {
+                var pace = Pace(every: 0.01, whenLate: .catchesUp)
+                for chunk in chunks {
                     if Reliability.monotonic() - start >= seconds { break }
-                    let due = start + Double(k) * 0.01
-                    let wait = due - Reliability.monotonic()
-                    if wait > 0 { usleep(useconds_t(wait * 1e6)) }
                     do { try feed.send(chunk) } catch { flood.lock.lock(); flood.failed = "\(error)"; flood.lock.unlock(); break }
                     flood.lock.lock(); flood.sentLines += 1000; flood.lock.unlock()
+                    pace.next()
                 }
                 flood.lock.lock(); flood.done = true; flood.elapsed = Reliability.monotonic() - start; flood.lock.unlock()
             }

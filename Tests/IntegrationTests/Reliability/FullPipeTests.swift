@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 import WorkoutDaemon
 
 extension ReliabilitySuite {
@@ -71,13 +72,14 @@ extension ReliabilitySuite {
         static func timedStatuses(_ d: some DaemonUnderTest, count: Int, stoppingAtAFailure: Bool = false) -> (rtts: [Double], failure: String?) {
             var rtts: [Double] = []
             var failure: String?
+            var pace = Pace(every: 0.005)
             for _ in 0..<count {
                 switch timedStatusOrWhy(d) {
                 case .success(let rtt): rtts.append(rtt)
                 case .failure(let why): failure = failure ?? why.description
                 }
                 if stoppingAtAFailure && failure != nil { break }
-                usleep(5000)
+                pace.next()
             }
             return (rtts, failure)
         }

@@ -10,7 +10,7 @@ extension ReliabilitySuite {
     /// (VmRSS) within 1 MiB of it (after a warm-up round), which a leak of one malloc block (32
     /// bytes, the smallest) per request, or 110 bytes per connection, would exceed. The debug daemon
     /// answers ~1,500 requests/s on 2 cores: 200,000 requests took 137 s of CI, 40,000 take ~28.
-    @Suite(.offPoolAlone, .requires(ReliabilitySuite.heavy)) struct LoadTests {
+    @Suite(.requires(ReliabilitySuite.heavy)) struct LoadTests {
         static let clients = 200, cycles = 10_000
         static let requestsPerClient = ProcessInfo.processInfo.environment["WORKOUTD_LOAD_REQUESTS"].flatMap { Int($0) } ?? 200
 
@@ -33,7 +33,7 @@ extension ReliabilitySuite {
                         defer { c.close() }
                         tally.lock.lock(); tally.connected += 1; tally.lock.unlock()
                         // Start together: every connection is open before the first request.
-                        while true { tally.lock.lock(); let n = tally.connected; tally.lock.unlock(); if n >= clients { break }; usleep(1000) }
+                        pollUntil(seconds: 60, every: 0.001) { tally.lock.lock(); defer { tally.lock.unlock() }; return tally.connected >= clients }
                         // A lean reader (one reused buffer): UnixClient.readLine allocates 64 KiB per
                         // call, which on 2 cores would measure the test's memset, not the daemon.
                         var buf = [UInt8](repeating: 0, count: 65536)
@@ -62,7 +62,7 @@ extension ReliabilitySuite {
                 t.stackSize = 256 << 10
                 t.start()
             }
-            while true { tally.lock.lock(); let f = tally.finished; tally.lock.unlock(); if f == clients { break }; usleep(10_000) }
+            pollUntil(seconds: 600, every: 0.01) { tally.lock.lock(); defer { tally.lock.unlock() }; return tally.finished == clients }
             return (tally.ok, tally.failures, Reliability.monotonic() - t0)
         }
 
@@ -83,9 +83,8 @@ extension ReliabilitySuite {
 
         /// Waits until the daemon holds `fds` descriptors again (it closes a client when it sees EOF).
         static func settle(_ pid: Int32, fds: Int) -> Int {
-            var now = Reliability.fdCount(pid)
-            for _ in 0..<100 where now != fds { usleep(50_000); now = Reliability.fdCount(pid) }
-            usleep(300_000)
+            pollUntil(seconds: 5, every: 0.05) { Reliability.fdCount(pid) == fds }
+            Pace.window(0.3)  // and it stays there: a late close would show
             return Reliability.fdCount(pid)
         }
 
@@ -99,11 +98,11 @@ extension ReliabilitySuite {
             // loaded machine the warm-up outlasted those 2 s, the pages went back just before
             // the baseline, and the load faulted them in again: "+2988 KiB" in a CI run, with
             // no byte leaked (a quiet run measured the baseline first: -84 to -416 KiB).
-            usleep(2_500_000)
+            Pace.window(2.5)
             // Warm-up, so the baseline includes what the first connections allocate once.
             _ = Self.concurrentRound(d.controlSocket, clients: Self.clients, perClient: 5)
             _ = try Self.cycleRound(d.controlSocket, n: 200)
-            usleep(500_000)
+            Pace.window(0.5)  // the warm-up's last closes, before the baseline
             let fd0 = Reliability.fdCount(pid), fdList0 = Reliability.fdTargets(pid), rss0 = Reliability.rssKiB(pid)
             #expect(fd0 > 0 && rss0 > 0)
 

@@ -60,11 +60,8 @@ final class DaemonHarness: DaemonUnderTest, @unchecked Sendable {
         try p.run()
         process = p
         stderrDrain = readsStderr ? PipeDrain(pipe) : nil
-        let deadline = Date().addingTimeInterval(timeout)  // 20 s by default: a busy CI machine, a big history
-        repeat {
-            if (try? request(#"{"command":"status"}"#)) != nil { return }
-            usleep(20_000)
-        } while Date() < deadline
+        // 20 s by default: a busy CI machine, a big history
+        if pollUntil(seconds: timeout, { (try? request(#"{"command":"status"}"#)) != nil }) { return }
         throw HarnessError.notReady(stderrText())
     }
 
@@ -110,6 +107,15 @@ func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws {
         let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + off, bytes.count - off, Int32(MSG_NOSIGNAL)) }
         if n < 0 { if errno == EINTR { continue }; throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         off += n
+    }
+}
+
+/// Suspends until `fd` has bytes to read or its peer closed, at most `seconds`; whether it has. An
+/// `async` test awaits a long reply with it (a daemon working for a minute), then reads it.
+func awaitReadable(_ fd: Int32, seconds: Double) async -> Bool {
+    await waitUntil(seconds: seconds, every: 0.01) {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 0) == 1
     }
 }
 

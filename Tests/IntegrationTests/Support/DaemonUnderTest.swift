@@ -54,16 +54,31 @@ extension DaemonUnderTest {
         return try DaemonHarness.parse(reply)
     }
 
+    /// `request` for `async` tests: suspends until the reply begins (a `show` the daemon works on
+    /// for a minute), then reads it.
+    func requestSuspending(_ line: String, timeoutSeconds: Int = 30) async throws -> [String: Any] {
+        let c = try UnixClient(path: controlSocket, timeoutSeconds: timeoutSeconds)
+        defer { c.close() }
+        try c.send(line + "\n")
+        _ = await awaitReadable(c.fd, seconds: Double(timeoutSeconds))
+        guard let reply = try c.readLine() else { throw HarnessError.closed }
+        return try DaemonHarness.parse(reply)
+    }
+
     /// Polls `status` until `condition` holds or `seconds` pass; returns the last status.
     @discardableResult
     func waitForStatus(seconds: Double, _ condition: ([String: Any]) -> Bool) throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(seconds)
         var last: [String: Any] = [:]
-        while Date() < deadline {
-            last = try request(#"{"command":"status"}"#)
-            if condition(last) { return last }
-            usleep(20_000)
-        }
+        try pollUntil(seconds: seconds) { last = try request(#"{"command":"status"}"#); return condition(last) }
+        return last
+    }
+
+    /// `waitForStatus` for `async` tests: it suspends between looks (no pool thread held while
+    /// the daemon works).
+    @discardableResult
+    func awaitStatus(seconds: Double, _ condition: ([String: Any]) -> Bool) async throws -> [String: Any] {
+        var last: [String: Any] = [:]
+        try await waitUntil(seconds: seconds) { last = try request(#"{"command":"status"}"#); return condition(last) }
         return last
     }
 
@@ -71,18 +86,33 @@ extension DaemonUnderTest {
     /// are after `seconds`: a thread of the daemon's own writes them, a moment after the reply
     /// to the request that logged them (the loop never waits for a log write).
     func logFileLines(waitingUpTo seconds: Double = 5, until condition: ([Substring]) -> Bool) -> [Substring] {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            let text = (try? String(contentsOfFile: stateDir + "/workoutd.log", encoding: .utf8)) ?? ""
-            let lines = text.split(separator: "\n")
-            if condition(lines) || Date() >= deadline { return lines }
-            usleep(20_000)
+        var lines: [Substring] = []
+        pollUntil(seconds: seconds) {
+            lines = ((try? String(contentsOfFile: stateDir + "/workoutd.log", encoding: .utf8)) ?? "").split(separator: "\n")
+            return condition(lines)
         }
+        return lines
+    }
+
+    /// `logFileLines` for `async` tests: it suspends between looks.
+    func awaitLogFileLines(waitingUpTo seconds: Double = 5, until condition: ([Substring]) -> Bool) async -> [Substring] {
+        var lines: [Substring] = []
+        await waitUntil(seconds: seconds) {
+            lines = ((try? String(contentsOfFile: stateDir + "/workoutd.log", encoding: .utf8)) ?? "").split(separator: "\n")
+            return condition(lines)
+        }
+        return lines
     }
 
     /// Runs workoutctl against this daemon.
     func ctl(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let r = try Reliability.run([DaemonHarness.binary("workoutctl")] + args, environment: environment)
+        return (r.status, r.out, r.err)
+    }
+
+    /// `ctl` for `async` tests: suspends while workoutctl runs (a `simulate` for seconds).
+    func ctlSuspending(_ args: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let r = try await Reliability.runSuspending([DaemonHarness.binary("workoutctl")] + args, environment: environment)
         return (r.status, r.out, r.err)
     }
 }

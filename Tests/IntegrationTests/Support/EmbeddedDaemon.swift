@@ -138,7 +138,16 @@ final class EmbeddedDaemon: DaemonUnderTest, @unchecked Sendable {
 
     /// What the daemon wrote to stderr since the last call (its log lines, as the journal shows
     /// them): all of it once the daemon has stopped.
-    func stderrText() -> String { stderrDrain.take(untilEnd: false) }
+    func stderrText() -> String {
+        // After a stop its last lines are in the pipe (the logger drains at the stop): wait
+        // until the drain has read them all (at most 10 s on a loaded machine), then take.
+        if !isRunning {
+            let fd = stderrPipe.fileHandleForReading.fileDescriptor
+            var pending: Int32 = 1
+            for _ in 0..<1000 where ioctl(fd, UInt(FIONREAD), &pending) == 0 && pending > 0 { usleep(10_000) }
+        }
+        return stderrDrain.take(untilEnd: false)
+    }
 
     deinit {
         if daemon != nil, exitStatus == nil { _ = stop() }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestRequirements
 
 /// Writes JSON fix lines into the daemon's feed socket at `rate` Hz from a background thread,
 /// moving east at `speed` m/s, until told to stop or the daemon goes away.
@@ -20,6 +21,7 @@ final class FixFeeder: @unchecked Sendable {
             guard let c = try? UnixClient(path: socket) else { return }
             defer { c.close() }
             var i = index0
+            var pace = Pace(perSecond: rate)
             while me.isRunning {
                 let time = start + Double(i - index0) / rate
                 let lon = 11.5 + Double(i) * speed / rate / (111_320 * cos(48.1 * .pi / 180))
@@ -27,7 +29,7 @@ final class FixFeeder: @unchecked Sendable {
                 do { try c.send(line) } catch { return }
                 me.lock.lock(); me._lastSentTime = time; me._sent += 1; me.lock.unlock()
                 i += 1
-                usleep(useconds_t(1_000_000 / rate))
+                pace.next()
             }
         }
         thread = t
@@ -38,7 +40,7 @@ final class FixFeeder: @unchecked Sendable {
 
     func stop() {
         lock.lock(); running = false; lock.unlock()
-        while thread?.isFinished == false { usleep(1000) }
+        pollUntil(seconds: 10, every: 0.001) { thread?.isFinished != false }
     }
 
     static func iso(_ t: Double) -> String {

@@ -42,17 +42,14 @@ final class GpsdReplay {
         p.standardError = FileHandle.nullDevice
         try p.run()
         try "\(p.processIdentifier)".write(toFile: state + "/gpsd.pid", atomically: true, encoding: .utf8)
-        for _ in 0..<50 {
-            if let c = try? TCPProbe(port: port) { c.close(); return }
-            usleep(100_000)
-        }
+        pollUntil(seconds: 5, every: 0.1) { (try? TCPProbe(port: port)).map { $0.close() } != nil }
     }
 
     private func killRecorded(_ name: String) {
         guard let text = try? String(contentsOfFile: state + "/\(name).pid", encoding: .utf8),
               let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1 else { return }
         kill(pid, SIGKILL)
-        for _ in 0..<50 where kill(pid, 0) == 0 { usleep(20_000) }
+        pollUntil(seconds: 1) { kill(pid, 0) != 0 }
     }
 
     deinit { stop() }

@@ -9,8 +9,9 @@ import Testing
 /// Each test case takes slots of one gate (`OffPoolTrait.gate`, 4 slots, as CI runs 4 test
 /// processes at a time): at most 4 such tests run at once, so the machine is not flooded with
 /// daemons. A waiting test is a suspended task; it holds no thread. `.offPoolAlone` takes every
-/// slot: a timed suite (the reliability figures) runs beside no other off-pool test, only beside
-/// what the pool runs, as it did on the pool. The test runs in its own task under a task executor
+/// slot: a timed suite runs beside no other off-pool test, only beside what the pool runs (none
+/// uses it now: .ci/reliability.sh runs the timed ones alone, in the serialized
+/// `ReliabilitySuite`). The test runs in its own task under a task executor
 /// preference, so `#expect` still reports to that test, and `.serialized` still runs a suite's
 /// tests one after another (the runner starts the next only when this one has returned).
 struct OffPoolTrait: SuiteTrait, TestTrait, TestScoping {

@@ -1,14 +1,14 @@
-import Foundation
-import Glibc
+import TestRequirements
 
-/// Polls `condition` every 20 ms until it holds or `seconds` pass; returns whether it held. For
-/// what another thread or process does (a peer's log, a daemon's file): never a fixed sleep.
+/// `TestRequirements.pollUntil` (Tests/TestRequirements/Waiting.swift, the tests' one wait on a
+/// condition), for the files of this target that import nothing else from there.
 @discardableResult
-func pollUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while true {
-        if try condition() { return true }
-        if Date() >= deadline { return false }
-        usleep(20_000)
-    }
+func pollUntil(seconds: Double, every: Double = 0.02, _ condition: () throws -> Bool) rethrows -> Bool {
+    try TestRequirements.pollUntil(seconds: seconds, every: every, condition)
+}
+
+/// `TestRequirements.waitUntil` (the suspending twin), for the same files.
+@discardableResult
+func waitUntil(seconds: Double, every: Double = 0.02, _ condition: () async throws -> Bool) async rethrows -> Bool {
+    try await TestRequirements.waitUntil(seconds: seconds, every: every, condition)
 }

@@ -73,6 +73,28 @@ enum Reliability {
     /// Runs a command (no background children) and returns its status and output.
     @discardableResult
     static func run(_ args: [String], environment: [String: String]? = nil) throws -> (status: Int32, out: String, err: String) {
+        let (p, out, err) = process(args, environment: environment)
+        try p.run()
+        let o = PipeDrain(out), e = PipeDrain(err)  // both at once: either may fill while we read the other
+        p.waitUntilExit()
+        return (p.terminationStatus, o.take(untilEnd: true), e.take(untilEnd: true))
+    }
+
+    /// `run` for `async` tests: the test suspends until the command has ended (a browser for
+    /// seconds), holding no thread of Swift's pool.
+    static func runSuspending(_ args: [String], environment: [String: String]? = nil) async throws -> (status: Int32, out: String, err: String) {
+        let (p, out, err) = process(args, environment: environment)
+        let (ended, end) = AsyncStream.makeStream(of: Int32.self)
+        p.terminationHandler = { end.yield($0.terminationStatus); end.finish() }
+        try p.run()
+        let o = PipeDrain(out), e = PipeDrain(err)  // both at once: either may fill while we wait
+        var status: Int32 = -1
+        for await s in ended { status = s }
+        return (status, o.take(untilEnd: true), e.take(untilEnd: true))
+    }
+
+    /// The command `args` with pipes for its output and errors, not started.
+    private static func process(_ args: [String], environment: [String: String]?) -> (Process, out: Pipe, err: Pipe) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: args[0])
         p.arguments = Array(args.dropFirst())
@@ -80,10 +102,7 @@ enum Reliability {
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
-        try p.run()
-        let o = PipeDrain(out), e = PipeDrain(err)  // both at once: either may fill while we read the other
-        p.waitUntilExit()
-        return (p.terminationStatus, o.take(untilEnd: true), e.take(untilEnd: true))
+        return (p, out, err)
     }
 
     /// `setpriv` arguments that run the rest as `uid`:`uid` with no groups; `dacOverride` keeps
@@ -201,8 +220,7 @@ extension DaemonHarness {
         p.standardOutput = FileHandle.nullDevice
         try p.run()
         let drain = PipeDrain(err)
-        let deadline = Date().addingTimeInterval(timeout)
-        while p.isRunning && Date() < deadline { usleep(20_000) }
+        pollUntil(seconds: timeout) { !p.isRunning }
         if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit(); return (-1, "still running after \(timeout) s") }
         return (p.terminationStatus, drain.take(untilEnd: true))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestRequirements
 
 /// Sends a ride of JSON fix lines into the feed socket: `count` fixes one receiver-second apart,
 /// `speed` m/s east, the i-th dated `time(i)` (a receiver clock off by anything, or one outlier).
@@ -19,12 +20,13 @@ enum RideSender {
         defer { c.close() }
         let chunk = max(1, Int(linesPerSecond / 20))
         var i = 0
+        var pace = Pace(every: 0.05)
         while i < count {
             var text = ""
             for k in i..<min(count, i + chunk) { text += line(time: time(k), index: k, speed: speed) + "\n" }
             try c.send(text)
             i += chunk
-            usleep(50_000)
+            pace.next()
         }
         try d.waitForStatus(seconds: 5) { (($0["workout"] as? [String: Any])?["pointCount"] as? Int ?? 0) >= count }
     }

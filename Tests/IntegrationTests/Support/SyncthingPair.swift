@@ -136,11 +136,7 @@ final class SyncthingPeer {
             try p.run()
             try? handle?.close()
             process = p
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline && p.isRunning {
-                if (try? rest("GET", "/rest/system/ping")) == 200 { return }
-                usleep(50_000)
-            }
+            if pollUntil(seconds: 30, every: 0.05, { !p.isRunning || (try? rest("GET", "/rest/system/ping")) == 200 }), p.isRunning { return }
             guard !p.isRunning, attempt < 3, log().contains("address already in use"), let (peer, dial) = configured else { break }
             listenPort = SyncthingPeer.freePort()
             guiPort = SyncthingPeer.freePort()

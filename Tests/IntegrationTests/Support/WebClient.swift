@@ -3,7 +3,7 @@ import Glibc
 
 /// A blocking HTTP/1.1 client over a real loopback TCP connection, for the web server's tests:
 /// sends raw bytes (so tests can send what no browser would) and reads one response. Used by one
-/// thread at a time: a test hands it to `offPool` for a read that waits.
+/// thread at a time.
 final class WebClient: @unchecked Sendable {
     let fd: Int32
     var buffer: [UInt8] = []
@@ -96,12 +96,26 @@ final class WebClient: @unchecked Sendable {
         return nil
     }
 
+    /// `get` for `async` tests: suspends until the response begins (a page the daemon draws for a
+    /// minute), then reads it.
+    static func getSuspending(_ port: UInt16, _ target: String, cookie: String? = nil, timeoutSeconds: Int = 10) async throws -> Response {
+        let c = try WebClient(port: port, timeoutSeconds: timeoutSeconds)
+        try c.send(request(port, target, cookie: cookie, host: nil))
+        _ = await awaitReadable(c.fd, seconds: Double(timeoutSeconds))
+        guard let r = try c.response() else { throw HarnessError.closed }
+        return r
+    }
+
+    static func request(_ port: UInt16, _ target: String, cookie: String?, host: String?) -> String {
+        var req = "GET \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
+        if let cookie { req += "Cookie: \(cookie)\r\n" }
+        return req + "\r\n"
+    }
+
     /// One GET with the cookie (or without), on a new connection.
     static func get(_ port: UInt16, _ target: String, cookie: String? = nil, host: String? = nil, timeoutSeconds: Int = 10) throws -> Response {
         let c = try WebClient(port: port, timeoutSeconds: timeoutSeconds)
-        var req = "GET \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
-        if let cookie { req += "Cookie: \(cookie)\r\n" }
-        try c.send(req + "\r\n")
+        try c.send(request(port, target, cookie: cookie, host: host))
         guard let r = try c.response() else { throw HarnessError.closed }
         return r
     }

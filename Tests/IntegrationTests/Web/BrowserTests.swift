@@ -6,10 +6,10 @@ import TestRequirements
 /// driven over the DevTools protocol by `cdp_pages.py`: HTTP 200, no console error (CSP
 /// violations included), no request beyond the daemon's own address, and the script's hover
 /// on a chart. The history holds real files from ../shared/data; a workout records meanwhile,
-/// so the live page has something to show. The browser runs off the cooperative pool
-/// (`offPool`): its ~10 s hold no pool thread. Skipped (with the reason) without chromium or
-/// the shared data, except under CI=true, where it fails instead.
-@Suite(.serialized, .offPool) struct BrowserTests {
+/// so the live page has something to show. The test awaits the browser (`runSuspending`): its
+/// ~10 s hold no pool thread. Skipped (with the reason) without chromium or the shared data,
+/// except under CI=true, where it fails instead.
+@Suite(.serialized) struct BrowserTests {
     static let chromium = "/usr/lib/chromium/chromium"
     @Test(.requires(.program(.chromium), .sharedData))
     func everyPageLoadsCleanly() async throws {
@@ -30,7 +30,7 @@ import TestRequirements
         if let first = ids.first { urls.append("\(base)/workouts/\(first)?x=time&colour=hr") }
         let script = DaemonHarness.projectRoot.appendingPathComponent("Tests/IntegrationTests/Web/cdp_pages.py").path
         let args = ["/usr/bin/env", "python3", script, "--chromium", Self.chromium, "--hover"] + urls
-        let r = try await offPool { try Reliability.run(args) }
+        let r = try await Reliability.runSuspending(args)
         #expect(r.status == 0, "cdp_pages.py: \(r.err)")
         let pages = r.out.split(separator: "\n").compactMap { try? DaemonHarness.parse(String($0)) }
         #expect(pages.count == urls.count, "\(r.out) \(r.err)")
@@ -89,7 +89,7 @@ import TestRequirements
         let base = "http://127.0.0.1:\(port)"
         let script = DaemonHarness.projectRoot.appendingPathComponent("Tests/IntegrationTests/Web/cdp_pages.py").path
         let urls = ["\(base)/?token=\(token)", "\(base)/workouts/\(id)", "\(base)/records"]
-        let r = try await offPool { try Reliability.run(["/usr/bin/env", "python3", script, "--chromium", Self.chromium, "--allow", origin] + urls) }
+        let r = try await Reliability.runSuspending(["/usr/bin/env", "python3", script, "--chromium", Self.chromium, "--allow", origin] + urls)
         #expect(r.status == 0, "cdp_pages.py: \(r.err)")
         let pages = r.out.split(separator: "\n").compactMap { try? DaemonHarness.parse(String($0)) }
         #expect(pages.count == urls.count, "\(r.out) \(r.err)")

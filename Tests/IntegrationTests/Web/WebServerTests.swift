@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 @testable import WorkoutDaemon
 
 /// The web pages' server in the daemon over real loopback TCP: who may look (token, cookie,
@@ -167,7 +168,8 @@ import Testing
         let slow = try WebClient(port: port)
         let t0 = Date()
         try slow.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-        for _ in 0..<3 { try await Task.sleep(for: .milliseconds(400)); try? slow.send("X-Slow: 1\r\n") }
+        var trickle = Pace(every: 0.4)
+        for _ in 0..<3 { await trickle.nextSuspending(); try? slow.send("X-Slow: 1\r\n") }
         let timedOut = try slow.response()
         #expect(timedOut?.status == 408)
         #expect(slow.isClosed())

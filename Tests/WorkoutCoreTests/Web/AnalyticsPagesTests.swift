@@ -68,15 +68,15 @@ import Testing
         b.powerCurve = [PowerCurvePoint(seconds: 5, watts: 850, startTime: t), PowerCurvePoint(seconds: 1200, watts: 262, startTime: t)]
         let html = WebFixtures.text(RecordsPage(summaries: [a, b]).render(WebFixtures.context))
         #expect(html.contains("power-records") && html.contains("900 W") && html.contains("262 W") && !html.contains("850 W"))
-        let json = TrainingRecords.json([a, b], activity: nil)
+        let json = TrainingRecords.reply([a, b], activity: nil).members[0].1
         let power = try #require(json.arrayValue)
         expectEqual(power.compactMap { $0["id"]?.stringValue }, [a.id.rawValue, b.id.rawValue])
         expectEqual(power.compactMap { $0["watts"]?.doubleValue }, [900, 262])
-        expectEqual(TrainingRecords.json([a, b], activity: .running).arrayValue?.count, 0)
+        expectEqual(TrainingRecords.reply([a, b], activity: .running).members[0].1.arrayValue?.count, 0)
         // `edit --records off` keeps a workout's powers out of records too.
         var kept = a
         kept.records = .excluded
-        expectEqual(TrainingRecords.json([kept, b], activity: nil).arrayValue?.compactMap { $0["watts"]?.doubleValue }, [850, 262])
+        expectEqual(TrainingRecords.reply([kept, b], activity: nil).members[0].1.arrayValue?.compactMap { $0["watts"]?.doubleValue }, [850, 262])
         #expect(!WebFixtures.text(RecordsPage(summaries: [kept, b]).render(WebFixtures.context)).contains("900 W"))
     }
 }

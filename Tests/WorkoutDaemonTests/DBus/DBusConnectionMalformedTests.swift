@@ -43,6 +43,19 @@ import WorkoutCore
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Keeps the connection open until the client closes it (at most 5 s), so what it reports is
+    /// the misbehaviour, not the bus going away.
+    static func holdUntilClosed(_ fd: Int32) {
+        var tv = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var sink = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(fd, &sink, sink.count)
+            if n > 0 || (n < 0 && errno == EINTR) { continue }
+            return
+        }
+    }
+
     static func send(_ fd: Int32, _ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
 
     static func handshake(_ fd: Int32) {
@@ -69,18 +82,18 @@ import WorkoutCore
     }
 
     @Test func rejectedAuthentication() throws {
-        let r = try outcome { fd in _ = Self.readLine(fd); Self.send(fd, Array("REJECTED DBUS_COOKIE_SHA1\r\n".utf8)); usleep(200_000) }
+        let r = try outcome { fd in _ = Self.readLine(fd); Self.send(fd, Array("REJECTED DBUS_COOKIE_SHA1\r\n".utf8)); Self.holdUntilClosed(fd) }
         #expect(r.closed == [.authenticationFailed("the bus rejected EXTERNAL authentication (it offers: DBUS_COOKIE_SHA1)")])
         guard case .failure = r.ready else { Issue.record("ready: \(String(describing: r.ready))"); return }
     }
 
     @Test func endlessHandshakeLine() throws {
-        let r = try outcome { fd in _ = Self.readLine(fd); Self.send(fd, [UInt8](repeating: 0x41, count: 5000)); usleep(200_000) }
+        let r = try outcome { fd in _ = Self.readLine(fd); Self.send(fd, [UInt8](repeating: 0x41, count: 5000)); Self.holdUntilClosed(fd) }
         #expect(r.closed == [.authenticationFailed("handshake line longer than 1024 bytes")])
     }
 
     @Test func garbageInsteadOfAMessage() throws {
-        let r = try outcome { fd in Self.handshake(fd); Self.send(fd, Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8)); usleep(200_000) }
+        let r = try outcome { fd in Self.handshake(fd); Self.send(fd, Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8)); Self.holdUntilClosed(fd) }
         #expect(r.closed == [.malformed(.invalidEndianness(UInt8(ascii: "H")))])
     }
 
@@ -89,7 +102,7 @@ import WorkoutCore
         let r = try outcome { fd in
             Self.handshake(fd)
             Self.send(fd, [0x6C, 2, 0, 1, 0, 0, 0x40, 0x06, 1, 0, 0, 0, 8, 0, 0, 0])
-            usleep(200_000)
+            Self.holdUntilClosed(fd)
         }
         #expect(r.closed == [.malformed(.messageTooLong(0x0640_0000 + 24, limit: 1 << 24))])
     }
@@ -102,7 +115,7 @@ import WorkoutCore
             reply.body = [.unixFD(0)]
             reply.unixFDCount = 1
             Self.send(fd, try! reply.encoded(serial: 1))
-            usleep(200_000)
+            Self.holdUntilClosed(fd)
         }
         #expect(r.closed == [.disconnected("a message announced 1 descriptors but 0 arrived")])
     }

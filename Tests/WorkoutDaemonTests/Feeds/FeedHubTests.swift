@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TestRequirements
 import WorkoutCore
 @testable import WorkoutDaemon
 
@@ -122,7 +123,7 @@ import WorkoutCore
     /// left in the framer are handled in later turns although the socket is already empty.
     @Test func theBudgetIsCheckedAfterEveryLine() throws {
         let rig = try Rig()
-        rig.onReport = { r in if case .fix = r { usleep(useconds_t(FeedBudget.seconds / 2 * 1e6)) } }
+        rig.onReport = { r in if case .fix = r { Pace.window(FeedBudget.seconds / 2) } }  // a fix costing half the budget
         rig.hub.open()
         let a = try rig.connect()
         defer { close(a) }

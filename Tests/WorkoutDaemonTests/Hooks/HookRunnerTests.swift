@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
+import TestRequirements
 @testable import WorkoutDaemon
 
 /// HookRunner with real processes: the concurrency limit, the bounded queue, stdin, exit
@@ -12,9 +13,7 @@ import Testing
         func add(_ j: HookRunner.Job, _ o: HookRunner.Outcome) { list.withLock { $0.append((j.event, o)) } }
         var count: Int { list.withLock { $0.count } }
         func wait(for n: Int, seconds: Double = 20) -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while count < n && Date() < deadline { usleep(10_000) }
-            return count >= n
+            pollUntil(seconds: seconds, every: 0.01) { count >= n }
         }
     }
 
@@ -68,12 +67,12 @@ import Testing
     }
 
     static func pid(in file: String, seconds: Double = 5) -> pid_t? {
-        let deadline = Date().addingTimeInterval(seconds)
-        repeat {
-            if let text = try? String(contentsOfFile: file, encoding: .utf8), text.hasSuffix("\n"), let p = pid_t(text.dropLast()) { return p }
-            usleep(10_000)
-        } while Date() < deadline
-        return nil
+        var pid: pid_t?
+        pollUntil(seconds: seconds, every: 0.01) {
+            if let text = try? String(contentsOfFile: file, encoding: .utf8), text.hasSuffix("\n") { pid = pid_t(text.dropLast()) }
+            return pid != nil
+        }
+        return pid
     }
 
     /// Issue 27 item 12: four hooks that hang held every other hook until their timeout (at
@@ -117,8 +116,7 @@ import Testing
         let signalled = runner.shutDown(graceSeconds: 0.3)
         let seconds = Date().timeIntervalSince(t0)
         #expect(signalled == 3)
-        var gone = false
-        for _ in 0..<200 where !gone { gone = ![a, b, c].contains(where: Self.isAlive); if !gone { usleep(10_000) } }
+        let gone = pollUntil(seconds: 2, every: 0.01) { ![a, b, c].contains(where: Self.isAlive) }
         #expect(gone, "alive after shutDown: \([a, b, c].filter(Self.isAlive))")
         #expect(seconds < 2, "shutDown took \(seconds) s")
         #expect(!runner.submit(job("late", "exit 0")), "nothing starts after shutDown")

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 import WorkoutCore
 @testable import WorkoutDaemon
 
@@ -202,15 +203,7 @@ import WorkoutCore
         let reload = try d.request(#"{"command":"reload"}"#)
         #expect(reload["changed"] == .array([.string("limits")]) && reload["needsRestart"] == .array([]), "\(reload)")
         try InProcessDaemon.send(fd, #"{"command":"status","padding":""# + String(repeating: "x", count: 2000) + "\"}\n")
-        var got: [UInt8] = []
-        for _ in 0..<2000 where !got.contains(10) {
-            try d.daemon.loop.runReady()
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = recv(fd, &chunk, chunk.count, Int32(MSG_DONTWAIT))
-            if n > 0 { got += chunk[0..<n] }
-            usleep(500)
-        }
-        let reply = try JSON.parse(Array(got.prefix { $0 != 10 }))
+        let reply = try d.reply(on: fd)
         #expect(reply["ok"] == .bool(false), "\(reply)")
         #expect(reply["error"]?["message"]?.stringValue?.contains("longer than 1024 bytes") == true, "\(reply)")
     }
@@ -257,14 +250,15 @@ import WorkoutCore
         let gpx = #"<?xml version="1.0"?><gpx version="1.1" creator="test"><trk><type>running</type><trkseg>"#
             + points.joined() + "</trkseg></trk></gpx>"
         try gpx.write(toFile: folder + "/run\(n).gpx", atomically: true, encoding: .utf8)
-        // Half a second of loop time a turn, with real time between for the import's threads
-        // (a loaded machine reads the folder's inotify event or commits late).
-        for _ in 0..<120 {
-            try d.advance(0.5)
-            if d.daemon.history.store.count > count { return true }
-            usleep(5_000)
+        // Half a second of loop time a turn up to 20 s (a look for the folder every 2 s, 4 s of
+        // quiet), with real time between for the import's threads; then real time alone, 8 s in
+        // all: a loaded machine scans the folder, imports and commits late.
+        var moved = 0.0
+        return try pollUntil(seconds: 8, every: 0.005) {
+            try d.advance(moved < 20 ? 0.5 : 0)
+            moved += 0.5
+            return d.daemon.history.store.count > count
         }
-        return false
     }
 
     struct ProbeError: Error, CustomStringConvertible {

@@ -110,8 +110,7 @@ struct RecentWorkoutTests {
         }
         done.wait()
         #expect(store.recent.withLock { $0 } != nil)
-        let deadline = Date().addingTimeInterval(10)
-        while store.recent.withLock({ $0 }) != nil, Date() < deadline { usleep(50_000) }
+        pollUntil(seconds: 10, every: 0.05) { store.recent.withLock { $0 } == nil }
         #expect(store.recent.withLock { $0 } == nil)
     }
 }

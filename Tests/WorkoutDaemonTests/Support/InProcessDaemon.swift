@@ -1,4 +1,5 @@
 import Foundation
+import TestRequirements
 import Glibc
 import WorkoutCore
 @testable import WorkoutDaemon
@@ -85,29 +86,38 @@ final class InProcessDaemon {
         let fd = try Self.connect(paths.controlSocket)
         defer { close(fd) }
         try Self.send(fd, line + "\n")
+        return try reply(on: fd)
+    }
+
+    /// The next reply line on the client socket `fd`: the loop is turned until it is there, at
+    /// most `turns` turns.
+    func reply(on fd: Int32, turns: Int = 2000) throws -> JSON {
         var got: [UInt8] = []
-        for _ in 0..<2000 {
-            try daemon.loop.runReady()
-            var chunk = [UInt8](repeating: 0, count: 65536)
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let replied = try until(tries: turns) {
             let n = recv(fd, &chunk, chunk.count, Int32(MSG_DONTWAIT))
             if n > 0 { got += chunk[0..<n] }
-            if let nl = got.firstIndex(of: 10) { return try JSON.parse(Array(got[..<nl])) }
-            usleep(500)
+            return got.contains(10)
         }
-        throw POSIXError(.ETIMEDOUT)
+        guard replied, let nl = got.firstIndex(of: 10) else { throw POSIXError(.ETIMEDOUT) }
+        return try JSON.parse(Array(got[..<nl]))
     }
 
     func status() throws -> JSON { try request(#"{"command":"status"}"#) }
 
-    /// Turns the loop until `condition` holds (for work on other threads), at most `tries` turns.
+    /// Turns the loop until `condition` holds (for work on other threads), at most `tries` turns
+    /// 0.5 ms apart.
     @discardableResult
     func until(tries: Int = 4000, _ condition: () throws -> Bool) throws -> Bool {
-        for _ in 0..<tries {
-            if try condition() { return true }
+        var held = false, turns = 0
+        try pollUntil(seconds: 3600, every: 0.0005) {
+            held = try condition()
+            if held || turns == tries { return true }
             try daemon.loop.runReady()
-            usleep(500)
+            turns += 1
+            return false
         }
-        return false
+        return held
     }
 
     /// Writes a JSON fix line to the feed socket, dated by the daemon's wall clock now (or

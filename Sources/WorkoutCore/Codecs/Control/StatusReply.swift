@@ -100,6 +100,12 @@ public struct StatusReply: Sendable {
         w.raw("}")
     }
 
+    /// Whether a `watch` line is a status event (a line without `event` is one: older daemons).
+    public static func isStatusEvent(_ line: JSON) -> Bool { (line["event"]?.stringValue ?? "status") == "status" }
+
+    /// The sensors as their type reads them.
+    public var sensorReplies: [SensorReply] { sensors.map(SensorReply.init(json:)) }
+
     /// Reads a status reply or event. Tolerant: what is missing or odd is nil (an older or newer
     /// daemon still gives a readable status).
     public init(json r: JSON) {

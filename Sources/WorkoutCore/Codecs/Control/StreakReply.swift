@@ -1,9 +1,10 @@
 /// The `streak` reply's object (docs/streaks.md, "JSON"): the daily and weekly streaks, today,
-/// the time zone and one entry per habit. Typed once: the daemon writes it (`json()`),
-/// workoutctl and the status bar read it (`init(json:)`). Keys in the order the daemon writes
-/// them; never renamed. Days are `YYYY-MM-DD` in the streak's time zone.
-public struct StreakReply: Sendable, Equatable {
-    public struct Daily: Sendable, Equatable {
+/// the time zone and one entry per habit. Typed once, each level a field list (`JSONFields`):
+/// the daemon writes it (`json()`), workoutctl and the status bar read it (`init(json:)`). Keys
+/// in the order the daemon writes them; never renamed. Days are `YYYY-MM-DD` in the streak's
+/// time zone. Reading is tolerant: what is missing is nil, zero or empty.
+public struct StreakReply: JSONFields, Sendable, Equatable {
+    public struct Daily: JSONFields, Sendable, Equatable {
         public var current: Int
         public var best: Int
         public var currentStart: String?
@@ -19,9 +20,17 @@ public struct StreakReply: Sendable, Equatable {
             self.current = current; self.best = best; self.currentStart = currentStart; self.currentEnd = currentEnd
             self.bestStart = bestStart; self.bestEnd = bestEnd; self.todayDone = todayDone; self.restDaysUsed = restDaysUsed
         }
+
+        public init() { self.init(current: 0, best: 0, currentStart: nil, currentEnd: nil, bestStart: nil, bestEnd: nil, todayDone: nil, restDaysUsed: 0) }
+
+        public mutating func fields<V: JSONFieldVisitor>(_ v: inout V) {
+            StreakReply.runs(&v, &current, &best, &currentStart, &currentEnd, &bestStart, &bestEnd)
+            v.field("todayDone", &todayDone)
+            v.field("restDaysUsed", &restDaysUsed)
+        }
     }
 
-    public struct Weekly: Sendable, Equatable {
+    public struct Weekly: JSONFields, Sendable, Equatable {
         public var current: Int
         public var best: Int
         public var currentStart: String?
@@ -34,10 +43,22 @@ public struct StreakReply: Sendable, Equatable {
             self.current = current; self.best = best; self.currentStart = currentStart; self.bestStart = bestStart; self.bestEnd = bestEnd
             self.workoutsThisWeek = workoutsThisWeek; self.target = target
         }
+
+        public init() { self.init(current: 0, best: 0, currentStart: nil, bestStart: nil, bestEnd: nil, workoutsThisWeek: 0, target: 0) }
+
+        public mutating func fields<V: JSONFieldVisitor>(_ v: inout V) {
+            v.field("current", &current)
+            v.field("best", &best)
+            v.field("currentStart", &currentStart)
+            v.field("bestStart", &bestStart)
+            v.field("bestEnd", &bestEnd)
+            v.field("workoutsThisWeek", &workoutsThisWeek)
+            v.field("target", &target)
+        }
     }
 
     /// One configured habit where it stands (docs/streaks.md, "Habits").
-    public struct Habit: Sendable, Equatable {
+    public struct Habit: JSONFields, Sendable, Equatable {
         public var name: String
         /// `day`, `week`, `month`.
         public var per: String
@@ -74,6 +95,33 @@ public struct StreakReply: Sendable, Equatable {
             self.best = best; self.currentStart = currentStart; self.currentEnd = currentEnd; self.bestStart = bestStart
             self.bestEnd = bestEnd; self.skipsUsed = skipsUsed; self.skipAvailable = skipAvailable; self.atRisk = atRisk
         }
+
+        /// What a reply without the habit's members reads as.
+        public init() {
+            self.init(name: "?", per: "period", activities: [], kind: "", target: 0, progress: 0, left: 0, leftText: nil, done: false,
+                      dueToday: nil, daysToGo: nil, periodStart: nil, periodEnd: nil, current: 0, best: 0, currentStart: nil, currentEnd: nil,
+                      bestStart: nil, bestEnd: nil, skipsUsed: 0, skipAvailable: false, atRisk: false)
+        }
+
+        public mutating func fields<V: JSONFieldVisitor>(_ v: inout V) {
+            v.field("name", &name)
+            v.field("per", &per)
+            v.field("activities", &activities)
+            v.field("kind", &kind)
+            v.field("target", &target)
+            v.field("progress", &progress)
+            v.field("left", &left)
+            v.field("leftText", &leftText)
+            v.field("done", &done)
+            v.field("dueToday", &dueToday)
+            v.field("daysToGo", &daysToGo)
+            v.field("periodStart", &periodStart)
+            v.field("periodEnd", &periodEnd)
+            StreakReply.runs(&v, &current, &best, &currentStart, &currentEnd, &bestStart, &bestEnd)
+            v.field("skipsUsed", &skipsUsed)
+            v.field("skipAvailable", &skipAvailable)
+            v.field("atRisk", &atRisk)
+        }
     }
 
     public var daily: Daily?
@@ -86,63 +134,25 @@ public struct StreakReply: Sendable, Equatable {
         self.daily = daily; self.weekly = weekly; self.today = today; self.timeZone = timeZone; self.habits = habits
     }
 
-    public func json() -> JSON {
-        var o = JSONObject()
-        if let d = daily {
-            o["daily"] = [
-                "current": .int(d.current), "best": .int(d.best), "currentStart": .string(d.currentStart), "currentEnd": .string(d.currentEnd),
-                "bestStart": .string(d.bestStart), "bestEnd": .string(d.bestEnd), "todayDone": d.todayDone.map(JSON.bool) ?? .null,
-                "restDaysUsed": .int(d.restDaysUsed),
-            ]
-        }
-        if let w = weekly {
-            o["weekly"] = [
-                "current": .int(w.current), "best": .int(w.best), "currentStart": .string(w.currentStart), "bestStart": .string(w.bestStart),
-                "bestEnd": .string(w.bestEnd), "workoutsThisWeek": .int(w.workoutsThisWeek), "target": .int(w.target),
-            ]
-        }
-        o["today"] = .string(today)
-        o["timeZone"] = .string(timeZone)
-        o["habits"] = .array(habits.map { h in
-            [
-                "name": .string(h.name), "per": .string(h.per), "activities": .array(h.activities.map { .string($0) }),
-                "kind": .string(h.kind), "target": .number(h.target), "progress": .number(h.progress), "left": .number(h.left),
-                "leftText": .string(h.leftText), "done": .bool(h.done), "dueToday": h.dueToday.map(JSON.bool) ?? .null,
-                "daysToGo": .int(h.daysToGo), "periodStart": .string(h.periodStart), "periodEnd": .string(h.periodEnd),
-                "current": .int(h.current), "best": .int(h.best), "currentStart": .string(h.currentStart), "currentEnd": .string(h.currentEnd),
-                "bestStart": .string(h.bestStart), "bestEnd": .string(h.bestEnd), "skipsUsed": .int(h.skipsUsed),
-                "skipAvailable": .bool(h.skipAvailable), "atRisk": .bool(h.atRisk),
-            ]
-        })
-        return .object(o)
+    public init() { self.init(daily: nil, weekly: nil, today: nil, timeZone: nil, habits: []) }
+
+    /// The members the daily streak and a habit share: the current and the best run, with
+    /// their first and last days.
+    static func runs<V: JSONFieldVisitor>(_ v: inout V, _ current: inout Int, _ best: inout Int, _ currentStart: inout String?,
+                                          _ currentEnd: inout String?, _ bestStart: inout String?, _ bestEnd: inout String?) {
+        v.field("current", &current)
+        v.field("best", &best)
+        v.field("currentStart", &currentStart)
+        v.field("currentEnd", &currentEnd)
+        v.field("bestStart", &bestStart)
+        v.field("bestEnd", &bestEnd)
     }
 
-    /// Reads the object. Tolerant: what is missing is nil, zero or empty.
-    public init(json s: JSON) {
-        daily = s["daily"].flatMap { d in
-            d.objectValue == nil ? nil : Daily(
-                current: d["current"]?.intValue ?? 0, best: d["best"]?.intValue ?? 0, currentStart: d["currentStart"]?.stringValue,
-                currentEnd: d["currentEnd"]?.stringValue, bestStart: d["bestStart"]?.stringValue, bestEnd: d["bestEnd"]?.stringValue,
-                todayDone: d["todayDone"]?.boolValue, restDaysUsed: d["restDaysUsed"]?.intValue ?? 0)
-        }
-        weekly = s["weekly"].flatMap { w in
-            w.objectValue == nil ? nil : Weekly(
-                current: w["current"]?.intValue ?? 0, best: w["best"]?.intValue ?? 0, currentStart: w["currentStart"]?.stringValue,
-                bestStart: w["bestStart"]?.stringValue, bestEnd: w["bestEnd"]?.stringValue,
-                workoutsThisWeek: w["workoutsThisWeek"]?.intValue ?? 0, target: w["target"]?.intValue ?? 0)
-        }
-        today = s["today"]?.stringValue
-        timeZone = s["timeZone"]?.stringValue
-        habits = (s["habits"]?.arrayValue ?? []).map { h in
-            Habit(name: h["name"]?.stringValue ?? "?", per: h["per"]?.stringValue ?? "period",
-                  activities: (h["activities"]?.arrayValue ?? []).compactMap(\.stringValue), kind: h["kind"]?.stringValue ?? "",
-                  target: h["target"]?.doubleValue ?? 0, progress: h["progress"]?.doubleValue ?? 0, left: h["left"]?.doubleValue ?? 0,
-                  leftText: h["leftText"]?.stringValue, done: h["done"]?.boolValue ?? false, dueToday: h["dueToday"]?.boolValue,
-                  daysToGo: h["daysToGo"]?.intValue, periodStart: h["periodStart"]?.stringValue, periodEnd: h["periodEnd"]?.stringValue,
-                  current: h["current"]?.intValue ?? 0, best: h["best"]?.intValue ?? 0, currentStart: h["currentStart"]?.stringValue,
-                  currentEnd: h["currentEnd"]?.stringValue, bestStart: h["bestStart"]?.stringValue, bestEnd: h["bestEnd"]?.stringValue,
-                  skipsUsed: h["skipsUsed"]?.intValue ?? 0, skipAvailable: h["skipAvailable"]?.boolValue ?? false,
-                  atRisk: h["atRisk"]?.boolValue ?? false)
-        }
+    public mutating func fields<V: JSONFieldVisitor>(_ v: inout V) {
+        v.field("daily", omittedWhenNil: &daily)
+        v.field("weekly", omittedWhenNil: &weekly)
+        v.field("today", &today)
+        v.field("timeZone", &timeZone)
+        v.field("habits", &habits)
     }
 }

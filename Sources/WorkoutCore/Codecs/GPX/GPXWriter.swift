@@ -91,30 +91,30 @@ public enum GPXWriter {
     /// The room of one `<trkpt>`: its markup (~260 bytes) and every number at its longest.
     static var maxPointBytes: Int { 1024 }
 
+    /// The start of a track point or waypoint: `open` (`<trkpt lat="`, `<wpt lat="`), the
+    /// position, `<ele>` where finite and `<time>`.
+    private static func writePlace(_ open: StaticString, _ at: Fix, time: Double, _ w: inout ByteWriter, _ day: inout UTCDayText) {
+        w.literal(open)
+        w.fixed(at.latitude, decimals: coordinateDecimals)
+        w.literal("\" lon=\"")
+        w.fixed(at.longitude, decimals: coordinateDecimals)
+        w.literal("\">")
+        if let ele = at.altitude, ele.isFinite {
+            w.element("<ele>", fixed: ele, decimals: elevationDecimals, "</ele>")
+        }
+        w.literal("<time>")
+        w.utcTime(time, &day)
+        w.literal("</time>")
+    }
+
     private static func writePoint(_ f: Fix, _ out: inout XMLOutput) {
         out.appendPiece(capacity: maxPointBytes) { w, day in
-            w.literal("   <trkpt lat=\"")
-            w.fixed(f.latitude, decimals: coordinateDecimals)
-            w.literal("\" lon=\"")
-            w.fixed(f.longitude, decimals: coordinateDecimals)
-            w.literal("\">")
-            if let ele = f.altitude, ele.isFinite {
-                w.literal("<ele>")
-                w.fixed(ele, decimals: elevationDecimals)
-                w.literal("</ele>")
-            }
-            w.literal("<time>")
-            w.utcTime(f.time, &day)
-            w.literal("</time>")
+            writePlace("   <trkpt lat=\"", f, time: f.time, &w, &day)
             if let sat = f.satellites, sat >= 0 {
-                w.literal("<sat>")
-                w.int(sat)
-                w.literal("</sat>")
+                w.element("<sat>", int: sat, "</sat>")
             }
             if let hdop = f.hdop, hdop.isFinite, hdop >= 0 {
-                w.literal("<hdop>")
-                w.fixed(hdop, decimals: 2)
-                w.literal("</hdop>")
+                w.element("<hdop>", fixed: hdop, decimals: 2, "</hdop>")
             }
             // TrackPointExtension v1 (in its order atemp, hr, cad): hr is 1...255, cad 0...254; anything
             // else is not writable. Power in Garmin's PowerExtension v1 (`PowerInWatts`, after it).
@@ -126,26 +126,18 @@ public enum GPXWriter {
             if hr != nil || cad != nil || atemp != nil {
                 w.literal("<gpxtpx:TrackPointExtension>")
                 if let atemp {
-                    w.literal("<gpxtpx:atemp>")
-                    w.int(atemp)
-                    w.literal("</gpxtpx:atemp>")
+                    w.element("<gpxtpx:atemp>", int: atemp, "</gpxtpx:atemp>")
                 }
                 if let hr {
-                    w.literal("<gpxtpx:hr>")
-                    w.int(hr)
-                    w.literal("</gpxtpx:hr>")
+                    w.element("<gpxtpx:hr>", int: hr, "</gpxtpx:hr>")
                 }
                 if let cad {
-                    w.literal("<gpxtpx:cad>")
-                    w.int(cad)
-                    w.literal("</gpxtpx:cad>")
+                    w.element("<gpxtpx:cad>", int: cad, "</gpxtpx:cad>")
                 }
                 w.literal("</gpxtpx:TrackPointExtension>")
             }
             if let watts {
-                w.literal("<gpxpx:PowerInWatts>")
-                w.int(watts)
-                w.literal("</gpxpx:PowerInWatts>")
+                w.element("<gpxpx:PowerInWatts>", int: watts, "</gpxpx:PowerInWatts>")
             }
             if hr != nil || cad != nil || atemp != nil || watts != nil { w.literal("</extensions>") }
             w.literal("</trkpt>\n")
@@ -164,19 +156,8 @@ public enum GPXWriter {
             var k = points.endOfTimes(atOrBefore: e.time, time: \.fix.time) - 1
             while k >= 0, !points[k].isOnTrack { k -= 1 }
             let at = points[k >= 0 ? k : firstAccepted].fix
-            out.append(" <wpt lat=\"")
-            out.appendFixed(at.latitude, decimals: coordinateDecimals)
-            out.append("\" lon=\"")
-            out.appendFixed(at.longitude, decimals: coordinateDecimals)
-            out.append("\">")
-            if let ele = at.altitude, ele.isFinite {
-                out.append("<ele>")
-                out.appendFixed(ele, decimals: elevationDecimals)
-                out.append("</ele>")
-            }
-            out.append("<time>")
-            out.appendTime(e.time)
-            out.append("</time><name>")
+            out.appendPiece(capacity: maxPointBytes) { w, day in writePlace(" <wpt lat=\"", at, time: e.time, &w, &day) }
+            out.append("<name>")
             out.appendEscaped(name)
             out.append("</name><type>")
             out.append(e.kind == .lap ? "lap" : "marker")

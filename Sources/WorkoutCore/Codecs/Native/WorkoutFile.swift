@@ -328,22 +328,19 @@ public enum WorkoutFile {
 }
 
 extension WorkoutEvent {
-    public func json() -> JSON {
-        var o = JSONObject()
-        o["kind"] = .string(kind.rawValue)
-        o["time"] = .string(ISO8601.format(time, fractionDigits: 3))
-        if let cause { o["cause"] = .string(cause.rawValue) }
-        if let text { o["text"] = .string(text) }
-        return .object(o)
-    }
+    public func json() -> JSON { JSONTree.build { encode(to: &$0) } }
 
     /// `json().serialized()` written straight to bytes, the same text.
-    func writeJSON(to w: inout JSONWriter) {
-        w.raw("{\"kind\":"); w.string(kind.rawValue)
-        w.raw(",\"time\":"); w.time(time, fractionDigits: 3)
-        if let cause { w.raw(",\"cause\":"); w.string(cause.rawValue) }
-        if let text { w.raw(",\"text\":"); w.string(text) }
-        w.raw("}")
+    func writeJSON(to w: inout JSONWriter) { encode(to: &w) }
+
+    /// The event's one schema, for the tree and the bytes.
+    func encode<S: JSONSink>(to s: inout S) {
+        s.beginObject()
+        s.key("kind"); s.string(kind.rawValue)
+        s.key("time"); s.time(time, fractionDigits: 3)
+        if let cause { s.key("cause"); s.string(cause.rawValue) }
+        if let text { s.key("text"); s.string(text) }
+        s.endObject()
     }
 
     public init?(json j: JSON) {

@@ -3,205 +3,142 @@
 /// and more. Used by `status`, `stop`, `list`, `show` and the saved file.
 extension WorkoutSummary {
     public func json() -> JSON {
-        var o = JSONObject()
-        o["id"] = .string(id.rawValue)
-        o["activity"] = .string(activity.rawValue)
-        o["startedAt"] = .string(ISO8601.format(startedAt, fractionDigits: 3))
-        o["endedAt"] = .string(endedAt.map { ISO8601.format($0, fractionDigits: 3) })
-        o["title"] = .string(title)
-        o["notes"] = .string(notes)
-        o["gear"] = .string(gear)
-        o["effort"] = .int(effort)
-        o["records"] = .string(records.rawValue)
-        o["elapsedSeconds"] = .number(rounded(elapsedSeconds, 3))
-        o["timerSeconds"] = .number(rounded(timerSeconds, 3))
-        o["movingSeconds"] = .number(rounded(movingSeconds, 3))
-        o["distanceMeters"] = .number(rounded(distanceMeters, 3))
-        o["distanceSource"] = .string(distanceSource.rawValue)
-        o["gpsDistanceMeters"] = .number(gpsDistanceMeters.map { rounded($0, 3) })
-        o["multisport"] = .string(multisport?.event.rawValue)
-        if let m = multisport { o["multisportLeg"] = .int(m.leg); o["multisportLegs"] = .int(m.legs) }
-        o["swim"] = swim.map { $0.json() } ?? .null
-        o["elevationGainMeters"] = .number(rounded(elevationGainMeters, 2))
-        o["elevationLossMeters"] = .number(rounded(elevationLossMeters, 2))
-        o["elevationSource"] = "gps"
-        if let g = deviceElevationGainMeters { o["deviceElevationGainMeters"] = .number(rounded(g, 2)) }
-        if let l = deviceElevationLossMeters { o["deviceElevationLossMeters"] = .number(rounded(l, 2)) }
-        o["pointCount"] = .int(pointCount)
-        o["acceptedCount"] = .int(acceptedCount)
-        var rejected = JSONObject()
-        for r in RejectionReason.allCases { if let n = rejectedByReason[r], n > 0 { rejected[r.rawValue] = .int(n) } }
-        o["rejected"] = .object(rejected)
-        o["averageSpeed"] = .number(rounded(averageSpeed, 4))
-        o["movingAverageSpeed"] = .number(rounded(movingAverageSpeed, 4))
-        o["currentSpeed"] = .number(currentSpeed.map { rounded($0, 4) })
-        o["maxSpeed"] = .number(rounded(maxSpeed, 4))
-        o["calories"] = .number(calories.map { rounded($0, 1) })
-        o["caloriesMethod"] = .string(caloriesMethod?.rawValue)
-        o["averageHeartRate"] = .number(averageHeartRate.map { rounded($0, 1) })
-        o["maxHeartRate"] = .int(maxHeartRate)
-        o["heartRate"] = .int(heartRate)
-        o["heartRateZone"] = .int(heartRateZone)
-        o["heartRateZoneBounds"] = .array(heartRateZoneBounds.map { .int($0) })
-        o["heartRateZoneSeconds"] = .array(heartRateZoneSeconds.map { .number(rounded($0, 3)) })
-        o["heartRateRejected"] = ["bpm": .int(heartRateRejected.bpm), "rr": .int(heartRateRejected.rr)]
-        o["averagePower"] = .number(averagePower.map { rounded($0, 1) })
-        o["maxPower"] = .int(maxPower)
-        o["averageCadence"] = .number(averageCadence.map { rounded($0, 1) })
-        o["normalizedPower"] = .number(normalizedPower.map { rounded($0, 1) })
-        o["intensityFactor"] = .number(intensityFactor.map { rounded($0, 3) })
-        o["trainingStress"] = .number(trainingStress.map { rounded($0, 1) })
-        o["trainingStressMethod"] = .string(trainingStressMethod?.rawValue)
-        o["workKilojoules"] = .number(workKilojoules.map { rounded($0, 1) })
-        o["powerZoneBounds"] = .array(powerZoneBounds.map { .int($0) })
-        o["powerZoneSeconds"] = .array(powerZoneSeconds.map { .number(rounded($0, 3)) })
-        o["powerCurve"] = .array(powerCurve.map {
-            ["seconds": .int($0.seconds), "watts": .number(rounded($0.watts, 1)), "startTime": .string(ISO8601.format($0.startTime, fractionDigits: 3))]
-        })
-        o["power"] = .int(power)
-        o["cadence"] = .int(cadence)
-        o["signalLostSeconds"] = .number(rounded(signalLostSeconds, 3))
-        if !warnings.isEmpty { o["warnings"] = .array(warnings.map { .string($0) }) }
-        o["implausible"] = .array(implausible.map { $0.json() })
-        o["splitUnit"] = .string(splitUnit.rawValue)
-        o["splits"] = .array(splits.map { $0.json() })
-        o["laps"] = .array(laps.map { $0.json() })
-        o["bestEfforts"] = .array(bestEfforts.map {
-            ["distanceMeters": .number($0.distanceMeters), "seconds": .number(rounded($0.seconds, 3)),
-             "startTime": .string(ISO8601.format($0.startTime, fractionDigits: 3))]
-        })
-        if let plan {
-            o["plan"] = plan.json()
-            o["compliance"] = .number(plan.compliance)  // the plan's, where the interface names it too
-        }
-        return .object(o)
+        JSONTree.build { t in encode(to: &t, recent: nil) { t, list in t.array(list.items) { t, l in l.encode(to: &t) } } }
     }
 
-    /// `json().serialized()` written straight to bytes, the same text (keep the two in step:
-    /// the keys are a user contract, docs/protocol.md). Splits and laps already encoded in
-    /// `cache` are copied rather than encoded again; this is what makes `status` of a
-    /// 24-hour workout cheap. With `recent`, only the last `recent` splits and laps are written,
-    /// followed by `splitCount` and `lapCount` (what `status` carries: 3,000 laps must not make
-    /// every status line hundreds of KB; `show` has them all).
+    /// `json().serialized()` written straight to bytes, the same text (one schema: `encode`).
+    /// Splits and laps already encoded in `cache` are copied rather than encoded again; this is
+    /// what makes `status` of a 24-hour workout cheap. With `recent`, only the last `recent`
+    /// splits and laps are written, followed by `splitCount` and `lapCount` (what `status`
+    /// carries: 3,000 laps must not make every status line hundreds of KB; `show` has them all).
     public func writeJSON(to w: inout JSONWriter, cache: inout SummaryJSONCache, recent: Int? = nil) {
-        w.raw("{\"id\":"); w.string(id.rawValue)
-        w.raw(",\"activity\":"); w.string(activity.rawValue)
-        w.raw(",\"startedAt\":"); w.time(startedAt, fractionDigits: 3)
-        w.raw(",\"endedAt\":")
-        if let endedAt { w.time(endedAt, fractionDigits: 3) } else { w.null() }
-        w.raw(",\"title\":"); w.string(title)
-        w.raw(",\"notes\":"); w.string(notes)
-        w.raw(",\"gear\":"); w.string(gear)
-        w.raw(",\"effort\":"); w.int(effort)
-        w.raw(",\"records\":"); w.string(records.rawValue)
-        w.raw(",\"elapsedSeconds\":"); w.number(rounded(elapsedSeconds, 3))
-        w.raw(",\"timerSeconds\":"); w.number(rounded(timerSeconds, 3))
-        w.raw(",\"movingSeconds\":"); w.number(rounded(movingSeconds, 3))
-        w.raw(",\"distanceMeters\":"); w.number(rounded(distanceMeters, 3))
-        w.raw(",\"distanceSource\":"); w.string(distanceSource.rawValue)
-        w.raw(",\"gpsDistanceMeters\":"); w.number(gpsDistanceMeters.map { rounded($0, 3) })
-        w.raw(",\"multisport\":")
-        if let m = multisport {
-            w.string(m.event.rawValue)
-            w.raw(",\"multisportLeg\":"); w.int(m.leg)
-            w.raw(",\"multisportLegs\":"); w.int(m.legs)
-        } else {
-            w.null()
+        encode(to: &w, recent: recent) { w, list in
+            switch list {
+            case .splits(let l): cache.splits.write(l, to: &w)
+            case .laps(let l): cache.laps.write(l, to: &w)
+            }
         }
-        w.raw(",\"swim\":")
-        if let swim { w.raw(Array(swim.json().serialized().utf8)) } else { w.null() }
-        w.raw(",\"elevationGainMeters\":"); w.number(rounded(elevationGainMeters, 2))
-        w.raw(",\"elevationLossMeters\":"); w.number(rounded(elevationLossMeters, 2))
-        w.raw(",\"elevationSource\":\"gps\"")
-        if let g = deviceElevationGainMeters { w.raw(",\"deviceElevationGainMeters\":"); w.number(rounded(g, 2)) }
-        if let l = deviceElevationLossMeters { w.raw(",\"deviceElevationLossMeters\":"); w.number(rounded(l, 2)) }
-        w.raw(",\"pointCount\":"); w.int(pointCount)
-        w.raw(",\"acceptedCount\":"); w.int(acceptedCount)
-        w.raw(",\"rejected\":{")
-        var first = true
+    }
+
+    /// Which of the summary's lap lists `encode` hands to its `lists` writer.
+    enum LapList {
+        case splits([LapSummary])
+        case laps([LapSummary])
+
+        var items: [LapSummary] {
+            switch self {
+            case .splits(let l), .laps(let l): l
+            }
+        }
+    }
+
+    /// The summary's one schema: the contract's keys (`id`, `activity`, `startedAt`, `endedAt`,
+    /// `elapsedSeconds`, `movingSeconds`, `distanceMeters`, `elevationGainMeters`, `pointCount`)
+    /// and more, in this order, for the tree (`json()`) and the bytes (`writeJSON`). Used by
+    /// `status`, `stop`, `list`, `show` and the saved file. `lists` writes the splits and laps
+    /// (the byte writer from its cache).
+    func encode<S: JSONSink>(to s: inout S, recent: Int?, lists: (inout S, LapList) -> Void) {
+        s.beginObject()
+        s.key("id"); s.string(id.rawValue)
+        s.key("activity"); s.string(activity.rawValue)
+        s.key("startedAt"); s.time(startedAt, fractionDigits: 3)
+        s.key("endedAt")
+        if let endedAt { s.time(endedAt, fractionDigits: 3) } else { s.null() }
+        s.key("title"); s.string(title)
+        s.key("notes"); s.string(notes)
+        s.key("gear"); s.string(gear)
+        s.key("effort"); s.int(effort)
+        s.key("records"); s.string(records.rawValue)
+        s.key("elapsedSeconds"); s.number(rounded(elapsedSeconds, 3))
+        s.key("timerSeconds"); s.number(rounded(timerSeconds, 3))
+        s.key("movingSeconds"); s.number(rounded(movingSeconds, 3))
+        s.key("distanceMeters"); s.number(rounded(distanceMeters, 3))
+        s.key("distanceSource"); s.string(distanceSource.rawValue)
+        s.key("gpsDistanceMeters"); s.number(gpsDistanceMeters.map { rounded($0, 3) })
+        s.key("multisport"); s.string(multisport?.event.rawValue)
+        if let m = multisport {
+            s.key("multisportLeg"); s.int(m.leg)
+            s.key("multisportLegs"); s.int(m.legs)
+        }
+        s.key("swim")
+        if let swim { swim.encode(to: &s) } else { s.null() }
+        s.key("elevationGainMeters"); s.number(rounded(elevationGainMeters, 2))
+        s.key("elevationLossMeters"); s.number(rounded(elevationLossMeters, 2))
+        s.key("elevationSource"); s.string("gps")
+        if let g = deviceElevationGainMeters { s.key("deviceElevationGainMeters"); s.number(rounded(g, 2)) }
+        if let l = deviceElevationLossMeters { s.key("deviceElevationLossMeters"); s.number(rounded(l, 2)) }
+        s.key("pointCount"); s.int(pointCount)
+        s.key("acceptedCount"); s.int(acceptedCount)
+        s.key("rejected")
+        s.beginObject()
         for r in RejectionReason.allCases {
             guard let n = rejectedByReason[r], n > 0 else { continue }
-            if !first { w.raw(",") }
-            first = false
-            w.string(r.rawValue); w.raw(":"); w.int(n)
+            s.key(named: r.rawValue); s.int(n)
         }
-        w.raw("},\"averageSpeed\":"); w.number(rounded(averageSpeed, 4))
-        w.raw(",\"movingAverageSpeed\":"); w.number(rounded(movingAverageSpeed, 4))
-        w.raw(",\"currentSpeed\":"); w.number(currentSpeed.map { rounded($0, 4) })
-        w.raw(",\"maxSpeed\":"); w.number(rounded(maxSpeed, 4))
-        w.raw(",\"calories\":"); w.number(calories.map { rounded($0, 1) })
-        w.raw(",\"caloriesMethod\":")
-        if let m = caloriesMethod { w.string(m.rawValue) } else { w.null() }
-        w.raw(",\"averageHeartRate\":"); w.number(averageHeartRate.map { rounded($0, 1) })
-        w.raw(",\"maxHeartRate\":"); w.int(maxHeartRate)
-        w.raw(",\"heartRate\":"); w.int(heartRate)
-        w.raw(",\"heartRateZone\":"); w.int(heartRateZone)
-        w.raw(",\"heartRateZoneBounds\":["); writeList(heartRateZoneBounds, to: &w) { w, v in w.int(v) }
-        w.raw("],\"heartRateZoneSeconds\":["); writeList(heartRateZoneSeconds, to: &w) { w, v in w.number(rounded(v, 3)) }
-        w.raw("]")
-        w.raw(",\"heartRateRejected\":{\"bpm\":"); w.int(heartRateRejected.bpm)
-        w.raw(",\"rr\":"); w.int(heartRateRejected.rr)
-        w.raw("}")
-        w.raw(",\"averagePower\":"); w.number(averagePower.map { rounded($0, 1) })
-        w.raw(",\"maxPower\":"); w.int(maxPower)
-        w.raw(",\"averageCadence\":"); w.number(averageCadence.map { rounded($0, 1) })
-        w.raw(",\"normalizedPower\":"); w.number(normalizedPower.map { rounded($0, 1) })
-        w.raw(",\"intensityFactor\":"); w.number(intensityFactor.map { rounded($0, 3) })
-        w.raw(",\"trainingStress\":"); w.number(trainingStress.map { rounded($0, 1) })
-        w.raw(",\"trainingStressMethod\":")
-        if let m = trainingStressMethod { w.string(m.rawValue) } else { w.null() }
-        w.raw(",\"workKilojoules\":"); w.number(workKilojoules.map { rounded($0, 1) })
-        w.raw(",\"powerZoneBounds\":["); writeList(powerZoneBounds, to: &w) { w, v in w.int(v) }
-        w.raw("],\"powerZoneSeconds\":["); writeList(powerZoneSeconds, to: &w) { w, v in w.number(rounded(v, 3)) }
-        w.raw("],\"powerCurve\":[")
-        for (k, p) in powerCurve.enumerated() {
-            w.raw(k == 0 ? "{" : ",{")
-            w.raw("\"seconds\":"); w.int(p.seconds)
-            w.raw(",\"watts\":"); w.number(rounded(p.watts, 1))
-            w.raw(",\"startTime\":"); w.time(p.startTime, fractionDigits: 3)
-            w.raw("}")
+        s.endObject()
+        s.key("averageSpeed"); s.number(rounded(averageSpeed, 4))
+        s.key("movingAverageSpeed"); s.number(rounded(movingAverageSpeed, 4))
+        s.key("currentSpeed"); s.number(currentSpeed.map { rounded($0, 4) })
+        s.key("maxSpeed"); s.number(rounded(maxSpeed, 4))
+        s.key("calories"); s.number(calories.map { rounded($0, 1) })
+        s.key("caloriesMethod"); s.string(caloriesMethod?.rawValue)
+        s.key("averageHeartRate"); s.number(averageHeartRate.map { rounded($0, 1) })
+        s.key("maxHeartRate"); s.int(maxHeartRate)
+        s.key("heartRate"); s.int(heartRate)
+        s.key("heartRateZone"); s.int(heartRateZone)
+        s.key("heartRateZoneBounds"); s.ints(heartRateZoneBounds)
+        s.key("heartRateZoneSeconds"); s.numbers(heartRateZoneSeconds, decimals: 3)
+        s.key("heartRateRejected")
+        s.beginObject()
+        s.key("bpm"); s.int(heartRateRejected.bpm)
+        s.key("rr"); s.int(heartRateRejected.rr)
+        s.endObject()
+        s.key("averagePower"); s.number(averagePower.map { rounded($0, 1) })
+        s.key("maxPower"); s.int(maxPower)
+        s.key("averageCadence"); s.number(averageCadence.map { rounded($0, 1) })
+        s.key("normalizedPower"); s.number(normalizedPower.map { rounded($0, 1) })
+        s.key("intensityFactor"); s.number(intensityFactor.map { rounded($0, 3) })
+        s.key("trainingStress"); s.number(trainingStress.map { rounded($0, 1) })
+        s.key("trainingStressMethod"); s.string(trainingStressMethod?.rawValue)
+        s.key("workKilojoules"); s.number(workKilojoules.map { rounded($0, 1) })
+        s.key("powerZoneBounds"); s.ints(powerZoneBounds)
+        s.key("powerZoneSeconds"); s.numbers(powerZoneSeconds, decimals: 3)
+        s.key("powerCurve")
+        s.array(powerCurve) { s, p in
+            s.beginObject()
+            s.key("seconds"); s.int(p.seconds)
+            s.key("watts"); s.number(rounded(p.watts, 1))
+            s.key("startTime"); s.time(p.startTime, fractionDigits: 3)
+            s.endObject()
         }
-        w.raw("],\"power\":"); w.int(power)
-        w.raw(",\"cadence\":"); w.int(cadence)
-        w.raw(",\"signalLostSeconds\":"); w.number(rounded(signalLostSeconds, 3))
-        if !warnings.isEmpty {
-            w.raw(",\"warnings\":[")
-            for (k, t) in warnings.enumerated() { if k > 0 { w.raw(",") }; w.string(t) }
-            w.raw("]")
-        }
-        w.raw(",\"implausible\":[")
-        for (k, x) in implausible.enumerated() {
-            w.raw(k == 0 ? "{\"start\":" : ",{\"start\":"); w.time(x.start, fractionDigits: 3)
-            w.raw(",\"seconds\":"); w.number(rounded(x.seconds, 3))
-            w.raw(",\"meters\":"); w.number(rounded(x.meters, 1))
-            w.raw(",\"speed\":"); w.number(rounded(x.speed, 3))
-            w.raw(",\"reason\":"); w.string(x.reason.rawValue)
-            w.raw("}")
-        }
-        w.raw("]")
-        w.raw(",\"splitUnit\":"); w.string(splitUnit.rawValue)
+        s.key("power"); s.int(power)
+        s.key("cadence"); s.int(cadence)
+        s.key("signalLostSeconds"); s.number(rounded(signalLostSeconds, 3))
+        if !warnings.isEmpty { s.key("warnings"); s.array(warnings) { s, t in s.string(t) } }
+        s.key("implausible"); s.array(implausible) { s, x in x.encode(to: &s) }
+        s.key("splitUnit"); s.string(splitUnit.rawValue)
         if let recent {
-            w.raw(",\"splits\":"); cache.splits.write(Array(splits.suffix(recent)), to: &w)
-            w.raw(",\"splitCount\":"); w.int(splits.count)
-            w.raw(",\"laps\":"); cache.laps.write(Array(laps.suffix(recent)), to: &w)
-            w.raw(",\"lapCount\":"); w.int(laps.count)
+            s.key("splits"); lists(&s, .splits(Array(splits.suffix(recent))))
+            s.key("splitCount"); s.int(splits.count)
+            s.key("laps"); lists(&s, .laps(Array(laps.suffix(recent))))
+            s.key("lapCount"); s.int(laps.count)
         } else {
-            w.raw(",\"splits\":"); cache.splits.write(splits, to: &w)
-            w.raw(",\"laps\":"); cache.laps.write(laps, to: &w)
+            s.key("splits"); lists(&s, .splits(splits))
+            s.key("laps"); lists(&s, .laps(laps))
         }
-        w.raw(",\"bestEfforts\":[")
-        for (k, e) in bestEfforts.enumerated() {
-            w.raw(k == 0 ? "{\"distanceMeters\":" : ",{\"distanceMeters\":"); w.number(e.distanceMeters)
-            w.raw(",\"seconds\":"); w.number(rounded(e.seconds, 3))
-            w.raw(",\"startTime\":"); w.time(e.startTime, fractionDigits: 3)
-            w.raw("}")
+        s.key("bestEfforts")
+        s.array(bestEfforts) { s, e in
+            s.beginObject()
+            s.key("distanceMeters"); s.number(e.distanceMeters)
+            s.key("seconds"); s.number(rounded(e.seconds, 3))
+            s.key("startTime"); s.time(e.startTime, fractionDigits: 3)
+            s.endObject()
         }
-        w.raw("]")
         if let plan {
-            w.raw(",\"plan\":"); w.raw(Array(plan.json().serialized().utf8))
-            w.raw(",\"compliance\":"); w.number(plan.compliance)
+            s.key("plan"); s.value(plan.json())
+            s.key("compliance"); s.number(plan.compliance)  // the plan's, where the interface names it too
         }
-        w.raw("}")
+        s.endObject()
     }
 
     /// Reads a summary written by `json()`; nil names nothing, so callers say which file failed.
@@ -306,47 +243,36 @@ extension WorkoutSummary {
 }
 
 extension LapSummary {
-    public func json() -> JSON {
-        let base: JSON = [
-            "index": .int(index), "trigger": .string(trigger.rawValue),
-            "startTime": .string(ISO8601.format(startTime, fractionDigits: 3)), "endTime": .string(ISO8601.format(endTime, fractionDigits: 3)),
-            "elapsedSeconds": .number(rounded(elapsedSeconds, 3)), "movingSeconds": .number(rounded(movingSeconds, 3)),
-            "distanceMeters": .number(rounded(distanceMeters, 3)), "elevationGainMeters": .number(rounded(elevationGainMeters, 2)),
-            "maxSpeed": .number(rounded(maxSpeed, 4)), "calories": .number(rounded(calories, 1)),
-            "averageHeartRate": .int(averageHeartRate), "maxHeartRate": .int(maxHeartRate),
-            "heartRateZoneSeconds": .array(heartRateZoneSeconds.map { .number(rounded($0, 3)) }),
-            "averagePower": .int(averagePower), "maxPower": .int(maxPower), "averageCadence": .int(averageCadence),
-        ]
-        guard implausibleMeters > 0 || implausibleSeconds > 0, case .object(var o) = base else { return base }
-        // Written only where an implausible stretch lies inside (most laps have none).
-        o["implausibleMeters"] = .number(rounded(implausibleMeters, 3))
-        o["implausibleSeconds"] = .number(rounded(implausibleSeconds, 3))
-        return .object(o)
-    }
+    public func json() -> JSON { JSONTree.build { encode(to: &$0) } }
 
     /// `json().serialized()` written straight to bytes, the same text.
-    public func writeJSON(to w: inout JSONWriter) {
-        w.raw("{\"index\":"); w.int(index)
-        w.raw(",\"trigger\":"); w.string(trigger.rawValue)
-        w.raw(",\"startTime\":"); w.time(startTime, fractionDigits: 3)
-        w.raw(",\"endTime\":"); w.time(endTime, fractionDigits: 3)
-        w.raw(",\"elapsedSeconds\":"); w.number(rounded(elapsedSeconds, 3))
-        w.raw(",\"movingSeconds\":"); w.number(rounded(movingSeconds, 3))
-        w.raw(",\"distanceMeters\":"); w.number(rounded(distanceMeters, 3))
-        w.raw(",\"elevationGainMeters\":"); w.number(rounded(elevationGainMeters, 2))
-        w.raw(",\"maxSpeed\":"); w.number(rounded(maxSpeed, 4))
-        w.raw(",\"calories\":"); w.number(rounded(calories, 1))
-        w.raw(",\"averageHeartRate\":"); w.int(averageHeartRate)
-        w.raw(",\"maxHeartRate\":"); w.int(maxHeartRate)
-        w.raw(",\"heartRateZoneSeconds\":["); writeList(heartRateZoneSeconds, to: &w) { w, v in w.number(rounded(v, 3)) }
-        w.raw("],\"averagePower\":"); w.int(averagePower)
-        w.raw(",\"maxPower\":"); w.int(maxPower)
-        w.raw(",\"averageCadence\":"); w.int(averageCadence)
+    public func writeJSON(to w: inout JSONWriter) { encode(to: &w) }
+
+    /// The lap's one schema, for the tree and the bytes.
+    func encode<S: JSONSink>(to s: inout S) {
+        s.beginObject()
+        s.key("index"); s.int(index)
+        s.key("trigger"); s.string(trigger.rawValue)
+        s.key("startTime"); s.time(startTime, fractionDigits: 3)
+        s.key("endTime"); s.time(endTime, fractionDigits: 3)
+        s.key("elapsedSeconds"); s.number(rounded(elapsedSeconds, 3))
+        s.key("movingSeconds"); s.number(rounded(movingSeconds, 3))
+        s.key("distanceMeters"); s.number(rounded(distanceMeters, 3))
+        s.key("elevationGainMeters"); s.number(rounded(elevationGainMeters, 2))
+        s.key("maxSpeed"); s.number(rounded(maxSpeed, 4))
+        s.key("calories"); s.number(rounded(calories, 1))
+        s.key("averageHeartRate"); s.int(averageHeartRate)
+        s.key("maxHeartRate"); s.int(maxHeartRate)
+        s.key("heartRateZoneSeconds"); s.numbers(heartRateZoneSeconds, decimals: 3)
+        s.key("averagePower"); s.int(averagePower)
+        s.key("maxPower"); s.int(maxPower)
+        s.key("averageCadence"); s.int(averageCadence)
         if implausibleMeters > 0 || implausibleSeconds > 0 {
-            w.raw(",\"implausibleMeters\":"); w.number(rounded(implausibleMeters, 3))
-            w.raw(",\"implausibleSeconds\":"); w.number(rounded(implausibleSeconds, 3))
+            // Written only where an implausible stretch lies inside (most laps have none).
+            s.key("implausibleMeters"); s.number(rounded(implausibleMeters, 3))
+            s.key("implausibleSeconds"); s.number(rounded(implausibleSeconds, 3))
         }
-        w.raw("}")
+        s.endObject()
     }
 
     public init?(json: JSON) {
@@ -369,14 +295,6 @@ extension LapSummary {
     }
 }
 
-/// Writes `items` separated by commas (no brackets).
-func writeList<T>(_ items: [T], to w: inout JSONWriter, _ one: (inout JSONWriter, T) -> Void) {
-    for (k, v) in items.enumerated() {
-        if k > 0 { w.raw(",") }
-        one(&w, v)
-    }
-}
-
 /// Rounds to `decimals` places so files and replies do not carry float noise.
 func rounded(_ v: Double, _ decimals: Int) -> Double {
     var scale = 1.0
@@ -387,18 +305,20 @@ func rounded(_ v: Double, _ decimals: Int) -> Double {
 extension SwimSummary {
     /// `{"poolLengthMeters","poolUnit","lengths","activeLengths","strokes","averageSwolf",
     /// "pacePer100Seconds","paceUnit","stroke"}` (null where unknown).
-    public func json() -> JSON {
-        var o = JSONObject()
-        o["poolLengthMeters"] = .number(poolLengthMeters.map { rounded($0, 3) })
-        o["poolUnit"] = .string(poolUnit?.rawValue)
-        o["lengths"] = .int(lengths)
-        o["activeLengths"] = .int(activeLengths)
-        o["strokes"] = .int(strokes)
-        o["averageSwolf"] = .number(averageSwolf.map { rounded($0, 1) })
-        o["pacePer100Seconds"] = .number(pacePer100.map { rounded($0, 1) })
-        o["paceUnit"] = .string(paceUnit.rawValue)
-        o["stroke"] = .string(mainStroke?.rawValue)
-        return .object(o)
+    public func json() -> JSON { JSONTree.build { encode(to: &$0) } }
+
+    func encode<S: JSONSink>(to s: inout S) {
+        s.beginObject()
+        s.key("poolLengthMeters"); s.number(poolLengthMeters.map { rounded($0, 3) })
+        s.key("poolUnit"); s.string(poolUnit?.rawValue)
+        s.key("lengths"); s.int(lengths)
+        s.key("activeLengths"); s.int(activeLengths)
+        s.key("strokes"); s.int(strokes)
+        s.key("averageSwolf"); s.number(averageSwolf.map { rounded($0, 1) })
+        s.key("pacePer100Seconds"); s.number(pacePer100.map { rounded($0, 1) })
+        s.key("paceUnit"); s.string(paceUnit.rawValue)
+        s.key("stroke"); s.string(mainStroke?.rawValue)
+        s.endObject()
     }
 
     public init(json j: JSON) {

@@ -169,9 +169,7 @@ public enum TCXWriter {
                 out.appendTime(r.time)
                 out.append("</Time>")
                 if let d = r.distance, d.isFinite, d >= 0 {
-                    out.append("<DistanceMeters>")
-                    out.appendFixed(d, decimals: 2)
-                    out.append("</DistanceMeters>")
+                    out.element("<DistanceMeters>", fixed: d, decimals: 2, "</DistanceMeters>")
                 }
                 writeSensorValues(heartRate: r.heartRate, cadence: r.cadence, speed: r.speed, power: r.power, sport, &out)
                 out.append("</Trackpoint>\n")
@@ -190,13 +188,9 @@ public enum TCXWriter {
         out.appendFixed(f.longitude, decimals: GPXWriter.coordinateDecimals)
         out.append("</LongitudeDegrees></Position>")
         if let ele = f.altitude, ele.isFinite {
-            out.append("<AltitudeMeters>")
-            out.appendFixed(ele, decimals: GPXWriter.elevationDecimals)
-            out.append("</AltitudeMeters>")
+            out.element("<AltitudeMeters>", fixed: ele, decimals: GPXWriter.elevationDecimals, "</AltitudeMeters>")
         }
-        out.append("<DistanceMeters>")
-        out.appendFixed(distance, decimals: 2)
-        out.append("</DistanceMeters>")
+        out.element("<DistanceMeters>", fixed: distance, decimals: 2, "</DistanceMeters>")
         writeSensorValues(heartRate: f.heartRate, cadence: f.cadence, speed: f.speed, power: f.power, sport, &out)
         out.append("</Trackpoint>\n")
     }
@@ -212,9 +206,7 @@ public enum TCXWriter {
         }
         let cadence = cadence.flatMap { (0...254).contains($0) ? $0 : nil }
         if let cadence, sport != .running {
-            out.append("<Cadence>")
-            out.appendInt(cadence)
-            out.append("</Cadence>")
+            out.element("<Cadence>", int: cadence, "</Cadence>")
         }
         let speed = speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         let runCadence = sport == .running ? cadence : nil
@@ -222,19 +214,13 @@ public enum TCXWriter {
         if speed != nil || runCadence != nil || watts != nil {
             out.append("<Extensions><TPX xmlns=\"http://www.garmin.com/xmlschemas/ActivityExtension/v2\">")
             if let speed {
-                out.append("<Speed>")
-                out.appendFixed(speed, decimals: 3)
-                out.append("</Speed>")
+                out.element("<Speed>", fixed: speed, decimals: 3, "</Speed>")
             }
             if let runCadence {
-                out.append("<RunCadence>")
-                out.appendInt(runCadence)
-                out.append("</RunCadence>")
+                out.element("<RunCadence>", int: runCadence, "</RunCadence>")
             }
             if let watts {
-                out.append("<Watts>")
-                out.appendInt(watts)
-                out.append("</Watts>")
+                out.element("<Watts>", int: watts, "</Watts>")
             }
             out.append("</TPX></Extensions>")
         }

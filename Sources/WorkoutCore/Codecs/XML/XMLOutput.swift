@@ -91,6 +91,20 @@ public struct XMLOutput: Sendable {
         }
     }
 
+    /// `open`, the integer, `close`: one element of a number (`<HeartRateBpm>`, `<Watts>`), as
+    /// `ByteWriter.element` writes it.
+    mutating func element(_ open: StaticString, int v: Int, _ close: StaticString) {
+        appendPiece(capacity: open.utf8CodeUnitCount + ByteWriter.maxNumberBytes + close.utf8CodeUnitCount) { w, _ in w.element(open, int: v, close) }
+    }
+
+    /// `open`, the number with `decimals` digits (0...18), `close`.
+    mutating func element(_ open: StaticString, fixed v: Double, decimals: Int, _ close: StaticString) {
+        let d = min(max(decimals, 0), 18)
+        appendPiece(capacity: open.utf8CodeUnitCount + ByteWriter.maxNumberBytes + close.utf8CodeUnitCount) { w, _ in
+            w.element(open, fixed: v, decimals: d, close)
+        }
+    }
+
     /// Appends a decimal integer.
     public mutating func appendInt(_ v: Int) {
         appendPiece(capacity: ByteWriter.maxNumberBytes) { w, _ in w.int(v) }
