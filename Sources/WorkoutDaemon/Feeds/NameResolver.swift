@@ -7,8 +7,7 @@ import WorkoutCore
 /// its own; the result is posted back to the loop. Tests give their own `lookup`.
 struct NameResolver: Sendable {
     /// One address to connect to.
-    struct Address: @unchecked Sendable {
-        // @unchecked: a plain C struct copied by value.
+    struct Address: Sendable {
         var family: Int32
         var storage: sockaddr_storage
         var length: socklen_t

@@ -4,8 +4,8 @@ import WorkoutCore
 /// A TCP GPS source (gpsd or an NMEA server) on the event loop: name lookup off the loop
 /// (`NameResolver`), non-blocking connect, read, decode. It reports what happens to its owner;
 /// failover and backoff are the core's (`FeedSelection`).
-/// `@unchecked Sendable`: confined to the loop thread; the resolver only posts its answer back.
-final class NetworkFeed: @unchecked Sendable {
+/// Confined to the loop thread: the resolver's answer comes back through a `LoopBound`.
+final class NetworkFeed {
     /// What the connection is doing.
     enum Phase {
         /// The host name is being looked up (`attempt`: which `connect` asked, so a late answer
@@ -54,8 +54,9 @@ final class NetworkFeed: @unchecked Sendable {
         attempts += 1
         let attempt = attempts
         phase = .resolving(attempt: attempt)
-        resolver.resolve(host, port: port, on: loop) { [weak self] result in
-            guard let self, case .resolving(let current) = self.phase, current == attempt else { return }  // closed or retried meanwhile
+        let me = LoopBound(WeakReference(self), loop: loop)
+        resolver.resolve(host, port: port, on: loop) { result in
+            guard let self = me.value.object, case .resolving(let current) = self.phase, current == attempt else { return }  // closed or retried meanwhile
             switch result {
             case .success(let address): self.connect(to: address)
             case .failure(let e):

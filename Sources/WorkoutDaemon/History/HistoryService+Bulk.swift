@@ -7,12 +7,13 @@ extension HistoryService {
     /// `import` by descriptors (events per file, then counts) or by paths (one reply with every
     /// result, as before).
     func startImport(_ items: [ImportBatch.Item], activity: ActivityType?, streamed: Bool) -> ControlReply {
-        let pending = PendingReply()
+        let pending = PendingReply(), later = LoopBound(pending, loop: self.loop)
         let batch = ImportBatch(items: items, activity: activity, settings: config.measuring, defaultActivity: config.defaultActivity)
         let store = self.store
         let loop = self.loop
         let cancel = pending.cancel
         let stages = importStages
+        let me = LoopBound(self, loop: loop)
         bulk.async {
             let t0 = loop.now()
             var all: [ImportBatch.Result] = []
@@ -24,8 +25,8 @@ extension HistoryService {
                     return w.bytes
                 } : []
                 loop.post {
-                    self.logImportResults(group)
-                    for l in lines { pending.send(event: l) }
+                    me.value.logImportResults(group)
+                    for l in lines { later.value.send(event: l) }
                 }
             }
             let counts = ImportBatch.Counts(all)
@@ -41,10 +42,11 @@ extension HistoryService {
             let encoded = w.bytes
             let seconds = loop.now() - t0
             loop.post {
-                self.log(HistoryLogEvent.importFinished(imported: counts.imported, duplicates: counts.duplicates, errors: counts.errors,
-                                                        cancelled: cancelled, seconds: seconds))
-                pending.finish(.encodedSuccess(encoded))
-                self.onImported()
+                let service = me.value
+                service.log(HistoryLogEvent.importFinished(imported: counts.imported, duplicates: counts.duplicates, errors: counts.errors,
+                                                           cancelled: cancelled, seconds: seconds))
+                later.value.finish(.encodedSuccess(encoded))
+                service.onImported()
             }
         }
         return .pending(pending)
@@ -71,7 +73,8 @@ extension HistoryService {
         guard let fd, BulkWorker.isPipeOrSocket(fd) else { return exportOnWorker(id, format, into: fd) }
         let store = self.store
         let loop = self.loop
-        let pending = PendingReply()
+        let pending = PendingReply(), later = LoopBound(pending, loop: loop)
+        let me = LoopBound(self, loop: loop)
         bulk.async {
             let bytes: [UInt8]
             do {
@@ -81,20 +84,21 @@ extension HistoryService {
             } catch {
                 close(fd)
                 var w = JSONWriter(capacity: 256)
-                w.value(self.bulkErrorReply(error, id: id))
+                w.value(HistoryService.bulkErrorReply(error, id: id))
                 let line = w.bytes
-                loop.post { pending.finish(.encodedSuccess(line)) }
+                loop.post { later.value.finish(.encodedSuccess(line)) }
                 return
             }
             loop.post {
-                self.exportWriter.start(bytes, into: fd) { result in
+                let service = me.value, pending = later.value
+                service.exportWriter.start(bytes, into: fd) { result in
                     switch result {
                     case .success(let n):
                         var w = JSONWriter(capacity: 64)
                         ExportReply(format: format, body: .written(bytes: n)).write(to: &w)
                         pending.finish(.encodedSuccess(w.bytes))
                     case .failure(let failure):
-                        self.log(HistoryLogEvent.exportFailed(id: id.rawValue, reason: failure.description))
+                        service.log(HistoryLogEvent.exportFailed(id: id.rawValue, reason: failure.description))
                         pending.finish(.value(ControlServer.errorReply(ProtocolError(code: "io_error", message: failure.description))))
                     }
                 }
@@ -131,31 +135,32 @@ extension HistoryService {
         let loop = self.loop
         let settings = config.measuring
         let units = config.unitsPair
+        let me = LoopBound(self, loop: loop)
         return onBulkWorker(id: id, replyCapacity: 1024) { w in
             let old = try store.load(id)
             let new = Importer.edited(old, applying: edit, settings: settings)
             try store.replace(new)
             w.value(ControlServer.okReply([("workout", new.summary.json()), units]))
-            loop.post { self.log(HistoryLogEvent.edited(id: id.rawValue, fields: edit.fieldNames, from: old.activity, to: new.activity)) }
+            loop.post { me.value.log(HistoryLogEvent.edited(id: id.rawValue, fields: edit.fieldNames, from: old.activity, to: new.activity)) }
         }
     }
 
     /// Runs `work` on the bulk worker and answers with the one reply it writes; an error it
     /// throws is answered in words (`bulkErrorReply`). Export, edit and recompute.
     func onBulkWorker(id: WorkoutID, replyCapacity: Int, _ work: @escaping @Sendable (inout JSONWriter) throws -> Void) -> ControlReply {
-        let pending = PendingReply()
         let loop = self.loop
+        let pending = PendingReply(), later = LoopBound(pending, loop: loop)
         bulk.async {
             var w = JSONWriter(capacity: replyCapacity)
-            do { try work(&w) } catch { w = JSONWriter(capacity: 256); w.value(self.bulkErrorReply(error, id: id)) }
+            do { try work(&w) } catch { w = JSONWriter(capacity: 256); w.value(HistoryService.bulkErrorReply(error, id: id)) }
             let line = w.bytes
-            loop.post { pending.finish(.encodedSuccess(line)) }
+            loop.post { later.value.finish(.encodedSuccess(line)) }
         }
         return .pending(pending)
     }
 
     /// The reply to a failed export, edit or recompute.
-    func bulkErrorReply(_ error: any Error, id: WorkoutID) -> JSON {
+    static func bulkErrorReply(_ error: any Error, id: WorkoutID) -> JSON {
         switch error {
         case let e as ExportRefusal: return ControlServer.errorReply(ProtocolError(code: e.code, message: e.description))
         case let e as ImportReader.Refusal: return ControlServer.errorReply(ProtocolError(code: "io_error", message: e.description))

@@ -14,6 +14,7 @@ extension HistoryService {
         let units = config.unitsPair
         let store = self.store
         let loop = self.loop
+        let me = LoopBound(self, loop: loop)
         return onBulkWorker(id: id, replyCapacity: 4096) { w in
             let r = Recomputation(try store.load(id), settings: settings)
             let notes = Recomputation.notes(overrides, for: r.before)
@@ -21,7 +22,7 @@ extension HistoryService {
             w.value(ControlServer.okReply(RecomputeReply(r, saved: save, settings: names, notes: notes).members + [units]))
             let before = r.before.summary.distanceMeters, after = r.after.summary.distanceMeters
             loop.post {
-                self.log(HistoryLogEvent.recomputed(id: id.rawValue, settings: names, distanceBefore: before, distanceAfter: after, saved: save))
+                me.value.log(HistoryLogEvent.recomputed(id: id.rawValue, settings: names, distanceBefore: before, distanceAfter: after, saved: save))
             }
         }
     }

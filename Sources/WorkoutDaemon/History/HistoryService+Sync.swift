@@ -11,11 +11,11 @@ extension HistoryService {
         }
         sync.start()  // its queue reads the index first (start-up read only the `StartupIndex`)
         self.sync = sync
-        let store = self.store, loop = self.loop
+        let store = self.store, loop = self.loop, me = LoopBound(self, loop: loop)
         reader.async {  // after that read
             let removed = store.removedAtStartup
             guard !removed.files.isEmpty else { return }
-            loop.post { self.log(HistoryLogEvent.temporaryFilesRemoved(files: removed.files.count, bytes: removed.bytes)) }
+            loop.post { me.value.log(HistoryLogEvent.temporaryFilesRemoved(files: removed.files.count, bytes: removed.bytes)) }
         }
         let folders = ImportFolders(loop: loop, rememberedAt: context.paths.importedFilesFile, importer: { [unowned self] folder, files, done in
             self.importFromFolder(folder, files, done: done)
@@ -53,6 +53,7 @@ extension HistoryService {
     func replaceFromFolder(_ replaced: [ImportFolders.Replacement]) {
         let store = self.store
         let loop = self.loop
+        let me = LoopBound(self, loop: loop)
         bulk.async {
             var done: [(ImportFolders.Replacement, String?)] = []
             for r in replaced {
@@ -65,8 +66,9 @@ extension HistoryService {
             }
             let results = done
             loop.post {
-                for (r, failure) in results { self.log(SyncLogEvent.folderReplaced(path: r.path, old: r.old, new: r.new, failure: failure)) }
-                self.onImported()
+                let service = me.value
+                for (r, failure) in results { service.log(SyncLogEvent.folderReplaced(path: r.path, old: r.old, new: r.new, failure: failure)) }
+                service.onImported()
             }
         }
     }
@@ -79,16 +81,17 @@ extension HistoryService {
         let store = self.store
         let loop = self.loop
         let stages = importStages
+        let me = LoopBound(self, loop: loop)
         bulk.async {
             var all: [ImportBatch.Result] = []
             _ = batch.run(store: store, stages: stages, cancel: CancelFlag()) { group in
                 all += group
-                loop.post { self.logImportResults(group) }
+                loop.post { me.value.logImportResults(group) }
             }
             let results = all
             loop.post {
                 done(results)
-                self.onImported()
+                me.value.onImported()
             }
         }
     }

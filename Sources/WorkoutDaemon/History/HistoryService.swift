@@ -6,8 +6,9 @@ import WorkoutCore
 /// `show` decoded and encoded on the reader (a workout of 60k laps took the loop 591 ms);
 /// import, export, edit and recompute on the bulk worker (`HistoryService+Bulk.swift`).
 /// Personal bests are judged against its summaries.
-/// `@unchecked Sendable`: confined to the loop thread; the bulk worker only `post`s closures back.
-final class HistoryService: DaemonService, @unchecked Sendable {
+/// Confined to the loop thread: the reader and the bulk worker post closures back to a
+/// `LoopBound` of it.
+final class HistoryService: DaemonService {
     let context: DaemonContext
     let store: HistoryStore
     /// Imports, exports and edits, one at a time on a thread of their own.
@@ -101,20 +102,20 @@ final class HistoryService: DaemonService, @unchecked Sendable {
 
     /// `list`: the summaries read and encoded on the reader.
     func list(_ filter: ListFilter) -> ControlReply {
-        let store = self.store, units = config.units, hold = beforeRead, sync = self.sync
+        let store = self.store, units = config.units, hold = beforeRead, firstLook = sync?.firstLook
         return onReader { w in
             hold?()
-            sync?.waitForFirstLook()
+            firstLook?.wait()
             ListReply.write(store.list(filter), units: units, to: &w)
         }
     }
 
     /// `show`: the workout decoded and its reply encoded on the reader.
     func show(_ id: WorkoutID) -> ControlReply {
-        let store = self.store, units = config.units, hold = beforeRead, settings = config.measuring, sync = self.sync
+        let store = self.store, units = config.units, hold = beforeRead, settings = config.measuring, firstLook = sync?.firstLook
         return onReader { w in
             hold?()
-            sync?.waitForFirstLook()
+            firstLook?.wait()
             do {
                 // The file's head and events only, unless its splits must be drawn again from the
                 // points in the units shown (a workout saved in miles, shown in km).
@@ -135,13 +136,13 @@ final class HistoryService: DaemonService, @unchecked Sendable {
 
     /// Runs `work` on the reader and answers with the reply it writes.
     func onReader(_ work: @escaping @Sendable (inout JSONWriter) -> Void) -> ControlReply {
-        let pending = PendingReply()
         let loop = self.loop
+        let pending = PendingReply(), later = LoopBound(pending, loop: loop)
         reader.async {
             var w = JSONWriter(capacity: 4096)
             work(&w)
             let line = w.bytes
-            loop.post { pending.finish(.encodedSuccess(line)) }
+            loop.post { later.value.finish(.encodedSuccess(line)) }
         }
         return .pending(pending)
     }

@@ -9,7 +9,8 @@ extension IntegrationService {
     /// event, so a reload takes effect at once).
     func installHooks() {
         let loop = context.loop
-        hookRunner = HookRunner(environment: context.environment, trampoline: context.hookTrampoline) { [unowned self] job, outcome in
+        let me = LoopBound(WeakReference(self), loop: loop)
+        hookRunner = HookRunner(environment: context.environment, trampoline: context.hookTrampoline) { job, outcome in
             let program = job.argv.first ?? "?"
             let kind: HookLogEvent.Kind
             switch outcome {
@@ -18,7 +19,7 @@ extension IntegrationService {
             case .timedOut: kind = .timedOut(seconds: job.timeout)
             case .spawnFailed(let e): kind = .spawnFailed(e)
             }
-            loop.post { self.log(HookLogEvent(kind: kind, event: job.event, program: program)) }
+            loop.post { me.value.object?.log(HookLogEvent(kind: kind, event: job.event, program: program)) }
         }
         context.logger.tap = { [unowned self] event, wallTime in
             self.feedHooks(event, wallTime: wallTime)

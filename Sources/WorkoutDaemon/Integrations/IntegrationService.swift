@@ -3,8 +3,9 @@ import WorkoutCore
 /// What the daemon tells the rest of the system: hook programs and desktop notifications (both
 /// fed from the logger's tap, so every log event can trigger them), and the logind lock on sleep
 /// while a workout records. Reports what others must do through closures; holds no other service.
-/// `@unchecked Sendable`: confined to the loop thread; hook threads only `post` closures to it.
-final class IntegrationService: DaemonService, @unchecked Sendable {
+/// Confined to the loop thread: hook threads reach it only through closures posted to the loop,
+/// holding it as a `LoopBound`.
+final class IntegrationService: DaemonService {
     let context: DaemonContext
     /// Runs hook programs (config `hooks`) off the loop; set by `start()`.
     var hookRunner: HookRunner?

@@ -8,8 +8,9 @@ import WorkoutCore
 /// it reports through `onEvent`; it holds no other service.
 /// Everything runs on the loop thread; the saver and the journal's fsync run on queues of their
 /// own and post their results back.
-/// `@unchecked Sendable`: confined to the loop thread; other threads only `post` closures to it.
-final class RecordingService: DaemonService, @unchecked Sendable {
+/// Confined to the loop thread: the saver and the journal's syncer post their results back to a
+/// `LoopBound` of it.
+final class RecordingService: DaemonService {
     /// What the recording service tells the daemon.
     enum Event {
         /// The state changed (`publish`, `manager`: also the service manager's STATUS line) or
@@ -346,6 +347,7 @@ final class RecordingService: DaemonService, @unchecked Sendable {
         let store = self.store
         let loop = self.loop
         let clock = loop.clock
+        let me = LoopBound(self, loop: loop)
         saver.async {
             let t0 = clock.monotonic()
             let result: Result<Double, SystemError>
@@ -353,7 +355,7 @@ final class RecordingService: DaemonService, @unchecked Sendable {
             catch let e as SystemError { result = .failure(e) }
             catch { result = .failure(SystemError("save", code: EIO)) }
             MemoryPolicy.returnFreedMemory()
-            loop.post { [unowned self] in self.saveFinished(workout, result) }
+            loop.post { me.value.saveFinished(workout, result) }
         }
     }
 
@@ -447,10 +449,11 @@ final class RecordingService: DaemonService, @unchecked Sendable {
     func flushJournal() {
         guard lifecycle.hasWorkoutInProgress else { return }
         let loop = self.loop
+        let me = LoopBound(self, loop: loop)
         journal.flushInBackground(alive: now(), on: journalSyncer) { error in
-            loop.post { [unowned self] in
-                self.journal.backgroundSyncFinished(error)
-                if let error { self.log(DaemonLogEvent.journalWriteFailed(error.description)) }
+            loop.post {
+                me.value.journal.backgroundSyncFinished(error)
+                if let error { me.value.log(DaemonLogEvent.journalWriteFailed(error.description)) }
             }
         }
         if let e = journal.lastError { log(DaemonLogEvent.journalWriteFailed(e.description)) }

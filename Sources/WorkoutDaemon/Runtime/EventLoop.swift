@@ -16,8 +16,9 @@ import WorkoutCore
 /// and poll takes is served as poll would: a regular file is always ready, a closed
 /// descriptor reports POLLNVAL.
 public final class EventLoop: @unchecked Sendable {
-    // @unchecked: all mutable state below is touched only on the loop thread, except `posted`
-    // (a Mutex) and `wakeFD` (written atomically by write(2)).
+    // @unchecked: all mutable state below is touched only on the loop thread (checked in debug
+    // builds: `preconditionInLoop`), except `posted` (a Mutex), `runner` (atomic) and `wakeFD`
+    // (written atomically by write(2)).
     public typealias Token = Int
     /// `epoll_wait(2)` itself (`EventLoop.wait`), or a stand-in a test gives to make it fail:
     /// (epoll descriptor, event buffer, its capacity, timeout in ms) -> ready count or -1.
@@ -83,6 +84,8 @@ public final class EventLoop: @unchecked Sendable {
     private var inputServedHooks: [() -> Void] = []
 
     private enum LoopState { case running, stopping }
+    /// The thread running the loop now (`pthread_self`), 0 while none does (`isInLoop`).
+    private let runner = Atomic<UInt>(0)
 
     public init(clock: any LoopClock = SystemClock(), poller: @escaping Poller = EventLoop.wait) throws {
         self.clock = clock
@@ -112,6 +115,7 @@ public final class EventLoop: @unchecked Sendable {
     @discardableResult
     public func watch(_ fd: Int32, events: Int16 = Int16(POLLIN), mode: WatchMode = .immediate,
                       _ onReady: @escaping (Int16) -> Void) -> Token {
+        preconditionInLoop()
         let t = nextToken; nextToken += 1
         watches[t] = Watch(fd: fd, events: events, mode: mode, onReady: onReady)
         tokensByFD[fd, default: []].append(t)
@@ -120,12 +124,14 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     public func setEvents(_ token: Token, _ events: Int16) {
+        preconditionInLoop()
         guard let w = watches[token], w.events != events else { return }
         watches[token]?.events = events
         register(w.fd)
     }
 
     public func setMode(_ token: Token, _ mode: WatchMode) {
+        preconditionInLoop()
         guard let w = watches[token], w.mode != mode else { return }
         watches[token]?.mode = mode
         register(w.fd)
@@ -134,6 +140,7 @@ public final class EventLoop: @unchecked Sendable {
     public func mode(_ token: Token) -> WatchMode? { watches[token]?.mode }
 
     public func unwatch(_ token: Token) {
+        preconditionInLoop()
         guard let w = watches.removeValue(forKey: token) else { return }
         tokensByFD[w.fd]?.removeAll { $0 == token }
         if tokensByFD[w.fd]?.isEmpty == true { tokensByFD[w.fd] = nil }
@@ -225,7 +232,10 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs `body` at the end of every read of the coalesced and batched input, before the
     /// wake-up's requests, posted closures and timers: an owner of several batched watches puts
     /// what they read in order there (`SensorHub`: readings of several sensors by their dates).
-    public func afterInputServed(_ body: @escaping () -> Void) { inputServedHooks.append(body) }
+    public func afterInputServed(_ body: @escaping () -> Void) {
+        preconditionInLoop()
+        inputServedHooks.append(body)
+    }
 
     /// Runs `body` once, `seconds` from now (monotonic).
     @discardableResult
@@ -236,6 +246,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs `body` once at the monotonic time `due`.
     @discardableResult
     public func at(_ due: Double, _ body: @escaping () -> Void) -> Token {
+        preconditionInLoop()
         let t = nextToken; nextToken += 1
         timers.append(Timer(due: due, token: t, body: body))
         return t
@@ -249,7 +260,10 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// The timer never runs after this, even when it was due in the batch being run.
-    public func cancel(_ token: Token) { timers.removeAll { $0.token == token } }
+    public func cancel(_ token: Token) {
+        preconditionInLoop()
+        timers.removeAll { $0.token == token }
+    }
 
     /// From any thread: run `body` on the loop thread soon.
     public func post(_ body: @escaping @Sendable () -> Void) {
@@ -259,7 +273,10 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Makes `run()` return after the current iteration.
-    public func stop() { running = .stopping }
+    public func stop() {
+        preconditionInLoop()
+        running = .stopping
+    }
 
     /// Runs until `stop()`. `onIteration` runs once per wake-up (the watchdog ping lives there).
     /// Each wake-up: coalesced and batched watches with input first, then the ready immediate
@@ -269,15 +286,17 @@ public final class EventLoop: @unchecked Sendable {
     /// and exit non-zero, not return as if stopped. `betweenTurns` runs between wake-ups,
     /// outside any handler: a host embedding the loop moves its `ManualClock` there.
     public func run(onIteration: () -> Void = {}, betweenTurns: () throws(SystemError) -> Void = {}) throws(SystemError) {
-        defer { running = .running }
-        while case .running = running {
-            try betweenTurns()
-            guard case .running = running else { break }
-            var timeoutMs: Int32 = 1000
-            if let next = nextDue() {
-                timeoutMs = Int32(max(0, min(1000, ((next - now()) * 1000).rounded(.up))))
+        try runningHere { () throws(SystemError) in
+            defer { running = .running }
+            while case .running = running {
+                try betweenTurns()
+                guard case .running = running else { break }
+                var timeoutMs: Int32 = 1000
+                if let next = nextDue() {
+                    timeoutMs = Int32(max(0, min(1000, ((next - now()) * 1000).rounded(.up))))
+                }
+                try turn(timeoutMs: timeoutMs, onIteration: onIteration)
             }
-            try turn(timeoutMs: timeoutMs, onIteration: onIteration)
         }
     }
 
@@ -287,18 +306,51 @@ public final class EventLoop: @unchecked Sendable {
     /// `EmbeddedEventLoop.advanceTime(by:)`.
     public func advanceTime(by seconds: Double) throws(SystemError) {
         guard let manual = clock as? ManualClock else { preconditionFailure("advanceTime(by:) needs a loop on a ManualClock") }
-        let end = now() + seconds
-        try turn(timeoutMs: 0)
-        while let next = nextDue(), next <= end {
-            if next > now() { manual.advance(by: next - now()) }
+        try runningHere { () throws(SystemError) in
+            let end = now() + seconds
+            try turn(timeoutMs: 0)
+            while let next = nextDue(), next <= end {
+                if next > now() { manual.advance(by: next - now()) }
+                try turn(timeoutMs: 0)
+            }
+            if end > now() { manual.advance(by: end - now()) }
             try turn(timeoutMs: 0)
         }
-        if end > now() { manual.advance(by: end - now()) }
-        try turn(timeoutMs: 0)
     }
 
     /// Serves what is ready now (descriptors, posted closures, due timers) without waiting.
-    public func runReady() throws(SystemError) { try turn(timeoutMs: 0) }
+    public func runReady() throws(SystemError) {
+        try runningHere { () throws(SystemError) in try turn(timeoutMs: 0) }
+    }
+
+    // MARK: - Confinement
+
+    /// Whether the calling thread may touch what belongs to the loop: it is the thread running
+    /// the loop now (`run`, or a test's `runReady` and `advanceTime`), or nobody runs it (before
+    /// `run`, between a test's turns, after `run` returned), when its owner holds it. Like
+    /// swift-nio's `EventLoop.inEventLoop`, for whichever thread drives the loop.
+    public var isInLoop: Bool {
+        let r = runner.load(ordering: .acquiring)
+        return r == 0 || r == UInt(pthread_self())
+    }
+
+    /// Traps in debug builds when called off the loop's thread (`isInLoop`); free in release
+    /// builds. State confined to the loop checks it where it is touched (`LoopBound`), as
+    /// swift-nio's `preconditionInEventLoop`.
+    @inlinable
+    public func preconditionInLoop(file: StaticString = #fileID, line: UInt = #line) {
+        assert(isInLoop, "touched off the event loop's thread", file: file, line: line)
+    }
+
+    /// Runs `body` as the thread that runs the loop (`isInLoop`); a nested run on the same
+    /// thread keeps it. Two threads running one loop at once trap in debug builds.
+    private func runningHere(_ body: () throws(SystemError) -> Void) throws(SystemError) {
+        let me = UInt(pthread_self())
+        let (exchanged, previous) = runner.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing)
+        assert(exchanged || previous == me, "the event loop is run by two threads at once")
+        defer { if exchanged { runner.store(0, ordering: .releasing) } }
+        try body()
+    }
 
     private func nextDue() -> Double? { timers.lazy.map(\.due).min() }
 

@@ -5,9 +5,9 @@ import WorkoutCore
 /// lines may come first, then exactly one reply. Meanwhile the connection's further requests
 /// wait (their bytes are held), and a client that hangs up or shuts its writing side cancels
 /// the work (`cancel` is read by the worker between files).
-/// `@unchecked Sendable`: used on the loop thread only; a worker merely carries it back inside a
-/// closure posted to the loop. `cancel` is the one part read from other threads (atomic).
-public final class PendingReply: @unchecked Sendable {
+/// Confined to the loop thread: a worker carries it back to the loop as a `LoopBound`. `cancel`
+/// is the one part read from other threads (atomic).
+public final class PendingReply {
     public let cancel = CancelFlag()
     private var phase = Phase.unattached
 

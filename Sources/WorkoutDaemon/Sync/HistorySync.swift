@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import Synchronization
 import WorkoutCore
 
 /// Keeps the history catalog in step with the history folder when files arrive, change or
@@ -10,9 +11,10 @@ import WorkoutCore
 /// this service's own queue, never on the event loop, in parallel chunks: 10,000 files
 /// arriving at once are listed chunk by chunk while `status` is answered as usual. What
 /// changed is reported to the loop as log events (`SyncLogEvent`).
-final class HistorySync: @unchecked Sendable {
-    // @unchecked: `phase`, `pending` and `flushScheduled` are touched on the loop thread only;
-    // the queue's work reads only `store` and the constants.
+///
+/// Confined to the loop thread; the queue's work (`QueueWork`) holds only the store, the links
+/// it logged, and a `LoopBound` of this to post what changed back to.
+final class HistorySync {
 
     /// How the folder is followed.
     enum Phase {
@@ -33,8 +35,8 @@ final class HistorySync: @unchecked Sendable {
     private var rescanTimer: RepeatingTimer?
     /// Arrivals of the last `arrivalWindow` seconds, logged together (`deliver`).
     private var arrivals: [SyncLogEvent] = []
-    /// Links found in the folder and logged, once each (touched on `queue` only).
-    private var warnedLinks: Set<String> = []
+    /// Links found in the folder and logged, once each (by the queue's work).
+    private let warnedLinks = LinksLogged()
 
     /// Seconds between looks at the whole folder (the fallback for what inotify cannot see: a
     /// folder on a network file system changed by another machine, a queue overflow).
@@ -48,8 +50,8 @@ final class HistorySync: @unchecked Sendable {
     static let manyArrivals = 10
     static let arrivalWindow = 1.0
 
-    /// Signalled once the first look at the whole folder is done (and again by each waiter).
-    private let firstLook = DispatchSemaphore(value: 0)
+    /// The first look at the whole folder, waited for by readers (`FirstLook.wait`).
+    let firstLook = FirstLook()
 
     /// `report` runs on the loop thread.
     init(loop: EventLoop, store: HistoryStore, report: @escaping ([SyncLogEvent]) -> Void) {
@@ -83,11 +85,18 @@ final class HistorySync: @unchecked Sendable {
         rescanTimer = loop.every(HistorySync.rescanSeconds) { [unowned self] in self.rescan() }
     }
 
-    /// Waits (on a reader thread, never the loop) until the first look at the whole folder is
-    /// done, at most `seconds`: a `list` right after start-up then shows what the folder holds,
-    /// also when the index was lost and the catalog is being rebuilt from the files.
-    func waitForFirstLook(seconds: Double = 30) {
-        if firstLook.wait(timeout: .now() + seconds) == .success { firstLook.signal() }
+    /// The first look at the whole folder: signalled once it is done (and again by each waiter).
+    struct FirstLook: Sendable {
+        private let done = DispatchSemaphore(value: 0)
+
+        func signal() { done.signal() }
+
+        /// Waits (on a reader thread, never the loop) until the first look is done, at most
+        /// `seconds`: a `list` right after start-up then shows what the folder holds, also when
+        /// the index was lost and the catalog is being rebuilt from the files.
+        func wait(seconds: Double = 30) {
+            if done.wait(timeout: .now() + seconds) == .success { done.signal() }
+        }
     }
 
     /// Stops following. An index start-up asked to write whole that the queue has not written
@@ -137,74 +146,94 @@ final class HistorySync: @unchecked Sendable {
             let names = self.pending
             self.pending = []
             guard !names.isEmpty else { return }
-            self.queue.async { self.reconcile(names) }
+            let work = self.work
+            self.queue.async { work.reconcile(names) }
         }
     }
 
     /// A look at the whole folder, on the queue.
     func rescan() {
-        queue.async { self.reconcile(nil) }
+        let work = self.work
+        queue.async { work.reconcile(nil) }
     }
+
+    private var work: QueueWork { QueueWork(store: store, sync: LoopBound(self, loop: loop), warnedLinks: warnedLinks) }
 
     // MARK: - On the queue
 
-    /// Reads what changed among `names` (nil: every name in the folder) and applies it.
-    private func reconcile(_ names: Set<String>?) {
-        let dir = store.paths.workoutsDir
-        var read: [String] = [], gone: [String] = [], links: [String] = []
-        if let names {
-            for name in names.sorted() where !store.isBusy(name) {
-                switch HistoryFileName(name) {
-                case .workout, .conflictCopy: break
-                case .inFlight, .unrelated: continue
+    /// The queue's side: reads the folder, applies it to the store, and posts the log events
+    /// back to the service on the loop.
+    private struct QueueWork: Sendable {
+        let store: HistoryStore
+        let sync: LoopBound<HistorySync>
+        let warnedLinks: LinksLogged
+        var loop: EventLoop { sync.loop }
+
+        /// Reads what changed among `names` (nil: every name in the folder) and applies it.
+        func reconcile(_ names: Set<String>?) {
+            let dir = store.paths.workoutsDir
+            var read: [String] = [], gone: [String] = [], links: [String] = []
+            if let names {
+                for name in names.sorted() where !store.isBusy(name) {
+                    switch HistoryFileName(name) {
+                    case .workout, .conflictCopy: break
+                    case .inFlight, .unrelated: continue
+                    }
+                    let known = store.knownStamp(name)
+                    if let now = HistoryStore.stamp(dir + "/" + name) {
+                        if now != known { read.append(name) }
+                    } else {
+                        if known != nil { gone.append(name) }
+                        if HistoryStore.isLink(dir + "/" + name) { links.append(name) }
+                    }
                 }
-                let known = store.knownStamp(name)
-                if let now = HistoryStore.stamp(dir + "/" + name) {
-                    if now != known { read.append(name) }
-                } else {
-                    if known != nil { gone.append(name) }
-                    if HistoryStore.isLink(dir + "/" + name) { links.append(name) }
+            } else {
+                guard let found = HistorySync.scan(dir) else { return }
+                (read, gone) = store.changes(in: found)
+                links = HistorySync.links(in: dir)
+            }
+            // A link is never a workout (it may lead anywhere): skipped, logged once.
+            let skipped = links.filter(warnedLinks.first).map { SyncLogEvent.linkSkipped(path: dir + "/" + $0) }
+            if !skipped.isEmpty { loop.post { sync.value.deliver(skipped) } }
+            var events: [(HistoryCatalogEvent, WorkoutVersion?)] = []
+            if !gone.isEmpty { events += store.apply(gone.map { ($0, HistoryStore.Observation.gone) }) }
+            var unreadable: [SyncLogEvent] = []
+            var start = 0
+            while start < read.count {
+                let chunk = Array(read[start..<min(read.count, start + HistorySync.chunkSize)])
+                start += chunk.count
+                let observed = HistorySync.observe(chunk, in: dir)
+                for (file, o) in observed {
+                    if case .unreadable(_, let why) = o { unreadable.append(.unreadable(file: file, reason: why)) }
+                }
+                events += store.apply(observed)
+                if start < read.count, !events.isEmpty {
+                    publish(events, unreadable)  // progress: what is listed so far is logged now
+                    events = []; unreadable = []
                 }
             }
-        } else {
-            guard let found = HistorySync.scan(dir) else { return }
-            (read, gone) = store.changes(in: found)
-            links = HistorySync.links(in: dir)
+            store.compactIndexIfLarge()
+            publish(events, unreadable)
         }
-        // A link is never a workout (it may lead anywhere): skipped, logged once.
-        let skipped = links.filter { warnedLinks.insert($0).inserted }.map { SyncLogEvent.linkSkipped(path: dir + "/" + $0) }
-        if !skipped.isEmpty { loop.post { self.deliver(skipped) } }
-        var events: [(HistoryCatalogEvent, WorkoutVersion?)] = []
-        if !gone.isEmpty { events += store.apply(gone.map { ($0, HistoryStore.Observation.gone) }) }
-        var unreadable: [SyncLogEvent] = []
-        var start = 0
-        while start < read.count {
-            let chunk = Array(read[start..<min(read.count, start + HistorySync.chunkSize)])
-            start += chunk.count
-            let observed = HistorySync.observe(chunk, in: dir)
-            for (file, o) in observed {
-                if case .unreadable(_, let why) = o { unreadable.append(.unreadable(file: file, reason: why)) }
-            }
-            events += store.apply(observed)
-            if start < read.count, !events.isEmpty {
-                publish(events, unreadable)  // progress: what is listed so far is logged now
-                events = []; unreadable = []
-            }
+
+        private func publish(_ events: [(HistoryCatalogEvent, WorkoutVersion?)], _ unreadable: [SyncLogEvent]) {
+            let lines = HistorySync.logEvents(events, machine: store.machine, trash: store.paths.trashDir) + HistorySync.summarized(unreadable)
+            guard !lines.isEmpty else { return }
+            loop.post { sync.value.deliver(lines) }
         }
-        store.compactIndexIfLarge()
-        publish(events, unreadable)
+    }
+
+    /// Names logged once each, by whichever thread finds them.
+    final class LinksLogged: Sendable {
+        private let names = Mutex<Set<String>>([])
+        /// Whether `name` is new (and now logged).
+        func first(_ name: String) -> Bool { names.withLock { $0.insert(name).inserted } }
     }
 
     /// At most `manyArrivals` unreadable files named one by one per look; more make one line.
     static func summarized(_ unreadable: [SyncLogEvent]) -> [SyncLogEvent] {
         guard unreadable.count > manyArrivals, case .unreadable(let file, let why) = unreadable[0] else { return unreadable }
         return [.unreadableMany(count: unreadable.count, example: file, reason: why)]
-    }
-
-    private func publish(_ events: [(HistoryCatalogEvent, WorkoutVersion?)], _ unreadable: [SyncLogEvent]) {
-        let lines = HistorySync.logEvents(events, machine: store.machine, trash: store.paths.trashDir) + HistorySync.summarized(unreadable)
-        guard !lines.isEmpty else { return }
-        loop.post { self.deliver(lines) }
     }
 
     /// On the loop: arrivals wait up to `arrivalWindow` to be counted; the rest is reported now.

@@ -13,9 +13,10 @@ import WorkoutCore
 /// each folder every `rescanSeconds` is the fallback, and takes a file only when its size and
 /// time are the same `quietSeconds` apart. A later, longer version of a file already imported
 /// (same path) replaces the workouts the earlier one made (`Replace`).
-final class ImportFolders: @unchecked Sendable {
-    // @unchecked: everything but `queue`'s work runs on the loop thread; the queue's closures
-    // capture what they need and post results back.
+///
+/// Confined to the loop thread: the queue's closures capture what they need and post results
+/// back to a `LoopBound` of this.
+final class ImportFolders {
 
     /// Imports `paths` (of `folder`) and calls back on the loop with each file's results.
     typealias Importer = (_ folder: String, _ paths: [String], _ done: @escaping @Sendable ([ImportBatch.Result]) -> Void) -> Void
@@ -164,13 +165,14 @@ final class ImportFolders: @unchecked Sendable {
             settling[path] = nil
         }
         armSettling()
+        let me = LoopBound(self, loop: loop), loop = self.loop
         for (folder, paths) in quiet {
             queue.async {
                 let keys = paths.compactMap { p in HistoryStore.stamp(p).map { ImportedFiles.Key(path: p, stamp: $0) } }
                 let links = paths.filter(HistoryStore.isLink)
-                self.loop.post {
-                    self.skipped(links)
-                    self.found(keys, in: folder)
+                loop.post {
+                    me.value.skipped(links)
+                    me.value.found(keys, in: folder)
                 }
             }
         }
@@ -179,18 +181,19 @@ final class ImportFolders: @unchecked Sendable {
     /// Looks at every file of `folder` (off the loop): those whose size and time stay the same
     /// for `quietSeconds` (on the loop's clock, as every other wait) are found.
     private func scan(_ folder: String) {
+        let me = LoopBound(WeakReference(self), loop: loop), loop = self.loop, queue = self.queue
         queue.async {
             let first = ImportFolders.importable(in: folder)
             let links = ImportFolders.links(in: folder)
-            if !links.isEmpty { self.loop.post { self.skipped(links) } }
+            if !links.isEmpty { loop.post { me.value.object?.skipped(links) } }
             guard !first.isEmpty else { return }
-            self.loop.post {
-                self.loop.after(ImportFolders.quietSeconds) { [weak self] in
-                    guard let self else { return }
-                    self.queue.async {
+            loop.post {
+                loop.after(ImportFolders.quietSeconds) {
+                    guard me.value.object != nil else { return }
+                    queue.async {
                         let again = Set(ImportFolders.importable(in: folder))
                         let stable = first.filter { again.contains($0) }
-                        self.loop.post { self.found(stable, in: folder) }
+                        loop.post { me.value.object?.found(stable, in: folder) }
                     }
                 }
             }
@@ -232,8 +235,9 @@ final class ImportFolders: @unchecked Sendable {
     private func importNext() {
         guard !importing, let folder = waiting.keys.sorted().first, let keys = waiting.removeValue(forKey: folder) else { return }
         importing = true
-        importer(folder, keys.map(\.path)) { [weak self] results in
-            guard let self else { return }
+        let me = LoopBound(WeakReference(self), loop: loop)
+        importer(folder, keys.map(\.path)) { results in
+            guard let self = me.value.object else { return }
             self.finished(folder, keys, results)
             self.importing = false
             self.importNext()

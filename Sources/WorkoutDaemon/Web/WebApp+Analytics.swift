@@ -6,7 +6,7 @@ import WorkoutCore
 extension WebApp {
     func fitnessPage(_ span: Int, _ c: WebPageContext, thread: WebThread, _ done: @escaping (Answer) -> Void) {
         let today = c.zone.localDay(c.now)
-        let respond = UncheckedBox(done)
+        let respond = thread.bound(done)
         let recording = thread.liveSnapshot.isRecording
         backend.request(.analytics(.fitness(DayRange(from: today.adding(days: -(span - 1)), to: today)))) { reply in
             thread.onWebThread {
@@ -19,7 +19,7 @@ extension WebApp {
 
     func powerPage(_ span: Int?, _ c: WebPageContext, thread: WebThread, _ done: @escaping (Answer) -> Void) {
         let today = c.zone.localDay(c.now)
-        let respond = UncheckedBox(done)
+        let respond = thread.bound(done)
         let recording = thread.liveSnapshot.isRecording
         let ranges: [DayRange] = span.map { n in
             [DayRange(from: today.adding(days: -(n - 1)), to: today), DayRange(from: today.adding(days: -(2 * n - 1)), to: today.adding(days: -n)), DayRange()]
@@ -49,7 +49,7 @@ extension WebApp {
     /// (`power-curve`), or without it when that cannot be had.
     func workoutPageWithSeason(_ s: WorkoutSummary, _ view: WorkoutView, _ c: WebPageContext, thread: WebThread, _ done: @escaping (Answer) -> Void) {
         let today = c.zone.localDay(c.now)
-        let respond = UncheckedBox(done)
+        let respond = thread.bound(done)
         backend.request(.analytics(.powerCurve(s.activity, DayRange(from: today.adding(days: -364), to: today)))) { reply in
             let season = PowerCurveReply(json: reply).curve
             thread.onWebThread { respond.value(.response(self.workoutPage(s.id, view, c, season: season))) }

@@ -181,7 +181,7 @@ struct WebApp: Sendable {
             done(.response(page(PageLayout.message(title: "Not saved", text: why, context: c), status: .unprocessableContent)))
             return
         }
-        let respond = UncheckedBox(done)
+        let respond = thread.bound(done)
         backend.request(.edit(id, change)) { reply in
             thread.onWebThread {
                 if reply["ok"]?.boolValue == true {
@@ -193,11 +193,4 @@ struct WebApp: Sendable {
             }
         }
     }
-}
-
-/// Carries a closure made on the web thread through the daemon's loop and back to the web
-/// thread, where alone it is called.
-final class UncheckedBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }

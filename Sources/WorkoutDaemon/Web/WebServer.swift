@@ -394,4 +394,8 @@ final class WebThread: @unchecked Sendable {
 
     /// Runs `body` on the web thread (answers that come back from the daemon's loop).
     func onWebThread(_ body: @escaping @Sendable () -> Void) { loop.post(body) }
+
+    /// `value` bound to the web thread's loop (made there): it may travel through the daemon's
+    /// loop and back (`onWebThread`), and is reached on the web thread alone.
+    func bound<T>(_ value: T) -> LoopBound<T> { LoopBound(value, loop: loop) }
 }

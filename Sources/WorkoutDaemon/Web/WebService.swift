@@ -7,9 +7,9 @@ import WorkoutSystem
 /// socket and stops it first. Its thread reaches the rest of the daemon through `WebBackend`
 /// alone: the store, and closures the daemon wires (`runRequest`: a control request answered
 /// on the loop, as the edit form needs; `liveDelta`: the workout in progress's news, copied on
-/// the loop). `@unchecked Sendable`: confined to the loop thread; the web thread only `post`s
-/// closures to the loop, which run there.
-final class WebService: DaemonService, @unchecked Sendable {
+/// the loop). Confined to the loop thread: the web thread reaches it only through closures
+/// posted to the loop, holding it as a `LoopBound`.
+final class WebService: DaemonService {
     let context: DaemonContext
     let store: HistoryStore
     /// The server (nil when off, unavailable, or before `start`).
@@ -139,10 +139,12 @@ final class WebService: DaemonService, @unchecked Sendable {
 
     private func makeBackend(_ settings: WebSettingsBox) -> WebBackend {
         let loop = context.loop
+        let me = LoopBound(WeakReference(self), loop: loop)
         return WebBackend(
             store: store,
-            request: { [unowned self] request, reply in
+            request: { request, reply in
                 loop.post {
+                    guard let self = me.value.object else { return }
                     switch self.runRequest(request) {
                     case .value(let json): reply(json)
                     case .encodedSuccess(let bytes): reply((try? JSON.parse(bytes)) ?? ["ok": true])
@@ -154,8 +156,11 @@ final class WebService: DaemonService, @unchecked Sendable {
                     }
                 }
             },
-            live: { [unowned self] since, reply in
-                loop.post { reply(self.liveDelta(since)) }
+            live: { since, reply in
+                loop.post {
+                    guard let self = me.value.object else { return }
+                    reply(self.liveDelta(since))
+                }
             },
             settings: { settings.get() }
         )

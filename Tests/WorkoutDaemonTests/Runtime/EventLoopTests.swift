@@ -1,4 +1,6 @@
+import Foundation
 import Glibc
+import Synchronization
 import Testing
 @testable import WorkoutDaemon
 
@@ -286,4 +288,58 @@ import Testing
         try loop.runReady()
         #expect(fileEvents.count == 1)
     }
+}
+
+/// Confinement: the loop's thread is whichever thread runs it (the daemon's main thread, or a
+/// test's thread in `runReady` and `advanceTime`); off it, `isInLoop` says no, and
+/// `preconditionInLoop` traps in debug builds.
+extension EventLoopTests {
+    @Test func onlyTheThreadRunningTheLoopIsInIt() throws {
+        let loop = try EventLoop(clock: ManualClock())
+        // At rest, whoever holds the loop may touch it.
+        #expect(loop.isInLoop)
+        #expect(onAnotherThread { loop.isInLoop })
+        let seen = LoopLog()
+        loop.post {
+            seen.entries.append("posted here: \(loop.isInLoop)")
+            seen.entries.append("posted elsewhere: \(onAnotherThread { loop.isInLoop })")
+        }
+        loop.after(1) {
+            seen.entries.append("timer here: \(loop.isInLoop)")
+            seen.entries.append("timer elsewhere: \(onAnotherThread { loop.isInLoop })")
+        }
+        try loop.runReady()
+        try loop.advanceTime(by: 2)
+        #expect(seen.entries == ["posted here: true", "posted elsewhere: false", "timer here: true", "timer elsewhere: false"])
+        #expect(onAnotherThread { loop.isInLoop }, "at rest again after the turns")
+    }
+
+    @Test func whileRunOnAnotherThreadTheTestThreadIsOffTheLoop() throws {
+        let loop = try EventLoop()
+        let started = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
+        loop.post { started.signal() }
+        let thread = Thread { try? loop.run(); finished.signal() }
+        thread.start()
+        started.wait()
+        #expect(!loop.isInLoop)
+        loop.post { loop.stop() }
+        finished.wait()
+        #expect(loop.isInLoop)
+    }
+}
+
+/// `body` on a thread of its own; waits for its answer.
+func onAnotherThread<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+    let answer = ThreadAnswer<T>()
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        answer.value.withLock { $0 = body() }
+        done.signal()
+    }.start()
+    done.wait()
+    return answer.value.withLock { $0! }
+}
+
+private final class ThreadAnswer<T: Sendable>: Sendable {
+    let value = Mutex<T?>(nil)
 }

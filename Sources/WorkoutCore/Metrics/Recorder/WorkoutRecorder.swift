@@ -2,11 +2,12 @@
 /// replayed through the same calls) and to recompute saved or imported workouts
 /// (`rebuild`/`recompute`). Pure: every time is an argument; no clock, no I/O.
 ///
-/// It holds the workout's phase (`RecorderPhase`: moving, auto-paused, acquiring, signal lost,
-/// paused; the only place a pause is stored) and composes small parts, each in its own file:
-/// `FixFilter` (which fixes extend the track), `TimeBuckets` (where each second goes),
-/// `SpeedWindow`, `IntervalTracker` (splits and laps), `ElevationAccumulator`,
-/// `BestEffortTracker` and `TrackPointStore` (every fix, kept).
+/// It feeds small machines, each in its own file and tested alone: `AutoPause` (the phase, the
+/// only place a pause is stored, where each second goes, and when a stop begins and ends),
+/// `RecorderTimeline` (events, segments, late fixes), `FixFilter` (which fixes extend the track),
+/// `DistanceTally` (track and odometer), `SpeedWindow`, `IntervalTracker` (splits and laps),
+/// `ElevationAccumulator`, `PlausibilityCheck`, the sensors (`HeartRateTrack`, `SensorTrack`,
+/// `FixSamples`), `EnergyTally`, `TooFastWatch`, and `TrackPointStore` (every fix, kept).
 ///
 /// Ingest is O(1) amortised; the point and event arrays only grow, so the struct can be mutated
 /// in place for a day at 10 Hz. Every rule is in docs/metrics.md.
@@ -20,32 +21,13 @@ public struct WorkoutRecorder: Sendable {
     /// Every ingested fix, accepted or rejected, in arrival order (stored compactly, losslessly).
     public private(set) var points = TrackPointStore()
     /// The timeline: user events and derived ones (auto-pause, signal, segments).
-    public private(set) var events: [WorkoutEvent] = []
+    public var events: [WorkoutEvent] { timeline.events }
 
-    private var phase: RecorderPhase
+    private var motion: AutoPause
+    private var timeline = RecorderTimeline()
     private var filter: FixFilter
-    private var time: TimeBuckets
-    /// Last fix showing a usable position (accepted or stationary jitter).
-    private var lastEvidence: Double
-    /// Last accepted fix that moved (start of a potential stop).
-    private var lastMove: Double
-    /// Where movement was last shown (`showsMovement`): the stop rule measures from here.
-    private var motionAnchor: FixFilter.Position?
-    /// Latest time of any recorded fix, and of the last pause, resume or lap.
-    private var lastFixTime = -Double.infinity
-    private var userEventFloor = -Double.infinity
-    /// User events are moved forward to the last fix's time when they are at most this much
-    /// earlier (receiver clock ahead of the daemon's), never further.
-    static let maximumClockSkew = 10.0
-    private var segment = -1
-    /// The workout's distance: the GPS track's, or the odometer's once one reads (`odometer`).
-    private(set) var distance = 0.0
-    /// The GPS track's length (equal to `distance` until an odometer reads).
-    private var gpsDistance = 0.0
-    /// Distance from a device or sensor, from its first reading on.
-    private var odometerTrack: OdometerTrack?
-    private var acceptedCount = 0
-    private var rejectedByReason: [RejectionReason: Int] = [:]
+    private var distances = DistanceTally()
+    private var counts = FixCounts()
     private var elevation: ElevationAccumulator
     /// The plausibility model (`PlausibilityCheck`): implausible stretches, and the best efforts
     /// and maximum speed without them.
@@ -63,20 +45,13 @@ public struct WorkoutRecorder: Sendable {
     /// Power, cadence, speed and distance from Bluetooth sensors (or an imported file's records):
     /// samples with gaps and their figures. An indoor activity takes its distance from it.
     public private(set) var sensors: SensorTrack
-    /// Fixes in a row that were too fast for the activity (`too_fast`, or accepted while the
-    /// speed over the speed window is above the activity's highest plausible speed).
-    private var tooFastRun = 0
-    /// Fixes arriving far faster than the activity allows, once noticed (`SpeedWarning`).
-    public private(set) var speedWarning: SpeedWarning?
-    /// Heart rate carried by accepted fixes (imports, FIX lines with "hr"): sum, count, maximum.
-    private var fixHeartRate = (sum: 0, count: 0, max: 0)
-    /// Power and cadence carried by accepted fixes (TCX Watts, FIT power and cadence).
-    private var power = SampleStats()
-    private var cadence = SampleStats()
-    /// The fixes' power in seconds: their normalized power, zones and power curve.
-    private var fixPower: HeldPower
+    /// Heart rate, power and cadence carried by accepted fixes (imports, FIX lines).
+    private var fixSamples: FixSamples
     /// Work from power and the energy model's figure for the moving stretches (calories).
     private var energy: EnergyTally
+    /// Fixes too fast for the activity (`too_fast`, or accepted while the speed over the speed
+    /// window is above the activity's highest plausible speed), and the warning once noticed.
+    private var tooFastWatch = TooFastWatch.counting(run: 0)
 
     public init(id: WorkoutID, activity: ActivityType, startedAt: Double, settings: MetricsSettings = MetricsSettings()) {
         self.id = id
@@ -87,10 +62,8 @@ public struct WorkoutRecorder: Sendable {
         energy = EnergyTally(activity: activity)
         tracksBestEfforts = activity.tracksBestEfforts
         profile = activity.profile
-        phase = activity.supportsGPS ? .acquiring : .moving
-        time = TimeBuckets(from: startedAt)
-        lastEvidence = startedAt
-        lastMove = startedAt
+        motion = AutoPause(startedAt: startedAt, supportsGPS: profile.supportsGPS, speed: profile.autoPauseSpeed,
+                           delay: settings.autoPauseDelay)
         elevation = ElevationAccumulator(window: settings.elevationSmoothingWindow, threshold: settings.elevationHysteresis,
                                          maxVerticalSpeed: activity.plausibility.descentSpeed)
         speeds = SpeedWindow(window: settings.speedWindow)
@@ -101,19 +74,25 @@ public struct WorkoutRecorder: Sendable {
         intervals.calorieInputs = (activity.met, settings.bodyProfile)
         heartRate = HeartRateTrack(zones: settings.heartRateZones, profile: settings.bodyProfile)
         sensors = SensorTrack(ftp: settings.ftpWatts)
-        fixPower = HeldPower(ftp: settings.ftpWatts)
+        fixSamples = FixSamples(ftp: settings.ftpWatts)
     }
 
     // MARK: - Questions
 
     /// The user's pause (or a restore's), if the workout is paused: since when and why.
-    public var userPause: UserPause? { phase.userPause }
+    public var userPause: UserPause? { motion.phase.userPause }
 
     /// The latest time of any fix recorded so far (nil before the first).
-    public var latestFixTime: Double? { lastFixTime.isFinite ? lastFixTime : nil }
+    public var latestFixTime: Double? { timeline.lastFixTime.isFinite ? timeline.lastFixTime : nil }
 
     /// Whether the workout is paused by the user (fixes are not recorded).
     public var isPaused: Bool { userPause != nil }
+
+    /// The workout's distance: the GPS track's, or the odometer's once one reads.
+    var distance: Double { distances.total }
+
+    /// Fixes arriving far faster than the activity allows, once noticed (`SpeedWarning`).
+    public var speedWarning: SpeedWarning? { tooFastWatch.warning }
 
     /// Room for `n` more fixes (an import knows how many it will ingest): the point store and the
     /// per-point series grow once instead of doubling their way up.
@@ -132,71 +111,26 @@ public struct WorkoutRecorder: Sendable {
 
     // MARK: - Time accounting
 
-    private var autoPauseEnabled: Bool {
-        profile.supportsGPS && settings.autoPauseDelay != nil && profile.autoPauseSpeed != nil
-    }
-
-    /// Seconds without movement that make a stop, for a given stationary radius.
-    private func stopDelay(radius: Double) -> Double {
-        guard let d = settings.autoPauseDelay, let v = profile.autoPauseSpeed, v > 0 else { return .infinity }
-        return max(d, radius / v)
-    }
-
-    /// Whether an accepted fix shows movement: it lies at least `autoPauseSpeed x max(delay, dt)`
-    /// from where movement was last shown, dt seconds ago. So a stretch slower than the
-    /// activity's auto-pause speed for the auto-pause delay is a stop whatever the stationary
-    /// radius (a device's track is measured with none, docs/metrics.md), and a long gap between
-    /// two fixes a few metres apart (a device that stops logging while standing) is one too.
-    private func showsMovement(_ fix: Fix) -> Bool {
-        guard autoPauseEnabled, let a = motionAnchor, let v = profile.autoPauseSpeed, let delay = settings.autoPauseDelay else { return true }
-        let dt = fix.time - a.time
-        // Moving steadily, the anchor is the filter's last accepted fix: the filter has just
-        // measured that pair (the same bits in, the same metres out).
-        let d = filter.lastMeasured.meters(from: a, to: FixFilter.Position(fix))
-            ?? Geodesic.wgs84.distance(latitude1: a.latitude, longitude1: a.longitude, latitude2: fix.latitude, longitude2: fix.longitude)
-        return d >= v * max(delay, dt)
-    }
-
-    /// Movement shown by `fix`: the time until it is moving time; stops are measured from it.
-    private mutating func moved(_ fix: Fix) {
-        account(until: fix.time)
-        lastMove = fix.time
-        motionAnchor = FixFilter.Position(fix)
-    }
-
-    /// A stop recognised at `fix`: it began at the last movement (`lastMove`).
+    /// A stop recognised at `fix`: it began at the last movement.
     private mutating func beginStop(at fix: Fix, into out: inout some RecorderEventSink) {
-        account(until: lastMove)
-        phase = .autoPaused(StopArea(at: fix, anchor: motionAnchor ?? filter.lastAccepted))
-        emit(WorkoutEvent(kind: .motionPaused, time: lastMove, cause: .auto), into: &out)
-    }
-
-    /// Puts the time until `t` in the bucket of the current phase.
-    private mutating func account(until t: Double) {
-        time.account(until: t, in: phase.bucket)
-    }
-
-    private mutating func emit(_ e: WorkoutEvent, into out: inout some RecorderEventSink) {
-        events.append(e)
-        out.append(.timeline(e))
+        let since = motion.beginStop(at: fix, fallback: filter.lastAccepted)
+        timeline.emit(WorkoutEvent(kind: .motionPaused, time: since, cause: .auto), into: &out)
     }
 
     /// Notices a signal loss that began at the last usable fix, if `t` is past the timeout.
     private mutating func detectSignalLoss(at t: Double, into out: inout some RecorderEventSink) {
-        guard profile.supportsGPS, phase.hasSignal, t - lastEvidence > settings.signalLostTimeout else { return }
-        loseSignal(at: max(lastEvidence, time.accountedUntil), closing: "closed by signal loss",
+        guard let since = motion.signalLoss(at: t, timeout: settings.signalLostTimeout) else { return }
+        loseSignal(at: since, closing: "closed by signal loss",
                    text: "no usable fix for more than \(Int(settings.signalLostTimeout)) s", into: &out)
     }
 
     /// Enters `.signalLost` at `t`: time accounted up to `t`, an auto-pause closed (its
     /// motion-resumed event says `closing`), a signal-lost event with `text`, the filter warming up again.
     private mutating func loseSignal(at t: Double, closing: String, text: String, into out: inout some RecorderEventSink) {
-        account(until: t)
-        if phase.isAutoPaused {
-            emit(WorkoutEvent(kind: .motionResumed, time: t, cause: .auto, text: closing), into: &out)
+        if motion.loseSignal(at: t) {
+            timeline.emit(WorkoutEvent(kind: .motionResumed, time: t, cause: .auto, text: closing), into: &out)
         }
-        phase = .signalLost(since: t)
-        emit(WorkoutEvent(kind: .signalLost, time: t, cause: .signalLost, text: text), into: &out)
+        timeline.emit(WorkoutEvent(kind: .signalLost, time: t, cause: .signalLost, text: text), into: &out)
         filter.restart(warmUp: true)
     }
 
@@ -230,26 +164,23 @@ public struct WorkoutRecorder: Sendable {
     mutating func ingest(_ fix: Fix, reportingTo out: inout some RecorderEventSink) {
         if isPaused { out.append(.ignoredWhilePaused); return }
         if fix.time.isFinite {
-            if fix.time <= userEventFloor { recordLate(fix); out.append(.rejected(.late)); return }
-            lastFixTime = max(lastFixTime, fix.time)
+            if !timeline.admits(fix.time) { recordLate(fix); out.append(.rejected(.late)); return }
+            timeline.fix(at: fix.time)
             detectSignalLoss(at: fix.time, into: &out)
         }
         // While stopped, a receiver's fixes inside the stop are jitter; a track measured without
         // a radius (a device's) keeps every point, and only the departure rule ends the stop.
         let everyPoint = settings.stationaryRadius <= 0
-        var decision = filter.evaluate(fix, minimumMove: phase.isAutoPaused && !everyPoint ? .infinity : 0)
+        let stopped = motion.phase.isAutoPaused
+        var decision = filter.evaluate(fix, minimumMove: stopped && !everyPoint ? .infinity : 0)
         var stillStopped = false
-        if case .autoPaused(var stop) = phase {
+        if stopped {
             let radius = max(settings.autoResumeDistance, 2 * filter.radius(for: fix))
             switch decision {
             case .rejected(.stationaryJitter):
-                let departs = stop.confirmsDeparture(fix, radius: radius, speed: profile.autoPauseSpeed ?? 0, lastEvidence: lastEvidence)
-                phase = .autoPaused(stop)
-                if departs { decision = filter.acceptMovement(fix) }
+                if motion.confirmsDeparture(fix, radius: radius) { decision = filter.acceptMovement(fix) }
             case .accepted(_, newSegment: false) where everyPoint:
-                let departs = stop.confirmsDeparture(fix, radius: radius, speed: profile.autoPauseSpeed ?? 0, lastEvidence: lastEvidence)
-                phase = .autoPaused(stop)
-                if !departs {
+                if !motion.confirmsDeparture(fix, radius: radius) {
                     stillStopped = true
                     stationary(fix, into: &out)  // evidence of the stop; the point keeps its distance
                 }
@@ -259,8 +190,8 @@ public struct WorkoutRecorder: Sendable {
         }
         switch decision {
         case .rejected(let reason):
-            points.append(fix, rejection: reason, segment: max(segment, 0))
-            rejectedByReason[reason, default: 0] += 1
+            points.append(fix, rejection: reason, segment: timeline.pointSegment)
+            counts.reject(reason)
             out.append(.rejected(reason))
             if reason == .stationaryJitter { stationary(fix, into: &out) }
             if reason == .tooFast { tooFast(at: fix.time, into: &out) }
@@ -273,15 +204,15 @@ public struct WorkoutRecorder: Sendable {
     /// counted, adding nothing (no distance, no evidence of signal or of a stop), so that the
     /// timeline never runs backwards and a saved workout still rebuilds exactly.
     private mutating func recordLate(_ fix: Fix) {
-        points.append(TrackPoint(fix: fix, rejection: .late, segment: max(segment, 0)))
-        rejectedByReason[.late, default: 0] += 1
+        points.append(TrackPoint(fix: fix, rejection: .late, segment: timeline.pointSegment))
+        counts.reject(.late)
     }
 
     /// An imported fix whose time is an outlier (`ImportTimeJudge`): kept and counted, adding
     /// nothing (not even to the latest fix time: its time is not to be believed).
     public mutating func recordTimeOutlier(_ fix: Fix) {
-        points.append(TrackPoint(fix: fix, rejection: .timeOutlier, segment: max(segment, 0)))
-        rejectedByReason[.timeOutlier, default: 0] += 1
+        points.append(TrackPoint(fix: fix, rejection: .timeOutlier, segment: timeline.pointSegment))
+        counts.reject(.timeOutlier)
     }
 
     /// Records a stored point again (`rebuild`): a point kept as late is late again whatever
@@ -299,30 +230,30 @@ public struct WorkoutRecorder: Sendable {
     /// One more fix too fast for the activity: a run of them means the fixes come far faster than
     /// the activity allows (said once, when the recent median speed is above it too).
     private mutating func tooFast(at t: Double, into out: inout some RecorderEventSink) {
-        tooFastRun += 1
-        guard speedWarning == nil, tooFastRun >= SpeedWarning.tooFastRun else { return }
+        guard tooFastWatch.tooFast() else { return }
         let recent = points.suffix(SpeedWarning.window).lazy.filter { $0.isOnTrack || $0.rejection == .tooFast }.map(\.fix)
         guard let v = TrackSpeedCheck(fixes: recent, segments: repeatElement(0, count: SpeedWarning.window)).medianMovingSpeed,
               v > activity.maxPlausibleSpeed else { return }
         let w = SpeedWarning(medianSpeed: v, activity: activity, time: t)
-        speedWarning = w
+        tooFastWatch.warn(w)
         out.append(.tooFastForActivity(w))
     }
 
     /// A fix showing no movement: evidence of signal, and perhaps of a stop.
     private mutating func stationary(_ fix: Fix, into out: inout some RecorderEventSink) {
-        switch phase {
-        case .autoPaused(var stop):
-            lastEvidence = max(lastEvidence, fix.time)
-            stop.add(fix)
-            phase = .autoPaused(stop)
-        case .moving:
-            lastEvidence = max(lastEvidence, fix.time)
-            guard autoPauseEnabled && fix.time - lastMove >= stopDelay(radius: filter.radius(for: fix)) else { return }
-            beginStop(at: fix, into: &out)
-        case .acquiring, .signalLost, .paused:
-            return
-        }
+        if motion.stationary(fix, radius: filter.radius(for: fix)) { beginStop(at: fix, into: &out) }
+    }
+
+    /// What an accepted fix shows of movement (the energy model counts the stretches).
+    private enum Movement {
+        /// None (standing, inside a stop, paused).
+        case none
+        /// The first fix of a moving stretch (after acquiring, a signal loss, a stop, a new segment).
+        case starts
+        /// Movement continuing a moving stretch.
+        case continues
+        /// No movement for the stop delay: a stop begins at this fix.
+        case stopDue
     }
 
     /// An accepted fix. `stillStopped`: a point of a track measured without a radius that lies
@@ -330,74 +261,68 @@ public struct WorkoutRecorder: Sendable {
     private mutating func accepted(_ fix: Fix, distance d: Double, newSegment: Bool, stillStopped: Bool = false,
                                    into out: inout some RecorderEventSink) {
         let t = fix.time
-        var stops = false
-        /// Whether the fix shows movement, and whether it continues a moving stretch.
-        var movement: (moved: Bool, continuing: Bool) = (false, false)
-        switch phase {
-        case .acquiring, .signalLost:
-            account(until: t)
-            if case .signalLost = phase { emit(WorkoutEvent(kind: .signalRegained, time: t), into: &out) }
-            phase = .moving
-            moved(fix)
-            movement = (true, false)
+        var movement = Movement.none
+        switch motion.phase {
         case .autoPaused where stillStopped:
             break
-        case .autoPaused(let stop):
-            let resumeAt = min(t, max(time.accountedUntil, stop.departure ?? stop.candidate?.before ?? lastEvidence))
-            account(until: resumeAt)
-            phase = .moving
-            emit(WorkoutEvent(kind: .motionResumed, time: resumeAt, cause: .auto), into: &out)
-            moved(fix)
-            movement = (true, false)
+        case .acquiring, .signalLost, .autoPaused:
+            switch motion.start(fix) {
+            case .regained(let at)?: timeline.emit(WorkoutEvent(kind: .signalRegained, time: at), into: &out)
+            case .resumed(let at)?: timeline.emit(WorkoutEvent(kind: .motionResumed, time: at, cause: .auto), into: &out)
+            case .acquired?, nil: break
+            }
+            movement = .starts
         case .moving:
-            if newSegment || showsMovement(fix) {
-                moved(fix)
-                movement = (true, !newSegment)
+            if newSegment || motion.showsMovement(fix, measured: filter.lastMeasured) {
+                motion.moved(fix)
+                movement = newSegment ? .starts : .continues
             } else {
-                stops = t - lastMove >= stopDelay(radius: filter.radius(for: fix))
+                if motion.stopIsDue(at: t, radius: filter.radius(for: fix)) { movement = .stopDue }
             }
         case .paused:
             break  // `ingest` records nothing while paused
         }
-        lastEvidence = max(lastEvidence, t)
+        motion.evidence(at: t)
         if newSegment {
-            segment += 1
             speeds.startSegment()
-            if segment > 0 {
-                emit(WorkoutEvent(kind: .segment, time: t, text: "segment \(segment)"), into: &out)
-            }
-            out.append(.segmentStarted(segment))
+            timeline.startSegment(at: t, into: &out)
         }
-        points.append(fix, rejection: nil, segment: segment)
-        acceptedCount += 1
+        points.append(fix, rejection: nil, segment: timeline.segment)
+        counts.accept()
         out.append(.accepted)
-        gpsDistance += d
-        if odometerTrack == nil { distance += d }
-        if newSegment && segment > 0 { elevation.startSegment() }
+        distances.addTrack(d)
+        let distance = distances.total
+        if newSegment && timeline.segment > 0 { elevation.startSegment() }
         if let alt = fix.altitude { elevation.add(alt, at: t) }
         let v = speeds.add(time: t, distance: distance, latitude: fix.latitude, longitude: fix.longitude, receiverSpeed: fix.speed)
-        if profile.supportsGPS { plausibility.judge(time: t, distance: gpsDistance, altitude: fix.altitude, newSegment: newSegment, held: v?.sustained) }
+        let time = motion.time
+        if profile.supportsGPS { plausibility.judge(time: t, distance: distances.track, altitude: fix.altitude, newSegment: newSegment, held: v?.sustained) }
         plausibility.count(time: t, distance: distance, moving: time.moving, clock: t - startedAt - time.userPaused,
                            effort: tracksBestEfforts, held: v?.sustained)
         if let v {
             if !plausibility.touchesStretch(after: t - 2 * settings.speedWindow) { intervals.add(speed: v.sustained) }
-            if v.mean > profile.maxPlausibleSpeed { tooFast(at: t, into: &out) } else { tooFastRun = 0 }
+            if v.mean > profile.maxPlausibleSpeed { tooFast(at: t, into: &out) } else { tooFastWatch.plausible() }
         }
         if let hr = fix.heartRate, heartRate.accepts(bpm: hr) {
             intervals.add(heartRate: hr)
-            fixHeartRate.sum += hr; fixHeartRate.count += 1; fixHeartRate.max = max(fixHeartRate.max, hr)
+            fixSamples.add(heartRate: hr)
         }
         // Power and cadence checked once, counted in the workout, the open split and lap.
         let countedPower = SampleStats.counted(power: fix.power), countedCadence = SampleStats.counted(cadence: fix.cadence)
-        if let w = countedPower { power.add(w) }
-        fixPower.add(countedPower, at: t)
+        fixSamples.add(countedPower: countedPower, countedCadence: countedCadence, at: t)
         energy.power(countedPower, at: t)
-        if movement.moved { energy.moved(at: t, distance: distance, altitude: fix.altitude, continuing: movement.continuing) }
-        if let c = countedCadence { cadence.add(c) }
+        switch movement {
+        case .none, .stopDue: break
+        case .starts: energy.moved(at: t, distance: distance, altitude: fix.altitude, continuing: false)
+        case .continues: energy.moved(at: t, distance: distance, altitude: fix.altitude, continuing: true)
+        }
         intervals.add(countedPower: countedPower, countedCadence: countedCadence)
         let now = RecorderSnapshot(time: t, elapsed: t - startedAt - time.userPaused, moving: time.moving, distance: distance, gain: elevation.gain)
         intervals.advance(to: now, heartRate: &heartRate, into: &out)
-        if stops { beginStop(at: fix, into: &out) }
+        switch movement {
+        case .stopDue: beginStop(at: fix, into: &out)
+        case .none, .starts, .continues: break
+        }
     }
 
     // MARK: - Heart rate
@@ -407,14 +332,14 @@ public struct WorkoutRecorder: Sendable {
     /// exactly); nil then.
     @discardableResult
     public mutating func heartRate(time t: Double, bpm: Int, rr: [UInt16] = []) -> HeartRateOutcome? {
-        guard !isPaused, t.isFinite, t > userEventFloor, t >= startedAt else { return nil }
+        guard !isPaused, t.isFinite, timeline.admits(t), t >= startedAt else { return nil }
         return heartRate.add(time: t, bpm: bpm, rr: rr)
     }
 
     /// The heart rate stopped at `t` (no skin contact, strap lost): a gap, never the last value.
     @discardableResult
     public mutating func heartRateGap(at t: Double) -> Bool {
-        guard !isPaused, t.isFinite, t > userEventFloor else { return false }
+        guard !isPaused, t.isFinite, timeline.admits(t) else { return false }
         return heartRate.gap(at: t)
     }
 
@@ -427,11 +352,9 @@ public struct WorkoutRecorder: Sendable {
     /// stamped before the start or at or before the last pause, resume or lap (as heart rate
     /// is: a saved workout rebuilds exactly); while paused it moves the base only.
     public mutating func odometer(time t: Double, meters: Double, source: DistanceSource) {
-        guard t.isFinite, meters.isFinite, meters >= 0, t >= startedAt, t > userEventFloor else { return }
-        if odometerTrack == nil { odometerTrack = OdometerTrack(source: source) }
-        let added = odometerTrack!.add(OdometerReading(time: t, meters: meters), counting: !isPaused)
+        guard t.isFinite, meters.isFinite, meters >= 0, t >= startedAt, timeline.admits(t) else { return }
+        let added = distances.read(OdometerReading(time: t, meters: meters), source: source, counting: !isPaused)
         guard added > 0 else { return }
-        distance += added
         // Without positions nothing else moves the intervals, speeds and efforts on.
         if !profile.supportsGPS {
             var discarded = DiscardedRecorderEvents()
@@ -441,14 +364,13 @@ public struct WorkoutRecorder: Sendable {
 
     /// Room for `n` more odometer readings (an import knows how many it will give).
     public mutating func reserveCapacity(odometerReadings n: Int, source: DistanceSource) {
-        if odometerTrack == nil { odometerTrack = OdometerTrack(source: source) }
-        odometerTrack!.reserveCapacity(n)
+        distances.reserveOdometer(n, source: source)
     }
 
     /// What `accepted` does for a fix's time and distance, for a workout without positions.
     private mutating func advanceWithoutFix(at t: Double, into out: inout some RecorderEventSink) {
-        account(until: t)
-        lastMove = t
+        motion.movedWithoutPosition(at: t)
+        let time = motion.time
         let v = speeds.add(time: t, distance: distance)
         plausibility.count(time: t, distance: distance, moving: time.moving, clock: t - startedAt - time.userPaused,
                            effort: tracksBestEfforts, held: v?.sustained)
@@ -478,12 +400,11 @@ public struct WorkoutRecorder: Sendable {
 
     mutating func sensorReading(time t: Double, source: SensorSource, reading: SensorReading,
                                 reportingTo out: inout some RecorderEventSink) -> SensorOutcome? {
-        guard !isPaused, t.isFinite, t > userEventFloor, t >= startedAt else { return nil }
+        guard !isPaused, t.isFinite, timeline.admits(t), t >= startedAt else { return nil }
         let outcome = sensors.add(time: t, source: source, reading: reading)
         guard case .recorded(let taken) = outcome else { return outcome }
         intervals.add(countedPower: taken.power, countedCadence: taken.cadence.map { Int($0.rounded()) }.flatMap { $0 > 0 ? $0 : nil })
-        if !profile.supportsGPS, odometerTrack == nil, let d = taken.distance, d > 0 {
-            distance += d
+        if !profile.supportsGPS, distances.addSensor(taken.distance) {
             advanceWithoutFix(at: t, into: &out)
         }
         return outcome
@@ -492,7 +413,7 @@ public struct WorkoutRecorder: Sendable {
     /// A sensor source stopped at `t` (dropped out, closed): a gap in its readings.
     @discardableResult
     public mutating func sensorGap(at t: Double, source: SensorSource) -> Bool {
-        guard !isPaused, t.isFinite, t > userEventFloor else { return false }
+        guard !isPaused, t.isFinite, timeline.admits(t) else { return false }
         return sensors.gap(at: t, source: source)
     }
 
@@ -503,16 +424,16 @@ public struct WorkoutRecorder: Sendable {
     /// such records had replaced the 102 W of 13,346 (the shared ELEMNT ride).
     private func addSensors(to s: inout WorkoutSummary, at t: Double, finished: Bool) {
         let track = finished ? sensors.finished(at: t) : sensors
-        if power.count > 0 {
+        if fixSamples.power.count > 0 {
             // The analysis of the power the averages come from (before: none for such a file).
-            let held = finished ? fixPower.finished(at: t) : fixPower.seconds
+            let held = finished ? fixSamples.held.finished(at: t) : fixSamples.held.seconds
             Self.addPowerAnalysis(held.analysis, work: held.work, to: &s)
         } else if track.hasPower {
             s.averagePower = track.averagePower(at: t)
             s.maxPower = track.maxPower
             Self.addPowerAnalysis(track.analysis, work: track.work, to: &s)
         }
-        if cadence.count == 0, let c = track.averageCadence(at: t) { s.averageCadence = c }
+        if fixSamples.cadence.count == 0, let c = track.averageCadence(at: t) { s.averageCadence = c }
         if !isPaused && !finished {
             s.power = track.current(.power, at: t).map { Int($0.rounded()) }
             s.cadence = track.current(.cadence, at: t).map { Int($0.rounded()) }
@@ -520,7 +441,7 @@ public struct WorkoutRecorder: Sendable {
         if profile.supportsGPS {
             // Outdoors GPS keeps the distance; a wheel or footpod gives the speed of the moment.
             if !isPaused && !finished, let v = track.current(.speed, at: t) { s.currentSpeed = v }
-        } else if track.hasDistance && odometerTrack == nil {
+        } else if track.hasDistance && distances.odometer == nil {
             s.distanceSource = .sensor
             s.maxSpeed = max(s.maxSpeed, track.maxSpeed ?? 0)
             s.currentSpeed = isPaused || finished ? nil : track.current(.speed, at: t)
@@ -530,7 +451,7 @@ public struct WorkoutRecorder: Sendable {
     /// The analysis the finished summary's power figures come from (`addSensors`); nil without
     /// power. `PowerCurve.of` reads a saved workout's whole power curve from it.
     public func finishedPowerAnalysis(at t: Double) -> PowerAnalysis? {
-        if power.count > 0 { return fixPower.finished(at: t).analysis }
+        if fixSamples.power.count > 0 { return fixSamples.held.finished(at: t).analysis }
         let track = sensors.finished(at: t)
         return track.hasPower ? track.analysis : nil
     }
@@ -556,17 +477,15 @@ public struct WorkoutRecorder: Sendable {
         var c = self
         var ignored: [RecorderEvent] = []
         c.detectSignalLoss(at: t, into: &ignored)
-        c.account(until: max(t, c.time.accountedUntil))
-        return RecorderSnapshot(time: t, elapsed: t - startedAt - c.time.userPaused, moving: c.time.moving, distance: c.distance, gain: c.elevation.gain)
+        c.motion.account(until: max(t, c.motion.time.accountedUntil))
+        let time = c.motion.time
+        return RecorderSnapshot(time: t, elapsed: t - startedAt - time.userPaused, moving: time.moving, distance: c.distance, gain: c.elevation.gain)
     }
 
     /// Clamps a user time so the timeline never runs backwards: not before the accounted time,
     /// and not before the last recorded fix unless that fix is implausibly far ahead.
     private func clamp(_ t: Double) -> Double {
-        let floor = max(time.accountedUntil, intervals.last.time)
-        var e = t.isFinite ? max(t, floor) : floor
-        if lastFixTime > e && lastFixTime - e <= WorkoutRecorder.maximumClockSkew { e = lastFixTime }
-        return e
+        timeline.clamp(t, floor: max(motion.time.accountedUntil, intervals.last.time))
     }
 
     /// How many laps are closed so far (a plan's step notes where its laps begin).
@@ -576,15 +495,15 @@ public struct WorkoutRecorder: Sendable {
     @discardableResult
     public mutating func lap(at time: Double) -> LapSummary {
         let t = clamp(time)
-        userEventFloor = max(userEventFloor, t)
+        timeline.userEvent(at: t)
         let lap = intervals.lap(at: snapshot(at: t), heartRate: &heartRate)
-        events.append(WorkoutEvent(kind: .lap, time: t))
+        timeline.append(WorkoutEvent(kind: .lap, time: t))
         return lap
     }
 
     /// Adds a marker to the timeline.
     public mutating func marker(at time: Double, text: String?) {
-        events.append(WorkoutEvent(kind: .marker, time: clamp(time), text: text))
+        timeline.append(WorkoutEvent(kind: .marker, time: clamp(time), text: text))
     }
 
     /// Pauses the workout (user request, or `.recovered` while the daemon was down): the time
@@ -593,24 +512,16 @@ public struct WorkoutRecorder: Sendable {
     public mutating func pause(at time: Double, cause: PauseCause) -> [RecorderEvent] {
         guard !isPaused else { return [] }
         let t = clamp(time)
-        userEventFloor = max(userEventFloor, t)
+        timeline.userEvent(at: t)
         var out: [RecorderEvent] = []
         detectSignalLoss(at: t, into: &out)
-        account(until: t)
-        var lostSince: Double?
-        switch phase {
-        case .autoPaused:
-            emit(WorkoutEvent(kind: .motionResumed, time: t, cause: .auto, text: "closed by pause"), into: &out)
-        case .signalLost(let since):
-            lostSince = since
-        case .acquiring, .moving, .paused:
-            break
+        if motion.pause(at: t, cause: cause).isAutoPaused {
+            timeline.emit(WorkoutEvent(kind: .motionResumed, time: t, cause: .auto, text: "closed by pause"), into: &out)
         }
         heartRate.gap(at: t)
         sensors.gapAll(at: t)
-        fixPower.end(at: t)
-        phase = .paused(UserPause(since: t, cause: cause, signalLostSince: lostSince))
-        emit(WorkoutEvent(kind: .pause, time: t, cause: cause), into: &out)
+        fixSamples.end(at: t)
+        timeline.emit(WorkoutEvent(kind: .pause, time: t, cause: cause), into: &out)
         return out
     }
 
@@ -621,26 +532,16 @@ public struct WorkoutRecorder: Sendable {
     public mutating func resume(at time: Double) -> [RecorderEvent] {
         guard let pause = userPause else { return [] }
         let t = clamp(time)
-        userEventFloor = max(userEventFloor, t)
+        timeline.userEvent(at: t)
         var out: [RecorderEvent] = []
-        account(until: t)
-        if !activity.supportsGPS {
-            phase = .moving
-        } else if let since = pause.signalLostSince {
-            phase = .signalLost(since: since)
-        } else {
-            phase = .acquiring
-        }
-        lastMove = t
-        motionAnchor = nil
-        lastEvidence = max(lastEvidence, t)
+        motion.resume(pause, at: t)
         switch pause.cause {
         case .device where pause.signalLostSince == nil:
             break  // the track goes on from the last accepted fix: the device moved while stopped
         case .manual, .auto, .signalLost, .recovered, .device:
             filter.restart(warmUp: pause.signalLostSince != nil)
         }
-        emit(WorkoutEvent(kind: .resume, time: t), into: &out)
+        timeline.emit(WorkoutEvent(kind: .resume, time: t), into: &out)
         return out
     }
 
@@ -657,16 +558,16 @@ public struct WorkoutRecorder: Sendable {
 
     mutating func markSuspended(at f: Double, text: String?) -> [RecorderEvent] {
         var out: [RecorderEvent] = []
-        userEventFloor = max(userEventFloor, f)
+        timeline.userEvent(at: f)
         if activity.supportsGPS {
-            switch phase {
+            switch motion.phase {
             case .moving, .autoPaused:
                 loseSignal(at: f, closing: "closed by suspend", text: "system suspended", into: &out)
             case .acquiring, .signalLost, .paused:
                 break
             }
         }
-        emit(WorkoutEvent(kind: .suspended, time: f, text: text), into: &out)
+        timeline.emit(WorkoutEvent(kind: .suspended, time: f, text: text), into: &out)
         return out
     }
 
@@ -674,7 +575,7 @@ public struct WorkoutRecorder: Sendable {
     /// `gapFrom` (the caller pauses with cause `.recovered` first).
     public mutating func recovered(at time: Double, gapFrom: Double) {
         let t = clamp(time)
-        events.append(WorkoutEvent(kind: .recovered, time: t, cause: .recovered,
+        timeline.append(WorkoutEvent(kind: .recovered, time: t, cause: .recovered,
                                    text: "gap of \(Int(max(0, t - gapFrom).rounded())) s while the daemon was down"))
     }
 
@@ -684,9 +585,9 @@ public struct WorkoutRecorder: Sendable {
     private func advanced(to now: Double) -> WorkoutRecorder {
         var c = self
         var ignored: [RecorderEvent] = []
-        let t = max(now, c.time.accountedUntil)
+        let t = max(now, c.motion.time.accountedUntil)
         c.detectSignalLoss(at: t, into: &ignored)
-        c.account(until: t)
+        c.motion.account(until: t)
         return c
     }
 
@@ -694,26 +595,27 @@ public struct WorkoutRecorder: Sendable {
     public func summary(now: Double) -> WorkoutSummary { summary(now: now, finished: false) }
 
     private func summary(now: Double, finished: Bool) -> WorkoutSummary {
-        let t = max(now, time.accountedUntil)
+        let t = max(now, motion.time.accountedUntil)
         let c = advanced(to: now)
+        let time = c.motion.time
         // Elapsed is the wall span; the timer leaves manual pauses (and a device's timer
         // stops) out, and the averages are over it.
-        let timer = t - startedAt - c.time.userPaused
+        let timer = t - startedAt - time.userPaused
         var current: Double?
-        switch c.phase {
-        case .moving: current = c.speeds.current(distance: c.distance, lastEvidence: c.lastEvidence)
+        switch c.motion.phase {
+        case .moving: current = c.speeds.current(distance: c.distance, lastEvidence: c.motion.lastEvidence)
         case .acquiring, .autoPaused, .signalLost, .paused: current = nil
         }
         let plausible = c.plausibility.figures
         var s = WorkoutSummary(
             id: id, activity: activity, startedAt: startedAt, endedAt: nil,
-            elapsedSeconds: t - startedAt, movingSeconds: c.time.moving, distanceMeters: c.distance,
+            elapsedSeconds: t - startedAt, movingSeconds: time.moving, distanceMeters: c.distance,
             elevationGainMeters: c.elevation.gain, elevationLossMeters: c.elevation.loss,
-            pointCount: c.points.count, acceptedCount: c.acceptedCount, rejectedByReason: c.rejectedByReason,
+            pointCount: c.points.count, acceptedCount: c.counts.accepted, rejectedByReason: c.counts.rejected,
             averageSpeed: timer > 0 ? c.distance / timer : 0,
-            movingAverageSpeed: c.time.moving > 0 ? c.distance / c.time.moving : 0,
-            currentSpeed: current, maxSpeed: plausible.maxSpeed, calories: c.intervals.calories(movingSeconds: c.time.moving),
-            signalLostSeconds: c.time.signalLost, splits: c.intervals.splits, laps: c.intervals.laps,
+            movingAverageSpeed: time.moving > 0 ? c.distance / time.moving : 0,
+            currentSpeed: current, maxSpeed: plausible.maxSpeed, calories: c.intervals.calories(movingSeconds: time.moving),
+            signalLostSeconds: time.signalLost, splits: c.intervals.splits, laps: c.intervals.laps,
             bestEfforts: activity.tracksBestEfforts ? plausible.efforts : [])
         s.timerSeconds = timer
         // Laps and splits keep their stretches' distance and time, but not in their pace.
@@ -725,12 +627,12 @@ public struct WorkoutRecorder: Sendable {
         s.heartRateRejected = c.heartRate.rejected
         s.implausible = plausible.stretches
         s.warnings += ImplausibleStretch.warnings(plausible.stretches, activity: activity)
-        s.averagePower = c.power.average
-        s.maxPower = c.power.maximum
-        s.averageCadence = c.cadence.average
-        if let o = c.odometerTrack {
+        s.averagePower = c.fixSamples.power.average
+        s.maxPower = c.fixSamples.power.maximum
+        s.averageCadence = c.fixSamples.cadence.average
+        if let o = c.distances.odometer {
             s.distanceSource = o.source
-            s.gpsDistanceMeters = c.acceptedCount > 0 ? c.gpsDistance : nil
+            s.gpsDistanceMeters = c.counts.accepted > 0 ? c.distances.track : nil
         }
         c.addSensors(to: &s, at: t, finished: finished)
         Self.inSteps(&s)
@@ -757,9 +659,9 @@ public struct WorkoutRecorder: Sendable {
         if let avg = w.average {
             s.averageHeartRate = avg
             s.maxHeartRate = w.maximum
-        } else if fixHeartRate.count > 0 {
-            s.averageHeartRate = Double(fixHeartRate.sum) / Double(fixHeartRate.count)
-            s.maxHeartRate = fixHeartRate.max
+        } else if let average = fixSamples.heartRate.average {
+            s.averageHeartRate = average
+            s.maxHeartRate = fixSamples.heartRate.maximum
         }
         if isPaused {
             s.heartRate = nil
@@ -782,7 +684,7 @@ public struct WorkoutRecorder: Sendable {
     /// Seconds spent auto-paused (no movement) up to `now`; elapsed = moving + auto-paused +
     /// signal lost.
     public func autoPausedSeconds(now: Double) -> Double {
-        advanced(to: now).time.autoPaused
+        advanced(to: now).motion.time.autoPaused
     }
 
     /// Ends the workout at `t`: closes the open motion pause, the last lap (trigger `.end`) and
@@ -801,9 +703,9 @@ public struct WorkoutRecorder: Sendable {
         s.endedAt = t
         s.heartRate = nil
         s.heartRateZone = nil
-        return RecordedWorkout(summary: s, points: c.points, events: c.events,
+        return RecordedWorkout(summary: s, points: c.points, events: c.timeline.events,
                                heartRate: HeartRateSeries(samples: c.heartRate.samples, rrIntervals: c.heartRate.rrIntervals),
-                               sensors: c.sensors.samples, odometer: c.odometerTrack?.series ?? OdometerSeries())
+                               sensors: c.sensors.samples, odometer: c.distances.odometer?.series ?? OdometerSeries())
     }
 }
 
@@ -821,14 +723,10 @@ extension WorkoutRecorder {
         settings = next
         filter.settings = next
         intervals.autoLapDistance = next.autoLapDistance
+        motion.delay = next.autoPauseDelay
         var out: [RecorderEvent] = []
-        if !autoPauseEnabled, case .autoPaused = phase {
-            let t = max(time, self.time.accountedUntil)
-            account(until: t)
-            phase = .moving
-            lastMove = t
-            motionAnchor = nil
-            emit(WorkoutEvent(kind: .motionResumed, time: t, cause: .auto, text: "auto-pause turned off"), into: &out)
+        if let t = motion.endStopIfDisabled(at: time) {
+            timeline.emit(WorkoutEvent(kind: .motionResumed, time: t, cause: .auto, text: "auto-pause turned off"), into: &out)
         }
         return out
     }
