@@ -40,6 +40,7 @@ struct ImportLoadTests {
         /// latency (the samples are the test's rate, not a wait for anything).
         func sample(every interval: Double, while going: () -> Bool) throws -> [Double] {
             var out: [Double] = []
+            var pace = Pace(every: interval)
             while going() {
                 let s = Reliability.monotonic()
                 try c.send(#"{"command":"status"}"# + "\n")
@@ -47,7 +48,7 @@ struct ImportLoadTests {
                 out.append(Reliability.monotonic() - s)
                 let status = try DaemonHarness.parse(line)
                 if let age = (status["gps"] as? [String: Any])?["lastFixAgeSeconds"] as? Double { maxFixAge = max(maxFixAge, age) }
-                usleep(useconds_t(interval * 1_000_000))
+                pace.next()
             }
             return out
         }

@@ -143,8 +143,10 @@ final class EmbeddedDaemon: DaemonUnderTest, @unchecked Sendable {
         // until the drain has read them all (at most 10 s on a loaded machine), then take.
         if !isRunning {
             let fd = stderrPipe.fileHandleForReading.fileDescriptor
-            var pending: Int32 = 1
-            for _ in 0..<1000 where ioctl(fd, UInt(FIONREAD), &pending) == 0 && pending > 0 { usleep(10_000) }
+            pollUntil(seconds: 10, every: 0.01) {
+                var pending: Int32 = 0
+                return ioctl(fd, UInt(FIONREAD), &pending) != 0 || pending == 0
+            }
         }
         return stderrDrain.take(untilEnd: false)
     }
