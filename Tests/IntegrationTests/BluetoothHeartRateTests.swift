@@ -11,7 +11,7 @@ import TestRequirements
 /// pool thread); the states that last a second or two (the first reading, the drop's `lost`)
 /// are caught by a `StatusWatch` on a thread of its own, since a task suspended on the pool
 /// resumes only when a thread is free (a mixed run's own poll read the third reading first).
-@Suite(.serialized, .requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
+@Suite(.peerBound, .serialized, .requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
 struct BluetoothHeartRateTests {
     static let zones = [110, 130, 150, 170, 185]
     static func zone(_ bpm: Int) -> Int { zones.filter { bpm >= $0 }.count }
@@ -49,11 +49,11 @@ struct BluetoothHeartRateTests {
         #expect((noContact["sensors"] as? [[String: Any]])?.first?["state"] as? String == "no_contact", "\(noContact)")
         #expect((noContact["workout"] as? [String: Any])?["heartRate"] is NSNull)
         // A no-contact stretch of two more readings (1 Hz) before the stop.
-        #expect(await waitUntil(seconds: 5) { peers.calls().filter { $0["method"] as? String == "notified" }.count >= 15 }, "the stand-in stopped sending")
+        #expect(await waitUntil(seconds: 30) { peers.calls().filter { $0["method"] as? String == "notified" }.count >= 15 }, "the stand-in stopped sending")
         let stopped = try d.request(#"{"command":"stop"}"#)
         let w = try #require(stopped["workout"] as? [String: Any])
         let id = try #require(w["id"] as? String)
-        _ = try await d.awaitStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        _ = try await d.awaitStatus(seconds: 30) { $0["state"] as? String == "idle" }
 
         // What the stand-in sent, and what it was asked.
         let calls = peers.calls()

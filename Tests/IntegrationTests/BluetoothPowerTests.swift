@@ -13,7 +13,7 @@ import WorkoutCore
 /// counters follow the wall clock). The tests await (they hold no pool thread); a dropout's
 /// `lost`, which lasts a second or two, is caught by a `StatusWatch` on a thread of its own, since
 /// a task suspended on the pool resumes only when a thread is free.
-@Suite(.requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
+@Suite(.peerBound, .requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
 struct BluetoothPowerTests {
     static let script = DaemonHarness.projectRoot.appendingPathComponent("Tests/WorkoutCoreTests/Codecs/FIT/fit_power.py").path
     static let wheel = 2.105
@@ -47,7 +47,7 @@ struct BluetoothPowerTests {
         defer { d.stop() }
         _ = try d.request(#"{"command":"start","activity":"indoor_cycling"}"#)
         // Live: power, cadence, the wheel's speed and the sensor distance within 5 s.
-        let live = try await d.awaitStatus(seconds: 5) {
+        let live = try await d.awaitStatus(seconds: 30) {
             let w = $0["workout"] as? [String: Any]
             return w?["power"] as? Int != nil && w?["cadence"] as? Int != nil && (w?["distanceMeters"] as? Double ?? 0) > 0
         }
@@ -56,7 +56,7 @@ struct BluetoothPowerTests {
         #expect(((lw["currentSpeed"] as? Double ?? 0) * 3.6 - 30).magnitude < 0.5, "\(lw["currentSpeed"] ?? "nil")")
         #expect(lw["distanceSource"] as? String == "sensor")
         let services = (live["sensors"] as? [[String: Any]] ?? []).map { ($0["services"] as? [String]) ?? [] }
-        #expect(services == [["hr"], ["power"], ["csc"]], "\(live["sensors"] ?? "")")
+        #expect(services == [["hr"], ["power"], ["csc"]], "\(live["sensors"] ?? ""); log: \(d.stderrText().suffix(2000))")
         let w0 = Self.watchLine(d)
         #expect(w0.contains(" W") && w0.contains("rpm"), "watch: \(w0)")
         // Every sensor sent its 400 and dropped out.
@@ -65,7 +65,7 @@ struct BluetoothPowerTests {
         let stopped = try d.request(#"{"command":"stop"}"#)
         let w = try #require(stopped["workout"] as? [String: Any])
         let id = try #require(w["id"] as? String)
-        _ = try await d.awaitStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        _ = try await d.awaitStatus(seconds: 30) { $0["state"] as? String == "idle" }
 
         let power = Self.notified(peers, "power"), csc = Self.notified(peers, "csc")
         try #require(power.count == sent && csc.count == sent, "sent \(power.count) power, \(csc.count) csc")
@@ -176,10 +176,10 @@ struct BluetoothPowerTests {
         #expect((lost["workout"] as? [String: Any])?["power"] is NSNull, "power shown while the sensor is lost: \(lost)")
         _ = await watch.awaitFirst(seconds: 10) { Self.sensorStates($0) == ["connected"] && ($0["workout"] as? [String: Any])?["power"] as? Int != nil }
         // A second of readings after the return (10 Hz) before the stop.
-        #expect(await waitUntil(seconds: 5) { Self.notified(peers, "power").count >= 30 }, "the power meter stopped sending")
+        #expect(await waitUntil(seconds: 30) { Self.notified(peers, "power").count >= 30 }, "the power meter stopped sending")
         let stopped = try d.request(#"{"command":"stop"}"#)
         let id = try #require((stopped["workout"] as? [String: Any])?["id"] as? String)
-        _ = try await d.awaitStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        _ = try await d.awaitStatus(seconds: 30) { $0["state"] as? String == "idle" }
         let subscribed = peers.calls().filter { $0["method"] as? String == "StartNotify" }.count
         #expect(subscribed == 2, "StartNotify \(subscribed) times")
 

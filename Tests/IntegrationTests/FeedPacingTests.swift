@@ -7,7 +7,7 @@ import TestRequirements
 /// request. The daemon is embedded, on the system's clocks: what is counted is its loop thread's
 /// sleeps over real seconds (the idle rate is measured over 3 s of waiting; the policy itself is
 /// FeedPaceTests'). The test takes ~10 s, waiting asynchronously: it holds no pool thread.
-@Suite(.serialized) struct FeedPacingTests {
+@Suite(.peerBound, .serialized) struct FeedPacingTests {
     /// Voluntary context switches of the thread `task` ("PID/task/TID", /proc/thread-self read
     /// on it): one per sleep in poll, fdatasync or a blocking write. A count, not a time.
     static func loopSwitches(_ task: String) -> Int? {

@@ -8,7 +8,7 @@ import TestRequirements
 /// The real gpsd (gpsd-replay) feeds first, is killed, and the feed socket takes over. The daemon
 /// is embedded (on the system's clocks: gpsd and the feeder work in real time). The test waits on
 /// gpsd's retries for seconds, suspended (`awaitStatus`): it holds no pool thread.
-@Suite(.serialized, .requires(.sharedData, .program(.gpsd)))
+@Suite(.peerBound, .serialized, .requires(.sharedData, .program(.gpsd)))
 struct GpsdFailoverTests {
     @Test func theFeedSocketTakingOverFromGpsdIsShownAsItself() async throws {
         let gpsd = try GpsdReplay(capture: "bundg_zeus_9.log", port: 2987, rate: 10)

@@ -5,7 +5,7 @@ import TestRequirements
 /// `workoutctl simulate FILE --speed 50` records the file's own points, distance and durations.
 /// The daemon is embedded (on the system's clocks); workoutctl is the real client. An accelerated
 /// replay takes its 5-6 s in `workoutctl simulate`, which the test awaits (`ctlSuspending`).
-@Suite(.serialized, .requires(.sharedData))
+@Suite(.peerBound, .serialized, .requires(.sharedData))
 struct SimulationTests {
     @Test(arguments: [("garminconnect.gpx", 50), ("globalsat_gh625XT.gpx", 200)])
     func acceleratedReplayEqualsTheFile(_ name: String, _ speed: Int) async throws {
@@ -18,7 +18,7 @@ struct SimulationTests {
         // `stop` first reads what the simulation sent (FeedHub.catchUp): no wait needed.
         let stop = try await d.ctlSuspending(["--json", "stop"])
         let recorded = try #require((try DaemonHarness.parse(stop.stdout))["workout"] as? [String: Any])
-        try await d.awaitStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        try await d.awaitStatus(seconds: 30) { $0["state"] as? String == "idle" }
         let imp = try await d.ctlSuspending(["--json", "import", file, "--activity", "cycling"])
         #expect(imp.status == 0 || imp.stdout.contains("duplicate"), "\(imp.stdout) \(imp.stderr)")
         let list = try #require(try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]])

@@ -13,7 +13,7 @@ import WorkoutCore
 /// step. The peers are real processes; the daemon is embedded (on the system's clocks: the
 /// stand-in's trainer and its log follow the wall clock). Each ride takes 30-50 s, waited for
 /// suspended (`awaitStatus`, `waitUntil`): it holds no pool thread.
-@Suite(.requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
+@Suite(.peerBound, .requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
 struct SmartTrainerTests {
     static let plan = """
         <workout_file><name>Trainer test</name><workout>
@@ -74,9 +74,9 @@ struct SmartTrainerTests {
         _ = try await d.awaitStatus(seconds: 50) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 7 }
         #expect(await waitUntil(seconds: 10) { Self.writes(peers).contains { $0.hex == Self.setPower(175) } }, "no 175 W write")
         let stopped = try d.request(#"{"command":"stop"}"#)
-        _ = try await d.awaitStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        _ = try await d.awaitStatus(seconds: 30) { $0["state"] as? String == "idle" }
         let lines = await d.awaitLogFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
-        #expect(await waitUntil(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
+        #expect(await waitUntil(seconds: 30) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
         let writes = Self.writes(peers)
         let steps = Self.times(lines, "plan.step")
         try #require(steps.count == 8, "plan.step lines: \(steps)")
@@ -144,27 +144,27 @@ struct SmartTrainerTests {
         try #require(await waitUntil(seconds: 15) { Self.writes(peers).contains { $0.hex == Self.setPower(200) } }, "no 200 W write")
 
         _ = try d.request(#"{"command":"pause"}"#)
-        try #require(await waitUntil(seconds: 5) { Self.writes(peers).contains { $0.hex == "0802" } }, "no Stop/Pause: \(Self.writes(peers).map(\.hex))")
+        try #require(await waitUntil(seconds: 30) { Self.writes(peers).contains { $0.hex == "0802" } }, "no Stop/Pause: \(Self.writes(peers).map(\.hex))")
         let pausedAt = try #require(Self.writes(peers).first { $0.hex == "0802" }?.t)
         // The link stays: the trainer's data still flows a second after the pause.
-        #expect(await waitUntil(seconds: 5) {
+        #expect(await waitUntil(seconds: 30) {
             peers.calls().contains { $0["method"] as? String == "notified-ftms" && ($0["t"] as? Double ?? 0) > pausedAt + 1 }
         }, "the trainer's link went with the pause")
 
         _ = try d.request(#"{"command":"resume"}"#)
-        #expect(await waitUntil(seconds: 5) { Self.writes(peers).last?.hex == Self.setPower(200) && Self.writes(peers).contains { $0.hex == "07" } },
+        #expect(await waitUntil(seconds: 30) { Self.writes(peers).last?.hex == Self.setPower(200) && Self.writes(peers).contains { $0.hex == "07" } },
                 "no Start/Resume and power after the resume: \(Self.writes(peers).map(\.hex))")
         let since = Self.writes(peers).drop { $0.hex != Self.setPower(200) }.map(\.hex)
         #expect(since == [Self.setPower(200), "0802", "07", Self.setPower(200)], "pause and resume on one link, nothing else: \(since)")
 
         // Paused again, then stopped while paused: the held link goes, the trainer reset first.
         _ = try d.request(#"{"command":"pause"}"#)
-        #expect(await waitUntil(seconds: 5) { Self.writes(peers).filter { $0.hex == "0802" }.count == 2 }, "no second Stop/Pause")
+        #expect(await waitUntil(seconds: 30) { Self.writes(peers).filter { $0.hex == "0802" }.count == 2 }, "no second Stop/Pause")
         _ = try d.request(#"{"command":"stop"}"#)
-        #expect(await waitUntil(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the stop: \(Self.writes(peers).map(\.hex))")
+        #expect(await waitUntil(seconds: 30) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the stop: \(Self.writes(peers).map(\.hex))")
         let lines = await d.awaitLogFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
         #expect(Self.times(lines, "sensor.connected").count == 1, "connected once: the pause kept the link")
-        #expect(await waitUntil(seconds: 5) { peers.calls().contains { $0["method"] as? String == "Disconnect" } }, "the trainer's link was let go after the stop")
+        #expect(await waitUntil(seconds: 30) { peers.calls().contains { $0["method"] as? String == "Disconnect" } }, "the trainer's link was let go after the stop")
     }
 
     /// A plan of five power steps and an open sixth, from `plan` (saved as `named`), ridden on
@@ -181,9 +181,9 @@ struct SmartTrainerTests {
         try #require(started.status == 0, "\(started.stderr)")
         // Into the open step, its Reset written.
         _ = try await d.awaitStatus(seconds: 40) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 5 }
-        #expect(await waitUntil(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the open step did not release the trainer")
+        #expect(await waitUntil(seconds: 30) { Self.writes(peers).last?.hex == "01" }, "the open step did not release the trainer")
         let stopped = try d.request(#"{"command":"stop"}"#)
-        _ = try await d.awaitStatus(seconds: 5) { $0["state"] as? String == "idle" }
+        _ = try await d.awaitStatus(seconds: 30) { $0["state"] as? String == "idle" }
         let lines = await d.awaitLogFileLines(waitingUpTo: 5) { $0.contains { $0.contains("event=workout.saved") } }
         await afterStop(peers)
         let steps = Self.times(lines, "plan.step")
@@ -240,7 +240,7 @@ struct SmartTrainerTests {
               {"kind": "cooldown", "open": true}]}
             """
         let (writes, steps, w) = try await Self.rideToTheOpenStep(Data(json.utf8), named: "plan.json", powers: [(0, 150), (1, 240), (2, 125), (3, 240), (4, 125)]) { peers in
-            #expect(await waitUntil(seconds: 5) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
+            #expect(await waitUntil(seconds: 30) { Self.writes(peers).last?.hex == "01" }, "the trainer was not reset at the end")
         }
         // The ramp moved from 150 W towards 200 W while it ran.
         #expect(writes.contains { $0.t > steps[0] && $0.t < steps[1] && $0.hex.hasPrefix("05") && $0.hex != Self.setPower(150) }, "the ramp never moved")
