@@ -49,14 +49,14 @@ public final class Daemon: @unchecked Sendable {
         try PrivateDirectory.prepareOwned(paths.stateDir)
         self.context = context
         self.config = config
-        history = try HistoryService(context: context)
-        recording = RecordingService(context: context, store: history.store)
-        reminders = ReminderService(context: context, store: history.store)
-        integrations = IntegrationService(context: context)
-        web = WebService(context: context, store: history.store)
-        control = ControlRouter(context: context, routes: Daemon.controlRoutes(recording, history, reminders, integrations, web))
+        history = try HistoryService(context: context, config: config)
+        recording = RecordingService(context: context, config: config, store: history.store)
+        reminders = ReminderService(context: context, config: config, store: history.store)
+        integrations = IntegrationService(context: context, config: config)
+        web = WebService(context: context, config: config, store: history.store)
+        control = ControlRouter(context: context, config: config, routes: Daemon.controlRoutes(recording, history, reminders, integrations, web))
         services = ServiceRunner(loop: loop, services: [reminders, integrations, recording, history, web, control], log: { [context] in context.log($0) })
-        context.configureLog()
+        context.configureLog(config)
         wire()
     }
 

@@ -17,10 +17,10 @@ final class ControlRouter: DaemonService {
     /// `reload`: the daemon reads the configuration again and answers.
     var onReload: () -> JSON = { ControlServer.okReply() }
 
-    init(context: DaemonContext, routes: ControlRoutes) {
+    init(context: DaemonContext, config c: Config, routes: ControlRoutes) {
         self.context = context
         self.routes = routes
-        config = Settings(context.config)
+        config = Settings(c)
     }
 
     /// The part of the configuration the router reads, its own: taken at start-up and replaced

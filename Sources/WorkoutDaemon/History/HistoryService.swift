@@ -57,9 +57,9 @@ final class HistoryService: DaemonService {
         var unitsPair: (String, JSON) { ("units", .string(units.rawValue)) }
     }
 
-    init(context: DaemonContext) throws {
+    init(context: DaemonContext, config c: Config) throws {
         self.context = context
-        config = Settings(context.config)
+        config = Settings(c)
         powerCurves = PowerCurveCache(file: context.paths.powerCurvesFile)
         let faults = context.ports.storeFaults
         let clock = context.loop.clock  // revisions are dated by the loop's clock (a test's ManualClock drives it)

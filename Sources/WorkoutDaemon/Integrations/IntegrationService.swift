@@ -38,9 +38,9 @@ final class IntegrationService: DaemonService {
         init(_ c: Config) { hooks = c.hooks; notifications = c.notifications; sleepInhibitor = c.sleepInhibitor; units = c.units }
     }
 
-    init(context: DaemonContext) {
+    init(context: DaemonContext, config c: Config) {
         self.context = context
-        config = Settings(context.config)
+        config = Settings(c)
     }
 
     func log(_ e: some LogEvent) { context.log(e) }

@@ -59,11 +59,11 @@ final class RecordingService: DaemonService {
     private var stopping = Stopping.running
     let name = "recording"
 
-    init(context: DaemonContext, store: HistoryStore) {
+    init(context: DaemonContext, config c: Config, store: HistoryStore) {
         self.context = context
         self.store = store
         self.journal = Journal(path: context.paths.journalFile)
-        config = Settings(context.config)
+        config = Settings(c)
     }
 
     /// The part of the configuration the recording service reads, its own: taken at start-up

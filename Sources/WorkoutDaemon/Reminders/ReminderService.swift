@@ -29,10 +29,10 @@ final class ReminderService: DaemonService {
         init(_ c: Config) { timeZone = c.timeZone; streaks = c.streaks; habits = c.habits; units = c.units }
     }
 
-    init(context: DaemonContext, store: HistoryStore) {
+    init(context: DaemonContext, config c: Config, store: HistoryStore) {
         self.context = context
         self.store = store
-        config = Settings(context.config)
+        config = Settings(c)
     }
 
     func now() -> Double { context.now() }

@@ -1,18 +1,14 @@
 import WorkoutCore
 
-/// What every service of the daemon shares: the loop they all run on, the configuration read at
-/// start-up (each service takes its own slice of it when it is made, and the next one from
-/// `DaemonService.reload`), the log, the service manager, the paths and the clock. Confined to
-/// the loop thread.
+/// What every service of the daemon shares: the loop they all run on, the log, the service
+/// manager, the paths and the clock. No configuration: each service is made with its own slice
+/// of the start-up one and gets the next from `DaemonService.reload`. Confined to the loop thread.
 final class DaemonContext {
     let loop: EventLoop
     let paths: Paths
     let environment: [String: String]
     /// Where the configuration is read from (and read again on reload).
     let configPath: String
-    /// The configuration read at start-up; read by no one after it (a reload hands each
-    /// service the new one, `ConfigReload`).
-    let config: Config
     let logger: Logger
     let notifier: SystemdNotifier
     /// Where every `now` handed to the core comes from.
@@ -26,7 +22,6 @@ final class DaemonContext {
 
     init(loop: EventLoop, config: Config, configPath: String, paths: Paths, environment: [String: String], ports: DaemonPorts = DaemonPorts()) {
         self.loop = loop
-        self.config = config
         self.configPath = configPath
         self.paths = paths
         self.environment = environment
@@ -40,9 +35,6 @@ final class DaemonContext {
     func now() -> Double { clock.now() }
 
     func log(_ e: some LogEvent) { logger.log(e, wallTime: now()) }
-
-    /// The log file and level as the start-up configuration says.
-    func configureLog() { configureLog(config) }
 
     /// The log file and level as `c` says (start-up and reload).
     func configureLog(_ c: Config) {

@@ -33,10 +33,10 @@ final class WebService: DaemonService {
         init(_ c: Config) { web = c.web; units = c.units; habits = c.habits }
     }
 
-    init(context: DaemonContext, store: HistoryStore) {
+    init(context: DaemonContext, config c: Config, store: HistoryStore) {
         self.context = context
         self.store = store
-        config = Settings(context.config)
+        config = Settings(c)
     }
 
     private func log(_ e: some LogEvent) { context.log(e) }

@@ -8,7 +8,7 @@ import TestRequirements
 /// Host), the pages and downloads, the edit form, and the attacks a server meets (slowloris,
 /// huge headers, bad request lines, too many connections). The daemon is embedded, its time
 /// limits shortened to 1 s (`DaemonPorts.webLimits`), so a read waiting for one blocks about a
-/// second at most; the pauses of the slow client are `Task.sleep`.
+/// second at most; the slow client keeps its pace with `Pace`.
 @Suite(.serialized) struct WebServerTests {
     /// `seconds`: every time limit of the web server; `connections`: at most this many at once.
     static func daemon(seconds: Double = 1, connections: Int? = nil) throws -> (EmbeddedDaemon, port: UInt16, token: String) {
