@@ -118,7 +118,8 @@ final class RecordingService: DaemonService {
                         maxClients: config.maxFeedClients) { [unowned self] report in
             self.feedReported(report)
         }
-        sensors = SensorHub(loop: loop, configs: config.sensors, clock: context.clock, environment: context.environment) { [unowned self] report in
+        sensors = SensorHub(loop: loop, configs: config.sensors, clock: context.clock, environment: context.environment,
+                            backoff: context.ports.sensorBackoff) { [unowned self] report in
             self.sensorReported(report)
         }
         restoreJournalIfAny()
