@@ -168,4 +168,47 @@ struct NMEACorruptionTests {
             #expect(x == rx && bad == rbad && commas == rcommas, "\(body)")
         }
     }
+
+    /// The number reader (integer digits, then decimals) reads what the one-loop reader it
+    /// replaced read: the same mantissa and scale, or nil, for signs, points, 18 and more digits
+    /// and junk, in random fields up to 24 bytes; and `power10` is `pow10` for every scale.
+    @Test func mantissaMatchesOneLoopReader() {
+        func reference(_ f: [UInt8]) -> (Int64, Int)? {
+            var i = 0
+            guard i < f.count else { return nil }
+            var negative = false
+            if f[i] == UInt8(ascii: "-") { negative = true; i += 1 } else if f[i] == UInt8(ascii: "+") { i += 1 }
+            var m: Int64 = 0, digits = 0, scale = 0, seenPoint = false
+            while i < f.count {
+                let c = f[i]
+                if c == UInt8(ascii: ".") {
+                    if seenPoint { return nil }
+                    seenPoint = true
+                } else {
+                    let d = c &- UInt8(ascii: "0")
+                    guard d < 10 else { return nil }
+                    if digits < 18 {
+                        m = m &* 10 &+ Int64(d); digits += 1
+                        if seenPoint { scale += 1 }
+                    } else if !seenPoint {
+                        return nil
+                    }
+                }
+                i += 1
+            }
+            guard digits > 0 else { return nil }
+            return (negative ? -m : m, scale)
+        }
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789.-+,A ".utf8) + Array(repeating: UInt8(ascii: "7"), count: 12)
+        var fields: [[UInt8]] = ["", "-", "+", ".", "-.5", "5.", "0", "-0", "4916.45", "12345678901234567890",
+                                 "1234567890.1234567890123", "1.2.3", "1-2"].map { Array($0.utf8) }
+        for n in 1...24 { for _ in 0..<300 { fields.append((0..<n).map { _ in alphabet.randomElement(using: &rng)! }) } }
+        for f in fields {
+            let got = f.withUnsafeBufferPointer { NMEAFieldScanner.mantissa($0, 0, f.count) }
+            let want = reference(f)
+            #expect(got?.0 == want?.0 && got?.1 == want?.1, "\(String(decoding: f, as: UTF8.self))")
+        }
+        for k in 0...22 { #expect(NMEAFieldScanner.power10(k) == NMEAFieldScanner.pow10[k]) }
+    }
 }
