@@ -316,23 +316,31 @@ public enum FITImport {
             }
         }
 
-        // Times judged per track and kind, in file order, as a track's are.
+        // Times judged per track and kind, in file order, as a track's are: the fixes, the
+        // records without a position, the distance readings (group 3k, 3k + 1, 3k + 2 of track
+        // k), all in two passes over the records (the steps, then the runs).
         var flags = [UInt8](repeating: 0, count: n)
         let judge = ImportTimeJudge()
-        let assigned = track  // read by the filters below (a captured `var` is checked on every read)
-        for k in plans.indices {
-            for (mask, kind, flag) in [(FITActivityFile.kindFix, FITActivityFile.kindFix, outlierRecord), (FITActivityFile.kindFix, 0, outlierRecord),
-                                       (FITActivityFile.kindDistance, FITActivityFile.kindDistance, outlierReading)] {
-                // Judged in two passes over the track's records of that kind, nothing copied.
-                let members = (0..<n).lazy.filter { assigned[$0] == UInt8(k) && kinds[$0] & mask == kind }
-                let memberTimes = members.map { time($0) }
-                let positions = judge.outlierPositions(memberTimes, maxStep: judge.maxStep(memberTimes))
-                guard !positions.isEmpty else { continue }
-                var next = 0
-                for (j, i) in members.enumerated() where next < positions.count {
-                    if positions[next] == j { flags[i] |= flag; next += 1 }
-                }
-            }
+        let assigned = track  // what `groups` reads (a captured `var` is checked on every read)
+        @inline(__always) func groups(_ i: Int) -> (first: Int, distance: Int?) {
+            let g = 3 * Int(assigned[i]), kind = kinds[i]
+            return (kind & FITActivityFile.kindFix != 0 ? g : g + 1, kind & FITActivityFile.kindDistance != 0 ? g + 2 : nil)
+        }
+        var steps = [ImportTimeJudge.Steps](repeating: ImportTimeJudge.Steps(), count: 3 * plans.count)
+        for i in 0..<n where assigned[i] != dropped {
+            let (g, d) = groups(i), t = time(i)
+            steps[g].add(t)
+            if let d { steps[d].add(t) }
+        }
+        var scans = steps.map { ImportTimeJudge.OutlierScan(judge, maxStep: $0.maxStep(judge)) }
+        for i in 0..<n where assigned[i] != dropped {
+            let (g, d) = groups(i), t = time(i)
+            scans[g].add(t, at: i)
+            if let d { scans[d].add(t, at: i) }
+        }
+        for g in scans.indices {
+            let flag = g % 3 == 2 ? outlierReading : outlierRecord
+            for i in scans[g].finish() { flags[i] |= flag }
         }
         // What each track holds, trusted.
         for i in 0..<n where track[i] != dropped {
