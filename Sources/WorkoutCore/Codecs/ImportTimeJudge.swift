@@ -149,9 +149,11 @@ public struct ImportTimeJudge: Sendable {
         public mutating func add(_ t: Double) {
             guard t.isFinite else { return }
             if let l = last, t > l {
-                // The step's octave (its binary exponent, from 2^-32 s up) in quarters.
-                let d = t - l
-                let k = (Int(d.exponent) + 32) * 4 + Int(((d.significand - 1) * 4).rounded(.down))
+                // The step's octave (its binary exponent, from 2^-32 s up) in quarters, read
+                // from its bits (exponent, then the significand's first two bits); a subnormal
+                // or infinite step falls in the first or the last bucket.
+                let bits = (t - l).bitPattern
+                let k = (Int((bits >> 52) & 0x7FF) - 1023 + 32) * 4 + Int((bits >> 50) & 3)
                 buckets[min(max(k, 0), 255)] += 1
                 count += 1
             }

@@ -436,13 +436,8 @@ public struct FITActivityFile: Sendable, Equatable {
             heartRate = f.heartRate
             distance = f.distance
             power = f.power
-            if let latitude = f.latitude, let longitude = f.longitude {
-                fix = Fix(time: time, latitude: latitude, longitude: longitude, altitude: f.altitude, speed: f.speed,
-                          mode: f.altitude == nil ? .twoD : .threeD, heartRate: f.heartRate, cadence: f.cadence,
-                          power: f.power, temperature: f.temperature)
-            } else if f.power != nil || f.cadence != nil || f.speed != nil {
-                sensor = SensorReading(power: f.power, cadence: f.cadence.map(Double.init), speed: f.speed)
-            }
+            fix = f.fix(time: time)
+            if fix == nil { sensor = f.sensor }
         }
 
         /// `kindFix`, `kindHeartRate`, `kindDistance`, `kindPower`, `kindZeroPower` as they apply.
@@ -474,6 +469,23 @@ public struct FITActivityFile: Sendable, Equatable {
         struct Fields {
             var latitude, longitude, altitude, speed, distance: Double?
             var heartRate, cadence, power, temperature: Int?
+
+            var hasPosition: Bool { latitude != nil && longitude != nil }
+
+            /// The record's fix, as `FITRecord.fix` makes it; nil without a position.
+            @inline(__always)
+            func fix(time: Double) -> Fix? {
+                guard let latitude, let longitude else { return nil }
+                return Fix(time: time, latitude: latitude, longitude: longitude, altitude: altitude, speed: speed,
+                           mode: altitude == nil ? .twoD : .threeD, heartRate: heartRate, cadence: cadence,
+                           power: power, temperature: temperature)
+            }
+
+            /// Power, cadence or speed (of a record without a position: `sensorsOnly`), nil when none.
+            var sensor: SensorReading? {
+                guard power != nil || cadence != nil || speed != nil else { return nil }
+                return SensorReading(power: power, cadence: cadence.map(Double.init), speed: speed)
+            }
         }
 
         @inline(__always)

@@ -235,41 +235,43 @@ public enum FITImport {
             index += 1
             guard i < records else { return }
             let time = Double(ts) + fitEpochOffset
-            var record = decoder.decode(m, time: time)
-            defer { if let d = record.distance { lastDistance = d } }
-            if merging, let bpm = heartMerge.next(Double(ts)) { record.heartRate = bpm; record.fix?.heartRate = bpm }
+            // The record's fields, its fix built once where it goes (a `Fix?` carried along is
+            // copied at each test and change: 11 copies of 170 bytes a record).
+            var f = decoder.fields(m)
+            defer { if let d = f.distance { lastDistance = d } }
+            if merging, let bpm = heartMerge.next(Double(ts)) { f.heartRate = bpm }
             guard track[i] != dropped else { return }
             let k = Int(track[i])
             guard live[k] else { return }
-            if !powered[k] { record.dropPower() }
+            if !powered[k] { f.power = nil }  // a power field of zeros throughout: no power meter
+            let positioned = f.hasPosition
             // A pool's lengths, by time, before the record stamped at or after them.
             if pooled[k] {
                 let readings = plans[k].poolReadings
                 while poolNext[k] < readings.count, readings[poolNext[k]].time <= time {
                     recorders[k]!.reading(readings[poolNext[k]]); poolNext[k] += 1
                 }
-            } else if let d = record.distance {
+            } else if let d = f.distance {
                 if legs[k], base[k] == nil { base[k] = lastDistance.map { $0 <= d ? $0 : 0 } ?? 0 }
                 let reading = OdometerReading(time: time, meters: d - (base[k] ?? 0))
                 lastRead[k] = reading
-                if flags[i] & outlierReading == 0, time.isFinite, record.fix == nil || flags[i] & outlierRecord == 0 { recorders[k]!.reading(reading) }
+                if flags[i] & outlierReading == 0, time.isFinite, !positioned || flags[i] & outlierRecord == 0 { recorders[k]!.reading(reading) }
             }
             if !toppedUp[k], time >= topUpTimes[k], flags[i] & outlierRecord == 0 {
                 toppedUp[k] = true
                 RecordFeed.topUp(plans[k], after: lastRead[k], &recorders[k]!)
             }
-            if record.fix != nil {
-                let t = record.fix!.time
-                if flags[i] & outlierRecord != 0 { recorders[k]!.timeOutlier(record.fix!); return }
-                if t < backward[k].last {
+            if positioned {
+                if flags[i] & outlierRecord != 0 { recorders[k]!.timeOutlier(f.fix(time: time)!); return }
+                if time < backward[k].last {
                     backward[k].steps += 1
-                    if backward[k].first == nil { backward[k].first = t }
+                    if backward[k].first == nil { backward[k].first = time }
                 }
-                backward[k].last = max(backward[k].last, t)
-                recorders[k]!.fix(record.fix!, segment: 0)
+                backward[k].last = max(backward[k].last, time)
+                recorders[k]!.fix(f.fix(time: time)!, segment: 0)
             } else if flags[i] & outlierRecord == 0 {
-                recorders[k]!.heartRecord(HeartRateSample(time: time, bpm: record.heartRate))
-                if let s = record.sensor { recorders[k]!.sensor(SensorSample(time: time, source: .file, reading: s)) }
+                recorders[k]!.heartRecord(HeartRateSample(time: time, bpm: f.heartRate))
+                if let s = f.sensor { recorders[k]!.sensor(SensorSample(time: time, source: .file, reading: s)) }
             }
         }
     }
