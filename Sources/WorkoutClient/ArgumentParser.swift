@@ -123,9 +123,17 @@ public enum ArgumentParser {
             }
             return (positional, options)
         }
-        func noArguments() throws {
-            let (p, _) = try split([])
+        /// The options of a command that takes no positional arguments.
+        func options(_ valued: Set<String>, flags: Set<String> = []) throws -> [(String, String)] {
+            let (p, opts) = try split(valued, flags: flags)
             guard p.isEmpty else { throw UsageError("\(name) takes no arguments, got '\(p[0])'", command: name) }
+            return opts
+        }
+        func noArguments() throws { _ = try options([]) }
+        /// `value`, or a usage error saying `problem` when it is nil (an option's value did not parse).
+        func parsed<T>(_ value: T?, or problem: @autoclosure () -> String) throws -> T {
+            guard let value else { throw UsageError(problem(), command: name) }
+            return value
         }
         func one(_ what: String, _ p: [String]) throws -> String {
             guard let first = p.first else { throw UsageError("\(name) needs \(what)", command: name) }
@@ -134,19 +142,15 @@ public enum ArgumentParser {
         }
         func workoutID(_ p: [String]) throws -> WorkoutID {
             let s = try one("a workout ID", p)
-            guard let id = WorkoutID(rawValue: s) else { throw UsageError("'\(s)' is not a workout ID (see `workoutctl list`, or say `last`)", command: name) }
-            return id
+            return try parsed(WorkoutID(rawValue: s), or: "'\(s)' is not a workout ID (see `workoutctl list`, or say `last`)")
         }
         func activity(_ s: String) throws -> ActivityType {
-            guard let a = ActivityType(userInput: s) else {
-                throw UsageError("unknown activity '\(s)'; `workoutctl activities` lists them", command: name)
-            }
-            return a
+            try parsed(ActivityType(userInput: s), or: "unknown activity '\(s)'; `workoutctl activities` lists them")
         }
         func dayRange(_ opts: [(String, String)]) throws -> DayRange {
             var r = DayRange()
             for (k, v) in opts where k == "--from" || k == "--to" {
-                guard let d = StreakDay(iso: v) else { throw UsageError("\(k) needs a date YYYY-MM-DD, not '\(v)'", command: name) }
+                let d = try parsed(StreakDay(iso: v), or: "\(k) needs a date YYYY-MM-DD, not '\(v)'")
                 if k == "--from" { r.from = d } else { r.to = d }
             }
             if let f = r.from, let t = r.to, f > t { throw UsageError("--from \(f.iso) is after --to \(t.iso)", command: name) }
@@ -170,15 +174,11 @@ public enum ArgumentParser {
         case "streak": try noArguments(); return .send(.streak)
         case "reload": try noArguments(); return .send(.reload)
         case "watch":
-            let (p, opts) = try split(["--format"])
-            guard p.isEmpty else { throw UsageError("watch takes no arguments, got '\(p[0])'", command: name) }
-            guard let f = opts.last?.1 else { return .watch }
+            guard let f = try options(["--format"]).last?.1 else { return .watch }
             if f == "text" { return .watch }
-            guard let format = StatusBarFormat(rawValue: f) else { throw UsageError("--format must be text, waybar or i3bar, not '\(f)'", command: name) }
-            return .statusBar(format)
+            return .statusBar(try parsed(StatusBarFormat(rawValue: f), or: "--format must be text, waybar or i3bar, not '\(f)'"))
         case "totals":
-            let (p, opts) = try split(["--activity"], flags: ["--week", "--month", "--year"])
-            guard p.isEmpty else { throw UsageError("totals takes no arguments, got '\(p[0])'", command: name) }
+            let opts = try options(["--activity"], flags: ["--week", "--month", "--year"])
             var per = TotalsPeriod.week
             var a: ActivityType?
             for (k, v) in opts {
@@ -189,18 +189,13 @@ public enum ArgumentParser {
             }
             return .send(.totals(per, a))
         case "fitness":
-            let (p, opts) = try split(["--from", "--to"])
-            guard p.isEmpty else { throw UsageError("fitness takes no arguments, got '\(p[0])'", command: name) }
-            return .send(.analytics(.fitness(try dayRange(opts))))
+            return .send(.analytics(.fitness(try dayRange(try options(["--from", "--to"])))))
         case "power-curve":
-            let (p, opts) = try split(["--from", "--to", "--activity"])
-            guard p.isEmpty else { throw UsageError("power-curve takes no arguments, got '\(p[0])'", command: name) }
+            let opts = try options(["--from", "--to", "--activity"])
             let a = try opts.last { $0.0 == "--activity" }.map { try activity($0.1) }
             return .send(.analytics(.powerCurve(a, try dayRange(opts))))
         case "records":
-            let (p, opts) = try split(["--activity"])
-            guard p.isEmpty else { throw UsageError("records takes no arguments, got '\(p[0])'", command: name) }
-            return .send(.analytics(.records(try opts.last.map { try activity($0.1) })))
+            return .send(.analytics(.records(try options(["--activity"]).last.map { try activity($0.1) })))
         case "marker":
             let (p, _) = try split([])
             let text = p.joined(separator: " ")
@@ -216,10 +211,8 @@ public enum ArgumentParser {
         case "delete": return .send(.delete(try workoutID(try split([]).positional)))
         case "undelete": return .send(.undelete(try workoutID(try split([]).positional)))
         case "list":
-            let (p, opts) = try split(["--from", "--to", "--activity", "--limit"])
-            guard p.isEmpty else { throw UsageError("list takes no arguments, got '\(p[0])'", command: name) }
             var o = ListOptions()
-            for (k, v) in opts {
+            for (k, v) in try options(["--from", "--to", "--activity", "--limit"]) {
                 switch k {
                 case "--from", "--to":
                     guard ISO8601.parse(v) != nil || ISO8601.parse(v + "T00:00:00Z") != nil else {
@@ -240,10 +233,7 @@ public enum ArgumentParser {
             var output: String?
             for (k, v) in opts {
                 if k == "--format" {
-                    guard let f = ExportFormat(rawValue: v.lowercased()) else {
-                        throw UsageError("--format must be gpx, tcx or json, not '\(v)'", command: name)
-                    }
-                    format = f
+                    format = try parsed(ExportFormat(rawValue: v.lowercased()), or: "--format must be gpx, tcx or json, not '\(v)'")
                 } else {
                     guard !v.isEmpty else { throw UsageError("--output needs a file name", command: name) }
                     output = v == "-" ? nil : absolute(v, cwd: cwd)
@@ -269,14 +259,10 @@ public enum ArgumentParser {
                 case "--notes": edit.notes = text
                 case "--gear": edit.gear = text
                 case "--records":
-                    guard let r = RecordsInclusion(argument: v) else {
-                        throw UsageError("--records needs off (keep out of records and bests) or on, not '\(v)'", command: name)
-                    }
-                    edit.records = r
+                    edit.records = try parsed(RecordsInclusion(argument: v), or: "--records needs off (keep out of records and bests) or on, not '\(v)'")
                 default:
                     if WorkoutAnnotation.cleaned(v) == nil || v == "none" { edit.effort = .clear; continue }
-                    guard let n = Int(v) else { throw UsageError("--effort needs a number 1-10 (or \"\" to clear), not '\(v)'", command: name) }
-                    edit.effort = .set(n)
+                    edit.effort = .set(try parsed(Int(v), or: "--effort needs a number 1-10 (or \"\" to clear), not '\(v)'"))
                 }
             }
             if let problem = edit.problem { throw UsageError(problem, command: name) }
@@ -291,9 +277,7 @@ public enum ArgumentParser {
             var save = false
             for (k, v) in opts {
                 guard k == "--set" else { save = true; continue }
-                guard let o = MetricsOverride(argument: v) else {
-                    throw UsageError("--set needs metrics.KEY=VALUE (e.g. metrics.autoPauseSeconds=0), not '\(v)'", command: name)
-                }
+                let o = try parsed(MetricsOverride(argument: v), or: "--set needs metrics.KEY=VALUE (e.g. metrics.autoPauseSeconds=0), not '\(v)'")
                 guard o.key.hasPrefix("metrics."), o.key.count > "metrics.".count else {
                     throw UsageError("--set only changes metrics settings: metrics.KEY=VALUE, not '\(v)' (keys: docs/config.md)", command: name)
                 }
@@ -314,10 +298,8 @@ public enum ArgumentParser {
                 case "--activity": o.activity = try activity(v)
                 case "--loop": o.loop = true
                 case "--hr":
-                    guard let hr = HeartRateProfile(argument: v) else {
-                        throw UsageError("--hr needs a heart rate (140) or a range to ramp through (100-160), 30-240 bpm; not '\(v)'", command: name)
-                    }
-                    o.heartRate = hr
+                    o.heartRate = try parsed(HeartRateProfile(argument: v),
+                                             or: "--hr needs a heart rate (140) or a range to ramp through (100-160), 30-240 bpm; not '\(v)'")
                 default:
                     guard !v.isEmpty else { throw UsageError("--feed-socket needs a path", command: name) }
                     o.feedSocket = absolute(v, cwd: cwd)

@@ -169,6 +169,22 @@ enum BenchSupport {
         return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
     }
 
+    /// Runs `body` on a new detached thread.
+    static func thread(_ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(ThreadBody(body))
+        var thread = pthread_t()
+        _ = pthread_create(&thread, nil, { arg in
+            Unmanaged<ThreadBody>.fromOpaque(arg!).takeRetainedValue().body()
+            return nil
+        }, box.toOpaque())
+        pthread_detach(thread)
+    }
+
+    private final class ThreadBody: Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
     static func sleep(_ seconds: Double) {
         var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
         var left = timespec()

@@ -31,23 +31,8 @@ enum WebBenchmark {
 
     /// Redeems the URL's single-use token for a session: the cookie the redirect sets.
     static func enter(_ port: UInt16, token: String) -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard rc == 0 else { BenchSupport.fail("connect to the pages' port \(port)") }
-        let req = Array("GET /?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
-        _ = req.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var all: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = recv(fd, &buf, buf.count, 0)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            all.append(contentsOf: buf[0..<n])
+        guard let all = exchange(port, "GET /?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n", bufferSize: 4096) else {
+            BenchSupport.fail("connect to the pages' port \(port)")
         }
         for line in String(decoding: all, as: UTF8.self).split(separator: "\r\n") where line.lowercased().hasPrefix("set-cookie: ") {
             return String(line.dropFirst("set-cookie: ".count).prefix { $0 != ";" })
@@ -58,29 +43,37 @@ enum WebBenchmark {
     /// One GET on a new connection: (seconds, status, body bytes).
     static func get(_ port: UInt16, _ path: String, cookie: String) -> (Double, Int, Int) {
         let t0 = BenchSupport.now()
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard rc == 0 else { close(fd); return (.nan, 0, 0) }
-        defer { close(fd) }
-        let req = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: \(cookie)\r\nConnection: close\r\n\r\n".utf8)
-        _ = req.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var all: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = recv(fd, &buf, buf.count, 0)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            all.append(contentsOf: buf[0..<n])
+        guard let all = exchange(port, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: \(cookie)\r\nConnection: close\r\n\r\n", bufferSize: 65536) else {
+            return (.nan, 0, 0)
         }
         let dt = BenchSupport.now() - t0
         let status = Int(String(decoding: all.prefix(12).dropFirst(9), as: UTF8.self)) ?? 0
         var bodyStart = 0
         for i in 0..<max(0, all.count - 3) where all[i] == 13 && all[i + 1] == 10 && all[i + 2] == 13 && all[i + 3] == 10 { bodyStart = i + 4; break }
         return (dt, status, all.count - bodyStart)
+    }
+
+    /// Sends `request` on a new connection to 127.0.0.1:`port` and reads until the server
+    /// closes; nil when it cannot connect.
+    private static func exchange(_ port: UInt16, _ request: String, bufferSize: Int) -> [UInt8]? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard rc == 0 else { return nil }
+        _ = Array(request.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var all: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: bufferSize)
+        while true {
+            let n = recv(fd, &buf, buf.count, 0)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            all.append(contentsOf: buf[0..<n])
+        }
+        return all
     }
 
     /// Fix lines of a ride with hills and heart rate, `interval` s apart from `start`.
@@ -214,26 +207,15 @@ enum WebBenchmark {
         d.start()
         let id = recordRide(d, points: 7200)
         let (port, cookie) = access(d)
-        _ = d.request(#"{"command":"start","activity":"cycling"}"#)
-        let feeder = ImportLoadBenchmark.Feeder(path: d.feedSocket, rate: rate)
-        feeder.start()
-        BenchSupport.sleep(1.5)
-        guard let client = ControlClient(path: d.controlSocket) else { BenchSupport.fail("connect") }
-        func sample() -> Double {
-            let q0 = BenchSupport.now()
-            guard client.send(#"{"command":"status"}"# + "\n"), client.readLine() != nil else { BenchSupport.fail("status failed") }
-            return BenchSupport.now() - q0
-        }
-        var baseline: [Double] = []
-        let b0 = BenchSupport.now()
-        while BenchSupport.now() - b0 < 2 { baseline.append(sample()); usleep(20_000) }
+        let ride = LiveRide(d, rate: rate)
+        let baseline = ride.baseline(seconds: 2)
 
         let paths = ["/", "/workouts/\(id)", "/records", "/calendar", "/live"]
         let next = Atomic<Int>(0), failures = Atomic<Int>(0), done = Atomic<Int>(0)
         let pageTimes = Mutex<[Double]>([])
         let t0 = BenchSupport.now()
         for _ in 0..<concurrency {
-            let worker = Unmanaged.passRetained(LoadWorker {
+            BenchSupport.thread {
                 while true {
                     let k = next.add(1, ordering: .relaxed).oldValue
                     guard k < loads else { break }
@@ -242,27 +224,15 @@ enum WebBenchmark {
                     pageTimes.withLock { $0.append(dt) }
                 }
                 done.add(1, ordering: .releasing)
-            })
-            var thread = pthread_t()
-            _ = pthread_create(&thread, nil, { arg in
-                let w = Unmanaged<LoadWorker>.fromOpaque(arg!).takeRetainedValue()
-                w.body()
-                return nil
-            }, worker.toOpaque())
-            pthread_detach(thread)
+            }
         }
         var latencies: [Double] = []
         while done.load(ordering: .acquiring) < concurrency {
-            latencies.append(sample())
+            latencies.append(ride.status().seconds)
             usleep(20_000)
         }
         let wall = BenchSupport.now() - t0
-        feeder.stopFlag.store(true, ordering: .releasing)
-        BenchSupport.sleep(1.3)
-        let sent = feeder.sentCount.load(ordering: .acquiring)
-        let w = d.status()["workout"]
-        let counted = w?["pointCount"]?.intValue ?? -1
-        let late = w?["rejected"]?["out_of_order"]?.intValue ?? 0
+        let (sent, counted, late) = ride.stop()
         let pages = pageTimes.withLock { $0 }
         func ms(_ v: Double) -> String { BenchSupport.fmt(v * 1000, 2) }
         BenchSupport.report([("loads", String(loads)), ("concurrency", String(concurrency)), ("failures", String(failures.load(ordering: .relaxed))),
@@ -275,10 +245,5 @@ enum WebBenchmark {
                              ("baseline_p99_ms", ms(BenchSupport.percentile(baseline, 0.99))),
                              ("fixes_sent", String(sent)), ("fixes_counted", String(counted)), ("fixes_late", String(late)),
                              ("rss_kb", String(d.rssKB))])
-    }
-
-    final class LoadWorker: Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 }

@@ -6,13 +6,7 @@ extension Plan {
         var o = JSONObject()
         o["name"] = .string(name)
         o["steps"] = .array(steps.map { step in
-            var j = JSONObject()
-            j["kind"] = .string(step.kind.rawValue)
-            switch step.length {
-            case .seconds(let s): j["seconds"] = .number(s)
-            case .meters(let m): j["meters"] = .number(m)
-            case .open: j["open"] = true
-            }
+            var j = step.kindAndLength()
             switch step.target {
             case .none: break
             case .power(let low, let high): j["power"] = ["watts": [.number(low), .number(high)]]
@@ -33,5 +27,20 @@ extension Plan {
     public init?(journaled j: JSON) {
         guard let p = try? JSONPlanDecoder.decode(json: j, ftpWatts: nil), (try? PlanDecoder.check(p)) != nil else { return nil }
         self = p
+    }
+}
+
+extension PlanStep {
+    /// `kind`, then `seconds`, `meters` or `open`: how a step's object begins, in the journal's
+    /// plan (`Plan.json()`) and in the protocol (`PlanReply.json(_:watts:)`) alike.
+    func kindAndLength() -> JSONObject {
+        var o = JSONObject()
+        o["kind"] = .string(kind.rawValue)
+        switch length {
+        case .seconds(let s): o["seconds"] = .number(s)
+        case .meters(let m): o["meters"] = .number(m)
+        case .open: o["open"] = true
+        }
+        return o
     }
 }

@@ -62,13 +62,7 @@ public struct PlanReply: Sendable, Equatable {
     /// A step as the protocol carries it: its kind, its length and its target (with the power
     /// asked now, `watts`, for a power target).
     public static func json(_ step: PlanStep, watts: Int?) -> JSON {
-        var o = JSONObject()
-        o["kind"] = .string(step.kind.rawValue)
-        switch step.length {
-        case .seconds(let s): o["seconds"] = .number(s)
-        case .meters(let m): o["meters"] = .number(m)
-        case .open: o["open"] = true
-        }
+        var o = step.kindAndLength()
         o["target"] = step.target.json(watts: watts)
         return .object(o)
     }

@@ -51,6 +51,21 @@ public enum DBusHeaderField: UInt8, Sendable, CaseIterable {
         case .unixFDs: return "UNIX_FDS"
         }
     }
+
+    /// `name` when it is valid for this field (an interface, member, error or bus name);
+    /// the other fields take no name and let any pass.
+    func checkedName(_ name: String) throws(DBusCodecError) -> String {
+        let valid: Bool, kind: String
+        switch self {
+        case .interface: (valid, kind) = (DBusNames.isValidInterface(name), "interface")
+        case .member: (valid, kind) = (DBusNames.isValidMember(name), "member")
+        case .errorName: (valid, kind) = (DBusNames.isValidInterface(name), "error name")
+        case .destination, .sender: (valid, kind) = (DBusNames.isValidBusName(name), "bus name")
+        case .path, .replySerial, .signature, .unixFDs: return name
+        }
+        guard valid else { throw .invalidName(kind: kind, name) }
+        return name
+    }
 }
 
 /// Message flags (header byte 2).
@@ -202,11 +217,9 @@ extension DBusMessage {
 
     private func validateNames() throws(DBusCodecError) {
         if let path, !DBusNames.isValidObjectPath(path) { throw .invalidObjectPath(path) }
-        if let interface, !DBusNames.isValidInterface(interface) { throw .invalidName(kind: "interface", interface) }
-        if let member, !DBusNames.isValidMember(member) { throw .invalidName(kind: "member", member) }
-        if let errorName, !DBusNames.isValidInterface(errorName) { throw .invalidName(kind: "error name", errorName) }
-        if let destination, !DBusNames.isValidBusName(destination) { throw .invalidName(kind: "bus name", destination) }
-        if let sender, !DBusNames.isValidBusName(sender) { throw .invalidName(kind: "bus name", sender) }
+        let names: [(DBusHeaderField, String?)] = [(.interface, interface), (.member, member), (.errorName, errorName),
+                                                   (.destination, destination), (.sender, sender)]
+        for case let (field, name?) in names { _ = try field.checkedName(name) }
     }
 
     /// The total length of the message that starts with these 16 bytes (fixed header), or an
@@ -270,24 +283,14 @@ extension DBusMessage {
             seen |= 1 << field.rawValue
             switch (field, v) {
             case (.path, .objectPath(let p)): m.path = p
-            case (.interface, .string(let s)):
-                guard DBusNames.isValidInterface(s) else { throw .invalidName(kind: "interface", s) }
-                m.interface = s
-            case (.member, .string(let s)):
-                guard DBusNames.isValidMember(s) else { throw .invalidName(kind: "member", s) }
-                m.member = s
-            case (.errorName, .string(let s)):
-                guard DBusNames.isValidInterface(s) else { throw .invalidName(kind: "error name", s) }
-                m.errorName = s
+            case (.interface, .string(let s)): m.interface = try field.checkedName(s)
+            case (.member, .string(let s)): m.member = try field.checkedName(s)
+            case (.errorName, .string(let s)): m.errorName = try field.checkedName(s)
             case (.replySerial, .uint32(let u)):
                 guard u != 0 else { throw .zeroSerial }
                 m.replySerial = u
-            case (.destination, .string(let s)):
-                guard DBusNames.isValidBusName(s) else { throw .invalidName(kind: "bus name", s) }
-                m.destination = s
-            case (.sender, .string(let s)):
-                guard DBusNames.isValidBusName(s) else { throw .invalidName(kind: "bus name", s) }
-                m.sender = s
+            case (.destination, .string(let s)): m.destination = try field.checkedName(s)
+            case (.sender, .string(let s)): m.sender = try field.checkedName(s)
             case (.signature, .signature(let s)): sig = s
             case (.unixFDs, .uint32(let u)): m.unixFDCount = u
             default: throw .headerFieldType(code: code, signature: v.type.signature)

@@ -39,32 +39,20 @@ public struct DBusReader {
         return bytes[offset]
     }
 
-    mutating func read16() throws(DBusCodecError) -> UInt16 {
-        try align(2); try need(2)
-        let a = UInt16(bytes[offset]), b = UInt16(bytes[offset + 1])
-        offset += 2
-        return endianness == .little ? a | b << 8 : a << 8 | b
-    }
+    mutating func read16() throws(DBusCodecError) -> UInt16 { try readInteger() }
+    mutating func read32() throws(DBusCodecError) -> UInt32 { try readInteger() }
+    mutating func read64() throws(DBusCodecError) -> UInt64 { try readInteger() }
 
-    mutating func read32() throws(DBusCodecError) -> UInt32 {
-        try align(4); try need(4)
-        var v: UInt32 = 0
-        for i in 0..<4 {
-            let b = UInt32(bytes[offset + i])
-            v |= endianness == .little ? b << (8 * UInt32(i)) : b << (8 * UInt32(3 - i))
+    /// An aligned unsigned integer of `T`'s width, in the message's byte order.
+    private mutating func readInteger<T: FixedWidthInteger & UnsignedInteger>() throws(DBusCodecError) -> T {
+        let size = MemoryLayout<T>.size
+        try align(size); try need(size)
+        var v: T = 0
+        for i in 0..<size {
+            let b = T(bytes[offset + i])
+            v |= endianness == .little ? b << (8 * i) : b << (8 * (size - 1 - i))
         }
-        offset += 4
-        return v
-    }
-
-    mutating func read64() throws(DBusCodecError) -> UInt64 {
-        try align(8); try need(8)
-        var v: UInt64 = 0
-        for i in 0..<8 {
-            let b = UInt64(bytes[offset + i])
-            v |= endianness == .little ? b << (8 * UInt64(i)) : b << (8 * UInt64(7 - i))
-        }
-        offset += 8
+        offset += size
         return v
     }
 

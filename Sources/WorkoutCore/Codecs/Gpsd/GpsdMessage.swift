@@ -48,17 +48,7 @@ public enum GpsdMessage: Sendable, Equatable {
             }
             t.device = r.string("device")
             t.status = r.int("status")
-            t.latitude = r.double("lat")
-            t.longitude = r.double("lon")
-            t.altHAE = r.double("altHAE")
-            t.altMSL = r.double("altMSL")
-            t.alt = r.double("alt")
-            t.geoidSeparation = r.double("geoidSep")
-            t.speed = r.double("speed")
-            t.track = r.double("track")
-            t.eph = r.double("eph")
-            t.epx = r.double("epx")
-            t.epy = r.double("epy")
+            for (key, field) in GpsdTPV.numberFields { t[keyPath: field] = r.double(key) }
             if let lat = t.latitude, abs(lat) > 90 { r.bad = true }
             if let lon = t.longitude, abs(lon) > 180 { r.bad = true }
             message = .tpv(t)
@@ -152,6 +142,12 @@ public struct GpsdTPV: Sendable, Equatable {
         self.mode = mode
     }
 
+    /// The optional numbers by their gpsd key: what `decode` reads and `merged` keeps.
+    static let numberFields: [(key: String, field: WritableKeyPath<GpsdTPV, Double?> & Sendable)] = [
+        ("lat", \.latitude), ("lon", \.longitude), ("altHAE", \.altHAE), ("altMSL", \.altMSL), ("alt", \.alt),
+        ("geoidSep", \.geoidSeparation), ("speed", \.speed), ("track", \.track), ("eph", \.eph), ("epx", \.epx), ("epy", \.epy),
+    ]
+
     /// Altitude preference: HAE, else MSL, else the deprecated `alt`.
     public var altitude: Double? { altHAE ?? altMSL ?? alt }
 
@@ -181,17 +177,7 @@ public struct GpsdTPV: Sendable, Equatable {
         m.time = later.time ?? time
         m.device = later.device ?? device
         m.status = later.status ?? status
-        m.latitude = later.latitude ?? latitude
-        m.longitude = later.longitude ?? longitude
-        m.altHAE = later.altHAE ?? altHAE
-        m.altMSL = later.altMSL ?? altMSL
-        m.alt = later.alt ?? alt
-        m.geoidSeparation = later.geoidSeparation ?? geoidSeparation
-        m.speed = later.speed ?? speed
-        m.track = later.track ?? track
-        m.eph = later.eph ?? eph
-        m.epx = later.epx ?? epx
-        m.epy = later.epy ?? epy
+        for (_, field) in Self.numberFields { m[keyPath: field] = later[keyPath: field] ?? self[keyPath: field] }
         return m
     }
 }

@@ -39,7 +39,7 @@ public struct TrackFileError: Error, Sendable, Equatable, CustomStringConvertibl
 
     public var reasonText: String {
         switch reason {
-        case .malformedXML(let r): return XMLError(reason: r, offset: offset, line: line, column: 0).reasonText
+        case .malformedXML(let r): return r.text
         case .wrongRootElement(let found, let expected): return "root element is <\(found)>, expected <\(expected)>"
         case .missingAttribute(let element, let attribute): return "<\(element)> without its '\(attribute)' attribute"
         case .badNumber(let field, let text): return "bad number '\(text)' in \(field)"

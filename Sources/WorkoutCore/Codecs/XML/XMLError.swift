@@ -37,9 +37,16 @@ public struct XMLError: Error, Sendable, Equatable, CustomStringConvertible {
         self.column = column
     }
 
-    /// A short phrase for the reason ("mismatched end tag </trk>, expected </trkseg>").
-    public var reasonText: String {
-        switch reason {
+    /// A short phrase for the reason (`Reason.text`).
+    public var reasonText: String { reason.text }
+
+    public var description: String { "XML error at line \(line), column \(column) (byte \(offset)): \(reasonText)" }
+}
+
+extension XMLError.Reason {
+    /// A short phrase ("mismatched end tag </trk>, expected </trkseg>").
+    public var text: String {
+        switch self {
         case .truncated(let what): return "unexpected end of input in \(what)"
         case .unclosedElements(let names): return "unclosed element <\(names.last ?? "")>" + (names.count > 1 ? " (\(names.count) open)" : "")
         case .mismatchedEndTag(let expected, let found): return "mismatched end tag </\(found)>, expected </\(expected)>"
@@ -55,6 +62,4 @@ public struct XMLError: Error, Sendable, Equatable, CustomStringConvertible {
         case .syntax(let s): return s
         }
     }
-
-    public var description: String { "XML error at line \(line), column \(column) (byte \(offset)): \(reasonText)" }
 }
