@@ -92,16 +92,16 @@ import TestRequirements
         let babelWaypoints = try XMLTestSupport.gpsbabelRows(url.path, format: "gpx", kind: "-w")
         expectEqual(babelWaypoints.count, 2)
 
-        let py = try XMLTestSupport.gpxpy(url.path)
+        let py = try XMLTestSupport.gpxpy(url.path, lengthOf: accepted)
         expectEqual(py.count, accepted.count)
         expectEqual(py.waypoints, 2)
-        let lengths = try XMLTestSupport.gpxpyLengths(points: accepted, file: url.path)
+        let lengths = (file: py.length2d, points: try #require(py.pointsLength2d))
         // 1e-6 relative; for kona2013 (5 points, 15.5 m) the 9-decimal rounding (0.1 mm)
         // is larger than that: there 0.1 mm absolute.
         expectLessOrEqual(abs(lengths.file - lengths.points), max(1e-6 * lengths.points, 1e-4), "\(lengths)")
         print("GPX export \(relative): \(accepted.count) points, gpxpy length \(lengths.file) m vs \(lengths.points) m, relative difference \(abs(lengths.file - lengths.points) / lengths.points)")
         if relative.hasSuffix(".gpx") {
-            let original = try XMLTestSupport.gpxpy(SharedData.url(relative).path)
+            let original = try XMLTestSupport.gpxpyShared(SharedData.url(relative).path)
             expectLessOrEqual(abs(py.length2d - original.length2d), 1e-6 * original.length2d)
         }
 
