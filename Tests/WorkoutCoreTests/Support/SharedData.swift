@@ -1,4 +1,5 @@
 import Foundation
+import TestRequirements
 
 /// Locates `../shared` (real captures, tracks, schemas, tools) beside the project root.
 /// Tests that need it use `.requires(.sharedData)`: skipped with a reason for a user
@@ -48,15 +49,8 @@ enum SharedData {
         return dirs.contains { FileManager.default.isExecutableFile(atPath: $0 + "/" + name) }
     }
 
-    /// The interpreter `python3` on PATH runs, found once per process (`sys.executable`), or
-    /// "python3" when it cannot be. With pyenv (as on CI's machines) `python3` is a bash shim
-    /// that costs ~0.1 s of CPU a call (a dozen bash processes) before Python starts; this target
-    /// starts Python ~90 times.
-    static let python: String = {
-        let r = try? launch(["python3", "-c", "import sys; print(sys.executable)"])
-        let path = r?.stdout.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        return r?.status == 0 && path.hasPrefix("/") && FileManager.default.isExecutableFile(atPath: path) ? path : "python3"
-    }()
+    /// The interpreter `python3` on PATH runs (`Python.interpreter`: not a pyenv shim).
+    static var python: String { Python.interpreter }
 
     /// Runs a command, returning its exit status, standard output and standard error. A command
     /// "python3" runs `python` (the same interpreter, without a shim).
