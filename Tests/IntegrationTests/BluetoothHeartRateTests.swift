@@ -20,10 +20,12 @@ struct BluetoothHeartRateTests {
         var template = Array("/tmp/x.XXXXXX".utf8CString)
         let tmp = String(cString: mkdtemp(&template)!)
         defer { try? FileManager.default.removeItem(atPath: tmp) }
-        let bpms = [112, 131, 149, 150, 171, 186, 120, 140, 160, 175, 190, 105, 133, 133, 133, 133]
+        // The first value twice: the first reading is shown for a second, as at 1 Hz.
+        let bpms = [112, 112, 131, 149, 150, 171, 186, 120, 140, 160, 175, 190, 105, 133, 133, 133]
         try bpms.map(String.init).joined(separator: "\n").write(toFile: tmp + "/bpm", atomically: true, encoding: .utf8)
-        // 5 readings, drop (Connect fails for 2.5 s), readings 6-12 with contact, then none.
-        let peers = try DBusPeers(["--bluez", "--rr", "--bpm-file", tmp + "/bpm", "--drop-after", "5", "--return-after", "2.5",
+        // 2 readings a second: 5 readings, drop (Connect fails for 2.5 s), readings 6-12 with
+        // contact, then none.
+        let peers = try DBusPeers(["--bluez", "--rr", "--rate", "2", "--bpm-file", tmp + "/bpm", "--drop-after", "5", "--return-after", "2.5",
                                    "--no-contact-after", "12"])
         defer { peers.stop() }
         let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:01"}],"heartRate":{"zones":[110,130,150,170,185]}}"#,
@@ -48,7 +50,7 @@ struct BluetoothHeartRateTests {
         let noContact = await watch.awaitFirst(seconds: 20) { (($0["sensors"] as? [[String: Any]])?.first?["state"] as? String) == "no_contact" }
         #expect((noContact["sensors"] as? [[String: Any]])?.first?["state"] as? String == "no_contact", "\(noContact)")
         #expect((noContact["workout"] as? [String: Any])?["heartRate"] is NSNull)
-        // A no-contact stretch of two more readings (1 Hz) before the stop.
+        // A no-contact stretch of two more readings (2 Hz) before the stop.
         #expect(await waitUntil(seconds: 30) { peers.calls().filter { $0["method"] as? String == "notified" }.count >= 15 }, "the stand-in stopped sending")
         let stopped = try d.request(#"{"command":"stop"}"#)
         let w = try #require(stopped["workout"] as? [String: Any])
@@ -89,7 +91,7 @@ struct BluetoothHeartRateTests {
         print("bluez strap: sent \(values) (+\(sent.count - 12) without contact); average \(w["averageHeartRate"] ?? "nil") max \(w["maxHeartRate"] ?? "nil"); zones \(got) expected \(expected.map { ($0 * 1000).rounded() / 1000 }); re-subscribed \(subscribes.count == 2 && withContact.count >= 5 ? subscribes[1] - withContact[4].t : -1) s after the drop")
         // The daemon times a reading when it reads it, the stand-in when it sends it: on a loaded
         // 2-core machine a reading can wait a few hundred ms (0.15 s was exceeded once at load
-        // ~12). A reading put in the wrong zone, or a gap counted, is off by a whole second (1 Hz).
+        // ~12). A reading put in the wrong zone, or a gap counted, is off by half a second (2 Hz).
         #expect(got.count == expected.count && zip(got, expected).allSatisfy { abs($0 - $1) < 0.35 }, "zones \(got) vs \(expected)")
         // The saved workout: the readings, and the drop and the no-contact stretch as gaps.
         let saved = try String(contentsOfFile: d.dataDir + "/workouts/\(id).json", encoding: .utf8)

@@ -30,13 +30,13 @@ struct BluetoothPowerTests {
         (status["sensors"] as? [[String: Any]] ?? []).map { $0["state"] as? String ?? "?" }
     }
 
-    /// A 40 s indoor ride (wall time: the stand-in's counters follow the wall clock) with a
+    /// A 34 s indoor ride (wall time: the stand-in's counters follow the wall clock) with a
     /// strap, a power meter and a CSC sensor at 10 notifications a second, each dropping out
-    /// after 400 (so the last value the daemon read is known). Normalized power needs 30 s of
+    /// after 340 (so the last value the daemon read is known). Normalized power needs 30 s of
     /// power: here it is shown (`show`, the stop reply); its definition is checked in-process
     /// (`PowerAnalysisTests`).
     @Test func indoorRideMeasuresWhatTheSensorsSent() async throws {
-        let sent = 400
+        let sent = 340
         let peers = try DBusPeers(["--bluez", "--sensors", "hr,power,csc", "--rate", "10", "--drop-after", String(sent), "--return-after", "6000"])
         defer { peers.stop() }
         let config = #"{"feeds":[{"kind":"socket"}],"ftpWatts":250,"sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:01"},"#
@@ -59,7 +59,7 @@ struct BluetoothPowerTests {
         #expect(services == [["hr"], ["power"], ["csc"]], "\(live["sensors"] ?? ""); log: \(d.stderrText().suffix(2000))")
         let w0 = Self.watchLine(d)
         #expect(w0.contains(" W") && w0.contains("rpm"), "watch: \(w0)")
-        // Every sensor sent its 400 and dropped out.
+        // Every sensor sent its 340 and dropped out.
         let lost = try await d.awaitStatus(seconds: 60) { Self.sensorStates($0) == ["lost", "lost", "lost"] }
         #expect(Self.sensorStates(lost) == ["lost", "lost", "lost"], "\(lost["sensors"] ?? "")")
         let stopped = try d.request(#"{"command":"stop"}"#)
@@ -81,10 +81,10 @@ struct BluetoothPowerTests {
         #expect((cadence - 90).magnitude <= 1, "average cadence \(cadence), the stand-in turned the cranks at 90 rpm")
         #expect(w["distanceSource"] as? String == "sensor" && (w["workKilojoules"] as? Double ?? 0) > 0, "\(w)")
         #expect((w["maxPower"] as? Int) == Int(watts.max()!))
-        // 40 s of power: normalized power (30 s rolling means of a ramp that repeats every few
-        // seconds are about the mean; only 10 s of them here, so NP may sit a little below the
+        // 34 s of power: normalized power (30 s rolling means of a ramp that repeats every few
+        // seconds are about the mean; only 4 s of them here, so NP may sit a little below the
         // ride's average) and the intensity factor against ftpWatts 250.
-        let np = try #require(w["normalizedPower"] as? Double, "no normalizedPower after 40 s: \(w)")
+        let np = try #require(w["normalizedPower"] as? Double, "no normalizedPower after 34 s: \(w)")
         #expect((np - mean).magnitude <= 5, "normalized power \(np) W, mean sent \(mean) W")
         #expect(((w["intensityFactor"] as? Double ?? 0) - np / 250).magnitude <= 0.002, "\(w["intensityFactor"] ?? "nil")")
         print("indoor ride: distance \(got) m (wheel \(distance) m), power \(average) W (sent \(mean) W), NP \(np) W, cadence \(cadence) rpm")

@@ -2,12 +2,13 @@ import Foundation
 import Testing
 import TestRequirements
 
-/// `workoutctl simulate FILE --speed 50` records the file's own points, distance and durations.
+/// `workoutctl simulate FILE --speed 250` records the file's own points, distance and durations.
 /// The daemon is embedded (on the system's clocks); workoutctl is the real client. An accelerated
-/// replay takes its 5-6 s in `workoutctl simulate`, which the test awaits (`ctlSuspending`).
+/// replay (paced, unlike `--speed 0`) takes its 1-2 s in `workoutctl simulate`, which the test
+/// awaits (`ctlSuspending`).
 @Suite(.peerBound, .serialized, .requires(.sharedData))
 struct SimulationTests {
-    @Test(arguments: [("garminconnect.gpx", 50), ("globalsat_gh625XT.gpx", 200)])
+    @Test(arguments: [("garminconnect.gpx", 250), ("globalsat_gh625XT.gpx", 1000)])
     func acceleratedReplayEqualsTheFile(_ name: String, _ speed: Int) async throws {
         let file = DaemonHarness.sharedRoot.appendingPathComponent("data/gpx/\(name)").path
         let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}]}"#)

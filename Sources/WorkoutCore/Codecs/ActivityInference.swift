@@ -54,8 +54,38 @@ public struct ActivityInference: Sendable, Equatable {
 
     /// The median and 95th percentile of `speeds` (any order, not empty).
     static func quantiles(_ speeds: [Double]) -> (median: Double, p95: Double) {
-        let sorted = speeds.sorted()
-        return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.down)))])
+        // The two order statistics of the sorted speeds, found by selection (a sort of a 24 h
+        // log's 43,000 speeds was 27 M instructions): the 95th percentile's place first, then the
+        // median's among the speeds below it. The same values as `sorted()` gives at those places.
+        var v = speeds
+        let n = v.count
+        let high = min(n - 1, Int((Double(n) * 0.95).rounded(.down)))
+        return v.withUnsafeMutableBufferPointer { b in
+            select(b, high, 0, n)
+            select(b, n / 2, 0, high + 1)
+            return (b[n / 2], b[high])
+        }
+    }
+
+    /// Moves the `k`-th smallest of `b[lo..<hi]` to `b[k]`, the smaller ones before it and the
+    /// larger after (Hoare's selection, median-of-three pivots). `<` on the values: speeds are
+    /// finite (`TrackSpeedCheck.Steps` keeps only finite ones).
+    static func select(_ b: UnsafeMutableBufferPointer<Double>, _ k: Int, _ lo: Int, _ hi: Int) {
+        var lo = lo, hi = hi - 1
+        while hi > lo {
+            let mid = lo + (hi - lo) / 2
+            if b[mid] < b[lo] { b.swapAt(mid, lo) }
+            if b[hi] < b[lo] { b.swapAt(hi, lo) }
+            if b[hi] < b[mid] { b.swapAt(hi, mid) }
+            let pivot = b[mid]
+            var i = lo, j = hi
+            while i <= j {
+                while b[i] < pivot { i += 1 }
+                while pivot < b[j] { j -= 1 }
+                if i <= j { b.swapAt(i, j); i += 1; j -= 1 }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { return }
+        }
     }
 
     /// Judges `speeds` (m/s of the moving steps, any order) over `seconds` and `meters` of

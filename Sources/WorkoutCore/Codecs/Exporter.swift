@@ -20,6 +20,23 @@ public enum Exporter {
         }
     }
 
+    /// `bytes(workout, format)` handed to `drain` a piece at a time: GPX is written through a
+    /// 1 MB buffer (`GPXWriter.write(_:options:chunk:drain:)`), the other formats whole. Returns
+    /// the length written.
+    @discardableResult
+    public static func write(_ workout: Workout, _ format: ExportFormat, drain: (UnsafeRawBufferPointer) -> Void) -> Int {
+        switch format {
+        case .gpx:
+            var w = workout
+            w.points = workout.pointsWithSensors(workout.pointsWithHeartRate)
+            return GPXWriter.write(w, drain: drain)
+        case .tcx, .json, .fit:
+            let b = bytes(workout, format)
+            b.withUnsafeBytes(drain)
+            return b.count
+        }
+    }
+
     /// Why `workout` cannot be exported as `format` (nil: it can): GPX needs positions, so a
     /// workout without an accepted point is refused (TCX and FIT write its heart rate alone).
     public static func refusal(_ workout: Workout, _ format: ExportFormat) -> ExportRefusal? {

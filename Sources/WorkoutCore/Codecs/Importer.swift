@@ -309,7 +309,14 @@ public enum Importer {
         // Heart-rate records without a position, by time (fed before the fixes stamped at or after them).
         let records = zip(track.heartRate, heartOutliers).filter { $0.0.time.isFinite && !$0.1 }.map(\.0).sorted { $0.time < $1.time }
         let readings = records.filter { $0.bpm != nil }
-        let fixTimes = order.indices.lazy.filter { !outliers[$0] }.map { track.fixes[$0].time }
+        // The earliest and latest fix time (`min()` and `max()`'s comparisons, NaN included) in
+        // one pass reading each fix's time in place: two passes of a lazy filter and map over a
+        // 24 h log's fixes cost 24 M instructions (a whole `Fix` copied per read).
+        var fixSpan: (first: Double, last: Double)?
+        for i in order.indices where !outliers[i] {
+            let t = track.fixes[i].time
+            if let s = fixSpan { fixSpan = (t < s.first ? t : s.first, s.last < t ? t : s.last) } else { fixSpan = (t, t) }
+        }
         let odometer = zip(track.odometer, odometerOutliers).filter { $0.0.time.isFinite && $0.0.meters.isFinite && !$0.1 }.map(\.0)
         let sensorOutliers = judge.outliers(track.sensors.map(\.time))
         let sensorRecords = zip(track.sensors, sensorOutliers).filter { $0.0.time.isFinite && !$0.1 }.map(\.0).sorted { $0.time < $1.time }
@@ -319,8 +326,8 @@ public enum Importer {
         // kind: a reading after the last fix or heart rate would otherwise be left out (an
         // indoor TCX whose last trackpoint, distance only, is stamped 1 ms past its lap's
         // rounded end lost its last 4-8 m).
-        let lastOfEach = [fixTimes.max(), readings.last?.time, odometer.last?.time, sensorRecords.last?.time].compactMap { $0 }
-        guard let firstTime = fixTimes.min() ?? readings.first?.time ?? odometer.first?.time ?? sensorRecords.first?.time ?? track.startTime,
+        let lastOfEach = [fixSpan?.last, readings.last?.time, odometer.last?.time, sensorRecords.last?.time].compactMap { $0 }
+        guard let firstTime = fixSpan?.first ?? readings.first?.time ?? odometer.first?.time ?? sensorRecords.first?.time ?? track.startTime,
               let lastTime = lastOfEach.max() ?? track.endTime
         else { throw .noPoints }
         let start = min(track.startTime.flatMap { $0.isFinite ? $0 : nil } ?? firstTime, firstTime)
@@ -337,8 +344,9 @@ public enum Importer {
         let kind = activity ?? fromFile ?? inference.guess?.activity ?? defaultActivity
         var r = ImportRecorder(id: WorkoutID(start: start, suffix: suffix, machine: machine), activity: kind, start: start, end: end,
                                settings: track.origin.settings(settings), pauses: track.pauses, lapEnds: track.lapEnds)
-        r.reserveCapacity(fixes: order.indices.count, odometerReadings: odometer.count,
-                          heartRateSamples: records.count + track.fixes.reduce(0) { $0 + ($1.heartRate != nil ? 1 : 0) })
+        var fixHeartRates = 0  // read in place (a `reduce` copied every fix into its closure)
+        for k in track.fixes.indices where track.fixes[k].heartRate != nil { fixHeartRates += 1 }
+        r.reserveCapacity(fixes: order.indices.count, odometerReadings: odometer.count, heartRateSamples: records.count + fixHeartRates)
         var ri = 0, oi = 0, si = 0
         /// The heart-rate records, readings and sensor records stamped at or before `t` (a
         /// record goes before a fix), by time: a reading before a record stamped at the same

@@ -115,13 +115,15 @@ extension HistoryService {
             let workout = try store.load(id)
             if let refusal = Exporter.refusal(workout, format) { throw refusal }
             if let fd {
-                let bytes = Exporter.bytes(workout, format)
+                // Written a piece at a time as it is made (GPX: 1 MB at a time, never whole);
+                // after a failed write the rest is not written.
                 var failure: (any Error)?
-                bytes.withUnsafeBytes { raw in
+                let count = Exporter.write(workout, format) { raw in
+                    guard failure == nil else { return }
                     do { try BulkWorker.write(raw, to: fd) } catch { failure = error }
                 }
                 if let failure { throw failure }
-                ExportReply(format: format, body: .written(bytes: bytes.count)).write(to: &w)
+                ExportReply(format: format, body: .written(bytes: count)).write(to: &w)
             } else {
                 ExportReply(format: format, body: .content(Exporter.export(workout, format), base64: format.isBinary)).write(to: &w)
             }

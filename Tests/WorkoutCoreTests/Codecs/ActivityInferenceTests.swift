@@ -154,4 +154,23 @@ struct ActivityInferenceTests {
         print("shared tracks: \(tracks), \(launches) starts from a stop")
         expectGreater(launches, 200)
     }
+
+    /// The median and 95th percentile found by selection are the sorted speeds' values at
+    /// those places, for every count from 1 to 300 and for ties (whole speeds, one speed repeated).
+    @Test func quantilesBySelectionAreTheSortedOnes() {
+        var rng = SystemRandomNumberGenerator()
+        var samples: [[Double]] = []
+        for n in 1...300 {
+            samples.append((0..<n).map { _ in Double.random(in: 0.5...60, using: &rng) })
+            samples.append((0..<n).map { _ in Double(Int.random(in: 1...5, using: &rng)) })
+        }
+        samples.append(Array(repeating: 3.25, count: 1000))
+        samples.append((0..<5000).map { Double($0) })
+        samples.append((0..<5000).map { Double(5000 - $0) })
+        for speeds in samples {
+            let sorted = speeds.sorted(), n = speeds.count
+            let (median, p95) = ActivityInference.quantiles(speeds)
+            #expect(median == sorted[n / 2] && p95 == sorted[min(n - 1, Int((Double(n) * 0.95).rounded(.down)))], "\(speeds)")
+        }
+    }
 }

@@ -158,4 +158,24 @@ import TestRequirements
         let kept = w.points.filter { $0.rejection == nil }.count
         expectEqual(XMLTestSupport.occurrences(of: "<trkpt ", in: GPXWriter.write(w)), kept, "every kept point is a trkpt")
     }
+
+    /// Written a piece at a time (what an export into a file does), the document is the one
+    /// written whole, byte for byte, whatever the piece size, drained as it goes; `Exporter.write` gives GPX the same way and the other formats whole.
+    @Test func streamedIsTheWholeDocument() {
+        let w = XMLTestSupport.dayLongWorkout()
+        let whole = GPXWriter.write(w)
+        for chunk in [1, 700, 4096, 1 << 20, Int.max / 4] {
+            var streamed: [UInt8] = []
+            var largest = 0
+            let n = GPXWriter.write(w, chunk: chunk) { streamed.append(contentsOf: $0); largest = max(largest, $0.count) }
+            expectEqual(n, whole.count)
+            #expect(streamed == whole, "chunk \(chunk)")
+            if chunk == 700 { #expect(largest < whole.count / 4, "drained as it goes") }
+        }
+        for format in ExportFormat.allCases where Exporter.refusal(w, format) == nil {
+            var streamed: [UInt8] = []
+            let n = Exporter.write(w, format) { streamed.append(contentsOf: $0) }
+            #expect(streamed == Exporter.bytes(w, format) && n == streamed.count, "\(format)")
+        }
+    }
 }

@@ -125,5 +125,90 @@ struct NMEACorruptionTests {
         expectEqual(s.proprietary, 1)
         expectEqual(s.unsupported, 1)
     }
-}
 
+    /// The body scan, eight bytes at a time, gives what a byte-by-byte loop gives (checksum,
+    /// a byte outside printable ASCII or a '*', the first `maxFields` commas) for every byte
+    /// value at each of the first 17 positions, random bodies of every length up to 90, and a
+    /// body with more commas than fields are kept.
+    @Test func bodyScanMatchesByteLoop() {
+        func reference(_ body: [UInt8]) -> (UInt8, Bool, [Int]) {
+            var x: UInt8 = 0, bad = false, commas: [Int] = []
+            for (k, c) in body.enumerated() {
+                bad = bad || c < 0x20 || c > 0x7E || c == UInt8(ascii: "*")
+                x ^= c
+                if c == UInt8(ascii: ","), commas.count < NMEADecoder.maxFields { commas.append(k) }
+            }
+            return (x, bad, commas)
+        }
+        func scanned(_ body: [UInt8]) -> (UInt8, Bool, [Int]) {
+            let out = UnsafeMutablePointer<Int>.allocate(capacity: NMEADecoder.maxFields)
+            defer { out.deallocate() }
+            var padded = body
+            padded.append(0)  // a body may be empty: the pointer needs a byte behind it
+            let r = padded.withUnsafeBufferPointer { NMEADecoder.scanBody($0.baseAddress!, from: 0, to: body.count, commas: out) }
+            return (r.checksum, r.bad, (0..<r.commas).map { out[$0] })
+        }
+        var bodies: [[UInt8]] = []
+        let sentence = Array("GPGGA,094736.00,5251.0094,N,00518.8172,E,1,12,0.60,-4,M,46.8,M,,".utf8)
+        for v in 0...255 {
+            for at in 0..<17 {
+                var b = sentence
+                b[at] = UInt8(v)
+                bodies.append(b)
+            }
+        }
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array(",*.0123456789ABN$ \t".utf8) + [0x00, 0x1F, 0x20, 0x7E, 0x7F, 0x80, 0xFF]
+        for n in 0...90 {
+            for _ in 0..<20 { bodies.append((0..<n).map { _ in alphabet.randomElement(using: &rng)! }) }
+        }
+        bodies.append(Array(repeating: UInt8(ascii: ","), count: 3 * NMEADecoder.maxFields))
+        for body in bodies {
+            let (x, bad, commas) = scanned(body), (rx, rbad, rcommas) = reference(body)
+            #expect(x == rx && bad == rbad && commas == rcommas, "\(body)")
+        }
+    }
+
+    /// The number reader (integer digits, then decimals) reads what the one-loop reader it
+    /// replaced read: the same mantissa and scale, or nil, for signs, points, 18 and more digits
+    /// and junk, in random fields up to 24 bytes; and `power10` is `pow10` for every scale.
+    @Test func mantissaMatchesOneLoopReader() {
+        func reference(_ f: [UInt8]) -> (Int64, Int)? {
+            var i = 0
+            guard i < f.count else { return nil }
+            var negative = false
+            if f[i] == UInt8(ascii: "-") { negative = true; i += 1 } else if f[i] == UInt8(ascii: "+") { i += 1 }
+            var m: Int64 = 0, digits = 0, scale = 0, seenPoint = false
+            while i < f.count {
+                let c = f[i]
+                if c == UInt8(ascii: ".") {
+                    if seenPoint { return nil }
+                    seenPoint = true
+                } else {
+                    let d = c &- UInt8(ascii: "0")
+                    guard d < 10 else { return nil }
+                    if digits < 18 {
+                        m = m &* 10 &+ Int64(d); digits += 1
+                        if seenPoint { scale += 1 }
+                    } else if !seenPoint {
+                        return nil
+                    }
+                }
+                i += 1
+            }
+            guard digits > 0 else { return nil }
+            return (negative ? -m : m, scale)
+        }
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789.-+,A ".utf8) + Array(repeating: UInt8(ascii: "7"), count: 12)
+        var fields: [[UInt8]] = ["", "-", "+", ".", "-.5", "5.", "0", "-0", "4916.45", "12345678901234567890",
+                                 "1234567890.1234567890123", "1.2.3", "1-2"].map { Array($0.utf8) }
+        for n in 1...24 { for _ in 0..<300 { fields.append((0..<n).map { _ in alphabet.randomElement(using: &rng)! }) } }
+        for f in fields {
+            let got = f.withUnsafeBufferPointer { NMEAFieldScanner.mantissa($0, 0, f.count) }
+            let want = reference(f)
+            #expect(got?.0 == want?.0 && got?.1 == want?.1, "\(String(decoding: f, as: UTF8.self))")
+        }
+        for k in 0...22 { #expect(NMEAFieldScanner.power10(k) == NMEAFieldScanner.pow10[k]) }
+    }
+}

@@ -97,7 +97,7 @@ import WorkoutCore
             try started(d, until: "notify.unavailable") ? "notification tried" : "no notification"
         }, shows: "notification tried"),
         .historyDir: Row(json: #""historyDir":"~/elsewhere""#, rule: .needsRestart, probe: { $0.daemon.context.paths.historyDir }),
-        .importFolders: Row(json: #""importFolders":["$DIR/imports"]"#, rule: .applied, probe: { d in
+        .importFolders: Row(json: #""importFolders":["\#(controlFolder)","$DIR/imports"]"#, rule: .applied, probe: { d in
             try dropped(d) ? "file imported" : "file left alone"
         }, shows: "file imported"),
         .web: Row(json: #""web":{"listen":"127.0.0.1:0"}"#, rule: .applied,
@@ -111,7 +111,7 @@ import WorkoutCore
     static func config(with changes: [String]) -> String {
         var pairs = ["\"feeds\"": #""feeds":[{"kind":"socket"}]"#, "\"statusLogSeconds\"": #""statusLogSeconds":0"#,
                      "\"log\"": #""log":{"level":"error"}"#, "\"sleepInhibitor\"": #""sleepInhibitor":"off""#, "\"web\"": #""web":null"#,
-                     "\"weightKg\"": #""weightKg":70"#, "\"age\"": #""age":40"#]
+                     "\"weightKg\"": #""weightKg":70"#, "\"age\"": #""age":40"#, "\"importFolders\"": #""importFolders":["\#(controlFolder)"]"#]
         for pair in changes { if let colon = pair.firstIndex(of: ":") { pairs[String(pair[..<colon])] = pair } }
         return "{" + pairs.keys.sorted().map { pairs[$0]! }.joined(separator: ",") + "}"
     }
@@ -226,41 +226,63 @@ import WorkoutCore
         return (workout, Array(d.logged[first...]), alive)
     }
 
-    /// Starts a yoga session, turns the loop until `event` is logged (or for 3000 turns, 1.5 s or more),
-    /// and stops it: whether `event` was logged.
+    /// Starts a yoga session, turns the loop until `event` is logged or the start's side effects
+    /// are done, and stops it: whether `event` was logged. Done: the hook runner idle after 20
+    /// turns or more (it posts a hook's outcome to the loop before it counts the hook finished,
+    /// so the turn after logs it); a desktop notice with no session bus fails on the loop, in
+    /// the start itself. A key that still applied would log `event` by then: no fixed wait.
     static func started(_ d: InProcessDaemon, until event: String) throws -> Bool {
         let seen = d.events(event).count
         _ = try d.request(#"{"command":"start","activity":"yoga"}"#)
-        let logged = try d.until(tries: 3000) { d.events(event).count > seen }
+        var turns = 0
+        _ = try d.until(tries: 3000) {
+            turns += 1
+            return d.events(event).count > seen || (turns > 20 && d.daemon.integrations.hookRunner.map { $0.load == (0, 0) } ?? true)
+        }
+        try d.daemon.loop.runReady()
+        let logged = d.events(event).count > seen
         _ = try d.request(#"{"command":"stop"}"#)
         _ = try d.until { try status(d, "state") == "idle" }
         return logged
     }
 
-    /// Writes a new GPX file into `$DIR/imports` and lets up to 60 s pass: whether the history grew.
+    /// The folder every config of this suite imports from (`importFolders` adds `~/imports`).
+    static let controlFolder = "~/control"
+
+    /// Writes a new GPX file into `~/imports` and one into the control folder (always
+    /// imported), then moves the loop's clock half a second a turn up to 20 s (a look for a
+    /// missing folder every 2 s, 4 s of quiet) with real time between for the import's
+    /// threads: whether the history took the file in `~/imports`. Decided when that file is
+    /// remembered (this file's own import: a file of the step before may still be committing
+    /// after the folder left the config), or once the control file is and as long again has
+    /// passed (the two folders' imports may run one after the other), at most 8 s: a loaded
+    /// machine scans the folder, imports and commits late.
     static func dropped(_ d: InProcessDaemon) throws -> Bool {
-        let folder = d.dir + "/imports"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = d.dir + "/imports", control = d.dir + "/control"
+        for f in [folder, control] { try FileManager.default.createDirectory(atPath: f, withIntermediateDirectories: true) }
         let n = (try FileManager.default.contentsOfDirectory(atPath: folder)).count
-        let t0 = 1_700_000_000.0 + Double(n) * 86_400
-        let points = (0..<20).map { i in
-            #"<trkpt lat="48.1" lon="\#(11.5 + Double(i) * 0.00004)"><time>\#(ISO8601.format(t0 + Double(i) * 1))</time></trkpt>"#
+        for (dir, name, t0) in [(control, "control\(n).gpx", 1_700_043_200.0), (folder, "run\(n).gpx", 1_700_000_000.0)] {
+            let t = t0 + Double(n) * 86_400
+            let points = (0..<20).map { i in
+                #"<trkpt lat="48.1" lon="\#(11.5 + Double(i) * 0.00004)"><time>\#(ISO8601.format(t + Double(i) * 1))</time></trkpt>"#
+            }
+            let gpx = #"<?xml version="1.0"?><gpx version="1.1" creator="test"><trk><type>running</type><trkseg>"#
+                + points.joined() + "</trkseg></trk></gpx>"
+            try gpx.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8)
         }
-        let gpx = #"<?xml version="1.0"?><gpx version="1.1" creator="test"><trk><type>running</type><trkseg>"#
-            + points.joined() + "</trkseg></trk></gpx>"
-        try gpx.write(toFile: folder + "/run\(n).gpx", atomically: true, encoding: .utf8)
-        // Half a second of loop time a turn up to 20 s (a look for the folder every 2 s, 4 s of
-        // quiet), with real time between for the import's threads; then real time alone, 8 s in
-        // all: a loaded machine scans the folder, imports and commits late.
-        // This file's own import is what counts (the folder's remembered files name it): a file
-        // of the step before may still be committing after the folder left the config.
         let remembered = d.paths.importedFilesFile
-        var moved = 0.0
-        return try pollUntil(seconds: 8, every: 0.005) {
+        func has(_ path: String) -> Bool { ((try? String(contentsOfFile: remembered, encoding: .utf8)) ?? "").contains(path + "\"") }
+        var moved = 0.0, controlAt: Double?
+        let t0 = Date()
+        try pollUntil(seconds: 8, every: 0.005) {
             try d.advance(moved < 20 ? 0.5 : 0)
             moved += 0.5
-            return ((try? String(contentsOfFile: remembered, encoding: .utf8)) ?? "").contains("run\(n).gpx\"")
+            if has(folder + "/run\(n).gpx") { return true }
+            let now = Date().timeIntervalSince(t0)
+            if controlAt == nil, has(control + "/control\(n).gpx") { controlAt = now }
+            return controlAt.map { now >= 2 * $0 + 0.2 } ?? false
         }
+        return has(folder + "/run\(n).gpx")
     }
 
     struct ProbeError: Error, CustomStringConvertible {

@@ -10,14 +10,44 @@ enum NMEAFieldScanner {
         return v
     }
 
+    /// 10^k for the scales a mantissa has (0...18), exact: a switch of constants, not a read of
+    /// the lazily made global `pow10` (a `swift_once` check and a bounds check per number).
+    @inline(__always)
+    static func power10(_ k: Int) -> Double {
+        switch k {
+        case 0: return 1
+        case 1: return 1e1
+        case 2: return 1e2
+        case 3: return 1e3
+        case 4: return 1e4
+        case 5: return 1e5
+        case 6: return 1e6
+        case 7: return 1e7
+        case 8: return 1e8
+        case 9: return 1e9
+        case 10: return 1e10
+        case 11: return 1e11
+        case 12: return 1e12
+        case 13: return 1e13
+        case 14: return 1e14
+        case 15: return 1e15
+        case 16: return 1e16
+        case 17: return 1e17
+        default: return pow10[k]
+        }
+    }
+
     /// A decimal number: optional sign, digits, optional '.' and digits. nil if empty or not a number.
     @inline(__always)
     static func decimal(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         guard let (mantissa, scale) = mantissa(b, start, end) else { return nil }
-        return scale == 0 ? Double(mantissa) : Double(mantissa) / pow10[scale]
+        return scale == 0 ? Double(mantissa) : Double(mantissa) / power10(scale)
     }
 
-    /// The digits as one integer and the count of digits after the point (at most 18 digits total).
+    /// The digits as one integer and the count of digits after the point (at most 18 digits
+    /// total: further decimals are ignored, further integer digits are not a GPS value). Two
+    /// loops, the integer digits then the decimals, instead of one asking at every byte
+    /// whether the point was seen.
     @inline(__always)
     static func mantissa(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (Int64, Int)? {
         var i = start
@@ -26,25 +56,28 @@ enum NMEAFieldScanner {
         if b[i] == UInt8(ascii: "-") { negative = true; i += 1 } else if b[i] == UInt8(ascii: "+") { i += 1 }
         var m: Int64 = 0
         var digits = 0
-        var scale = 0
-        var seenPoint = false
         while i < end {
-            let c = b[i]
-            if c == UInt8(ascii: ".") {
-                if seenPoint { return nil }
-                seenPoint = true
-            } else {
-                let d = c &- UInt8(ascii: "0")
+            let d = b[i] &- UInt8(ascii: "0")
+            guard d < 10 else { break }
+            guard digits < 18 else { return nil }  // too many integer digits to be a GPS value
+            m = m &* 10 &+ Int64(d)
+            digits += 1
+            i += 1
+        }
+        var scale = 0
+        if i < end {
+            guard b[i] == UInt8(ascii: ".") else { return nil }
+            i += 1
+            while i < end {
+                let d = b[i] &- UInt8(ascii: "0")
                 guard d < 10 else { return nil }
                 if digits < 18 {
                     m = m &* 10 &+ Int64(d)
                     digits += 1
-                    if seenPoint { scale += 1 }
-                } else if !seenPoint {
-                    return nil  // too many integer digits to be a GPS value
+                    scale += 1
                 }
+                i += 1
             }
-            i += 1
         }
         guard digits > 0 else { return nil }
         return (negative ? -m : m, scale)
@@ -89,7 +122,7 @@ enum NMEAFieldScanner {
     static func angle(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, hemisphere h: Int, _ hEnd: Int,
                       positive: UInt8, negative: UInt8, maxDegrees: Int64) -> Double? {
         guard hEnd - h == 1, let (m, scale) = mantissa(b, start, end), m >= 0, scale <= 12 else { return nil }
-        let unit = Int64(pow10[scale])
+        let unit = Int64(power10(scale))
         let whole = m / unit           // dddmm
         let degrees = whole / 100
         let minutesScaled = m - degrees * 100 * unit  // mm.mmmm * unit

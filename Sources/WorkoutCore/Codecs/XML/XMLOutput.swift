@@ -38,6 +38,18 @@ public struct XMLOutput: Sendable {
         return bytes
     }
 
+    /// Bytes written and not yet drained.
+    public var count: Int { used }
+
+    /// Hands the bytes written so far to `body` and empties the output, keeping its buffer: a
+    /// writer that drains every megabyte or so (`GPXWriter.write(_:options:chunk:drain:)`) never
+    /// holds the whole document.
+    public mutating func drain(_ body: (UnsafeRawBufferPointer) -> Void) {
+        guard used > 0 else { return }
+        body(UnsafeRawBufferPointer(start: buffer.base, count: used))
+        used = 0
+    }
+
     /// Room for `n` more bytes: where to write them.
     @inline(__always)
     private mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
