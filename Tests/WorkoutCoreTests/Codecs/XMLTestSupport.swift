@@ -175,17 +175,17 @@ extension XMLTestSupport {
     }
 
     /// A synthetic day-long 1 Hz workout (86,400 points) with elevation, heart rate and cadence.
-    static func dayLongWorkout() -> Workout {
+    static func dayLongWorkout(seconds: Int = 86_400) -> Workout {
         let start = 1_790_000_000.0
         var points: [TrackPoint] = []
-        points.reserveCapacity(86_400)
-        for k in 0..<86_400 {
+        points.reserveCapacity(seconds)
+        for k in 0..<seconds {
             let t = Double(k)
             let f = Fix(time: start + t, latitude: 47.3 + 0.01 * sin(t / 900), longitude: 8.5 + 0.01 * cos(t / 900),
                         altitude: 400 + 30 * sin(t / 3000), speed: 3.1, hdop: 0.9, heartRate: 120 + k % 40, cadence: 80 + k % 10)
             points.append(TrackPoint(fix: f, rejection: k % 1000 == 999 ? .tooFast : nil, segment: k / 20_000))
         }
-        return workout(points, activity: .running, lapStarts: stride(from: 0, to: 86_400, by: 3600).map { start + Double($0) })
+        return workout(points, activity: .running, lapStarts: stride(from: 0, to: seconds, by: 3600).map { start + Double($0) })
     }
 
     /// How many times `needle` occurs in the text `bytes`, without overlaps (strstr: a NUL byte in
