@@ -79,13 +79,45 @@ import Testing
             try DisplayUnitsTests.gpx(start: "2026-05-01T07:00:00Z", seconds: seconds, speed: 5).write(toFile: path, atomically: false, encoding: .utf8)
         }
         // Each write is seen (inotify) before the clock moves on: `advance` serves ready
-        // descriptors first.
+        // descriptors first. The 240 s version's close is not: a copy of its descriptor stays
+        // open across the next 2.5 s, as when a process is spawned while the file is open (the
+        // child inherits it: Foundation opens without O_CLOEXEC; a spawn by another test of the
+        // same process made this test fail once, importing the 240 s version). Its close reaches
+        // inotify only when the last copy goes, its write at once. 4 s after the 180 s version's
+        // close the file is not quiet: whatever the daemon's look then (`drain`) stamped must not
+        // be imported.
+        var held: Int32 = -1
         for (k, seconds) in [60, 120, 180, 240, 300].enumerated() {
             if k > 0 { d.advance(2.5) }
-            try write(seconds)
+            if held >= 0 {
+                d.onLoop { $0.history.importFolders?.drain() }
+                close(held)
+                held = -1
+            }
+            if seconds == 240 {
+                let fd = open(path, O_WRONLY | O_TRUNC)
+                #expect(fd >= 0)
+                held = dup(fd)  // the inheriting child's copy
+                let bytes = Array(DisplayUnitsTests.gpx(start: "2026-05-01T07:00:00Z", seconds: seconds, speed: 5).utf8)
+                let wrote = Glibc.write(fd, bytes, bytes.count)
+                #expect(wrote == bytes.count)
+                close(fd)
+            } else {
+                try write(seconds)
+            }
         }
         d.advance(4)
-        try Self.advancing(d) { try Self.count(d) > 0 }
+        // Until the whole file is handled (remembered by its size): each version handled is one
+        // line of the state directory's record, and only the last one may be.
+        let remembered = d.stateDir + "/imported-files.jsonl"
+        func handled() -> [Int] {
+            ((try? String(contentsOfFile: remembered, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+            }.filter { ($0["path"] as? String) == path }.compactMap { $0["size"] as? Int }
+        }
+        let whole = Int(HistoryStore.stamp(path)?.size ?? -1)
+        Self.advancing(d) { handled().contains(whole) }
+        #expect(handled() == [whole], "only the whole file was taken, once: sizes \(handled()), whole \(whole)")
         let first = try d.request(#"{"command":"list"}"#)["workouts"] as? [[String: Any]] ?? []
         #expect(first.count == 1, "one workout, not one per version: \(first.count)")
         #expect((first.first?["elapsedSeconds"] as? Double ?? 0) >= 299, "the whole file: \(String(describing: first.first?["elapsedSeconds"]))")

@@ -5,10 +5,14 @@ import WorkoutCore
 /// reports names that were written and closed or renamed into place (`placed`), names that
 /// went away (`removed`), a directory that is gone or unmounted, and a queue overflow (events
 /// were lost: look at everything again). A file being written is reported only when it is
-/// closed, never at its creation, so half-written files are not read.
+/// closed, never at its creation, so half-written files are not read. A watch made with
+/// `writes: .reported` also reports each write (`written`): a file's close reaches inotify only
+/// when its last descriptor goes (a process spawned meanwhile may hold a copy), its writes at once.
 final class DirectoryWatch {
     enum Change: Equatable {
         case placed(dir: String, name: String)
+        /// Written to, maybe still open (`writes: .reported` only).
+        case written(dir: String, name: String)
         case removed(dir: String, name: String)
         /// The directory was deleted, moved or unmounted: no more events come for it.
         case directoryGone(String)
@@ -22,12 +26,20 @@ final class DirectoryWatch {
     private var directories: [Int32: String] = [:]
     private let onChanges: ([Change]) -> Void
 
-    static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+    /// Whether each write to a file is reported, besides its close.
+    enum Writes { case ignored, reported }
+
+    private let mask: UInt32
+    static let placements = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
     /// Throws when inotify is unavailable (the caller then relies on rescans).
-    init(loop: EventLoop, onChanges: @escaping ([Change]) -> Void) throws(SystemError) {
+    init(loop: EventLoop, writes: Writes = .ignored, onChanges: @escaping ([Change]) -> Void) throws(SystemError) {
         self.loop = loop
         self.onChanges = onChanges
+        switch writes {
+        case .ignored: mask = DirectoryWatch.placements
+        case .reported: mask = DirectoryWatch.placements | UInt32(IN_MODIFY)
+        }
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw SystemError.last("inotify_init1") }
         token = loop.watch(fd) { [unowned self] _ in self.readEvents() }
@@ -35,7 +47,7 @@ final class DirectoryWatch {
 
     /// Starts watching `dir`; throws when it cannot (missing, no permission, out of watches).
     func add(_ dir: String) throws(SystemError) {
-        let wd = inotify_add_watch(fd, dir, DirectoryWatch.mask)
+        let wd = inotify_add_watch(fd, dir, mask)
         guard wd >= 0 else { throw SystemError.last("inotify_add_watch \(dir)") }
         directories[wd] = dir
     }
@@ -92,6 +104,7 @@ final class DirectoryWatch {
             }
             guard !name.isEmpty else { continue }
             if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0 { out.append(.placed(dir: dir, name: name)) }
+            if mask & UInt32(IN_MODIFY) != 0 { out.append(.written(dir: dir, name: name)) }
             if mask & UInt32(IN_MOVED_FROM | IN_DELETE) != 0 { out.append(.removed(dir: dir, name: name)) }
         }
         return out

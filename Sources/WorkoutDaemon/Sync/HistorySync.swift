@@ -123,6 +123,7 @@ final class HistorySync {
         for c in changes {
             switch c {
             case .placed(_, let name), .removed(_, let name): pending.insert(name)
+            case .written: break  // not asked for (`writes: .ignored`): the close follows
             case .overflow: all = true
             case .directoryGone(let dir):
                 // `workouts/` itself was removed or replaced: made again and watched anew.

@@ -8,10 +8,10 @@ import WorkoutCore
 /// restart imports nothing again. A folder that does not exist yet (a watch's `GARMIN/Activity`
 /// before it is mounted) is looked for every `lookSeconds` and watched when it appears; the
 /// files already in it are imported then. inotify reports new files at once; a file is
-/// imported once it has been quiet (no write, no rename onto it) for `quietSeconds`, so a file
-/// rewritten several times by a phone app or a sync engine is imported once, whole. A look at
-/// each folder every `rescanSeconds` is the fallback, and takes a file only when its size and
-/// time are the same `quietSeconds` apart. A later, longer version of a file already imported
+/// imported once it has been quiet (no write, no close, no rename onto it) for `quietSeconds`,
+/// so a file rewritten several times by a phone app or a sync engine is imported once, whole. A
+/// look at each folder every `rescanSeconds` is the fallback, and takes a file only when its size
+/// and time are the same `quietSeconds` apart. A later, longer version of a file already imported
 /// (same path) replaces the workouts the earlier one made (`Replace`).
 ///
 /// Confined to the loop thread: the queue's closures capture what they need and post results
@@ -69,7 +69,7 @@ final class ImportFolders {
         self.replace = replace
         self.report = report
         remembered = ImportedFiles(file: file)
-        watch = try? DirectoryWatch(loop: loop) { [unowned self] changes in self.changed(changes) }
+        watch = try? DirectoryWatch(loop: loop, writes: .reported) { [unowned self] changes in self.changed(changes) }
         timers.append(loop.every(ImportFolders.lookSeconds) { [unowned self] in self.lookForMissing() })
         timers.append(loop.every(ImportFolders.rescanSeconds) { [unowned self] in
             for (f, s) in self.folders { if case .watched = s { self.scan(f) } }
@@ -99,6 +99,10 @@ final class ImportFolders {
         watch = nil
         folders = [:]
     }
+
+    /// Waits until the looks at the folders queued so far are done (tests); their results are
+    /// posted to the loop.
+    func drain() { queue.sync {} }
 
     /// Starts watching `folder` when it is there; then imports what it already holds.
     private func arm(_ folder: String) {
@@ -130,11 +134,13 @@ final class ImportFolders {
     }
 
     private func changed(_ changes: [DirectoryWatch.Change]) {
-        var placed: [String: [String]] = [:]
+        var placed: [String: [String]] = [:], written: [String] = []
         for c in changes {
             switch c {
             case .placed(let dir, let name):
                 if ImportFolderFile.isImportable(name) { placed[dir, default: []].append(dir + "/" + name) }
+            case .written(let dir, let name):
+                written.append(dir + "/" + name)
             case .removed: break
             case .directoryGone(let dir):
                 if folders[dir] != nil { folders[dir] = .unavailable("gone"); report(.folderUnavailable(folder: dir, reason: "removed or unmounted")) }
@@ -143,8 +149,11 @@ final class ImportFolders {
             }
         }
         // Closed after writing or renamed into place: whole for now, but it may be written again
-        // (a phone app, a sync engine): taken once quiet.
+        // (a phone app, a sync engine): taken once quiet. A write to a settling file restarts its
+        // wait: its close may reach inotify late (a process spawned meanwhile holds a copy of the
+        // writer's descriptor), its writes never do. A write alone makes no file importable.
         let now = loop.now()
+        for p in written { settling[p]?.changedAt = now }
         for (folder, paths) in placed { for p in paths { settling[p] = (folder, now) } }
         armSettling()
     }
