@@ -46,6 +46,8 @@ public enum DaemonCommandLine {
         case .success(let c): config = c
         }
         if checkOnly { print("workoutd: configuration \(configPath) is valid"); return 0 }
+        // Before the first thread: an import's descriptors then never grow the table on the loop.
+        DescriptorTable.reserve()
         do {
             let daemon = try Daemon(config: config, configPath: configPath, paths: paths, environment: env,
                                     ports: DaemonPorts(hookTrampoline: HookRunner.ownExecutable()))
