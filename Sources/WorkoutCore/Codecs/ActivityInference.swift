@@ -145,6 +145,8 @@ public struct ActivityInference: Sendable, Equatable {
         /// How it gets going after its stops (`LaunchCount`), over the moving steps' distance.
         private(set) var launches = LaunchCount()
         private var launchDistance = 0.0
+        /// The geodesic (m) from the fix before to the last one added, if it measured that step.
+        var lastStep: Double? { steps.lastStep }
 
         mutating func add(_ f: Fix, segment s: Int) {
             let before = steps.movingCount

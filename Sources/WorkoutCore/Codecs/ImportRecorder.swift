@@ -61,8 +61,9 @@ struct ImportRecorder {
         previous.time = max(previous.time, r.time)
     }
 
-    /// A fix of file segment `segment`.
-    mutating func fix(_ fix: Fix, segment seg: Int) {
+    /// A fix of file segment `segment`; `known` may hold the geodesic from the fix before it
+    /// (the importer's first pass measured it), reused by the fix filter when that is its pair.
+    mutating func fix(_ fix: Fix, segment seg: Int, known: MeasuredPair = .none) {
         var f = fix
         if f.time > previous.time {
             let newSegment = previous.segment.map { $0 != seg } ?? false
@@ -78,7 +79,7 @@ struct ImportRecorder {
         } else {
             recorder.heartRateGap(at: f.time)
         }
-        recorder.ingest(f, reportingTo: &discarded)
+        recorder.ingest(f, reportingTo: &discarded, known: known)
         speedSteps.add(f, segment: seg, known: recorder.lastMeasured)
         previous = (max(previous.time, f.time), seg)
     }

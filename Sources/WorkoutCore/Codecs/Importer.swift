@@ -336,9 +336,17 @@ public enum Importer {
         let fromFile = order.indices.isEmpty ? track.activity.map { $0.indoorCounterpart ?? $0 } : track.activity
         // A file that names no activity: judged from its speeds, else the configured default.
         var inference: (guess: ActivityInference?, asked: Bool) = (nil, false)
+        // The geodesic the inference measured from each fix (in order) to the one before, NaN
+        // for none: the recorder's fix filter measures the same pair whenever the fix before was
+        // accepted, and takes it from here (one geodesic a fix instead of two).
+        var stepMeters: [Double] = []
         if activity == nil && fromFile == nil && !order.indices.isEmpty {
             var steps = ActivityInference.Steps()
-            for i in order.indices { steps.add(track.fixes[i], segment: track.segments[i]) }
+            stepMeters.reserveCapacity(order.indices.count)
+            for i in order.indices {
+                steps.add(track.fixes[i], segment: track.segments[i])
+                stepMeters.append(steps.lastStep ?? .nan)
+            }
             inference = (steps.guess, true)
         }
         let kind = activity ?? fromFile ?? inference.guess?.activity ?? defaultActivity
@@ -368,11 +376,17 @@ public enum Importer {
                 }
             }
         }
-        for i in order.indices {
+        for (k, i) in order.indices.enumerated() {
             let f = track.fixes[i]
             if outliers[i] { r.timeOutlier(f); continue }
             feed(through: f.time)
-            r.fix(f, segment: track.segments[i])
+            var known = MeasuredPair.none
+            if k > 0, k < stepMeters.count, !stepMeters[k].isNaN {
+                let b = order.indices[k - 1]
+                known = MeasuredPair(latitude1: track.fixes[b].latitude, longitude1: track.fixes[b].longitude,
+                                     latitude2: f.latitude, longitude2: f.longitude, meters: stepMeters[k])
+            }
+            r.fix(f, segment: track.segments[i], known: known)
         }
         feed(through: end)
         var w = r.finish(source: source, device: track.device)

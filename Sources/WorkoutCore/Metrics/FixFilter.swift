@@ -214,7 +214,9 @@ public struct FixFilter: Sendable {
 
     /// Decides about `fix`. `minimumMove` raises the stationary radius: the recorder passes
     /// `.infinity` while auto-paused, so that only its departure rule (`acceptMovement`) resumes.
-    public mutating func evaluate(_ fix: Fix, minimumMove: Double = 0) -> FixDecision {
+    /// `known` may hold the geodesic already measured from the filter's anchor to `fix` (an
+    /// import's first pass measured each fix from the one before): used only for that exact pair.
+    public mutating func evaluate(_ fix: Fix, minimumMove: Double = 0, known: MeasuredPair = .none) -> FixDecision {
         if let reason = FixFilter.qualityRejection(fix, minimumFixMode: settings.minimumFixMode,
                                                    maximumHorizontalAccuracy: settings.maximumHorizontalAccuracy) { return .rejected(reason) }
         if !(fix.time > floorTime) { return .rejected(.outOfOrder) }
@@ -233,7 +235,7 @@ public struct FixFilter: Sendable {
         case .segmentPending:
             return accept(here, distance: 0, newSegment: true)
         case .tracking(let anchor, let pending):
-            lastMeasured = .measure(anchor, here)
+            lastMeasured = known.meters(from: anchor, to: here).map { MeasuredPair(anchor, here, meters: $0) } ?? .measure(anchor, here)
             let d = lastMeasured.meters
             let r = radius(for: here)
             let dt = here.time - anchor.time

@@ -13,8 +13,7 @@ public struct MeasuredPair: Sendable, Equatable {
 
     /// Measures from `a` to `b` with the WGS84 geodesic (as `MeasuredDistance.geodesic`) and remembers it.
     static func measure(_ a: FixFilter.Position, _ b: FixFilter.Position) -> MeasuredPair {
-        MeasuredPair(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude,
-                     meters: Geodesic.wgs84.distance(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude))
+        MeasuredPair(a, b, meters: Geodesic.wgs84.distance(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude))
     }
 
     /// The distance from `a` to `b` if this is that pair (same bits, same order), else nil.
@@ -22,5 +21,12 @@ public struct MeasuredPair: Sendable, Equatable {
         guard latitude1.bitPattern == a.latitude.bitPattern, longitude1.bitPattern == a.longitude.bitPattern,
               latitude2.bitPattern == b.latitude.bitPattern, longitude2.bitPattern == b.longitude.bitPattern else { return nil }
         return meters
+    }
+}
+
+extension MeasuredPair {
+    /// The pair `a` to `b` with a distance already measured between them.
+    init(_ a: FixFilter.Position, _ b: FixFilter.Position, meters: Double) {
+        self.init(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude, meters: meters)
     }
 }

@@ -37,6 +37,22 @@ import Testing
         } else { Issue.record("expected an accepted fix") }
     }
 
+    /// A geodesic measured before (an import's first pass) is taken for its own pair of
+    /// positions only: the same decision and the same measured pair; another pair is ignored.
+    @Test func aKnownDistanceIsTakenForItsOwnPairOnly() {
+        let fix = synth.fix(t: 4, north: 0, east: 12)
+        let anchor = FixFilter.Position(synth.fix(t: 3, north: 0, east: 6))  // `warmed`'s last
+        var measuring = warmed(), given = warmed(), other = warmed(), wrong = warmed()
+        let decision = measuring.evaluate(fix)
+        expectEqual(given.evaluate(fix, known: .measure(anchor, FixFilter.Position(fix))), decision)
+        expectEqual(given.lastMeasured, measuring.lastMeasured)
+        let elsewhere = FixFilter.Position(synth.fix(t: 3, north: 1, east: 6))
+        expectEqual(other.evaluate(fix, known: MeasuredPair(elsewhere, FixFilter.Position(fix), meters: 1e6)), decision)
+        expectEqual(other.lastMeasured, measuring.lastMeasured)
+        // Its own pair's figure is believed as given (so the caller must give the geodesic's).
+        expectEqual(wrong.evaluate(fix, known: MeasuredPair(anchor, FixFilter.Position(fix), meters: 0)), .rejected(.stationaryJitter))
+    }
+
     @Test func outOfOrderAndDuplicates() {
         var f = warmed()
         expectEqual(f.evaluate(synth.fix(t: 3, north: 0, east: 20)), .rejected(.outOfOrder))

@@ -160,8 +160,8 @@ public struct WorkoutRecorder: Sendable {
     }
 
     /// `ingest(_:into:)` reporting to any sink (`DiscardedRecorderEvents` for a bulk caller that
-    /// reads only the result).
-    mutating func ingest(_ fix: Fix, reportingTo out: inout some RecorderEventSink) {
+    /// reads only the result). `known`: a geodesic already measured to this fix (`FixFilter.evaluate`).
+    mutating func ingest(_ fix: Fix, reportingTo out: inout some RecorderEventSink, known: MeasuredPair = .none) {
         if isPaused { out.append(.ignoredWhilePaused); return }
         if fix.time.isFinite {
             if !timeline.admits(fix.time) { recordLate(fix); out.append(.rejected(.late)); return }
@@ -172,7 +172,7 @@ public struct WorkoutRecorder: Sendable {
         // a radius (a device's) keeps every point, and only the departure rule ends the stop.
         let everyPoint = settings.stationaryRadius <= 0
         let stopped = motion.phase.isAutoPaused
-        var decision = filter.evaluate(fix, minimumMove: stopped && !everyPoint ? .infinity : 0)
+        var decision = filter.evaluate(fix, minimumMove: stopped && !everyPoint ? .infinity : 0, known: known)
         var stillStopped = false
         if stopped {
             let radius = max(settings.autoResumeDistance, 2 * filter.radius(for: fix))
