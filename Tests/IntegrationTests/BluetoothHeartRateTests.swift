@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import TestRequirements
+@testable import WorkoutDaemon
 
 /// The daemon against a real dbus-daemon with the BlueZ stand-in (`dbus-peers --bluez`): a yoga
 /// workout reads the strap, survives a drop (reconnect with backoff, subscribe again), keeps the
@@ -23,14 +24,16 @@ struct BluetoothHeartRateTests {
         // The first value twice: the first reading is shown for a second, as at 1 Hz.
         let bpms = [112, 112, 131, 149, 150, 171, 186, 120, 140, 160, 175, 190, 105, 133, 133, 133]
         try bpms.map(String.init).joined(separator: "\n").write(toFile: tmp + "/bpm", atomically: true, encoding: .utf8)
-        // 2 readings a second: 5 readings, drop (Connect fails for 2.5 s), readings 6-12 with
+        // 2 readings a second: 5 readings, drop (Connect fails for 1 s), readings 6-12 with
         // contact, then none.
-        let peers = try DBusPeers(["--bluez", "--rr", "--rate", "2", "--bpm-file", tmp + "/bpm", "--drop-after", "5", "--return-after", "2.5",
+        let peers = try DBusPeers(["--bluez", "--rr", "--rate", "2", "--bpm-file", tmp + "/bpm", "--drop-after", "5", "--return-after", "1",
                                    "--no-contact-after", "12"])
         defer { peers.stop() }
         let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"socket"}],"sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:01"}],"heartRate":{"zones":[110,130,150,170,185]}}"#,
                                    extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
         d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
+        // The product's backoff (1, 2, 4 ... s) halved: retries 0.5 and 1.5 s after the drop.
+        d.ports.sensorBackoff = .init(first: 0.5, longest: 2)
         try d.start()
         let started = try d.request(#"{"command":"start","activity":"yoga"}"#)
         let watch = StatusWatch(d)  // the first reading and the drop last a second or two
@@ -70,10 +73,11 @@ struct BluetoothHeartRateTests {
         let subscribes = calls.filter { $0["method"] as? String == "StartNotify" }.compactMap { $0["t"] as? Double }
         #expect(subscribes.count == 2, "StartNotify \(subscribes.count) times")
         #expect(connects.count >= 2)
-        // Reconnected within the backoff: the drop came with reading 5; Connect works 2.5 s later;
-        // retries at +1, +3 (1 + 2) s: subscribed again within 3 s plus a second of slack.
+        // Reconnected within the backoff: the drop came with reading 5; Connect works 1 s later;
+        // retries at +0.5 (refused), +1.5 (0.5 + 1) s: subscribed again within 1.5 s plus a
+        // second of slack.
         if withContact.count >= 5, subscribes.count == 2 {
-            #expect(subscribes[1] - withContact[4].t < 4.0, "re-subscribed \(subscribes[1] - withContact[4].t) s after the drop")
+            #expect(subscribes[1] - withContact[4].t < 2.5, "re-subscribed \(subscribes[1] - withContact[4].t) s after the drop")
         }
         #expect(startedAt > 0)
         // Figures equal those computed from the logged values.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestRequirements
 import WorkoutCore
+@testable import WorkoutDaemon
 
 /// workoutd against the real gpsd (Debian's gpsd 3.22 through ../shared/tools/gpsd-replay). The
 /// peer is the real process; the daemon is embedded (on the system's clocks: gpsd serves in real
@@ -50,6 +51,8 @@ struct GpsdIntegrationTests {
         let gpsd = try GpsdReplay(capture: "bundg_zeus_9.log", port: 2962, rate: 10)
         defer { gpsd.stop() }
         let d = try EmbeddedDaemon(config: #"{"feeds":[{"kind":"gpsd","address":"127.0.0.1:2962"}]}"#)
+        // The product's backoff (1, 2, 4 ... s) shortened: gpsd is back within 0.4 s of retries.
+        d.ports.feedBackoff = .init(nextSource: 0.05, firstRound: 0.1, longest: 0.4)
         try d.start()
         _ = try d.request(#"{"command":"start","activity":"sailing"}"#)
         func points() throws -> Int { ((try d.request(#"{"command":"status"}"#)["workout"] as? [String: Any])?["pointCount"] as? Int) ?? 0 }

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import TestRequirements
 import WorkoutCore
+@testable import WorkoutDaemon
 
 /// A plan drives a smart trainer: the daemon against a real dbus-daemon with the BlueZ stand-in's
 /// FTMS trainer (`dbus-peers --sensors ftms`), which answers control writes as the spec says,
@@ -11,7 +12,7 @@ import WorkoutCore
 /// after the dropout and the target re-sent within 2 s of the return, a step without power
 /// releases the trainer, the end resets it, the trainer's power is the workout's, one lap per
 /// step. The peers are real processes; the daemon is embedded (on the system's clocks: the
-/// stand-in's trainer and its log follow the wall clock). Each ride takes 12-25 s, waited for
+/// stand-in's trainer and its log follow the wall clock). Each ride takes 12-23 s, waited for
 /// suspended (`awaitStatus`, `waitUntil`): it holds no pool thread.
 @Suite(.peerBound, .requires(.shared("tools/dbus-peers"), .program(.dbusDaemon), .python(.dbus), .python(.gi)))
 struct SmartTrainerTests {
@@ -19,7 +20,7 @@ struct SmartTrainerTests {
         <workout_file><name>Trainer test</name><workout>
         <SteadyState Duration="2" Power="0.8"/>
         <Ramp Duration="4" PowerLow="1.0" PowerHigh="1.2"/>
-        <SteadyState Duration="8" Power="0.6"/>
+        <SteadyState Duration="6" Power="0.6"/>
         <FreeRide Duration="2"/>
         <IntervalsT Repeat="1" OnDuration="2" OffDuration="2" OnPower="1.0" OffPower="0.5"/>
         <SteadyState Duration="2" Power="0.9"/>
@@ -36,14 +37,16 @@ struct SmartTrainerTests {
     }
 
     /// The stand-in's trainer (4 notifications a second, ERG lag 0.5 s, and `extra` options) and
-    /// a daemon reading it with an FTP of 250 W and a debug log file, started.
-    static func ride(_ extra: [String]) throws -> (peers: DBusPeers, daemon: EmbeddedDaemon) {
+    /// a daemon reading it with an FTP of 250 W and a debug log file, started; `backoff`: the
+    /// daemon's waits between attempts after a dropout (nil: the product's 1, 2, 4 ... s).
+    static func ride(_ extra: [String], backoff: SensorConnection.Backoff? = nil) throws -> (peers: DBusPeers, daemon: EmbeddedDaemon) {
         let peers = try DBusPeers(["--bluez", "--sensors", "ftms", "--rate", "4", "--erg-tau", "0.5"] + extra)
         do {
             let config = #"{"feeds":[],"web":null,"ftpWatts":250,"log":{"level":"debug","file":true},"#
                 + #""sensors":[{"kind":"bluetooth","address":"C0:FF:EE:00:00:05"}]}"#
             let d = try EmbeddedDaemon(config: config, extraEnv: ["DBUS_SYSTEM_BUS_ADDRESS": peers.address])
             d.environment["DBUS_SYSTEM_BUS_ADDRESS"] = peers.address
+            if let backoff { d.ports.sensorBackoff = backoff }
             try d.start()
             return (peers, d)
         } catch {
@@ -62,16 +65,17 @@ struct SmartTrainerTests {
 
     @Test func aPlanDrivesTheTrainerThroughADropout() async throws {
         // 4 notifications a second; the trainer drops out after 22 (5.5 s: late in the ramp, after
-        // its third write) and can be connected again 2 s later, so the retry 1 s after the drop
-        // fails and the one 3 s after it (SensorConnection's backoff) connects: inside the third
-        // step, which began while the trainer was away (its target, not the ramp's last, is due).
-        let (peers, d) = try Self.ride(["--drop-after", "22", "--return-after", "2"])
+        // its third write) and can be connected again 1 s later. The daemon's backoff is the
+        // product's shape halved (0.5, 1, 2 s; `DaemonPorts.sensorBackoff`): the retry 0.5 s after
+        // the drop fails and the one 1.5 s after it connects, about when the third step begins
+        // (either side of it: a step that began while the trainer was away is due from its return).
+        let (peers, d) = try Self.ride(["--drop-after", "22", "--return-after", "1"], backoff: .init(first: 0.5, longest: 2))
         defer { d.stop(); peers.stop() }
         let planFile = d.dir + "/trainer.zwo"
         try Self.plan.write(toFile: planFile, atomically: true, encoding: .utf8)
         let started = try d.ctl(["start", "indoor_cycling", "--plan", planFile])
         try #require(started.status == 0, "\(started.stderr)")
-        // Into the last of the eight steps (22 s of plan, a dropout and a return on the way),
+        // Into the last of the eight steps (20 s of plan, a dropout and a return on the way),
         // until the trainer was asked for its 175 W.
         _ = try await d.awaitStatus(seconds: 50) { (($0["plan"] as? [String: Any])?["stepIndex"] as? Int) == 7 }
         #expect(await waitUntil(seconds: 10) { Self.writes(peers).contains { $0.hex == Self.setPower(175) } }, "no 175 W write")
@@ -87,11 +91,15 @@ struct SmartTrainerTests {
         // Each power step's target within 1 s of its start (the first: of control being taken).
         let controlTaken = Self.times(lines, "trainer.control")
         try #require(!controlTaken.isEmpty, "no trainer.control line")
-        // A step that began while the trainer was away: from its return.
-        let connected = Self.times(lines, "sensor.connected")
+        // A step that began while the trainer was away (lost, not yet connected again): from its
+        // return.
+        let connected = Self.times(lines, "sensor.connected"), lost = Self.times(lines, "sensor.lost")
+        func returned(after t: Double) -> Double? {
+            guard let drop = lost.filter({ $0 <= t }).max(), let back = connected.first(where: { $0 > drop }), back > t else { return nil }
+            return back
+        }
         for (i, watts) in [(0, 200), (1, 250), (2, 150), (4, 250), (5, 125), (6, 225), (7, 175)] {
-            let back = connected.filter { $0 < steps[i] + 4 }.max() ?? steps[i]
-            let since = i == 0 ? max(steps[0], controlTaken[0]) : max(steps[i], back)
+            let since = i == 0 ? max(steps[0], controlTaken[0]) : returned(after: steps[i]) ?? steps[i]
             let hit = writes.first { $0.hex == Self.setPower(watts) && $0.t >= since - 0.05 }
             let late = hit.map { $0.t - since } ?? .infinity
             #expect(late <= 1.0, "step \(i + 1): \(watts) W written \(late) s after its start; writes \(writes.map { ($0.hex, $0.t - steps[0]) })")

@@ -171,7 +171,7 @@ public enum Requirement: Sendable {
         if let known = imported.withLock({ $0[module] }) { return known }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = [interpreter, "-c", "import " + module]
+        p.arguments = Python.direct([interpreter, "-c", "import " + module])
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         let ok = (try? p.run()).map { p.waitUntilExit(); return p.terminationStatus == 0 } ?? false

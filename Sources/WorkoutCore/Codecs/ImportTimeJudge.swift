@@ -31,7 +31,7 @@ public struct ImportTimeJudge: Sendable {
 
     /// A run of times in sequence: its first and last time, its length, and (while shorter than
     /// `confirmations`) its positions.
-    private struct Run {
+    private struct Run: Sendable {
         var first: Double
         var last: Double
         var count = 1
@@ -48,15 +48,62 @@ public struct ImportTimeJudge: Sendable {
     /// The positions (in `times`, in order) of the outliers, `maxStep` being the largest step in
     /// sequence (`maxStep(_:)`). One pass; memory for the short runs waiting to be judged only.
     public func outlierPositions(_ times: some Sequence<Double>, maxStep: Double) -> [Int] {
-        func inSequence(_ a: Double, _ b: Double) -> Bool { b >= a - slack && b <= a + maxStep }
-        func plausibleGap(_ a: Double, _ b: Double) -> Bool { b >= a - slack && b <= a + maxGap }
-        var marked: [Int] = []
-        var finite = 0
-        var previous: Run?  // the last trusted run
-        var group: [Run] = []  // short runs since it
-        var run: Run?
+        var scan = OutlierScan(self, maxStep: maxStep)
+        for (i, t) in times.enumerated() { scan.add(t, at: i) }
+        return scan.finish()
+    }
+
+    /// `outlierPositions(_:maxStep:)` fed one time at a time, each with its position (any
+    /// increasing numbers: a file's record indices), so that several sequences are judged in
+    /// one pass over a file's records.
+    public struct OutlierScan: Sendable {
+        private let judge: ImportTimeJudge
+        private let maxStep: Double
+        private var marked: [Int] = []
+        private var finite = 0
+        private var previous: Run?  // the last trusted run
+        private var group: [Run] = []  // short runs since it
+        private var run: Run?
+
+        public init(_ judge: ImportTimeJudge, maxStep: Double) {
+            self.judge = judge
+            self.maxStep = maxStep
+        }
+
+        private func inSequence(_ a: Double, _ b: Double) -> Bool { b >= a - judge.slack && b <= a + maxStep }
+        private func plausibleGap(_ a: Double, _ b: Double) -> Bool { b >= a - judge.slack && b <= a + judge.maxGap }
+
+        /// The next time, at `position`.
+        public mutating func add(_ t: Double, at position: Int) {
+            guard t.isFinite else { return }
+            finite += 1
+            if run != nil, inSequence(run!.last, t) {
+                run!.last = t
+                run!.count += 1
+                if run!.count < judge.confirmations { run!.positions.append(position) } else if run!.count == judge.confirmations {
+                    run!.positions = []
+                    resolve(next: run!)  // a run just trusted: the short runs before it are judged
+                }
+                return
+            }
+            if let r = run {
+                if r.count >= judge.confirmations { previous = r } else { group.append(r) }
+            }
+            run = Run(first: t, last: t, positions: [position])
+        }
+
+        /// The positions of the outliers, in order.
+        public mutating func finish() -> [Int] {
+            if let r = run {
+                if r.count >= judge.confirmations { previous = r } else { group.append(r) }
+                run = nil
+            }
+            if previous != nil { resolve(next: nil) } else if finite >= judge.alone { marked = group.flatMap(\.positions) }
+            return marked.sorted()
+        }
+
         /// Judges the short runs waiting between `previous` and `next` (nil: the end).
-        func resolve(next: Run?) {
+        private mutating func resolve(next: Run?) {
             defer { group.removeAll() }
             guard !group.isEmpty else { return }
             if let p = previous {
@@ -79,28 +126,6 @@ public struct ImportTimeJudge: Sendable {
                 marked += before
             }
         }
-        for (i, t) in times.enumerated() where t.isFinite {
-            finite += 1
-            if var r = run, inSequence(r.last, t) {
-                r.last = t
-                r.count += 1
-                if r.count < confirmations { r.positions.append(i) } else if r.count == confirmations {
-                    r.positions = []
-                    resolve(next: r)  // a run just trusted: the short runs before it are judged
-                }
-                run = r
-                continue
-            }
-            if let r = run {
-                if r.count >= confirmations { previous = r } else { group.append(r) }
-            }
-            run = Run(first: t, last: t, positions: [i])
-        }
-        if let r = run {
-            if r.count >= confirmations { previous = r } else { group.append(r) }
-        }
-        if previous != nil { resolve(next: nil) } else if finite >= alone { marked = group.flatMap(\.positions) }
-        return marked.sorted()
     }
 
     /// The largest step in sequence: 10 times the median positive step, at least `minStep`, at
@@ -108,32 +133,49 @@ public struct ImportTimeJudge: Sendable {
     /// median is read from a histogram of the steps in quarters of an octave (within 25 %; no
     /// copy of the times).
     public func maxStep(_ times: some Sequence<Double>) -> Double {
-        var buckets = [Int](repeating: 0, count: 256)
-        var count = 0
-        var last: Double?
-        for t in times where t.isFinite {
+        var steps = Steps()
+        for t in times { steps.add(t) }
+        return steps.maxStep(self)
+    }
+
+    /// `maxStep(_:)` fed one time at a time: the histogram of the positive steps.
+    public struct Steps: Sendable {
+        private var buckets = [Int](repeating: 0, count: 256)
+        private var count = 0
+        private var last: Double?
+
+        public init() {}
+
+        public mutating func add(_ t: Double) {
+            guard t.isFinite else { return }
             if let l = last, t > l {
-                // The step's octave (its binary exponent, from 2^-32 s up) in quarters.
-                let d = t - l
-                let k = (Int(d.exponent) + 32) * 4 + Int(((d.significand - 1) * 4).rounded(.down))
+                // The step's octave (its binary exponent, from 2^-32 s up) in quarters, read
+                // from its bits (exponent, then the significand's first two bits); a subnormal
+                // or infinite step falls in the first or the last bucket.
+                let bits = (t - l).bitPattern
+                let k = (Int((bits >> 52) & 0x7FF) - 1023 + 32) * 4 + Int((bits >> 50) & 3)
                 buckets[min(max(k, 0), 255)] += 1
                 count += 1
             }
             last = t
         }
-        guard count > 0 else { return minStep }
-        var seen = 0
-        for (k, n) in buckets.enumerated() {
-            seen += n
-            if seen * 2 >= count {
-                // The bucket's upper edge.
-                let octave = Double(sign: .plus, exponent: k / 4 - 32, significand: 1)
-                // Never more than `maxGap`: times scattered over years (records at random times)
-                // have a median step of years, and every forward step would be in sequence.
-                return min(maxGap, max(minStep, 10 * octave * (1 + Double(k % 4 + 1) / 4)))
+
+        /// `judge.maxStep` of the times added.
+        public func maxStep(_ judge: ImportTimeJudge) -> Double {
+            guard count > 0 else { return judge.minStep }
+            var seen = 0
+            for (k, n) in buckets.enumerated() {
+                seen += n
+                if seen * 2 >= count {
+                    // The bucket's upper edge.
+                    let octave = Double(sign: .plus, exponent: k / 4 - 32, significand: 1)
+                    // Never more than `maxGap`: times scattered over years (records at random times)
+                    // have a median step of years, and every forward step would be in sequence.
+                    return min(judge.maxGap, max(judge.minStep, 10 * octave * (1 + Double(k % 4 + 1) / 4)))
+                }
             }
+            return judge.minStep
         }
-        return minStep
     }
 
     /// The refusal of a file none of whose times agree with each other.

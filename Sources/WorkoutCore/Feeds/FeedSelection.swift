@@ -8,7 +8,8 @@
 ///   for `handoverSeconds`, or closed. Fixes from the others are counted, never delivered.
 /// - The network sources (gpsd, NMEA TCP) are tried in their configured order while GPS is
 ///   open: a failure moves to the next after 0.2 s; after a whole round of failures the first is
-///   tried again after a backoff of 1, 2, 4 ... 30 s. A connection resets the backoff.
+///   tried again after a backoff of 1, 2, 4 ... 30 s (`Backoff`; a test daemon's is shorter). A
+///   connection resets the backoff.
 public struct FeedSelection: Sendable {
     /// A source of fixes.
     public enum Source: Sendable, Hashable {
@@ -42,10 +43,26 @@ public struct FeedSelection: Sendable {
 
     /// A feeding source silent this long (s) gives way to another that delivers.
     public static let handoverSeconds = 5.0
-    /// The wait before the next source of a round.
-    public static let nextSourceDelay = 0.2
-    /// The longest backoff between rounds.
-    public static let maxBackoff = 30.0
+
+    /// The waits between tries of the network sources (s): the next source of a round after
+    /// `nextSource`; after a whole round failed, the first again after `firstRound`, doubling
+    /// with each round failed in a row, at most `longest`. The defaults are the product's.
+    public struct Backoff: Sendable, Equatable {
+        public var nextSource: Double
+        public var firstRound: Double
+        public var longest: Double
+
+        public init(nextSource: Double = 0.2, firstRound: Double = 1, longest: Double = 30) {
+            self.nextSource = nextSource
+            self.firstRound = firstRound
+            self.longest = longest
+        }
+
+        /// The wait after `failed` (>= 1) whole rounds failed in a row.
+        public func afterRounds(_ failed: Int) -> Double {
+            min(longest, firstRound * Double(1 << min(max(failed - 1, 0), 5)))
+        }
+    }
 
     private struct Feeding: Sendable, Equatable {
         var source: Source
@@ -86,10 +103,13 @@ public struct FeedSelection: Sendable {
     public let feeds: [FeedConfig]
     /// The network sources among them, in order.
     public let networkFeeds: [FeedConfig]
+    /// The waits between tries.
+    public let backoff: Backoff
     private var state = State.closed(feedingClient: nil)
 
-    public init(feeds: [FeedConfig]) {
+    public init(feeds: [FeedConfig], backoff: Backoff = Backoff()) {
         self.feeds = feeds
+        self.backoff = backoff
         self.networkFeeds = feeds.filter { f in
             switch f {
             case .gpsd, .nmea: return true
@@ -177,11 +197,11 @@ public struct FeedSelection: Sendable {
         }
         if feeding?.source == .network { feeding = nil }
         let next = attempt + 1
-        var delay = FeedSelection.nextSourceDelay
+        var delay = backoff.nextSource
         var failed = failures
         if next % networkFeeds.count == 0 {
             failed += 1
-            delay = min(FeedSelection.maxBackoff, Double(1 << min(failed - 1, 5)))
+            delay = backoff.afterRounds(failed)
         }
         state = .open(network: .waiting(attempt: next, failures: failed), feeding: feeding)
         return [.closeNetwork, .scheduleRetry(after: delay)]

@@ -64,8 +64,30 @@ public struct SensorConnection: Sendable {
     /// A connected sensor that sends nothing for this long is treated as lost.
     public static let silenceTimeout = 10.0
 
+    /// The waits before the next attempt after failures (s): `first` after one, doubling with
+    /// each failure in a row, at most `longest`. The defaults are the product's: 1, 2, 4, 8, 16,
+    /// then 30 s.
+    public struct Backoff: Sendable, Equatable {
+        public var first: Double
+        public var longest: Double
+
+        public init(first: Double = 1, longest: Double = 30) {
+            self.first = first
+            self.longest = longest
+        }
+
+        /// The wait before attempt `n + 1` after `n` failures (n >= 1).
+        public func after(failures n: Int) -> Double { min(longest, first * Double(1 << min(max(n - 1, 0), 5))) }
+    }
+
+    /// The waits between attempts.
+    public let backoff: Backoff
+
     /// `wheelCircumference` (m): the wheel a speed sensor turns.
-    public init(wheelCircumference: Double = 2.105) { rates = SensorRates(wheelCircumference: wheelCircumference) }
+    public init(wheelCircumference: Double = 2.105, backoff: Backoff = Backoff()) {
+        rates = SensorRates(wheelCircumference: wheelCircumference)
+        self.backoff = backoff
+    }
 
     /// The gaps that end every reading of the device at `now`.
     private static func gaps(_ info: SensorInfo, at now: Double) -> [SensorAction] {
@@ -75,9 +97,6 @@ public struct SensorConnection: Sendable {
         }
         return out
     }
-
-    /// Backoff before attempt `n + 1` after `n` failures (n >= 1): 1, 2, 4, 8, 16, then 30 s.
-    public static func backoff(failures n: Int) -> Double { min(30, Double(1 << min(max(n - 1, 0), 5))) }
 
     /// A workout that uses heart rate started recording (or resumed).
     public mutating func open(now: Double) -> [SensorAction] {
@@ -185,7 +204,7 @@ public struct SensorConnection: Sendable {
             failures = 1
             out += SensorConnection.gaps(info, at: now)
         }
-        let delay = SensorConnection.backoff(failures: failures)
+        let delay = backoff.after(failures: failures)
         phase = .lost(reason: reason, since: now, attempt: failures, retryAt: now + delay)
         out += [.scheduleRetry(at: now + delay), .log(.lost(reason, retryInSeconds: delay))]
         return out

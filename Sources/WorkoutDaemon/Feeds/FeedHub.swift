@@ -80,10 +80,12 @@ final class FeedHub {
         var resume: EventLoop.Token?
     }
 
-    init(loop: EventLoop, feeds: [FeedConfig], paths: Paths, maxClients: Int, report: @escaping (Report) -> Void) {
+    /// `backoff`: the waits between tries of the network sources (the product's by default).
+    init(loop: EventLoop, feeds: [FeedConfig], backoff: FeedSelection.Backoff = .init(), paths: Paths, maxClients: Int,
+         report: @escaping (Report) -> Void) {
         self.loop = loop
         self.reader = FeedReader(clock: loop.clock)
-        self.selection = FeedSelection(feeds: feeds)
+        self.selection = FeedSelection(feeds: feeds, backoff: backoff)
         self.paths = paths
         self.maxClients = maxClients
         self.report = report
@@ -110,7 +112,7 @@ final class FeedHub {
         let wasOpen = selection.isOpen
         close()
         stopListening()
-        selection = FeedSelection(feeds: new)
+        selection = FeedSelection(feeds: new, backoff: selection.backoff)
         listenFeedSocket()
         if wasOpen { open() }
     }

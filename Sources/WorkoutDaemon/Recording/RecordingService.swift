@@ -114,10 +114,12 @@ final class RecordingService: DaemonService {
 
     /// Opens the feed socket and the sensors' hub, and restores an interrupted workout.
     func start() {
-        feeds = FeedHub(loop: loop, feeds: config.feeds, paths: context.paths, maxClients: config.maxFeedClients) { [unowned self] report in
+        feeds = FeedHub(loop: loop, feeds: config.feeds, backoff: context.ports.feedBackoff, paths: context.paths,
+                        maxClients: config.maxFeedClients) { [unowned self] report in
             self.feedReported(report)
         }
-        sensors = SensorHub(loop: loop, configs: config.sensors, clock: context.clock, environment: context.environment) { [unowned self] report in
+        sensors = SensorHub(loop: loop, configs: config.sensors, clock: context.clock, environment: context.environment,
+                            backoff: context.ports.sensorBackoff) { [unowned self] report in
             self.sensorReported(report)
         }
         restoreJournalIfAny()

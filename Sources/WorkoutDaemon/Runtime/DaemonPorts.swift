@@ -16,6 +16,12 @@ public struct DaemonPorts {
     public var logFD: Int32
     /// The file system's faults, asked by every save (`StoreFaults`): none in the product.
     var storeFaults: StoreFaults
+    /// The waits between tries of the network GPS sources (`FeedSelection.Backoff`: 0.2 s to
+    /// the next source, 1, 2, 4 ... 30 s after a whole round).
+    var feedBackoff: FeedSelection.Backoff
+    /// The waits between a sensor's attempts after failures (`SensorConnection.Backoff`: 1, 2, 4
+    /// ... 30 s).
+    var sensorBackoff: SensorConnection.Backoff
     /// Seconds an export's reader may take nothing before the export ends (30).
     var exportStallSeconds: Double
     /// The web server's time and connection limits.
@@ -31,6 +37,8 @@ public struct DaemonPorts {
         self.hookTrampoline = hookTrampoline
         self.logFD = logFD
         storeFaults = StoreFaults()
+        feedBackoff = FeedSelection.Backoff()
+        sensorBackoff = SensorConnection.Backoff()
         exportStallSeconds = 30
         webLimits = WebThread.Limits()
         webDefaultPort = nil

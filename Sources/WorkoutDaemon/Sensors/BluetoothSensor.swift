@@ -93,12 +93,14 @@ final class BluetoothSensor {
     static let connectTimeout = 30.0
     static let resolveTimeout = 20.0
 
-    init(_ config: SensorConfig, loop: EventLoop, clock: DaemonClock, environment: [String: String], report: @escaping (Report) -> Void) {
+    /// `backoff`: the waits between attempts after failures (the product's by default).
+    init(_ config: SensorConfig, loop: EventLoop, clock: DaemonClock, environment: [String: String],
+         backoff: SensorConnection.Backoff = .init(), report: @escaping (Report) -> Void) {
         self.config = config
         switch config {
         case .bluetooth(let a, _): address = a
         }
-        machine = SensorConnection(wheelCircumference: config.wheelCircumference)
+        machine = SensorConnection(wheelCircumference: config.wheelCircumference, backoff: backoff)
         self.loop = loop
         self.clock = clock
         self.environment = environment

@@ -9,6 +9,8 @@ final class SensorHub {
     private unowned let loop: EventLoop
     private let clock: DaemonClock
     private let environment: [String: String]
+    /// Each sensor's waits between attempts after failures.
+    private let backoff: SensorConnection.Backoff
     private let report: (Report) -> Void
     private(set) var configs: [SensorConfig]
     private var sensors: [BluetoothSensor] = []
@@ -25,10 +27,12 @@ final class SensorHub {
         case open
     }
 
-    init(loop: EventLoop, configs: [SensorConfig], clock: DaemonClock, environment: [String: String], report: @escaping (Report) -> Void) {
+    init(loop: EventLoop, configs: [SensorConfig], clock: DaemonClock, environment: [String: String],
+         backoff: SensorConnection.Backoff = .init(), report: @escaping (Report) -> Void) {
         self.loop = loop
         self.clock = clock
         self.environment = environment
+        self.backoff = backoff
         self.report = report
         self.configs = configs
         build()
@@ -37,7 +41,7 @@ final class SensorHub {
 
     private func build() {
         sensors = configs.map { c in
-            BluetoothSensor(c, loop: loop, clock: clock, environment: environment) { [weak self] r in self?.received(r) }
+            BluetoothSensor(c, loop: loop, clock: clock, environment: environment, backoff: backoff) { [weak self] r in self?.received(r) }
         }
     }
 

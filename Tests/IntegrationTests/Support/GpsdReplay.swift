@@ -49,7 +49,17 @@ final class GpsdReplay {
         guard let text = try? String(contentsOfFile: state + "/\(name).pid", encoding: .utf8),
               let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1 else { return }
         kill(pid, SIGKILL)
-        pollUntil(seconds: 1) { kill(pid, 0) != 0 }
+        pollUntil(seconds: 1) { Self.isGone(pid) }
+    }
+
+    /// Whether `pid` has ended: no such process, or a zombie. gpsd-replay leaves gpsd and the
+    /// feeder to the init process, which reaps them when it likes (a container's may never): a
+    /// killed one stayed a zombie, and every kill waited out its whole second.
+    static func isGone(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 else { return true }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return true }
+        return stat[end...].dropFirst().drop { $0 == " " }.first == "Z"  // "pid (comm) state ..."
     }
 
     deinit { stop() }

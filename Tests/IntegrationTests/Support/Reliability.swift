@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestRequirements
 
 /// Helpers for the reliability suite (Tests/IntegrationTests/Reliability): other users, /proc
 /// figures, mounts, timing, and the figures the suite reports.
@@ -93,8 +94,10 @@ enum Reliability {
         return (status, o.take(untilEnd: true), e.take(untilEnd: true))
     }
 
-    /// The command `args` with pipes for its output and errors, not started.
+    /// The command `args` with pipes for its output and errors, not started. `python3` is run
+    /// by its interpreter directly, not through a pyenv shim (`Python.direct`).
     private static func process(_ args: [String], environment: [String: String]?) -> (Process, out: Pipe, err: Pipe) {
+        let args = Python.direct(args)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: args[0])
         p.arguments = Array(args.dropFirst())

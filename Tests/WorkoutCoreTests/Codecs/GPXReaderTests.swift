@@ -22,7 +22,7 @@ import TestRequirements
         expectEqual(gpx.untimedPointCount, 0)
         expectEqual(gpx.trackPoints.count, points.count)
 
-        let py = try XMLTestSupport.gpxpy(path)
+        let py = try XMLTestSupport.gpxpyShared(path)
         expectEqual(py.count, points.count)
         expectEqual(py.segments, gpx.tracks.flatMap { $0.segments.map(\.points.count) })
         expectEqual(py.waypoints, gpx.waypoints.count)

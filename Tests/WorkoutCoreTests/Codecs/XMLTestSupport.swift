@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import WorkoutCore
 
 /// Helpers shared by the XML, GPX and TCX tests: running the peer tools (gpsbabel, gpxpy,
@@ -32,31 +33,60 @@ enum XMLTestSupport {
         }
     }
 
-    struct GpxpySummary: Decodable {
+    struct GpxpySummary: Decodable, Sendable {
         var count: Int
         var segments: [Int]
         var first: [Double]
         var last: [Double]
         var length2d: Double
         var waypoints: Int
+        /// gpxpy's `length_2d()` of the given points (`gpxpy(_:lengthOf:)`), nil without them.
+        var pointsLength2d: Double?
     }
 
     /// What gpxpy reads from a GPX file: point count, per-segment counts, first and last point
-    /// (lat, lon, epoch seconds), `length_2d()` and waypoint count.
-    static func gpxpy(_ path: String) throws -> GpxpySummary {
+    /// (lat, lon, epoch seconds), `length_2d()` and waypoint count; with `points`, also the
+    /// `length_2d()` of a GPX gpxpy builds from them (a new segment at each segment change),
+    /// in the same run: one Python and one parse of the file, not two.
+    static func gpxpy(_ path: String, lengthOf points: [TrackPoint]? = nil) throws -> GpxpySummary {
         let script = """
-        import gpxpy, json, sys
+        import gpxpy, gpxpy.gpx, json, sys
         g = gpxpy.parse(open(sys.argv[1], encoding='utf-8'))
         pts = [p for t in g.tracks for s in t.segments for p in s.points]
         f = lambda p: [p.latitude, p.longitude, p.time.timestamp() if p.time else -1]
-        print(json.dumps({"count": len(pts), "segments": [len(s.points) for t in g.tracks for s in t.segments],
-                          "first": f(pts[0]) if pts else [], "last": f(pts[-1]) if pts else [],
-                          "length2d": g.length_2d(), "waypoints": len(g.waypoints)}))
+        out = {"count": len(pts), "segments": [len(s.points) for t in g.tracks for s in t.segments],
+               "first": f(pts[0]) if pts else [], "last": f(pts[-1]) if pts else [],
+               "length2d": g.length_2d(), "waypoints": len(g.waypoints)}
+        if sys.argv[2:] == ["--points"]:
+            built = gpxpy.gpx.GPX(); t = gpxpy.gpx.GPXTrack(); built.tracks.append(t)
+            seg = None; last = None
+            for lat, lon, s in json.load(sys.stdin):
+                if s != last:
+                    seg = gpxpy.gpx.GPXTrackSegment(); t.segments.append(seg); last = s
+                seg.points.append(gpxpy.gpx.GPXTrackPoint(lat, lon))
+            out["pointsLength2d"] = built.length_2d()
+        print(json.dumps(out))
         """
-        let r = try SharedData.run(["python3", "-c", script, path])
+        let r: (status: Int32, stdout: String, stderr: String)
+        if let points {
+            let rows = "[" + points.map { "[\($0.fix.latitude),\($0.fix.longitude),\($0.segment)]" }.joined(separator: ",") + "]"
+            r = try SharedData.run(["python3", "-c", script, path, "--points"], stdin: Data(rows.utf8))
+        } else {
+            r = try SharedData.run(["python3", "-c", script, path])
+        }
         guard r.status == 0 else { throw ToolFailure(message: "gpxpy failed: \(r.stderr)") }
         return try JSONDecoder().decode(GpxpySummary.self, from: Data(r.stdout.utf8))
     }
+
+    /// `gpxpy(_:)` of a file in ../shared, read once per test process (the readers' and the
+    /// writers' tests both compare with it).
+    static func gpxpyShared(_ path: String) throws -> GpxpySummary {
+        if let known = sharedGpxpy.withLock({ $0[path] }) { return known }
+        let summary = try gpxpy(path)
+        sharedGpxpy.withLock { $0[path] = summary }
+        return summary
+    }
+    private static let sharedGpxpy = Mutex<[String: GpxpySummary]>([:])
 
     /// `xmllint --nonet --noout --schema SCHEMA FILE`: exit status and messages.
     static func xmllint(_ path: String, schema: String) throws -> (status: Int32, output: String) {
@@ -139,45 +169,23 @@ extension XMLTestSupport {
         return workout(mixed, activity: activity, lapStarts: lapStarts, events: events)
     }
 
-    /// gpxpy's `length_2d()` of the given points (segments as in `TrackPoint.segment`) and of a
-    /// GPX file, computed by the same gpxpy code.
-    static func gpxpyLengths(points: [TrackPoint], file: String) throws -> (points: Double, file: Double) {
-        let script = """
-        import gpxpy, gpxpy.gpx, json, sys
-        rows = json.load(sys.stdin)
-        g = gpxpy.gpx.GPX(); t = gpxpy.gpx.GPXTrack(); g.tracks.append(t)
-        seg = None; last = None
-        for lat, lon, s in rows:
-            if s != last:
-                seg = gpxpy.gpx.GPXTrackSegment(); t.segments.append(seg); last = s
-            seg.points.append(gpxpy.gpx.GPXTrackPoint(lat, lon))
-        f = gpxpy.parse(open(sys.argv[1], encoding='utf-8'))
-        print(json.dumps([g.length_2d(), f.length_2d()]))
-        """
-        let rows = "[" + points.map { "[\($0.fix.latitude),\($0.fix.longitude),\($0.segment)]" }.joined(separator: ",") + "]"
-        let r = try SharedData.run(["python3", "-c", script, file], stdin: Data(rows.utf8))
-        guard r.status == 0 else { throw ToolFailure(message: "gpxpy failed: \(r.stderr)") }
-        let v = try JSONDecoder().decode([Double].self, from: Data(r.stdout.utf8))
-        return (v[0], v[1])
-    }
-
     /// Boundaries of segments in a list of points (indices where the segment changes).
     static func segmentBreaks(_ points: [TrackPoint]) -> [Int] {
         points.indices.dropFirst().filter { points[$0].segment != points[$0 - 1].segment }
     }
 
     /// A synthetic day-long 1 Hz workout (86,400 points) with elevation, heart rate and cadence.
-    static func dayLongWorkout() -> Workout {
+    static func dayLongWorkout(seconds: Int = 86_400) -> Workout {
         let start = 1_790_000_000.0
         var points: [TrackPoint] = []
-        points.reserveCapacity(86_400)
-        for k in 0..<86_400 {
+        points.reserveCapacity(seconds)
+        for k in 0..<seconds {
             let t = Double(k)
             let f = Fix(time: start + t, latitude: 47.3 + 0.01 * sin(t / 900), longitude: 8.5 + 0.01 * cos(t / 900),
                         altitude: 400 + 30 * sin(t / 3000), speed: 3.1, hdop: 0.9, heartRate: 120 + k % 40, cadence: 80 + k % 10)
             points.append(TrackPoint(fix: f, rejection: k % 1000 == 999 ? .tooFast : nil, segment: k / 20_000))
         }
-        return workout(points, activity: .running, lapStarts: stride(from: 0, to: 86_400, by: 3600).map { start + Double($0) })
+        return workout(points, activity: .running, lapStarts: stride(from: 0, to: seconds, by: 3600).map { start + Double($0) })
     }
 
     /// How many times `needle` occurs in the text `bytes`, without overlaps (strstr: a NUL byte in

@@ -20,6 +20,18 @@ import Testing
         expectEqual(connects, Array(repeating: [Self.nmeaB, Self.gpsdA], count: 7).flatMap { $0 })
     }
 
+    @Test func anotherBackoffKeepsTheSameShape() {
+        // A host's shorter waits (a test daemon's): the same doubling, capped at its longest.
+        var s = FeedSelection(feeds: [Self.gpsdA, Self.nmeaB], backoff: .init(nextSource: 0.05, firstRound: 0.1, longest: 0.3))
+        _ = s.open()
+        var delays: [Double] = []
+        for _ in 0..<6 {
+            for case .scheduleRetry(let d) in s.networkFailed() { delays.append(d) }
+            _ = s.retryDue()
+        }
+        expectEqual(delays, [0.05, 0.1, 0.05, 0.2, 0.05, 0.3], "\(delays)")
+    }
+
     @Test func aConnectionStartsTheBackoffAgain() {
         var s = FeedSelection(feeds: [Self.gpsdA])
         _ = s.open()

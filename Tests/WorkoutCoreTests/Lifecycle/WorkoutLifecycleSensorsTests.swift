@@ -71,6 +71,55 @@ import Testing
         #expect(harder.summary.intensityFactor! > w.summary.intensityFactor! && harder.summary.normalizedPower == w.summary.normalizedPower)
     }
 
+    /// What the daemon records from `dbus-peers --sensors power --rate 10` for `seconds`, the
+    /// stand-in's notifications sent as they stand (its ramp 150 ... 300 ... 155 W, crank data at
+    /// 90 rpm: the same bytes) and decoded and dated as `BluetoothSensor` does (`SensorService.parse`,
+    /// `SensorConnection`), 10 a second, into the lifecycle; FTP 250 W. Returns the saved workout
+    /// and the watts sent. (BluetoothPowerTests proves the bytes' way through BlueZ in real time.)
+    struct Refused: Error {}
+
+    static func standInPowerRide(seconds: Int) throws -> (workout: Workout, sent: [Int]) {
+        var settings = MetricsSettings()
+        settings.ftpWatts = 250
+        var l = WorkoutLifecycle()
+        guard case .success = l.start(.indoorCycling, id: WorkoutID(start: 1000, suffix: 5), at: 1000, settings: settings) else {
+            throw Refused()
+        }
+        var c = SensorConnection()
+        _ = c.open(now: 1000)
+        _ = c.connected(SensorInfo(name: "Power", services: [.cyclingPower]), now: 1000.5)
+        let ramp = Array(stride(from: 150, through: 300, by: 5)) + Array(stride(from: 295, to: 150, by: -5))
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
+        var sent: [Int] = []
+        for n in 0..<(seconds * 10) {
+            let t = Double(n + 1) / 10, watts = ramp[n % ramp.count]
+            let revolutions = Int(t * 1.5)  // 90 rpm; the event time is the last revolution's (1/1024 s)
+            let bytes: [UInt8] = [0x20, 0x00] + u16(watts) + u16(revolutions) + u16(Int((Double(revolutions) / 1.5 * 1024).rounded()))
+            let m = try #require(SensorService.cyclingPower.parse(bytes))
+            for case .reading(let time, let source, let r) in c.measured(m, now: 1001 + t) { _ = l.sensorReceived(r, from: source, at: time) }
+            sent.append(watts)
+        }
+        guard case .success(let stopped) = l.stop(at: 1001 + Double(seconds) + 0.05),
+              let saved = stopped.compactMap(\.savedWorkout).first else { throw Refused() }
+        return (saved.workout, sent)
+    }
+
+    /// Normalized power needs 30 s of power (`PowerAnalysis`): a 34 s ride of the stand-in's power
+    /// meter has it, about its mean (30 s rolling means of a 6 s ramp), with the intensity factor
+    /// against the FTP, in the summary the stop reply encodes; 25 s have none.
+    @Test func thirtySecondsOfTheStandInsPowerHaveANormalizedPower() throws {
+        let (w, sent) = try Self.standInPowerRide(seconds: 34)
+        let mean = Double(sent.reduce(0, +)) / Double(sent.count)
+        let s = w.summary
+        expectLess(abs((s.averagePower ?? 0) - mean), 2, "average \(s.averagePower ?? 0) W, sent \(mean) W")
+        #expect(abs((s.averageCadence ?? 0) - 90) <= 1 && s.maxPower == sent.max(), "\(s.averageCadence ?? 0) rpm, max \(s.maxPower ?? 0) W")
+        let np = try #require(s.normalizedPower, "no normalized power after 34 s")
+        expectLess(abs(np - mean), 5, "normalized power \(np) W, mean sent \(mean) W")
+        expectLess(abs((s.intensityFactor ?? 0) - np / 250), 0.002, "\(s.intensityFactor ?? 0)")
+        expectLess(abs((s.json()["normalizedPower"]?.doubleValue ?? 0) - np), 0.051, "the reply's normalizedPower")
+        expectNil(try Self.standInPowerRide(seconds: 25).workout.summary.normalizedPower, "normalized power before 30 s")
+    }
+
     @Test func outdoorsTheGPSKeepsTheDistanceAndTheWheelGivesTheSpeed() throws {
         var l = WorkoutLifecycle()
         guard case .success = l.start(.cycling, id: WorkoutID(start: 1000, suffix: 1), at: 1000, settings: MetricsSettings()) else { return }

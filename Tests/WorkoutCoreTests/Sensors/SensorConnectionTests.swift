@@ -69,7 +69,8 @@ import Testing
     }
 
     @Test func backoffDoublesToThirtySeconds() {
-        expectEqual((1...8).map { SensorConnection.backoff(failures: $0) }, [1, 2, 4, 8, 16, 30, 30, 30])
+        expectEqual((1...8).map { SensorConnection.Backoff().after(failures: $0) }, [1, 2, 4, 8, 16, 30, 30, 30])
+        expectEqual((1...5).map { SensorConnection.Backoff(first: 0.25, longest: 1).after(failures: $0) }, [0.25, 0.5, 1, 1, 1])
         var c = SensorConnection()
         _ = c.open(now: 0)
         var t = 0.0

@@ -1,4 +1,5 @@
 import Foundation
+import TestRequirements
 
 /// Locates `../shared` (real captures, tracks, schemas, tools) beside the project root.
 /// Tests that need it use `.requires(.sharedData)`: skipped with a reason for a user
@@ -25,7 +26,21 @@ enum SharedData {
         return names.filter { $0.hasSuffix("." + ext) }.sorted().map { dir.appendingPathComponent($0) }
     }
 
-    static func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
+    /// The file's bytes, copied out of `Data` in one `memcpy` (`[UInt8](data)` in the unoptimized
+    /// test build copies byte by byte through generic witnesses).
+    static func bytes(_ url: URL) throws -> [UInt8] {
+        let d = try Data(contentsOf: url)
+        return [UInt8](unsafeUninitializedCapacity: d.count) { buffer, n in
+            if let base = buffer.baseAddress { d.copyBytes(to: base, count: d.count) }
+            n = d.count
+        }
+    }
+
+    /// Whether two byte arrays are equal, by `memcmp`: `==` in the unoptimized test build compares
+    /// byte by byte through generic witnesses (a quarter of a test's CPU over megabytes).
+    static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.count == b.count && a.withUnsafeBytes { x in b.withUnsafeBytes { y in a.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, a.count) == 0 } }
+    }
 
     /// Whether a command is on PATH (for peer tools: xmllint, gpsbabel, gpsd).
     static func hasCommand(_ name: String) -> Bool {
@@ -34,15 +49,8 @@ enum SharedData {
         return dirs.contains { FileManager.default.isExecutableFile(atPath: $0 + "/" + name) }
     }
 
-    /// The interpreter `python3` on PATH runs, found once per process (`sys.executable`), or
-    /// "python3" when it cannot be. With pyenv (as on CI's machines) `python3` is a bash shim
-    /// that costs ~0.1 s of CPU a call (a dozen bash processes) before Python starts; this target
-    /// starts Python ~90 times.
-    static let python: String = {
-        let r = try? launch(["python3", "-c", "import sys; print(sys.executable)"])
-        let path = r?.stdout.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        return r?.status == 0 && path.hasPrefix("/") && FileManager.default.isExecutableFile(atPath: path) ? path : "python3"
-    }()
+    /// The interpreter `python3` on PATH runs (`Python.interpreter`: not a pyenv shim).
+    static var python: String { Python.interpreter }
 
     /// Runs a command, returning its exit status, standard output and standard error. A command
     /// "python3" runs `python` (the same interpreter, without a shim).

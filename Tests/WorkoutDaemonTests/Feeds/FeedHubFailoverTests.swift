@@ -6,7 +6,8 @@ import WorkoutCore
 /// Failover between configured sources as `status` shows it (issue 18): after a network source
 /// failed, the feed socket's fixes were shown with the failed source's satellite count, a retry
 /// of the failed source reset the fix shown to "no fix" while the socket fed the workout, and a
-/// problem named only the source that failed last.
+/// problem named only the source that failed last. The hub retries on a test's short backoff
+/// (`fast`): 0.1 s after a whole round, not the product's 1 s.
 @Suite(.serialized) struct FeedHubFailoverTests {
     /// A TCP listener on 127.0.0.1 (an NMEA server stand-in); `port` is the kernel's choice.
     final class TCPServer {
@@ -43,11 +44,14 @@ import WorkoutCore
             + nmea("GPRMC,09300\(s).00,A,4806.000,N,01100.000,E,5.0,90.0,211126,,,A")
     }
 
+    /// The product's schedule, shortened: 0.05 s to the next source, 0.1 then 0.2 s after a round.
+    static let fast = FeedSelection.Backoff(nextSource: 0.05, firstRound: 0.1, longest: 0.2)
+
     static func rig(feeds: (String) -> [FeedConfig]) throws -> (EventLoop, FeedHub, String) {
         let loop = try EventLoop()
         var template = Array("/tmp/ff.XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-        let hub = FeedHub(loop: loop, feeds: feeds(dir + "/feed.sock"), paths: Paths(environment: ["HOME": dir]), maxClients: 8) { _ in }
+        let hub = FeedHub(loop: loop, feeds: feeds(dir + "/feed.sock"), backoff: fast, paths: Paths(environment: ["HOME": dir]), maxClients: 8) { _ in }
         return (loop, hub, dir)
     }
 
@@ -75,8 +79,8 @@ import WorkoutCore
             _ = lines.withCString { write(feeder, $0, strlen($0)) }
         }
         loop.after(1.1) { seen.append((hub.status.source, hub.status.satellites, hub.status.fixMode, hub.status.problem)) }
-        // After the failed source's next retry (1 s backoff after a whole round).
-        loop.after(2.6) { seen.append((hub.status.source, hub.status.satellites, hub.status.fixMode, hub.status.problem)); loop.stop() }
+        // After more of the failed source's retries (from 0.6 s on, every 0.2 s at most).
+        loop.after(1.4) { seen.append((hub.status.source, hub.status.satellites, hub.status.fixMode, hub.status.problem)); loop.stop() }
         try loop.run()
         close(feeder)
         try #require(seen.count == 3)
@@ -98,7 +102,8 @@ import WorkoutCore
         defer { hub.shutdown(); _ = rmdir(dir) }
         hub.open()
         var problem: String?
-        loop.after(0.8) { problem = hub.status.problem; loop.stop() }
+        // Both tried (the second 0.05 s after the first failed), then the round's backoff.
+        loop.after(0.4) { problem = hub.status.problem; loop.stop() }
         try loop.run()
         let p = try #require(problem)
         #expect(p.contains("gpsd at 127.0.0.1:\(pa)") && p.contains("NMEA server at 127.0.0.1:\(pb)"), "\(p)")

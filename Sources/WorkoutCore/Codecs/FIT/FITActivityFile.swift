@@ -244,7 +244,7 @@ public struct FITActivityFile: Sendable, Equatable {
         var reader = Reader(keeping: keeping, inputBytes: source.count, limits: limits)
         let result: Result<FITMessageDecoder.Outcome, FITError>
         do throws(FITError) {
-            result = .success(try FITMessageDecoder.walk(source, windowSize: windowSize) { (m) throws(FITError) in try reader.visit(m) })
+            result = .success(try FITMessageDecoder.walk(source, windowSize: windowSize, into: &reader))
         } catch {
             result = .failure(error)
         }
@@ -303,7 +303,7 @@ public struct FITActivityFile: Sendable, Equatable {
     }
 
     /// The walk's visitor: what it has read so far, and the record layout of each definition.
-    private struct Reader {
+    private struct Reader: FITMessageVisitor {
         var out = FITActivityFile()
         var sawFileID = false
         let keeping: Keeping
@@ -404,11 +404,17 @@ public struct FITActivityFile: Sendable, Equatable {
                 out.countedRecords += 1
                 return
             case .records, .fixesOnly:
-                let r = recordDecoder.decode(m, time: time, keepingRecord: keeping.keepsRecords)
+                let r: DecodedRecord
+                if keeping.keepsRecords {
+                    let (decoded, record) = recordDecoder.decodeKeeping(m, time: time)
+                    r = decoded
+                    out.records.append(record)
+                } else {
+                    r = recordDecoder.decode(m, time: time)
+                }
                 // Which records are fixes, in file order: for merging `hr` messages (`finish`).
                 out.recordKinds.append(r.kind & FITActivityFile.kindFix)
                 if let d = r.distance { out.odometer.append(OdometerReading(time: time, meters: d)) }
-                if let record = r.record { out.records.append(record) }
                 if let f = r.fix { out.fixes.append(f) } else { out.heartRateOnly.append(HeartRateSample(time: time, bpm: r.heartRate)) }
                 if let reading = r.sensor { out.sensorsOnly.append(SensorSample(time: time, source: .file, reading: reading)) }
             }
@@ -420,11 +426,19 @@ public struct FITActivityFile: Sendable, Equatable {
         var fix: Fix?
         var heartRate: Int?
         var distance: Double?
-        var record: FITRecord?
         /// Power, cadence or speed of a record without a position (`sensorsOnly`).
         var sensor: SensorReading?
         /// The record's power (W), with or without a position.
         var power: Int?
+
+        @inline(__always)
+        init(_ f: RecordDecoder.Fields, time: Double) {
+            heartRate = f.heartRate
+            distance = f.distance
+            power = f.power
+            fix = f.fix(time: time)
+            if fix == nil { sensor = f.sensor }
+        }
 
         /// `kindFix`, `kindHeartRate`, `kindDistance`, `kindPower`, `kindZeroPower` as they apply.
         var kind: UInt8 {
@@ -450,43 +464,69 @@ public struct FITActivityFile: Sendable, Equatable {
         var accumulated = 0
         var lastCompressed: Int?
 
+        /// A record's fields as `decode` reads them (`latitude` and `longitude` both or neither,
+        /// in range).
+        struct Fields {
+            var latitude, longitude, altitude, speed, distance: Double?
+            var heartRate, cadence, power, temperature: Int?
+
+            var hasPosition: Bool { latitude != nil && longitude != nil }
+
+            /// The record's fix, as `FITRecord.fix` makes it; nil without a position.
+            @inline(__always)
+            func fix(time: Double) -> Fix? {
+                guard let latitude, let longitude else { return nil }
+                return Fix(time: time, latitude: latitude, longitude: longitude, altitude: altitude, speed: speed,
+                           mode: altitude == nil ? .twoD : .threeD, heartRate: heartRate, cadence: cadence,
+                           power: power, temperature: temperature)
+            }
+
+            /// Power, cadence or speed (of a record without a position: `sensorsOnly`), nil when none.
+            var sensor: SensorReading? {
+                guard power != nil || cadence != nil || speed != nil else { return nil }
+                return SensorReading(power: power, cadence: cadence.map(Double.init), speed: speed)
+            }
+        }
+
         @inline(__always)
-        mutating func decode(_ m: FITMessageDecoder.Message, time: Double, keepingRecord: Bool) -> DecodedRecord {
+        mutating func fields(_ m: FITMessageDecoder.Message) -> Fields {
             layouts.select(m)
-            var latitude: Double?, longitude: Double?
+            var f = Fields()
             if let la = m.int(layouts.current.latitude), let lo = m.int(layouts.current.longitude) {
                 let lat = Double(la) * FITActivityFile.semicircle, lon = Double(lo) * FITActivityFile.semicircle
-                if lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 { latitude = lat; longitude = lon }
+                if lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 { f.latitude = lat; f.longitude = lon }
             }
-            let altitude = (m.int(layouts.current.enhancedAltitude) ?? m.int(layouts.current.altitude)).map { Double($0) / 5 - 500 }
-            let speed = (m.int(layouts.current.enhancedSpeed) ?? m.int(layouts.current.speed)).map { Double($0) / 1000 }
-            let heartRate = m.int(layouts.current.heartRate).map { Int($0) }
-            let cadence = m.int(layouts.current.cadence).map { Int($0) }
-            let power = m.int(layouts.current.power).map { Int($0) }
-            let temperature = m.int(layouts.current.temperature).map { Int($0) }
-            var distance = m.int(layouts.current.distance).map { Double($0) / 100 }
-            if distance == nil, let c = m.bytes(layouts.current.compressedSpeedDistance), c.count >= 3 {
+            f.altitude = (m.int(layouts.current.enhancedAltitude) ?? m.int(layouts.current.altitude)).map { Double($0) / 5 - 500 }
+            f.speed = (m.int(layouts.current.enhancedSpeed) ?? m.int(layouts.current.speed)).map { Double($0) / 1000 }
+            f.heartRate = m.int(layouts.current.heartRate).map { Int($0) }
+            f.cadence = m.int(layouts.current.cadence).map { Int($0) }
+            f.power = m.int(layouts.current.power).map { Int($0) }
+            f.temperature = m.int(layouts.current.temperature).map { Int($0) }
+            f.distance = m.int(layouts.current.distance).map { Double($0) / 100 }
+            if f.distance == nil, let c = m.bytes(layouts.current.compressedSpeedDistance), c.count >= 3 {
                 // 12 bits of speed (1/100 m/s), then 12 bits of distance (1/16 m) accumulated
                 // across records, rolling over at 4096.
                 let raw = Int(c[1] >> 4) | Int(c[2]) << 4
                 accumulated += ((raw - (lastCompressed ?? 0)) % 4096 + 4096) % 4096
                 lastCompressed = raw
-                distance = Double(accumulated) / 16
+                f.distance = Double(accumulated) / 16
             }
-            var out = DecodedRecord(heartRate: heartRate, distance: distance, power: power)
-            if keepingRecord {
-                out.record = FITRecord(time: time, latitude: latitude, longitude: longitude, altitude: altitude, speed: speed,
-                                       distance: distance, heartRate: heartRate, cadence: cadence, power: power, temperature: temperature)
-            }
-            // As `FITRecord.fix` makes it.
-            if let latitude, let longitude {
-                out.fix = Fix(time: time, latitude: latitude, longitude: longitude, altitude: altitude, speed: speed,
-                              mode: altitude == nil ? .twoD : .threeD, heartRate: heartRate, cadence: cadence,
-                              power: power, temperature: temperature)
-            } else if power != nil || cadence != nil || speed != nil {
-                out.sensor = SensorReading(power: power, cadence: cadence.map(Double.init), speed: speed)
-            }
-            return out
+            return f
+        }
+
+        /// A record's fix (as `FITRecord.fix` makes it), heart rate, distance and sensor reading.
+        @inline(__always)
+        mutating func decode(_ m: FITMessageDecoder.Message, time: Double) -> DecodedRecord {
+            DecodedRecord(fields(m), time: time)
+        }
+
+        /// `decode` and the whole `FITRecord` (a read keeping `.records`).
+        @inline(__always)
+        mutating func decodeKeeping(_ m: FITMessageDecoder.Message, time: Double) -> (DecodedRecord, FITRecord) {
+            let f = fields(m)
+            return (DecodedRecord(f, time: time),
+                    FITRecord(time: time, latitude: f.latitude, longitude: f.longitude, altitude: f.altitude, speed: f.speed,
+                              distance: f.distance, heartRate: f.heartRate, cadence: f.cadence, power: f.power, temperature: f.temperature))
         }
 
         /// `decode(m, ...).kind` without decoding the record (walk 1 of `FITImport` keeps only

@@ -45,6 +45,8 @@ final class FITInput {
     private(set) var crc: UInt16 = 0
     private var crcFrom = 0
     private var crcTo = 0
+    /// Whether the walk checks the files' CRCs (`FITMessageDecoder.walk(_:windowSize:checkingCRC:into:)`).
+    var checksCRC = true
 
     /// The whole input in memory (valid while the walk runs).
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -111,7 +113,7 @@ final class FITInput {
     /// Counts the file's bytes up to `p` (they are in the window).
     private func countCRC(upTo p: Int) {
         let q = min(p, crcTo)
-        guard q > crcFrom, crcFrom >= start else { return }
+        guard checksCRC, q > crcFrom, crcFrom >= start else { return }
         crc = FITCRC.checksum(buffer(), from: crcFrom - start, to: q - start, initial: crc)
         crcFrom = q
     }

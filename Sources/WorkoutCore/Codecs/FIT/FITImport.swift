@@ -87,7 +87,7 @@ public enum FITImport {
                     let i = index
                     index += 1
                     guard i < n, track[i] != dropped, asked[Int(track[i])] else { return }
-                    if let f = decoder.decode(m, time: Double(ts) + fitEpochOffset, keepingRecord: false).fix { steps[Int(track[i])].add(f, segment: 0) }
+                    if let f = decoder.decode(m, time: Double(ts) + fitEpochOffset).fix { steps[Int(track[i])].add(f, segment: 0) }
                 }
             } catch {
                 throw .file(error.description)
@@ -146,88 +146,134 @@ public enum FITImport {
             throw .noPoints
         }
 
-        // Walk 2: every record into its track's recorder.
-        var decoder = FITActivityFile.RecordDecoder()
-        var index = 0
-        var lastDistance: Double?  // the last distance read, in file order
-        var base = [Double?](repeating: nil, count: plans.count)  // a leg's distance base
-        // Each track's last reading in file order (judged or not), and whether the session's
-        // total went in.
-        var lastRead = [OdometerReading?](repeating: nil, count: plans.count)
-        var toppedUp = [Bool](repeating: false, count: plans.count)
-        /// The session's total as a last reading, when the readings fall short of it (`tracks()`).
-        func topUp(_ k: Int, _ r: inout ImportRecorder) {
-            toppedUp[k] = true
-            let p = plans[k]
-            let last = p.pool != nil ? p.poolReadings.last : lastRead[k]
-            guard p.hasTopUp, let s = p.session, let total = s.distanceMeters, total > (last?.meters ?? 0) + 0.005 else { return }
-            r.reading(OdometerReading(time: max(s.endTime, last?.time ?? s.startTime), meters: total))
-        }
-        var poolNext = [Int](repeating: 0, count: plans.count)
-        // The `hr` messages' heart rate, merged into every record in file order as `read` merges it.
-        var heartMerge = file.heartRateMessages.merge()
-        let merging = !file.heartRateMessages.isEmpty
-        var backward = [(steps: Int, first: Double?, last: Double)](repeating: (0, nil, -.infinity), count: plans.count)
+        // Walk 2: every record into its track's recorder (walk 1 checked the file's CRCs).
+        // The recorders move into the walk (a second reference would copy their arrays on write).
+        var feed = RecordFeed(plans: plans, recorders: consume recorders, track: track, flags: flags, records: n,
+                              heartRate: file.heartRateMessages)
         do {
-            _ = try FITMessageDecoder.walk(input, windowSize: windowSize) { (m) throws(FITError) in
-                guard m.global == 20, let ts = m.timestamp else { return }
-                let i = index
-                index += 1
-                guard i < n else { return }
-                let time = Double(ts) + fitEpochOffset
-                var record = decoder.decode(m, time: time, keepingRecord: false)
-                defer { if let d = record.distance { lastDistance = d } }
-                if merging, let bpm = heartMerge.next(Double(ts)) { record.heartRate = bpm; record.fix?.heartRate = bpm }
-                guard track[i] != dropped else { return }
-                let k = Int(track[i])
-                guard recorders[k] != nil else { return }
-                if !plans[k].powered { record.dropPower() }
-                // A pool's lengths, by time, before the record stamped at or after them.
-                while poolNext[k] < plans[k].poolReadings.count, plans[k].poolReadings[poolNext[k]].time <= time {
-                    recorders[k]!.reading(plans[k].poolReadings[poolNext[k]]); poolNext[k] += 1
-                }
-                if let d = record.distance, plans[k].pool == nil {
-                    if plans[k].leg != nil, base[k] == nil { base[k] = lastDistance.map { $0 <= d ? $0 : 0 } ?? 0 }
-                    let reading = OdometerReading(time: time, meters: d - (base[k] ?? 0))
-                    lastRead[k] = reading
-                    if flags[i] & outlierReading == 0, time.isFinite, record.fix == nil || flags[i] & outlierRecord == 0 { recorders[k]!.reading(reading) }
-                }
-                if !toppedUp[k], time >= plans[k].topUpTime, flags[i] & outlierRecord == 0 { topUp(k, &recorders[k]!) }
-                if let f = record.fix {
-                    if flags[i] & outlierRecord != 0 { recorders[k]!.timeOutlier(f); return }
-                    if f.time < backward[k].last {
-                        backward[k].steps += 1
-                        if backward[k].first == nil { backward[k].first = f.time }
-                    }
-                    backward[k].last = max(backward[k].last, f.time)
-                    recorders[k]!.fix(f, segment: 0)
-                } else if flags[i] & outlierRecord == 0 {
-                    recorders[k]!.heartRecord(HeartRateSample(time: time, bpm: record.heartRate))
-                    if let s = record.sensor { recorders[k]!.sensor(SensorSample(time: time, source: .file, reading: s)) }
-                }
-            }
+            _ = try FITMessageDecoder.walk(input, windowSize: windowSize, checkingCRC: false, into: &feed)
         } catch {
             throw .file(error.description)
         }
 
         var out: [ImportedWorkout] = []
         for k in plans.indices {
-            guard var r = recorders[k] else { continue }
-            recorders[k] = nil  // `r` alone holds its arrays: finishing appends to them in place
+            guard var r = feed.recorders[k] else { continue }
+            feed.recorders[k] = nil  // `r` alone holds its arrays: finishing appends to them in place
             let p = plans[k]
-            while poolNext[k] < p.poolReadings.count { r.reading(p.poolReadings[poolNext[k]]); poolNext[k] += 1 }
-            if !toppedUp[k] { topUp(k, &r) }
+            while feed.poolNext[k] < p.poolReadings.count { r.reading(p.poolReadings[feed.poolNext[k]]); feed.poolNext[k] += 1 }
+            if !feed.toppedUp[k] { RecordFeed.topUp(p, after: feed.lastRead[k], &r) }
             let device = p.session.map { file.deviceTotals(of: $0, activity: p.activity, pool: p.pool) }
             var recorded = r.finish(source: source, device: device)
             if let a = p.session?.annotation, !a.isEmpty { recorded.summary.annotation = a }
             var w = warnings[k]
             if !p.outliers.isEmpty { w.append(ImportTimeJudge.warning(p.outliers)) }
-            if let b = ImportOrder.backwardsWarning(steps: backward[k].steps, first: backward[k].first.map { ($0, 1) }, segmentsStartingEarlier: [],
+            if let b = ImportOrder.backwardsWarning(steps: feed.backward[k].steps, first: feed.backward[k].first.map { ($0, 1) }, segmentsStartingEarlier: [],
                                                     outOfOrder: recorded.summary.rejectedByReason[.outOfOrder, default: 0]) { w.append(b) }
             if let fast = r.speedSteps.warning(activity: r.kind, distance: recorded.summary.distanceMeters) { w.append(fast) }
             out.append(ImportedWorkout(recorded: recorded, warnings: w, leg: p.leg))
         }
         return out
+    }
+
+    /// Walk 2's visitor: every record, in file order, into its track's recorder, as
+    /// `Importer.imported` feeds a track read whole (see `FITImport`). Its state is its own
+    /// (a closure's captured variables are checked for exclusive access on every use).
+    private struct RecordFeed: FITMessageVisitor {
+        let plans: [Plan]
+        var recorders: [ImportRecorder?]
+        let track: [UInt8], flags: [UInt8]
+        let records: Int
+        var decoder = FITActivityFile.RecordDecoder()
+        var index = 0
+        var lastDistance: Double?  // the last distance read, in file order
+        var base: [Double?]  // a leg's distance base
+        /// Each track's last reading in file order (judged or not), and whether the session's
+        /// total went in.
+        var lastRead: [OdometerReading?]
+        var toppedUp: [Bool]
+        var poolNext: [Int]
+        /// The `hr` messages' heart rate, merged into every record in file order as `read` merges it.
+        var heartMerge: FITHeartRateMessages.Merge
+        let merging: Bool
+        var backward: [(steps: Int, first: Double?, last: Double)]
+        /// What the walk reads of each plan, per record (no plan, with its arrays, copied).
+        let powered: [Bool], pooled: [Bool], legs: [Bool], topUpTimes: [Double]
+        /// Which tracks have a recorder.
+        let live: [Bool]
+
+        init(plans: [Plan], recorders: [ImportRecorder?], track: [UInt8], flags: [UInt8], records: Int, heartRate: FITHeartRateMessages) {
+            self.plans = plans
+            live = recorders.map { $0 != nil }
+            self.recorders = recorders
+            self.track = track
+            self.flags = flags
+            self.records = records
+            base = [Double?](repeating: nil, count: plans.count)
+            lastRead = [OdometerReading?](repeating: nil, count: plans.count)
+            toppedUp = [Bool](repeating: false, count: plans.count)
+            poolNext = [Int](repeating: 0, count: plans.count)
+            heartMerge = heartRate.merge()
+            merging = !heartRate.isEmpty
+            backward = [(steps: Int, first: Double?, last: Double)](repeating: (0, nil, -.infinity), count: plans.count)
+            powered = plans.map(\.powered)
+            pooled = plans.map { $0.pool != nil }
+            legs = plans.map { $0.leg != nil }
+            topUpTimes = plans.map(\.topUpTime)
+        }
+
+        /// The session's total as a last reading, when the readings fall short of it (`tracks()`).
+        static func topUp(_ p: Plan, after read: OdometerReading?, _ r: inout ImportRecorder) {
+            let last = p.pool != nil ? p.poolReadings.last : read
+            guard p.hasTopUp, let s = p.session, let total = s.distanceMeters, total > (last?.meters ?? 0) + 0.005 else { return }
+            r.reading(OdometerReading(time: max(s.endTime, last?.time ?? s.startTime), meters: total))
+        }
+
+        mutating func visit(_ m: FITMessageDecoder.Message) throws(FITError) {
+            guard m.global == 20, let ts = m.timestamp else { return }
+            let i = index
+            index += 1
+            guard i < records else { return }
+            let time = Double(ts) + fitEpochOffset
+            // The record's fields, its fix built once where it goes (a `Fix?` carried along is
+            // copied at each test and change: 11 copies of 170 bytes a record).
+            var f = decoder.fields(m)
+            defer { if let d = f.distance { lastDistance = d } }
+            if merging, let bpm = heartMerge.next(Double(ts)) { f.heartRate = bpm }
+            guard track[i] != dropped else { return }
+            let k = Int(track[i])
+            guard live[k] else { return }
+            if !powered[k] { f.power = nil }  // a power field of zeros throughout: no power meter
+            let positioned = f.hasPosition
+            // A pool's lengths, by time, before the record stamped at or after them.
+            if pooled[k] {
+                let readings = plans[k].poolReadings
+                while poolNext[k] < readings.count, readings[poolNext[k]].time <= time {
+                    recorders[k]!.reading(readings[poolNext[k]]); poolNext[k] += 1
+                }
+            } else if let d = f.distance {
+                if legs[k], base[k] == nil { base[k] = lastDistance.map { $0 <= d ? $0 : 0 } ?? 0 }
+                let reading = OdometerReading(time: time, meters: d - (base[k] ?? 0))
+                lastRead[k] = reading
+                if flags[i] & outlierReading == 0, time.isFinite, !positioned || flags[i] & outlierRecord == 0 { recorders[k]!.reading(reading) }
+            }
+            if !toppedUp[k], time >= topUpTimes[k], flags[i] & outlierRecord == 0 {
+                toppedUp[k] = true
+                RecordFeed.topUp(plans[k], after: lastRead[k], &recorders[k]!)
+            }
+            if positioned {
+                if flags[i] & outlierRecord != 0 { recorders[k]!.timeOutlier(f.fix(time: time)!); return }
+                if time < backward[k].last {
+                    backward[k].steps += 1
+                    if backward[k].first == nil { backward[k].first = time }
+                }
+                backward[k].last = max(backward[k].last, time)
+                recorders[k]!.fix(f.fix(time: time)!, segment: 0)
+            } else if flags[i] & outlierRecord == 0 {
+                recorders[k]!.heartRecord(HeartRateSample(time: time, bpm: f.heartRate))
+                if let s = f.sensor { recorders[k]!.sensor(SensorSample(time: time, source: .file, reading: s)) }
+            }
+        }
     }
 
     /// Walk 1's plan: each record's track (`dropped`: none) and outlier flags, and each track's
@@ -272,22 +318,31 @@ public enum FITImport {
             }
         }
 
-        // Times judged per track and kind, in file order, as a track's are.
+        // Times judged per track and kind, in file order, as a track's are: the fixes, the
+        // records without a position, the distance readings (group 3k, 3k + 1, 3k + 2 of track
+        // k), all in two passes over the records (the steps, then the runs).
         var flags = [UInt8](repeating: 0, count: n)
         let judge = ImportTimeJudge()
-        for k in plans.indices {
-            for (mask, kind, flag) in [(FITActivityFile.kindFix, FITActivityFile.kindFix, outlierRecord), (FITActivityFile.kindFix, 0, outlierRecord),
-                                       (FITActivityFile.kindDistance, FITActivityFile.kindDistance, outlierReading)] {
-                // Judged in two passes over the track's records of that kind, nothing copied.
-                let members = (0..<n).lazy.filter { track[$0] == UInt8(k) && kinds[$0] & mask == kind }
-                let memberTimes = members.map { time($0) }
-                let positions = judge.outlierPositions(memberTimes, maxStep: judge.maxStep(memberTimes))
-                guard !positions.isEmpty else { continue }
-                var next = 0
-                for (j, i) in members.enumerated() where next < positions.count {
-                    if positions[next] == j { flags[i] |= flag; next += 1 }
-                }
-            }
+        let assigned = track  // what `groups` reads (a captured `var` is checked on every read)
+        @inline(__always) func groups(_ i: Int) -> (first: Int, distance: Int?) {
+            let g = 3 * Int(assigned[i]), kind = kinds[i]
+            return (kind & FITActivityFile.kindFix != 0 ? g : g + 1, kind & FITActivityFile.kindDistance != 0 ? g + 2 : nil)
+        }
+        var steps = [ImportTimeJudge.Steps](repeating: ImportTimeJudge.Steps(), count: 3 * plans.count)
+        for i in 0..<n where assigned[i] != dropped {
+            let (g, d) = groups(i), t = time(i)
+            steps[g].add(t)
+            if let d { steps[d].add(t) }
+        }
+        var scans = steps.map { ImportTimeJudge.OutlierScan(judge, maxStep: $0.maxStep(judge)) }
+        for i in 0..<n where assigned[i] != dropped {
+            let (g, d) = groups(i), t = time(i)
+            scans[g].add(t, at: i)
+            if let d { scans[d].add(t, at: i) }
+        }
+        for g in scans.indices {
+            let flag = g % 3 == 2 ? outlierReading : outlierRecord
+            for i in scans[g].finish() { flags[i] |= flag }
         }
         // What each track holds, trusted.
         for i in 0..<n where track[i] != dropped {

@@ -15,8 +15,9 @@ enum FITOracle {
         var file_types: [String]
         var records: Int
         var positioned: Int
-        var geodesic: Double
-        var geodesic_running: Double
+        /// Nil unless asked for (`figures(_:geodesic:)`).
+        var geodesic: Double?
+        var geodesic_running: Double?
         var hr_sum: Int
         var hr_count: Int
         var power_sum: Int
@@ -36,8 +37,10 @@ enum FITOracle {
         }
     }
 
-    static func figures(_ paths: [String]) throws -> [Figures] {
-        let r = try SharedData.run(["python3", script] + paths)
+    /// The SDK's figures for files; the geodesic lengths only with `geodesic` (geographiclib in
+    /// Python: a third of the script's CPU on a large file).
+    static func figures(_ paths: [String], geodesic: Bool = false) throws -> [Figures] {
+        let r = try SharedData.run(["python3", script] + (geodesic ? [] : ["--no-geodesic"]) + paths)
         guard r.status == 0 else { throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "fit_reference.py failed: \(r.stderr)"]) }
         return try r.stdout.split(separator: "\n").map { try JSONDecoder().decode(Figures.self, from: Data($0.utf8)) }
     }

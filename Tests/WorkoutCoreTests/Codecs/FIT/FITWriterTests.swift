@@ -40,6 +40,28 @@ import TestRequirements
         expectEqual(sdk.texts, [["title": "Tempo am Öhrlisee — 3 × 1 km", "notes": "Wind from the west; shoes: Ride 16"]])
     }
 
+    /// A ride's power figures in the FIT session as the SDK reads them: the stand-in's 34 s of
+    /// power (`WorkoutLifecycleSensorsTests.standInPowerRide`, what BluetoothPowerTests' daemon
+    /// records, decoded the same way) exported: average, maximum and normalized power, and the
+    /// intensity factor against the FTP, as the summary has them.
+    @Test(.requires(.python(.garminFitSDK)))
+    func theSDKReadsTheSessionsPowerFigures() throws {
+        let w = try WorkoutLifecycleSensorsTests.standInPowerRide(seconds: 34).workout
+        let np = try #require(w.summary.normalizedPower)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("power-\(UUID().uuidString).fit")
+        try Data(Exporter.bytes(w, .fit)).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let r = try SharedData.run(["python3", Self.script, url.path])
+        try #require(r.status == 0, "fit_power.py: \(r.stderr)")
+        let f = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(f["integrity"] as? Bool == true && (f["errors"] as? [Any])?.isEmpty == true, "\(f["errors"] ?? "")")
+        let session = try #require((f["sessions"] as? [[String: Any]])?.first, "no session: \(f)")
+        expectLess(abs(Double(session["normalized_power"] as? Int ?? 0) - np), 1, "\(session)")
+        expectLess(abs(Double(session["avg_power"] as? Int ?? 0) - (w.summary.averagePower ?? 0)), 1, "\(session)")
+        expectEqual(session["max_power"] as? Int, w.summary.maxPower, "\(session)")
+        expectLess(abs((session["intensity_factor"] as? Double ?? 0) - (w.summary.intensityFactor ?? 0)), 0.001, "\(session)")
+    }
+
     /// Both importers (the whole-file one and the streaming one the daemon uses) take the
     /// title and notes back; a file without them has none and no developer messages.
     @Test func ourImportersReadTheTitleAndNotesBack() throws {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The figures the FIT tests compare with, from Garmin's FIT SDK (garmin-fit-sdk) and geographiclib.
 
-    fit_reference.py FILE...   one JSON object per file, one per line:
+    fit_reference.py [--no-geodesic] FILE...   one JSON object per file, one per line:
       integrity      Decoder.check_integrity()
       errors         the decoder's errors, as text
       file_types     file_id.type of each file_id message
@@ -10,6 +10,7 @@
       geodesic_running  the same without the steps that span a time the device's timer was
                      stopped (timer stop -> start events): what workoutd measures, as it
                      imports those spans as pauses
+                     (both null with --no-geodesic: a third of the CPU on a large file)
       hr_sum/hr_count, power_sum/power_count   over the positioned records that carry them
       sessions       [start (Unix s), total_elapsed_time, total_timer_time, sport, total_distance,
                      total_calories, sub_sport, num_lengths] per session
@@ -25,7 +26,7 @@ from geographiclib.geodesic import Geodesic
 SEMI = 180.0 / 2 ** 31
 
 
-def figures(path):
+def figures(path, geodesic=True):
     integrity = Decoder(Stream.from_file(path)).check_integrity()
     messages, errors = Decoder(Stream.from_file(path)).read(convert_datetimes_to_dates=False)
     records = messages.get("record_mesgs", [])
@@ -49,7 +50,7 @@ def figures(path):
     # every span for every step (1.5 s of a 700 KB file's 4 s).
     ends = [e for _, e in stopped]
     length = running = 0.0
-    for a, b in zip(pos, pos[1:]):
+    for a, b in zip(pos, pos[1:]) if geodesic else ():
         d = g.Inverse(a["position_lat"] * SEMI, a["position_long"] * SEMI,
                       b["position_lat"] * SEMI, b["position_long"] * SEMI, Geodesic.DISTANCE)["s12"]
         length += d
@@ -66,7 +67,7 @@ def figures(path):
     return {
         "integrity": bool(integrity), "errors": [str(e) for e in errors],
         "file_types": [str(f.get("type")) for f in messages.get("file_id_mesgs", [])],
-        "records": len(records), "positioned": len(pos), "geodesic": length, "geodesic_running": running,
+        "records": len(records), "positioned": len(pos), "geodesic": length if geodesic else None, "geodesic_running": running if geodesic else None,
         "hr_sum": sum(hr), "hr_count": len(hr), "power_sum": sum(power), "power_count": len(power),
         "sessions": sessions, "laps": len(messages.get("lap_mesgs", [])),
         "events": len(messages.get("event_mesgs", [])),
@@ -74,5 +75,7 @@ def figures(path):
     }
 
 
-for p in sys.argv[1:]:
-    print(json.dumps(figures(p)))
+args = sys.argv[1:]
+with_geodesic = "--no-geodesic" not in args
+for p in (a for a in args if a != "--no-geodesic"):
+    print(json.dumps(figures(p, with_geodesic)))
