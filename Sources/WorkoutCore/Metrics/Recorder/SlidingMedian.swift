@@ -24,11 +24,18 @@ struct SlidingMedian: Sendable {
 
     /// Moves the range to the steps of points `i + 1 ... j` (`step(k)` says what point k adds;
     /// it must answer the same for a point as when the point entered). Incremental when the
-    /// range moved forward and overlaps the one held; otherwise built again.
+    /// range moved forward and overlaps the one held; otherwise built again. A step leaving
+    /// while another enters (the range sliding by one) is one replacement in place: a single
+    /// shift of the entries between the two positions, the array's length unchanged.
     mutating func move(from i: Int, to j: Int, step: (Int) -> Step) {
         if i >= low, i <= high, j >= high {
-            if i > low { for k in (low + 1)...i { remove(k, step(k)) } }
-            if j > high { for k in (high + 1)...j { insert(k, step(k)) } }
+            var leaving = low + 1, entering = high + 1
+            while leaving <= i, entering <= j {
+                replace(leaving, step(leaving), by: entering, step(entering))
+                leaving += 1; entering += 1
+            }
+            while leaving <= i { remove(leaving, step(leaving)); leaving += 1 }
+            while entering <= j { insert(entering, step(entering)); entering += 1 }
         } else {
             sorted.removeAll(keepingCapacity: true)
             missing = 0
@@ -55,12 +62,15 @@ struct SlidingMedian: Sendable {
     /// they never do, or a step is missing).
     func median(total: Double) -> Double? {
         guard missing == 0 else { return nil }
-        var covered = 0.0
-        for k in sorted.indices {
-            covered += sorted[k].seconds
-            if covered >= total / 2 { return sorted[k].speed }
+        let half = total / 2
+        return sorted.withUnsafeBufferPointer { held in
+            var covered = 0.0
+            for e in held {
+                covered += e.seconds
+                if covered >= half { return e.speed }
+            }
+            return nil
         }
-        return nil
     }
 
     /// The fastest held step.
@@ -95,14 +105,41 @@ struct SlidingMedian: Sendable {
         }
     }
 
+    /// Point `gone`'s step leaves and point `new`'s enters: the same entries as `remove` then
+    /// `insert`, but the entries between the two positions move one place, once, in place.
+    private mutating func replace(_ gone: Int, _ old: Step, by new: Int, _ entering: Step) {
+        guard case .step(let oldSpeed, _) = old, case .step(let speed, let seconds) = entering else {
+            remove(gone, old)
+            insert(new, entering)
+            return
+        }
+        let p = position(oldSpeed, gone)
+        guard p < sorted.count, sorted[p].index == gone else { return insert(new, entering) }
+        let q = position(speed, new)  // counting the leaving entry, which is at p
+        sorted.withUnsafeMutableBufferPointer { held in
+            if q > p {
+                // Entries p+1 ..< q move down over the leaving one; the new one goes before q.
+                for m in p..<(q - 1) { held[m] = held[m + 1] }
+                held[q - 1] = (speed, seconds, new)
+            } else {
+                // Entries q ..< p move up over the leaving one; the new one goes at q.
+                var m = p
+                while m > q { held[m] = held[m - 1]; m -= 1 }
+                held[q] = (speed, seconds, new)
+            }
+        }
+    }
+
     /// Where (speed, k) goes in `sorted`: the first entry not before it.
     private func position(_ speed: Double, _ k: Int) -> Int {
-        var lo = 0, hi = sorted.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            let e = sorted[mid]
-            if e.speed < speed || (e.speed == speed && e.index < k) { lo = mid + 1 } else { hi = mid }
+        sorted.withUnsafeBufferPointer { held in
+            var lo = 0, hi = held.count
+            while lo < hi {
+                let mid = (lo + hi) &>> 1
+                let e = held[mid]
+                if e.speed < speed || (e.speed == speed && e.index < k) { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
         }
-        return lo
     }
 }

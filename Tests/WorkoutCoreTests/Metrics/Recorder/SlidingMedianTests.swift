@@ -63,6 +63,48 @@ import Testing
         expectEqual(compared, 20_000)
     }
 
+    /// Ranges of every size from empty to a few dozen steps, moved forward by several points
+    /// at either end at once (steps leaving while others enter: replacements, then the rest
+    /// removed or inserted), over speeds from three values (mostly ties) or any double: the
+    /// median and the fastest step are the sorted reference's, bit for bit, at every move.
+    @Test func rangesOfEverySizeMovedBySeveralPoints() {
+        for seed in UInt64(1)...40 {
+            var rng = Random(state: seed)
+            let few = seed % 2 == 0  // ties everywhere, or speeds of any magnitude
+            var steps: [SlidingMedian.Step] = [.none]
+            var m = SlidingMedian()
+            var i = 0, j = 0
+            let widest = 1 + Int(seed % 25)
+            for round in 0..<2_000 {
+                let entering = rng.below(4)
+                for _ in 0..<entering {
+                    let r = rng.below(100)
+                    let speed = few ? Double(rng.below(3)) : Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF) * (rng.below(2) == 0 ? 1 : -1)
+                    steps.append(r < 4 ? .none : r < 6 ? .missing : .step(speed: speed, seconds: Double(1 + rng.below(30)) / 8))
+                }
+                j = steps.count - 1
+                i = min(j, max(i + rng.below(4), j - widest))  // 0 ... widest steps held
+                m.move(from: i, to: j) { steps[$0] }
+                var inRange: [(speed: Double, seconds: Double)] = []
+                var total = 0.0
+                var anyMissing = false
+                if j > i {
+                    for k in (i + 1)...j {
+                        switch steps[k] {
+                        case .step(let v, let s): inRange.append((v, s)); total += s
+                        case .none: break
+                        case .missing: anyMissing = true
+                        }
+                    }
+                }
+                expectEqual(m.median(total: total), anyMissing ? nil : SlidingMedian.median(of: inRange, total: total),
+                            "seed \(seed) round \(round): points \(i + 1)...\(j)")
+                expectEqual(m.missing > 0, anyMissing, "seed \(seed) round \(round)")
+                #expect(anyMissing || m.fastest == inRange.map(\.speed).max(), "seed \(seed) round \(round)")
+            }
+        }
+    }
+
     @Test func aTimeWeightedMedian() {
         var m = SlidingMedian()
         let steps: [SlidingMedian.Step] = [.none, .step(speed: 3, seconds: 2), .step(speed: 10, seconds: 1), .step(speed: 3, seconds: 4), .none]
