@@ -38,6 +38,8 @@ public final class Daemon: @unchecked Sendable {
     private var config: Config
 
     enum ShutdownState { case running, stopping }
+    /// What the loop's thread last told `CPUAffinity` (Daemon+CPUPartition).
+    var loopCPUs = LoopCPUs.notServing
 
     /// `ports`: the edges the host chooses (`DaemonPorts`): workoutd's defaults are the
     /// system's clocks and epoll_wait(2); a test embeds the daemon on a `ManualClock`.
@@ -68,6 +70,7 @@ public final class Daemon: @unchecked Sendable {
             switch event {
             case .changed(let manager):
                 self.control.publish()
+                self.workoutMayHaveChanged()
                 if manager { self.context.notifier.status(self.recording.headline()) }  // sent only when the text changed
             case .inhibitSleep: self.integrations.inhibitSleep()
             case .allowSleep: self.integrations.allowSleep()
@@ -168,6 +171,8 @@ public final class Daemon: @unchecked Sendable {
         let notifier = context.notifier
         let loop = self.loop
         var lastPing = loop.now()
+        loopStartsServing()  // the loop's thread: pinned while a workout is in progress (CPUAffinity)
+        defer { loopEndsServing() }
         do {
             try loop.run(onIteration: {
                 // The watchdog is fed from the loop itself: a hung loop stops feeding it.

@@ -4,7 +4,8 @@ import Synchronization
 
 /// Starts the detached threads work off the loop runs on (`BulkWorker`, the import's
 /// `StageThread`s), at a niceness of their own (bulk work at `BulkWorker.niceness`): Linux nice
-/// values are per thread, so only that thread is lowered.
+/// values are per thread, so only that thread is lowered. The bulk ones also register with
+/// `CPUAffinity`, which keeps them off the loop's CPU while a workout is in progress.
 enum WorkerThread {
     /// A started thread, to learn when its body has returned (the shutdown waits for it).
     final class Handle: Sendable {
@@ -47,7 +48,11 @@ enum WorkerThread {
             if body.niceness != 0 {
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, body.niceness)  // this thread only; refused under a seccomp filter: fine
             }
+            // Bulk threads are kept off the loop's CPU while a workout is in progress (CPUAffinity).
+            let bulk = body.niceness == BulkWorker.niceness ? CPUAffinity.shared.bulkThreadStarted() : nil
+            if bulk == nil { CPUAffinity.shared.otherThreadStarted() }
             body.run()
+            if let bulk { CPUAffinity.shared.bulkThreadEnded(bulk) }
             body.handle.ended()
             return nil
         }, box.toOpaque())
