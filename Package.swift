@@ -41,7 +41,10 @@ let package = Package(
         .executableTarget(name: "workoutctl", dependencies: ["WorkoutClient"]),
         .executableTarget(name: "workoutbench", dependencies: ["WorkoutCore", "WorkoutDaemon", "WorkoutSystem"], swiftSettings: wholeModule),
         // What tests need beyond a bare clone, and every skip's reason (docs/testing.md).
-        .target(name: "TestRequirements", path: "Tests/TestRequirements", swiftSettings: wholeModule),
+        // Sets how many test cases a plain `swift test` runs at once (16, not Swift Testing's
+        // 2 x cores) unless the environment already says: Tests/TestRunWidth/TestRunWidth.c.
+        .target(name: "TestRunWidth", path: "Tests/TestRunWidth"),
+        .target(name: "TestRequirements", dependencies: ["TestRunWidth"], path: "Tests/TestRequirements", swiftSettings: wholeModule),
         // The Python oracles beside the tests that run them are read by path, not built.
         .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "TestRequirements"],
                     exclude: ["Habits/habit_reference.py", "Plans/fit_workout.py", "Codecs/FIT/fit_power.py", "Codecs/FIT/fit_reference.py", "Codecs/FIT/fit_heart_rate.py", "Codecs/device_reference.py"],

@@ -36,6 +36,9 @@ py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
 if [ -x "$py" ] && [ "$py" != "$(command -v python3)" ]; then
   mkdir -p "$logdir/python" && ln -sfn "$py" "$logdir/python/python3" && export PATH="$logdir/python:$PATH"
 fi
+# Each process runs Swift Testing's own default width (2 x cores), as before Tests/TestRunWidth
+# widened a plain `swift test` to 16: the processes already overlap each other's waits.
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-$(( 2 * $(nproc) ))}
 mapfile -t tests < <("$bin" --testing-library swift-testing --list-tests 2>/dev/null)
 [ "${#tests[@]}" -gt 0 ] || { echo "no tests listed (not built?)"; exit 1; }
 # A suite matching SHARD_SPLIT (an extended regex; its tests all in nested suites) is listed as
