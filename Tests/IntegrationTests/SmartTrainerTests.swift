@@ -107,7 +107,11 @@ struct SmartTrainerTests {
         // The ramp moved each second; the free ride released the trainer (Reset) before its end.
         let rampWrites = writes.filter { $0.t > steps[1] && $0.t < steps[2] && $0.hex.hasPrefix("05") }
         #expect(rampWrites.count >= 3, "ramp writes: \(rampWrites.map(\.hex))")
-        #expect(writes.contains { $0.hex == "01" && $0.t > steps[3] && $0.t < steps[4] }, "no Reset during the free ride")
+        // The stand-in stamps a write when it reads it and the daemon stamps `plan.step` when it
+        // logs it: on a loaded machine the Reset can be stamped a little before its step's line
+        // (as each power step's target is allowed 0.05 s above). The step before is 6 s of one
+        // steady target, so a Reset in the half second before the free ride's line is its own.
+        #expect(writes.contains { $0.hex == "01" && $0.t > steps[3] - 0.5 && $0.t < steps[4] }, "no Reset during the free ride \(steps[3] - steps[0])...\(steps[4] - steps[0]) s; lost \(lost.map { $0 - steps[0] }), connected \(connected.map { $0 - steps[0] }); writes \(writes.map { ($0.hex, $0.t - steps[0]) })")
 
         // The dropout: control taken again and the target re-sent within 2 s of the return.
         try #require(connected.count >= 2, "the trainer did not come back: \(connected)")
