@@ -235,10 +235,8 @@ final class HookRunner: Sendable {
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later; not in the Swift
     /// Glibc module): the child closes every descriptor from the given one up. nil on an older
     /// glibc, where hooks inherit what the daemon inherited without close-on-exec.
-    static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-        guard let f = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(f, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-    }()
+    static let addCloseFrom = CLibrary.function(
+        "posix_spawn_file_actions_addclosefrom_np", as: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
 
     /// Sets `attr` so the child starts with every signal's default action and an empty mask
     /// (the daemon ignores SIGPIPE, the trampoline SIGTERM; a hook must inherit neither), and

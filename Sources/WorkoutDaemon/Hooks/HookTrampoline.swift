@@ -120,16 +120,11 @@ public enum HookTrampoline {
     }
 
     /// prctl(2) (variadic in C, so not imported; called with its five integer arguments).
-    private static let prctl: (@convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32)? = {
-        guard let f = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") else { return nil }
-        return unsafeBitCast(f, to: (@convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32).self)
-    }()
+    private static let prctl = CLibrary.function("prctl", as: (@convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32).self)
 
     /// glibc's ppoll (not imported: it needs _GNU_SOURCE).
-    private static let ppoll: (@convention(c) (UnsafeMutablePointer<pollfd>, nfds_t, UnsafePointer<timespec>?, UnsafePointer<sigset_t>?) -> Int32)? = {
-        guard let f = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "ppoll") else { return nil }
-        return unsafeBitCast(f, to: (@convention(c) (UnsafeMutablePointer<pollfd>, nfds_t, UnsafePointer<timespec>?, UnsafePointer<sigset_t>?) -> Int32).self)
-    }()
+    private static let ppoll = CLibrary.function(
+        "ppoll", as: (@convention(c) (UnsafeMutablePointer<pollfd>, nfds_t, UnsafePointer<timespec>?, UnsafePointer<sigset_t>?) -> Int32).self)
 
     /// The daemon is gone: SIGTERM to our group, SIGKILL after the grace (which ends us too).
     private static func endGroup() -> Never {

@@ -73,12 +73,9 @@ final class CPUAffinity: Sendable {
 
     private typealias Affinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer?) -> Int32
     private typealias GetTID = @convention(c) () -> pid_t
-    private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
-        dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: type) }
-    }
-    private static let getAffinity = symbol("sched_getaffinity", as: Affinity.self)
-    private static let setAffinity = symbol("sched_setaffinity", as: Affinity.self)
-    private static let getTID = symbol("gettid", as: GetTID.self)
+    private static let getAffinity = CLibrary.function("sched_getaffinity", as: Affinity.self)
+    private static let setAffinity = CLibrary.function("sched_setaffinity", as: Affinity.self)
+    private static let getTID = CLibrary.function("gettid", as: GetTID.self)
 
     /// The calling thread's kernel ID (what /proc/self/task lists).
     static func threadID() -> pid_t { getTID?() ?? 0 }

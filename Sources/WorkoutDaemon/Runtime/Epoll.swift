@@ -9,12 +9,9 @@ enum Epoll {
     private typealias Ctl = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
     private typealias Wait = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
 
-    private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
-        dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: type) }
-    }
-    private static let create1Function = symbol("epoll_create1", as: Create1.self)
-    private static let ctlFunction = symbol("epoll_ctl", as: Ctl.self)
-    private static let waitFunction = symbol("epoll_wait", as: Wait.self)
+    private static let create1Function = CLibrary.function("epoll_create1", as: Create1.self)
+    private static let ctlFunction = CLibrary.function("epoll_ctl", as: Ctl.self)
+    private static let waitFunction = CLibrary.function("epoll_wait", as: Wait.self)
 
     #if arch(x86_64)
     /// sizeof(struct epoll_event) and the offset of its data.

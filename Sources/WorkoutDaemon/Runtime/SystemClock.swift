@@ -23,9 +23,8 @@ public struct SystemClock: LoopClock {
     /// so the function is looked up by name and given a zeroed `struct timex` (208 bytes on
     /// 64-bit Linux; 256 are passed): `modes` (0) first, `status` after `modes` and four longs.
     public func sync() -> SystemClockSync {
-        guard let sym = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "adjtimex") else { return .unknown }  // RTLD_DEFAULT
         typealias Adjtimex = @convention(c) (UnsafeMutableRawPointer) -> Int32
-        let call = unsafeBitCast(sym, to: Adjtimex.self)
+        guard let call = CLibrary.function("adjtimex", as: Adjtimex.self) else { return .unknown }
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 16)
         defer { buffer.deallocate() }
         buffer.initializeMemory(as: UInt8.self, repeating: 0, count: 256)
